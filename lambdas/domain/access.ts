@@ -1,0 +1,59 @@
+/**
+ * The key restrictions the authorizer applies (spec "Authentication"): origin and bundle ID.
+ * The same function runs in the AWS Lambda authorizer and in the local server.
+ */
+import type { ApiKeyRecord } from './api-key';
+
+export type AccessDecision =
+  | { allow: true }
+  | { allow: false; status: 401 | 403; error: string };
+
+export const INVALID_KEY_ERROR = 'Invalid or missing API key';
+export const ORIGIN_NOT_ALLOWED_ERROR = 'Request origin not allowed for this API key';
+export const BUNDLE_ID_REQUIRED_ERROR =
+  'This API key is restricted to listed app bundle IDs: send the X-Tally-Bundle-ID header with one of them';
+export const BUNDLE_ID_NOT_ALLOWED_ERROR = 'App bundle ID not allowed for this API key';
+
+/**
+ * Origins compare as scheme://host[:port], case-insensitively. A listed "*.example.com" matches
+ * any subdomain of example.com over https. Requests without an Origin header come from servers and
+ * are allowed (a browser always sends Origin on cross-origin POSTs).
+ */
+export function checkKeyRestrictions(
+  key: Pick<ApiKeyRecord, 'allowed_origins' | 'allowed_bundle_ids'>,
+  origin: string | undefined,
+  bundleId: string | undefined,
+): AccessDecision {
+  if (origin !== undefined && key.allowed_origins.length > 0 && !originAllowed(key.allowed_origins, origin)) {
+    return { allow: false, status: 403, error: ORIGIN_NOT_ALLOWED_ERROR };
+  }
+  if (key.allowed_bundle_ids.length > 0) {
+    if (!bundleId) return { allow: false, status: 403, error: BUNDLE_ID_REQUIRED_ERROR };
+    if (!key.allowed_bundle_ids.includes(bundleId)) {
+      return { allow: false, status: 403, error: BUNDLE_ID_NOT_ALLOWED_ERROR };
+    }
+  }
+  return { allow: true };
+}
+
+export function normaliseOrigin(origin: string): string | null {
+  try {
+    const url = new URL(origin);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    return url.origin.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+function originAllowed(allowed: string[], origin: string): boolean {
+  const o = normaliseOrigin(origin);
+  if (!o) return false;
+  return allowed.some((pattern) => {
+    if (pattern.startsWith('https://*.')) {
+      const suffix = pattern.slice('https://*'.length).toLowerCase();
+      return o.startsWith('https://') && o.endsWith(suffix) && o.length > 'https://'.length + suffix.length;
+    }
+    return normaliseOrigin(pattern) === o;
+  });
+}

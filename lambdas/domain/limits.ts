@@ -1,0 +1,20 @@
+/**
+ * Documented limits (README "Limits"). One place, so the API, the docs and the tests agree.
+ * Sizes are bytes.
+ */
+export const LIMITS = {
+  /** Body as received on the wire (compressed or not). Below API Gateway's 10 MB and Lambda's 6 MB payload cap. */
+  maxBodyBytes: 1024 * 1024,
+  /** Body after gzip decompression; decompression stops here, so a gzip bomb never allocates more. */
+  maxDecompressedBytes: 5 * 1024 * 1024,
+  maxEventsPerBatch: 1000,
+  /** JSON.stringify(properties) of one event. Keeps a stored event well below DynamoDB's 400 KB item cap. */
+  maxPropertiesBytes: 32 * 1024,
+  /** Objects and arrays nested inside each other, counted from the body's top level. */
+  maxJsonDepth: 32,
+  maxEventNameLength: 255,
+  /** user_id, session_id, event_id and the device fields. */
+  maxFieldLength: 1024,
+  /** Timestamps further ahead than this are clamped to arrival time (spec). */
+  maxFutureSkewMs: 48 * 60 * 60 * 1000,
+} as const;

@@ -1,0 +1,76 @@
+/**
+ * Event timestamps: ISO 8601 strings, unix seconds or unix milliseconds, all reduced to one
+ * instant in epoch milliseconds so that the same moment written four ways dedupes as one.
+ */
+
+/** Numbers below this are seconds, at or above it milliseconds (1e11 s is the year 5138; 1e11 ms is 1973). */
+const SECONDS_CEILING = 1e11;
+
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+export type TimestampResult = { ok: true; ms: number } | { ok: false; error: string };
+
+export function parseTimestamp(value: unknown): TimestampResult {
+  if (typeof value === 'number') return fromNumber(value);
+  if (typeof value === 'string') return fromIso(value);
+  return { ok: false, error: 'timestamp must be an ISO 8601 string or a unix time in seconds or milliseconds' };
+}
+
+function fromNumber(value: number): TimestampResult {
+  if (!Number.isFinite(value) || value < 0) {
+    return { ok: false, error: 'timestamp must be a non-negative unix time in seconds or milliseconds' };
+  }
+  const ms = value < SECONDS_CEILING ? Math.round(value * 1000) : Math.round(value);
+  return checkRange(ms);
+}
+
+function fromIso(value: string): TimestampResult {
+  const m = ISO_8601.exec(value.trim());
+  if (!m) {
+    return { ok: false, error: `timestamp "${truncate(value)}" is not ISO 8601 (e.g. 2026-01-01T12:00:00.000Z)` };
+  }
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone] = m;
+  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
+  const millis = Number((frac + '000').slice(0, 3));
+  const local = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  // Date.UTC rolls 2026-02-30 over into March; reject instead of guessing.
+  const check = new Date(local);
+  if (
+    check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day ||
+    hour > 23 || minute > 59 || second > 59
+  ) {
+    return { ok: false, error: `timestamp "${truncate(value)}" is not a valid date and time` };
+  }
+  // No zone means UTC (documented): servers and SDKs that omit it almost always mean UTC.
+  const offsetMs = zone === undefined || zone === 'Z' || zone === 'z' ? 0 : parseOffset(zone);
+  return checkRange(local - offsetMs);
+}
+
+function parseOffset(zone: string): number {
+  const sign = zone.startsWith('-') ? -1 : 1;
+  const digits = zone.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+  return sign * (hours * 60 + minutes) * 60_000;
+}
+
+function checkRange(ms: number): TimestampResult {
+  // Year 9999 is the last one an ISO 8601 string with four year digits can carry.
+  if (ms < 0 || ms > 253_402_300_799_999) return { ok: false, error: 'timestamp is out of range (1970 to 9999)' };
+  return { ok: true, ms };
+}
+
+/** The arrival-time default and the 48-hour future clamp of the spec. */
+export function effectiveTimestamp(sentMs: number | undefined, receivedMs: number, maxFutureSkewMs: number): number {
+  if (sentMs === undefined) return receivedMs;
+  return sentMs > receivedMs + maxFutureSkewMs ? receivedMs : sentMs;
+}
+
+export function toIso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function truncate(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}

@@ -1,0 +1,28 @@
+/** Shared plumbing of the admin API handlers (/admin/v1/*). */
+import type { HttpEvent } from '../http/event';
+import { ApiError, notFound } from '../http/api-error';
+import { requireAdmin } from '../http/admin-auth';
+import { wrap } from '../http/wrap';
+import type { HttpResult } from '../http/event';
+import type { Project, ProjectStore } from '../store/ports';
+
+export interface AdminDeps {
+  adminToken: () => Promise<string>;
+}
+
+export function wrapAdmin(route: string, deps: AdminDeps, handler: (event: HttpEvent) => Promise<HttpResult>) {
+  return wrap(handler, { route, surface: 'admin', authenticate: requireAdmin(deps.adminToken) });
+}
+
+export function pathParam(event: HttpEvent, name: string): string {
+  const value = event.pathParameters?.[name];
+  if (!value) throw new ApiError(400, `Missing path parameter ${name}`);
+  return value;
+}
+
+export async function requireProject(projects: ProjectStore, event: HttpEvent): Promise<Project> {
+  const id = pathParam(event, 'project_id');
+  const project = await projects.get(id);
+  if (!project) throw notFound(`Project ${id} not found`);
+  return project;
+}

@@ -1,0 +1,33 @@
+/** GET /admin/v1/projects/{project_id}/events: recent stored events, newest first. */
+import * as z from 'zod';
+import { json } from '../http/event';
+import { parseWith } from '../http/validate';
+import type { EventLedger, ProjectStore } from '../store/ports';
+import { requireProject, wrapAdmin, type AdminDeps } from './admin';
+
+export const MAX_LISTING_LIMIT = 1000;
+
+const Query = z.object({
+  user_id: z.string().min(1).optional(),
+  name: z.string().min(1).optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be an integer' })
+    .int('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(MAX_LISTING_LIMIT, `limit must be at most ${MAX_LISTING_LIMIT}`)
+    .default(100),
+});
+
+export interface EventsListDeps extends AdminDeps {
+  projects: ProjectStore;
+  ledger: EventLedger;
+}
+
+export function createEventsListHandler(deps: EventsListDeps) {
+  return wrapAdmin('admin-events-list', deps, async (event) => {
+    const project = await requireProject(deps.projects, event);
+    const q = parseWith(Query, event.queryStringParameters ?? {});
+    const events = await deps.ledger.recent(project.id, { userId: q.user_id, name: q.name, limit: q.limit });
+    return json(200, { events });
+  });
+}

@@ -1,0 +1,99 @@
+/** Project API keys: create (the only time the plain key is shown), list, revoke. */
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
+import {
+  effectiveRateLimit,
+  generateApiKey,
+  hashApiKey,
+  PLANS,
+  type ApiKeyRecord,
+} from '../domain/api-key';
+import { normaliseOrigin } from '../domain/access';
+import { notFound } from '../http/api-error';
+import { empty, json } from '../http/event';
+import { jsonBody } from '../http/validate';
+import type { ApiKeyStore, ProjectStore } from '../store/ports';
+import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
+
+/** Largest rate limit a key may be given (requests per minute). */
+export const MAX_RATE_LIMIT_PER_MINUTE = 600_000;
+
+const Origin = z
+  .string({ error: 'each allowed origin must be a string' })
+  .refine(
+    (o) => normaliseOrigin(o) !== null || /^https:\/\/\*\.[a-z0-9.-]+$/i.test(o),
+    'each allowed origin must look like https://app.example.com or https://*.example.com',
+  );
+
+const CreateKey = z.object({
+  plan: z.enum(PLANS, { error: `plan must be one of ${PLANS.join(', ')}` }).default('free'),
+  rate_limit_per_minute: z
+    .number({ error: 'rate_limit_per_minute must be an integer' })
+    .int('rate_limit_per_minute must be an integer')
+    .min(1, 'rate_limit_per_minute must be at least 1')
+    .max(MAX_RATE_LIMIT_PER_MINUTE, `rate_limit_per_minute must be at most ${MAX_RATE_LIMIT_PER_MINUTE}`)
+    .optional(),
+  allowed_origins: z.array(Origin, { error: 'allowed_origins must be an array of origins' }).max(100).default([]),
+  allowed_bundle_ids: z
+    .array(z.string().min(1).max(255), { error: 'allowed_bundle_ids must be an array of strings' })
+    .max(100)
+    .default([]),
+});
+
+export interface KeyDeps extends AdminDeps {
+  projects: ProjectStore;
+  keys: ApiKeyStore;
+  clock: () => number;
+}
+
+/** A key as the admin API shows it: never its value or hash. */
+export function publicKey(k: ApiKeyRecord) {
+  return {
+    id: k.id,
+    key_prefix: k.key_prefix,
+    plan: k.plan,
+    rate_limit_per_minute: k.rate_limit_per_minute,
+    allowed_origins: k.allowed_origins,
+    allowed_bundle_ids: k.allowed_bundle_ids,
+    created_at: k.created_at,
+  };
+}
+
+export function createKeysCreateHandler(deps: KeyDeps) {
+  return wrapAdmin('admin-keys-create', deps, async (event) => {
+    const project = await requireProject(deps.projects, event);
+    const input = jsonBody(event, CreateKey);
+    const key = generateApiKey();
+    const record: ApiKeyRecord = {
+      id: randomUUID(),
+      project_id: project.id,
+      key_hash: hashApiKey(key),
+      key_prefix: key.slice(0, 12),
+      plan: input.plan,
+      rate_limit_per_minute: effectiveRateLimit(input.plan, input.rate_limit_per_minute),
+      allowed_origins: input.allowed_origins.map((o) => normaliseOrigin(o) ?? o.toLowerCase()),
+      allowed_bundle_ids: input.allowed_bundle_ids,
+      created_at: new Date(deps.clock()).toISOString(),
+    };
+    await deps.keys.create(record);
+    const { id, ...rest } = publicKey(record);
+    return json(201, { id, key, ...rest });
+  });
+}
+
+export function createKeysListHandler(deps: KeyDeps) {
+  return wrapAdmin('admin-keys-list', deps, async (event) => {
+    const project = await requireProject(deps.projects, event);
+    return json(200, { keys: (await deps.keys.listByProject(project.id)).map(publicKey) });
+  });
+}
+
+export function createKeysDeleteHandler(deps: KeyDeps) {
+  return wrapAdmin('admin-keys-delete', deps, async (event) => {
+    const project = await requireProject(deps.projects, event);
+    const keyId = pathParam(event, 'key_id');
+    const revoked = await deps.keys.revoke(project.id, keyId);
+    if (!revoked) throw notFound(`Key ${keyId} not found in project ${project.id}`);
+    return empty(204);
+  });
+}

@@ -1,0 +1,33 @@
+/** POST /admin/v1/projects and GET /admin/v1/projects. */
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
+import { json } from '../http/event';
+import { jsonBody } from '../http/validate';
+import type { ProjectStore } from '../store/ports';
+import { wrapAdmin, type AdminDeps } from './admin';
+
+const CreateProject = z.object({
+  name: z
+    .string({ error: 'name is required and must be a string' })
+    .trim()
+    .min(1, 'name must not be empty')
+    .max(200, 'name is longer than 200 characters'),
+});
+
+export interface ProjectDeps extends AdminDeps {
+  projects: ProjectStore;
+  clock: () => number;
+}
+
+export function createProjectsCreateHandler(deps: ProjectDeps) {
+  return wrapAdmin('admin-projects-create', deps, async (event) => {
+    const { name } = jsonBody(event, CreateProject);
+    const project = { id: randomUUID(), name, created_at: new Date(deps.clock()).toISOString() };
+    await deps.projects.create(project);
+    return json(201, project);
+  });
+}
+
+export function createProjectsListHandler(deps: ProjectDeps) {
+  return wrapAdmin('admin-projects-list', deps, async () => json(200, { projects: await deps.projects.list() }));
+}

@@ -1,0 +1,21 @@
+/** Route name to handler, for the local server. On AWS each entry file builds just its own. */
+import type { Deps } from '../deps';
+import type { HttpHandler } from '../http/wrap';
+import type { RouteName } from '../routes';
+import { createEventsListHandler } from './events-list';
+import { createIngestHandler } from './ingest';
+import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
+import { createProjectsCreateHandler, createProjectsListHandler } from './projects';
+
+export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
+  return {
+    'ingest-v1': createIngestHandler('v1', deps),
+    'ingest-api': createIngestHandler('api', deps),
+    'admin-projects-create': createProjectsCreateHandler(deps),
+    'admin-projects-list': createProjectsListHandler(deps),
+    'admin-keys-create': createKeysCreateHandler(deps),
+    'admin-keys-list': createKeysListHandler(deps),
+    'admin-keys-delete': createKeysDeleteHandler(deps),
+    'admin-events-list': createEventsListHandler(deps),
+  };
+}

@@ -1,0 +1,24 @@
+import type { ValidationDetail } from '../domain/event';
+
+/** An error with an HTTP status and a message meant for the API user: what is wrong and how to fix it. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly extra: { message?: string; details?: ValidationDetail[]; retry_after?: number } = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(error);
+  }
+}
+
+export const INVALID_PAYLOAD = 'Invalid payload format';
+export const VALIDATION_FAILED = 'Validation failed';
+
+export const invalidPayload = (message: string) => new ApiError(400, INVALID_PAYLOAD, { message });
+export const tooLarge = (error: string) => new ApiError(413, error);
+export const notFound = (error: string) => new ApiError(404, error);
+
+/** A transient storage fault: the same request is safe to retry. */
+export const unavailable = (error: string, retryAfterSeconds = 1) =>
+  new ApiError(503, error, {}, { 'Retry-After': String(retryAfterSeconds) });

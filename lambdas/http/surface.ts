@@ -1,0 +1,28 @@
+/**
+ * The three response shapes of the API. Every error body, whether a handler, the local server or
+ * an API Gateway gateway response produces it, is built here.
+ *  - v1:    { "error": ..., ...extra }              (/v1/*)
+ *  - api:   { "success": false, "error": ... }      (/api/events)
+ *  - admin: { "error": ..., ...extra }              (/admin/v1/*)
+ */
+export type Surface = 'v1' | 'api' | 'admin';
+
+export function surfaceOf(path: string): Surface {
+  if (path.startsWith('/api/')) return 'api';
+  if (path.startsWith('/admin/')) return 'admin';
+  return 'v1';
+}
+
+export function errorBody(surface: Surface, error: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  if (surface === 'api') {
+    // This path's documented shape is { success, error } only: fold any detail into the message.
+    let detail = typeof extra.message === 'string' ? `: ${extra.message}` : '';
+    if (Array.isArray(extra.details)) {
+      detail = ': ' + (extra.details as Array<{ index: number; error: string }>)
+        .map((d) => `event ${d.index}: ${d.error}`)
+        .join('; ');
+    }
+    return { success: false, error: `${error}${detail}` };
+  }
+  return { error, ...extra };
+}

@@ -1,0 +1,49 @@
+/**
+ * The local data directory and its lock. dynalite's LevelDB store crashes a second process that
+ * opens it, so a second server on the same directory is refused with a clear message instead.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function lockDataDir(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const lock = join(dir, 'server.pid');
+  try {
+    writeFileSync(lock, String(process.pid), { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const pid = Number(readFileSync(lock, 'utf8'));
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new Error(
+        `Another Tally server (pid ${pid}) is using the data directory ${dir}. Stop it, or set TALLY_DATA_DIR to another directory.`,
+      );
+    }
+    writeFileSync(lock, String(process.pid));
+  }
+  return () => rmSync(lock, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The admin token of a data directory: generated once, then kept so restarts do not change it. */
+export function persistedAdminToken(dir: string): string {
+  const file = join(dir, 'admin-token');
+  try {
+    const token = readFileSync(file, 'utf8').trim();
+    if (token) return token;
+  } catch {
+    // First start: generate below.
+  }
+  const token = `tadm_${randomBytes(24).toString('base64url')}`;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  return token;
+}

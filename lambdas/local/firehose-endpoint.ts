@@ -1,0 +1,102 @@
+/**
+ * A local endpoint speaking Firehose's PutRecordBatch wire protocol (JSON 1.1), so the unchanged
+ * @aws-sdk/client-firehose code of the AWS path runs locally. It does what the delivery stream does
+ * on AWS: splits each record into its NDJSON lines and appends every line under
+ * <dir>/project_id=<id>/dt=<YYYY-MM-DD>/, the S3 bucket's key layout.
+ */
+import { randomUUID } from 'node:crypto';
+import { appendFile, mkdir } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+export type FirehoseFault =
+  /** The whole call fails with a 500 ServiceUnavailableException. */
+  | 'unavailable'
+  /** Every record of the call fails (FailedPutCount = records), as under throttling. */
+  | 'reject-records';
+
+export interface LocalFirehose {
+  endpoint: string;
+  /** Fault injection for tests: each queued fault applies to one future call. */
+  faults: FirehoseFault[];
+  /** Number of PutRecordBatch calls answered so far. */
+  calls(): number;
+  close(): Promise<void>;
+}
+
+/** The object name of this process's files in each partition, like Firehose's per-delivery objects. */
+const fileName = () => `tally-events-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.ndjson`;
+
+export async function startLocalFirehose(dir: string): Promise<LocalFirehose> {
+  const faults: FirehoseFault[] = [];
+  const objectName = fileName();
+  let calls = 0;
+  // Appends to one file are chained so concurrent requests never interleave partial lines.
+  const tails = new Map<string, Promise<void>>();
+  const append = (path: string, data: string) => {
+    const next = (tails.get(path) ?? Promise.resolve()).then(() => appendFile(path, data));
+    tails.set(path, next.catch(() => undefined));
+    return next;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    calls++;
+    const target = String(req.headers['x-amz-target'] ?? '');
+    if (!target.endsWith('.PutRecordBatch')) {
+      return reply(res, 400, { __type: 'UnknownOperationException', message: `${target} is not supported locally` });
+    }
+    const fault = faults.shift();
+    if (fault === 'unavailable') {
+      return reply(res, 500, { __type: 'ServiceUnavailableException', message: 'injected fault' });
+    }
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { Records: Array<{ Data: string }> };
+    if (fault === 'reject-records') {
+      return reply(res, 200, {
+        FailedPutCount: body.Records.length,
+        Encrypted: false,
+        RequestResponses: body.Records.map(() => ({ ErrorCode: 'ServiceUnavailableException', ErrorMessage: 'injected fault' })),
+      });
+    }
+    const byPartition = new Map<string, string[]>();
+    for (const record of body.Records) {
+      for (const line of Buffer.from(record.Data, 'base64').toString('utf8').split('\n')) {
+        if (!line) continue;
+        const event = JSON.parse(line) as { project_id: string; timestamp: string };
+        const partition = join(`project_id=${event.project_id}`, `dt=${event.timestamp.slice(0, 10)}`);
+        (byPartition.get(partition) ?? byPartition.set(partition, []).get(partition)!).push(line + '\n');
+      }
+    }
+    for (const [partition, lines] of byPartition) {
+      await mkdir(join(dir, partition), { recursive: true });
+      await append(join(dir, partition, objectName), lines.join(''));
+    }
+    reply(res, 200, {
+      FailedPutCount: 0,
+      Encrypted: false,
+      RequestResponses: body.Records.map(() => ({ RecordId: randomUUID() })),
+    });
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: Error) => reply(res, 500, { __type: 'InternalFailure', message: err.message }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    faults,
+    calls: () => calls,
+    close: async () => {
+      await Promise.all(tails.values());
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.1' });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,181 @@
+/**
+ * The local stack: dynalite, the local Firehose endpoint and an HTTP server that turns requests into
+ * API Gateway proxy events for the same handlers the Lambdas run. It also does what API Gateway does
+ * on AWS: the key authorizer, per-key rate limits (usage plans), CORS preflight and the gateway's
+ * own error responses, with the same functions and response shapes.
+ */
+import { FirehoseClient } from '@aws-sdk/client-firehose';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Deps } from '../deps';
+import { UNKNOWN_GEO, type GeoLookup } from '../domain/geo';
+import { LIMITS } from '../domain/limits';
+import { TokenBuckets } from '../domain/rate-limit';
+import { preflightHeaders, corsHeaders } from '../http/cors';
+import { header, json } from '../http/event';
+import { errorFields, log } from '../http/log';
+import { errorBody, surfaceOf } from '../http/surface';
+import type { HttpHandler } from '../http/wrap';
+import { createHandlers } from '../handlers/registry';
+import { ROUTES } from '../routes';
+import { authorizeKey, authorizerContext } from '../services/authorize';
+import { DynamoApiKeyStore } from '../store/api-key-store';
+import { documentClient } from '../store/dynamo-client';
+import { DynamoEventLedger } from '../store/event-ledger';
+import { FirehoseSink } from '../store/firehose-sink';
+import { DynamoProjectStore } from '../store/project-store';
+import { TABLES } from '../store/schema';
+import { lockDataDir } from './data-dir';
+import { ensureTables, LOCAL_CREDENTIALS, LOCAL_REGION, localTableName, startDynalite } from './dynalite';
+import { startLocalFirehose, type LocalFirehose } from './firehose-endpoint';
+import { clientIp, lambdaContext, matchRoute, toGatewayEvent, writeResult } from './gateway-event';
+
+export const LOCAL_STREAM_NAME = 'tally-events';
+/** Handlers get the same time budget locally as their Lambda timeout on AWS. */
+const HANDLER_TIMEOUT_MS = 10_000;
+
+export interface LocalServerOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  dataDir: string;
+  /** Keep DynamoDB in memory instead of under dataDir (tests). Raw event files are still written. */
+  inMemoryDynamo?: boolean;
+  adminToken: string;
+  trustProxy?: boolean;
+  geo?: GeoLookup;
+  clock?: () => number;
+  /** Replace parts of the wiring (fault injection in tests). */
+  overrides?: (deps: Deps) => Deps;
+}
+
+export interface LocalServer {
+  url: string;
+  deps: Deps;
+  firehose: LocalFirehose;
+  eventsDir: string;
+  close(): Promise<void>;
+}
+
+export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const unlock = options.inMemoryDynamo ? () => undefined : lockDataDir(options.dataDir);
+  const dynamo = await startDynalite(options.inMemoryDynamo ? undefined : join(options.dataDir, 'dynamodb'));
+  await ensureTables(dynamo.endpoint);
+  const eventsDir = join(options.dataDir, 'events');
+  const firehose = await startLocalFirehose(eventsDir);
+
+  const awsLocal = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+  const ddb = documentClient({ ...awsLocal, endpoint: dynamo.endpoint });
+  const firehoseClient = new FirehoseClient({ ...awsLocal, endpoint: firehose.endpoint });
+  const baseDeps: Deps = {
+    projects: new DynamoProjectStore(ddb, localTableName(TABLES.projects)),
+    keys: new DynamoApiKeyStore(ddb, localTableName(TABLES.api_keys)),
+    ledger: new DynamoEventLedger(ddb, localTableName(TABLES.events)),
+    sink: new FirehoseSink(firehoseClient, LOCAL_STREAM_NAME),
+    geo: options.geo ?? { lookup: () => UNKNOWN_GEO },
+    clock: options.clock ?? Date.now,
+    adminToken: async () => options.adminToken,
+  };
+  const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
+  const handlers = createHandlers(deps);
+  const buckets = new TokenBuckets();
+
+  const server = createServer((req, res) => {
+    serve(req, res).catch((err: unknown) => {
+      log('error', 'local server failure', errorFields(err));
+      if (!res.headersSent) writeResult(res, json(500, { error: 'Internal server error' }));
+      else res.destroy();
+    });
+  });
+
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const surface = surfaceOf(url.pathname);
+    const origin = req.headers.origin;
+    const fail = (status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+      req.resume();
+      writeResult(res, json(status, errorBody(surface, error, extra), { ...corsHeaders(origin), ...headers }));
+    };
+
+    const matched = matchRoute(ROUTES, req.method ?? 'GET', url.pathname);
+    if (req.method === 'OPTIONS' && matched !== undefined && surface !== 'admin') {
+      req.resume();
+      return writeResult(res, { statusCode: 204, headers: preflightHeaders(origin), body: '' });
+    }
+    if (matched === undefined) return fail(404, `No route ${req.method} ${url.pathname}; see the README for the API`);
+    if (matched === 'method') return fail(405, `Method ${req.method} is not allowed on ${url.pathname}`);
+
+    const body = await readBody(req, LIMITS.maxBodyBytes);
+    if (body === 'too_large') {
+      return fail(413, `Request body is larger than ${LIMITS.maxBodyBytes} bytes (1 MiB). Send smaller batches.`, {}, { Connection: 'close' });
+    }
+
+    let authorizer: Record<string, string> | null = null;
+    if (matched.route.auth === 'api-key') {
+      const decision = await authorizeKey(deps.keys, {
+        authorization: req.headers.authorization,
+        origin,
+        bundleId: header({ headers: req.headers as Record<string, string> }, 'x-tally-bundle-id'),
+      });
+      if (!decision.allow) return fail(decision.status, decision.error);
+      const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, Date.now());
+      if (!rate.allowed) {
+        const seconds = rate.retryAfterSeconds;
+        return fail(429, 'Rate limit exceeded', surface === 'api' ? {} : { retry_after: seconds }, { 'Retry-After': String(seconds) });
+      }
+      authorizer = authorizerContext(decision.key);
+    }
+
+    const event = toGatewayEvent(req, url, body, matched, clientIp(req, options.trustProxy ?? false), authorizer);
+    const handler = handlers[matched.route.name as keyof typeof handlers] as HttpHandler;
+    const result = await handler(event, lambdaContext(matched.route, event.requestContext.requestId, HANDLER_TIMEOUT_MS));
+    writeResult(res, result);
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    deps,
+    firehose,
+    eventsDir,
+    close: () =>
+      (closing ??= (async () => {
+        await closeServer(server);
+        await firehose.close();
+        ddb.destroy();
+        firehoseClient.destroy();
+        await dynamo.close();
+        unlock();
+      })()),
+  };
+}
+
+/** Reads the body, stopping (without buffering the rest) as soon as it exceeds the limit. */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return 'too_large';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return 'too_large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // In-flight requests finish; idle keep-alive sockets would otherwise hold close() open.
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * The project-key check of every public route: key lookup by hash, then its origin and bundle-ID
+ * restrictions. The AWS Lambda authorizer and the local server both call this function.
+ */
+import { checkKeyRestrictions, INVALID_KEY_ERROR } from '../domain/access';
+import { bearerToken, hashApiKey, type ApiKeyRecord } from '../domain/api-key';
+import type { ApiKeyStore } from '../store/ports';
+
+export interface KeyRequest {
+  authorization: string | undefined;
+  origin: string | undefined;
+  bundleId: string | undefined;
+}
+
+export type KeyDecision =
+  | { allow: true; key: ApiKeyRecord }
+  | { allow: false; status: 401 | 403; error: string };
+
+export async function authorizeKey(keys: ApiKeyStore, request: KeyRequest): Promise<KeyDecision> {
+  const token = bearerToken(request.authorization);
+  const key = token ? await keys.findByHash(hashApiKey(token)) : undefined;
+  if (!key) return { allow: false, status: 401, error: INVALID_KEY_ERROR };
+  const decision = checkKeyRestrictions(key, request.origin, request.bundleId);
+  return decision.allow ? { allow: true, key } : decision;
+}
+
+/** What the authorizer hands to handlers (requestContext.authorizer); string values, as on AWS. */
+export function authorizerContext(key: ApiKeyRecord): Record<string, string> {
+  return { project_id: key.project_id, key_id: key.id };
+}

@@ -1,0 +1,72 @@
+/**
+ * Storing a validated batch: claim each event in the ledger, write the claimed ones to the raw
+ * stream, then mark them stored. The order makes the guarantees:
+ *  - nothing acknowledged is lost: success is reported only after the raw stream accepted every
+ *    event this request claimed, and only if no claim failed or was still in flight elsewhere;
+ *  - nothing is deduplicated that was not stored: a claim becomes "stored" only after the stream
+ *    write, and claims of a failed write are released (or expire) so a retry stores them.
+ */
+import type { StoredEvent } from '../domain/event';
+import { mapLimit } from '../domain/concurrency';
+import { errorFields, log } from '../http/log';
+import type { ClaimOutcome, EventLedger, EventSink } from '../store/ports';
+
+/** Parallel conditional writes per request: enough to hide latency, few enough not to throttle. */
+const CLAIM_CONCURRENCY = 16;
+
+export interface StoreEventsResult {
+  stored: number;
+  duplicates: number;
+}
+
+export class StoreEventsError extends Error {
+  constructor(readonly reason: 'ledger' | 'sink' | 'in_flight', message: string) {
+    super(message);
+    this.name = 'StoreEventsError';
+  }
+}
+
+export async function storeEvents(
+  events: StoredEvent[],
+  deps: { ledger: EventLedger; sink: EventSink },
+  request: { owner: string; nowMs: number },
+): Promise<StoreEventsResult> {
+  const outcomes = await mapLimit(events, CLAIM_CONCURRENCY, (e) =>
+    deps.ledger
+      .claim(e.project_id, e.dedupe_key, request.owner, request.nowMs)
+      .then((outcome): ClaimOutcome | Error => outcome, (err: unknown) => err as Error),
+  );
+  const claimed = events.filter((_, i) => outcomes[i] === 'claimed');
+
+  if (claimed.length > 0) {
+    try {
+      await deps.sink.put(claimed);
+    } catch (err) {
+      log('error', 'raw stream write failed; releasing claims', { owner: request.owner, events: claimed.length, ...errorFields(err) });
+      await deps.ledger
+        .release(claimed[0]!.project_id, claimed.map((e) => e.dedupe_key), request.owner)
+        .catch((releaseErr) =>
+          // The claims now expire with their lease (CLAIM_LEASE_MS); a retry after that stores them.
+          log('error', 'releasing claims failed', { owner: request.owner, ...errorFields(releaseErr) }),
+        );
+      throw new StoreEventsError('sink', 'The event stream is unavailable');
+    }
+    try {
+      await deps.ledger.markStored(claimed, request.nowMs);
+    } catch (err) {
+      // The events are in the raw stream, so the request succeeded. Their claims stay pending; a
+      // duplicate arriving after the lease would be stored again (at-least-once, never lost).
+      log('warn', 'marking events stored failed', { owner: request.owner, events: claimed.length, ...errorFields(err) });
+    }
+  }
+
+  const failures = outcomes.filter((o): o is Error => o instanceof Error);
+  if (failures.length > 0) {
+    log('error', 'event ledger write failed', { owner: request.owner, failed: failures.length, stored: claimed.length, ...errorFields(failures[0]) });
+    throw new StoreEventsError('ledger', 'The event ledger is unavailable');
+  }
+  if (outcomes.includes('in_flight')) {
+    throw new StoreEventsError('in_flight', 'Some events of this batch are being stored by another request');
+  }
+  return { stored: claimed.length, duplicates: events.length - claimed.length };
+}

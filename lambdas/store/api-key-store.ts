@@ -1,0 +1,55 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyRecord } from '../domain/api-key';
+import { TABLES } from './schema';
+import type { ApiKeyStore } from './ports';
+
+const BY_PROJECT = TABLES.api_keys.indexes[0]!.name;
+
+export class DynamoApiKeyStore implements ApiKeyStore {
+  constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
+
+  async create(key: ApiKeyRecord): Promise<void> {
+    await this.ddb.send(
+      new PutCommand({ TableName: this.table, Item: key, ConditionExpression: 'attribute_not_exists(key_hash)' }),
+    );
+  }
+
+  async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { key_hash: keyHash } }));
+    return out.Item as ApiKeyRecord | undefined;
+  }
+
+  async listByProject(projectId: string): Promise<ApiKeyRecord[]> {
+    const items: ApiKeyRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.ddb.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: BY_PROJECT,
+          KeyConditionExpression: 'project_id = :p',
+          ExpressionAttributeValues: { ':p': projectId },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...((out.Items ?? []) as ApiKeyRecord[]));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items.sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+
+  async revoke(projectId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
+    const out = await this.ddb.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: BY_PROJECT,
+        KeyConditionExpression: 'project_id = :p AND id = :id',
+        ExpressionAttributeValues: { ':p': projectId, ':id': keyId },
+      }),
+    );
+    const key = out.Items?.[0] as ApiKeyRecord | undefined;
+    if (!key) return undefined;
+    await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { key_hash: key.key_hash } }));
+    return key;
+  }
+}

@@ -1,0 +1,29 @@
+import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Project, ProjectStore } from './ports';
+
+export class DynamoProjectStore implements ProjectStore {
+  constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
+
+  async create(project: Project): Promise<void> {
+    await this.ddb.send(
+      new PutCommand({ TableName: this.table, Item: project, ConditionExpression: 'attribute_not_exists(id)' }),
+    );
+  }
+
+  async get(id: string): Promise<Project | undefined> {
+    const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { id } }));
+    return out.Item as Project | undefined;
+  }
+
+  /** A scan: projects are few (one per app or environment), and only the dashboard lists them. */
+  async list(): Promise<Project[]> {
+    const items: Project[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.ddb.send(new ScanCommand({ TableName: this.table, ExclusiveStartKey: start }));
+      items.push(...((out.Items ?? []) as Project[]));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  }
+}

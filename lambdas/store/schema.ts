@@ -1,0 +1,40 @@
+/**
+ * DynamoDB table layouts, declared once. The CDK stack (lib/) and the local bootstrap (dynalite)
+ * both build their tables from this, so local and AWS keys, indexes and TTL attributes cannot drift.
+ * Plain data: this file imports nothing.
+ */
+export interface TableLayout {
+  /** Logical name; the environment variable holding the physical name is TABLE_<NAME>. */
+  name: TableName;
+  partitionKey: string;
+  sortKey?: string;
+  /** Global secondary indexes, all string keys, all projecting every attribute. */
+  indexes: Array<{ name: string; partitionKey: string; sortKey?: string }>;
+  /** Attribute holding an epoch-seconds expiry (DynamoDB TTL); none when items never expire. */
+  ttlAttribute?: string;
+  /** Whether losing this table loses user data (removal policy RETAIN by default). */
+  holdsUserData: boolean;
+}
+
+export type TableName = 'projects' | 'api_keys' | 'events';
+
+export const TABLES: Record<TableName, TableLayout> = {
+  projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },
+  api_keys: {
+    name: 'api_keys',
+    partitionKey: 'key_hash',
+    indexes: [{ name: 'by_project', partitionKey: 'project_id', sortKey: 'id' }],
+    holdsUserData: true,
+  },
+  // The events ledger: one item per stored event, keyed by (project, dedupe key). It enforces
+  // deduplication with conditional writes and serves the admin API's recent-events listing.
+  events: {
+    name: 'events',
+    partitionKey: 'pk',
+    indexes: [{ name: 'by_project_time', partitionKey: 'project_id', sortKey: 'sort_key' }],
+    ttlAttribute: 'expires_at',
+    holdsUserData: false,
+  },
+};
+
+export const tableEnvVar = (name: TableName) => `TABLE_${name.toUpperCase()}`;
