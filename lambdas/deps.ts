@@ -1,10 +1,11 @@
 /** Everything a handler may depend on. Each handler factory asks for the subset it uses. */
 import type { GeoLookup } from './domain/geo';
-import type { ApiKeyStore, EventLedger, EventSink, ProjectStore } from './store/ports';
+import type { ApiKeyStore, EventLedger, EventSink, ProjectStore, RateLimitRegistry } from './store/ports';
 
 export interface Deps {
   projects: ProjectStore;
   keys: ApiKeyStore;
+  rateLimits: RateLimitRegistry;
   ledger: EventLedger;
   sink: EventSink;
   geo: GeoLookup;

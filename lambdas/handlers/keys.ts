@@ -12,7 +12,8 @@ import { normaliseOrigin } from '../domain/access';
 import { notFound } from '../http/api-error';
 import { empty, json } from '../http/event';
 import { jsonBody } from '../http/validate';
-import type { ApiKeyStore, ProjectStore } from '../store/ports';
+import { errorFields, log } from '../http/log';
+import type { ApiKeyStore, ProjectStore, RateLimitRegistry } from '../store/ports';
 import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 /** Largest rate limit a key may be given (requests per minute). */
@@ -43,6 +44,7 @@ const CreateKey = z.object({
 export interface KeyDeps extends AdminDeps {
   projects: ProjectStore;
   keys: ApiKeyStore;
+  rateLimits: RateLimitRegistry;
   clock: () => number;
 }
 
@@ -75,7 +77,14 @@ export function createKeysCreateHandler(deps: KeyDeps) {
       allowed_bundle_ids: input.allowed_bundle_ids,
       created_at: new Date(deps.clock()).toISOString(),
     };
-    await deps.keys.create(record);
+    // Rate limiter first: a key the authorizer accepts must already have its usage plan on AWS.
+    await deps.rateLimits.register(record);
+    try {
+      await deps.keys.create(record);
+    } catch (err) {
+      await deps.rateLimits.unregister(record).catch((e) => log('error', 'unregistering key failed', errorFields(e)));
+      throw err;
+    }
     const { id, ...rest } = publicKey(record);
     return json(201, { id, key, ...rest });
   });
@@ -94,6 +103,8 @@ export function createKeysDeleteHandler(deps: KeyDeps) {
     const keyId = pathParam(event, 'key_id');
     const revoked = await deps.keys.revoke(project.id, keyId);
     if (!revoked) throw notFound(`Key ${keyId} not found in project ${project.id}`);
+    // The key is already refused (gone from the table); this only tidies the usage plan.
+    await deps.rateLimits.unregister(revoked);
     return empty(204);
   });
 }

@@ -25,6 +25,7 @@ import { documentClient } from '../store/dynamo-client';
 import { DynamoEventLedger } from '../store/event-ledger';
 import { FirehoseSink } from '../store/firehose-sink';
 import { DynamoProjectStore } from '../store/project-store';
+import { NO_RATE_LIMIT_REGISTRY } from '../store/ports';
 import { TABLES } from '../store/schema';
 import { lockDataDir } from './data-dir';
 import { ensureTables, LOCAL_CREDENTIALS, LOCAL_REGION, localTableName, startDynalite } from './dynalite';
@@ -71,6 +72,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const baseDeps: Deps = {
     projects: new DynamoProjectStore(ddb, localTableName(TABLES.projects)),
     keys: new DynamoApiKeyStore(ddb, localTableName(TABLES.api_keys)),
+    rateLimits: NO_RATE_LIMIT_REGISTRY,
     ledger: new DynamoEventLedger(ddb, localTableName(TABLES.events)),
     sink: new FirehoseSink(firehoseClient, LOCAL_STREAM_NAME),
     geo: options.geo ?? { lookup: () => UNKNOWN_GEO },

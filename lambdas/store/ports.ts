@@ -26,6 +26,21 @@ export interface ApiKeyStore {
 }
 
 /**
+ * Makes a key known to the rate limiter. On AWS: an API Gateway API key (its value is the key's hash,
+ * which the authorizer returns as the usage identifier) attached to the usage plan of the key's plan.
+ * Locally nothing: the local server reads the limit from the key record itself.
+ */
+export interface RateLimitRegistry {
+  register(key: ApiKeyRecord): Promise<void>;
+  unregister(key: ApiKeyRecord): Promise<void>;
+}
+
+export const NO_RATE_LIMIT_REGISTRY: RateLimitRegistry = {
+  register: async () => undefined,
+  unregister: async () => undefined,
+};
+
+/**
  * claimed:   this request owns the event and must store it.
  * duplicate: an identical event is already stored.
  * in_flight: another request is storing an identical event right now; retry shortly.
