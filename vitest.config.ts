@@ -6,5 +6,7 @@ export default defineConfig({
     // dynalite, the local server and CDK synthesis all start in-process; give slow CI cores room.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Handlers log one JSON line per request; tests assert on responses, not on logs.
+    env: { TALLY_LOG_LEVEL: 'silent' },
   },
 });

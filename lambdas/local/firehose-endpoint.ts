@@ -20,6 +20,8 @@ export interface LocalFirehose {
   endpoint: string;
   /** Fault injection for tests: each queued fault applies to one future call. */
   faults: FirehoseFault[];
+  /** Fault injection for tests: while true, every call fails as 'unavailable'. */
+  down: boolean;
   /** Number of PutRecordBatch calls answered so far. */
   calls(): number;
   close(): Promise<void>;
@@ -30,6 +32,7 @@ const fileName = () => `tally-events-${new Date().toISOString().replace(/[:.]/g,
 
 export async function startLocalFirehose(dir: string): Promise<LocalFirehose> {
   const faults: FirehoseFault[] = [];
+  const local = { faults, down: false } as LocalFirehose;
   const objectName = fileName();
   let calls = 0;
   // Appends to one file are chained so concurrent requests never interleave partial lines.
@@ -48,7 +51,7 @@ export async function startLocalFirehose(dir: string): Promise<LocalFirehose> {
     if (!target.endsWith('.PutRecordBatch')) {
       return reply(res, 400, { __type: 'UnknownOperationException', message: `${target} is not supported locally` });
     }
-    const fault = faults.shift();
+    const fault = local.down ? 'unavailable' : faults.shift();
     if (fault === 'unavailable') {
       return reply(res, 500, { __type: 'ServiceUnavailableException', message: 'injected fault' });
     }
@@ -85,15 +88,15 @@ export async function startLocalFirehose(dir: string): Promise<LocalFirehose> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  Object.assign(local, {
     endpoint: `http://127.0.0.1:${port}`,
-    faults,
     calls: () => calls,
     close: async () => {
       await Promise.all(tails.values());
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  };
+  });
+  return local;
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

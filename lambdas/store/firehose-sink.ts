@@ -20,21 +20,21 @@ export class FirehoseSink implements EventSink {
     for (const batch of toBatches(packRecords(events))) await this.putBatch(batch);
   }
 
-  /** PutRecordBatch can fail per record: resend only the failed ones, with backoff. */
+  /**
+   * PutRecordBatch can fail per record: resend only the failed ones, with backoff. A whole-call error
+   * has already been retried by the SDK's own retry strategy, so it fails the write at once.
+   */
   private async putBatch(records: _Record[]): Promise<void> {
     let pending = records;
     for (let attempt = 1; ; attempt++) {
-      let failed: _Record[];
+      let out;
       try {
-        const out = await this.firehose.send(
-          new PutRecordBatchCommand({ DeliveryStreamName: this.streamName, Records: pending }),
-        );
-        failed = (out.FailedPutCount ?? 0) === 0 ? [] : pending.filter((_, i) => out.RequestResponses?.[i]?.ErrorCode);
+        out = await this.firehose.send(new PutRecordBatchCommand({ DeliveryStreamName: this.streamName, Records: pending }));
       } catch (err) {
-        if (attempt >= ATTEMPTS) throw new SinkError(`Firehose PutRecordBatch failed: ${(err as Error).name}`);
-        failed = pending;
+        throw new SinkError(`Firehose PutRecordBatch failed: ${(err as Error).name}`);
       }
-      if (failed.length === 0) return;
+      if ((out.FailedPutCount ?? 0) === 0) return;
+      const failed = pending.filter((_, i) => out.RequestResponses?.[i]?.ErrorCode);
       if (attempt >= ATTEMPTS) throw new SinkError(`Firehose rejected ${failed.length} records after ${ATTEMPTS} attempts`);
       pending = failed;
       await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));

@@ -1,0 +1,117 @@
+/** Authentication, key restrictions, rate limits and CORS on every public route. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
+
+let stack: TestStack;
+let project: string;
+let key: string;
+const body = { events: [{ name: 'auth' }] };
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  project = await stack.createProject('auth');
+  key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+});
+afterAll(() => stack.stop());
+
+describe('project keys', () => {
+  it('a missing, malformed or unknown key gets 401 with each path’s body', async () => {
+    for (const auth of [undefined, 'Bearer', 'Basic abc', 'Bearer tally_unknown']) {
+      const headers = auth ? { Authorization: auth } : undefined;
+      const v1 = await fetch(`${stack.url}/v1/events`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      expect(v1.status).toBe(401);
+      expect(await v1.json()).toEqual({ error: 'Invalid or missing API key' });
+      const api = await fetch(`${stack.url}/api/events`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      expect(api.status).toBe(401);
+      expect(await api.json()).toEqual({ success: false, error: 'Invalid or missing API key' });
+    }
+  });
+
+  it('the admin token never opens an ingestion route, and a key never opens an admin route', async () => {
+    expect((await stack.post('/v1/events', ADMIN_TOKEN, body)).status).toBe(401);
+    const res = await fetch(`${stack.url}/admin/v1/projects`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: 'Invalid or missing admin token' });
+  });
+
+  it('a revoked key gets 401 from then on', async () => {
+    const created = await stack.admin('POST', `/admin/v1/projects/${project}/keys`, {});
+    expect((await stack.post('/v1/events', created.body.key, body)).status).toBe(204);
+    expect((await stack.admin('DELETE', `/admin/v1/projects/${project}/keys/${created.body.id}`)).status).toBe(204);
+    const after = await stack.post('/v1/events', created.body.key, body);
+    expect(after.status).toBe(401);
+    expect(after.json).toEqual({ error: 'Invalid or missing API key' });
+  });
+
+  it('an origin-restricted key refuses other origins with 403 and allows server-side requests', async () => {
+    const web = await stack.createKey(project, { allowed_origins: ['https://app.example.com'] });
+    const allowed = await stack.post('/v1/events', web, body, { headers: { Origin: 'https://app.example.com' } });
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    const refused = await stack.post('/v1/events', web, body, { headers: { Origin: 'https://evil.example' } });
+    expect(refused.status).toBe(403);
+    expect(refused.json).toEqual({ error: 'Request origin not allowed for this API key' });
+    const apiRefused = await stack.post('/api/events', web, body, { headers: { Origin: 'https://evil.example' } });
+    expect(apiRefused.json).toEqual({ success: false, error: 'Request origin not allowed for this API key' });
+    expect((await stack.post('/v1/events', web, body)).status).toBe(204);
+  });
+
+  it('a bundle-restricted key requires a listed X-Tally-Bundle-ID', async () => {
+    const mobile = await stack.createKey(project, { allowed_bundle_ids: ['com.acme.app'] });
+    expect((await stack.post('/v1/events', mobile, body, { headers: { 'X-Tally-Bundle-ID': 'com.acme.app' } })).status).toBe(204);
+    const missing = await stack.post('/v1/events', mobile, body);
+    expect(missing.status).toBe(403);
+    expect(missing.json.error).toMatch(/X-Tally-Bundle-ID/);
+    expect((await stack.post('/v1/events', mobile, body, { headers: { 'X-Tally-Bundle-ID': 'com.other' } })).status).toBe(403);
+  });
+});
+
+describe('rate limits', () => {
+  it('the request over a key’s limit gets 429 with Retry-After in seconds, per path shape', async () => {
+    const slow = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 3 });
+    for (let i = 0; i < 3; i++) expect((await stack.post('/v1/events', slow, body)).status).toBe(204);
+    const limited = await stack.post('/v1/events', slow, body);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('20');
+    expect(limited.json).toEqual({ error: 'Rate limit exceeded', retry_after: 20 });
+    const api = await stack.post('/api/events', slow, body);
+    expect(api.status).toBe(429);
+    expect(api.headers.get('retry-after')).toBe('20');
+    expect(api.json).toEqual({ success: false, error: 'Rate limit exceeded' });
+  });
+
+  it('counts per key: another key of the same project is not limited', async () => {
+    const a = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 1 });
+    const b = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 1 });
+    expect((await stack.post('/v1/events', a, body)).status).toBe(204);
+    expect((await stack.post('/v1/events', a, body)).status).toBe(429);
+    expect((await stack.post('/v1/events', b, body)).status).toBe(204);
+  });
+
+  it('a free key gets the spec’s 100 requests per minute', async () => {
+    const free = await stack.createKey(project);
+    const statuses: number[] = [];
+    for (let i = 0; i < 101; i++) statuses.push((await stack.post('/v1/events', free, { events: [] })).status);
+    expect(statuses.slice(0, 100).every((s) => s === 204)).toBe(true);
+    expect(statuses[100]).toBe(429);
+  });
+});
+
+describe('CORS', () => {
+  it('answers preflight requests for browser SDKs', async () => {
+    const res = await fetch(`${stack.url}/v1/events`, { method: 'OPTIONS', headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(res.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Content-Encoding.*X-Tally-Bundle-ID/);
+  });
+});
+
+describe('routing', () => {
+  it('unknown paths get 404 and wrong methods 405, with a JSON error', async () => {
+    const missing = await fetch(`${stack.url}/v2/events`, { method: 'POST' });
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: string }).error).toMatch(/No route POST \/v2\/events/);
+    const wrong = await fetch(`${stack.url}/v1/events`, { method: 'GET', headers: { Authorization: `Bearer ${key}` } });
+    expect(wrong.status).toBe(405);
+  });
+});

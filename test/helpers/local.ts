@@ -1,0 +1,101 @@
+/** Starts the real local stack (dynalite, local Firehose endpoint, HTTP server) for a test file. */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StoredEvent } from '../../lambdas/domain/event';
+import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../lambdas/local/server';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestStack extends LocalServer {
+  dataDir: string;
+  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  createProject(name?: string): Promise<string>;
+  createKey(projectId: string, options?: Record<string, unknown>): Promise<string>;
+  post(path: string, key: string, body: unknown, init?: { headers?: Record<string, string>; gzip?: boolean; raw?: Buffer | string }): Promise<{ status: number; text: string; json: any; headers: Headers }>;
+  /** Every line of every raw event file, in file order. */
+  rawEvents(projectId?: string): StoredEvent[];
+  stop(): Promise<void>;
+}
+
+export async function startTestStack(options: Partial<LocalServerOptions> = {}): Promise<TestStack> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tally-test-'));
+  const server = await startLocalServer({
+    port: 0,
+    dataDir,
+    inMemoryDynamo: true,
+    adminToken: ADMIN_TOKEN,
+    ...options,
+  });
+
+  const admin: TestStack['admin'] = async (method, path, body) => {
+    const res = await fetch(server.url + path, {
+      method,
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+  };
+
+  return {
+    ...server,
+    dataDir,
+    admin,
+    async createProject(name = 'test project') {
+      const res = await admin('POST', '/admin/v1/projects', { name });
+      if (res.status !== 201) throw new Error(`createProject: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.id as string;
+    },
+    async createKey(projectId, keyOptions = {}) {
+      const res = await admin('POST', `/admin/v1/projects/${projectId}/keys`, keyOptions);
+      if (res.status !== 201) throw new Error(`createKey: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.key as string;
+    },
+    async post(path, key, body, init = {}) {
+      let payload: Buffer | string = init.raw ?? JSON.stringify(body);
+      const headers: Record<string, string> = { 'Content-Type': 'application/json', ...init.headers };
+      if (key) headers.Authorization = `Bearer ${key}`;
+      if (init.gzip) {
+        payload = gzipSync(payload);
+        headers['Content-Encoding'] = 'gzip';
+      }
+      const res = await fetch(server.url + path, { method: 'POST', headers, body: payload });
+      const text = await res.text();
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, text, json, headers: res.headers };
+    },
+    rawEvents(projectId) {
+      return readRawEvents(server.eventsDir, projectId);
+    },
+    async stop() {
+      await server.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function readRawEvents(eventsDir: string, projectId?: string): StoredEvent[] {
+  const out: StoredEvent[] = [];
+  const walk = (dir: string) => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of entries) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else for (const line of readFileSync(path, 'utf8').split('\n')) if (line) out.push(JSON.parse(line));
+    }
+  };
+  walk(projectId ? join(eventsDir, `project_id=${projectId}`) : eventsDir);
+  return out;
+}
