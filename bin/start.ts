@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { persistedAdminToken } from '../lambdas/local/data-dir';
 import { startLocalServer } from '../lambdas/local/server';
+import { geoLookupFor } from '../lambdas/store/geo-mmdb';
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -13,6 +14,7 @@ const Env = z.object({
   TALLY_DATA_DIR: z.string().min(1).default('./.tally'),
   TALLY_ADMIN_TOKEN: z.string().min(16, 'TALLY_ADMIN_TOKEN must be at least 16 characters').optional(),
   TALLY_TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).default('0'),
+  TALLY_GEOIP_DB: z.string().min(1).optional(),
 });
 
 async function main() {
@@ -31,11 +33,18 @@ async function main() {
     dataDir,
     adminToken,
     trustProxy: env.TALLY_TRUST_PROXY === '1' || env.TALLY_TRUST_PROXY === 'true',
+    geo: geoLookupFor(env.TALLY_GEOIP_DB && resolve(env.TALLY_GEOIP_DB)),
   });
 
   console.log(`Tally is running at ${server.url}`);
   console.log(`  data directory: ${dataDir}`);
   console.log(`  raw events:     ${server.eventsDir}`);
+  console.log(`  identity links: ${server.identitiesDir}`);
+  console.log(
+    env.TALLY_GEOIP_DB
+      ? `  geolocation:    ${resolve(env.TALLY_GEOIP_DB)}`
+      : '  geolocation:    off (country/region/city stay null; set TALLY_GEOIP_DB to a GeoLite2-City .mmdb)',
+  );
   if (generated) console.log(`  admin token:    ${adminToken}  (generated; kept in ${dataDir}/admin-token)`);
   console.log('Press Ctrl+C to stop.');
 

@@ -22,6 +22,7 @@ export const ROUTES = [
   { name: 'admin-keys-list', method: 'GET', path: '/admin/v1/projects/{project_id}/keys', auth: 'admin' },
   { name: 'admin-keys-delete', method: 'DELETE', path: '/admin/v1/projects/{project_id}/keys/{key_id}', auth: 'admin' },
   { name: 'admin-events-list', method: 'GET', path: '/admin/v1/projects/{project_id}/events', auth: 'admin' },
+  { name: 'admin-users-get', method: 'GET', path: '/admin/v1/projects/{project_id}/users/{id}', auth: 'admin' },
 ] as const satisfies readonly Route[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];

@@ -1,4 +1,4 @@
 import { createIngestHandler } from '../handlers/ingest';
 import { awsDeps } from './aws';
 
-export const handler = createIngestHandler('v1', awsDeps(['ledger', 'sink']));
+export const handler = createIngestHandler('v1', awsDeps(['ledger', 'sink', 'identities', 'identitySink']));

@@ -1,15 +1,18 @@
 /** POST /v1/events and POST /api/events: one handler factory, two response shapes. */
 import { parseBatch, toStoredEvent, uniqueByDedupeKey, type IngestSource } from '../domain/event';
 import type { GeoLookup } from '../domain/geo';
+import { requestGeo } from '../domain/client-geo';
 import { ApiError, invalidPayload, tooLarge, unavailable, VALIDATION_FAILED } from '../http/api-error';
 import { parseJsonBody } from '../http/body';
 import { empty, header, json, type HttpEvent } from '../http/event';
 import { principalOf } from '../http/principal';
 import { wrap } from '../http/wrap';
+import { resolveIdentities, type IdentityDeps } from '../services/resolve-identities';
 import { storeEvents, StoreEventsError } from '../services/store-events';
 import type { EventLedger, EventSink } from '../store/ports';
+import { errorFields, log } from '../http/log';
 
-export interface IngestDeps {
+export interface IngestDeps extends IdentityDeps {
   ledger: EventLedger;
   sink: EventSink;
   geo: GeoLookup;
@@ -33,9 +36,23 @@ export function createIngestHandler(source: IngestSource, deps: IngestDeps) {
         source,
         sdk: header(event, 'x-tally-sdk') ?? null,
         sdkVersion: header(event, 'x-tally-sdk-version') ?? null,
-        geo: deps.geo.lookup(event.requestContext?.identity?.sourceIp),
+        // Once per request, not per event.
+        geo: requestGeo(
+          {
+            sourceIp: event.requestContext?.identity?.sourceIp,
+            viaCloudFront: (event.requestContext?.authorizer as Record<string, unknown> | null)?.via_cloudfront === '1',
+            header: (name) => header(event, name),
+          },
+          deps.geo,
+        ),
       };
       const events = uniqueByDedupeKey(batch.events.map((e) => toStoredEvent(e, facts)));
+      try {
+        await resolveIdentities(project_id, events, deps, receivedMs);
+      } catch (err) {
+        log('error', 'identity resolution failed', { request_id: event.requestContext.requestId, ...errorFields(err) });
+        throw unavailable('Identity links are temporarily unavailable; retry the same batch (it is safe)');
+      }
       try {
         await storeEvents(events, deps, { owner: event.requestContext.requestId, nowMs: receivedMs });
       } catch (err) {

@@ -5,6 +5,7 @@ import type { RouteName } from '../routes';
 import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
+import { createUsersGetHandler } from './users';
 import { createProjectsCreateHandler, createProjectsListHandler } from './projects';
 
 export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
@@ -17,5 +18,6 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-keys-list': createKeysListHandler(deps),
     'admin-keys-delete': createKeysDeleteHandler(deps),
     'admin-events-list': createEventsListHandler(deps),
+    'admin-users-get': createUsersGetHandler(deps),
   };
 }

@@ -2,7 +2,7 @@
  * A local endpoint speaking Firehose's PutRecordBatch wire protocol (JSON 1.1), so the unchanged
  * @aws-sdk/client-firehose code of the AWS path runs locally. It does what the delivery stream does
  * on AWS: splits each record into its NDJSON lines and appends every line under
- * <dir>/project_id=<id>/dt=<YYYY-MM-DD>/, the S3 bucket's key layout.
+ * <dir>/project_id=<id>/dt=<YYYY-MM-DD>/ (dt from the line's `timestamp`), the S3 bucket's key layout.
  */
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir } from 'node:fs/promises';
@@ -28,9 +28,10 @@ export interface LocalFirehose {
 }
 
 /** The object name of this process's files in each partition, like Firehose's per-delivery objects. */
-const fileName = () => `tally-events-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.ndjson`;
+const fileName = () => `tally-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.ndjson`;
 
-export async function startLocalFirehose(dir: string): Promise<LocalFirehose> {
+/** dirs: delivery stream name -> the directory standing in for its S3 prefix. */
+export async function startLocalFirehose(dirs: Record<string, string>): Promise<LocalFirehose> {
   const faults: FirehoseFault[] = [];
   const local = { faults, down: false } as LocalFirehose;
   const objectName = fileName();
@@ -55,7 +56,11 @@ export async function startLocalFirehose(dir: string): Promise<LocalFirehose> {
     if (fault === 'unavailable') {
       return reply(res, 500, { __type: 'ServiceUnavailableException', message: 'injected fault' });
     }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { Records: Array<{ Data: string }> };
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { DeliveryStreamName: string; Records: Array<{ Data: string }> };
+    const dir = dirs[body.DeliveryStreamName];
+    if (!dir) {
+      return reply(res, 400, { __type: 'ResourceNotFoundException', message: `Delivery stream ${body.DeliveryStreamName} not found` });
+    }
     if (fault === 'reject-records') {
       return reply(res, 200, {
         FailedPutCount: body.Records.length,

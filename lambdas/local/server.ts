@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Deps } from '../deps';
-import { UNKNOWN_GEO, type GeoLookup } from '../domain/geo';
+import type { GeoLookup } from '../domain/geo';
 import { LIMITS } from '../domain/limits';
 import { TokenBuckets } from '../domain/rate-limit';
 import { preflightHeaders, corsHeaders } from '../http/cors';
@@ -25,6 +25,8 @@ import { documentClient } from '../store/dynamo-client';
 import { DynamoEventLedger } from '../store/event-ledger';
 import { FirehoseSink } from '../store/firehose-sink';
 import { DynamoProjectStore } from '../store/project-store';
+import { DynamoIdentityStore } from '../store/identity-store';
+import { NO_GEO } from '../store/geo-mmdb';
 import { NO_RATE_LIMIT_REGISTRY } from '../store/ports';
 import { TABLES } from '../store/schema';
 import { lockDataDir } from './data-dir';
@@ -32,7 +34,7 @@ import { ensureTables, LOCAL_CREDENTIALS, LOCAL_REGION, localTableName, startDyn
 import { startLocalFirehose, type LocalFirehose } from './firehose-endpoint';
 import { clientIp, lambdaContext, matchRoute, toGatewayEvent, writeResult } from './gateway-event';
 
-export const LOCAL_STREAM_NAME = 'tally-events';
+export const LOCAL_STREAMS = { events: 'tally-events', identities: 'tally-identities' } as const;
 /** Handlers get the same time budget locally as their Lambda timeout on AWS. */
 const HANDLER_TIMEOUT_MS = 10_000;
 
@@ -56,6 +58,7 @@ export interface LocalServer {
   deps: Deps;
   firehose: LocalFirehose;
   eventsDir: string;
+  identitiesDir: string;
   close(): Promise<void>;
 }
 
@@ -64,7 +67,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const dynamo = await startDynalite(options.inMemoryDynamo ? undefined : join(options.dataDir, 'dynamodb'));
   await ensureTables(dynamo.endpoint);
   const eventsDir = join(options.dataDir, 'events');
-  const firehose = await startLocalFirehose(eventsDir);
+  const identitiesDir = join(options.dataDir, 'identities');
+  const firehose = await startLocalFirehose({ [LOCAL_STREAMS.events]: eventsDir, [LOCAL_STREAMS.identities]: identitiesDir });
 
   const awsLocal = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
   const ddb = documentClient({ ...awsLocal, endpoint: dynamo.endpoint });
@@ -74,8 +78,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     keys: new DynamoApiKeyStore(ddb, localTableName(TABLES.api_keys)),
     rateLimits: NO_RATE_LIMIT_REGISTRY,
     ledger: new DynamoEventLedger(ddb, localTableName(TABLES.events)),
-    sink: new FirehoseSink(firehoseClient, LOCAL_STREAM_NAME),
-    geo: options.geo ?? { lookup: () => UNKNOWN_GEO },
+    sink: new FirehoseSink(firehoseClient, LOCAL_STREAMS.events),
+    identities: new DynamoIdentityStore(ddb, localTableName(TABLES.identities)),
+    identitySink: new FirehoseSink(firehoseClient, LOCAL_STREAMS.identities),
+    geo: options.geo ?? NO_GEO,
     clock: options.clock ?? Date.now,
     adminToken: async () => options.adminToken,
   };
@@ -148,6 +154,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     deps,
     firehose,
     eventsDir,
+    identitiesDir,
     close: () =>
       (closing ??= (async () => {
         await closeServer(server);

@@ -4,8 +4,7 @@
  * alone would. The delivery stream de-aggregates the lines again and partitions them by project and day.
  */
 import { FirehoseClient, PutRecordBatchCommand, type _Record } from '@aws-sdk/client-firehose';
-import type { StoredEvent } from '../domain/event';
-import { SinkError, type EventSink } from './ports';
+import { SinkError, type RecordSink } from './ports';
 
 /** Firehose limits: 1,000 KiB per record, 500 records and 4 MiB per PutRecordBatch. */
 const MAX_RECORD_BYTES = 1000 * 1024;
@@ -13,11 +12,11 @@ const MAX_BATCH_RECORDS = 500;
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 const ATTEMPTS = 4;
 
-export class FirehoseSink implements EventSink {
+export class FirehoseSink<T extends object> implements RecordSink<T> {
   constructor(private readonly firehose: FirehoseClient, private readonly streamName: string) {}
 
-  async put(events: StoredEvent[]): Promise<void> {
-    for (const batch of toBatches(packRecords(events))) await this.putBatch(batch);
+  async put(rows: T[]): Promise<void> {
+    for (const batch of toBatches(packRecords(rows))) await this.putBatch(batch);
   }
 
   /**
@@ -42,7 +41,7 @@ export class FirehoseSink implements EventSink {
   }
 }
 
-export function packRecords(events: StoredEvent[]): _Record[] {
+export function packRecords(events: object[]): _Record[] {
   const records: _Record[] = [];
   let lines: Buffer[] = [];
   let size = 0;

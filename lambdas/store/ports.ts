@@ -4,6 +4,8 @@
  */
 import type { ApiKeyRecord } from '../domain/api-key';
 import type { StoredEvent } from '../domain/event';
+import type { IdentityRecord } from '../domain/identity';
+import type { IdentityItem, LinkResult, UserGroup } from './identity-store';
 
 export interface Project {
   id: string;
@@ -63,10 +65,21 @@ export interface RecentFilter {
   limit: number;
 }
 
-/** The raw event stream (Firehose to S3 on AWS, NDJSON files locally). */
-export interface EventSink {
-  put(events: StoredEvent[]): Promise<void>;
+/** A raw stream (Firehose to S3 on AWS, NDJSON files locally). */
+export interface RecordSink<T> {
+  put(records: T[]): Promise<void>;
 }
+export type EventSink = RecordSink<StoredEvent>;
+/** The identity stream: which canonical ID each linked ID points to, from when. */
+export type IdentitySink = RecordSink<IdentityRecord>;
+
+export interface IdentityStore {
+  observe(projectId: string, ids: string[], seenMs: number): Promise<Map<string, string>>;
+  link(projectId: string, a: string, b: string, seenMs: number, beforeMerge?: (canonical: string, ids: string[]) => Promise<void>): Promise<LinkResult>;
+  group(projectId: string, id: string): Promise<UserGroup | undefined>;
+  updateProfile(projectId: string, id: string, fields: { email?: string; name?: string }, atMs: number): Promise<void>;
+}
+export type { IdentityItem };
 
 export class SinkError extends Error {
   override name = 'SinkError';

@@ -16,7 +16,7 @@ export interface TableLayout {
   holdsUserData: boolean;
 }
 
-export type TableName = 'projects' | 'api_keys' | 'events';
+export type TableName = 'projects' | 'api_keys' | 'events' | 'identities';
 
 export const TABLES: Record<TableName, TableLayout> = {
   projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },
@@ -34,6 +34,14 @@ export const TABLES: Record<TableName, TableLayout> = {
     indexes: [{ name: 'by_project_time', partitionKey: 'project_id', sortKey: 'sort_key' }],
     ttlAttribute: 'expires_at',
     holdsUserData: false,
+  },
+  // One item per ID a project has seen: when it was first seen, the ID it points to (union-find:
+  // a root points to itself and is the canonical ID of its group), and profile fields.
+  identities: {
+    name: 'identities',
+    partitionKey: 'pk',
+    indexes: [{ name: 'by_canonical', partitionKey: 'canonical_pk', sortKey: 'id' }],
+    holdsUserData: true,
   },
 };
 

@@ -100,6 +100,13 @@ async function handlerCpu() {
   const handler = createIngestHandler('v1', {
     ledger: { claim: async () => 'claimed', release: async () => undefined, markStored: async () => undefined, recent: async () => [] },
     sink: { put: async () => undefined },
+    identities: {
+      observe: async (_p, ids) => new Map(ids.map((id) => [id, id])),
+      link: async (_p, a) => ({ canonical: a, moved: [] }),
+      group: async () => undefined,
+      updateProfile: async () => undefined,
+    },
+    identitySink: { put: async () => undefined },
     geo: { lookup: () => UNKNOWN_GEO },
     clock: Date.now,
   });

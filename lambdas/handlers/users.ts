@@ -1,0 +1,38 @@
+/** GET /admin/v1/projects/{project_id}/users/{id}: a user's canonical ID, linked IDs and profile. */
+import { notFound } from '../http/api-error';
+import { json } from '../http/event';
+import type { IdentityItem, IdentityStore, ProjectStore } from '../store/ports';
+import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
+
+export interface UsersDeps extends AdminDeps {
+  projects: ProjectStore;
+  identities: IdentityStore;
+}
+
+/** Profile fields live on the item of the ID that sent them; across a group the latest value wins. */
+function latest(members: IdentityItem[], field: 'email' | 'name'): string | null {
+  let best: { value: string; at: number } | undefined;
+  for (const m of members) {
+    const value = m[field];
+    const at = m[`${field}_at`];
+    if (value !== undefined && at !== undefined && (!best || at > best.at)) best = { value, at };
+  }
+  return best?.value ?? null;
+}
+
+export function createUsersGetHandler(deps: UsersDeps) {
+  return wrapAdmin('admin-users-get', deps, async (event) => {
+    const project = await requireProject(deps.projects, event);
+    const id = pathParam(event, 'id');
+    const group = await deps.identities.group(project.id, id);
+    if (!group) throw notFound(`User ${id} not found in project ${project.id}`);
+    const ids = [...group.members].sort((a, b) => a.first_seen_ms - b.first_seen_ms || a.first_seen_order - b.first_seen_order || a.id.localeCompare(b.id)).map((m) => m.id);
+    return json(200, {
+      user_id: group.canonical.id,
+      ids,
+      email: latest(group.members, 'email'),
+      name: latest(group.members, 'name'),
+      first_seen: new Date(group.canonical.first_seen_ms).toISOString(),
+    });
+  });
+}
