@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StoredEvent } from '../../lambdas/domain/event';
+import type { IdentityRecord } from '../../lambdas/domain/identity';
 import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../lambdas/local/server';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -16,6 +17,8 @@ export interface TestStack extends LocalServer {
   post(path: string, key: string, body: unknown, init?: { headers?: Record<string, string>; gzip?: boolean; raw?: Buffer | string }): Promise<{ status: number; text: string; json: any; headers: Headers }>;
   /** Every line of every raw event file, in file order. */
   rawEvents(projectId?: string): StoredEvent[];
+  /** Every line of the identity stream files. */
+  identityRecords(projectId?: string): IdentityRecord[];
   stop(): Promise<void>;
 }
 
@@ -73,6 +76,9 @@ export async function startTestStack(options: Partial<LocalServerOptions> = {}):
     },
     rawEvents(projectId) {
       return readRawEvents(server.eventsDir, projectId);
+    },
+    identityRecords(projectId) {
+      return readRawEvents(server.identitiesDir, projectId) as unknown as IdentityRecord[];
     },
     async stop() {
       await server.close();

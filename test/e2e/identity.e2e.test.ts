@@ -1,0 +1,109 @@
+/** Identity through the local server: $identify links, canonical IDs on stored events, profiles. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../helpers/local';
+
+let stack: TestStack;
+let project: string;
+let web: string;
+let server: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  project = await stack.createProject('identity');
+  web = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+  server = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+});
+afterAll(() => stack.stop());
+
+const events = (projectUser: string) => stack.rawEvents(project).filter((e) => e.sent_user_id === projectUser);
+const send = async (key: string, body: unknown) => {
+  const res = await stack.post('/v1/events', key, body);
+  expect(res.status, res.text).toBe(204);
+};
+
+describe('identity', () => {
+  it('resolves an anonymous visitor, their login and a server-side purchase to one canonical user with a merged profile', async () => {
+    await send(web, { events: [{ name: 'page_view', user_id: 'anon-1', timestamp: '2026-04-01T10:00:00Z' }] });
+    await send(web, {
+      events: [
+        { name: '$identify', user_id: 'user-1', timestamp: '2026-04-01T10:05:00Z', properties: { $anonymous_id: 'anon-1', email: 'ann@example.com', name: 'Ann' } },
+        { name: 'add_to_cart', user_id: 'user-1', timestamp: '2026-04-01T10:06:00Z' },
+      ],
+    });
+    await send(server, { events: [{ name: 'purchase', user_id: 'user-1', timestamp: '2026-04-01T10:07:00Z', properties: { amount: 42 } }] });
+    await send(web, { events: [{ name: 'page_view', user_id: 'anon-1', timestamp: '2026-04-01T10:08:00Z' }] });
+
+    const before = events('anon-1').find((e) => e.timestamp === '2026-04-01T10:00:00.000Z')!;
+    expect(before.user_id).toBe('anon-1'); // stored before the link: stays as it was
+    for (const e of [...events('user-1'), ...events('anon-1')]) expect(e.user_id).toBe('anon-1');
+    expect(events('user-1').map((e) => e.name).sort()).toEqual(['$identify', 'add_to_cart', 'purchase']);
+
+    for (const id of ['anon-1', 'user-1']) {
+      const res = await stack.admin('GET', `/admin/v1/projects/${project}/users/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ user_id: 'anon-1', ids: ['anon-1', 'user-1'], email: 'ann@example.com', name: 'Ann', first_seen: expect.stringMatching(/Z$/) });
+    }
+    // The listing's user_id matches the stored canonical ID or the ID as sent.
+    const bySent = await stack.admin('GET', `/admin/v1/projects/${project}/events?user_id=user-1`);
+    expect(bySent.body.events.map((e: { name: string }) => e.name)).toEqual(['purchase', 'add_to_cart', '$identify']);
+    const byCanonical = await stack.admin('GET', `/admin/v1/projects/${project}/events?user_id=anon-1`);
+    expect(byCanonical.body.events.map((e: { name: string }) => e.name)).toEqual(['page_view', 'purchase', 'add_to_cart', '$identify', 'page_view']);
+  });
+
+  it('makes the user ID canonical when it was seen first', async () => {
+    await send(server, { events: [{ name: 'signup', user_id: 'user-2' }] });
+    await send(web, { events: [{ name: 'page_view', user_id: 'anon-2' }] });
+    await send(web, { events: [{ name: '$identify', user_id: 'user-2', properties: { $anonymous_id: 'anon-2' } }] });
+    await send(web, { events: [{ name: 'page_view', user_id: 'anon-2', timestamp: 1767225600 }] });
+    expect(events('anon-2').find((e) => e.timestamp === '2026-01-01T00:00:00.000Z')!.user_id).toBe('user-2');
+    expect((await stack.admin('GET', `/admin/v1/projects/${project}/users/anon-2`)).body.user_id).toBe('user-2');
+  });
+
+  it('merges two groups when their IDs are linked, and writes the links to the identity stream', async () => {
+    await send(web, { events: [{ name: '$identify', user_id: 'phone-user', properties: { $anonymous_id: 'phone-anon', name: 'Phone' } }] });
+    await send(web, { events: [{ name: '$identify', user_id: 'laptop-user', properties: { $anonymous_id: 'laptop-anon', email: 'l@example.com' } }] });
+    await send(web, { events: [{ name: '$identify', user_id: 'laptop-user', properties: { $anonymous_id: 'phone-user' } }] });
+    const user = await stack.admin('GET', `/admin/v1/projects/${project}/users/laptop-anon`);
+    expect(user.body).toMatchObject({ user_id: 'phone-anon', email: 'l@example.com', name: 'Phone' });
+    expect(user.body.ids.sort()).toEqual(['laptop-anon', 'laptop-user', 'phone-anon', 'phone-user']);
+
+    // A query can map every linked ID to its canonical ID by following the latest record of each ID.
+    const latest = new Map<string, string>();
+    for (const r of stack.identityRecords(project)) latest.set(r.id, r.canonical_id);
+    const resolve = (id: string): string => (latest.has(id) && latest.get(id) !== id ? resolve(latest.get(id)!) : id);
+    for (const id of ['laptop-anon', 'laptop-user', 'phone-user', 'phone-anon']) expect(resolve(id)).toBe('phone-anon');
+  });
+
+  it('a retried batch dedupes even when a link happened between the two tries', async () => {
+    const batch = { events: [{ name: 'checkout', user_id: 'retry-user', timestamp: 1767225700 }] };
+    stack.firehose.down = true;
+    expect((await stack.post('/v1/events', web, batch)).status).toBe(503);
+    stack.firehose.down = false;
+    await send(web, { events: [{ name: 'checkout', user_id: 'retry-user', timestamp: 1767225700 }] });
+    await send(web, { events: [{ name: '$identify', user_id: 'retry-user', properties: { $anonymous_id: 'retry-anon-seen-later' } }] });
+    await send(web, batch);
+    const stored = events('retry-user').filter((e) => e.name === 'checkout');
+    expect(stored).toHaveLength(1);
+  });
+
+  it('handles concurrent identifies of one pair', async () => {
+    await send(web, { events: [{ name: 'page_view', user_id: 'race-anon' }] });
+    await Promise.all(Array.from({ length: 5 }, () => send(web, { events: [{ name: '$identify', user_id: 'race-user', properties: { $anonymous_id: 'race-anon' } }] })));
+    const user = await stack.admin('GET', `/admin/v1/projects/${project}/users/race-user`);
+    expect(user.body).toMatchObject({ user_id: 'race-anon', ids: ['race-anon', 'race-user'] });
+  });
+
+  it('updates the profile with later values and keeps fields that are absent', async () => {
+    await send(web, { events: [{ name: '$identify', user_id: 'prof', timestamp: '2026-04-02T00:00:00Z', properties: { email: 'a@example.com', name: 'A' } }] });
+    await send(web, { events: [{ name: '$identify', user_id: 'prof', timestamp: '2026-04-03T00:00:00Z', properties: { email: 'b@example.com' } }] });
+    await send(web, { events: [{ name: '$identify', user_id: 'prof', timestamp: '2026-04-01T00:00:00Z', properties: { email: 'older@example.com' } }] });
+    const user = await stack.admin('GET', `/admin/v1/projects/${project}/users/prof`);
+    expect(user.body).toMatchObject({ user_id: 'prof', email: 'b@example.com', name: 'A' });
+  });
+
+  it('answers 404 for an unknown user and keeps projects apart', async () => {
+    expect((await stack.admin('GET', `/admin/v1/projects/${project}/users/nobody`)).status).toBe(404);
+    const other = await stack.createProject('identity other');
+    expect((await stack.admin('GET', `/admin/v1/projects/${other}/users/anon-1`)).status).toBe(404);
+  });
+});
