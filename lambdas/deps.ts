@@ -1,6 +1,16 @@
 /** Everything a handler may depend on. Each handler factory asks for the subset it uses. */
 import type { GeoLookup } from './domain/geo';
-import type { ApiKeyStore, EventLedger, EventSink, IdentitySink, IdentityStore, ProjectStore, RateLimitRegistry } from './store/ports';
+import type {
+  ApiKeyStore,
+  AssignmentStore,
+  EventLedger,
+  EventSink,
+  ExperimentStore,
+  IdentitySink,
+  IdentityStore,
+  ProjectStore,
+  RateLimitRegistry,
+} from './store/ports';
 
 export interface Deps {
   projects: ProjectStore;
@@ -10,6 +20,10 @@ export interface Deps {
   sink: EventSink;
   identities: IdentityStore;
   identitySink: IdentitySink;
+  experiments: ExperimentStore;
+  assignments: AssignmentStore;
+  /** How long a Lambda instance may serve a cached experiment list: 0 locally, a few seconds on AWS. */
+  experimentsCacheMs: number;
   geo: GeoLookup;
   clock: () => number;
   adminToken: () => Promise<string>;

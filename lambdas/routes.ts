@@ -23,6 +23,14 @@ export const ROUTES = [
   { name: 'admin-keys-delete', method: 'DELETE', path: '/admin/v1/projects/{project_id}/keys/{key_id}', auth: 'admin' },
   { name: 'admin-events-list', method: 'GET', path: '/admin/v1/projects/{project_id}/events', auth: 'admin' },
   { name: 'admin-users-get', method: 'GET', path: '/admin/v1/projects/{project_id}/users/{id}', auth: 'admin' },
+  { name: 'experiments-assign', method: 'GET', path: '/v1/experiments', auth: 'api-key' },
+  { name: 'experiments-configs', method: 'GET', path: '/v1/experiments/configs', auth: 'api-key' },
+  { name: 'admin-experiments-create', method: 'POST', path: '/admin/v1/projects/{project_id}/experiments', auth: 'admin' },
+  { name: 'admin-experiments-list', method: 'GET', path: '/admin/v1/projects/{project_id}/experiments', auth: 'admin' },
+  { name: 'admin-experiments-get', method: 'GET', path: '/admin/v1/projects/{project_id}/experiments/{id}', auth: 'admin' },
+  { name: 'admin-experiments-update', method: 'PATCH', path: '/admin/v1/projects/{project_id}/experiments/{id}', auth: 'admin' },
+  { name: 'admin-experiments-start', method: 'POST', path: '/admin/v1/projects/{project_id}/experiments/{id}/start', auth: 'admin' },
+  { name: 'admin-experiments-stop', method: 'POST', path: '/admin/v1/projects/{project_id}/experiments/{id}/stop', auth: 'admin' },
 ] as const satisfies readonly Route[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];

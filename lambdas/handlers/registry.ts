@@ -6,9 +6,20 @@ import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
 import { createUsersGetHandler } from './users';
+import { ExperimentCatalog } from '../services/experiment-catalog';
+import { createExperimentsAssignHandler, createExperimentsConfigsHandler } from './experiments';
+import {
+  createExperimentsCreateHandler,
+  createExperimentsGetHandler,
+  createExperimentsListHandler,
+  createExperimentsStartHandler,
+  createExperimentsStopHandler,
+  createExperimentsUpdateHandler,
+} from './experiments-admin';
 import { createProjectsCreateHandler, createProjectsListHandler } from './projects';
 
 export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
+  const catalog = new ExperimentCatalog(deps.experiments, deps.experimentsCacheMs, deps.clock);
   return {
     'ingest-v1': createIngestHandler('v1', deps),
     'ingest-api': createIngestHandler('api', deps),
@@ -19,5 +30,13 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-keys-delete': createKeysDeleteHandler(deps),
     'admin-events-list': createEventsListHandler(deps),
     'admin-users-get': createUsersGetHandler(deps),
+    'experiments-assign': createExperimentsAssignHandler({ ...deps, catalog }),
+    'experiments-configs': createExperimentsConfigsHandler({ catalog }),
+    'admin-experiments-create': createExperimentsCreateHandler(deps),
+    'admin-experiments-list': createExperimentsListHandler(deps),
+    'admin-experiments-get': createExperimentsGetHandler(deps),
+    'admin-experiments-update': createExperimentsUpdateHandler(deps),
+    'admin-experiments-start': createExperimentsStartHandler(deps),
+    'admin-experiments-stop': createExperimentsStopHandler(deps),
   };
 }

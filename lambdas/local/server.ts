@@ -26,6 +26,8 @@ import { DynamoEventLedger } from '../store/event-ledger';
 import { FirehoseSink } from '../store/firehose-sink';
 import { DynamoProjectStore } from '../store/project-store';
 import { DynamoIdentityStore } from '../store/identity-store';
+import { DynamoExperimentStore } from '../store/experiment-store';
+import { DynamoAssignmentStore } from '../store/assignment-store';
 import { NO_GEO } from '../store/geo-mmdb';
 import { NO_RATE_LIMIT_REGISTRY } from '../store/ports';
 import { TABLES } from '../store/schema';
@@ -81,6 +83,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     sink: new FirehoseSink(firehoseClient, LOCAL_STREAMS.events),
     identities: new DynamoIdentityStore(ddb, localTableName(TABLES.identities)),
     identitySink: new FirehoseSink(firehoseClient, LOCAL_STREAMS.identities),
+    experiments: new DynamoExperimentStore(ddb, localTableName(TABLES.experiments)),
+    assignments: new DynamoAssignmentStore(ddb, localTableName(TABLES.assignments)),
+    experimentsCacheMs: 0,
     geo: options.geo ?? NO_GEO,
     clock: options.clock ?? Date.now,
     adminToken: async () => options.adminToken,

@@ -6,6 +6,9 @@ import type { ApiKeyRecord } from '../domain/api-key';
 import type { StoredEvent } from '../domain/event';
 import type { IdentityRecord } from '../domain/identity';
 import type { IdentityItem, LinkResult, UserGroup } from './identity-store';
+import type { Experiment, Transition } from '../domain/experiment';
+import type { ExperimentPatch } from './experiment-store';
+import type { Assignment } from './assignment-store';
 
 export interface Project {
   id: string;
@@ -83,4 +86,17 @@ export type { IdentityItem };
 
 export class SinkError extends Error {
   override name = 'SinkError';
+}
+
+export interface ExperimentStore {
+  create(experiment: Experiment): Promise<void>;
+  get(projectId: string, id: string): Promise<Experiment | undefined>;
+  list(projectId: string): Promise<Experiment[]>;
+  update(current: Experiment, patch: ExperimentPatch): Promise<Experiment>;
+  transition(projectId: string, id: string, transition: Transition, atIso: string): Promise<Experiment>;
+}
+
+export interface AssignmentStore {
+  getMany(projectId: string, experimentIds: string[], userId: string): Promise<Map<string, string>>;
+  assign(projectId: string, assignment: Assignment, atIso: string): Promise<string>;
 }

@@ -16,7 +16,7 @@ export interface TableLayout {
   holdsUserData: boolean;
 }
 
-export type TableName = 'projects' | 'api_keys' | 'events' | 'identities';
+export type TableName = 'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments';
 
 export const TABLES: Record<TableName, TableLayout> = {
   projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },
@@ -43,6 +43,11 @@ export const TABLES: Record<TableName, TableLayout> = {
     indexes: [{ name: 'by_canonical', partitionKey: 'canonical_pk', sortKey: 'id' }],
     holdsUserData: true,
   },
+  // Per project: "exp#<id>" items (the experiments) and "name#<snake_case name>" items (name claims,
+  // so that two experiments can never share a name, even under concurrent creates).
+  experiments: { name: 'experiments', partitionKey: 'project_id', sortKey: 'sk', indexes: [], holdsUserData: true },
+  // Sticky assignments: one item per (project, experiment, canonical ID), written once.
+  assignments: { name: 'assignments', partitionKey: 'pk', indexes: [], holdsUserData: true },
 };
 
 export const tableEnvVar = (name: TableName) => `TABLE_${name.toUpperCase()}`;

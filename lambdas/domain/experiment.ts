@@ -1,0 +1,60 @@
+/** Experiments: names, states and transitions (spec "States and transitions"). */
+
+export const EXPERIMENT_STATUSES = ['created', 'running', 'stopped'] as const;
+export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
+
+export const DEFAULT_VARIANTS = ['a', 'b'] as const;
+export const EXPOSURE_EVENT = '$experiment_exposure';
+export const SUPER_PROPERTY_PREFIX = '$experiment_';
+
+export interface Experiment {
+  id: string;
+  project_id: string;
+  name: string;
+  variants: string[];
+  goal_event: string;
+  description: string | null;
+  status: ExperimentStatus;
+  created_at: string;
+  started_at: string | null;
+  stopped_at: string | null;
+}
+
+/**
+ * The one snake_case of Tally: camelCase boundaries and every run of characters other than ASCII
+ * letters and digits become one underscore; lower case; no leading or trailing underscore.
+ * "Checkout Flow", "checkout-flow" and "checkoutFlow" are all "checkout_flow". Experiment names
+ * are unique by this form, because it names the `$experiment_<name>` super property.
+ */
+export function snakeCase(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+export type Transition = 'start' | 'stop';
+
+/** The state table: which status each transition needs, and where it leads. */
+export const TRANSITIONS: Record<Transition, { from: ExperimentStatus; to: ExperimentStatus }> = {
+  start: { from: 'created', to: 'running' },
+  stop: { from: 'running', to: 'stopped' },
+};
+
+export function transitionRefusal(transition: Transition, current: ExperimentStatus): string {
+  const { from } = TRANSITIONS[transition];
+  const finalNote = current === 'stopped' ? ' Stopped is final: create a new experiment for a new run.' : '';
+  return `Cannot ${transition} an experiment whose status is ${current}; only a ${from} experiment can be ${transition === 'start' ? 'started' : 'stopped'}.${finalNote}`;
+}
+
+/** Names of experiments an event refers to: `$experiment_exposure`'s $experiment_name and super properties. */
+export function referencedExperiments(name: string, properties: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  if (name === EXPOSURE_EVENT && typeof properties.$experiment_name === 'string') out.push(snakeCase(properties.$experiment_name));
+  for (const key of Object.keys(properties)) {
+    if (key.startsWith(SUPER_PROPERTY_PREFIX) && key !== '$experiment_name') out.push(key.slice(SUPER_PROPERTY_PREFIX.length));
+  }
+  return out;
+}

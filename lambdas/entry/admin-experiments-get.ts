@@ -1,0 +1,4 @@
+import { createExperimentsGetHandler } from '../handlers/experiments-admin';
+import { awsDeps } from './aws';
+
+export const handler = createExperimentsGetHandler(awsDeps(['projects', 'experiments', 'adminToken']));

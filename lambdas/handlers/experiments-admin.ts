@@ -1,0 +1,135 @@
+/** The dashboard's experiment operations under /admin/v1/projects/{project_id}/experiments. */
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
+import { DEFAULT_VARIANTS, snakeCase, transitionRefusal, type Experiment, type Transition } from '../domain/experiment';
+import { LIMITS } from '../domain/limits';
+import { ApiError, notFound } from '../http/api-error';
+import { json, type HttpEvent } from '../http/event';
+import { jsonBody } from '../http/validate';
+import { NameTakenError, StatusConflictError } from '../store/experiment-store';
+import type { ExperimentStore, ProjectStore } from '../store/ports';
+import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
+
+export const MAX_VARIANTS = 26;
+
+const Name = z
+  .string({ error: 'name must be a string' })
+  .trim()
+  .min(1, 'name must not be empty')
+  .max(200, 'name is longer than 200 characters')
+  .refine((n) => snakeCase(n) !== '', 'name must contain letters or digits');
+
+const Variants = z
+  .array(z.string({ error: 'each variant must be a string' }).trim().min(1, 'variants must not be empty strings').max(100, 'a variant is longer than 100 characters'), {
+    error: 'variants must be an array of strings',
+  })
+  .min(2, 'variants needs at least two entries')
+  .max(MAX_VARIANTS, `variants may have at most ${MAX_VARIANTS} entries`)
+  .refine((v) => new Set(v).size === v.length, 'variants must be unique');
+
+const GoalEvent = z
+  .string({ error: (iss) => (iss.input === undefined ? 'goal_event is required' : 'goal_event must be a string') })
+  .min(1, 'goal_event must not be empty')
+  .max(LIMITS.maxEventNameLength, `goal_event is longer than ${LIMITS.maxEventNameLength} characters`);
+
+const Description = z.string({ error: 'description must be a string' }).max(2000, 'description is longer than 2000 characters');
+
+const CreateExperiment = z.object({
+  name: z.unknown().refine((v) => v !== undefined, 'name is required').pipe(Name),
+  variants: Variants.optional(),
+  goal_event: GoalEvent,
+  description: Description.optional(),
+});
+
+const PatchExperiment = z
+  .object({ name: Name.optional(), variants: Variants.optional(), goal_event: GoalEvent.optional(), description: Description.nullable().optional() })
+  .strict();
+
+export interface ExperimentAdminDeps extends AdminDeps {
+  projects: ProjectStore;
+  experiments: ExperimentStore;
+  clock: () => number;
+}
+
+function nameTaken(name: string): ApiError {
+  return new ApiError(409, `An experiment named "${name}" (or with the same snake_case form, ${snakeCase(name)}) already exists in this project`);
+}
+
+async function requireExperiment(deps: ExperimentAdminDeps, event: HttpEvent): Promise<Experiment> {
+  const project = await requireProject(deps.projects, event);
+  const id = pathParam(event, 'id');
+  const experiment = await deps.experiments.get(project.id, id);
+  if (!experiment) throw notFound(`Experiment ${id} not found in project ${project.id}`);
+  return experiment;
+}
+
+export function createExperimentsCreateHandler(deps: ExperimentAdminDeps) {
+  return wrapAdmin('admin-experiments-create', deps, async (event) => {
+    const project = await requireProject(deps.projects, event);
+    const input = jsonBody(event, CreateExperiment);
+    const experiment: Experiment = {
+      id: randomUUID(),
+      project_id: project.id,
+      name: input.name,
+      variants: input.variants ?? [...DEFAULT_VARIANTS],
+      goal_event: input.goal_event,
+      description: input.description ?? null,
+      status: 'created',
+      created_at: new Date(deps.clock()).toISOString(),
+      started_at: null,
+      stopped_at: null,
+    };
+    try {
+      await deps.experiments.create(experiment);
+    } catch (err) {
+      if (err instanceof NameTakenError) throw nameTaken(experiment.name);
+      throw err;
+    }
+    return json(201, experiment);
+  });
+}
+
+export function createExperimentsListHandler(deps: ExperimentAdminDeps) {
+  return wrapAdmin('admin-experiments-list', deps, async (event) => {
+    const project = await requireProject(deps.projects, event);
+    return json(200, { experiments: await deps.experiments.list(project.id) });
+  });
+}
+
+export function createExperimentsGetHandler(deps: ExperimentAdminDeps) {
+  return wrapAdmin('admin-experiments-get', deps, async (event) => json(200, await requireExperiment(deps, event)));
+}
+
+export function createExperimentsUpdateHandler(deps: ExperimentAdminDeps) {
+  return wrapAdmin('admin-experiments-update', deps, async (event) => {
+    const current = await requireExperiment(deps, event);
+    const patch = jsonBody(event, PatchExperiment);
+    if (current.status !== 'created') {
+      throw new ApiError(409, `Cannot change an experiment whose status is ${current.status}; only a created experiment can be edited`);
+    }
+    try {
+      return json(200, await deps.experiments.update(current, patch));
+    } catch (err) {
+      if (err instanceof NameTakenError) throw nameTaken(patch.name!);
+      if (err instanceof StatusConflictError) {
+        throw new ApiError(409, `Cannot change an experiment whose status is ${err.current.status}; only a created experiment can be edited`);
+      }
+      throw err;
+    }
+  });
+}
+
+function transitionHandler(transition: Transition, deps: ExperimentAdminDeps) {
+  return wrapAdmin(`admin-experiments-${transition}`, deps, async (event) => {
+    const current = await requireExperiment(deps, event);
+    try {
+      return json(200, await deps.experiments.transition(current.project_id, current.id, transition, new Date(deps.clock()).toISOString()));
+    } catch (err) {
+      if (err instanceof StatusConflictError) throw new ApiError(409, transitionRefusal(transition, err.current.status));
+      throw err;
+    }
+  });
+}
+
+export const createExperimentsStartHandler = (deps: ExperimentAdminDeps) => transitionHandler('start', deps);
+export const createExperimentsStopHandler = (deps: ExperimentAdminDeps) => transitionHandler('stop', deps);

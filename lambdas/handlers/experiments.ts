@@ -1,0 +1,59 @@
+/** GET /v1/experiments (assignments, or the legacy list) and GET /v1/experiments/configs. */
+import { json, type HttpEvent } from '../http/event';
+import { principalOf } from '../http/principal';
+import { wrap } from '../http/wrap';
+import { LIMITS } from '../domain/limits';
+import { assignVariants } from '../services/assign-variants';
+import type { ExperimentCatalog } from '../services/experiment-catalog';
+import { linkIds, type IdentityDeps } from '../services/resolve-identities';
+import type { AssignmentStore } from '../store/ports';
+
+/** An empty parameter counts as not sent: the spec answers 200 to every authenticated request. */
+const param = (event: HttpEvent, name: string) => event.queryStringParameters?.[name] || undefined;
+
+export interface ExperimentsDeps extends IdentityDeps {
+  catalog: ExperimentCatalog;
+  assignments: AssignmentStore;
+  clock: () => number;
+}
+
+export function createExperimentsAssignHandler(deps: ExperimentsDeps) {
+  return wrap(
+    async (event: HttpEvent) => {
+      const { project_id } = principalOf(event);
+      const userId = param(event, 'user_id');
+      const anonymousId = param(event, 'anonymous_id');
+      const running = await deps.catalog.running(project_id);
+      if (userId === undefined && anonymousId === undefined) {
+        return json(200, { experiments: running.map((e) => ({ id: e.id, variants: e.variants })) });
+      }
+      if ([userId, anonymousId].some((id) => id !== undefined && id.length > LIMITS.maxFieldLength)) {
+        // Still 200 (spec), but no assignment is stored for an ID the events API would refuse.
+        return json(200, { assigned_variants: {} });
+      }
+      const nowMs = deps.clock();
+      let canonical: string;
+      if (userId !== undefined && anonymousId !== undefined && userId !== anonymousId) {
+        // Link first, so a user bucketed while anonymous keeps the variant after login.
+        canonical = await linkIds(project_id, anonymousId, userId, deps, nowMs);
+      } else {
+        const id = (userId ?? anonymousId)!;
+        canonical = (await deps.identities.observe(project_id, [id], nowMs)).get(id)!;
+      }
+      const assigned = await assignVariants(project_id, canonical, running, deps.assignments, new Date(nowMs).toISOString());
+      return json(200, { assigned_variants: assigned });
+    },
+    { route: 'experiments-assign', surface: 'v1' },
+  );
+}
+
+export function createExperimentsConfigsHandler(deps: Pick<ExperimentsDeps, 'catalog'>) {
+  return wrap(
+    async (event: HttpEvent) => {
+      const { project_id } = principalOf(event);
+      const running = await deps.catalog.running(project_id);
+      return json(200, { experiments: running.map((e) => ({ id: e.id, name: e.name, variants: e.variants })) });
+    },
+    { route: 'experiments-configs', surface: 'v1' },
+  );
+}

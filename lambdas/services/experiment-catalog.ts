@@ -1,0 +1,22 @@
+/**
+ * The running experiments of a project, as the public routes see them. On AWS each Lambda instance
+ * may serve its copy for a few seconds (EXPERIMENTS_CACHE_SECONDS, default 5): a start or stop is
+ * visible within that bound. Locally the cache is off, so the next request sees it.
+ */
+import type { Experiment } from '../domain/experiment';
+import type { ExperimentStore } from '../store/ports';
+
+export class ExperimentCatalog {
+  private readonly cache = new Map<string, { at: number; experiments: Experiment[] }>();
+
+  constructor(private readonly store: ExperimentStore, private readonly ttlMs: number, private readonly clock: () => number = Date.now) {}
+
+  async running(projectId: string): Promise<Experiment[]> {
+    const now = this.clock();
+    const hit = this.cache.get(projectId);
+    if (hit && now - hit.at < this.ttlMs) return hit.experiments;
+    const experiments = (await this.store.list(projectId)).filter((e) => e.status === 'running');
+    if (this.ttlMs > 0) this.cache.set(projectId, { at: now, experiments });
+    return experiments;
+  }
+}

@@ -1,0 +1,151 @@
+/** Experiments on DynamoDB: name claims by conditional put, transitions by conditional update. */
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { snakeCase, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
+import { isConditionalCheckFailed } from './dynamo-client';
+
+const expKey = (id: string) => `exp#${id}`;
+const nameKey = (name: string) => `name#${snakeCase(name)}`;
+
+export class NameTakenError extends Error {
+  override name = 'NameTakenError';
+}
+
+/** The experiment's status did not allow the change; carries the status found. */
+export class StatusConflictError extends Error {
+  override name = 'StatusConflictError';
+  constructor(readonly current: Experiment) {
+    super(`status is ${current.status}`);
+  }
+}
+
+export type ExperimentPatch = Partial<Pick<Experiment, 'name' | 'variants' | 'goal_event' | 'description'>>;
+
+export class DynamoExperimentStore {
+  constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
+
+  async create(experiment: Experiment): Promise<void> {
+    await this.claimName(experiment.project_id, experiment.name, experiment.id);
+    try {
+      await this.ddb.send(
+        new PutCommand({ TableName: this.table, Item: { ...experiment, sk: expKey(experiment.id) }, ConditionExpression: 'attribute_not_exists(sk)' }),
+      );
+    } catch (err) {
+      await this.releaseName(experiment.project_id, experiment.name, experiment.id);
+      throw err;
+    }
+  }
+
+  async get(projectId: string, id: string): Promise<Experiment | undefined> {
+    const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { project_id: projectId, sk: expKey(id) }, ConsistentRead: true }));
+    return out.Item ? strip(out.Item) : undefined;
+  }
+
+  async list(projectId: string): Promise<Experiment[]> {
+    const items: Experiment[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.ddb.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'project_id = :p AND begins_with(sk, :exp)',
+          ExpressionAttributeValues: { ':p': projectId, ':exp': 'exp#' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(out.Items ?? []).map(strip));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  }
+
+  /** Applies a patch while the experiment is still created. */
+  async update(current: Experiment, patch: ExperimentPatch): Promise<Experiment> {
+    const renamed = patch.name !== undefined && snakeCase(patch.name) !== snakeCase(current.name);
+    if (renamed) await this.claimName(current.project_id, patch.name!, current.id);
+    const next = { ...current, ...patch };
+    try {
+      await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { project_id: current.project_id, sk: expKey(current.id) },
+          UpdateExpression: 'SET #name = :name, variants = :variants, goal_event = :goal, description = :description',
+          ConditionExpression: '#status = :created',
+          ExpressionAttributeNames: { '#name': 'name', '#status': 'status' },
+          ExpressionAttributeValues: { ':name': next.name, ':variants': next.variants, ':goal': next.goal_event, ':description': next.description, ':created': 'created' },
+        }),
+      );
+    } catch (err) {
+      if (renamed) await this.releaseName(current.project_id, patch.name!, current.id);
+      if (isConditionalCheckFailed(err)) throw new StatusConflictError((await this.get(current.project_id, current.id))!);
+      throw err;
+    }
+    if (renamed) await this.releaseName(current.project_id, current.name, current.id);
+    return next;
+  }
+
+  /** Moves the experiment along the state table, atomically with the check of its current status. */
+  async transition(projectId: string, id: string, transition: Transition, atIso: string): Promise<Experiment> {
+    const { from, to } = TRANSITIONS[transition];
+    const stamp = transition === 'start' ? 'started_at' : 'stopped_at';
+    try {
+      const out = await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { project_id: projectId, sk: expKey(id) },
+          UpdateExpression: `SET #status = :to, ${stamp} = :at`,
+          ConditionExpression: '#status = :from',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':to': to, ':from': from, ':at': atIso },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return strip(out.Attributes!);
+    } catch (err) {
+      if (isConditionalCheckFailed(err)) throw new StatusConflictError((await this.get(projectId, id))!);
+      throw err;
+    }
+  }
+
+  private async claimName(projectId: string, name: string, id: string): Promise<void> {
+    try {
+      await this.ddb.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { project_id: projectId, sk: nameKey(name), experiment_id: id },
+          ConditionExpression: 'attribute_not_exists(sk) OR experiment_id = :id',
+          ExpressionAttributeValues: { ':id': id },
+        }),
+      );
+    } catch (err) {
+      if (isConditionalCheckFailed(err)) throw new NameTakenError(name);
+      throw err;
+    }
+  }
+
+  private async releaseName(projectId: string, name: string, id: string): Promise<void> {
+    try {
+      await this.ddb.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: { project_id: projectId, sk: nameKey(name) },
+          ConditionExpression: 'experiment_id = :id',
+          ExpressionAttributeValues: { ':id': id },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionalCheckFailed(err)) throw err;
+    }
+  }
+}
+
+function strip(item: Record<string, unknown>): Experiment {
+  const { sk: _sk, ...rest } = item;
+  return rest as unknown as Experiment;
+}
