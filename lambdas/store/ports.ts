@@ -100,3 +100,31 @@ export interface AssignmentStore {
   getMany(projectId: string, experimentIds: string[], userId: string): Promise<Map<string, string>>;
   assign(projectId: string, assignment: Assignment, atIso: string): Promise<string>;
 }
+
+/** What the results query counts for one experiment run (README "Experiment results"). */
+export interface CountRequest {
+  projectId: string;
+  experimentId: string;
+  /** The experiment's name as configured; exposures may carry it or its snake_case form. */
+  experimentName: string;
+  variants: string[];
+  goalEvent: string;
+  /** The run: started_at to stopped_at (or now while running), ISO 8601 UTC. */
+  from: string;
+  to: string;
+}
+
+export interface CountResult {
+  /** One entry per configured variant, in configuration order (zeros included). */
+  variants: Array<{ variant: string; enrolled: number; converted: number }>;
+  /** Canonical users whose enrollment events named more than one variant of this experiment. */
+  multipleExposures: number;
+  /** Raw rows the engine read (DuckDB locally; Athena reports bytes scanned instead). */
+  rowsRead?: number;
+  bytesScanned?: number;
+}
+
+/** Runs the counting SQL: DuckDB over the local NDJSON files, Athena over S3 on AWS. */
+export interface ResultsQuery {
+  count(request: CountRequest): Promise<CountResult>;
+}
