@@ -15,6 +15,7 @@ const Env = z.object({
   TALLY_ADMIN_TOKEN: z.string().min(16, 'TALLY_ADMIN_TOKEN must be at least 16 characters').optional(),
   TALLY_TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).default('0'),
   TALLY_GEOIP_DB: z.string().min(1).optional(),
+  TALLY_RESULTS_INTERVAL_SECONDS: z.coerce.number().min(0).default(60),
 });
 
 async function main() {
@@ -34,6 +35,7 @@ async function main() {
     adminToken,
     trustProxy: env.TALLY_TRUST_PROXY === '1' || env.TALLY_TRUST_PROXY === 'true',
     geo: geoLookupFor(env.TALLY_GEOIP_DB && resolve(env.TALLY_GEOIP_DB)),
+    resultsIntervalMs: env.TALLY_RESULTS_INTERVAL_SECONDS * 1000,
   });
 
   console.log(`Tally is running at ${server.url}`);
@@ -44,6 +46,11 @@ async function main() {
     env.TALLY_GEOIP_DB
       ? `  geolocation:    ${resolve(env.TALLY_GEOIP_DB)}`
       : '  geolocation:    off (country/region/city stay null; set TALLY_GEOIP_DB to a GeoLite2-City .mmdb)',
+  );
+  console.log(
+    env.TALLY_RESULTS_INTERVAL_SECONDS > 0
+      ? `  results job:    every ${env.TALLY_RESULTS_INTERVAL_SECONDS} s`
+      : '  results job:    off (POST …/results/refresh computes on demand)',
   );
   if (generated) console.log(`  admin token:    ${adminToken}  (generated; kept in ${dataDir}/admin-token)`);
   console.log('Press Ctrl+C to stop.');

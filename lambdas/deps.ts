@@ -10,6 +10,8 @@ import type {
   IdentityStore,
   ProjectStore,
   RateLimitRegistry,
+  ResultsQuery,
+  ResultsStore,
 } from './store/ports';
 
 export interface Deps {
@@ -24,6 +26,8 @@ export interface Deps {
   assignments: AssignmentStore;
   /** How long a Lambda instance may serve a cached experiment list: 0 locally, a few seconds on AWS. */
   experimentsCacheMs: number;
+  results: ResultsStore;
+  resultsQuery: ResultsQuery;
   geo: GeoLookup;
   clock: () => number;
   adminToken: () => Promise<string>;

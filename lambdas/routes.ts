@@ -31,6 +31,8 @@ export const ROUTES = [
   { name: 'admin-experiments-update', method: 'PATCH', path: '/admin/v1/projects/{project_id}/experiments/{id}', auth: 'admin' },
   { name: 'admin-experiments-start', method: 'POST', path: '/admin/v1/projects/{project_id}/experiments/{id}/start', auth: 'admin' },
   { name: 'admin-experiments-stop', method: 'POST', path: '/admin/v1/projects/{project_id}/experiments/{id}/stop', auth: 'admin' },
+  { name: 'admin-results-get', method: 'GET', path: '/admin/v1/projects/{project_id}/experiments/{id}/results', auth: 'admin' },
+  { name: 'admin-results-refresh', method: 'POST', path: '/admin/v1/projects/{project_id}/experiments/{id}/results/refresh', auth: 'admin' },
 ] as const satisfies readonly Route[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];

@@ -1,4 +1,6 @@
 import { createIngestHandler } from '../handlers/ingest';
+import { ExperimentCatalog } from '../services/experiment-catalog';
 import { awsDeps } from './aws';
 
-export const handler = createIngestHandler('v1', awsDeps(['ledger', 'sink', 'identities', 'identitySink']));
+const deps = awsDeps(['ledger', 'sink', 'identities', 'identitySink', 'experiments', 'experimentsCacheMs']);
+export const handler = createIngestHandler('v1', { ...deps, catalog: new ExperimentCatalog(deps.experiments, deps.experimentsCacheMs) });

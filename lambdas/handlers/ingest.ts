@@ -11,8 +11,13 @@ import { resolveIdentities, type IdentityDeps } from '../services/resolve-identi
 import { storeEvents, StoreEventsError } from '../services/store-events';
 import type { EventLedger, EventSink } from '../store/ports';
 import { errorFields, log } from '../http/log';
+import { referencedExperiments } from '../domain/experiment';
+import type { ExperimentCatalog } from '../services/experiment-catalog';
+import type { StoredEvent } from '../domain/event';
 
 export interface IngestDeps extends IdentityDeps {
+  /** For the soft check of experiment names in exposures; absent, the check is skipped. */
+  catalog?: ExperimentCatalog;
   ledger: EventLedger;
   sink: EventSink;
   geo: GeoLookup;
@@ -61,8 +66,25 @@ export function createIngestHandler(source: IngestSource, deps: IngestDeps) {
           ? unavailable(`${err.message}; retry the same batch in a few seconds (it is safe)`, 5)
           : unavailable(`${err.message}; retry the same batch (it is safe: stored events are deduplicated)`);
       }
+      await warnUnknownExperiments(project_id, events, deps.catalog);
       return source === 'v1' ? empty(204) : json(200, { success: true, events_received: batch.events.length });
     },
     { route: source === 'v1' ? 'ingest-v1' : 'ingest-api', surface: source },
   );
+}
+
+/**
+ * Exposures and super properties naming no experiment of the project are stored anyway (an SDK may
+ * know an experiment before the dashboard does); the check only leaves a warning for operators.
+ */
+async function warnUnknownExperiments(projectId: string, events: StoredEvent[], catalog: ExperimentCatalog | undefined) {
+  const named = new Set(events.flatMap((e) => referencedExperiments(e.name, e.properties)));
+  if (!catalog || named.size === 0) return;
+  try {
+    const known = await catalog.knownNames(projectId);
+    const unknown = [...named].filter((n) => !known.has(n));
+    if (unknown.length > 0) log('warn', 'events name unknown experiments', { project_id: projectId, experiments: unknown.slice(0, 10) });
+  } catch (err) {
+    log('warn', 'experiment name check skipped', errorFields(err));
+  }
 }

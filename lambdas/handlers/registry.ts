@@ -6,6 +6,7 @@ import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
 import { createUsersGetHandler } from './users';
+import { createResultsGetHandler, createResultsRefreshHandler } from './results';
 import { ExperimentCatalog } from '../services/experiment-catalog';
 import { createExperimentsAssignHandler, createExperimentsConfigsHandler } from './experiments';
 import {
@@ -21,8 +22,8 @@ import { createProjectsCreateHandler, createProjectsListHandler } from './projec
 export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
   const catalog = new ExperimentCatalog(deps.experiments, deps.experimentsCacheMs, deps.clock);
   return {
-    'ingest-v1': createIngestHandler('v1', deps),
-    'ingest-api': createIngestHandler('api', deps),
+    'ingest-v1': createIngestHandler('v1', { ...deps, catalog }),
+    'ingest-api': createIngestHandler('api', { ...deps, catalog }),
     'admin-projects-create': createProjectsCreateHandler(deps),
     'admin-projects-list': createProjectsListHandler(deps),
     'admin-keys-create': createKeysCreateHandler(deps),
@@ -38,5 +39,7 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-experiments-update': createExperimentsUpdateHandler(deps),
     'admin-experiments-start': createExperimentsStartHandler(deps),
     'admin-experiments-stop': createExperimentsStopHandler(deps),
+    'admin-results-get': createResultsGetHandler(deps),
+    'admin-results-refresh': createResultsRefreshHandler(deps),
   };
 }

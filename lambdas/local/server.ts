@@ -28,6 +28,9 @@ import { DynamoProjectStore } from '../store/project-store';
 import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
+import { DynamoResultsStore } from '../store/results-store';
+import { DuckDbResultsQuery } from '../store/duckdb-results-query';
+import { runResultsJob } from '../services/compute-results';
 import { NO_GEO } from '../store/geo-mmdb';
 import { NO_RATE_LIMIT_REGISTRY } from '../store/ports';
 import { TABLES } from '../store/schema';
@@ -51,6 +54,8 @@ export interface LocalServerOptions {
   trustProxy?: boolean;
   geo?: GeoLookup;
   clock?: () => number;
+  /** Results job interval; 0 (the default here) runs it only on refresh. npm start uses 60 s. */
+  resultsIntervalMs?: number;
   /** Replace parts of the wiring (fault injection in tests). */
   overrides?: (deps: Deps) => Deps;
 }
@@ -86,6 +91,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     experiments: new DynamoExperimentStore(ddb, localTableName(TABLES.experiments)),
     assignments: new DynamoAssignmentStore(ddb, localTableName(TABLES.assignments)),
     experimentsCacheMs: 0,
+    results: new DynamoResultsStore(ddb, localTableName(TABLES.results)),
+    // Athena's local stand-in: DuckDB over the same NDJSON files the local Firehose endpoint writes.
+    resultsQuery: new DuckDbResultsQuery(options.dataDir),
     geo: options.geo ?? NO_GEO,
     clock: options.clock ?? Date.now,
     adminToken: async () => options.adminToken,
@@ -153,6 +161,17 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const { port } = server.address() as AddressInfo;
   const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
 
+  // The local stand-in for the EventBridge schedule; runs never overlap.
+  let job: Promise<unknown> | undefined;
+  const timer = options.resultsIntervalMs
+    ? setInterval(() => {
+        job ??= runResultsJob(deps)
+          .catch((err: unknown) => log('error', 'results job failed', errorFields(err)))
+          .finally(() => (job = undefined));
+      }, options.resultsIntervalMs)
+    : undefined;
+  timer?.unref();
+
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -162,8 +181,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     identitiesDir,
     close: () =>
       (closing ??= (async () => {
+        clearInterval(timer);
         await closeServer(server);
+        await job;
         await firehose.close();
+        await deps.resultsQuery.close?.();
         ddb.destroy();
         firehoseClient.destroy();
         await dynamo.close();

@@ -3,11 +3,12 @@
  * may serve its copy for a few seconds (EXPERIMENTS_CACHE_SECONDS, default 5): a start or stop is
  * visible within that bound. Locally the cache is off, so the next request sees it.
  */
-import type { Experiment } from '../domain/experiment';
+import { snakeCase, type Experiment } from '../domain/experiment';
 import type { ExperimentStore } from '../store/ports';
 
 export class ExperimentCatalog {
   private readonly cache = new Map<string, { at: number; experiments: Experiment[] }>();
+  private readonly allCache = new Map<string, { at: number; names: Set<string> }>();
 
   constructor(private readonly store: ExperimentStore, private readonly ttlMs: number, private readonly clock: () => number = Date.now) {}
 
@@ -18,5 +19,15 @@ export class ExperimentCatalog {
     const experiments = (await this.store.list(projectId)).filter((e) => e.status === 'running');
     if (this.ttlMs > 0) this.cache.set(projectId, { at: now, experiments });
     return experiments;
+  }
+
+  /** snake_case names of every experiment of the project, whatever its status. */
+  async knownNames(projectId: string): Promise<Set<string>> {
+    const now = this.clock();
+    const hit = this.allCache.get(projectId);
+    if (hit && now - hit.at < this.ttlMs) return hit.names;
+    const names = new Set((await this.store.list(projectId)).map((e) => snakeCase(e.name)));
+    if (this.ttlMs > 0) this.allCache.set(projectId, { at: now, names });
+    return names;
   }
 }

@@ -101,6 +101,32 @@ export interface AssignmentStore {
   assign(projectId: string, assignment: Assignment, atIso: string): Promise<string>;
 }
 
+/** Computed results of an experiment, as GET .../results returns them. */
+export interface ExperimentResults {
+  experiment_id: string;
+  status: string;
+  computed_at: string;
+  window: { from: string; to: string };
+  variants: Array<{ variant: string; enrolled: number; converted: number; conversion_rate: number | null; ci_low: number | null; ci_high: number | null }>;
+  comparisons: Array<{
+    variant: string;
+    control: string;
+    absolute_diff: number | null;
+    relative_diff: number | null;
+    ci_low: number | null;
+    ci_high: number | null;
+    p_value: number | null;
+    chance_to_beat_control: number | null;
+  }>;
+  srm: { p_value: number | null; flagged: boolean };
+  multiple_exposures: number;
+}
+
+export interface ResultsStore {
+  put(projectId: string, results: ExperimentResults): Promise<void>;
+  get(projectId: string, experimentId: string): Promise<ExperimentResults | undefined>;
+}
+
 /** What the results query counts for one experiment run (README "Experiment results"). */
 export interface CountRequest {
   projectId: string;
@@ -127,4 +153,6 @@ export interface CountResult {
 /** Runs the counting SQL: DuckDB over the local NDJSON files, Athena over S3 on AWS. */
 export interface ResultsQuery {
   count(request: CountRequest): Promise<CountResult>;
+  /** Releases the engine (the local DuckDB instance). */
+  close?(): Promise<void> | void;
 }

@@ -16,7 +16,7 @@ export interface TableLayout {
   holdsUserData: boolean;
 }
 
-export type TableName = 'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments';
+export type TableName = 'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments' | 'results';
 
 export const TABLES: Record<TableName, TableLayout> = {
   projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },
@@ -48,6 +48,8 @@ export const TABLES: Record<TableName, TableLayout> = {
   experiments: { name: 'experiments', partitionKey: 'project_id', sortKey: 'sk', indexes: [], holdsUserData: true },
   // Sticky assignments: one item per (project, experiment, canonical ID), written once.
   assignments: { name: 'assignments', partitionKey: 'pk', indexes: [], holdsUserData: true },
+  // The latest computed results of each experiment (recomputable from the raw stream).
+  results: { name: 'results', partitionKey: 'project_id', sortKey: 'experiment_id', indexes: [], holdsUserData: false },
 };
 
 export const tableEnvVar = (name: TableName) => `TABLE_${name.toUpperCase()}`;

@@ -1,5 +1,5 @@
 /** Experiments through the local server: the dashboard's operations and the public endpoints. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { variantFor } from '../../lambdas/domain/bucketing';
 import { DynamoAssignmentStore } from '../../lambdas/store/assignment-store';
 import { startTestStack, type TestStack } from '../helpers/local';
@@ -171,7 +171,10 @@ describe('GET /v1/experiments and /v1/experiments/configs', () => {
     expect((await get('/v1/experiments?user_id=u', otherKey)).body).toEqual({ assigned_variants: {} });
   });
 
-  it('stores exposure events and super properties like any event, even for unknown experiments', async () => {
+  it('stores exposure events and super properties like any event, even for unknown experiments, and warns about those', async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    process.env.TALLY_LOG_LEVEL = 'warn';
     const res = await stack.post('/v1/events', key, {
       events: [
         // Distinct timestamps: the spec's dedupe key is (name, user_id, timestamp), properties aside.
@@ -180,7 +183,11 @@ describe('GET /v1/experiments and /v1/experiments/configs', () => {
         { name: 'page_view', user_id: 'exp-user', timestamp: 1767225600003, properties: { $experiment_sticky_login: 'b' } },
       ],
     });
+    process.env.TALLY_LOG_LEVEL = 'silent';
+    spy.mockRestore();
     expect(res.status).toBe(204);
     expect(stack.rawEvents(project).filter((e) => e.sent_user_id === 'exp-user')).toHaveLength(3);
+    const warning = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'events name unknown experiments');
+    expect(warning).toMatchObject({ project_id: project, experiments: ['does_not_exist'] });
   });
 });

@@ -1,0 +1,38 @@
+/** GET .../experiments/{id}/results and POST .../experiments/{id}/results/refresh. */
+import { ApiError, notFound } from '../http/api-error';
+import { json, type HttpEvent } from '../http/event';
+import { computeResults, type ResultsDeps } from '../services/compute-results';
+import type { ExperimentStore, ProjectStore } from '../store/ports';
+import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
+import type { Experiment } from '../domain/experiment';
+
+export interface ResultsHandlerDeps extends AdminDeps, ResultsDeps {
+  projects: ProjectStore;
+  experiments: ExperimentStore;
+}
+
+async function startedExperiment(deps: ResultsHandlerDeps, event: HttpEvent): Promise<Experiment> {
+  const project = await requireProject(deps.projects, event);
+  const id = pathParam(event, 'id');
+  const experiment = await deps.experiments.get(project.id, id);
+  if (!experiment) throw notFound(`Experiment ${id} not found in project ${project.id}`);
+  if (experiment.status === 'created') {
+    throw new ApiError(409, 'The experiment has not started: results exist once it is running');
+  }
+  return experiment;
+}
+
+export function createResultsGetHandler(deps: ResultsHandlerDeps) {
+  return wrapAdmin('admin-results-get', deps, async (event) => {
+    const experiment = await startedExperiment(deps, event);
+    const results = await deps.results.get(experiment.project_id, experiment.id);
+    if (!results) {
+      throw notFound('No results computed yet: they appear after the next scheduled run, or POST .../results/refresh to compute them now');
+    }
+    return json(200, { ...results, status: experiment.status });
+  });
+}
+
+export function createResultsRefreshHandler(deps: ResultsHandlerDeps) {
+  return wrapAdmin('admin-results-refresh', deps, async (event) => json(200, await computeResults(await startedExperiment(deps, event), deps)));
+}

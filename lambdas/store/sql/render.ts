@@ -1,0 +1,186 @@
+/**
+ * Renders the one SQL source both engines run (results-count.sql) into the final query text: named
+ * placeholders become quoted literals, {{table}} references become table names. Pure; shared by
+ * DuckDbResultsQuery (locally) and AthenaResultsQuery (AWS), so both engines get the same text except
+ * for the table names.
+ *
+ * Why literals and not bind parameters: Athena's execution parameters are positional `?` only, DuckDB
+ * has its own syntax, and table names cannot be bound at all. Every value is a string rendered as a
+ * standard SQL string literal (single quotes doubled); both Trino and DuckDB read backslashes in
+ * '...' literally, so doubling quotes is the whole escape. Values that no literal can carry safely
+ * (NUL, unpaired UTF-16 surrogates) are rejected, table names must be plain identifiers.
+ *
+ * The tokenizer skips string literals, quoted identifiers and comments, so a `:word` or `{{word}}`
+ * inside them is never substituted. Comments are dropped from the output. A placeholder without a
+ * value, a value or table without a placeholder, and `::` casts (DuckDB/Postgres-only) are errors.
+ */
+import { snakeCase, EXPOSURE_EVENT, SUPER_PROPERTY_PREFIX } from '../../domain/experiment';
+import type { CountRequest, CountResult } from '../ports';
+import { RESULTS_COUNT_SQL } from './results-count-sql';
+
+/** A parameter: a string, or a non-empty list of strings (rendered as `'a', 'b'`, for IN (...) and ARRAY[...]). */
+export type SqlParam = string | readonly string[];
+
+export class SqlRenderError extends Error {
+  override name = 'SqlRenderError';
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+/** table, schema.table or catalog.schema.table, unquoted. */
+const TABLE_REF = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A standard SQL string literal: 'it''s'. */
+export function quoteLiteral(value: string): string {
+  if (typeof value !== 'string') throw new SqlRenderError(`SQL parameters must be strings, got ${typeof value}`);
+  if (value.includes('\u0000')) throw new SqlRenderError('SQL parameters must not contain NUL characters');
+  if (LONE_SURROGATE.test(value)) throw new SqlRenderError('SQL parameters must be well-formed Unicode (unpaired surrogate)');
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+export function tableRef(name: string): string {
+  if (!TABLE_REF.test(name)) {
+    throw new SqlRenderError(`Table reference "${name}" must be an unquoted identifier, optionally qualified (database.table)`);
+  }
+  return name;
+}
+
+function renderParam(name: string, value: SqlParam): string {
+  if (typeof value === 'string') return quoteLiteral(value);
+  if (!Array.isArray(value) || value.length === 0) throw new SqlRenderError(`List parameter :${name} must be a non-empty array of strings`);
+  return value.map(quoteLiteral).join(', ');
+}
+
+/**
+ * Fills in `:name` placeholders with literals and `{{name}}` references with table names, outside
+ * string literals, quoted identifiers and comments (which are removed); blank lines are dropped.
+ */
+export function renderSql(sql: string, params: Record<string, SqlParam>, tables: Record<string, string>): string {
+  const usedParams = new Set<string>();
+  const usedTables = new Set<string>();
+  let out = '';
+  let i = 0;
+  const closing = (quote: string, what: string): number => {
+    // Returns the index just past the closing quote; a doubled quote is an escaped one.
+    let j = i + 1;
+    for (;;) {
+      const k = sql.indexOf(quote, j);
+      if (k < 0) throw new SqlRenderError(`Unterminated ${what} at offset ${i}`);
+      if (sql[k + 1] === quote) j = k + 2;
+      else return k + 1;
+    }
+  };
+  while (i < sql.length) {
+    const ch = sql[i]!;
+    if (ch === "'" || ch === '"') {
+      const end = closing(ch, ch === "'" ? 'string literal' : 'quoted identifier');
+      out += sql.slice(i, end);
+      i = end;
+    } else if (sql.startsWith('--', i)) {
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? sql.length : end;
+    } else if (sql.startsWith('/*', i)) {
+      const end = sql.indexOf('*/', i + 2);
+      if (end < 0) throw new SqlRenderError(`Unterminated comment at offset ${i}`);
+      out += ' ';
+      i = end + 2;
+    } else if (sql.startsWith('{{', i)) {
+      const m = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/.exec(sql.slice(i, i + 100));
+      if (!m) throw new SqlRenderError(`Malformed table reference at offset ${i}`);
+      const name = m[1]!;
+      const table = tables[name];
+      if (table === undefined) throw new SqlRenderError(`No table given for {{${name}}}`);
+      out += tableRef(table);
+      usedTables.add(name);
+      i += m[0].length;
+    } else if (ch === ':') {
+      if (sql[i + 1] === ':') throw new SqlRenderError(`"::" casts are not Trino SQL (offset ${i}); use CAST(x AS type)`);
+      const m = NAME.exec(sql.slice(i + 1, i + 200));
+      if (!m) throw new SqlRenderError(`Stray ":" at offset ${i}`);
+      const name = m[0];
+      if (!Object.hasOwn(params, name)) throw new SqlRenderError(`No value given for :${name}`);
+      out += renderParam(name, params[name]!);
+      usedParams.add(name);
+      i += 1 + name.length;
+    } else {
+      out += ch;
+      i++;
+    }
+  }
+  const unusedParams = Object.keys(params).filter((p) => !usedParams.has(p));
+  if (unusedParams.length > 0) throw new SqlRenderError(`Parameters not in the SQL: ${unusedParams.map((p) => `:${p}`).join(', ')}`);
+  const unusedTables = Object.keys(tables).filter((t) => !usedTables.has(t));
+  if (unusedTables.length > 0) throw new SqlRenderError(`Tables not in the SQL: ${unusedTables.map((t) => `{{${t}}}`).join(', ')}`);
+  return out
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The results counting query (results-count.sql): parameters from a CountRequest, rows to a result.
+
+export interface ResultsTables {
+  events: string;
+  identities: string;
+}
+
+/** ISO 8601 UTC with milliseconds (the stored form), so text comparison in SQL is time comparison. */
+export function toStoredIso(value: string, label: string): string {
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) throw new SqlRenderError(`${label} is not an ISO 8601 time: "${value}"`);
+  const iso = new Date(ms).toISOString();
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(iso)) throw new SqlRenderError(`${label} is out of range: "${value}"`);
+  return iso;
+}
+
+export function resultsCountParams(request: CountRequest): Record<string, SqlParam> {
+  const fromTs = toStoredIso(request.from, 'from');
+  const toTs = toStoredIso(request.to, 'to');
+  const snake = snakeCase(request.experimentName);
+  return {
+    project_id: request.projectId,
+    from_ts: fromTs,
+    to_ts: toTs,
+    from_dt: fromTs.slice(0, 10),
+    to_dt: toTs.slice(0, 10),
+    experiment_name: request.experimentName,
+    experiment_snake_name: snake,
+    exposure_event: EXPOSURE_EVENT,
+    // snakeCase leaves only [a-z0-9_], so the key needs no escaping inside the JSON path.
+    super_property_path: `$["${SUPER_PROPERTY_PREFIX}${snake}"]`,
+    variants: request.variants,
+    goal_event: request.goalEvent,
+  };
+}
+
+export function renderResultsCount(request: CountRequest, tables: ResultsTables): string {
+  return renderSql(RESULTS_COUNT_SQL, resultsCountParams(request), { ...tables });
+}
+
+/** A count as either engine returns it: a bigint (DuckDB), a decimal string (Athena) or a number. */
+function toCount(value: unknown, label: string): number {
+  const n = typeof value === 'bigint' ? Number(value) : typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new Error(`Results query returned a bad ${label}: ${String(value)}`);
+  return n;
+}
+
+/**
+ * Maps the query's rows (variant, enrolled, converted, multiple_exposures) to the result: every
+ * configured variant in configuration order, zeros for a variant without a row.
+ */
+export function toCountResult(request: CountRequest, rows: Array<Record<string, unknown>>): Pick<CountResult, 'variants' | 'multipleExposures'> {
+  const byVariant = new Map<string, { enrolled: number; converted: number }>();
+  let multipleExposures = 0;
+  for (const row of rows) {
+    const variant = row.variant;
+    if (typeof variant !== 'string') throw new Error(`Results query returned a row without a variant: ${JSON.stringify(row)}`);
+    byVariant.set(variant, { enrolled: toCount(row.enrolled, 'enrolled'), converted: toCount(row.converted, 'converted') });
+    multipleExposures = toCount(row.multiple_exposures ?? 0, 'multiple_exposures');
+  }
+  return {
+    variants: request.variants.map((variant) => ({ variant, ...(byVariant.get(variant) ?? { enrolled: 0, converted: 0 }) })),
+    multipleExposures,
+  };
+}

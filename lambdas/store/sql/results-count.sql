@@ -1,0 +1,147 @@
+-- Experiment results: who enrolled in which variant and who converted (issue 6 §1, spec "Result
+-- counting rules"). One row per configured variant: variant, enrolled, converted, and
+-- multiple_exposures (users whose enrollment events named more than one variant; the same value on
+-- every row).
+--
+-- ONE SOURCE FOR BOTH ENGINES. Written in the Trino dialect of Athena engine 3. DuckDB runs the same
+-- text (lambdas/store/duckdb-results-query.ts) with one macro standing in for a Trino function it
+-- lacks: json_extract_scalar. Everything else is the subset both engines share: no `->>`, no `::`,
+-- no division, no TIMESTAMP parsing, no WITH RECURSIVE. Timestamps are compared as text: every
+-- stored timestamp has the one fixed form YYYY-MM-DDTHH:MM:SS.sssZ (UTC), so text order is time
+-- order in both engines. JSON paths use the bracket form $["key"]: Trino's path tokenizer accepts no
+-- `$` in a dotted key, and the DuckDB macro rewrites $["key"] to DuckDB's $."key".
+-- The code loads it from results-count-sql.ts, this file as a TypeScript string (generated; a test
+-- keeps the two identical). render.ts fills in the placeholders.
+--
+-- Tables (rendered from {{events}} and {{identities}}):
+--   {{events}}      tally.events on AWS: StoredEvent (lambdas/domain/event.ts), all columns strings,
+--                   properties the event's JSON object as text; partitions project_id, dt.
+--   {{identities}}  tally.identities on AWS: IdentityRecord (lambdas/domain/identity.ts). This query
+--                   needs the string columns id, canonical_id, timestamp and the string partition
+--                   columns project_id and dt (dt = UTC day of timestamp). lib/raw-columns.ts lists
+--                   them for the Glue table.
+--
+-- Parameters (strings, quoted by render.ts; :variants is a list):
+--   :project_id
+--   :from_ts, :to_ts          the run, ISO 8601 UTC with milliseconds, both inclusive
+--   :from_dt, :to_dt          the UTC days of :from_ts and :to_ts (the events partitions to read)
+--   :experiment_name          the name as configured, and
+--   :experiment_snake_name    its snake_case form: an exposure may name the experiment either way
+--   :exposure_event           $experiment_exposure
+--   :super_property_path      $["$experiment_<snake_case name>"], the super property's JSON path
+--   :variants                 the configured variants
+--   :goal_event
+--
+-- Partition pruning: events are read only for project_id = :project_id and dt between :from_dt and
+-- :to_dt (Athena prunes on the partition columns, so the bytes scanned follow the run's days, not
+-- the history). Identity links are read for every day of the project: a link made on any day
+-- re-attributes events of every day.
+WITH
+-- The latest record of each linked ID (all of them, whatever their timestamp: this resolves the
+-- CURRENT canonical ID, which is how events stored before a link join the user's later events).
+-- A latest record pointing at itself makes the ID a root again, like an ID without records.
+links AS (
+  SELECT id, canonical_id
+  FROM (
+    SELECT
+      id,
+      canonical_id,
+      row_number() OVER (PARTITION BY id ORDER BY "timestamp" DESC, canonical_id DESC) AS rn
+    FROM {{identities}}
+    WHERE project_id = :project_id
+  ) latest
+  WHERE rn = 1 AND id <> canonical_id
+),
+-- Follow the pointers to the root with a fixed number of self-joins, 8 hops. Not WITH RECURSIVE:
+-- Athena caps recursion at depth 10 with no way to raise it and fails the query beyond, and both
+-- engines evaluate it as repeated joins anyway. Chains are short in practice: edges point to an
+-- earlier-seen ID (no cycles), and a merge writes a record for every moved member pointing straight
+-- at the new root (lambdas/services/resolve-identities.ts), so a chain grows by one hop only when a
+-- group's root is itself merged later; 8 hops means 8 successive merges of one group's roots.
+canonical AS (
+  SELECT
+    h1.id,
+    coalesce(
+      h8.canonical_id, h7.canonical_id, h6.canonical_id, h5.canonical_id,
+      h4.canonical_id, h3.canonical_id, h2.canonical_id, h1.canonical_id
+    ) AS canonical_id
+  FROM links h1
+  LEFT JOIN links h2 ON h2.id = h1.canonical_id
+  LEFT JOIN links h3 ON h3.id = h2.canonical_id
+  LEFT JOIN links h4 ON h4.id = h3.canonical_id
+  LEFT JOIN links h5 ON h5.id = h4.canonical_id
+  LEFT JOIN links h6 ON h6.id = h5.canonical_id
+  LEFT JOIN links h7 ON h7.id = h6.canonical_id
+  LEFT JOIN links h8 ON h8.id = h7.canonical_id
+),
+-- The run's events (the only scan of {{events}}), with the variant each names for this experiment:
+-- an exposure's $variant, else the super property's value; NULL when neither names a configured
+-- variant (such events enroll nobody).
+run_events AS (
+  SELECT
+    sent_user_id,
+    name,
+    event_time,
+    sort_key,
+    CASE
+      WHEN name = :exposure_event
+        AND exposure_experiment IN (:experiment_name, :experiment_snake_name)
+        AND exposure_variant IN (:variants)
+        THEN exposure_variant
+      WHEN super_variant IN (:variants) THEN super_variant
+    END AS variant
+  FROM (
+    SELECT
+      sent_user_id,
+      name,
+      "timestamp" AS event_time,
+      -- Total order for ties at one timestamp: timestamp, then received_at, then dedupe_key.
+      -- timestamp and received_at have a fixed width, so text order of the concatenation is the
+      -- order of the tuple.
+      concat("timestamp", coalesce(received_at, ''), coalesce(dedupe_key, '')) AS sort_key,
+      json_extract_scalar(properties, '$["$experiment_name"]') AS exposure_experiment,
+      json_extract_scalar(properties, '$["$variant"]') AS exposure_variant,
+      json_extract_scalar(properties, :super_property_path) AS super_variant
+    FROM {{events}}
+    WHERE project_id = :project_id
+      AND dt BETWEEN :from_dt AND :to_dt
+      AND "timestamp" BETWEEN :from_ts AND :to_ts
+      AND sent_user_id IS NOT NULL
+  ) parsed
+),
+-- Enrollment and goal events under the CURRENT canonical ID of the ID they were sent with.
+relevant AS (
+  SELECT
+    coalesce(c.canonical_id, r.sent_user_id) AS user_key,
+    r.name,
+    r.event_time,
+    r.sort_key,
+    r.variant
+  FROM run_events r
+  LEFT JOIN canonical c ON c.id = r.sent_user_id
+  WHERE r.variant IS NOT NULL OR r.name = :goal_event
+),
+-- Per canonical user: the variant of the first enrollment event, when it happened, how many
+-- variants the enrollment events named, and the last goal event of the run. A user converted when
+-- that last goal event is at or after enrollment (all of them are at or before :to_ts).
+users AS (
+  SELECT
+    user_key,
+    min_by(variant, sort_key) FILTER (WHERE variant IS NOT NULL) AS variant,
+    min(event_time) FILTER (WHERE variant IS NOT NULL) AS enrolled_at,
+    count(DISTINCT variant) AS variants_seen,
+    max(event_time) FILTER (WHERE name = :goal_event) AS last_goal_at
+  FROM relevant
+  GROUP BY user_key
+)
+-- count(CASE WHEN ... THEN 1 END), not count_if: over a group of only NULLs (a variant nobody
+-- enrolled in) Trino's count_if gives 0 but DuckDB's gives NULL.
+SELECT
+  v.variant,
+  count(u.user_key) AS enrolled,
+  count(CASE WHEN u.last_goal_at >= u.enrolled_at THEN 1 END) AS converted,
+  CAST(sum(count(CASE WHEN u.variants_seen > 1 THEN 1 END)) OVER () AS BIGINT) AS multiple_exposures
+FROM UNNEST(ARRAY[:variants]) AS v (variant)
+LEFT JOIN users u ON u.variant = v.variant
+GROUP BY v.variant
+ORDER BY v.variant
