@@ -7,13 +7,20 @@ import { FirehoseClient } from '@aws-sdk/client-firehose';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
 import type { Deps } from '../deps';
-import { UNKNOWN_GEO } from '../domain/geo';
 import { DynamoApiKeyStore } from '../store/api-key-store';
 import { documentClient } from '../store/dynamo-client';
 import { DynamoEventLedger } from '../store/event-ledger';
 import { FirehoseSink } from '../store/firehose-sink';
+import { rateLimitsFromEnv } from '../store/apigw-rate-limits';
 import { NO_RATE_LIMIT_REGISTRY } from '../store/ports';
 import { DynamoProjectStore } from '../store/project-store';
+import { geoLookupFor } from '../store/geo-mmdb';
+import { DynamoIdentityStore } from '../store/identity-store';
+import { DynamoExperimentStore } from '../store/experiment-store';
+import { DynamoAssignmentStore } from '../store/assignment-store';
+import { DynamoResultsStore } from '../store/results-store';
+import { AthenaClient } from '@aws-sdk/client-athena';
+import { AthenaResultsQuery } from '../store/athena-results-query';
 
 /** Admin token cache: Secrets Manager is read at most once per this interval per Lambda instance. */
 const SECRET_TTL_MS = 5 * 60_000;
@@ -22,7 +29,16 @@ const ENV = {
   TABLE_PROJECTS: z.string().min(1),
   TABLE_API_KEYS: z.string().min(1),
   TABLE_EVENTS: z.string().min(1),
+  TABLE_IDENTITIES: z.string().min(1),
+  TABLE_EXPERIMENTS: z.string().min(1),
+  TABLE_ASSIGNMENTS: z.string().min(1),
+  EXPERIMENTS_CACHE_SECONDS: z.coerce.number().min(0).max(60),
+  TABLE_RESULTS: z.string().min(1),
+  ATHENA_WORKGROUP: z.string().min(1),
+  ATHENA_DATABASE: z.string().min(1),
+  ATHENA_MAX_WAIT_SECONDS: z.coerce.number().int().positive(),
   EVENTS_STREAM_NAME: z.string().min(1),
+  IDENTITIES_STREAM_NAME: z.string().min(1),
   EVENTS_RETENTION_DAYS: z.coerce.number().int().positive(),
   ADMIN_TOKEN_SECRET_ARN: z.string().min(1),
 } as const;
@@ -34,6 +50,13 @@ const NEEDS: Partial<Record<keyof Deps, EnvName[]>> = {
   keys: ['TABLE_API_KEYS'],
   ledger: ['TABLE_EVENTS', 'EVENTS_RETENTION_DAYS'],
   sink: ['EVENTS_STREAM_NAME'],
+  identities: ['TABLE_IDENTITIES'],
+  identitySink: ['IDENTITIES_STREAM_NAME'],
+  experiments: ['TABLE_EXPERIMENTS'],
+  assignments: ['TABLE_ASSIGNMENTS'],
+  experimentsCacheMs: ['EXPERIMENTS_CACHE_SECONDS'],
+  results: ['TABLE_RESULTS'],
+  resultsQuery: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'],
   adminToken: ['ADMIN_TOKEN_SECRET_ARN'],
 };
 
@@ -54,13 +77,30 @@ export function awsDeps(needs: Array<keyof Deps>): Deps {
   const unavailable = (name: string) => () => {
     throw new Error(`${name} is not wired into this function`);
   };
-  const deps: Partial<Deps> = { clock: Date.now, geo: { lookup: () => UNKNOWN_GEO }, rateLimits: NO_RATE_LIMIT_REGISTRY };
+  // GEOIP_DB_PATH: a City MMDB shipped with the function (README "Geolocation"); unset, locations are null.
+  const deps: Partial<Deps> = { clock: Date.now, geo: geoLookupFor(process.env.GEOIP_DB_PATH || undefined), rateLimits: NO_RATE_LIMIT_REGISTRY };
   if (needs.includes('projects')) deps.projects = new DynamoProjectStore(ddb, env.TABLE_PROJECTS);
   if (needs.includes('keys')) deps.keys = new DynamoApiKeyStore(ddb, env.TABLE_API_KEYS);
   if (needs.includes('ledger')) {
     deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS, { retentionDays: Number(env.EVENTS_RETENTION_DAYS) });
   }
-  if (needs.includes('sink')) deps.sink = new FirehoseSink(new FirehoseClient({}), env.EVENTS_STREAM_NAME);
+  const firehose = new FirehoseClient({});
+  if (needs.includes('sink')) deps.sink = new FirehoseSink(firehose, env.EVENTS_STREAM_NAME);
+  if (needs.includes('identities')) deps.identities = new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES);
+  if (needs.includes('identitySink')) deps.identitySink = new FirehoseSink(firehose, env.IDENTITIES_STREAM_NAME);
+  if (needs.includes('experiments')) deps.experiments = new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS);
+  if (needs.includes('assignments')) deps.assignments = new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS);
+  if (needs.includes('results')) deps.results = new DynamoResultsStore(ddb, env.TABLE_RESULTS);
+  if (needs.includes('resultsQuery')) {
+    deps.resultsQuery = new AthenaResultsQuery(new AthenaClient({}), {
+      workGroup: env.ATHENA_WORKGROUP,
+      database: env.ATHENA_DATABASE,
+      maxWaitMs: Number(env.ATHENA_MAX_WAIT_SECONDS) * 1000,
+    });
+  }
+  deps.experimentsCacheMs = needs.includes('experimentsCacheMs') ? Number(env.EXPERIMENTS_CACHE_SECONDS) * 1000 : 0;
+  // RATE_LIMIT_* variables, checked by rateLimitsFromEnv (lambdas/store/apigw-rate-limits.ts).
+  if (needs.includes('rateLimits')) deps.rateLimits = rateLimitsFromEnv();
   deps.adminToken = needs.includes('adminToken') ? secretReader(env.ADMIN_TOKEN_SECRET_ARN) : unavailable('adminToken');
   return deps as Deps;
 }

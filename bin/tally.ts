@@ -1,0 +1,22 @@
+/**
+ * The CDK app (cdk.json: `npx tsx bin/tally.ts`). Synthesizes offline with no credentials: the stack
+ * has no env, so nothing is looked up in an account. cdk-nag's AwsSolutions pack runs on every synth;
+ * findings fail it unless fixed or acknowledged with a reason next to the resource.
+ */
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { TallyStack } from '../lib/tally-stack';
+
+const app = new App();
+const bool = (name: string) => {
+  const value = app.node.tryGetContext(name);
+  return value === undefined ? undefined : value === true || value === 'true';
+};
+
+new TallyStack(app, app.node.tryGetContext('stackName') ?? 'Tally', {
+  description: 'Tally: self-hosted product analytics and A/B experiments',
+  cloudFront: bool('cloudFront'),
+  alarmEmail: app.node.tryGetContext('alarmEmail'),
+  glueDatabaseName: app.node.tryGetContext('glueDatabaseName'),
+});
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -1,0 +1,115 @@
+/**
+ * CloudWatch alarms on what breaks ingestion or loses events: API 5xx rate, Lambda errors and
+ * throttles, Firehose delivery failures and DynamoDB throttling; optionally notified through SNS.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, MathExpression, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { DeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+
+export interface AlarmsProps {
+  api: RestApi;
+  functions: Record<string, IFunction>;
+  streams: Record<string, DeliveryStream>;
+  /** Firehose buffering interval: data older than a few intervals means delivery is stuck. */
+  bufferingInterval: Duration;
+  tables: Record<string, Table>;
+  /** Share of API requests answered 5xx that raises the alarm (0.01 = 1 %). */
+  serverErrorRate: number;
+  /** Sends alarm and OK notifications to this address (an SNS topic is created). */
+  email?: string;
+}
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+export class Alarms extends Construct {
+  readonly alarms: Alarm[] = [];
+  readonly topic?: Topic;
+
+  constructor(scope: Construct, id: string, props: AlarmsProps) {
+    super(scope, id);
+    if (props.email) {
+      this.topic = new Topic(this, 'Topic', { displayName: 'Tally alarms', enforceSSL: true });
+      this.topic.addSubscription(new EmailSubscription(props.email));
+    }
+
+    this.add('Api5xxRate', props.api.metricServerError({ period: FIVE_MINUTES, statistic: 'Average' }), {
+      threshold: props.serverErrorRate,
+      description: `More than ${props.serverErrorRate * 100} % of API requests answered 5xx`,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+    });
+
+    for (const [name, fn] of Object.entries(props.functions)) {
+      this.add(`${name}-Errors`, fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }), {
+        threshold: 0,
+        description: `${name}: invocations failed (unhandled errors, timeouts, out of memory)`,
+      });
+      this.add(`${name}-Throttles`, fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), {
+        threshold: 0,
+        description: `${name}: invocations throttled (account or reserved concurrency exhausted)`,
+      });
+    }
+
+    for (const [name, stream] of Object.entries(props.streams)) {
+      const metric = (metricName: string, statistic: string) => stream.metric(metricName, { period: FIVE_MINUTES, statistic });
+      this.add(`Firehose-${name}-DeliveryFailures`, metric('DeliveryToS3.Success', 'Average'), {
+        threshold: 1,
+        comparison: ComparisonOperator.LESS_THAN_THRESHOLD,
+        description: `Firehose ${name}: some records failed delivery to S3 (after retries they go to errors/)`,
+      });
+      this.add(`Firehose-${name}-DataFreshness`, metric('DeliveryToS3.DataFreshness', 'Maximum'), {
+        threshold: props.bufferingInterval.toSeconds() * 3 + 300,
+        description: `Firehose ${name}: the oldest record is far older than the buffering interval; delivery is stuck`,
+      });
+      this.add(`Firehose-${name}-PartitionsExceeded`, metric('PartitionCountExceeded', 'Maximum'), {
+        threshold: 0,
+        description: `Firehose ${name}: more active project/day partitions than the stream allows; records go to errors/ (raise the quota)`,
+      });
+      this.add(`Firehose-${name}-ThrottledRecords`, metric('ThrottledRecords', 'Sum'), {
+        threshold: 0,
+        description: `Firehose ${name}: PutRecordBatch throttled (handlers retry, then answer 503)`,
+      });
+    }
+
+    for (const [name, table] of Object.entries(props.tables)) {
+      const throttles = new MathExpression({
+        expression: 'r + w',
+        usingMetrics: {
+          r: table.metric('ReadThrottleEvents', { period: FIVE_MINUTES, statistic: 'Sum' }),
+          w: table.metric('WriteThrottleEvents', { period: FIVE_MINUTES, statistic: 'Sum' }),
+        },
+        label: `${name} throttled requests`,
+        period: FIVE_MINUTES,
+      });
+      this.add(`Table-${name}-Throttles`, throttles, { threshold: 0, description: `DynamoDB table ${name}: requests throttled` });
+    }
+  }
+
+  private add(
+    id: string,
+    metric: IMetric,
+    options: { threshold: number; description: string; comparison?: ComparisonOperator; evaluationPeriods?: number; datapointsToAlarm?: number },
+  ): void {
+    const alarm = new Alarm(this, id, {
+      metric,
+      threshold: options.threshold,
+      comparisonOperator: options.comparison ?? ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: options.evaluationPeriods ?? 1,
+      datapointsToAlarm: options.datapointsToAlarm ?? options.evaluationPeriods ?? 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: options.description,
+    });
+    if (this.topic) {
+      alarm.addAlarmAction(new SnsAction(this.topic));
+      alarm.addOkAction(new SnsAction(this.topic));
+    }
+    this.alarms.push(alarm);
+  }
+}

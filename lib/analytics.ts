@@ -1,0 +1,113 @@
+/**
+ * Analysts' access to the raw events: the Glue database and table over the events bucket, with
+ * partition projection so new projects and days are queryable at once (no crawler, no MSCK REPAIR),
+ * and an Athena workgroup with its own results bucket and a per-query scan limit.
+ */
+import { Duration, RemovalPolicy, Size, Stack } from 'aws-cdk-lib';
+import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
+import {
+  Database,
+  DataFormat,
+  DateIntervalUnit,
+  PartitionProjectionConfiguration,
+  S3Table,
+  S3TableStorage,
+  Schema,
+} from 'aws-cdk-lib/aws-glue';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { secureBucket } from './buckets';
+import { dataColumns, PARTITION_COLUMNS } from './raw-columns';
+import { RAW_STREAMS, type RawStreamSpec, type StreamName } from './raw-streams';
+
+/** First day partition projection knows; records timestamped earlier are stored but not projected. */
+export const FIRST_EVENT_DAY = '2020-01-01';
+/** Timestamps up to 48 hours ahead are accepted (clamped beyond), so days up to NOW+2DAYS exist. */
+export const LAST_EVENT_DAY = 'NOW+2DAYS';
+
+/** Where the workgroup writes query results in its bucket. */
+export const RESULTS_PREFIX = 'results/';
+
+export interface AnalyticsProps {
+  /** The bucket of the raw streams (lib/raw-streams.ts). */
+  rawBucket: Bucket;
+  databaseName: string;
+  bytesScannedCutoff: Size;
+  accessLogs: Bucket;
+  removalPolicy: RemovalPolicy;
+  /** Athena query results are deleted after this long. */
+  resultsExpiration: Duration;
+}
+
+export class Analytics extends Construct {
+  readonly database: Database;
+  readonly tables: Record<StreamName, S3Table>;
+  readonly resultsBucket: Bucket;
+  readonly workGroup: CfnWorkGroup;
+  readonly workGroupName: string;
+
+  constructor(scope: Construct, id: string, props: AnalyticsProps) {
+    super(scope, id);
+    this.database = new Database(this, 'Database', { databaseName: props.databaseName });
+
+    const entries = (Object.entries(RAW_STREAMS) as Array<[StreamName, RawStreamSpec]>).map(([name, spec]) => {
+      const location = `s3://${props.rawBucket.bucketName}/${spec.prefix}`;
+      const table = new S3Table(this, `${name}Table`, {
+        database: this.database,
+        tableName: spec.table,
+        description: `${spec.description}; partitioned by project_id and dt = day of the timestamp (UTC)`,
+        storage: S3TableStorage.fromBucket(props.rawBucket),
+        s3Prefix: spec.prefix,
+        dataFormat: DataFormat.JSON,
+        compressed: true,
+        columns: dataColumns(spec.columns).map((c) => ({ name: c, type: Schema.STRING, comment: hiveComment(c) })),
+        partitionKeys: PARTITION_COLUMNS.map((c) => ({ name: c, type: Schema.STRING })),
+        partitionProjection: {
+          // Injected: any project ID works without redeploying, but queries must filter on project_id.
+          project_id: PartitionProjectionConfiguration.injected(),
+          dt: PartitionProjectionConfiguration.date({
+            min: FIRST_EVENT_DAY,
+            max: LAST_EVENT_DAY,
+            format: 'yyyy-MM-dd',
+            step: { interval: 1, intervalUnit: DateIntervalUnit.DAYS },
+          }),
+        },
+        parameters: { 'storage.location.template': `${location}project_id=\${project_id}/dt=\${dt}/` },
+      });
+      return [name, table] as const;
+    });
+    this.tables = Object.fromEntries(entries) as Record<StreamName, S3Table>;
+
+    this.resultsBucket = secureBucket(this, 'ResultsBucket', {
+      removalPolicy: props.removalPolicy,
+      accessLogs: { bucket: props.accessLogs, prefix: 'athena-results/' },
+      lifecycleRules: [{ id: 'expire-query-results', expiration: props.resultsExpiration }],
+    });
+
+    this.workGroupName = `${Stack.of(this).stackName}-analysts`;
+    this.workGroup = new CfnWorkGroup(this, 'WorkGroup', {
+      name: this.workGroupName,
+      description: 'Tally analysts: results in the stack bucket, encrypted, with a per-query scan limit',
+      state: 'ENABLED',
+      // Deleting the stack deletes the workgroup together with its saved queries and history.
+      recursiveDeleteOption: true,
+      workGroupConfiguration: {
+        enforceWorkGroupConfiguration: true,
+        publishCloudWatchMetricsEnabled: true,
+        bytesScannedCutoffPerQuery: props.bytesScannedCutoff.toBytes(),
+        engineVersion: { selectedEngineVersion: 'AUTO' },
+        resultConfiguration: {
+          outputLocation: `s3://${this.resultsBucket.bucketName}/${RESULTS_PREFIX}`,
+          encryptionConfiguration: { encryptionOption: 'SSE_S3' },
+        },
+      },
+    });
+  }
+}
+
+function hiveComment(name: string): string | undefined {
+  if (name === 'timestamp' || name === 'received_at') return 'ISO 8601 UTC; from_iso8601_timestamp() to compare as time';
+  if (name === 'properties') return "JSON object as text; json_extract_scalar(properties, '$.key')";
+  return undefined;
+}
+

@@ -1,0 +1,219 @@
+/**
+ * The REST API: one resource and method per ROUTES entry (so routes added later appear here without
+ * changes), the key authorizer on api-key routes, usage plans per key plan, CORS preflight on the
+ * public routes and the gateway's own error responses.
+ */
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  ApiKeySourceType,
+  AuthorizationType,
+  CfnAuthorizer,
+  ContentHandling,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MockIntegration,
+  PassthroughBehavior,
+  RequestAuthorizer,
+  RestApi,
+  type UsagePlan,
+} from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import { CORS_ALLOW_HEADERS } from '../../lambdas/http/cors';
+import { ROUTES, type RouteName } from '../../lambdas/routes';
+import { throttleFor, usagePlanName } from '../../lambdas/store/apigw-rate-limits';
+import { GATEWAY_ERRORS, GATEWAY_RESPONSE_HEADERS } from './gateway-responses';
+
+export type SharedPlan = 'free' | 'pro';
+
+export interface TallyApiProps {
+  stageName: string;
+  /** The function of each route. */
+  handlers: Record<RouteName, IFunction>;
+  authorizer: IFunction;
+  /** Requests per minute of the shared plans. */
+  planLimits: Record<SharedPlan, number>;
+  /** Prefix of the usage plan names (the rate-limit registry finds the plans by name). */
+  planPrefix: string;
+  /** Write API Gateway access logs (needs the account-level API Gateway CloudWatch role). */
+  accessLogs: boolean;
+  logRetention: RetentionDays;
+}
+
+export class TallyApi extends Construct {
+  readonly api: RestApi;
+  readonly plans: Record<SharedPlan, UsagePlan>;
+  readonly authorizer: RequestAuthorizer;
+
+  constructor(scope: Construct, id: string, props: TallyApiProps) {
+    super(scope, id);
+    const accessLogGroup = props.accessLogs
+      ? new LogGroup(this, 'AccessLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY })
+      : undefined;
+
+    this.api = new RestApi(this, 'Api', {
+      restApiName: Stack.of(this).stackName,
+      description: 'Tally: event ingestion, experiments and the admin API',
+      endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      // Handlers receive every body base64-encoded and decode it themselves: gzip passes untouched.
+      binaryMediaTypes: ['*/*'],
+      // The authorizer returns the key's usage identifier, so usage plans throttle per key.
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
+      // Access logging needs the account's API Gateway CloudWatch role; CDK creates and keeps it.
+      cloudWatchRole: props.accessLogs,
+      deployOptions: {
+        stageName: props.stageName,
+        ...(accessLogGroup
+          ? {
+              accessLogDestination: new LogGroupLogDestination(accessLogGroup),
+              accessLogFormat: AccessLogFormat.custom(
+                JSON.stringify({
+                  requestId: '$context.requestId',
+                  time: '$context.requestTimeEpoch',
+                  method: '$context.httpMethod',
+                  resource: '$context.resourcePath',
+                  status: '$context.status',
+                  errorType: '$context.error.responseType',
+                  latencyMs: '$context.responseLatency',
+                  integrationLatencyMs: '$context.integrationLatency',
+                  authorizerStatus: '$context.authorizer.status',
+                  authorizerLatencyMs: '$context.authorizer.latency',
+                  keyId: '$context.authorizer.key_id',
+                  projectId: '$context.authorizer.project_id',
+                  responseBytes: '$context.responseLength',
+                }),
+              ),
+            }
+          : {}),
+      },
+    });
+
+    Validations.of(this.api).acknowledge(
+      {
+        id: 'AwsSolutions-APIG2',
+        reason: 'Bodies are binary (base64, often gzip) and are validated by the handlers (zod); a gateway JSON-schema validator cannot read them.',
+      },
+      {
+        id: 'AwsSolutions-APIG3',
+        reason: 'WAF is optional (billed per rule and request); the authorizer, usage plans and handler limits guard the API.',
+      },
+      {
+        id: 'AwsSolutions-APIG6',
+        reason: 'Access logs are on (one JSON line per request); execution logs would record request and response bodies, which hold user data.',
+      },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason: "The account-level role API Gateway needs to write access logs; AWS's managed policy is the documented one.",
+      },
+    );
+
+    this.authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
+      handler: props.authorizer,
+      // No identity sources: a request without Authorization still reaches the authorizer, which
+      // gives it the path's 401 body (with an identity source API Gateway would answer by itself).
+      identitySources: [],
+      // No result cache: its key would be the identity sources, and caching on Authorization alone
+      // would replay one request's Origin decision for another. The function caches key records.
+      resultsCacheTtl: Duration.seconds(0),
+    });
+    // CDK renders an empty IdentitySource; CloudFormation wants it absent when caching is off.
+    (this.authorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
+
+    const preflight = new Set<string>();
+    for (const route of ROUTES) {
+      const resource = this.api.root.resourceForPath(route.path);
+      const integration = new LambdaIntegration(props.handlers[route.name], { allowTestInvoke: false });
+      if (route.auth === 'api-key') {
+        const method = resource.addMethod(route.method, integration, {
+          authorizer: this.authorizer,
+          authorizationType: AuthorizationType.CUSTOM,
+          apiKeyRequired: true,
+        });
+        Validations.of(method).acknowledge({
+          id: 'AwsSolutions-COG4',
+          reason: 'Clients authenticate with project API keys, checked by the Lambda authorizer; there are no Cognito users.',
+        });
+        if (!preflight.has(route.path)) {
+          preflight.add(route.path);
+          addPreflight(resource);
+        }
+      } else {
+        // The admin handlers check the admin bearer token themselves (token in Secrets Manager).
+        const method = resource.addMethod(route.method, integration, { authorizationType: AuthorizationType.NONE });
+        Validations.of(method).acknowledge(
+          {
+            id: 'AwsSolutions-APIG4',
+            reason: 'Admin routes authenticate in the handler against the admin token held in Secrets Manager (constant-time comparison).',
+          },
+          {
+            id: 'AwsSolutions-COG4',
+            reason: 'Admin routes authenticate with the admin token from Secrets Manager; there are no Cognito users.',
+          },
+        );
+      }
+    }
+
+    const stage = this.api.deploymentStage;
+    const plan = (name: SharedPlan) =>
+      this.api.addUsagePlan(`${name[0]!.toUpperCase()}${name.slice(1)}Plan`, {
+        name: usagePlanName(props.planPrefix, name),
+        description: `Tally ${name} plan: ${props.planLimits[name]} requests per minute per key`,
+        throttle: throttleFor(props.planLimits[name]),
+        apiStages: [{ api: this.api, stage }],
+      });
+    this.plans = { free: plan('free'), pro: plan('pro') };
+
+    for (const spec of GATEWAY_ERRORS) {
+      this.api.addGatewayResponse(spec.id, {
+        type: spec.type,
+        ...(spec.statusCode ? { statusCode: spec.statusCode } : {}),
+        templates: { 'application/json': spec.template },
+        responseHeaders: { ...GATEWAY_RESPONSE_HEADERS, ...spec.headers },
+      });
+    }
+  }
+}
+
+/**
+ * OPTIONS for browsers. CDK's addCorsPreflight cannot be used: with binaryMediaTypes ["*\/*"] a mock
+ * integration only maps its request template when told to convert the (binary) body to text.
+ */
+function addPreflight(resource: import('aws-cdk-lib/aws-apigateway').Resource): void {
+  const headers: Record<string, string> = {
+    'Access-Control-Allow-Origin': "'*'",
+    'Access-Control-Allow-Methods': "'GET,POST,OPTIONS'",
+    'Access-Control-Allow-Headers': `'${CORS_ALLOW_HEADERS.replace(/\s+/g, '')}'`,
+    'Access-Control-Max-Age': "'600'",
+  };
+  const method = resource.addMethod(
+    'OPTIONS',
+    new MockIntegration({
+      contentHandling: ContentHandling.CONVERT_TO_TEXT,
+      passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
+      requestTemplates: { 'application/json': '{"statusCode": 204}' },
+      integrationResponses: [
+        {
+          statusCode: '204',
+          responseParameters: Object.fromEntries(Object.entries(headers).map(([k, v]) => [`method.response.header.${k}`, v])),
+        },
+      ],
+    }),
+    {
+      authorizationType: AuthorizationType.NONE,
+      methodResponses: [
+        {
+          statusCode: '204',
+          responseParameters: Object.fromEntries(Object.keys(headers).map((k) => [`method.response.header.${k}`, true])),
+        },
+      ],
+    },
+  );
+  Validations.of(method).acknowledge(
+    { id: 'AwsSolutions-APIG4', reason: 'CORS preflight (OPTIONS) must be answered without credentials; it is a mock that reaches no function.' },
+    { id: 'AwsSolutions-COG4', reason: 'CORS preflight (OPTIONS) must be answered without credentials.' },
+  );
+}

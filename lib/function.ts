@@ -1,0 +1,106 @@
+/**
+ * The one place the defaults every Lambda shares are fixed, so each function states only what is
+ * particular to it (entry, environment, grants). `npm run build` (bin/build.ts) bundles with the same
+ * BUNDLING options, so the sizes it prints are the sizes deployed.
+ */
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime, SystemLogLevel, ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const entryFile = (name: string) => join(REPO_ROOT, 'lambdas', 'entry', `${name}.ts`);
+
+export const RUNTIME = Runtime.NODEJS_22_X;
+export const ESBUILD_TARGET = 'node22';
+
+/**
+ * esbuild options, shared with bin/build.ts. CommonJS output: the Node.js runtime resolves the
+ * @aws-sdk/* it ships only for require(), and CJS needs no createRequire banner. The SDK stays
+ * external (it is in the runtime, and bundling it would double the bundle). Source maps without
+ * sources content keep the .map small; NODE_OPTIONS=--enable-source-maps makes stack traces use them.
+ */
+export const BUNDLING = {
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  target: ESBUILD_TARGET,
+  format: OutputFormat.CJS,
+  externalModules: ['@aws-sdk/*'],
+  // Prefer packages' ES module builds: esbuild tree-shakes them (zod, middy).
+  mainFields: ['module', 'main'],
+} satisfies BundlingOptions;
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface TallyFunctionProps {
+  /** Entry file name under lambdas/entry/, without .ts (a route name, or "authorizer"). */
+  entry: string;
+  description: string;
+  environment?: Record<string, string>;
+  logLevel: LogLevel;
+  logRetention: RetentionDays;
+  memorySize: number;
+  timeout: Duration;
+}
+
+const APPLICATION_LEVELS: Record<LogLevel, ApplicationLogLevel> = {
+  debug: ApplicationLogLevel.DEBUG,
+  info: ApplicationLogLevel.INFO,
+  warn: ApplicationLogLevel.WARN,
+  error: ApplicationLogLevel.ERROR,
+};
+
+/**
+ * A NodejsFunction with Tally's defaults: Node.js 22 on arm64, JSON logs, its own log group, and a role
+ * that may only write that log group until lib/grants.ts adds what the route needs (no managed policy).
+ */
+export class TallyFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly logGroup: LogGroup;
+  readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: TallyFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      // Logs carry IDs and counts only (never payloads or keys): nothing worth keeping after teardown.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Tally function ${props.entry}`,
+    });
+    this.logGroup.grantWrite(this.role);
+    this.fn = new NodejsFunction(this, 'Function', {
+      role: this.role,
+      entry: entryFile(props.entry),
+      handler: 'handler',
+      description: props.description,
+      runtime: RUNTIME,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: APPLICATION_LEVELS[props.logLevel],
+      systemLogLevelV2: SystemLogLevel.WARN,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      projectRoot: REPO_ROOT,
+      bundling: BUNDLING,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        TALLY_LOG_LEVEL: props.logLevel,
+        ...props.environment,
+      },
+    });
+    Validations.of(this.fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'Node.js 22 is the runtime Tally targets (same major as local development and its tests); moving to 24 is a deliberate upgrade.',
+    });
+  }
+}

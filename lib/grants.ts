@@ -1,0 +1,163 @@
+/**
+ * Turns a RouteAccess line (lib/route-access.ts) into IAM grants and environment variables: the only
+ * way route functions get either, so what a function can do is exactly what its line says.
+ */
+import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { TABLES, tableEnvVar, type TableName } from '../lambdas/store/schema';
+import { RATE_LIMIT_ENV, type ApiGatewayRateLimitsConfig } from '../lambdas/store/apigw-rate-limits';
+import { RAW_STREAMS, type StreamName } from './raw-streams';
+import type { RouteAccess, SettingName } from './route-access';
+
+export interface AthenaTargets {
+  workGroupName: string;
+  databaseName: string;
+  /** Glue table names the queries read. */
+  tableNames: string[];
+  rawBucket: IBucket;
+  /** S3 prefixes of the raw objects the tables cover (events/, identities/). */
+  rawPrefixes: string[];
+  resultsBucket: IBucket;
+  resultsPrefix: string;
+}
+
+export interface AccessTargets {
+  tables: Record<TableName, ITable>;
+  streams: Record<StreamName, IDeliveryStream>;
+  adminToken: ISecret;
+  eventsRetentionDays: number;
+  rateLimits: ApiGatewayRateLimitsConfig;
+  settings: Record<SettingName, { envVar: string; value: string }>;
+  athena: AthenaTargets;
+}
+
+/** How long an Athena-querying function waits for its query: its timeout minus time to answer. */
+export const athenaMaxWaitSeconds = (timeoutSeconds: number) => Math.max(1, timeoutSeconds - 3);
+
+export function applyAccess(fn: LambdaFunction, access: RouteAccess, targets: AccessTargets): void {
+  for (const [name, level] of Object.entries(access.tables ?? {}) as Array<[TableName, 'read' | 'readWrite']>) {
+    const table = targets.tables[name];
+    fn.addToRolePolicy(tableStatement(table, name, level));
+    fn.addEnvironment(tableEnvVar(name), table.tableName);
+    if (name === 'events') fn.addEnvironment('EVENTS_RETENTION_DAYS', String(targets.eventsRetentionDays));
+  }
+  for (const name of Object.keys(access.streams ?? {}) as StreamName[]) {
+    targets.streams[name].grantPutRecords(fn);
+    fn.addEnvironment(RAW_STREAMS[name].envVar, targets.streams[name].deliveryStreamName);
+  }
+  if (access.adminToken) {
+    targets.adminToken.grantRead(fn);
+    fn.addEnvironment('ADMIN_TOKEN_SECRET_ARN', targets.adminToken.secretArn);
+  }
+  for (const name of Object.keys(access.settings ?? {}) as SettingName[]) {
+    fn.addEnvironment(targets.settings[name].envVar, targets.settings[name].value);
+  }
+  if (access.athena) {
+    fn.addEnvironment('ATHENA_WORKGROUP', targets.athena.workGroupName);
+    fn.addEnvironment('ATHENA_DATABASE', targets.athena.databaseName);
+    fn.addEnvironment('ATHENA_MAX_WAIT_SECONDS', String(athenaMaxWaitSeconds(fn.timeout?.toSeconds() ?? 3)));
+    if (access.athena === 'query') {
+      for (const statement of athenaStatements(Stack.of(fn), targets.athena)) fn.addToRolePolicy(statement);
+      Validations.of(fn.role!).acknowledge(
+        ...[
+          ...targets.athena.rawPrefixes.map((prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`),
+          `Resource::<${logicalIdOf(targets.athena.resultsBucket)}.Arn>/${targets.athena.resultsPrefix}*`,
+        ].map((finding) => ({
+          id: `AwsSolutions-IAM5[${finding}]`,
+          reason: 'Athena reads every object under the raw prefixes it queries and writes result objects with generated names under the results prefix.',
+        })),
+      );
+    }
+  }
+  if (access.apiKeys) {
+    fn.addEnvironment(RATE_LIMIT_ENV.restApiId, targets.rateLimits.restApiId);
+    fn.addEnvironment(RATE_LIMIT_ENV.stage, targets.rateLimits.stage);
+    fn.addEnvironment(RATE_LIMIT_ENV.planPrefix, targets.rateLimits.planPrefix);
+    if (access.apiKeys === 'manage') {
+      for (const statement of apiKeyManagementStatements(Stack.of(fn))) fn.addToRolePolicy(statement);
+      const reason =
+        'API keys and enterprise usage plans are created at run time, so their IDs cannot be named; the shared plans cannot be named either (they depend on the stage, which depends on this function). Scoped to API Gateway key and usage-plan paths and to the verbs used.';
+      Validations.of(fn.role!).acknowledge(
+        ...['/apikeys/*', '/usageplans/*', '/usageplans/*/keys'].map((path) => ({
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::${path}]`,
+          reason,
+        })),
+      );
+    }
+  }
+}
+
+export const DYNAMO_READ = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+];
+export const DYNAMO_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+/** The table and each of its indexes by name (Table.grant* would use <table>/index/*). */
+export function tableStatement(table: ITable, name: TableName, level: 'read' | 'readWrite'): PolicyStatement {
+  return new PolicyStatement({
+    actions: level === 'readWrite' ? [...DYNAMO_READ, ...DYNAMO_WRITE] : DYNAMO_READ,
+    resources: [table.tableArn, ...TABLES[name].indexes.map((index) => `${table.tableArn}/index/${index.name}`)],
+  });
+}
+
+function logicalIdOf(bucket: IBucket): string {
+  const stack = Stack.of(bucket);
+  return stack.resolve(stack.getLogicalId(bucket.node.defaultChild as CfnElement)) as string;
+}
+
+/** Run queries in the workgroup only, read the raw tables' metadata and objects, write results. */
+export function athenaStatements(stack: Stack, t: AthenaTargets): PolicyStatement[] {
+  const glue = (resource: string) => stack.formatArn({ service: 'glue', resource });
+  return [
+    new PolicyStatement({
+      sid: 'QueryInWorkGroup',
+      actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StopQueryExecution', 'athena:GetWorkGroup'],
+      resources: [stack.formatArn({ service: 'athena', resource: 'workgroup', resourceName: t.workGroupName })],
+    }),
+    new PolicyStatement({
+      sid: 'ReadRawTables',
+      actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartition', 'glue:GetPartitions'],
+      resources: [glue('catalog'), glue(`database/${t.databaseName}`), ...t.tableNames.map((name) => glue(`table/${t.databaseName}/${name}`))],
+    }),
+    new PolicyStatement({
+      sid: 'ListBuckets',
+      actions: ['s3:ListBucket', 's3:GetBucketLocation'],
+      resources: [t.rawBucket.bucketArn, t.resultsBucket.bucketArn],
+    }),
+    new PolicyStatement({ sid: 'ReadRawObjects', actions: ['s3:GetObject'], resources: t.rawPrefixes.map((p) => t.rawBucket.arnForObjects(`${p}*`)) }),
+    new PolicyStatement({
+      sid: 'WriteQueryResults',
+      actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+      resources: [t.resultsBucket.arnForObjects(`${t.resultsPrefix}*`)],
+    }),
+  ];
+}
+
+/**
+ * What lambdas/store/apigw-rate-limits.ts calls, verb by verb. Plan and key IDs cannot be named here:
+ * enterprise plans and all API keys are created at run time, and the shared plans depend on the stage,
+ * which depends on these functions (naming them would be a dependency cycle).
+ */
+export function apiKeyManagementStatements(stack: Stack): PolicyStatement[] {
+  const arn = (path: string) => `arn:${stack.partition}:apigateway:${stack.region}::${path}`;
+  return [
+    new PolicyStatement({ sid: 'FindKeysAndPlans', actions: ['apigateway:GET'], resources: [arn('/apikeys'), arn('/usageplans')] }),
+    new PolicyStatement({
+      sid: 'CreateKeysAndPlans',
+      actions: ['apigateway:POST'],
+      resources: [arn('/apikeys'), arn('/usageplans'), arn('/usageplans/*/keys')],
+    }),
+    new PolicyStatement({ sid: 'UnbindEnterprisePlans', actions: ['apigateway:PATCH'], resources: [arn('/usageplans/*')] }),
+    new PolicyStatement({ sid: 'DeleteKeysAndPlans', actions: ['apigateway:DELETE'], resources: [arn('/apikeys/*'), arn('/usageplans/*')] }),
+  ];
+}

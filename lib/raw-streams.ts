@@ -1,0 +1,124 @@
+/**
+ * The raw streams: Amazon Data Firehose to S3, partitioned by project and day. Two streams share one
+ * bucket: events (StoredEvent) under events/ and identity links (IdentityRecord) under identities/.
+ *
+ * The handlers pack several records per Firehose record as NDJSON (lambdas/store/firehose-sink.ts):
+ * Firehose bills each record rounded up to 5 KB, so one 20-event record costs what one event would.
+ * Each stream undoes the packing (record de-aggregation), reads project_id and the day of the record's
+ * timestamp with jq (dynamic partitioning), puts the newline back after each record and writes GZIP
+ * NDJSON under <stream>/project_id=<id>/dt=<YYYY-MM-DD>/, the layout the local Firehose stand-in writes
+ * (lambdas/local/firehose-endpoint.ts) and the Glue tables project (lib/analytics.ts).
+ */
+import { Duration, RemovalPolicy, Size, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import {
+  AppendDelimiterToRecordProcessor,
+  Compression,
+  DeliveryStream,
+  MetadataExtractionProcessor,
+  RecordDeAggregationProcessor,
+  S3Bucket,
+  StreamEncryption,
+} from 'aws-cdk-lib/aws-kinesisfirehose';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { secureBucket } from './buckets';
+import { EVENT_COLUMNS, IDENTITY_COLUMNS, type HiveType } from './raw-columns';
+
+export interface RawStreamSpec {
+  /** The environment variable of the functions that put records (lambdas/entry/aws.ts). */
+  envVar: string;
+  /** S3 prefix and Glue table name. */
+  prefix: string;
+  table: string;
+  columns: Record<string, HiveType>;
+  description: string;
+}
+
+export const RAW_STREAMS = {
+  events: {
+    envVar: 'EVENTS_STREAM_NAME',
+    prefix: 'events/',
+    table: 'events',
+    columns: EVENT_COLUMNS,
+    description: 'Raw events (one JSON line per event)',
+  },
+  identities: {
+    envVar: 'IDENTITIES_STREAM_NAME',
+    prefix: 'identities/',
+    table: 'identities',
+    columns: IDENTITY_COLUMNS,
+    description: 'Identity links: from timestamp on, id belongs to the group of canonical_id (latest row per id wins)',
+  },
+} as const satisfies Record<string, RawStreamSpec>;
+
+export type StreamName = keyof typeof RAW_STREAMS;
+
+export const dataOutputPrefix = (prefix: string) =>
+  `${prefix}project_id=!{partitionKeyFromQuery:project_id}/dt=!{partitionKeyFromQuery:dt}/`;
+export const errorOutputPrefix = (prefix: string) => `errors/${prefix}!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/`;
+/** jq expressions for the partition keys: dt is the first 10 characters of the ISO 8601 timestamp. */
+export const PARTITION_QUERY = { project_id: '.project_id', dt: '.timestamp[0:10]' };
+export const FILE_EXTENSION = '.json.gz';
+
+export interface RawStreamsProps {
+  removalPolicy: RemovalPolicy;
+  accessLogs: Bucket;
+  bufferingInterval: Duration;
+  bufferingSize: Size;
+  /** Delete raw records this long after delivery; undefined keeps them. */
+  expiration?: Duration;
+}
+
+export class RawStreams extends Construct {
+  readonly bucket: Bucket;
+  readonly streams: Record<StreamName, DeliveryStream>;
+
+  constructor(scope: Construct, id: string, props: RawStreamsProps) {
+    super(scope, id);
+    this.bucket = secureBucket(this, 'Bucket', {
+      removalPolicy: props.removalPolicy,
+      accessLogs: { bucket: props.accessLogs, prefix: 'raw/' },
+      lifecycleRules: [
+        // Failed records are kept long enough to inspect and replay, then dropped.
+        { id: 'expire-delivery-errors', prefix: 'errors/', expiration: Duration.days(90) },
+        ...(props.expiration
+          ? Object.values(RAW_STREAMS).map((s) => ({ id: `expire-${s.table}`, prefix: s.prefix, expiration: props.expiration }))
+          : []),
+      ],
+    });
+
+    const entries = (Object.entries(RAW_STREAMS) as Array<[StreamName, RawStreamSpec]>).map(([name, spec]) => {
+      const stream = new DeliveryStream(this, name, {
+        encryption: StreamEncryption.awsOwnedKey(),
+        destination: new S3Bucket(this.bucket, {
+          dataOutputPrefix: dataOutputPrefix(spec.prefix),
+          errorOutputPrefix: errorOutputPrefix(spec.prefix),
+          compression: Compression.GZIP,
+          fileExtension: FILE_EXTENSION,
+          bufferingInterval: props.bufferingInterval,
+          bufferingSize: props.bufferingSize,
+          dynamicPartitioning: { enabled: true, retryDuration: Duration.minutes(5) },
+          processors: [
+            RecordDeAggregationProcessor.json(),
+            MetadataExtractionProcessor.jq16(PARTITION_QUERY),
+            new AppendDelimiterToRecordProcessor(),
+          ],
+        }),
+      });
+      const bucketArn = `<${Stack.of(this).resolve(Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement))}.Arn>`;
+      const reason =
+        "The delivery role CDK's Firehose S3 destination creates: read/write (bucket.grantReadWrite) on the raw bucket only, which Firehose needs to write objects and multipart uploads under any partition prefix.";
+      Validations.of(stream).acknowledge(
+        ...['Action::s3:Abort*', 'Action::s3:DeleteObject*', 'Action::s3:GetBucket*', 'Action::s3:GetObject*', 'Action::s3:List*', `Resource::${bucketArn}/*`].map(
+          (finding) => ({ id: `AwsSolutions-IAM5[${finding}]`, reason }),
+        ),
+      );
+      return [name, stream] as const;
+    });
+    this.streams = Object.fromEntries(entries) as Record<StreamName, DeliveryStream>;
+    Validations.of(Stack.of(this)).acknowledge({
+      id: 'CloudFormation-Validate::W7001',
+      reason: "The Firehose L2 adds a CIDR-block mapping for Redshift/HTTP destinations; S3 destinations leave it unused.",
+    });
+  }
+}

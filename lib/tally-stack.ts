@@ -1,0 +1,247 @@
+/**
+ * The whole service in one stack. Each concern is one construct; this file only wires their handles
+ * together, so every dependency between them is visible here.
+ */
+import { CfnOutput, Duration, RemovalPolicy, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { PLAN_LIMITS } from '../lambdas/domain/api-key';
+import { ROUTES, type RouteName } from '../lambdas/routes';
+import type { TableName } from '../lambdas/store/schema';
+import { Alarms } from './alarms';
+import { Analytics, RESULTS_PREFIX } from './analytics';
+import { TallyApi } from './api/api';
+import { accessLogBucket } from './buckets';
+import { Edge } from './edge';
+import { TallyFunction, type LogLevel } from './function';
+import { applyAccess, type AccessTargets } from './grants';
+import { AUTHORIZER_ACCESS, JOBS, ROUTE_ACCESS, type JobName, type RouteAccess } from './route-access';
+import { RAW_STREAMS, RawStreams } from './raw-streams';
+import { TallyTables } from './tables';
+
+export interface TallyStackProps extends StackProps {
+  /** API Gateway stage name, the first path segment of the execute-api URL. @default 'prod' */
+  readonly stageName?: string;
+  /**
+   * Requests per minute per key of the shared usage plans (burst = the limit, refill = limit/60 per
+   * second). Keep in step with PLAN_LIMITS in lambdas/domain/api-key.ts, which the admin API shows
+   * and the local server applies. @default PLAN_LIMITS: free 100, pro 1000
+   */
+  readonly planLimits?: { readonly free?: number; readonly pro?: number };
+  /** Level of the functions' JSON logs (TALLY_LOG_LEVEL and Lambda's application log level). @default 'info' */
+  readonly logLevel?: LogLevel;
+  /** Retention of function and API access logs. @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+  /** Write API Gateway access logs; creates the account's API Gateway CloudWatch role if needed. @default true */
+  readonly apiAccessLogs?: boolean;
+  /** Memory of every function, in MB (CPU grows with it). @default 512 */
+  readonly memorySize?: number;
+  /** Timeout of every function. @default Duration.seconds(10), the local server's handler budget */
+  readonly functionTimeout?: Duration;
+  /** How long the authorizer reuses a looked-up key record (0 disables; Origin is checked on every request regardless). @default Duration.seconds(60) */
+  readonly keyCacheTtl?: Duration;
+  /** How long an instance serves its copy of the running experiments (starts and stops show after at most this). @default Duration.seconds(5) */
+  readonly experimentsCacheTtl?: Duration;
+  /** Days the events ledger (deduplication and the admin recent-events listing) keeps an event. @default 30 */
+  readonly eventsRetentionDays?: number;
+  /** Delete raw events and identity links from S3 this long after delivery. @default - kept forever */
+  readonly rawExpiration?: Duration;
+  /** Firehose buffering interval per partition (60 to 900 s): latency to S3 versus number of files. @default Duration.seconds(300) */
+  readonly firehoseBufferingInterval?: Duration;
+  /** Firehose buffering size per partition (64 to 128 MiB with dynamic partitioning). @default Size.mebibytes(128) */
+  readonly firehoseBufferingSize?: Size;
+  /** Removal policy of data: the tables holding user data (TableLayout.holdsUserData) and the raw, Athena-results and access-log buckets. @default RemovalPolicy.RETAIN */
+  readonly dataRemovalPolicy?: RemovalPolicy;
+  /** Deletion protection of the tables holding user data (TableLayout.holdsUserData). @default true */
+  readonly deletionProtection?: boolean;
+  /** Glue database name; change it to deploy two stacks in one account and region. @default 'tally' */
+  readonly glueDatabaseName?: string;
+  /** When the results job recomputes the results of running experiments. @default Schedule.rate(Duration.hours(1)) */
+  readonly resultsSchedule?: Schedule;
+  /** Athena refuses queries scanning more than this. @default Size.gibibytes(10) */
+  readonly athenaBytesScannedCutoff?: Size;
+  /** Athena query results are deleted after this long. @default Duration.days(30) */
+  readonly athenaResultsExpiration?: Duration;
+  /** Share of 5xx API responses over 5 minutes that raises the alarm. @default 0.01 (1 %) */
+  readonly serverErrorRateAlarm?: number;
+  /** Where alarms are sent (creates an SNS topic with an e-mail subscription). @default - alarms without notification */
+  readonly alarmEmail?: string;
+  /** Put CloudFront in front of the API (viewer geolocation headers, origin secret header). @default false */
+  readonly cloudFront?: boolean;
+  /** CloudFront price class, when cloudFront is on. @default PriceClass.PRICE_CLASS_100 */
+  readonly cloudFrontPriceClass?: PriceClass;
+}
+
+export class TallyStack extends Stack {
+  readonly api: TallyApi;
+  readonly functions: Record<RouteName, TallyFunction>;
+  readonly jobs: Record<JobName, TallyFunction>;
+  readonly authorizer: TallyFunction;
+  readonly tables: Record<TableName, Table>;
+  readonly raw: RawStreams;
+  readonly analytics: Analytics;
+  readonly adminToken: Secret;
+  readonly edge?: Edge;
+  readonly alarms: Alarms;
+
+  constructor(scope: Construct, id: string, props: TallyStackProps = {}) {
+    super(scope, id, props);
+    const stageName = props.stageName ?? 'prod';
+    const removalPolicy = props.dataRemovalPolicy ?? RemovalPolicy.RETAIN;
+    const bufferingInterval = props.firehoseBufferingInterval ?? Duration.seconds(300);
+    const functionDefaults = {
+      logLevel: props.logLevel ?? 'info',
+      logRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.functionTimeout ?? Duration.seconds(10),
+    } as const;
+
+    const accessLogs = accessLogBucket(this, 'AccessLogs', removalPolicy);
+    const { tables } = new TallyTables(this, 'Tables', {
+      userDataRemovalPolicy: removalPolicy,
+      userDataDeletionProtection: props.deletionProtection ?? true,
+    });
+    this.tables = tables;
+    const raw = new RawStreams(this, 'Raw', {
+      removalPolicy,
+      accessLogs,
+      bufferingInterval,
+      bufferingSize: props.firehoseBufferingSize ?? Size.mebibytes(128),
+      expiration: props.rawExpiration,
+    });
+
+    this.raw = raw;
+    const adminToken = new Secret(this, 'AdminToken', {
+      description: 'Bearer token of the Tally admin API (/admin/v1/*)',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(adminToken).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'A static bearer token for operators; rotate with put-secret-value (handlers re-read it within 5 minutes), see docs/deploy.md.',
+    });
+
+    this.adminToken = adminToken;
+    this.analytics = new Analytics(this, 'Analytics', {
+      rawBucket: raw.bucket,
+      databaseName: props.glueDatabaseName ?? 'tally',
+      bytesScannedCutoff: props.athenaBytesScannedCutoff ?? Size.gibibytes(10),
+      accessLogs,
+      removalPolicy,
+      resultsExpiration: props.athenaResultsExpiration ?? Duration.days(30),
+    });
+    const analytics = this.analytics;
+
+    const timeoutOf = (access: RouteAccess) =>
+      access.timeoutSeconds ? Duration.seconds(access.timeoutSeconds) : functionDefaults.timeout;
+    this.functions = Object.fromEntries(
+      ROUTES.map((route) => [
+        route.name,
+        new TallyFunction(this, `Route-${route.name}`, {
+          ...functionDefaults,
+          timeout: timeoutOf(ROUTE_ACCESS[route.name]),
+          entry: route.name,
+          description: `Tally ${route.method} ${route.path}`,
+        }),
+      ]),
+    ) as Record<RouteName, TallyFunction>;
+    this.jobs = Object.fromEntries(
+      (Object.entries(JOBS) as Array<[JobName, (typeof JOBS)[JobName]]>).map(([name, job]) => [
+        name,
+        new TallyFunction(this, `Job-${name}`, {
+          ...functionDefaults,
+          timeout: timeoutOf(job.access),
+          entry: name,
+          description: job.description,
+        }),
+      ]),
+    ) as Record<JobName, TallyFunction>;
+    this.authorizer = new TallyFunction(this, 'Authorizer', {
+      ...functionDefaults,
+      entry: 'authorizer',
+      description: 'Tally API key authorizer (key, origin and bundle-ID checks; usage identifier)',
+      environment: { KEY_CACHE_TTL_SECONDS: String((props.keyCacheTtl ?? Duration.seconds(60)).toSeconds()) },
+    });
+
+    const planPrefix = `${this.stackName}-`;
+    this.api = new TallyApi(this, 'Api', {
+      stageName,
+      handlers: Object.fromEntries(Object.entries(this.functions).map(([name, f]) => [name, f.fn])) as Record<RouteName, LambdaFunction>,
+      authorizer: this.authorizer.fn,
+      planLimits: { free: props.planLimits?.free ?? PLAN_LIMITS.free, pro: props.planLimits?.pro ?? PLAN_LIMITS.pro },
+      planPrefix,
+      accessLogs: props.apiAccessLogs ?? true,
+      logRetention: functionDefaults.logRetention,
+    });
+
+    const targets: AccessTargets = {
+      tables,
+      streams: raw.streams,
+      adminToken,
+      eventsRetentionDays: props.eventsRetentionDays ?? 30,
+      // The stage name, not the stage: the stage depends on these functions.
+      rateLimits: { restApiId: this.api.api.restApiId, stage: stageName, planPrefix },
+      settings: {
+        experimentsCache: {
+          envVar: 'EXPERIMENTS_CACHE_SECONDS',
+          value: String((props.experimentsCacheTtl ?? Duration.seconds(5)).toSeconds()),
+        },
+      },
+      athena: {
+        workGroupName: analytics.workGroupName,
+        databaseName: analytics.database.databaseName,
+        tableNames: Object.values(RAW_STREAMS).map((s) => s.table),
+        rawBucket: raw.bucket,
+        rawPrefixes: Object.values(RAW_STREAMS).map((s) => s.prefix),
+        resultsBucket: analytics.resultsBucket,
+        resultsPrefix: RESULTS_PREFIX,
+      },
+    };
+    for (const route of ROUTES) applyAccess(this.functions[route.name].fn, ROUTE_ACCESS[route.name], targets);
+    for (const name of Object.keys(JOBS) as JobName[]) applyAccess(this.jobs[name].fn, JOBS[name].access, targets);
+    applyAccess(this.authorizer.fn, AUTHORIZER_ACCESS, targets);
+
+    // The results job on a schedule. Not retried by the rule: the next run recomputes everything.
+    new Rule(this, 'ResultsSchedule', {
+      description: 'Runs the Tally results job',
+      schedule: props.resultsSchedule ?? Schedule.rate(Duration.hours(1)),
+      targets: [new LambdaFunctionTarget(this.jobs['results-job'].fn, { retryAttempts: 0 })],
+    });
+
+    let edge: Edge | undefined;
+    if (props.cloudFront) {
+      edge = this.edge = new Edge(this, 'Edge', { api: this.api.api, priceClass: props.cloudFrontPriceClass ?? PriceClass.PRICE_CLASS_100 });
+      edge.originSecret.grantRead(this.authorizer.fn);
+      this.authorizer.fn.addEnvironment('ORIGIN_SECRET_ARN', edge.originSecret.secretArn);
+    }
+
+    this.alarms = new Alarms(this, 'Alarms', {
+      api: this.api.api,
+      functions: {
+        ...Object.fromEntries(Object.entries(this.functions).map(([name, f]) => [name, f.fn])),
+        ...Object.fromEntries(Object.entries(this.jobs).map(([name, f]) => [name, f.fn])),
+        authorizer: this.authorizer.fn,
+      },
+      streams: raw.streams,
+      bufferingInterval,
+      tables,
+      serverErrorRate: props.serverErrorRateAlarm ?? 0.01,
+      ...(props.alarmEmail ? { email: props.alarmEmail } : {}),
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: edge ? `https://${edge.distribution.distributionDomainName}/` : this.api.api.url, description: 'Base URL of the API ({base_url})' });
+    new CfnOutput(this, 'ExecuteApiUrl', { value: this.api.api.url, description: 'The API Gateway stage URL (bypasses CloudFront when it is on)' });
+    new CfnOutput(this, 'AdminTokenSecretArn', { value: adminToken.secretArn, description: 'Secrets Manager secret holding the admin API bearer token' });
+    new CfnOutput(this, 'RawBucketName', {
+      value: raw.bucket.bucketName,
+      description: 'Raw records: events/ and identities/, each project_id=<id>/dt=<YYYY-MM-DD>/',
+    });
+    new CfnOutput(this, 'GlueDatabase', { value: analytics.database.databaseName, description: 'Query <database>.events in Athena' });
+    new CfnOutput(this, 'AthenaWorkGroup', { value: analytics.workGroup.ref, description: 'Athena workgroup for analysts' });
+  }
+}

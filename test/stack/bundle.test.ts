@@ -1,0 +1,53 @@
+/**
+ * The one test that bundles for real (local esbuild, no Docker): every function's asset exists, is a
+ * CommonJS bundle with its source map, keeps @aws-sdk external, and stays small enough for a fast
+ * cold start. One synthesis for all functions; the other stack tests skip bundling.
+ */
+import { Template } from 'aws-cdk-lib/assertions';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../lambdas/routes';
+import { JOBS } from '../../lib/route-access';
+import { TallyStack } from '../../lib/tally-stack';
+import { testApp } from './synth';
+
+/** Generous ceiling: the bundles measure 130-150 KB minified (npm run build prints the figures). */
+const MAX_BUNDLE_BYTES = 400 * 1024;
+
+const outdir = mkdtempSync(join(tmpdir(), 'tally-bundle-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe('bundles', () => {
+  it('bundles every function with local esbuild', { timeout: 120_000 }, () => {
+    const app = testApp({ bundle: true, outdir });
+    const stack = new TallyStack(app, 'Tally');
+    const template = Template.fromStack(stack);
+    const functions = [
+      ...ROUTES.map((r) => ({ name: r.name, fn: stack.functions[r.name].fn })),
+      ...Object.keys(JOBS).map((name) => ({ name, fn: stack.jobs[name as keyof typeof JOBS].fn })),
+      { name: 'authorizer', fn: stack.authorizer.fn },
+    ];
+    const sizes: Record<string, number> = {};
+    for (const { name, fn } of functions) {
+      const props = template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as never)].Properties;
+      const hash = String(props.Code.S3Key).replace(/\.zip$/, '');
+      const dir = join(outdir, `asset.${hash}`);
+      const bundle = join(dir, 'index.js');
+      expect(existsSync(bundle), `${name}: ${bundle}`).toBe(true);
+      expect(existsSync(`${bundle}.map`), `${name}: source map`).toBe(true);
+      const code = readFileSync(bundle, 'utf8');
+      sizes[name] = statSync(bundle).size;
+      expect(sizes[name], name).toBeLessThan(MAX_BUNDLE_BYTES);
+      expect(sizes[name], name).toBeGreaterThan(1024);
+      // CommonJS with the handler export, the SDK left to the runtime.
+      expect(code, name).toMatch(/module\.exports/);
+      expect(code, name).toMatch(/require\("@aws-sdk\/client-dynamodb"\)|require\("@aws-sdk\/lib-dynamodb"\)/);
+      expect(code, name).not.toMatch(/class DynamoDBClient\b/);
+      // Minified: long lines (newlines left are inside template literals).
+      expect(code.length / code.split('\n').length, `${name} is minified`).toBeGreaterThan(300);
+    }
+    expect(Object.keys(sizes)).toHaveLength(functions.length);
+  });
+});

@@ -1,0 +1,207 @@
+/** Tables from TABLES, the raw streams to S3, and the Glue/Athena side analysts query. */
+import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseBatch, toStoredEvent } from '../../lambdas/domain/event';
+import type { IdentityRecord } from '../../lambdas/domain/identity';
+import { TABLES, type TableLayout, type TableName } from '../../lambdas/store/schema';
+import { EVENT_COLUMNS, IDENTITY_COLUMNS } from '../../lib/raw-columns';
+import { RAW_STREAMS, type StreamName } from '../../lib/raw-streams';
+import { synthStack, type Synth } from './synth';
+
+let s: Synth;
+beforeAll(() => {
+  s = synthStack();
+});
+
+const id = (construct: { node: { defaultChild?: unknown } }) => s.stack.getLogicalId(construct.node.defaultChild as never);
+const resource = (logicalId: string) => s.template.toJSON().Resources[logicalId];
+
+describe('DynamoDB tables', () => {
+  it('creates exactly the tables of TABLES', () => {
+    expect(Object.keys(s.template.findResources('AWS::DynamoDB::Table'))).toHaveLength(Object.keys(TABLES).length);
+  });
+
+  for (const [name, layout] of Object.entries(TABLES) as Array<[TableName, TableLayout]>) {
+    it(`${name}: keys, indexes, TTL, on-demand, PITR, removal`, () => {
+      const table = resource(id(s.stack.tables[name]));
+      const p = table.Properties;
+      expect(p.KeySchema).toEqual([
+        { AttributeName: layout.partitionKey, KeyType: 'HASH' },
+        ...(layout.sortKey ? [{ AttributeName: layout.sortKey, KeyType: 'RANGE' }] : []),
+      ]);
+      expect(p.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(p.TimeToLiveSpecification).toEqual(layout.ttlAttribute ? { AttributeName: layout.ttlAttribute, Enabled: true } : undefined);
+      expect((p.GlobalSecondaryIndexes ?? []).map((g: Record<string, unknown>) => ({ name: g.IndexName, keys: g.KeySchema, projection: g.Projection }))).toEqual(
+        layout.indexes.map((index) => ({
+          name: index.name,
+          keys: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            ...(index.sortKey ? [{ AttributeName: index.sortKey, KeyType: 'RANGE' }] : []),
+          ],
+          projection: { ProjectionType: 'ALL' },
+        })),
+      );
+      const attributes = new Set([layout.partitionKey, layout.sortKey, ...layout.indexes.flatMap((i) => [i.partitionKey, i.sortKey])].filter(Boolean));
+      expect(p.AttributeDefinitions).toEqual([...attributes].map((a) => ({ AttributeName: a, AttributeType: 'S' })));
+      // User data is retained and protected by default; the rest can go with the stack.
+      expect(table.DeletionPolicy).toBe(layout.holdsUserData ? 'Retain' : 'Delete');
+      expect(p.DeletionProtectionEnabled ?? false).toBe(layout.holdsUserData);
+    });
+  }
+
+  it('makes removal policy and deletion protection configurable', () => {
+    const dev = synthStack({ dataRemovalPolicy: RemovalPolicy.DESTROY, deletionProtection: false });
+    for (const table of Object.values(dev.template.findResources('AWS::DynamoDB::Table'))) {
+      expect(table.DeletionPolicy).toBe('Delete');
+      expect(table.Properties.DeletionProtectionEnabled ?? false).toBe(false);
+    }
+  });
+});
+
+describe('raw streams (Firehose)', () => {
+  for (const [name, spec] of Object.entries(RAW_STREAMS) as Array<[StreamName, (typeof RAW_STREAMS)[StreamName]]>) {
+    it(`${name}: de-aggregates NDJSON, partitions by project_id and dt = timestamp[0:10], GZIP`, () => {
+      const stream = resource(id(s.stack.raw.streams[name])).Properties;
+      expect(stream.DeliveryStreamType).toBe('DirectPut');
+      expect(stream.DeliveryStreamEncryptionConfigurationInput).toEqual({ KeyType: 'AWS_OWNED_CMK' });
+      const dest = stream.ExtendedS3DestinationConfiguration;
+      expect(dest.BucketARN).toEqual({ 'Fn::GetAtt': [id(s.stack.raw.bucket), 'Arn'] });
+      expect(dest.Prefix).toBe(`${spec.prefix}project_id=!{partitionKeyFromQuery:project_id}/dt=!{partitionKeyFromQuery:dt}/`);
+      expect(dest.ErrorOutputPrefix).toBe(`errors/${spec.prefix}!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/`);
+      expect(dest.CompressionFormat).toBe('GZIP');
+      expect(dest.FileExtension).toBe('.json.gz');
+      expect(dest.BufferingHints).toEqual({ IntervalInSeconds: 300, SizeInMBs: 128 });
+      expect(dest.DynamicPartitioningConfiguration).toEqual({ Enabled: true, RetryOptions: { DurationInSeconds: 300 } });
+      const processors = dest.ProcessingConfiguration.Processors as Array<{ Type: string; Parameters: Array<{ ParameterName: string; ParameterValue: string }> }>;
+      expect(dest.ProcessingConfiguration.Enabled).toBe(true);
+      expect(processors.map((p) => p.Type)).toEqual(['RecordDeAggregation', 'MetadataExtraction', 'AppendDelimiterToRecord']);
+      const params = (i: number) => Object.fromEntries(processors[i]!.Parameters.map((p) => [p.ParameterName, p.ParameterValue]));
+      expect(params(0)).toEqual({ SubRecordType: 'JSON' });
+      expect(params(1)).toEqual({
+        MetadataExtractionQuery: '{"project_id":.project_id,"dt":.timestamp[0:10]}',
+        JsonParsingEngine: 'JQ-1.6',
+      });
+    });
+  }
+
+  it('puts the streams to the handler env vars the entries read', () => {
+    expect(RAW_STREAMS.events.envVar).toBe('EVENTS_STREAM_NAME');
+    expect(RAW_STREAMS.identities.envVar).toBe('IDENTITIES_STREAM_NAME');
+  });
+
+  it('takes buffering from props', () => {
+    const fast = synthStack({ firehoseBufferingInterval: Duration.seconds(60), firehoseBufferingSize: Size.mebibytes(64) });
+    fast.template.hasResourceProperties('AWS::KinesisFirehose::DeliveryStream', {
+      ExtendedS3DestinationConfiguration: Match.objectLike({ BufferingHints: { IntervalInSeconds: 60, SizeInMBs: 64 } }),
+    });
+  });
+
+  it('writes to an encrypted, private, TLS-only, access-logged bucket with lifecycle rules', () => {
+    const bucket = resource(id(s.stack.raw.bucket));
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    const p = bucket.Properties;
+    expect(p.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    expect(p.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(p.LoggingConfiguration).toMatchObject({ LogFilePrefix: 'raw/' });
+    const rules = p.LifecycleConfiguration.Rules as Array<Record<string, unknown>>;
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Id: 'abort-incomplete-uploads', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 } }),
+        expect.objectContaining({ Id: 'expire-delivery-errors', Prefix: 'errors/', ExpirationInDays: 90 }),
+      ]),
+    );
+    s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: id(s.stack.raw.bucket) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('Glue and Athena', () => {
+  /** A real raw record, built by the same code the ingest handlers run. */
+  function storedEvent() {
+    const batch = parseBatch({ events: [{ name: 'signup', user_id: 'u1', properties: { plan: 'pro' } }] });
+    if (!batch.ok) throw new Error('fixture batch invalid');
+    return toStoredEvent(batch.events[0]!, {
+      projectId: 'p1',
+      receivedMs: Date.parse('2025-03-01T10:00:00Z'),
+      source: 'v1',
+      sdk: null,
+      sdkVersion: null,
+      geo: { country: null, region: null, city: null },
+    });
+  }
+
+  function glueTable(name: string) {
+    const t = Object.values(s.template.findResources('AWS::Glue::Table')).find((r) => r.Properties.TableInput.Name === name);
+    expect(t, name).toBeDefined();
+    return t!.Properties;
+  }
+
+  it('creates the database "tally"', () => {
+    s.template.hasResourceProperties('AWS::Glue::Database', { DatabaseInput: { Name: 'tally' } });
+  });
+
+  it('events table: the columns are exactly the StoredEvent fields (project_id as partition)', () => {
+    const table = glueTable('events');
+    const columns = (table.TableInput.StorageDescriptor.Columns as Array<{ Name: string; Type: string }>).map((c) => c.Name);
+    const partitions = (table.TableInput.PartitionKeys as Array<{ Name: string }>).map((c) => c.Name);
+    expect(partitions).toEqual(['project_id', 'dt']);
+    expect([...columns, 'project_id'].sort()).toEqual(Object.keys(EVENT_COLUMNS).sort());
+    expect(Object.keys(storedEvent()).sort()).toEqual(Object.keys(EVENT_COLUMNS).sort());
+  });
+
+  it('identities table: the columns are exactly the IdentityRecord fields', () => {
+    const table = glueTable('identities');
+    const columns = (table.TableInput.StorageDescriptor.Columns as Array<{ Name: string }>).map((c) => c.Name);
+    const sample: IdentityRecord = { project_id: 'p', id: 'a', canonical_id: 'b', timestamp: '2025-01-01T00:00:00.000Z', reason: 'link' };
+    expect([...columns, 'project_id'].sort()).toEqual(Object.keys(IDENTITY_COLUMNS).sort());
+    expect(Object.keys(sample).sort()).toEqual(Object.keys(IDENTITY_COLUMNS).sort());
+  });
+
+  for (const spec of Object.values(RAW_STREAMS)) {
+    it(`${spec.table}: GZIP NDJSON with partition projection, queryable right after deploy`, () => {
+      const input = glueTable(spec.table).TableInput;
+      const sd = input.StorageDescriptor;
+      expect(sd.SerdeInfo.SerializationLibrary).toBe('org.openx.data.jsonserde.JsonSerDe');
+      expect(sd.Compressed).toBe(true);
+      expect(JSON.stringify(sd.Location)).toContain(`/${spec.prefix}`);
+      expect(input.Parameters).toMatchObject({
+        'projection.enabled': 'true',
+        'projection.project_id.type': 'injected',
+        'projection.dt.type': 'date',
+        'projection.dt.format': 'yyyy-MM-dd',
+        'projection.dt.range': '2020-01-01,NOW+2DAYS',
+        'projection.dt.interval': '1',
+        'projection.dt.interval.unit': 'DAYS',
+      });
+      // The S3 layout the stream writes (and the local Firehose stand-in): <prefix>project_id=<id>/dt=<day>/
+      const template = JSON.stringify(input.Parameters['storage.location.template']);
+      expect(template).toContain(`/${spec.prefix}project_id=\${project_id}/dt=\${dt}/`);
+    });
+  }
+
+  it('has an Athena workgroup with its own results bucket, enforced settings and a scan limit', () => {
+    const wg = resource(s.stack.resolve(s.stack.analytics.workGroup.logicalId)).Properties;
+    expect(wg.RecursiveDeleteOption).toBe(true);
+    expect(wg.WorkGroupConfiguration).toMatchObject({
+      EnforceWorkGroupConfiguration: true,
+      BytesScannedCutoffPerQuery: 10 * 1024 ** 3,
+      ResultConfiguration: { EncryptionConfiguration: { EncryptionOption: 'SSE_S3' } },
+    });
+    expect(JSON.stringify(wg.WorkGroupConfiguration.ResultConfiguration.OutputLocation)).toContain(id(s.stack.analytics.resultsBucket));
+    const results = resource(id(s.stack.analytics.resultsBucket)).Properties;
+    expect(results.LifecycleConfiguration.Rules).toEqual(expect.arrayContaining([expect.objectContaining({ Id: 'expire-query-results', ExpirationInDays: 30 })]));
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * Least privilege: each function's IAM statements and environment follow its line in
+ * lib/route-access.ts, and each line matches what its entry file asks awsDeps() for.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../lambdas/routes';
+import { TABLES, tableEnvVar, type TableName } from '../../lambdas/store/schema';
+import { entryFile, type TallyFunction } from '../../lib/function';
+import { DYNAMO_READ, DYNAMO_WRITE } from '../../lib/grants';
+import { RAW_STREAMS, type StreamName } from '../../lib/raw-streams';
+import { AUTHORIZER_ACCESS, JOBS, ROUTE_ACCESS, type RouteAccess } from '../../lib/route-access';
+import { synthStack, type Synth } from './synth';
+
+let s: Synth;
+beforeAll(() => {
+  s = synthStack({ cloudFront: true });
+});
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+const logicalId = (c: { node: { defaultChild?: unknown } }) => s.stack.getLogicalId(c.node.defaultChild as never);
+const asArray = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
+
+/** Every statement of the policies attached to a function's role. */
+function statementsOf(fn: TallyFunction): Statement[] {
+  const roleId = logicalId(fn.role);
+  return Object.values(s.template.findResources('AWS::IAM::Policy'))
+    .filter((p) => (p.Properties.Roles as Array<{ Ref: string }>).some((r) => r.Ref === roleId))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+function envOf(fn: TallyFunction): Record<string, unknown> {
+  return s.template.toJSON().Resources[logicalId(fn.fn)].Properties.Environment.Variables;
+}
+
+/** Every function with the access line it was built from. */
+function allFunctions(): Array<{ name: string; fn: TallyFunction; access: RouteAccess }> {
+  return [
+    ...ROUTES.map((r) => ({ name: r.name, fn: s.stack.functions[r.name], access: ROUTE_ACCESS[r.name] as RouteAccess })),
+    ...Object.entries(JOBS).map(([name, job]) => ({ name, fn: s.stack.jobs[name as keyof typeof JOBS], access: job.access as RouteAccess })),
+    { name: 'authorizer', fn: s.stack.authorizer, access: AUTHORIZER_ACCESS },
+  ];
+}
+
+const mentions = (value: unknown, id: string) => JSON.stringify(value).includes(`"${id}"`);
+
+describe('route access lines match the entry files', () => {
+  /** What an awsDeps() dependency needs from a function's access line. */
+  const DEP_NEEDS: Record<string, (a: RouteAccess) => boolean> = {
+    projects: (a) => !!a.tables?.projects,
+    keys: (a) => !!a.tables?.api_keys,
+    rateLimits: (a) => !!a.apiKeys,
+    ledger: (a) => !!a.tables?.events,
+    sink: (a) => !!a.streams?.events,
+    identities: (a) => !!a.tables?.identities,
+    identitySink: (a) => !!a.streams?.identities,
+    experiments: (a) => !!a.tables?.experiments,
+    assignments: (a) => !!a.tables?.assignments,
+    experimentsCacheMs: (a) => !!a.settings?.experimentsCache,
+    results: (a) => !!a.tables?.results,
+    resultsQuery: (a) => !!a.athena,
+    adminToken: (a) => !!a.adminToken,
+  };
+  /** The dependency each piece of access exists for (so no line grants more than its entry uses). */
+  const TABLE_DEP: Record<string, string> = {
+    projects: 'projects',
+    api_keys: 'keys',
+    events: 'ledger',
+    identities: 'identities',
+    experiments: 'experiments',
+    assignments: 'assignments',
+    results: 'results',
+  };
+  const STREAM_DEP: Record<StreamName, string> = { events: 'sink', identities: 'identitySink' };
+
+  function depsOf(name: string): string[] {
+    const source = readFileSync(entryFile(name), 'utf8');
+    // The authorizer wires its one store itself (small bundle on the request path).
+    if (name === 'authorizer' && /new DynamoApiKeyStore\(/.test(source) && !/awsDeps\(\s*\[/.test(source)) return ['keys'];
+    const lists = [...source.matchAll(/awsDeps\(\s*\[([^\]]*)\]/g)];
+    expect(lists.length, `${name}: no awsDeps([...]) call`).toBeGreaterThan(0);
+    return lists.flatMap((m) => [...m[1]!.matchAll(/'([A-Za-z]+)'/g)].map((d) => d[1]!));
+  }
+
+  it('every route, job and the authorizer has an entry and an access line covering its deps, and no more', () => {
+    for (const { name, access } of allFunctions()) {
+      const deps = depsOf(name);
+      for (const dep of deps) {
+        const needs = DEP_NEEDS[dep];
+        if (dep === 'geo' || dep === 'clock') continue;
+        expect(needs, `${name}: dependency "${dep}" has no mapping in test/stack/iam.test.ts and lib/route-access.ts`).toBeDefined();
+        expect(needs!(access), `${name} uses "${dep}": its line in lib/route-access.ts must grant it`).toBe(true);
+      }
+      for (const table of Object.keys(access.tables ?? {})) {
+        expect(deps, `${name} is granted table ${table} it does not use`).toContain(TABLE_DEP[table]);
+      }
+      for (const stream of Object.keys(access.streams ?? {}) as StreamName[]) {
+        expect(deps, `${name} is granted stream ${stream} it does not use`).toContain(STREAM_DEP[stream]);
+      }
+      if (access.apiKeys) expect(deps).toContain('rateLimits');
+      if (access.athena) expect(deps).toContain('resultsQuery');
+      if (access.adminToken) expect(deps).toContain('adminToken');
+      if (access.settings?.experimentsCache) expect(deps).toContain('experimentsCacheMs');
+    }
+  });
+});
+
+describe('IAM statements', () => {
+  it('never allow an action on every resource', () => {
+    for (const { name, fn } of allFunctions()) {
+      for (const st of statementsOf(fn)) expect(st.Resource, `${name}: ${JSON.stringify(st.Action)}`).not.toEqual('*');
+    }
+  });
+
+  it('grant each function exactly its tables, at its access level, indexes by name', () => {
+    for (const { name, fn, access } of allFunctions()) {
+      const dynamo = statementsOf(fn).filter((st) => asArray(st.Action).some((a) => a.startsWith('dynamodb:')));
+      for (const table of Object.keys(TABLES) as TableName[]) {
+        const tableId = logicalId(s.stack.tables[table]);
+        const granted = dynamo.filter((st) => mentions(st.Resource, tableId));
+        const level = access.tables?.[table];
+        if (!level) {
+          expect(granted, `${name} must not touch ${table}`).toHaveLength(0);
+          continue;
+        }
+        const actions = new Set(granted.flatMap((st) => asArray(st.Action)));
+        expect([...actions].sort(), `${name} on ${table}`).toEqual((level === 'readWrite' ? [...DYNAMO_READ, ...DYNAMO_WRITE] : DYNAMO_READ).sort());
+        const resources = JSON.stringify(granted.map((st) => st.Resource));
+        for (const index of TABLES[table].indexes) expect(resources).toContain(`/index/${index.name}`);
+        expect(resources).not.toContain('/index/*');
+      }
+    }
+  });
+
+  it('let only the ingest and assignment functions put to the raw streams they use', () => {
+    for (const { name, fn, access } of allFunctions()) {
+      const firehose = statementsOf(fn).filter((st) => asArray(st.Action).some((a) => a.startsWith('firehose:')));
+      for (const stream of Object.keys(RAW_STREAMS) as StreamName[]) {
+        const granted = firehose.filter((st) => mentions(st.Resource, logicalId(s.stack.raw.streams[stream])));
+        if (access.streams?.[stream]) {
+          expect(granted.flatMap((st) => asArray(st.Action)).sort(), name).toEqual(['firehose:PutRecord', 'firehose:PutRecordBatch']);
+        } else {
+          expect(granted, `${name} must not put to ${stream}`).toHaveLength(0);
+        }
+      }
+    }
+  });
+
+  it('let only the admin functions read the admin token, and only the authorizer the origin secret', () => {
+    const tokenId = logicalId(s.stack.adminToken);
+    const originId = logicalId(s.stack.edge!.originSecret);
+    for (const { name, fn, access } of allFunctions()) {
+      const secrets = statementsOf(fn).filter((st) => asArray(st.Action).some((a) => a.startsWith('secretsmanager:')));
+      const reads = (id: string) => secrets.some((st) => mentions(st.Resource, id));
+      expect(reads(tokenId), name).toBe(!!access.adminToken);
+      expect(reads(originId), name).toBe(name === 'authorizer');
+      const route = ROUTES.find((r) => r.name === name);
+      if (route) expect(!!access.adminToken, name).toBe(route.auth === 'admin');
+    }
+  });
+
+  it('let only the key create/delete functions manage API Gateway keys and usage plans, verb by verb', () => {
+    for (const { name, fn, access } of allFunctions()) {
+      const apigw = statementsOf(fn).filter((st) => asArray(st.Action).some((a) => a.startsWith('apigateway:')));
+      if (access.apiKeys !== 'manage') {
+        expect(apigw, name).toHaveLength(0);
+        continue;
+      }
+      const byVerb = Object.fromEntries(apigw.map((st) => [asArray(st.Action).join(), JSON.stringify(st.Resource)]));
+      expect(Object.keys(byVerb).sort()).toEqual(['apigateway:DELETE', 'apigateway:GET', 'apigateway:PATCH', 'apigateway:POST']);
+      expect(byVerb['apigateway:GET']).not.toContain('/apikeys/*');
+      expect(byVerb['apigateway:PATCH']).not.toContain('/apikeys');
+      for (const resources of Object.values(byVerb)) expect(resources).toMatch(/::\/(apikeys|usageplans)/);
+    }
+  });
+
+  it('let only Athena-querying functions query, in the stack workgroup, reading raw prefixes only', () => {
+    for (const { name, fn, access } of allFunctions()) {
+      const statements = statementsOf(fn);
+      const athena = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('athena:')));
+      const s3 = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:')));
+      if (access.athena !== 'query') {
+        expect([...athena, ...s3], name).toHaveLength(0);
+        continue;
+      }
+      expect(JSON.stringify(athena)).toContain('workgroup/Tally-analysts');
+      const reads = s3.filter((st) => asArray(st.Action).includes('s3:GetObject') && mentions(st.Resource, logicalId(s.stack.raw.bucket)));
+      const objects = JSON.stringify(reads.map((st) => st.Resource));
+      for (const spec of Object.values(RAW_STREAMS)) expect(objects).toContain(`/${spec.prefix}*`);
+      expect(objects).not.toContain('errors/');
+      const writes = s3.filter((st) => asArray(st.Action).includes('s3:PutObject'));
+      expect(JSON.stringify(writes)).not.toContain(logicalId(s.stack.raw.bucket));
+    }
+  });
+});
+
+describe('environment', () => {
+  it('names each granted table, stream and the secret by reference, never by value', () => {
+    for (const { name, fn, access } of allFunctions()) {
+      const env = envOf(fn);
+      for (const table of Object.keys(access.tables ?? {}) as TableName[]) {
+        expect(env[tableEnvVar(table)], `${name} ${table}`).toEqual({ Ref: logicalId(s.stack.tables[table]) });
+      }
+      for (const table of Object.keys(TABLES) as TableName[]) {
+        if (!access.tables?.[table]) expect(env, name).not.toHaveProperty(tableEnvVar(table));
+      }
+      for (const stream of Object.keys(access.streams ?? {}) as StreamName[]) {
+        expect(env[RAW_STREAMS[stream].envVar], name).toEqual({ Ref: logicalId(s.stack.raw.streams[stream]) });
+      }
+      if (access.adminToken) expect(env.ADMIN_TOKEN_SECRET_ARN, name).toEqual({ Ref: logicalId(s.stack.adminToken) });
+      else expect(env, name).not.toHaveProperty('ADMIN_TOKEN_SECRET_ARN');
+      expect(env.NODE_OPTIONS).toBe('--enable-source-maps');
+    }
+  });
+
+  it('generates the admin token in Secrets Manager: no value in the template', () => {
+    const secret = s.template.toJSON().Resources[logicalId(s.stack.adminToken)].Properties;
+    expect(secret.GenerateSecretString).toMatchObject({ PasswordLength: 48, ExcludePunctuation: true });
+    expect(secret).not.toHaveProperty('SecretString');
+    s.template.hasOutput('AdminTokenSecretArn', { Value: { Ref: logicalId(s.stack.adminToken) } });
+  });
+
+  it('wires the rate-limit registry by API id, stage name and plan prefix (no plan IDs: that would be a cycle)', () => {
+    const env = envOf(s.stack.functions['admin-keys-create']);
+    expect(env.RATE_LIMIT_REST_API_ID).toEqual({ Ref: logicalId(s.stack.api.api) });
+    expect(env.RATE_LIMIT_STAGE).toBe('prod');
+    expect(env.RATE_LIMIT_PLAN_PREFIX).toBe('Tally-');
+  });
+});

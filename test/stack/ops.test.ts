@@ -1,0 +1,147 @@
+/** Function defaults, the results schedule, alarms, optional SNS and CloudFront, outputs. */
+import { Duration } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { Schedule } from 'aws-cdk-lib/aws-events';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ORIGIN_VERIFY_HEADER } from '../../lambdas/handlers/authorizer';
+import { ROUTES } from '../../lambdas/routes';
+import { TABLES } from '../../lambdas/store/schema';
+import { RAW_STREAMS } from '../../lib/raw-streams';
+import { JOBS } from '../../lib/route-access';
+import { synthStack, type Synth } from './synth';
+
+let s: Synth;
+beforeAll(() => {
+  s = synthStack();
+});
+
+const id = (c: { node: { defaultChild?: unknown } }) => s.stack.getLogicalId(c.node.defaultChild as never);
+const functionCount = ROUTES.length + Object.keys(JOBS).length + 1;
+
+describe('functions', () => {
+  it('one per route, per job, plus the authorizer: Node.js 22 on arm64, JSON logs, source maps', () => {
+    const fns = Object.values(s.template.findResources('AWS::Lambda::Function'));
+    expect(fns).toHaveLength(functionCount);
+    for (const fn of fns) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: 512,
+        LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: 'INFO', SystemLogLevel: 'WARN', LogGroup: { Ref: expect.any(String) } },
+      });
+      expect(fn.Properties.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', TALLY_LOG_LEVEL: 'info' });
+    }
+  });
+
+  it('gives each function its own log group with retention, and no managed policy', () => {
+    const groups = Object.values(s.template.findResources('AWS::Logs::LogGroup')).filter((g) => g.Properties.RetentionInDays === 30);
+    expect(groups.length).toBeGreaterThanOrEqual(functionCount);
+    for (const role of Object.values(s.template.findResources('AWS::IAM::Role'))) {
+      if (role.Properties.AssumeRolePolicyDocument.Statement[0].Principal.Service === 'lambda.amazonaws.com') {
+        expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      }
+    }
+  });
+
+  it('gives the Athena route time under the 29 s API Gateway limit and waits 3 s less for queries', () => {
+    const refresh = s.template.toJSON().Resources[id(s.stack.functions['admin-results-refresh'].fn)].Properties;
+    expect(refresh.Timeout).toBe(28);
+    expect(refresh.Environment.Variables.ATHENA_MAX_WAIT_SECONDS).toBe('25');
+    expect(s.template.toJSON().Resources[id(s.stack.functions['ingest-v1'].fn)].Properties.Timeout).toBe(10);
+  });
+
+  it('runs the results job hourly without retries', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 hour)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [id(s.stack.jobs['results-job'].fn), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    const custom = synthStack({ resultsSchedule: Schedule.rate(Duration.minutes(15)), logLevel: 'debug' });
+    custom.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(15 minutes)' });
+    custom.template.hasResourceProperties('AWS::Lambda::Function', { LoggingConfig: Match.objectLike({ ApplicationLogLevel: 'DEBUG' }) });
+  });
+});
+
+describe('alarms', () => {
+  const alarms = () => Object.values(s.template.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+
+  it('watches the API 5xx rate', () => {
+    s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5XXError',
+      Statistic: 'Average',
+      Threshold: 0.01,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+
+  it('watches errors and throttles of every function', () => {
+    for (const metric of ['Errors', 'Throttles']) {
+      const found = alarms().filter((a) => a.Namespace === 'AWS/Lambda' && a.MetricName === metric);
+      expect(found, metric).toHaveLength(functionCount);
+    }
+  });
+
+  it('watches Firehose delivery of every stream', () => {
+    for (const stream of Object.keys(RAW_STREAMS)) {
+      const streamId = id(s.stack.raw.streams[stream as keyof typeof RAW_STREAMS]);
+      const found = alarms().filter((a) => a.Namespace === 'AWS/Firehose' && JSON.stringify(a.Dimensions).includes(streamId));
+      expect(found.map((a) => a.MetricName).sort(), stream).toEqual(
+        ['DeliveryToS3.DataFreshness', 'DeliveryToS3.Success', 'PartitionCountExceeded', 'ThrottledRecords'].sort(),
+      );
+      expect(found.find((a) => a.MetricName === 'DeliveryToS3.Success')).toMatchObject({ Threshold: 1, ComparisonOperator: 'LessThanThreshold' });
+    }
+  });
+
+  it('watches DynamoDB throttling of every table', () => {
+    const found = alarms().filter((a) => a.Metrics && JSON.stringify(a.Metrics).includes('ThrottleEvents'));
+    expect(found).toHaveLength(Object.keys(TABLES).length);
+  });
+
+  it('notifies nobody by default, and an SNS topic (TLS only) with alarmEmail', () => {
+    expect(Object.keys(s.template.findResources('AWS::SNS::Topic'))).toHaveLength(0);
+    const notified = synthStack({ alarmEmail: 'ops@example.com' });
+    notified.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    notified.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    for (const alarm of Object.values(notified.template.findResources('AWS::CloudWatch::Alarm'))) {
+      expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    }
+  });
+});
+
+describe('CloudFront (optional)', () => {
+  it('is off by default', () => {
+    expect(Object.keys(s.template.findResources('AWS::CloudFront::Distribution'))).toHaveLength(0);
+    expect(s.template.toJSON().Resources[id(s.stack.authorizer.fn)].Properties.Environment.Variables).not.toHaveProperty('ORIGIN_SECRET_ARN');
+  });
+
+  it('sends the origin secret header, forwards everything but Host, caches nothing; the authorizer gets the secret', () => {
+    const cf = synthStack({ cloudFront: true });
+    const dist = Object.values(cf.template.findResources('AWS::CloudFront::Distribution'))[0]!.Properties.DistributionConfig;
+    const origin = dist.Origins[0];
+    expect(origin.OriginCustomHeaders).toHaveLength(1);
+    expect(origin.OriginCustomHeaders[0].HeaderName).toBe(ORIGIN_VERIFY_HEADER);
+    // A dynamic reference to the secret, resolved by CloudFormation at deploy time.
+    expect(JSON.stringify(origin.OriginCustomHeaders[0].HeaderValue)).toContain('{{resolve:secretsmanager:');
+    // The stage path: /prod/v1/events on the origin for /v1/events at CloudFront.
+    expect(JSON.stringify(origin.OriginPath)).toContain(cf.stack.getLogicalId(cf.stack.api.api.deploymentStage.node.defaultChild as never));
+    expect(dist.DefaultCacheBehavior).toMatchObject({
+      ViewerProtocolPolicy: 'https-only',
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // CachingDisabled
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // AllViewerExceptHostHeader
+      AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+    });
+    const env = cf.template.toJSON().Resources[cf.stack.getLogicalId(cf.stack.authorizer.fn.node.defaultChild as never)].Properties.Environment.Variables;
+    expect(env.ORIGIN_SECRET_ARN).toEqual({ Ref: cf.stack.getLogicalId(cf.stack.edge!.originSecret.node.defaultChild as never) });
+    cf.template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', ['https://', Match.anyValue(), '/']] } });
+  });
+});
+
+describe('outputs', () => {
+  it('names the API URL, the admin token secret, the raw bucket, the Glue database and the workgroup', () => {
+    const outputs = Object.keys(s.template.findOutputs('*'));
+    expect(outputs).toEqual(expect.arrayContaining(['ApiUrl', 'ExecuteApiUrl', 'AdminTokenSecretArn', 'RawBucketName', 'GlueDatabase', 'AthenaWorkGroup']));
+  });
+});
