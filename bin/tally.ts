@@ -18,5 +18,6 @@ new TallyStack(app, app.node.tryGetContext('stackName') ?? 'Tally', {
   cloudFront: bool('cloudFront'),
   alarmEmail: app.node.tryGetContext('alarmEmail'),
   glueDatabaseName: app.node.tryGetContext('glueDatabaseName'),
+  geoipDatabase: app.node.tryGetContext('geoipDatabase') ?? process.env.TALLY_GEOIP_DB,
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

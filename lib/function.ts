@@ -42,6 +42,8 @@ export interface TallyFunctionProps {
   entry: string;
   description: string;
   environment?: Record<string, string>;
+  /** Files copied into the bundle's directory (deployed under /var/task/). */
+  copyFiles?: Array<{ from: string; to: string }>;
   logLevel: LogLevel;
   logRetention: RetentionDays;
   memorySize: number;
@@ -91,7 +93,16 @@ export class TallyFunction extends Construct {
       systemLogLevelV2: SystemLogLevel.WARN,
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
       projectRoot: REPO_ROOT,
-      bundling: BUNDLING,
+      bundling: props.copyFiles?.length
+        ? {
+            ...BUNDLING,
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (_input: string, output: string) => props.copyFiles!.map((f) => `cp "${f.from}" "${output}/${f.to}"`),
+            },
+          }
+        : BUNDLING,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         TALLY_LOG_LEVEL: props.logLevel,

@@ -31,6 +31,8 @@ export interface RouteAccess {
   settings?: Partial<Record<SettingName, true>>;
   /** Function timeout when the default (TallyStackProps.functionTimeout) is not enough. */
   timeoutSeconds?: number;
+  /** Ships the geolocation database (TallyStackProps.geoipDatabase) with this function. */
+  geolocation?: true;
 }
 
 /** experimentsCache: EXPERIMENTS_CACHE_SECONDS, how long an instance may serve its copy of the running experiments. */
@@ -50,6 +52,7 @@ const INGEST: RouteAccess = {
   tables: { events: 'readWrite', identities: 'readWrite', experiments: 'read' },
   streams: { events: true, identities: true },
   settings: { experimentsCache: true },
+  geolocation: true,
 };
 
 export const ROUTE_ACCESS = {

@@ -11,6 +11,8 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { PLAN_LIMITS } from '../lambdas/domain/api-key';
 import { ROUTES, type RouteName } from '../lambdas/routes';
 import type { TableName } from '../lambdas/store/schema';
@@ -62,7 +64,7 @@ export interface TallyStackProps extends StackProps {
   readonly deletionProtection?: boolean;
   /** Glue database name; change it to deploy two stacks in one account and region. @default 'tally' */
   readonly glueDatabaseName?: string;
-  /** When the results job recomputes the results of running experiments. @default Schedule.rate(Duration.hours(1)) */
+  /** When the results job recomputes the results of running experiments. @default Schedule.rate(Duration.minutes(15)) */
   readonly resultsSchedule?: Schedule;
   /** Athena refuses queries scanning more than this. @default Size.gibibytes(10) */
   readonly athenaBytesScannedCutoff?: Size;
@@ -72,10 +74,23 @@ export interface TallyStackProps extends StackProps {
   readonly serverErrorRateAlarm?: number;
   /** Where alarms are sent (creates an SNS topic with an e-mail subscription). @default - alarms without notification */
   readonly alarmEmail?: string;
+  /**
+   * Path, on the machine that deploys, of a MaxMind City database (.mmdb, e.g. GeoLite2-City) to ship
+   * inside the ingestion functions for geolocation. Refresh it by redeploying with a newer file.
+   * @default - none: country, region and city are stored as null (unless CloudFront viewer headers apply)
+   */
+  readonly geoipDatabase?: string;
   /** Put CloudFront in front of the API (viewer geolocation headers, origin secret header). @default false */
   readonly cloudFront?: boolean;
   /** CloudFront price class, when cloudFront is on. @default PriceClass.PRICE_CLASS_100 */
   readonly cloudFrontPriceClass?: PriceClass;
+}
+
+/** Copies the database next to the bundle; the function finds it through GEOIP_DB_PATH. */
+function geoipBundle(path: string) {
+  const source = resolve(path);
+  if (!existsSync(source)) throw new Error(`geoipDatabase ${source} does not exist (download GeoLite2-City.mmdb first; see the README)`);
+  return { copyFiles: [{ from: source, to: 'geoip-city.mmdb' }], environment: { GEOIP_DB_PATH: '/var/task/geoip-city.mmdb' } };
 }
 
 export class TallyStack extends Stack {
@@ -147,6 +162,7 @@ export class TallyStack extends Stack {
           timeout: timeoutOf(ROUTE_ACCESS[route.name]),
           entry: route.name,
           description: `Tally ${route.method} ${route.path}`,
+          ...(props.geoipDatabase && (ROUTE_ACCESS[route.name] as RouteAccess).geolocation ? geoipBundle(props.geoipDatabase) : {}),
         }),
       ]),
     ) as Record<RouteName, TallyFunction>;
@@ -209,7 +225,7 @@ export class TallyStack extends Stack {
     // The results job on a schedule. Not retried by the rule: the next run recomputes everything.
     new Rule(this, 'ResultsSchedule', {
       description: 'Runs the Tally results job',
-      schedule: props.resultsSchedule ?? Schedule.rate(Duration.hours(1)),
+      schedule: props.resultsSchedule ?? Schedule.rate(Duration.minutes(15)),
       targets: [new LambdaFunctionTarget(this.jobs['results-job'].fn, { retryAttempts: 0 })],
     });
 

@@ -1,4 +1,5 @@
 /** Function defaults, the results schedule, alarms, optional SNS and CloudFront, outputs. */
+import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { Schedule } from 'aws-cdk-lib/aws-events';
@@ -51,13 +52,13 @@ describe('functions', () => {
     expect(s.template.toJSON().Resources[id(s.stack.functions['ingest-v1'].fn)].Properties.Timeout).toBe(10);
   });
 
-  it('runs the results job hourly without retries', () => {
+  it('runs the results job every 15 minutes without retries', () => {
     s.template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(1 hour)',
+      ScheduleExpression: 'rate(15 minutes)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [id(s.stack.jobs['results-job'].fn), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
     });
-    const custom = synthStack({ resultsSchedule: Schedule.rate(Duration.minutes(15)), logLevel: 'debug' });
-    custom.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(15 minutes)' });
+    const custom = synthStack({ resultsSchedule: Schedule.rate(Duration.hours(1)), logLevel: 'debug' });
+    custom.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
     custom.template.hasResourceProperties('AWS::Lambda::Function', { LoggingConfig: Match.objectLike({ ApplicationLogLevel: 'DEBUG' }) });
   });
 });
@@ -143,5 +144,23 @@ describe('outputs', () => {
   it('names the API URL, the admin token secret, the raw bucket, the Glue database and the workgroup', () => {
     const outputs = Object.keys(s.template.findOutputs('*'));
     expect(outputs).toEqual(expect.arrayContaining(['ApiUrl', 'ExecuteApiUrl', 'AdminTokenSecretArn', 'RawBucketName', 'GlueDatabase', 'AthenaWorkGroup']));
+  });
+});
+
+describe('geolocation database', () => {
+  it('ships the MMDB with the ingestion functions only, when the prop names one', () => {
+    const db = join(import.meta.dirname, '..', 'fixtures', 'geoip', 'GeoLite2-City-Test.mmdb');
+    const withDb = synthStack({ geoipDatabase: db });
+    const env = (name: 'ingest-v1' | 'ingest-api' | 'experiments-assign') =>
+      withDb.template.toJSON().Resources[id(withDb.stack.functions[name].fn)].Properties.Environment.Variables;
+    expect(env('ingest-v1').GEOIP_DB_PATH).toBe('/var/task/geoip-city.mmdb');
+    expect(env('ingest-api').GEOIP_DB_PATH).toBe('/var/task/geoip-city.mmdb');
+    expect(env('experiments-assign').GEOIP_DB_PATH).toBeUndefined();
+    const without = s.template.toJSON().Resources[id(s.stack.functions['ingest-v1'].fn)].Properties.Environment.Variables;
+    expect(without.GEOIP_DB_PATH).toBeUndefined();
+  });
+
+  it('refuses a database path that does not exist, naming it', () => {
+    expect(() => synthStack({ geoipDatabase: '/nowhere/GeoLite2-City.mmdb' })).toThrow(/\/nowhere\/GeoLite2-City.mmdb does not exist/);
   });
 });
