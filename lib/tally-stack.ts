@@ -138,7 +138,7 @@ export class TallyStack extends Stack {
     });
     Validations.of(adminToken).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'A static bearer token for operators; rotate with put-secret-value (handlers re-read it within 5 minutes), see docs/deploy.md.',
+      reason: 'A static bearer token for operators; rotate with put-secret-value (handlers re-read it within 5 minutes), see the README, Deploy to AWS.',
     });
 
     this.adminToken = adminToken;
