@@ -61,34 +61,30 @@ export function applyAccess(fn: LambdaFunction, access: RouteAccess, targets: Ac
     fn.addEnvironment('ATHENA_WORKGROUP', targets.athena.workGroupName);
     fn.addEnvironment('ATHENA_DATABASE', targets.athena.databaseName);
     fn.addEnvironment('ATHENA_MAX_WAIT_SECONDS', String(athenaMaxWaitSeconds(fn.timeout?.toSeconds() ?? 3)));
-    if (access.athena === 'query') {
-      for (const statement of athenaStatements(Stack.of(fn), targets.athena)) fn.addToRolePolicy(statement);
-      Validations.of(fn.role!).acknowledge(
-        ...[
-          ...targets.athena.rawPrefixes.map((prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`),
-          `Resource::<${logicalIdOf(targets.athena.resultsBucket)}.Arn>/${targets.athena.resultsPrefix}*`,
-        ].map((finding) => ({
-          id: `AwsSolutions-IAM5[${finding}]`,
-          reason: 'Athena reads every object under the raw prefixes it queries and writes result objects with generated names under the results prefix.',
-        })),
-      );
-    }
+    for (const statement of athenaStatements(Stack.of(fn), targets.athena)) fn.addToRolePolicy(statement);
+    Validations.of(fn.role!).acknowledge(
+      ...[
+        ...targets.athena.rawPrefixes.map((prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`),
+        `Resource::<${logicalIdOf(targets.athena.resultsBucket)}.Arn>/${targets.athena.resultsPrefix}*`,
+      ].map((finding) => ({
+        id: `AwsSolutions-IAM5[${finding}]`,
+        reason: 'Athena reads every object under the raw prefixes it queries and writes result objects with generated names under the results prefix.',
+      })),
+    );
   }
   if (access.apiKeys) {
     fn.addEnvironment(RATE_LIMIT_ENV.restApiId, targets.rateLimits.restApiId);
     fn.addEnvironment(RATE_LIMIT_ENV.stage, targets.rateLimits.stage);
     fn.addEnvironment(RATE_LIMIT_ENV.planPrefix, targets.rateLimits.planPrefix);
-    if (access.apiKeys === 'manage') {
-      for (const statement of apiKeyManagementStatements(Stack.of(fn))) fn.addToRolePolicy(statement);
-      const reason =
-        'API keys and enterprise usage plans are created at run time, so their IDs cannot be named; the shared plans cannot be named either (they depend on the stage, which depends on this function). Scoped to API Gateway key and usage-plan paths and to the verbs used.';
-      Validations.of(fn.role!).acknowledge(
-        ...['/apikeys/*', '/usageplans/*', '/usageplans/*/keys'].map((path) => ({
-          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::${path}]`,
-          reason,
-        })),
-      );
-    }
+    for (const statement of apiKeyManagementStatements(Stack.of(fn))) fn.addToRolePolicy(statement);
+    const reason =
+      'API keys and enterprise usage plans are created at run time, so their IDs cannot be named; the shared plans cannot be named either (they depend on the stage, which depends on this function). Scoped to API Gateway key and usage-plan paths and to the verbs used.';
+    Validations.of(fn.role!).acknowledge(
+      ...['/apikeys/*', '/usageplans/*', '/usageplans/*/keys'].map((path) => ({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::${path}]`,
+        reason,
+      })),
+    );
   }
 }
 

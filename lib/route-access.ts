@@ -15,16 +15,13 @@ export interface RouteAccess {
   tables?: Partial<Record<TableName, TableAccess>>;
   /** firehose:PutRecord/PutRecordBatch on these raw streams (lib/raw-streams.ts). */
   streams?: Partial<Record<StreamName, true>>;
-  /**
-   * API Gateway API keys and usage plans (the rate-limit registry). 'manage': create and delete them.
-   * 'configured': the entry wires the registry (its environment) but never calls it, so no IAM.
-   */
-  apiKeys?: 'manage' | 'configured';
+  /** API Gateway API keys and usage plans (the rate-limit registry): create and delete them. */
+  apiKeys?: 'manage';
   /**
    * Athena queries over the raw tables (results). 'query': run them in the workgroup, read the Glue
-   * tables and the raw objects, write query results. 'configured': environment only, no IAM.
+   * tables and the raw objects, write query results.
    */
-  athena?: 'query' | 'configured';
+  athena?: 'query';
   /** secretsmanager:GetSecretValue on the admin token secret (the admin routes authenticate themselves). */
   adminToken?: true;
   /** Plain settings the entry reads from its environment (no IAM); values come from stack props. */
@@ -67,7 +64,7 @@ export const ROUTE_ACCESS = {
   'admin-projects-create': admin({ projects: 'readWrite' }),
   'admin-projects-list': admin({}),
   'admin-keys-create': admin({ api_keys: 'readWrite' }, { apiKeys: 'manage' }),
-  'admin-keys-list': admin({ api_keys: 'read' }, { apiKeys: 'configured' }),
+  'admin-keys-list': admin({ api_keys: 'read' }),
   'admin-keys-delete': admin({ api_keys: 'readWrite' }, { apiKeys: 'manage' }),
   'admin-events-list': admin({ events: 'read' }),
   'admin-users-get': admin({ identities: 'read' }),
@@ -77,7 +74,7 @@ export const ROUTE_ACCESS = {
   'admin-experiments-update': admin({ experiments: 'readWrite' }),
   'admin-experiments-start': admin({ experiments: 'readWrite' }),
   'admin-experiments-stop': admin({ experiments: 'readWrite' }),
-  'admin-results-get': admin({ experiments: 'read', results: 'read' }, { athena: 'configured' }),
+  'admin-results-get': admin({ experiments: 'read', results: 'read' }),
   'admin-results-refresh': admin({ experiments: 'read', results: 'readWrite' }, { athena: 'query', timeoutSeconds: ATHENA_ROUTE_TIMEOUT }),
 } as const satisfies Record<RouteName, RouteAccess>;
 

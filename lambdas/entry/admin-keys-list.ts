@@ -1,4 +1,4 @@
 import { createKeysListHandler } from '../handlers/keys';
 import { awsDeps } from './aws';
 
-export const handler = createKeysListHandler(awsDeps(['projects', 'keys', 'rateLimits', 'adminToken']));
+export const handler = createKeysListHandler(awsDeps(['projects', 'keys', 'adminToken']));

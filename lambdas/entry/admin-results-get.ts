@@ -1,4 +1,4 @@
 import { createResultsGetHandler } from '../handlers/results';
 import { awsDeps } from './aws';
 
-export const handler = createResultsGetHandler(awsDeps(['projects', 'experiments', 'results', 'resultsQuery', 'adminToken']));
+export const handler = createResultsGetHandler(awsDeps(['projects', 'experiments', 'results', 'adminToken']));
