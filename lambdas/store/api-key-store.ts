@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../domain/api-key';
+import { queryAll } from './dynamo-client';
 import { TABLES } from './schema';
 import type { ApiKeyStore } from './ports';
 
@@ -20,21 +21,12 @@ export class DynamoApiKeyStore implements ApiKeyStore {
   }
 
   async listByProject(projectId: string): Promise<ApiKeyRecord[]> {
-    const items: ApiKeyRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: BY_PROJECT,
-          KeyConditionExpression: 'project_id = :p',
-          ExpressionAttributeValues: { ':p': projectId },
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...((out.Items ?? []) as ApiKeyRecord[]));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const items = await queryAll<ApiKeyRecord>(this.ddb, {
+      TableName: this.table,
+      IndexName: BY_PROJECT,
+      KeyConditionExpression: 'project_id = :p',
+      ExpressionAttributeValues: { ':p': projectId },
+    });
     return items.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 

@@ -3,12 +3,11 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { snakeCase, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
-import { isConditionalCheckFailed } from './dynamo-client';
+import { isConditionalCheckFailed, queryAll } from './dynamo-client';
 
 const expKey = (id: string) => `exp#${id}`;
 const nameKey = (name: string) => `name#${snakeCase(name)}`;
@@ -48,20 +47,13 @@ export class DynamoExperimentStore {
   }
 
   async list(projectId: string): Promise<Experiment[]> {
-    const items: Experiment[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'project_id = :p AND begins_with(sk, :exp)',
-          ExpressionAttributeValues: { ':p': projectId, ':exp': 'exp#' },
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []).map(strip));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const items = (
+      await queryAll<Record<string, unknown>>(this.ddb, {
+        TableName: this.table,
+        KeyConditionExpression: 'project_id = :p AND begins_with(sk, :exp)',
+        ExpressionAttributeValues: { ':p': projectId, ':exp': 'exp#' },
+      })
+    ).map(strip);
     return items.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
 

@@ -11,13 +11,12 @@ import {
   BatchGetCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { mapLimit } from '../domain/concurrency';
 import { seenBefore, type SeenId } from '../domain/identity';
-import { isConditionalCheckFailed } from './dynamo-client';
+import { isConditionalCheckFailed, queryAll } from './dynamo-client';
 import { TABLES } from './schema';
 
 const BY_CANONICAL = TABLES.identities.indexes[0]!.name;
@@ -217,23 +216,13 @@ export class DynamoIdentityStore {
     return moved.sort();
   }
 
-  private async children(projectId: string, canonicalId: string): Promise<IdentityItem[]> {
-    const out: IdentityItem[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: BY_CANONICAL,
-          KeyConditionExpression: 'canonical_pk = :c',
-          ExpressionAttributeValues: { ':c': this.pk(projectId, canonicalId) },
-          ExclusiveStartKey: start,
-        }),
-      );
-      out.push(...((res.Items ?? []) as IdentityItem[]));
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return out;
+  private children(projectId: string, canonicalId: string): Promise<IdentityItem[]> {
+    return queryAll<IdentityItem>(this.ddb, {
+      TableName: this.table,
+      IndexName: BY_CANONICAL,
+      KeyConditionExpression: 'canonical_pk = :c',
+      ExpressionAttributeValues: { ':c': this.pk(projectId, canonicalId) },
+    });
   }
 
   private async getMany(projectId: string, ids: string[], consistent: boolean): Promise<Map<string, IdentityItem>> {

@@ -7,6 +7,7 @@ import type { StoredEvent } from '../domain/event';
 import type { IdentityRecord } from '../domain/identity';
 import type { IdentityItem, LinkResult, UserGroup } from './identity-store';
 import type { Experiment, Transition } from '../domain/experiment';
+import type { Comparison, Srm, VariantStats } from '../domain/stats';
 import type { ExperimentPatch } from './experiment-store';
 import type { Assignment } from './assignment-store';
 
@@ -107,18 +108,9 @@ export interface ExperimentResults {
   status: string;
   computed_at: string;
   window: { from: string; to: string };
-  variants: Array<{ variant: string; enrolled: number; converted: number; conversion_rate: number | null; ci_low: number | null; ci_high: number | null }>;
-  comparisons: Array<{
-    variant: string;
-    control: string;
-    absolute_diff: number | null;
-    relative_diff: number | null;
-    ci_low: number | null;
-    ci_high: number | null;
-    p_value: number | null;
-    chance_to_beat_control: number | null;
-  }>;
-  srm: { p_value: number | null; flagged: boolean };
+  variants: VariantStats[];
+  comparisons: Comparison[];
+  srm: Srm;
   multiple_exposures: number;
 }
 

@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { scanAll } from './dynamo-client';
 import type { Project, ProjectStore } from './ports';
 
 export class DynamoProjectStore implements ProjectStore {
@@ -17,13 +18,7 @@ export class DynamoProjectStore implements ProjectStore {
 
   /** A scan: projects are few (one per app or environment), and only the dashboard lists them. */
   async list(): Promise<Project[]> {
-    const items: Project[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.ddb.send(new ScanCommand({ TableName: this.table, ExclusiveStartKey: start }));
-      items.push(...((out.Items ?? []) as Project[]));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const items = await scanAll<Project>(this.ddb, { TableName: this.table });
     return items.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
 }
