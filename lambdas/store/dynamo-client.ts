@@ -18,26 +18,24 @@ export function isConditionalCheckFailed(err: unknown): boolean {
   return (err as { name?: string })?.name === 'ConditionalCheckFailedException';
 }
 
-/** Every item of a query, following LastEvaluatedKey across pages. */
-export async function queryAll<T>(ddb: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<T[]> {
+type Page = { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> };
+
+/** Every item of a paginated read, following LastEvaluatedKey across pages. */
+async function allPages<T>(read: (start: Record<string, unknown> | undefined) => Promise<Page>): Promise<T[]> {
   const items: T[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await ddb.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    const out = await read(start);
     items.push(...((out.Items ?? []) as T[]));
     start = out.LastEvaluatedKey;
   } while (start);
   return items;
 }
 
-/** Every item of a table scan, following LastEvaluatedKey across pages. */
-export async function scanAll<T>(ddb: DynamoDBDocumentClient, input: Omit<ScanCommandInput, 'ExclusiveStartKey'>): Promise<T[]> {
-  const items: T[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb.send(new ScanCommand({ ...input, ExclusiveStartKey: start }));
-    items.push(...((out.Items ?? []) as T[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+export function queryAll<T>(ddb: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<T[]> {
+  return allPages((start) => ddb.send(new QueryCommand({ ...input, ExclusiveStartKey: start })));
+}
+
+export function scanAll<T>(ddb: DynamoDBDocumentClient, input: Omit<ScanCommandInput, 'ExclusiveStartKey'>): Promise<T[]> {
+  return allPages((start) => ddb.send(new ScanCommand({ ...input, ExclusiveStartKey: start })));
 }
