@@ -57,13 +57,19 @@ export class DynamoIdentityStore {
    * Records first sight of each ID (ids in order of appearance) and returns each ID's canonical ID.
    */
   async observe(projectId: string, ids: string[], seenMs: number): Promise<Map<string, string>> {
+    const items = await this.ensure(projectId, ids, seenMs);
+    const roots = await this.roots(projectId, [...items.values()], true);
+    return new Map(ids.map((id) => [id, roots.get(id)!.id]));
+  }
+
+  /** The items of the IDs (in order of appearance), creating those seen for the first time. */
+  private async ensure(projectId: string, ids: string[], seenMs: number): Promise<Map<string, IdentityItem>> {
     // Strongly consistent: an event sent right after a link must already resolve through it.
     const items = await this.getMany(projectId, ids, true);
     await mapLimit(ids.filter((id) => !items.has(id)), 8, async (id) => {
       items.set(id, await this.create(projectId, id, seenMs, ids.indexOf(id)));
     });
-    const roots = await this.roots(projectId, [...items.values()], true);
-    return new Map(ids.map((id) => [id, roots.get(id)!.id]));
+    return items;
   }
 
   /**
@@ -78,9 +84,10 @@ export class DynamoIdentityStore {
     seenMs: number,
     beforeMerge: (canonical: string, ids: string[]) => Promise<void> = async () => undefined,
   ): Promise<LinkResult> {
-    await this.observe(projectId, [a, b], seenMs);
+    let items = await this.ensure(projectId, [a, b], seenMs);
     for (let attempt = 0; attempt < LINK_ATTEMPTS; attempt++) {
-      const items = await this.getMany(projectId, [a, b], true);
+      // A retry follows a lost race: re-read, the pointers have moved.
+      if (attempt > 0) items = await this.getMany(projectId, [a, b], true);
       const roots = await this.roots(projectId, [...items.values()], true);
       const ra = roots.get(a)!;
       const rb = roots.get(b)!;
