@@ -22,8 +22,6 @@ export interface LocalFirehose {
   faults: FirehoseFault[];
   /** Fault injection for tests: while true, every call fails as 'unavailable'. */
   down: boolean;
-  /** Number of PutRecordBatch calls answered so far. */
-  calls(): number;
   close(): Promise<void>;
 }
 
@@ -35,7 +33,6 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
   const faults: FirehoseFault[] = [];
   const local = { faults, down: false } as LocalFirehose;
   const objectName = fileName();
-  let calls = 0;
   // Appends to one file are chained so concurrent requests never interleave partial lines.
   const tails = new Map<string, Promise<void>>();
   const append = (path: string, data: string) => {
@@ -47,7 +44,6 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    calls++;
     const target = String(req.headers['x-amz-target'] ?? '');
     if (!target.endsWith('.PutRecordBatch')) {
       return reply(res, 400, { __type: 'UnknownOperationException', message: `${target} is not supported locally` });
@@ -95,7 +91,6 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
   const { port } = server.address() as AddressInfo;
   Object.assign(local, {
     endpoint: `http://127.0.0.1:${port}`,
-    calls: () => calls,
     close: async () => {
       await Promise.all(tails.values());
       await new Promise<void>((resolve) => server.close(() => resolve()));
