@@ -63,6 +63,13 @@ describe('project keys', () => {
     expect(missing.status).toBe(403);
     expect(missing.json.error).toMatch(/X-Tally-Bundle-ID/);
     expect((await stack.post('/v1/events', mobile, body, { headers: { 'X-Tally-Bundle-ID': 'com.other' } })).status).toBe(403);
+    // The MGM SDKs' spelling, in any case; X-Tally- wins when both are sent.
+    expect((await stack.post('/v1/events', mobile, body, { headers: { 'X-MGM-Bundle-Id': 'com.acme.app' } })).status).toBe(204);
+    expect((await stack.post('/v1/events', mobile, body, { headers: { 'x-mgm-bundle-id': 'com.acme.app' } })).status).toBe(204);
+    expect((await stack.post('/v1/events', mobile, body, { headers: { 'X-MGM-Bundle-Id': 'com.other' } })).status).toBe(403);
+    const both = { 'X-Tally-Bundle-ID': 'com.other', 'X-MGM-Bundle-Id': 'com.acme.app' };
+    expect((await stack.post('/v1/events', mobile, body, { headers: both })).status).toBe(403);
+    expect(missing.json.error).toMatch(/X-MGM-Bundle-Id is accepted too/);
   });
 });
 
@@ -97,12 +104,52 @@ describe('rate limits', () => {
   });
 });
 
+describe('key headers (an extension of the spec)', () => {
+  const send = (headers: Record<string, string>, path = '/v1/events') =>
+    fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  it('takes the key from X-Tally-Key or X-MGM-Key where Authorization is absent', async () => {
+    expect((await send({ 'X-MGM-Key': key })).status).toBe(204);
+    expect((await send({ 'x-tally-key': key }, '/api/events')).status).toBe(200);
+    expect((await send({ 'X-Tally-Key': key, 'X-MGM-Key': 'tally_wrong' })).status).toBe(204);
+    expect((await send({ 'X-Tally-Key': 'tally_wrong', 'X-MGM-Key': key })).status).toBe(401);
+    const experiments = await fetch(`${stack.url}/v1/experiments?user_id=u1`, { headers: { 'X-MGM-Key': key } });
+    expect(experiments.status).toBe(200);
+  });
+
+  it('never uses a key header when Authorization is present, and never on admin routes', async () => {
+    expect((await send({ Authorization: 'Basic abc', 'X-MGM-Key': key })).status).toBe(401);
+    expect((await send({ Authorization: 'Bearer tally_wrong', 'X-Tally-Key': key })).status).toBe(401);
+    const admin = await fetch(`${stack.url}/admin/v1/projects`, { headers: { 'X-Tally-Key': ADMIN_TOKEN } });
+    expect(admin.status).toBe(401);
+  });
+});
+
 describe('CORS', () => {
-  it('answers preflight requests for browser SDKs', async () => {
-    const res = await fetch(`${stack.url}/v1/events`, { method: 'OPTIONS', headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST' } });
+  const preflight = (headers: Record<string, string>, path = '/v1/events') =>
+    fetch(`${stack.url}${path}`, { method: 'OPTIONS', headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST', ...headers } });
+
+  it('allows the headers the browser asks for', async () => {
+    const asked = 'authorization,content-type,x-mgm-bundle-id,x-mgm-platform,x-mgm-platform-version,x-mgm-sdk,x-mgm-sdk-version';
+    const res = await preflight({ 'Access-Control-Request-Headers': asked });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
-    expect(res.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Content-Encoding.*X-Tally-Bundle-ID/);
+    expect(res.headers.get('access-control-allow-headers')).toBe(asked);
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS');
+    expect(res.headers.get('vary')).toBe('Origin, Access-Control-Request-Headers');
+    const experiments = await preflight({ 'Access-Control-Request-Headers': 'authorization, content-type' }, '/v1/experiments/configs');
+    expect(experiments.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+  });
+
+  it('allows the spec headers under both prefixes when the request names none or a malformed list', async () => {
+    for (const headers of [{}, { 'Access-Control-Request-Headers': 'x-mgm-sdk;evil' }, { 'Access-Control-Request-Headers': 'a,,b' }]) {
+      const res = await preflight(headers);
+      const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+      for (const name of ['authorization', 'content-type', 'content-encoding', 'x-tally-key', 'x-mgm-key']) expect(allowed).toContain(name);
+      for (const prefix of ['x-tally-', 'x-mgm-']) {
+        for (const name of ['sdk', 'sdk-version', 'platform', 'platform-version', 'bundle-id']) expect(allowed).toContain(prefix + name);
+      }
+    }
   });
 });
 
