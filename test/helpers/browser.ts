@@ -4,11 +4,12 @@
  * When no Chromium is found, browser tests are skipped with one line saying how to install it, except
  * under CI=true, where a missing browser is a failure: CI must run them (.ci/run installs Chromium).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { describe, it } from 'vitest';
 
@@ -22,7 +23,19 @@ export function chromiumPath(): string | undefined {
   return CHROMIUM_CANDIDATES.find((path) => existsSync(path));
 }
 
-let skipNoticePrinted = false;
+/**
+ * The skip notice is printed once per test run, not once per test file: vitest imports this module
+ * afresh in each worker, so a marker file named after the run's main process records it.
+ */
+function printSkipNoticeOnce(): void {
+  const runPid = isMainThread ? process.ppid : process.pid;
+  try {
+    writeFileSync(join(tmpdir(), `tally-browser-skip-notice-${runPid}`), '', { flag: 'wx' });
+  } catch {
+    return; // already printed in this run
+  }
+  console.warn(MISSING);
+}
 
 /** `describe` when a Chromium is found; otherwise, under CI=true, a describe whose single test fails saying Chromium is missing; elsewhere describe.skip, printing once: "Browser tests skipped: no Chromium found. Install it with `apt-get install chromium` (or set TALLY_CHROMIUM)". */
 export const describeBrowser = (name: string, fn: () => void): void => {
@@ -39,10 +52,7 @@ export const describeBrowser = (name: string, fn: () => void): void => {
     });
     return;
   }
-  if (!skipNoticePrinted) {
-    skipNoticePrinted = true;
-    console.warn(MISSING);
-  }
+  printSkipNoticeOnce();
   describe.skip(name, fn);
 };
 
