@@ -143,7 +143,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         bundleId: metadataHeader(lookup, 'bundleId'),
       });
       if (!decision.allow) return fail(decision.status, decision.error);
-      const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, Date.now());
+      const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, deps.clock());
       if (!rate.allowed) {
         const seconds = rate.retryAfterSeconds;
         return fail(429, 'Rate limit exceeded', surface === 'api' ? {} : { retry_after: seconds }, { 'Retry-After': String(seconds) });
