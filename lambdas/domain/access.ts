@@ -11,7 +11,7 @@ export type AccessDecision =
 export const INVALID_KEY_ERROR = 'Invalid or missing API key';
 export const ORIGIN_NOT_ALLOWED_ERROR = 'Request origin not allowed for this API key';
 export const BUNDLE_ID_REQUIRED_ERROR =
-  'This API key is restricted to listed app bundle IDs: send the X-Tally-Bundle-ID header with one of them';
+  'This API key is restricted to listed app bundle IDs: send one of them in the X-Tally-Bundle-ID header (X-MGM-Bundle-Id is accepted too)';
 export const BUNDLE_ID_NOT_ALLOWED_ERROR = 'App bundle ID not allowed for this API key';
 
 /**

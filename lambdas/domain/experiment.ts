@@ -1,4 +1,5 @@
 /** Experiments: names, states and transitions (spec "States and transitions"). */
+import { sdkSnakeCase } from './sdk-snake-case';
 
 export const EXPERIMENT_STATUSES = ['created', 'running', 'stopped'] as const;
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
@@ -35,6 +36,15 @@ export function snakeCase(name: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
+/**
+ * Every spelling that names this experiment in an exposure's $experiment_name or in a
+ * `$experiment_<spelling>` super property: the name as configured, Tally's snakeCase and the MGM
+ * SDKs' snake_case (sdkSnakeCase). Distinct values, in that order. Names are unique under all of them.
+ */
+export function experimentNameSpellings(name: string): string[] {
+  return [...new Set([name, snakeCase(name), sdkSnakeCase(name)])];
+}
+
 export type Transition = 'start' | 'stop';
 
 /** The state table: which status each transition needs, and where it leads. */
@@ -49,10 +59,14 @@ export function transitionRefusal(transition: Transition, current: ExperimentSta
   return `Cannot ${transition} an experiment whose status is ${current}; only a ${from} experiment can be ${transition === 'start' ? 'started' : 'stopped'}.${finalNote}`;
 }
 
-/** Names of experiments an event refers to: `$experiment_exposure`'s $experiment_name and super properties. */
+/**
+ * The experiment spellings an event refers to, as sent: `$experiment_exposure`'s $experiment_name and
+ * the <spelling> of each `$experiment_<spelling>` super property. An experiment is referred to when
+ * one of them is among its experimentNameSpellings.
+ */
 export function referencedExperiments(name: string, properties: Record<string, unknown>): string[] {
   const out: string[] = [];
-  if (name === EXPOSURE_EVENT && typeof properties.$experiment_name === 'string') out.push(snakeCase(properties.$experiment_name));
+  if (name === EXPOSURE_EVENT && typeof properties.$experiment_name === 'string') out.push(properties.$experiment_name);
   for (const key of Object.keys(properties)) {
     if (key.startsWith(SUPER_PROPERTY_PREFIX) && key !== '$experiment_name') out.push(key.slice(SUPER_PROPERTY_PREFIX.length));
   }

@@ -27,6 +27,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import type { ApiKeyRecord } from '../domain/api-key';
 import { secretsEqual } from '../domain/api-key';
+import { metadataHeader, presentedApiKey } from '../http/client-headers';
 import { header } from '../http/event';
 import { errorFields, log } from '../http/log';
 import { errorBody, surfaceOf, type Surface } from '../http/surface';
@@ -94,10 +95,11 @@ export function createAuthorizerHandler(deps: AuthorizerDeps): AuthorizerHandler
     const started = deps.clock();
     const surface = surfaceOf(event.resource ?? event.path ?? '/');
     const headers = { headers: event.headers ?? {} };
+    const lookup = (name: string) => header(headers, name);
     const decision = await authorizeKey(keys, {
-      authorization: header(headers, 'authorization'),
+      key: presentedApiKey(lookup),
       origin: header(headers, 'origin'),
-      bundleId: header(headers, 'x-tally-bundle-id'),
+      bundleId: metadataHeader(lookup, 'bundleId'),
     });
     const gateway = gatewayContext(surface);
     let result: APIGatewayAuthorizerResult;

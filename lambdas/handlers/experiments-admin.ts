@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { DEFAULT_VARIANTS, snakeCase, transitionRefusal, type Experiment, type Transition } from '../domain/experiment';
 import { LIMITS } from '../domain/limits';
+import { sdkSnakeCase } from '../domain/sdk-snake-case';
 import { ApiError, notFound } from '../http/api-error';
 import { json, type HttpEvent } from '../http/event';
 import { jsonBody } from '../http/validate';
@@ -51,8 +52,18 @@ export interface ExperimentAdminDeps extends AdminDeps {
   clock: () => number;
 }
 
-function nameTaken(name: string): ApiError {
-  return new ApiError(409, `An experiment named "${name}" (or with the same snake_case form, ${snakeCase(name)}) already exists in this project`);
+/**
+ * 409 naming the clash: the spelling both names share and the experiment holding it. Names must stay
+ * unambiguous as configured, in Tally's snake_case and in the MGM SDKs' snake_case, because each of
+ * them may name an experiment in exposures and `$experiment_*` super properties.
+ */
+async function nameTaken(deps: ExperimentAdminDeps, projectId: string, name: string, err: NameTakenError): Promise<ApiError> {
+  const owner = err.ownerId ? await deps.experiments.get(projectId, err.ownerId).catch(() => undefined) : undefined;
+  const holder = owner ? `experiment ${owner.id} ("${owner.name}")` : 'another experiment';
+  return new ApiError(
+    409,
+    `The name "${name}" clashes with ${holder} in this project: both are spelled "${err.spelling}". Names must differ as written, in snake_case (${snakeCase(name)}) and in the SDKs' snake_case (${sdkSnakeCase(name)}); choose another name.`,
+  );
 }
 
 async function requireExperiment(deps: ExperimentAdminDeps, event: HttpEvent): Promise<Experiment> {
@@ -82,7 +93,7 @@ export function createExperimentsCreateHandler(deps: ExperimentAdminDeps) {
     try {
       await deps.experiments.create(experiment);
     } catch (err) {
-      if (err instanceof NameTakenError) throw nameTaken(experiment.name);
+      if (err instanceof NameTakenError) throw await nameTaken(deps, project.id, experiment.name, err);
       throw err;
     }
     return json(201, experiment);
@@ -110,7 +121,7 @@ export function createExperimentsUpdateHandler(deps: ExperimentAdminDeps) {
     try {
       return json(200, await deps.experiments.update(current, patch));
     } catch (err) {
-      if (err instanceof NameTakenError) throw nameTaken(patch.name!);
+      if (err instanceof NameTakenError) throw await nameTaken(deps, current.project_id, patch.name!, err);
       if (err instanceof StatusConflictError) {
         throw new ApiError(409, `Cannot change an experiment whose status is ${err.current.status}; only a created experiment can be edited`);
       }

@@ -4,6 +4,7 @@ import type { GeoLookup } from '../domain/geo';
 import { requestGeo } from '../domain/client-geo';
 import { ApiError, invalidPayload, tooLarge, unavailable, VALIDATION_FAILED } from '../http/api-error';
 import { parseJsonBody } from '../http/body';
+import { metadataHeader } from '../http/client-headers';
 import { empty, header, json, type HttpEvent } from '../http/event';
 import { principalOf } from '../http/principal';
 import { wrap } from '../http/wrap';
@@ -35,12 +36,13 @@ export function createIngestHandler(source: IngestSource, deps: IngestDeps) {
         if (batch.kind === 'too_many') throw tooLarge(batch.error);
         throw new ApiError(400, VALIDATION_FAILED, { details: batch.details });
       }
+      const lookup = (name: string) => header(event, name);
       const facts = {
         projectId: project_id,
         receivedMs,
         source,
-        sdk: header(event, 'x-tally-sdk') ?? null,
-        sdkVersion: header(event, 'x-tally-sdk-version') ?? null,
+        sdk: metadataHeader(lookup, 'sdk') ?? null,
+        sdkVersion: metadataHeader(lookup, 'sdkVersion') ?? null,
         // Once per request, not per event.
         geo: requestGeo(
           {

@@ -13,6 +13,7 @@ import type { GeoLookup } from '../domain/geo';
 import { LIMITS } from '../domain/limits';
 import { TokenBuckets } from '../domain/rate-limit';
 import { preflightHeaders, corsHeaders } from '../http/cors';
+import { metadataHeader, presentedApiKey } from '../http/client-headers';
 import { header, json } from '../http/event';
 import { errorFields, log } from '../http/log';
 import { errorBody, surfaceOf } from '../http/surface';
@@ -122,7 +123,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const matched = matchRoute(ROUTES, req.method ?? 'GET', url.pathname);
     if (req.method === 'OPTIONS' && matched !== undefined && surface !== 'admin') {
       req.resume();
-      return writeResult(res, { statusCode: 204, headers: preflightHeaders(origin), body: '' });
+      const requested = header({ headers: req.headers as Record<string, string> }, 'access-control-request-headers');
+      return writeResult(res, { statusCode: 204, headers: preflightHeaders(origin, requested), body: '' });
     }
     if (matched === undefined) return fail(404, `No route ${req.method} ${url.pathname}; see the README for the API`);
     if (matched === 'method') return fail(405, `Method ${req.method} is not allowed on ${url.pathname}`);
@@ -134,13 +136,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
     let authorizer: Record<string, string> | null = null;
     if (matched.route.auth === 'api-key') {
+      const lookup = (name: string) => header({ headers: req.headers as Record<string, string> }, name);
       const decision = await authorizeKey(deps.keys, {
-        authorization: req.headers.authorization,
+        key: presentedApiKey(lookup),
         origin,
-        bundleId: header({ headers: req.headers as Record<string, string> }, 'x-tally-bundle-id'),
+        bundleId: metadataHeader(lookup, 'bundleId'),
       });
       if (!decision.allow) return fail(decision.status, decision.error);
-      const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, Date.now());
+      const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, deps.clock());
       if (!rate.allowed) {
         const seconds = rate.retryAfterSeconds;
         return fail(429, 'Rate limit exceeded', surface === 'api' ? {} : { retry_after: seconds }, { 'Retry-After': String(seconds) });

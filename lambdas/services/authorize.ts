@@ -3,11 +3,12 @@
  * restrictions. The AWS Lambda authorizer and the local server both call this function.
  */
 import { checkKeyRestrictions, INVALID_KEY_ERROR } from '../domain/access';
-import { bearerToken, hashApiKey, type ApiKeyRecord } from '../domain/api-key';
+import { hashApiKey, type ApiKeyRecord } from '../domain/api-key';
 import type { ApiKeyStore } from '../store/ports';
 
 export interface KeyRequest {
-  authorization: string | undefined;
+  /** The key as presented (http/client-headers.ts presentedApiKey). */
+  key: string | undefined;
   origin: string | undefined;
   bundleId: string | undefined;
 }
@@ -17,8 +18,7 @@ export type KeyDecision =
   | { allow: false; status: 401 | 403; error: string };
 
 export async function authorizeKey(keys: ApiKeyStore, request: KeyRequest): Promise<KeyDecision> {
-  const token = bearerToken(request.authorization);
-  const key = token ? await keys.findByHash(hashApiKey(token)) : undefined;
+  const key = request.key ? await keys.findByHash(hashApiKey(request.key)) : undefined;
   if (!key) return { allow: false, status: 401, error: INVALID_KEY_ERROR };
   const decision = checkKeyRestrictions(key, request.origin, request.bundleId);
   return decision.allow ? { allow: true, key } : decision;

@@ -3,7 +3,7 @@
  * may serve its copy for a few seconds (EXPERIMENTS_CACHE_SECONDS, default 5): a start or stop is
  * visible within that bound. Locally the cache is off, so the next request sees it.
  */
-import { snakeCase, type Experiment } from '../domain/experiment';
+import { experimentNameSpellings, type Experiment } from '../domain/experiment';
 import type { ExperimentStore } from '../store/ports';
 
 export class ExperimentCatalog {
@@ -21,12 +21,12 @@ export class ExperimentCatalog {
     return experiments;
   }
 
-  /** snake_case names of every experiment of the project, whatever its status. */
+  /** Every spelling (experimentNameSpellings) of every experiment of the project, whatever its status. */
   async knownNames(projectId: string): Promise<Set<string>> {
     const now = this.clock();
     const hit = this.allCache.get(projectId);
     if (hit && now - hit.at < this.ttlMs) return hit.names;
-    const names = new Set((await this.store.list(projectId)).map((e) => snakeCase(e.name)));
+    const names = new Set((await this.store.list(projectId)).flatMap((e) => experimentNameSpellings(e.name)));
     if (this.ttlMs > 0) this.allCache.set(projectId, { at: now, names });
     return names;
   }

@@ -1,4 +1,11 @@
-/** Experiments on DynamoDB: name claims by conditional put, transitions by conditional update. */
+/**
+ * Experiments on DynamoDB: name claims by conditional put, transitions by conditional update.
+ *
+ * An experiment claims every spelling of its name (experimentNameSpellings: as configured, Tally's
+ * snake_case, the MGM SDKs' snake_case), one item `name#<spelling>` each, so no two experiments of a
+ * project share any spelling and an exposure or super property always names at most one of them.
+ * Without transactions: claims are taken one by one and released again when a later one fails.
+ */
 import {
   DeleteCommand,
   GetCommand,
@@ -6,14 +13,18 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { snakeCase, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
+import { experimentNameSpellings, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
 import { isConditionalCheckFailed, queryAll } from './dynamo-client';
 
 const expKey = (id: string) => `exp#${id}`;
-const nameKey = (name: string) => `name#${snakeCase(name)}`;
+const nameKey = (spelling: string) => `name#${spelling}`;
 
+/** A spelling of the name is already claimed by another experiment (ownerId; undefined if it went meanwhile). */
 export class NameTakenError extends Error {
   override name = 'NameTakenError';
+  constructor(readonly spelling: string, readonly ownerId: string | undefined) {
+    super(`name spelling "${spelling}" is taken`);
+  }
 }
 
 /** The experiment's status did not allow the change; carries the status found. */
@@ -30,13 +41,14 @@ export class DynamoExperimentStore {
   constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
 
   async create(experiment: Experiment): Promise<void> {
-    await this.claimName(experiment.project_id, experiment.name, experiment.id);
+    const spellings = experimentNameSpellings(experiment.name);
+    await this.claimSpellings(experiment.project_id, spellings, experiment.id);
     try {
       await this.ddb.send(
         new PutCommand({ TableName: this.table, Item: { ...experiment, sk: expKey(experiment.id) }, ConditionExpression: 'attribute_not_exists(sk)' }),
       );
     } catch (err) {
-      await this.releaseName(experiment.project_id, experiment.name, experiment.id);
+      await this.releaseSpellings(experiment.project_id, spellings, experiment.id);
       throw err;
     }
   }
@@ -59,8 +71,11 @@ export class DynamoExperimentStore {
 
   /** Applies a patch while the experiment is still created. */
   async update(current: Experiment, patch: ExperimentPatch): Promise<Experiment> {
-    const renamed = patch.name !== undefined && snakeCase(patch.name) !== snakeCase(current.name);
-    if (renamed) await this.claimName(current.project_id, patch.name!, current.id);
+    const held = experimentNameSpellings(current.name);
+    const wanted = patch.name === undefined ? held : experimentNameSpellings(patch.name);
+    const added = wanted.filter((s) => !held.includes(s));
+    const dropped = held.filter((s) => !wanted.includes(s));
+    if (added.length > 0) await this.claimSpellings(current.project_id, added, current.id);
     const next = { ...current, ...patch };
     try {
       await this.ddb.send(
@@ -74,11 +89,11 @@ export class DynamoExperimentStore {
         }),
       );
     } catch (err) {
-      if (renamed) await this.releaseName(current.project_id, patch.name!, current.id);
+      await this.releaseSpellings(current.project_id, added, current.id);
       if (isConditionalCheckFailed(err)) throw new StatusConflictError((await this.get(current.project_id, current.id))!);
       throw err;
     }
-    if (renamed) await this.releaseName(current.project_id, current.name, current.id);
+    await this.releaseSpellings(current.project_id, dropped, current.id);
     return next;
   }
 
@@ -105,34 +120,53 @@ export class DynamoExperimentStore {
     }
   }
 
-  private async claimName(projectId: string, name: string, id: string): Promise<void> {
+  /** Claims every spelling for the experiment, or none: on a clash the ones taken here are released. */
+  private async claimSpellings(projectId: string, spellings: string[], id: string): Promise<void> {
+    const claimed: string[] = [];
+    try {
+      for (const spelling of spellings) {
+        await this.claimSpelling(projectId, spelling, id);
+        claimed.push(spelling);
+      }
+    } catch (err) {
+      await this.releaseSpellings(projectId, claimed, id);
+      throw err;
+    }
+  }
+
+  private async claimSpelling(projectId: string, spelling: string, id: string): Promise<void> {
     try {
       await this.ddb.send(
         new PutCommand({
           TableName: this.table,
-          Item: { project_id: projectId, sk: nameKey(name), experiment_id: id },
+          Item: { project_id: projectId, sk: nameKey(spelling), experiment_id: id },
           ConditionExpression: 'attribute_not_exists(sk) OR experiment_id = :id',
           ExpressionAttributeValues: { ':id': id },
         }),
       );
     } catch (err) {
-      if (isConditionalCheckFailed(err)) throw new NameTakenError(name);
-      throw err;
+      if (!isConditionalCheckFailed(err)) throw err;
+      const owner = await this.ddb.send(
+        new GetCommand({ TableName: this.table, Key: { project_id: projectId, sk: nameKey(spelling) }, ConsistentRead: true }),
+      );
+      throw new NameTakenError(spelling, owner.Item?.experiment_id as string | undefined);
     }
   }
 
-  private async releaseName(projectId: string, name: string, id: string): Promise<void> {
-    try {
-      await this.ddb.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: { project_id: projectId, sk: nameKey(name) },
-          ConditionExpression: 'experiment_id = :id',
-          ExpressionAttributeValues: { ':id': id },
-        }),
-      );
-    } catch (err) {
-      if (!isConditionalCheckFailed(err)) throw err;
+  private async releaseSpellings(projectId: string, spellings: string[], id: string): Promise<void> {
+    for (const spelling of spellings) {
+      try {
+        await this.ddb.send(
+          new DeleteCommand({
+            TableName: this.table,
+            Key: { project_id: projectId, sk: nameKey(spelling) },
+            ConditionExpression: 'experiment_id = :id',
+            ExpressionAttributeValues: { ':id': id },
+          }),
+        );
+      } catch (err) {
+        if (!isConditionalCheckFailed(err)) throw err;
+      }
     }
   }
 }

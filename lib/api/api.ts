@@ -23,7 +23,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { CORS_ALLOW_HEADERS } from '../../lambdas/http/cors';
+import { CORS_ALLOW_HEADERS, PREFLIGHT_HEADER_LIST_PATTERN, PREFLIGHT_STATIC_HEADERS } from '../../lambdas/http/cors';
 import { ROUTES, type RouteName } from '../../lambdas/routes';
 import { throttleFor, usagePlanName } from '../../lambdas/store/apigw-rate-limits';
 import { GATEWAY_ERRORS, GATEWAY_RESPONSE_HEADERS } from './gateway-responses';
@@ -179,15 +179,43 @@ export class TallyApi extends Construct {
 }
 
 /**
- * OPTIONS for browsers. CDK's addCorsPreflight cannot be used: with binaryMediaTypes ["*\/*"] a mock
- * integration only maps its request template when told to convert the (binary) body to text.
+ * OPTIONS for browsers, answering as the local server does (lambdas/http/cors.ts preflightHeaders).
+ * CDK's addCorsPreflight cannot be used: with binaryMediaTypes ["*\/*"] a mock integration only maps
+ * its templates when told to convert the (binary) body to text.
+ *
+ * Static response parameters give the fallback values; the integration response template then
+ * reflects Origin, and Access-Control-Request-Headers when it is a well-formed header list, through
+ * $context.responseOverride.header (documented in "Override your API's request and response
+ * parameters and status codes for REST APIs in API Gateway"; CDK's own addCorsPreflight reflects
+ * Origin this way). The list is checked with String.matches, a whole-string match, against the same
+ * pattern the local server uses. Header names are looked up in both spellings browsers use (HTTP/2
+ * sends them lower-case), as CDK does for Origin.
  */
+export function preflightResponseTemplate(): string {
+  const read = (variable: string, name: string) => [
+    `#set($${variable} = $input.params().header.get("${name}"))`,
+    `#if("$!${variable}" == "")`,
+    `  #set($${variable} = $input.params().header.get("${name.toLowerCase()}"))`,
+    '#end',
+  ];
+  return [
+    ...read('origin', 'Origin'),
+    ...read('requested', 'Access-Control-Request-Headers'),
+    '#if("$!origin" != "")',
+    '  #set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)',
+    '#end',
+    `#if("$!requested" != "" && $requested.matches("${PREFLIGHT_HEADER_LIST_PATTERN}"))`,
+    '  #set($context.responseOverride.header.Access-Control-Allow-Headers = $requested)',
+    '#end',
+  ].join('\n');
+}
+
 function addPreflight(resource: import('aws-cdk-lib/aws-apigateway').Resource): void {
   const headers: Record<string, string> = {
-    'Access-Control-Allow-Origin': "'*'",
-    'Access-Control-Allow-Methods': "'GET,POST,OPTIONS'",
-    'Access-Control-Allow-Headers': `'${CORS_ALLOW_HEADERS.replace(/\s+/g, '')}'`,
-    'Access-Control-Max-Age': "'600'",
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Expose-Headers': 'Retry-After',
+    ...PREFLIGHT_STATIC_HEADERS,
+    'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
   };
   const method = resource.addMethod(
     'OPTIONS',
@@ -198,7 +226,10 @@ function addPreflight(resource: import('aws-cdk-lib/aws-apigateway').Resource): 
       integrationResponses: [
         {
           statusCode: '204',
-          responseParameters: Object.fromEntries(Object.entries(headers).map(([k, v]) => [`method.response.header.${k}`, v])),
+          responseParameters: Object.fromEntries(Object.entries(headers).map(([k, v]) => [`method.response.header.${k}`, `'${v}'`])),
+          // The template must run on a text body, as the request template does.
+          contentHandling: ContentHandling.CONVERT_TO_TEXT,
+          responseTemplates: { 'application/json': preflightResponseTemplate() },
         },
       ],
     }),

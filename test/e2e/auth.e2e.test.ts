@@ -63,6 +63,13 @@ describe('project keys', () => {
     expect(missing.status).toBe(403);
     expect(missing.json.error).toMatch(/X-Tally-Bundle-ID/);
     expect((await stack.post('/v1/events', mobile, body, { headers: { 'X-Tally-Bundle-ID': 'com.other' } })).status).toBe(403);
+    // The MGM SDKs' spelling, in any case; X-Tally- wins when both are sent.
+    expect((await stack.post('/v1/events', mobile, body, { headers: { 'X-MGM-Bundle-Id': 'com.acme.app' } })).status).toBe(204);
+    expect((await stack.post('/v1/events', mobile, body, { headers: { 'x-mgm-bundle-id': 'com.acme.app' } })).status).toBe(204);
+    expect((await stack.post('/v1/events', mobile, body, { headers: { 'X-MGM-Bundle-Id': 'com.other' } })).status).toBe(403);
+    const both = { 'X-Tally-Bundle-ID': 'com.other', 'X-MGM-Bundle-Id': 'com.acme.app' };
+    expect((await stack.post('/v1/events', mobile, body, { headers: both })).status).toBe(403);
+    expect(missing.json.error).toMatch(/X-MGM-Bundle-Id is accepted too/);
   });
 });
 
@@ -89,20 +96,68 @@ describe('rate limits', () => {
   });
 
   it('a free key gets the spec’s 100 requests per minute', async () => {
-    const free = await stack.createKey(project);
-    const statuses: number[] = [];
-    for (let i = 0; i < 101; i++) statuses.push((await stack.post('/v1/events', free, { events: [] })).status);
-    expect(statuses.slice(0, 100).every((s) => s === 204)).toBe(true);
-    expect(statuses[100]).toBe(429);
+    // A stopped clock: on a loaded machine 101 requests can take longer than the 0.6 s in which the
+    // bucket refills one request, which would let the 101st through.
+    const frozen = await startTestStack({ clock: () => Date.parse('2026-01-01T00:00:00Z') });
+    try {
+      const free = await frozen.createKey(await frozen.createProject('rate'));
+      const statuses: number[] = [];
+      for (let i = 0; i < 101; i++) statuses.push((await frozen.post('/v1/events', free, { events: [] })).status);
+      expect(statuses.slice(0, 100).every((s) => s === 204)).toBe(true);
+      expect(statuses[100]).toBe(429);
+    } finally {
+      await frozen.stop();
+    }
+  });
+});
+
+describe('key headers (an extension of the spec)', () => {
+  const send = (headers: Record<string, string>, path = '/v1/events') =>
+    fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  it('takes the key from X-Tally-Key or X-MGM-Key where Authorization is absent', async () => {
+    expect((await send({ 'X-MGM-Key': key })).status).toBe(204);
+    expect((await send({ 'x-tally-key': key }, '/api/events')).status).toBe(200);
+    expect((await send({ 'X-Tally-Key': key, 'X-MGM-Key': 'tally_wrong' })).status).toBe(204);
+    expect((await send({ 'X-Tally-Key': 'tally_wrong', 'X-MGM-Key': key })).status).toBe(401);
+    const experiments = await fetch(`${stack.url}/v1/experiments?user_id=u1`, { headers: { 'X-MGM-Key': key } });
+    expect(experiments.status).toBe(200);
+  });
+
+  it('never uses a key header when Authorization is present, and never on admin routes', async () => {
+    expect((await send({ Authorization: 'Basic abc', 'X-MGM-Key': key })).status).toBe(401);
+    expect((await send({ Authorization: 'Bearer tally_wrong', 'X-Tally-Key': key })).status).toBe(401);
+    const admin = await fetch(`${stack.url}/admin/v1/projects`, { headers: { 'X-Tally-Key': ADMIN_TOKEN } });
+    expect(admin.status).toBe(401);
   });
 });
 
 describe('CORS', () => {
-  it('answers preflight requests for browser SDKs', async () => {
-    const res = await fetch(`${stack.url}/v1/events`, { method: 'OPTIONS', headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST' } });
+  const preflight = (headers: Record<string, string>, path = '/v1/events') =>
+    fetch(`${stack.url}${path}`, { method: 'OPTIONS', headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST', ...headers } });
+
+  it('allows the headers the browser asks for', async () => {
+    const asked = 'authorization,content-type,x-mgm-bundle-id,x-mgm-platform,x-mgm-platform-version,x-mgm-sdk,x-mgm-sdk-version';
+    const res = await preflight({ 'Access-Control-Request-Headers': asked });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
-    expect(res.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Content-Encoding.*X-Tally-Bundle-ID/);
+    expect(res.headers.get('access-control-allow-headers')).toBe(asked);
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS');
+    expect(res.headers.get('vary')).toBe('Origin, Access-Control-Request-Headers');
+    const experiments = await preflight({ 'Access-Control-Request-Headers': 'authorization, content-type' }, '/v1/experiments/configs');
+    expect(experiments.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+  });
+
+  it('allows the spec headers under both prefixes when the request names none or a malformed list', async () => {
+    const cases: Array<Record<string, string>> = [{}, { 'Access-Control-Request-Headers': 'x-mgm-sdk;evil' }, { 'Access-Control-Request-Headers': 'a,,b' }];
+    for (const headers of cases) {
+      const res = await preflight(headers);
+      const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+      for (const name of ['authorization', 'content-type', 'content-encoding', 'x-tally-key', 'x-mgm-key']) expect(allowed).toContain(name);
+      for (const prefix of ['x-tally-', 'x-mgm-']) {
+        for (const name of ['sdk', 'sdk-version', 'platform', 'platform-version', 'bundle-id']) expect(allowed).toContain(prefix + name);
+      }
+    }
   });
 });
 

@@ -81,6 +81,26 @@ describe('experiment admin API', () => {
     expect(concurrent.map((r) => r.status).sort()).toEqual([201, 409, 409]);
   });
 
+  it('keeps names unambiguous under all three spellings, with a 409 naming the shared spelling and its holder', async () => {
+    const hero = await stack.admin('POST', base(), { name: 'Hero Banner', goal_event: 'x' });
+    expect(hero.status).toBe(201);
+    // hero__banner is the MGM SDKs' spelling of "Hero Banner"; HeroBanner is hero_banner in Tally's.
+    for (const name of ['hero__banner', 'HeroBanner', 'hero banner']) {
+      const clash = await stack.admin('POST', base(), { name, goal_event: 'x' });
+      expect(clash.status, name).toBe(409);
+      expect(clash.body.error).toContain(`clashes with experiment ${hero.body.id} ("Hero Banner")`);
+    }
+    const sdk = await stack.admin('POST', base(), { name: 'hero__banner', goal_event: 'x' });
+    expect(sdk.body.error).toMatch(/both are spelled "hero__banner"/);
+    // A rename to a clashing name is refused and keeps the old claims; a rename away frees them.
+    const other = await stack.admin('POST', base(), { name: 'Side Panel', goal_event: 'x' });
+    expect((await stack.admin('PATCH', `${base()}/${other.body.id}`, { name: 'hero_banner' })).status).toBe(409);
+    expect((await stack.admin('POST', base(), { name: 'side__panel', goal_event: 'x' })).status).toBe(409);
+    expect((await stack.admin('PATCH', `${base()}/${hero.body.id}`, { name: 'Hero Image' })).status).toBe(200);
+    expect((await stack.admin('POST', base(), { name: 'hero__banner', goal_event: 'x' })).status).toBe(201);
+    expect((await stack.admin('POST', base(), { name: 'hero__image', goal_event: 'x' })).status).toBe(409);
+  });
+
   it('answers 404 for unknown experiments', async () => {
     expect((await stack.admin('GET', `${base()}/00000000-0000-0000-0000-000000000000`)).status).toBe(404);
   });
@@ -188,6 +208,6 @@ describe('GET /v1/experiments and /v1/experiments/configs', () => {
     expect(res.status).toBe(204);
     expect(stack.rawEvents(project).filter((e) => e.sent_user_id === 'exp-user')).toHaveLength(3);
     const warning = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'events name unknown experiments');
-    expect(warning).toMatchObject({ project_id: project, experiments: ['does_not_exist'] });
+    expect(warning).toMatchObject({ project_id: project, experiments: ['Does Not Exist'] });
   });
 });

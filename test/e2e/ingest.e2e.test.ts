@@ -35,6 +35,18 @@ describe('POST /v1/events', () => {
     expect(stored!.received_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
+  it('stores sdk and sdk_version from the metadata headers under either prefix, X-Tally- first', async () => {
+    const send = (user: string, headers: Record<string, string>) =>
+      stack.post('/v1/events', key, { events: [{ name: 'sdk_headers', user_id: user, timestamp: 1767225700 }] }, { headers });
+    expect((await send('mgm', { 'X-MGM-SDK': 'javascript', 'x-mgm-sdk-version': '0.10.0' })).status).toBe(204);
+    expect((await send('both', { 'X-MGM-SDK': 'javascript', 'X-MGM-SDK-Version': '0.10.0', 'X-Tally-SDK': 'tally-js', 'X-Tally-SDK-Version': '2.0.0' })).status).toBe(204);
+    expect((await send('none', {})).status).toBe(204);
+    const stored = (user: string) => stack.rawEvents(project).find((e) => e.name === 'sdk_headers' && e.sent_user_id === user);
+    expect(stored('mgm')).toMatchObject({ sdk: 'javascript', sdk_version: '0.10.0' });
+    expect(stored('both')).toMatchObject({ sdk: 'tally-js', sdk_version: '2.0.0' });
+    expect(stored('none')).toMatchObject({ sdk: null, sdk_version: null });
+  });
+
   it('deduplicates one instant written four ways, across requests and inside one batch', async () => {
     const spellings = ['2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000+00:00', 1767225600, 1767225600000];
     expect((await stack.post('/v1/events', key, { events: spellings.map((timestamp, i) => ({ name: 'dup', user_id: 'd1', timestamp, event_id: `try-${i}` })) })).status).toBe(204);

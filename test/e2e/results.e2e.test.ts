@@ -103,6 +103,31 @@ describe('experiment results', () => {
     expect(stored.body).toEqual(r);
   });
 
+  it('enrolls by every spelling of the name: as configured, Tally\'s snake_case and the MGM SDKs\' snake_case', async () => {
+    // Hero Banner: hero_banner in Tally, hero__banner in the MGM SDKs (each capital gets a "_").
+    const created = await stack.admin('POST', base(), { name: 'Hero Banner', goal_event: 'signup', variants: ['a', 'b'] });
+    const id = created.body.id as string;
+    const started = await stack.admin('POST', `${base()}/${id}/start`);
+    const at = (ms: number) => new Date(Date.parse(started.body.started_at) + ms).toISOString();
+    const exposure = (user: string, name: string, variant: string) => ({ name: '$experiment_exposure', user_id: user, timestamp: at(1), properties: { $experiment_name: name, $variant: variant } });
+    const superProperty = (user: string, key: string, variant: string) => ({ name: 'page_view', user_id: user, timestamp: at(1), properties: { [key]: variant } });
+    await send(web, [
+      exposure('by-name', 'Hero Banner', 'a'),
+      exposure('by-snake', 'hero_banner', 'a'),
+      exposure('by-sdk-snake', 'hero__banner', 'a'),
+      superProperty('super-snake', '$experiment_hero_banner', 'b'),
+      superProperty('super-sdk-snake', '$experiment_hero__banner', 'b'),
+      superProperty('super-name', '$experiment_Hero Banner', 'b'),
+      // Not a spelling of this experiment: enrolls nobody.
+      exposure('other-case', 'HERO BANNER', 'a'),
+      superProperty('other-super', '$experiment_herobanner', 'b'),
+      { name: 'signup', user_id: 'by-sdk-snake', timestamp: at(2) },
+      { name: 'signup', user_id: 'super-sdk-snake', timestamp: at(2) },
+    ]);
+    const r = (await stack.admin('POST', `${base()}/${id}/results/refresh`)).body;
+    expect(r.variants.map((v: any) => [v.variant, v.enrolled, v.converted])).toEqual([['a', 3, 1], ['b', 3, 1]]);
+  });
+
   it('freezes the results of a stopped experiment at its stop', async () => {
     const created = await stack.admin('POST', base(), { name: 'Frozen', goal_event: 'signup' });
     const id = created.body.id as string;

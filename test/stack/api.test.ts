@@ -7,6 +7,8 @@ import { hashApiKey, PLAN_LIMITS, type ApiKeyRecord } from '../../lambdas/domain
 import { createAuthorizerHandler, RATE_LIMIT_ERROR, RETRY_AFTER_SECONDS } from '../../lambdas/handlers/authorizer';
 import { errorBody, surfaceOf } from '../../lambdas/http/surface';
 import { ROUTES } from '../../lambdas/routes';
+import { preflightHeaders, PREFLIGHT_HEADER_LIST_PATTERN } from '../../lambdas/http/cors';
+import { preflightResponseTemplate } from '../../lib/api/api';
 import type { ApiKeyStore } from '../../lambdas/store/ports';
 import { synthStack, type Synth } from './synth';
 
@@ -89,10 +91,37 @@ describe('REST API', () => {
         AuthorizationType: 'NONE',
         Integration: { Type: 'MOCK', ContentHandling: 'CONVERT_TO_TEXT' },
       });
-      expect(m.props.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Allow-Headers']).toMatch(
-        /Authorization.*Content-Encoding.*X-Tally-Bundle-ID/,
-      );
     }
+  });
+
+  it("gives the preflight the local server's headers: static fallbacks, then Origin and the requested headers reflected", () => {
+    const local = preflightHeaders(undefined, undefined);
+    for (const m of methods().filter((x) => x.method === 'OPTIONS')) {
+      const response = m.props.Integration.IntegrationResponses[0];
+      const params = response.ResponseParameters as Record<string, string>;
+      // Every header the local server sends, with the value it sends when nothing is reflected.
+      expect(Object.keys(params).sort()).toEqual(Object.keys(local).map((k) => `method.response.header.${k}`).sort());
+      for (const [name, value] of Object.entries(local)) expect(params[`method.response.header.${name}`], name).toBe(`'${value}'`);
+      // The fallback allows the spec's headers under both prefixes and the key headers.
+      for (const name of ['X-Tally-SDK', 'X-MGM-SDK', 'X-MGM-SDK-Version', 'X-MGM-Platform', 'X-MGM-Platform-Version', 'X-MGM-Bundle-ID', 'X-Tally-Key', 'X-MGM-Key', 'Content-Encoding']) {
+        expect(params['method.response.header.Access-Control-Allow-Headers']).toContain(name);
+      }
+      expect(response.ContentHandling).toBe('CONVERT_TO_TEXT');
+      const template = response.ResponseTemplates['application/json'] as string;
+      expect(template).toBe(preflightResponseTemplate());
+      expect(template).toContain(`$requested.matches("${PREFLIGHT_HEADER_LIST_PATTERN}")`);
+      expect(template).toContain('#set($context.responseOverride.header.Access-Control-Allow-Headers = $requested)');
+      expect(template).toContain('#set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)');
+      const methodHeaders = Object.keys(m.props.MethodResponses[0].ResponseParameters).sort();
+      expect(methodHeaders).toEqual(Object.keys(params).sort());
+    }
+  });
+
+  it('embeds a header-list pattern Velocity cannot misread and both regex engines read alike', () => {
+    // "#" starts a directive, "$" a reference, a double quote ends the string literal.
+    expect(PREFLIGHT_HEADER_LIST_PATTERN).not.toMatch(/[#$"']/);
+    // Only constructs Java and JavaScript share: character classes, \w, \t, \xNN, (?: ), * and +.
+    expect(PREFLIGHT_HEADER_LIST_PATTERN.replace(/\\(w|t|x[0-9a-f]{2})/g, '')).toMatch(/^[\[\] !%&*+.^~\-,()?:]*$/);
   });
 
   it('uses a REQUEST authorizer without result cache and without identity sources', () => {

@@ -121,7 +121,7 @@ describe('authorizer decisions', () => {
     ];
     for (const headers of cases) {
       const expected = await authorizeKey(keys, {
-        authorization: headers.Authorization,
+        key: headers.Authorization?.slice('Bearer '.length),
         origin: headers.Origin,
         bundleId: headers['X-Tally-Bundle-ID'],
       });
@@ -141,6 +141,32 @@ describe('authorizer decisions', () => {
         expect(out.context?.[GATEWAY_CONTEXT.error]).toBe(expected.error);
       }
     }
+  });
+
+  it('takes the key from X-Tally-Key or X-MGM-Key only where Authorization is absent', async () => {
+    const { handler } = setup({ keyCacheTtlMs: 0 });
+    const allowedWith = async (headers: Record<string, string>) => {
+      const out = await handler(event(headers));
+      return out.usageIdentifierKey === record(PLAIN).key_hash;
+    };
+    expect(await allowedWith({ 'X-MGM-Key': PLAIN })).toBe(true);
+    expect(await allowedWith({ 'x-tally-key': PLAIN })).toBe(true);
+    expect(await allowedWith({ 'X-Tally-Key': PLAIN, 'X-MGM-Key': 'tally_wrong' })).toBe(true);
+    expect(await allowedWith({ 'X-Tally-Key': 'tally_wrong', 'X-MGM-Key': PLAIN })).toBe(false);
+    // A present Authorization decides alone, even when it is not a usable bearer token.
+    expect(await allowedWith({ Authorization: 'Basic abc', 'X-MGM-Key': PLAIN })).toBe(false);
+    expect(await allowedWith({ Authorization: 'Bearer tally_wrong', 'X-MGM-Key': PLAIN })).toBe(false);
+  });
+
+  it('reads the bundle ID under both prefixes, X-Tally- first', async () => {
+    const { handler } = setup({ keyCacheTtlMs: 0 });
+    const effect = async (headers: Record<string, string>) =>
+      ((await handler(event({ Authorization: `Bearer ${MOBILE}`, ...headers }))).policyDocument.Statement[0] as { Effect: string }).Effect;
+    expect(await effect({ 'X-MGM-Bundle-Id': 'com.acme.app' })).toBe('Allow');
+    expect(await effect({ 'x-mgm-bundle-id': 'com.acme.app' })).toBe('Allow');
+    expect(await effect({ 'X-MGM-Bundle-Id': 'com.other' })).toBe('Deny');
+    expect(await effect({ 'X-Tally-Bundle-ID': 'com.other', 'X-MGM-Bundle-Id': 'com.acme.app' })).toBe('Deny');
+    expect(await effect({ 'X-Tally-Bundle-ID': 'com.acme.app', 'X-MGM-Bundle-Id': 'com.other' })).toBe('Allow');
   });
 
   it('reads headers case-insensitively', async () => {

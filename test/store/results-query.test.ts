@@ -445,7 +445,9 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
     expect(sql).toContain('FROM tally.identities');
     expect(sql).toMatch(/WHERE project_id = 'proj-main'\s+AND dt BETWEEN '2026-03-02' AND '2026-03-04'\s+AND "timestamp" BETWEEN '2026-03-02T00:00:00.000Z' AND '2026-03-04T12:00:00.000Z'/);
     expect(sql).toContain(`json_extract_scalar(properties, '$["$experiment_button_color"]')`);
-    expect(sql).toContain(`IN ('Button Color', 'button_color')`);
+    expect(sql).toContain(`IN ('Button Color', 'button_color', 'button__color')`);
+    expect(sql).toContain(`json_extract_scalar(properties, '$["$experiment_button__color"]')`);
+    expect(sql).toContain(`json_extract_scalar(properties, '$["$experiment_Button Color"]')`);
     expect(sql).toContain(`ARRAY['a', 'b', 'c']`);
     // Identity links: every day of the project (no dt filter on identities).
     expect(sql).toMatch(/FROM tally\.identities\s+WHERE project_id = 'proj-main'\s*\)/);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bucketOf, variantFor } from '../../lambdas/domain/bucketing';
-import { referencedExperiments, snakeCase, transitionRefusal } from '../../lambdas/domain/experiment';
+import { experimentNameSpellings, referencedExperiments, snakeCase, transitionRefusal } from '../../lambdas/domain/experiment';
+import { sdkSnakeCase } from '../../lambdas/domain/sdk-snake-case';
 
 const EXPERIMENT = '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f';
 
@@ -47,8 +48,28 @@ describe('snakeCase', () => {
   });
 
   it('finds the experiments an event names, by exposure or super property', () => {
-    expect(referencedExperiments('$experiment_exposure', { $experiment_name: 'Checkout Flow', $variant: 'b' })).toEqual(['checkout_flow']);
-    expect(referencedExperiments('page_view', { $experiment_checkout_flow: 'b', other: 1 })).toEqual(['checkout_flow']);
+    // As sent: matching against an experiment's spellings is the caller's (experimentNameSpellings).
+    expect(referencedExperiments('$experiment_exposure', { $experiment_name: 'Checkout Flow', $variant: 'b' })).toEqual(['Checkout Flow']);
+    expect(referencedExperiments('page_view', { $experiment_checkout__flow: 'b', other: 1 })).toEqual(['checkout__flow']);
+  });
+});
+
+describe('sdkSnakeCase (the MGM SDKs\' snake_case)', () => {
+  it('prefixes each capital with "_", folds each run of blanks or hyphens into "_", lower-cases, strips one leading "_"', () => {
+    expect(sdkSnakeCase('Hero Banner')).toBe('hero__banner');
+    expect(sdkSnakeCase('checkoutFlow')).toBe('checkout_flow');
+    expect(sdkSnakeCase('button-color')).toBe('button_color');
+    expect(sdkSnakeCase('ABTest')).toBe('a_b_test');
+    expect(sdkSnakeCase('new - pricing\t page')).toBe('new_pricing_page');
+    expect(sdkSnakeCase('Pricing-Page')).toBe('pricing__page');
+    expect(sdkSnakeCase('__x')).toBe('_x');
+    expect(sdkSnakeCase('v2.1 Über')).toBe('v2.1_über');
+  });
+
+  it('gives every experiment up to three distinct spellings', () => {
+    expect(experimentNameSpellings('Hero Banner')).toEqual(['Hero Banner', 'hero_banner', 'hero__banner']);
+    expect(experimentNameSpellings('checkoutFlow')).toEqual(['checkoutFlow', 'checkout_flow']);
+    expect(experimentNameSpellings('pricing')).toEqual(['pricing']);
   });
 
   it('explains refused transitions with the current status', () => {

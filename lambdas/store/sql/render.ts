@@ -14,7 +14,8 @@
  * inside them is never substituted. Comments are dropped from the output. A placeholder without a
  * value, a value or table without a placeholder, and `::` casts (DuckDB/Postgres-only) are errors.
  */
-import { snakeCase, EXPOSURE_EVENT, SUPER_PROPERTY_PREFIX } from '../../domain/experiment';
+import { experimentNameSpellings, snakeCase, EXPOSURE_EVENT, SUPER_PROPERTY_PREFIX } from '../../domain/experiment';
+import { sdkSnakeCase } from '../../domain/sdk-snake-case';
 import type { CountRequest, CountResult } from '../ports';
 import { RESULTS_COUNT_SQL } from './results-count-sql';
 
@@ -135,6 +136,17 @@ export function toStoredIso(value: string, label: string): string {
   return iso;
 }
 
+/**
+ * The JSON path of the super property `$experiment_<spelling>`, in Trino's bracket form. A spelling that
+ * a quoted path key cannot carry as is (a double quote, a backslash or a control character: Trino and
+ * the DuckDB rewrite would read it differently) falls back to Tally's snake_case, which has only
+ * [a-z0-9_]; such a name's other spellings still enroll through exposures.
+ */
+function superPropertyPath(spelling: string, fallback: string): string {
+  const key = /^[^"\\\u0000-\u001f]+$/.test(spelling) ? spelling : fallback;
+  return `$["${SUPER_PROPERTY_PREFIX}${key}"]`;
+}
+
 export function resultsCountParams(request: CountRequest): Record<string, SqlParam> {
   const fromTs = toStoredIso(request.from, 'from');
   const toTs = toStoredIso(request.to, 'to');
@@ -145,11 +157,11 @@ export function resultsCountParams(request: CountRequest): Record<string, SqlPar
     to_ts: toTs,
     from_dt: fromTs.slice(0, 10),
     to_dt: toTs.slice(0, 10),
-    experiment_name: request.experimentName,
-    experiment_snake_name: snake,
+    experiment_spellings: experimentNameSpellings(request.experimentName),
     exposure_event: EXPOSURE_EVENT,
-    // snakeCase leaves only [a-z0-9_], so the key needs no escaping inside the JSON path.
-    super_property_path: `$["${SUPER_PROPERTY_PREFIX}${snake}"]`,
+    super_property_path: superPropertyPath(snake, snake),
+    sdk_super_property_path: superPropertyPath(sdkSnakeCase(request.experimentName), snake),
+    name_super_property_path: superPropertyPath(request.experimentName, snake),
     variants: request.variants,
     goal_event: request.goalEvent,
   };

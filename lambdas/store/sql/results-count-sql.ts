@@ -29,10 +29,13 @@ export const RESULTS_COUNT_SQL = `-- Experiment results: who enrolled in which v
 --   :project_id
 --   :from_ts, :to_ts          the run, ISO 8601 UTC with milliseconds, both inclusive
 --   :from_dt, :to_dt          the UTC days of :from_ts and :to_ts (the events partitions to read)
---   :experiment_name          the name as configured, and
---   :experiment_snake_name    its snake_case form: an exposure may name the experiment either way
+--   :experiment_spellings     every spelling of the name (domain/experiment.ts
+--                             experimentNameSpellings): as configured, Tally's snake_case and the
+--                             MGM SDKs' snake_case; an exposure may name the experiment any of these ways
 --   :exposure_event           $experiment_exposure
---   :super_property_path      $["$experiment_<snake_case name>"], the super property's JSON path
+--   :super_property_path      $["$experiment_<snake_case>"]: the JSON path of the super property
+--   :sdk_super_property_path  the same with the MGM SDKs' snake_case
+--   :name_super_property_path the same with the name as configured
 --   :variants                 the configured variants
 --   :goal_event
 --
@@ -89,7 +92,7 @@ run_events AS (
     sort_key,
     CASE
       WHEN name = :exposure_event
-        AND exposure_experiment IN (:experiment_name, :experiment_snake_name)
+        AND exposure_experiment IN (:experiment_spellings)
         AND exposure_variant IN (:variants)
         THEN exposure_variant
       WHEN super_variant IN (:variants) THEN super_variant
@@ -105,7 +108,12 @@ run_events AS (
       concat("timestamp", coalesce(received_at, ''), coalesce(dedupe_key, '')) AS sort_key,
       json_extract_scalar(properties, '$["$experiment_name"]') AS exposure_experiment,
       json_extract_scalar(properties, '$["$variant"]') AS exposure_variant,
-      json_extract_scalar(properties, :super_property_path) AS super_variant
+      -- The first spelling present wins; the paths may repeat one another (short names).
+      coalesce(
+        json_extract_scalar(properties, :super_property_path),
+        json_extract_scalar(properties, :sdk_super_property_path),
+        json_extract_scalar(properties, :name_super_property_path)
+      ) AS super_variant
     FROM {{events}}
     WHERE project_id = :project_id
       AND dt BETWEEN :from_dt AND :to_dt
