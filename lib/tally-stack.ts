@@ -228,7 +228,12 @@ export class TallyStack extends Stack {
     for (const name of Object.keys(JOBS) as JobName[]) applyAccess(this.jobs[name].fn, JOBS[name].access, targets);
     applyAccess(this.authorizer.fn, AUTHORIZER_ACCESS, targets);
 
-    // The results job on a schedule. Not retried by the rule: the next run recomputes everything.
+    // The results job on a schedule. Not retried by the rule, nor by Lambda, which retries a failed
+    // asynchronous invocation twice by default ("Error handling and automatic retries in Lambda",
+    // Lambda developer guide): a retry would re-run every experiment, overlap the next scheduled run
+    // and bill Athena again. A failed run shows on the function's Errors alarm (lib/alarms.ts); the
+    // next run recomputes what it missed.
+    this.jobs['results-job'].fn.configureAsyncInvoke({ retryAttempts: 0 });
     new Rule(this, 'ResultsSchedule', {
       description: 'Runs the Tally results job',
       schedule: props.resultsSchedule ?? Schedule.rate(Duration.minutes(15)),

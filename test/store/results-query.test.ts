@@ -23,6 +23,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
 import { AthenaResultsQuery } from '../../lambdas/store/athena-results-query';
+import { DeadlineExceeded } from '../../lambdas/domain/deadline';
 import { DuckDbResultsQuery, LOCAL_TABLES } from '../../lambdas/store/duckdb-results-query';
 import type { CountRequest } from '../../lambdas/store/ports';
 import { RESULTS_COUNT_SQL } from '../../lambdas/store/sql/results-count-sql';
@@ -489,6 +490,19 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
     expect(polls).toBeGreaterThanOrEqual(4);
     expect(polls).toBeLessThanOrEqual(8);
     expect(athena.commandCalls(StopQueryExecutionCommand)[0]!.args[0].input).toEqual({ QueryExecutionId: 'q-1' });
+  });
+
+  it('stops waiting at the caller’s deadline, well before its own maxWaitMs, and never starts a query past it', async () => {
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
+    athena.on(GetQueryExecutionCommand).resolves(state('RUNNING') as never);
+    athena.on(StopQueryExecutionCommand).resolves({});
+    const query = new AthenaResultsQuery(client(), { workGroup: 'w', pollMs: 5, maxWaitMs: 60_000 });
+    const started = Date.now();
+    await expect(query.count(REQUEST, { deadlineMs: started + 80 })).rejects.toBeInstanceOf(DeadlineExceeded);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(athena.commandCalls(StopQueryExecutionCommand)[0]!.args[0].input).toEqual({ QueryExecutionId: 'q-1' });
+    await expect(query.count(REQUEST, { deadlineMs: Date.now() - 1 })).rejects.toBeInstanceOf(DeadlineExceeded);
+    expect(athena.commandCalls(StartQueryExecutionCommand)).toHaveLength(1);
   });
 
   it('rejects malformed counts from the result set', async () => {
