@@ -8,7 +8,7 @@ import { DeadlineExceeded } from '../domain/deadline';
 import type { Experiment } from '../domain/experiment';
 import { experimentStats } from '../domain/stats';
 import { errorFields, log } from '../http/log';
-import type { CountOptions, ExperimentResults, ExperimentStore, ProjectStore, ResultsQuery, ResultsStore } from '../store/ports';
+import type { CountOptions, ExperimentResults, ExperimentStore, Project, ProjectStore, ResultsQuery, ResultsStore } from '../store/ports';
 
 export interface ResultsDeps {
   resultsQuery: ResultsQuery;
@@ -16,7 +16,13 @@ export interface ResultsDeps {
   clock: () => number;
 }
 
-export async function computeResults(experiment: Experiment, deps: ResultsDeps, options: CountOptions = {}): Promise<ExperimentResults> {
+/** project: the experiment's project (its creation bounds the identity links read). */
+export async function computeResults(
+  project: Project,
+  experiment: Experiment,
+  deps: ResultsDeps,
+  options: CountOptions = {},
+): Promise<ExperimentResults> {
   if (!experiment.started_at) throw new Error(`Experiment ${experiment.id} has not started`);
   const now = new Date(deps.clock()).toISOString();
   const window = { from: experiment.started_at, to: experiment.stopped_at ?? now };
@@ -28,6 +34,7 @@ export async function computeResults(experiment: Experiment, deps: ResultsDeps, 
     goalEvent: experiment.goal_event,
     from: window.from,
     to: window.to,
+    projectCreatedAt: project.created_at,
   }, options);
   const stats = experimentStats(counted.variants);
   const results: ExperimentResults = {
@@ -74,6 +81,7 @@ export interface JobOptions {
 export const RESULTS_JOB_CONCURRENCY = 4;
 
 interface Due {
+  project: Project;
   experiment: Experiment;
   /** When its results were last computed; undefined if never. */
   computedAt: string | undefined;
@@ -94,17 +102,17 @@ export async function runResultsJob(
   for (const project of await deps.projects.list()) {
     for (const experiment of await deps.experiments.list(project.id)) {
       const stored = experiment.status === 'created' ? undefined : await deps.results.get(project.id, experiment.id);
-      if (needsComputation(experiment, stored)) due.push({ experiment, computedAt: stored?.computed_at });
+      if (needsComputation(experiment, stored)) due.push({ project, experiment, computedAt: stored?.computed_at });
       else summary.skipped++;
     }
   }
   due.sort((a, b) => (a.computedAt ?? '').localeCompare(b.computedAt ?? ''));
 
   const deferred: string[] = [];
-  await mapLimit(due, options.concurrency ?? RESULTS_JOB_CONCURRENCY, async ({ experiment }) => {
+  await mapLimit(due, options.concurrency ?? RESULTS_JOB_CONCURRENCY, async ({ project, experiment }) => {
     if (deps.clock() >= deadlineMs) return void deferred.push(experiment.id);
     try {
-      await computeResults(experiment, deps, { deadlineMs });
+      await computeResults(project, experiment, deps, { deadlineMs });
       summary.computed++;
     } catch (err) {
       if (err instanceof DeadlineExceeded) return void deferred.push(experiment.id);

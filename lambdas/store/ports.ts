@@ -130,6 +130,8 @@ export interface CountRequest {
   /** The run: started_at to stopped_at (or now while running), ISO 8601 UTC. */
   from: string;
   to: string;
+  /** The project's created_at: no identity link of the project is older, so older days are not read. */
+  projectCreatedAt: string;
 }
 
 export interface CountResult {

@@ -145,6 +145,8 @@ export function resultsCountParams(request: CountRequest): Record<string, SqlPar
     to_ts: toTs,
     from_dt: fromTs.slice(0, 10),
     to_dt: toTs.slice(0, 10),
+    // The day before the project's creation: see the query's comment on partition pruning.
+    identities_from_dt: new Date(Date.parse(toStoredIso(request.projectCreatedAt, 'projectCreatedAt')) - 86_400_000).toISOString().slice(0, 10),
     experiment_name: request.experimentName,
     experiment_snake_name: snake,
     exposure_event: EXPOSURE_EVENT,
