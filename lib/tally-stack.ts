@@ -201,6 +201,8 @@ export class TallyStack extends Stack {
       logRetention: functionDefaults.logRetention,
     });
 
+    this.authorizer.fn.addEnvironment('UNAUTHENTICATED_USAGE_KEY', this.api.unauthenticatedKeyValue);
+
     const targets: AccessTargets = {
       tables,
       streams: raw.streams,
