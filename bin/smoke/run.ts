@@ -38,6 +38,8 @@ export interface StepResult {
 
 class Skip extends Error {}
 
+const KEY_PROPAGATION_MS = 30_000;
+
 /** Thrown by a step when its check does not hold; the message says what was expected and seen. */
 class Failed extends Error {}
 
@@ -124,12 +126,25 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     return `${r.json.key_prefix}…, ${r.json.plan} plan`;
   });
 
+  /**
+   * A new key's API Gateway API key may take a moment to be usable (the admin API creates it at run
+   * time): its first request is repeated on 401 for up to KEY_PROPAGATION_MS before that counts.
+   */
+  const firstUse = async (send: () => Promise<Reply>): Promise<{ reply: Reply; waitedMs: number }> => {
+    const t0 = Date.now();
+    for (;;) {
+      const reply = await send();
+      if (reply.status !== 401 || Date.now() - t0 >= KEY_PROPAGATION_MS) return { reply, waitedMs: Date.now() - t0 };
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  };
+
   const event = (userId: string) => ({ name: eventName, user_id: userId, timestamp: eventTime.toISOString(), properties: { run } });
 
   await step('POST /v1/events answers 204', async () => {
-    const r = await call('POST', '/v1/events', { key: need(key, 'a key'), body: { events: [event(`${run}-v1`)] } });
+    const { reply: r, waitedMs } = await firstUse(() => call('POST', '/v1/events', { key: need(key, 'a key'), body: { events: [event(`${run}-v1`)] } }));
     expectStatus(r, 204, 'POST /v1/events');
-    return '';
+    return waitedMs > 0 ? `the new key was usable after ${Math.round(waitedMs / 1000)} s` : '';
   });
 
   await step('POST /api/events answers 200 {"success":true,"events_received":1}', async () => {
@@ -160,8 +175,10 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     burstKeyId = created.json.id;
     const limit: number = created.json.rate_limit_per_minute;
     // The bucket holds `limit` requests; twice as many, 20 at a time, must run into it.
+    const first = await firstUse(() => call('POST', '/v1/events', { key: created.json.key, body: { events: [] } }));
+    expectStatus(first.reply, 204, 'the burst key’s first request');
     let limited: Reply | undefined;
-    let sent = 0;
+    let sent = 1;
     while (!limited && sent < 2 * limit) {
       const batch = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/v1/events', { key: created.json.key, body: { events: [] } })));
       sent += batch.length;
