@@ -27,7 +27,11 @@ function literalNames(props: Record<string, unknown> = {}): string[] {
   return out;
 }
 
-/** Resources that would survive a rolled-back create and carry a fixed name: they block the retry. */
+/**
+ * Resources that would survive a rolled-back create and carry a fixed name: they block the retry.
+ * A rollback deletes by DeletionPolicy; UpdateReplacePolicy applies only when an update replaces a
+ * resource, which CloudFormation refuses anyway for a resource with a custom name.
+ */
 function blockersOfRetry(resources: Resources): string[] {
   return Object.entries(resources)
     .filter(([, r]) => r.DeletionPolicy === 'Retain')
