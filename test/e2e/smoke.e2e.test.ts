@@ -1,7 +1,9 @@
 /** `npm run smoke` against the local server, so the deploy check cannot rot (bin/smoke.ts). */
+import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
+import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smokeOptionsFrom } from '../../bin/smoke';
-import { localRawEvents } from '../../bin/smoke/raw-stream';
+import { athenaRawEvents, localRawEvents } from '../../bin/smoke/raw-stream';
 import { runSmoke } from '../../bin/smoke/run';
 import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
 
@@ -60,5 +62,21 @@ describe('smoke test', () => {
     await expect(smokeOptionsFrom([], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(/exactly one API URL/);
     await expect(smokeOptionsFrom([stack.url, '--workgroup', 'w'], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(/--workgroup and --database go together/);
     await expect(smokeOptionsFrom([stack.url, '--workgroup', 'w', '--database', 'Bad-Name'], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(/not a Glue database name/);
+  });
+});
+
+describe('smoke test on AWS: the Athena check (mocked Athena)', () => {
+  it('counts the run’s events of the project and day in the stack’s workgroup', async () => {
+    const athena = mockClient(AthenaClient);
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
+    athena.on(GetQueryExecutionCommand).resolvesOnce({ QueryExecution: { Status: { State: 'RUNNING' } } }).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
+    athena.on(GetQueryResultsCommand).resolves({ ResultSet: { Rows: [{ Data: [{ VarCharValue: 'n' }] }, { Data: [{ VarCharValue: '2' }] }] } });
+    const check = athenaRawEvents(new AthenaClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }), 'Tally-analysts', 'tally');
+    expect(await check.count("p'1", 'tally_smoke_test', '2026-11-22')).toBe(2);
+    const input = athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input;
+    expect(input).toMatchObject({ WorkGroup: 'Tally-analysts', QueryExecutionContext: { Database: 'tally' } });
+    // Partition filters first (project_id is injected: Athena requires it), literals quoted.
+    expect(input.QueryString).toBe("SELECT count(*) AS n FROM tally.events WHERE project_id = 'p''1' AND dt = '2026-11-22' AND name = 'tally_smoke_test'");
+    athena.restore();
   });
 });
