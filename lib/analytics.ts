@@ -25,6 +25,15 @@ export const FIRST_EVENT_DAY = '2020-01-01';
 /** Timestamps up to 48 hours ahead are accepted (clamped beyond), so days up to NOW+2DAYS exist. */
 export const LAST_EVENT_DAY = 'NOW+2DAYS';
 
+/**
+ * The default Glue database name: the stack name in the form Athena accepts unquoted (lower-case letters,
+ * digits and underscores), so two stacks in one account and region never collide ("Tally" -> "tally",
+ * "Tally-Staging" -> "tally_staging").
+ */
+export function glueDatabaseNameFor(stackName: string): string {
+  return stackName.toLowerCase().replace(/[^a-z0-9_]+/g, '_');
+}
+
 /** Where the workgroup writes query results in its bucket. */
 export const RESULTS_PREFIX = 'results/';
 
@@ -49,6 +58,9 @@ export class Analytics extends Construct {
   constructor(scope: Construct, id: string, props: AnalyticsProps) {
     super(scope, id);
     this.database = new Database(this, 'Database', { databaseName: props.databaseName });
+    // Like the data it describes: kept on delete (analysts may have added their own tables and views),
+    // but removed when the create that made it rolls back, so a failed first deploy can be retried.
+    this.database.applyRemovalPolicy(props.removalPolicy);
 
     const entries = (Object.entries(RAW_STREAMS) as Array<[StreamName, RawStreamSpec]>).map(([name, spec]) => {
       const location = `s3://${props.rawBucket.bucketName}/${spec.prefix}`;

@@ -17,7 +17,7 @@ import { PLAN_LIMITS } from '../lambdas/domain/api-key';
 import { ROUTES, type RouteName } from '../lambdas/routes';
 import type { TableName } from '../lambdas/store/schema';
 import { Alarms } from './alarms';
-import { Analytics, RESULTS_PREFIX } from './analytics';
+import { Analytics, glueDatabaseNameFor, RESULTS_PREFIX } from './analytics';
 import { TallyApi } from './api/api';
 import { accessLogBucket } from './buckets';
 import { Edge } from './edge';
@@ -58,11 +58,17 @@ export interface TallyStackProps extends StackProps {
   readonly firehoseBufferingInterval?: Duration;
   /** Firehose buffering size per partition (64 to 128 MiB with dynamic partitioning). @default Size.mebibytes(128) */
   readonly firehoseBufferingSize?: Size;
-  /** Removal policy of data: the tables holding user data (TableLayout.holdsUserData) and the raw, Athena-results and access-log buckets. @default RemovalPolicy.RETAIN */
+  /**
+   * Removal policy of data: the tables holding user data (TableLayout.holdsUserData), the raw,
+   * Athena-results and access-log buckets and the Glue database. The default keeps them when the stack
+   * is deleted or they are replaced, but deletes them when the deploy that created them rolls back
+   * (CloudFormation's RetainExceptOnCreate), so a failed first deploy can simply be retried.
+   * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
+   */
   readonly dataRemovalPolicy?: RemovalPolicy;
   /** Deletion protection of the tables holding user data (TableLayout.holdsUserData). @default true */
   readonly deletionProtection?: boolean;
-  /** Glue database name; change it to deploy two stacks in one account and region. @default 'tally' */
+  /** Glue database name (lower-case letters, digits, underscores). @default the stack name in that form (glueDatabaseNameFor): 'tally' for the stack Tally */
   readonly glueDatabaseName?: string;
   /** When the results job recomputes the results of running experiments. @default Schedule.rate(Duration.minutes(15)) */
   readonly resultsSchedule?: Schedule;
@@ -108,7 +114,7 @@ export class TallyStack extends Stack {
   constructor(scope: Construct, id: string, props: TallyStackProps = {}) {
     super(scope, id, props);
     const stageName = props.stageName ?? 'prod';
-    const removalPolicy = props.dataRemovalPolicy ?? RemovalPolicy.RETAIN;
+    const removalPolicy = props.dataRemovalPolicy ?? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
     const bufferingInterval = props.firehoseBufferingInterval ?? Duration.seconds(300);
     const functionDefaults = {
       logLevel: props.logLevel ?? 'info',
@@ -144,7 +150,7 @@ export class TallyStack extends Stack {
     this.adminToken = adminToken;
     this.analytics = new Analytics(this, 'Analytics', {
       rawBucket: raw.bucket,
-      databaseName: props.glueDatabaseName ?? 'tally',
+      databaseName: props.glueDatabaseName ?? glueDatabaseNameFor(this.stackName),
       bytesScannedCutoff: props.athenaBytesScannedCutoff ?? Size.gibibytes(10),
       accessLogs,
       removalPolicy,
@@ -195,6 +201,8 @@ export class TallyStack extends Stack {
       logRetention: functionDefaults.logRetention,
     });
 
+    this.authorizer.fn.addEnvironment('UNAUTHENTICATED_USAGE_KEY', this.api.unauthenticatedKeyValue);
+
     const targets: AccessTargets = {
       tables,
       streams: raw.streams,
@@ -222,7 +230,12 @@ export class TallyStack extends Stack {
     for (const name of Object.keys(JOBS) as JobName[]) applyAccess(this.jobs[name].fn, JOBS[name].access, targets);
     applyAccess(this.authorizer.fn, AUTHORIZER_ACCESS, targets);
 
-    // The results job on a schedule. Not retried by the rule: the next run recomputes everything.
+    // The results job on a schedule. Not retried by the rule, nor by Lambda, which retries a failed
+    // asynchronous invocation twice by default ("Error handling and automatic retries in Lambda",
+    // Lambda developer guide): a retry would re-run every experiment, overlap the next scheduled run
+    // and bill Athena again. A failed run shows on the function's Errors alarm (lib/alarms.ts); the
+    // next run recomputes what it missed.
+    this.jobs['results-job'].fn.configureAsyncInvoke({ retryAttempts: 0 });
     new Rule(this, 'ResultsSchedule', {
       description: 'Runs the Tally results job',
       schedule: props.resultsSchedule ?? Schedule.rate(Duration.minutes(15)),

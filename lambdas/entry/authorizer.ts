@@ -9,7 +9,11 @@ import { DynamoApiKeyStore } from '../store/api-key-store';
 import { documentClient } from '../store/dynamo-client';
 import { tableEnvVar } from '../store/schema';
 
-/** Set by the stack (lib/grants.ts and lib/tally-stack.ts); ORIGIN_SECRET_ARN only with CloudFront in front. */
+/**
+ * Set by the stack (lib/grants.ts, lib/tally-stack.ts, lib/api/api.ts); ORIGIN_SECRET_ARN only with
+ * CloudFront in front. UNAUTHENTICATED_USAGE_KEY: the API key value that lets a request without a
+ * valid key reach its handler's 401.
+ */
 function readEnv(source: NodeJS.ProcessEnv) {
   const table = source[tableEnvVar('api_keys')];
   const ttl = Number(source.KEY_CACHE_TTL_SECONDS ?? '60');
@@ -18,7 +22,12 @@ function readEnv(source: NodeJS.ProcessEnv) {
     ...(Number.isInteger(ttl) && ttl >= 0 ? [] : ['KEY_CACHE_TTL_SECONDS']),
   ];
   if (invalid.length) throw new Error(`Invalid or missing environment variables: ${invalid.join(', ')}`);
-  return { table: table!, keyCacheTtlMs: ttl * 1000, originSecretArn: source.ORIGIN_SECRET_ARN || undefined };
+  return {
+    table: table!,
+    keyCacheTtlMs: ttl * 1000,
+    originSecretArn: source.ORIGIN_SECRET_ARN || undefined,
+    unauthenticatedUsageKey: source.UNAUTHENTICATED_USAGE_KEY || undefined,
+  };
 }
 
 /** The origin secret rarely changes: read it at most every five minutes per instance. */
@@ -41,4 +50,5 @@ export const handler = createAuthorizerHandler({
   clock: Date.now,
   keyCacheTtlMs: env.keyCacheTtlMs,
   ...(env.originSecretArn ? { originSecret: originSecret(env.originSecretArn) } : {}),
+  ...(env.unauthenticatedUsageKey ? { unauthenticatedUsageKey: env.unauthenticatedUsageKey } : {}),
 });

@@ -10,13 +10,13 @@
  *
  * How each outcome reaches the client (the templates live in lib/api/gateway-responses.ts):
  *  - valid key                   -> Allow, usageIdentifierKey = key_hash
- *  - missing or unknown key      -> Allow with usageIdentifierKey = INVALID_KEY_USAGE_IDENTIFIER, which
- *                                   is never an API key value (those are 64 hex digits), so API Gateway
- *                                   answers with its INVALID_API_KEY response, configured as 401. This
- *                                   is the only way to get a 401 whose body can differ per path: a
- *                                   thrown "Unauthorized" gives a 401 without any authorizer context.
- *                                   The context carries no project_id, so even a method wired without
- *                                   apiKeyRequired would be refused by the handler (principalOf).
+ *  - missing or unknown key      -> Allow with the usage identifier of the stack's "unauthenticated"
+ *                                   API key (deps.unauthenticatedUsageKey; lib/api/api.ts), so the
+ *                                   request reaches the route's handler, which answers 401 in the path's
+ *                                   shape: the context carries no project_id (principalOf). A gateway
+ *                                   response could not: its template is the same for every path.
+ *                                   Without that key, INVALID_KEY_USAGE_IDENTIFIER, never an API key
+ *                                   value, makes API Gateway answer its INVALID_API_KEY 401.
  *  - origin / bundle-ID refused  -> Deny with the message in the context: ACCESS_DENIED, 403.
  *
  * Caching: API Gateway's authorizer result cache is off (TTL 0) because its cache key would be the
@@ -34,13 +34,12 @@ import { errorBody, surfaceOf, type Surface } from '../http/surface';
 import { authorizeKey, authorizerContext } from '../services/authorize';
 import type { ApiKeyStore } from '../store/ports';
 
-/** The usage identifier returned for a missing or unknown key: never the value of an API key. */
+/** The usage identifier for a missing or unknown key when no unauthenticated key is configured: never an API key value. */
 export const INVALID_KEY_USAGE_IDENTIFIER = 'tally-no-such-api-key';
 /** The header CloudFront adds to every origin request; its value is the origin secret. */
 export const ORIGIN_VERIFY_HEADER = 'X-Tally-Origin-Verify';
 /** The Retry-After of the gateway's 429 (header and body). A gateway response header is static. */
 export const RETRY_AFTER_SECONDS = 1;
-export const RATE_LIMIT_ERROR = 'Rate limit exceeded';
 
 /**
  * Authorizer context keys the gateway response templates substitute ($context.authorizer.<key>).
@@ -49,8 +48,6 @@ export const RATE_LIMIT_ERROR = 'Rate limit exceeded';
 export const GATEWAY_CONTEXT = {
   /** Members of every error body of the surface besides "error" (`,"success":false` on /api/*). */
   errorSuffix: 'gw_error_suffix',
-  /** Members of the 429 body besides "error" (`,"retry_after":1` on /v1/*). */
-  throttleSuffix: 'gw_throttle_suffix',
   /** The 403 message, JSON-escaped so it can sit between quotes in the template. */
   error: 'gw_error',
 } as const;
@@ -67,11 +64,6 @@ export function bodySuffix(surface: Surface, error: string, extra: Record<string
 export function gatewayContext(surface: Surface): Record<string, string> {
   return {
     [GATEWAY_CONTEXT.errorSuffix]: bodySuffix(surface, 'error'),
-    [GATEWAY_CONTEXT.throttleSuffix]: bodySuffix(
-      surface,
-      RATE_LIMIT_ERROR,
-      surface === 'api' ? {} : { retry_after: RETRY_AFTER_SECONDS },
-    ),
   };
 }
 
@@ -85,6 +77,8 @@ export interface AuthorizerDeps {
   keyCacheTtlMs: number;
   /** The CloudFront origin secret, when the stack puts CloudFront in front. */
   originSecret?: () => Promise<string>;
+  /** Value of the API key whose usage plan admits unauthenticated requests to their handler's 401. */
+  unauthenticatedUsageKey?: string;
 }
 
 export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -108,7 +102,7 @@ export function createAuthorizerHandler(deps: AuthorizerDeps): AuthorizerHandler
       if (await viaCloudFront(deps, header(headers, ORIGIN_VERIFY_HEADER))) context.via_cloudfront = '1';
       result = policy(decision.key.id, 'Allow', event.methodArn, context, decision.key.key_hash);
     } else if (decision.status === 401) {
-      result = policy('anonymous', 'Allow', event.methodArn, gateway, INVALID_KEY_USAGE_IDENTIFIER);
+      result = policy('anonymous', 'Allow', event.methodArn, gateway, deps.unauthenticatedUsageKey ?? INVALID_KEY_USAGE_IDENTIFIER);
     } else {
       result = policy('anonymous', 'Deny', event.methodArn, { ...gateway, [GATEWAY_CONTEXT.error]: jsonEscape(decision.error) });
     }

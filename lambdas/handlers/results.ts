@@ -2,7 +2,7 @@
 import { ApiError, notFound } from '../http/api-error';
 import { json, type HttpEvent } from '../http/event';
 import { computeResults, type ResultsDeps } from '../services/compute-results';
-import type { ExperimentStore, ProjectStore } from '../store/ports';
+import type { ExperimentStore, Project, ProjectStore } from '../store/ports';
 import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 import type { Experiment } from '../domain/experiment';
 
@@ -11,7 +11,7 @@ export interface ResultsHandlerDeps extends AdminDeps, ResultsDeps {
   experiments: ExperimentStore;
 }
 
-async function startedExperiment(deps: ResultsHandlerDeps, event: HttpEvent): Promise<Experiment> {
+async function startedExperiment(deps: ResultsHandlerDeps, event: HttpEvent): Promise<{ project: Project; experiment: Experiment }> {
   const project = await requireProject(deps.projects, event);
   const id = pathParam(event, 'id');
   const experiment = await deps.experiments.get(project.id, id);
@@ -19,12 +19,12 @@ async function startedExperiment(deps: ResultsHandlerDeps, event: HttpEvent): Pr
   if (experiment.status === 'created') {
     throw new ApiError(409, 'The experiment has not started: results exist once it is running');
   }
-  return experiment;
+  return { project, experiment };
 }
 
 export function createResultsGetHandler(deps: ResultsHandlerDeps) {
   return wrapAdmin('admin-results-get', deps, async (event) => {
-    const experiment = await startedExperiment(deps, event);
+    const { experiment } = await startedExperiment(deps, event);
     const results = await deps.results.get(experiment.project_id, experiment.id);
     if (!results) {
       throw notFound('No results computed yet: they appear after the next scheduled run, or POST .../results/refresh to compute them now');
@@ -34,5 +34,8 @@ export function createResultsGetHandler(deps: ResultsHandlerDeps) {
 }
 
 export function createResultsRefreshHandler(deps: ResultsHandlerDeps) {
-  return wrapAdmin('admin-results-refresh', deps, async (event) => json(200, await computeResults(await startedExperiment(deps, event), deps)));
+  return wrapAdmin('admin-results-refresh', deps, async (event) => {
+    const { project, experiment } = await startedExperiment(deps, event);
+    return json(200, await computeResults(project, experiment, deps));
+  });
 }

@@ -26,3 +26,15 @@ export function errorBody(surface: Surface, error: string, extra: Record<string,
   }
   return { error, ...extra };
 }
+
+/**
+ * The 429 body, the same on every path: the union of the /v1 body ({ error, retry_after }) and the
+ * /api body ({ success: false, error }), so a client of either reads the members it expects. On AWS
+ * it is a gateway response, and gateway response templates cannot tell paths apart with documented
+ * features (lib/api/gateway-responses.ts); the local server sends the same body.
+ */
+export function throttledBody(retryAfterSeconds: number): Record<string, unknown> {
+  return { ...errorBody('v1', RATE_LIMIT_ERROR, { retry_after: retryAfterSeconds }), ...errorBody('api', RATE_LIMIT_ERROR) };
+}
+
+export const RATE_LIMIT_ERROR = 'Rate limit exceeded';

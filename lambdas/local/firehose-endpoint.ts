@@ -3,12 +3,20 @@
  * @aws-sdk/client-firehose code of the AWS path runs locally. It does what the delivery stream does
  * on AWS: splits each record into its NDJSON lines and appends every line under
  * <dir>/project_id=<id>/dt=<YYYY-MM-DD>/ (dt from the line's `timestamp`), the S3 bucket's key layout.
+ *
+ * A record of more than 500 lines is what the real stream cannot de-aggregate ("capped at 500 per
+ * record", Firehose developer guide, dynamic partitioning of aggregated data). The real PutRecordBatch
+ * still succeeds ("the request succeeds but the record de-aggregation doesn't work as expected",
+ * PutRecord API reference), and the data misses its partitions. So does this endpoint: the call
+ * succeeds and the record goes whole to <dir>/../errors/<stream dir>/, never to a partition, so the
+ * events are missing where queries look, as they would be on AWS.
  */
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { MAX_RECORD_LINES } from '../store/firehose-sink';
 
 export type FirehoseFault =
   /** The whole call fails with a 500 ServiceUnavailableException. */
@@ -66,8 +74,16 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
     }
     const byPartition = new Map<string, string[]>();
     for (const record of body.Records) {
-      for (const line of Buffer.from(record.Data, 'base64').toString('utf8').split('\n')) {
-        if (!line) continue;
+      const data = Buffer.from(record.Data, 'base64').toString('utf8');
+      const lines = data.split('\n').filter(Boolean);
+      if (lines.length > MAX_RECORD_LINES) {
+        const errors = join(dirname(dir), 'errors', basename(dir), 'deaggregation-failed', `dt=${new Date().toISOString().slice(0, 10)}`);
+        await mkdir(errors, { recursive: true });
+        await append(join(errors, objectName), data);
+        process.emitWarning(`local Firehose: a record of ${lines.length} lines (over ${MAX_RECORD_LINES}) went to ${errors}, as on AWS it would not be de-aggregated`);
+        continue;
+      }
+      for (const line of lines) {
         const event = JSON.parse(line) as { project_id: string; timestamp: string };
         const partition = join(`project_id=${event.project_id}`, `dt=${event.timestamp.slice(0, 10)}`);
         (byPartition.get(partition) ?? byPartition.set(partition, []).get(partition)!).push(line + '\n');

@@ -16,7 +16,7 @@ import { preflightHeaders, corsHeaders } from '../http/cors';
 import { metadataHeader, presentedApiKey } from '../http/client-headers';
 import { header, json } from '../http/event';
 import { errorFields, log } from '../http/log';
-import { errorBody, surfaceOf } from '../http/surface';
+import { errorBody, surfaceOf, throttledBody } from '../http/surface';
 import type { HttpHandler } from '../http/wrap';
 import { createHandlers } from '../handlers/registry';
 import { ROUTES } from '../routes';
@@ -146,7 +146,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, deps.clock());
       if (!rate.allowed) {
         const seconds = rate.retryAfterSeconds;
-        return fail(429, 'Rate limit exceeded', surface === 'api' ? {} : { retry_after: seconds }, { 'Retry-After': String(seconds) });
+        req.resume();
+        return writeResult(res, json(429, throttledBody(seconds), { ...corsHeaders(origin), 'Retry-After': String(seconds) }));
       }
       authorizer = authorizerContext(decision.key);
     }

@@ -3,10 +3,12 @@
  * statistics. The window is the run: started_at to stopped_at, or to now while running, so results
  * of a stopped experiment freeze at its stop.
  */
+import { mapLimit } from '../domain/concurrency';
+import { DeadlineExceeded } from '../domain/deadline';
 import type { Experiment } from '../domain/experiment';
 import { experimentStats } from '../domain/stats';
 import { errorFields, log } from '../http/log';
-import type { ExperimentResults, ExperimentStore, ProjectStore, ResultsQuery, ResultsStore } from '../store/ports';
+import type { CountOptions, ExperimentResults, ExperimentStore, Project, ProjectStore, ResultsQuery, ResultsStore } from '../store/ports';
 
 export interface ResultsDeps {
   resultsQuery: ResultsQuery;
@@ -14,7 +16,13 @@ export interface ResultsDeps {
   clock: () => number;
 }
 
-export async function computeResults(experiment: Experiment, deps: ResultsDeps): Promise<ExperimentResults> {
+/** project: the experiment's project (its creation bounds the identity links read). */
+export async function computeResults(
+  project: Project,
+  experiment: Experiment,
+  deps: ResultsDeps,
+  options: CountOptions = {},
+): Promise<ExperimentResults> {
   if (!experiment.started_at) throw new Error(`Experiment ${experiment.id} has not started`);
   const now = new Date(deps.clock()).toISOString();
   const window = { from: experiment.started_at, to: experiment.stopped_at ?? now };
@@ -26,7 +34,8 @@ export async function computeResults(experiment: Experiment, deps: ResultsDeps):
     goalEvent: experiment.goal_event,
     from: window.from,
     to: window.to,
-  });
+    projectCreatedAt: project.created_at,
+  }, options);
   const stats = experimentStats(counted.variants);
   const results: ExperimentResults = {
     experiment_id: experiment.id,
@@ -54,27 +63,67 @@ export interface JobSummary {
   computed: number;
   skipped: number;
   failed: number;
+  /** Due, but left for the next run: not started, or stopped, by the run's deadline. */
+  deferred: number;
 }
 
-/** The scheduled job: every project's running experiments and those stopped since their last run. */
-export async function runResultsJob(deps: ResultsDeps & { projects: ProjectStore; experiments: ExperimentStore }): Promise<JobSummary> {
-  const summary: JobSummary = { computed: 0, skipped: 0, failed: 0 };
+export interface JobOptions {
+  /** Epoch ms (deps.clock) by which the run stops: nothing starts after it, and queries stop at it. */
+  deadlineMs?: number;
+  /** Experiments computed at once. @default RESULTS_JOB_CONCURRENCY */
+  concurrency?: number;
+}
+
+/**
+ * Queries in flight at once: enough that one slow query leaves the others running, few enough to stay
+ * far below Athena's account quota of concurrent queries, which analysts share.
+ */
+export const RESULTS_JOB_CONCURRENCY = 4;
+
+interface Due {
+  project: Project;
+  experiment: Experiment;
+  /** When its results were last computed; undefined if never. */
+  computedAt: string | undefined;
+}
+
+/**
+ * The scheduled job: every project's running experiments and those stopped since their last run,
+ * computed concurrently (bounded) and the stalest first, so experiments a deadline leaves out one run
+ * come first in the next.
+ */
+export async function runResultsJob(
+  deps: ResultsDeps & { projects: ProjectStore; experiments: ExperimentStore },
+  options: JobOptions = {},
+): Promise<JobSummary> {
+  const deadlineMs = options.deadlineMs ?? Infinity;
+  const summary: JobSummary = { computed: 0, skipped: 0, failed: 0, deferred: 0 };
+  const due: Due[] = [];
   for (const project of await deps.projects.list()) {
     for (const experiment of await deps.experiments.list(project.id)) {
       const stored = experiment.status === 'created' ? undefined : await deps.results.get(project.id, experiment.id);
-      if (!needsComputation(experiment, stored)) {
-        summary.skipped++;
-        continue;
-      }
-      try {
-        await computeResults(experiment, deps);
-        summary.computed++;
-      } catch (err) {
-        // One experiment's failure must not stop the others; the next run retries it.
-        summary.failed++;
-        log('error', 'results computation failed', { project_id: project.id, experiment_id: experiment.id, ...errorFields(err) });
-      }
+      if (needsComputation(experiment, stored)) due.push({ project, experiment, computedAt: stored?.computed_at });
+      else summary.skipped++;
     }
+  }
+  due.sort((a, b) => (a.computedAt ?? '').localeCompare(b.computedAt ?? ''));
+
+  const deferred: string[] = [];
+  await mapLimit(due, options.concurrency ?? RESULTS_JOB_CONCURRENCY, async ({ project, experiment }) => {
+    if (deps.clock() >= deadlineMs) return void deferred.push(experiment.id);
+    try {
+      await computeResults(project, experiment, deps, { deadlineMs });
+      summary.computed++;
+    } catch (err) {
+      if (err instanceof DeadlineExceeded) return void deferred.push(experiment.id);
+      // One experiment's failure must not stop the others; the next run retries it.
+      summary.failed++;
+      log('error', 'results computation failed', { project_id: experiment.project_id, experiment_id: experiment.id, ...errorFields(err) });
+    }
+  });
+  summary.deferred = deferred.length;
+  if (deferred.length) {
+    log('warn', 'results job reached its deadline: experiments left for the next run', { deferred: deferred.length, experiment_ids: deferred });
   }
   log('info', 'results job finished', { ...summary });
   return summary;

@@ -5,8 +5,9 @@
  *
  * StartQueryExecution in the workgroup (which fixes the results location, encryption and the
  * per-query scan limit), then GetQueryExecution polled with exponential backoff (pollMs doubling up
- * to 5 s) until it succeeds, fails, is cancelled or maxWaitMs (default 60 s) passes: then the query
- * is stopped (best effort) and count() throws. Results are read with GetQueryResults, page by page.
+ * to 5 s) until it succeeds, fails, is cancelled or maxWaitMs (default 60 s) or the caller's deadline
+ * passes: then the query is stopped (best effort) and count() throws (DeadlineExceeded for the
+ * deadline). Results are read with GetQueryResults, page by page.
  */
 import {
   GetQueryExecutionCommand,
@@ -16,7 +17,8 @@ import {
   type AthenaClient,
   type QueryExecution,
 } from '@aws-sdk/client-athena';
-import type { CountRequest, CountResult, ResultsQuery } from './ports';
+import { DeadlineExceeded } from '../domain/deadline';
+import type { CountOptions, CountRequest, CountResult, ResultsQuery } from './ports';
 import { renderResultsCount, toCountResult } from './sql/render';
 
 export interface AthenaResultsQueryOptions {
@@ -67,7 +69,10 @@ export class AthenaResultsQuery implements ResultsQuery {
     return renderResultsCount(request, this.tables);
   }
 
-  async count(request: CountRequest): Promise<CountResult> {
+  async count(request: CountRequest, options: CountOptions = {}): Promise<CountResult> {
+    const deadlineMs = options.deadlineMs ?? Infinity;
+    // Not even started past the deadline: a query stopped at once is still billed for what it scanned.
+    if (Date.now() >= deadlineMs) throw new DeadlineExceeded('The run deadline passed before the Athena results query started');
     const started = await this.athena.send(
       new StartQueryExecutionCommand({
         QueryString: this.sql(request),
@@ -77,7 +82,7 @@ export class AthenaResultsQuery implements ResultsQuery {
     );
     const id = started.QueryExecutionId;
     if (!id) throw new AthenaQueryError('Athena StartQueryExecution returned no QueryExecutionId', undefined);
-    const execution = await this.waitFor(id);
+    const execution = await this.waitFor(id, deadlineMs);
     const rows = await this.readRows(id);
     return {
       ...toCountResult(request, rows),
@@ -85,8 +90,9 @@ export class AthenaResultsQuery implements ResultsQuery {
     };
   }
 
-  private async waitFor(id: string): Promise<QueryExecution> {
-    const deadline = Date.now() + this.maxWaitMs;
+  private async waitFor(id: string, deadlineMs: number): Promise<QueryExecution> {
+    const ownLimit = Date.now() + this.maxWaitMs;
+    const deadline = Math.min(ownLimit, deadlineMs);
     let delay = this.pollMs;
     for (;;) {
       const { QueryExecution: execution } = await this.athena.send(new GetQueryExecutionCommand({ QueryExecutionId: id }));
@@ -99,6 +105,7 @@ export class AthenaResultsQuery implements ResultsQuery {
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         await this.athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
+        if (deadlineMs < ownLimit) throw new DeadlineExceeded(`Athena results query ${id} was stopped at the run deadline (last state ${state ?? 'unknown'})`);
         throw new AthenaQueryError(
           `Athena results query ${id} did not finish within ${this.maxWaitMs} ms (last state ${state ?? 'unknown'}); it was stopped`,
           id,

@@ -48,7 +48,9 @@ export class DynamoEventLedger implements EventLedger {
         await this.ddb.send(
           new PutCommand({
             TableName: this.table,
-            Item: { pk, state: 'pending', owner, lease_until: nowMs + CLAIM_LEASE_MS },
+            // expires_at too: a claim whose request died and whose release failed would otherwise stay
+            // forever. It outlives the lease by far, so TTL never removes a claim still in use.
+            Item: { pk, state: 'pending', owner, lease_until: nowMs + CLAIM_LEASE_MS, expires_at: this.expiresAt(nowMs) },
             ConditionExpression: 'attribute_not_exists(pk) OR (#state = :pending AND lease_until < :now)',
             ExpressionAttributeNames: { '#state': 'state' },
             ExpressionAttributeValues: { ':pending': 'pending', ':now': nowMs },
@@ -85,8 +87,13 @@ export class DynamoEventLedger implements EventLedger {
     });
   }
 
+  /** DynamoDB TTL (epoch seconds): the end of the deduplication window that starts at nowMs. */
+  private expiresAt(nowMs: number): number {
+    return Math.floor(nowMs / 1000) + this.options.retentionDays * 86_400;
+  }
+
   async markStored(events: StoredEvent[], nowMs: number): Promise<void> {
-    const expiresAt = Math.floor(nowMs / 1000) + this.options.retentionDays * 86_400;
+    const expiresAt = this.expiresAt(nowMs);
     const items = events.map((e) => ({
       pk: `${e.project_id}#${e.dedupe_key}`,
       state: 'stored',

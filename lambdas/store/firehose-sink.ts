@@ -8,6 +8,13 @@ import { SinkError, type RecordSink } from './ports';
 
 /** Firehose limits: 1,000 KiB per record, 500 records and 4 MiB per PutRecordBatch. */
 const MAX_RECORD_BYTES = 1000 * 1024;
+/**
+ * The stream's de-aggregation splits at most 500 JSON objects out of one record: "Record deaggregation
+ * by JSON or by delimiter is capped at 500 per record" (Firehose developer guide, "Apply dynamic
+ * partitioning to aggregated data"). Beyond that "the request succeeds but the record de-aggregation
+ * doesn't work as expected" (PutRecord API reference), so the cap must hold here, before sending.
+ */
+export const MAX_RECORD_LINES = 500;
 const MAX_BATCH_RECORDS = 500;
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 const ATTEMPTS = 4;
@@ -52,7 +59,7 @@ export function packRecords(events: object[]): _Record[] {
   };
   for (const event of events) {
     const line = Buffer.from(JSON.stringify(event) + '\n');
-    if (size + line.length > MAX_RECORD_BYTES) flush();
+    if (size + line.length > MAX_RECORD_BYTES || lines.length === MAX_RECORD_LINES) flush();
     lines.push(line);
     size += line.length;
   }

@@ -130,6 +130,8 @@ export interface CountRequest {
   /** The run: started_at to stopped_at (or now while running), ISO 8601 UTC. */
   from: string;
   to: string;
+  /** The project's created_at: no identity link of the project is older, so older days are not read. */
+  projectCreatedAt: string;
 }
 
 export interface CountResult {
@@ -143,8 +145,16 @@ export interface CountResult {
 }
 
 /** Runs the counting SQL: DuckDB over the local NDJSON files, Athena over S3 on AWS. */
+export interface CountOptions {
+  /**
+   * Epoch ms after which the query is abandoned (stopped where the engine allows) and count() throws
+   * DeadlineExceeded (lambdas/domain/deadline.ts). Unset: only the engine's own wait limit applies.
+   */
+  deadlineMs?: number;
+}
+
 export interface ResultsQuery {
-  count(request: CountRequest): Promise<CountResult>;
+  count(request: CountRequest, options?: CountOptions): Promise<CountResult>;
   /** Releases the engine (the local DuckDB instance). */
   close?(): Promise<void> | void;
 }

@@ -44,10 +44,24 @@ export interface TallyApiProps {
   logRetention: RetentionDays;
 }
 
+/**
+ * Requests per minute, all callers together, that may reach a handler without a valid key (to get its
+ * 401). Bounds what invalid keys cost in Lambda invocations; beyond it they get the gateway's 429.
+ */
+export const UNAUTHENTICATED_LIMIT_PER_MINUTE = 6000;
+
 export class TallyApi extends Construct {
   readonly api: RestApi;
   readonly plans: Record<SharedPlan, UsagePlan>;
   readonly authorizer: RequestAuthorizer;
+  /**
+   * The value of the API key the authorizer names for a request without a valid key
+   * (UNAUTHENTICATED_USAGE_KEY), so the request reaches its handler, which answers 401 in the path's
+   * shape (lib/api/gateway-responses.ts says why not a gateway response). Not a secret: it admits no
+   * one, since the authorizer alone chooses the usage identifier. Named after the stack: API key
+   * values are unique in an account and region.
+   */
+  readonly unauthenticatedKeyValue: string;
 
   constructor(scope: Construct, id: string, props: TallyApiProps) {
     super(scope, id);
@@ -166,6 +180,21 @@ export class TallyApi extends Construct {
         apiStages: [{ api: this.api, stage }],
       });
     this.plans = { free: plan('free'), pro: plan('pro') };
+
+    this.unauthenticatedKeyValue = `${Stack.of(this).stackName.slice(0, 80)}-unauthenticated-requests`;
+    const unauthenticated = this.api.addUsagePlan('UnauthenticatedPlan', {
+      name: `${props.planPrefix}unauthenticated`,
+      description: `Tally: requests without a valid key, admitted to their handler's 401 (${UNAUTHENTICATED_LIMIT_PER_MINUTE} per minute in all)`,
+      throttle: throttleFor(UNAUTHENTICATED_LIMIT_PER_MINUTE),
+      apiStages: [{ api: this.api, stage }],
+    });
+    unauthenticated.addApiKey(
+      this.api.addApiKey('UnauthenticatedKey', {
+        apiKeyName: `${props.planPrefix}unauthenticated`,
+        description: 'Named by the authorizer for requests without a valid key (never a client key)',
+        value: this.unauthenticatedKeyValue,
+      }),
+    );
 
     for (const spec of GATEWAY_ERRORS) {
       this.api.addGatewayResponse(spec.id, {

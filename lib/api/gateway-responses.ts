@@ -1,20 +1,31 @@
 /**
  * The errors API Gateway itself sends (before or instead of a handler), with the spec's bodies.
  *
- * Gateway responses belong to the REST API, not to a path, and their templates are not VTL: they only
- * substitute variables. So the path-specific part of each body comes from the authorizer, which knows
- * the path: every decision it returns carries, in its context, the JSON members the path's surface adds
- * after "error" (lambdas/handlers/authorizer.ts, gatewayContext). Each template below is the /v1 body
- * with those members substituted in, so:
- *   /v1/*   401 {"error":"Invalid or missing API key"}           429 {"error":"Rate limit exceeded","retry_after":1}
- *   /api/*  401 {"error":"Invalid or missing API key","success":false}   429 {"error":"Rate limit exceeded","success":false}
- * When no authorizer ran (admin routes, or errors raised before authorization such as 413), the
- * substitution is empty and the body is the /v1 and /admin shape { "error": ... }.
+ * What a gateway response template can do is documented: it "isn't processed by the Velocity Template
+ * Language (VTL) engine" and supports "only simple variable substitution" (API Gateway developer guide,
+ * x-amazon-apigateway-gateway-responses.responseTemplates), and gateway responses are set "at the API
+ * level" (Gateway responses for REST APIs), one per response type for every path. So one template
+ * cannot give /v1 and /api/events different shapes by any documented means: substituting
+ * $context.resourcePath could only put the path *into* the body. Whether $context.authorizer.* is
+ * set in the INVALID_API_KEY and THROTTLED responses, and how an unset one renders, is not documented,
+ * so neither template relies on it:
+ *  - 401 (missing or unknown key) is not a gateway response: the authorizer admits such a request with
+ *    the stack's unauthenticated API key (lib/api/api.ts) and the route's handler answers 401 in the
+ *    path's shape (documented: the authorizer's usageIdentifierKey selects the API key, and its context
+ *    reaches the integration). INVALID_API_KEY remains for a key revoked while the authorizer still
+ *    caches its record (its API key is gone): the static /v1 body.
+ *  - 429 is static and the same on every path: the union of the two spec bodies
+ *    {"error":"Rate limit exceeded","retry_after":1,"success":false} (throttledBody), so /v1 clients
+ *    find error and retry_after and /api/events clients find success and error. The local server
+ *    sends the same body.
+ *  - 403 (origin or bundle ID refused) is an explicit Deny carrying the message and the path's
+ *    members in its context ($context.authorizer.*, always set: the authorizer returned them).
  */
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { INVALID_KEY_ERROR } from '../../lambdas/domain/access';
 import { LIMITS } from '../../lambdas/domain/limits';
-import { GATEWAY_CONTEXT, RATE_LIMIT_ERROR, RETRY_AFTER_SECONDS } from '../../lambdas/handlers/authorizer';
+import { GATEWAY_CONTEXT, RETRY_AFTER_SECONDS } from '../../lambdas/handlers/authorizer';
+import { throttledBody } from '../../lambdas/http/surface';
 
 export interface GatewayErrorSpec {
   /** Construct ID suffix; stable once deployed. */
@@ -29,21 +40,22 @@ export interface GatewayErrorSpec {
 
 const authorizer = (key: string) => `$context.authorizer.${key}`;
 const errorSuffix = authorizer(GATEWAY_CONTEXT.errorSuffix);
-const throttleSuffix = authorizer(GATEWAY_CONTEXT.throttleSuffix);
+const throttled = JSON.stringify(throttledBody(RETRY_AFTER_SECONDS));
+const invalidKey = JSON.stringify({ error: INVALID_KEY_ERROR });
 const q = (text: string) => JSON.stringify(text);
 const retryAfter = { 'Retry-After': `'${RETRY_AFTER_SECONDS}'` };
 
 export const GATEWAY_ERRORS: GatewayErrorSpec[] = [
-  // Missing or unknown key: the authorizer allows with a usage identifier that is no API key (see
-  // lambdas/handlers/authorizer.ts). Also a key revoked a moment ago (its API key is gone).
-  { id: 'InvalidApiKey', type: ResponseType.INVALID_API_KEY, statusCode: '401', template: `{"error":${q(INVALID_KEY_ERROR)}${errorSuffix}}` },
+  // A key revoked a moment ago (its API key is gone, the authorizer's cache still has the record).
+  // Missing and unknown keys get the handler's 401 instead (see above).
+  { id: 'InvalidApiKey', type: ResponseType.INVALID_API_KEY, statusCode: '401', template: invalidKey },
   // Not produced by Tally's authorizer (it never throws "Unauthorized"); the same 401 if it ever is.
-  { id: 'Unauthorized', type: ResponseType.UNAUTHORIZED, statusCode: '401', template: `{"error":${q(INVALID_KEY_ERROR)}${errorSuffix}}` },
+  { id: 'Unauthorized', type: ResponseType.UNAUTHORIZED, statusCode: '401', template: invalidKey },
   // Origin or bundle-ID restriction: an explicit Deny carrying the message.
   { id: 'AccessDenied', type: ResponseType.ACCESS_DENIED, statusCode: '403', template: `{"error":"${authorizer(GATEWAY_CONTEXT.error)}"${errorSuffix}}` },
   // The key's usage plan (or the stage or account limit) refused the request.
-  { id: 'Throttled', type: ResponseType.THROTTLED, statusCode: '429', template: `{"error":${q(RATE_LIMIT_ERROR)}${throttleSuffix}}`, headers: retryAfter },
-  { id: 'QuotaExceeded', type: ResponseType.QUOTA_EXCEEDED, statusCode: '429', template: `{"error":${q(RATE_LIMIT_ERROR)}${throttleSuffix}}`, headers: retryAfter },
+  { id: 'Throttled', type: ResponseType.THROTTLED, statusCode: '429', template: throttled, headers: retryAfter },
+  { id: 'QuotaExceeded', type: ResponseType.QUOTA_EXCEEDED, statusCode: '429', template: throttled, headers: retryAfter },
   // Above API Gateway's 10 MB payload limit; handlers answer 413 themselves above LIMITS.maxBodyBytes.
   {
     id: 'RequestTooLarge',

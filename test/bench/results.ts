@@ -171,6 +171,7 @@ async function main() {
       goalEvent: 'purchase',
       from: new Date(FIRST_DAY_MS + fromDay * DAY_MS).toISOString(),
       to: new Date(FIRST_DAY_MS + (fromDay + days) * DAY_MS - 1).toISOString(),
+      projectCreatedAt: new Date(FIRST_DAY_MS).toISOString(),
     });
     // A first query warms DuckDB up (instance creation, extension loading), then each window twice.
     await query.count(request(0, 1));

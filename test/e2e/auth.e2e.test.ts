@@ -74,17 +74,18 @@ describe('project keys', () => {
 });
 
 describe('rate limits', () => {
-  it('the request over a key’s limit gets 429 with Retry-After in seconds, per path shape', async () => {
+  it('the request over a key’s limit gets 429 with Retry-After in seconds and both paths’ members', async () => {
     const slow = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 3 });
     for (let i = 0; i < 3; i++) expect((await stack.post('/v1/events', slow, body)).status).toBe(204);
     const limited = await stack.post('/v1/events', slow, body);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('20');
-    expect(limited.json).toEqual({ error: 'Rate limit exceeded', retry_after: 20 });
+    // One body on every path, as API Gateway's static 429 (lib/api/gateway-responses.ts).
+    expect(limited.json).toEqual({ error: 'Rate limit exceeded', retry_after: 20, success: false });
     const api = await stack.post('/api/events', slow, body);
     expect(api.status).toBe(429);
     expect(api.headers.get('retry-after')).toBe('20');
-    expect(api.json).toEqual({ success: false, error: 'Rate limit exceeded' });
+    expect(api.json).toEqual({ success: false, error: 'Rate limit exceeded', retry_after: 20 });
   });
 
   it('counts per key: another key of the same project is not limited', async () => {

@@ -75,6 +75,13 @@ describe('POST /v1/events', () => {
     expect(stack.rawEvents(other).filter((e) => e.name === 'shared')).toHaveLength(1);
   });
 
+  it('stores every event of a 1,000-event batch (Firehose de-aggregates at most 500 lines per record)', async () => {
+    const events = Array.from({ length: 1000 }, (_, i) => ({ name: 'bulk_1000', user_id: `b${i}`, timestamp: 1767225700 }));
+    expect((await stack.post('/v1/events', key, { events }, { gzip: true })).status).toBe(204);
+    const stored = stack.rawEvents(project).filter((e) => e.name === 'bulk_1000');
+    expect(new Set(stored.map((e) => e.sent_user_id)).size).toBe(1000);
+  });
+
   it('accepts gzip bodies', async () => {
     const events = Array.from({ length: 20 }, (_, i) => ({ name: 'gz', user_id: `g${i}`, timestamp: 1767225603, properties: { i } }));
     const res = await stack.post('/v1/events', key, { events }, { gzip: true });

@@ -4,8 +4,10 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_KEY_ERROR, ORIGIN_NOT_ALLOWED_ERROR } from '../../lambdas/domain/access';
 import { hashApiKey, PLAN_LIMITS, type ApiKeyRecord } from '../../lambdas/domain/api-key';
-import { createAuthorizerHandler, RATE_LIMIT_ERROR, RETRY_AFTER_SECONDS } from '../../lambdas/handlers/authorizer';
-import { errorBody, surfaceOf } from '../../lambdas/http/surface';
+import { createAuthorizerHandler, RETRY_AFTER_SECONDS } from '../../lambdas/handlers/authorizer';
+import { ApiError } from '../../lambdas/http/api-error';
+import { principalOf } from '../../lambdas/http/principal';
+import { errorBody, RATE_LIMIT_ERROR, surfaceOf } from '../../lambdas/http/surface';
 import { ROUTES } from '../../lambdas/routes';
 import { preflightHeaders, PREFLIGHT_HEADER_LIST_PATTERN } from '../../lambdas/http/cors';
 import { preflightResponseTemplate } from '../../lib/api/api';
@@ -145,7 +147,8 @@ describe('REST API', () => {
         ApiStages: [{ ApiId: Match.anyValue(), Stage: { Ref: stageId } }],
       });
     }
-    expect(Object.keys(s.template.findResources('AWS::ApiGateway::UsagePlan'))).toHaveLength(2);
+    // ... plus the plan of the unauthenticated key (below).
+    expect(Object.keys(s.template.findResources('AWS::ApiGateway::UsagePlan'))).toHaveLength(3);
   });
 
   it('takes plan limits from props', () => {
@@ -221,17 +224,38 @@ const authorizerContextFor = async (path: string, headers: Record<string, string
 describe('gateway responses', () => {
   const publicPaths = [...new Set(ROUTES.filter((r) => r.auth === 'api-key').map((r) => r.path))];
 
-  it('answers a missing or unknown key with 401 and the path shape', async () => {
-    const r = gatewayResponses().INVALID_API_KEY!;
-    expect(r.status).toBe('401');
+  it('admits a missing or unknown key to its handler, which answers 401 in the path shape', async () => {
+    // The authorizer names the stack's unauthenticated API key, bound to a usage plan on the stage...
+    const value = s.template.toJSON().Resources[s.stack.getLogicalId(s.stack.authorizer.fn.node.defaultChild as never)].Properties.Environment.Variables
+      .UNAUTHENTICATED_USAGE_KEY as string;
+    expect(value).toBe('Tally-unauthenticated-requests');
+    const [keyId] = Object.entries(s.template.findResources('AWS::ApiGateway::ApiKey')).find(([, k]) => k.Properties.Value === value)!;
+    const [planId] = Object.entries(s.template.findResources('AWS::ApiGateway::UsagePlan')).find(([, p]) => p.Properties.UsagePlanName === 'Tally-unauthenticated')!;
+    s.template.hasResourceProperties('AWS::ApiGateway::UsagePlanKey', { KeyId: { Ref: keyId }, UsagePlanId: { Ref: planId }, KeyType: 'API_KEY' });
+    // ...so the request reaches the handler, with a context that names no project: principalOf refuses it.
+    const admit = createAuthorizerHandler({ keys, clock: Date.now, keyCacheTtlMs: 0, unauthenticatedUsageKey: value });
     for (const path of publicPaths) {
-      for (const headers of [{}, { Authorization: "Bearer tally_nope" }] as Array<Record<string, string>>) {
-        const body = render(r.template, await authorizerContextFor(path, headers));
-        expect(body, path).toEqual(errorBody(surfaceOf(path), INVALID_KEY_ERROR));
+      for (const headers of [{}, { Authorization: 'Bearer tally_nope' }] as Array<Record<string, string>>) {
+        const out = await admit({ type: 'REQUEST', methodArn: 'arn', resource: path, path, httpMethod: 'POST', headers } as unknown as APIGatewayRequestAuthorizerEvent);
+        expect(out.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow' });
+        expect(out.usageIdentifierKey, path).toBe(value);
+        let refused: unknown;
+        try {
+          principalOf({ requestContext: { authorizer: out.context } } as never);
+        } catch (err) {
+          refused = err;
+        }
+        expect(refused).toBeInstanceOf(ApiError);
+        expect((refused as ApiError).status).toBe(401);
       }
     }
-    expect(render(r.template, await authorizerContextFor('/v1/events', {}))).toEqual({ error: 'Invalid or missing API key' });
-    expect(render(r.template, await authorizerContextFor('/api/events', {}))).toEqual({ success: false, error: 'Invalid or missing API key' });
+  });
+
+  it('answers INVALID_API_KEY (a key revoked while the authorizer caches it) with a static 401, not $context.authorizer', () => {
+    const r = gatewayResponses().INVALID_API_KEY!;
+    expect(r.status).toBe('401');
+    expect(r.template).not.toContain('$context.authorizer');
+    expect(render(r.template, undefined)).toEqual({ error: INVALID_KEY_ERROR });
     expect(gatewayResponses().UNAUTHORIZED).toMatchObject({ status: '401', template: r.template });
   });
 
@@ -244,30 +268,23 @@ describe('gateway responses', () => {
     }
   });
 
-  it('answers throttling with 429, Retry-After, and retry_after in the body on /v1 paths', async () => {
+  it('answers throttling with 429, Retry-After, and one static body holding both paths\' members', () => {
     for (const type of ['THROTTLED', 'QUOTA_EXCEEDED']) {
       const r = gatewayResponses()[type]!;
       expect(r.status).toBe('429');
       expect(r.headers['gatewayresponse.header.Retry-After']).toBe(`'${RETRY_AFTER_SECONDS}'`);
       expect(r.headers['gatewayresponse.header.Access-Control-Expose-Headers']).toBe("'Retry-After'");
-      for (const path of publicPaths) {
-        const ctx = await authorizerContextFor(path, { Authorization: `Bearer ${WEB}` });
-        const surface = surfaceOf(path);
-        expect(render(r.template, ctx), path).toEqual(
-          errorBody(surface, RATE_LIMIT_ERROR, surface === 'api' ? {} : { retry_after: RETRY_AFTER_SECONDS }),
-        );
-      }
+      expect(r.template).not.toContain('$context');
+      const body = render(r.template, undefined) as Record<string, unknown>;
+      expect(body).toEqual({ error: RATE_LIMIT_ERROR, retry_after: RETRY_AFTER_SECONDS, success: false });
+      // Every member of each path's spec body is there with its value.
+      expect(body).toMatchObject(errorBody('v1', RATE_LIMIT_ERROR, { retry_after: RETRY_AFTER_SECONDS }));
+      expect(body).toMatchObject(errorBody('api', RATE_LIMIT_ERROR));
     }
-    expect(render(gatewayResponses().THROTTLED!.template, await authorizerContextFor('/v1/events', { Authorization: `Bearer ${WEB}` }))).toEqual({
-      error: 'Rate limit exceeded',
-      retry_after: 1,
-    });
   });
 
-  it('falls back to the /v1 and /admin shape when no authorizer ran', () => {
+  it('gives DEFAULT_4XX API Gateway\'s message in the /v1 and /admin shape', () => {
     const all = gatewayResponses();
-    expect(render(all.THROTTLED!.template, undefined)).toEqual({ error: RATE_LIMIT_ERROR });
-    expect(render(all.INVALID_API_KEY!.template, undefined)).toEqual({ error: INVALID_KEY_ERROR });
     expect(render(all.DEFAULT_4XX!.template, undefined, 'Forbidden')).toEqual({ error: 'Forbidden' });
   });
 

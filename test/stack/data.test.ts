@@ -46,7 +46,7 @@ describe('DynamoDB tables', () => {
       const attributes = new Set([layout.partitionKey, layout.sortKey, ...layout.indexes.flatMap((i) => [i.partitionKey, i.sortKey])].filter(Boolean));
       expect(p.AttributeDefinitions).toEqual([...attributes].map((a) => ({ AttributeName: a, AttributeType: 'S' })));
       // User data is retained and protected by default; the rest can go with the stack.
-      expect(table.DeletionPolicy).toBe(layout.holdsUserData ? 'Retain' : 'Delete');
+      expect(table.DeletionPolicy).toBe(layout.holdsUserData ? 'RetainExceptOnCreate' : 'Delete');
       expect(p.DeletionProtectionEnabled ?? false).toBe(layout.holdsUserData);
     });
   }
@@ -100,7 +100,7 @@ describe('raw streams (Firehose)', () => {
 
   it('writes to an encrypted, private, TLS-only, access-logged bucket with lifecycle rules', () => {
     const bucket = resource(id(s.stack.raw.bucket));
-    expect(bucket.DeletionPolicy).toBe('Retain');
+    expect(bucket.DeletionPolicy).toBe('RetainExceptOnCreate');
     const p = bucket.Properties;
     expect(p.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
     expect(p.PublicAccessBlockConfiguration).toEqual({

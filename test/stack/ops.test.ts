@@ -52,11 +52,19 @@ describe('functions', () => {
     expect(s.template.toJSON().Resources[id(s.stack.functions['ingest-v1'].fn)].Properties.Timeout).toBe(10);
   });
 
-  it('runs the results job every 15 minutes without retries', () => {
+  it('runs the results job every 15 minutes without retries, neither by the rule nor by Lambda', () => {
     s.template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(15 minutes)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [id(s.stack.jobs['results-job'].fn), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
     });
+    // Nor by Lambda's own retries of asynchronous invocations (two by default); a failure alarms instead.
+    const job = id(s.stack.jobs['results-job'].fn);
+    s.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: job }, MaximumRetryAttempts: 0 });
+    expect(
+      Object.values(s.template.findResources('AWS::CloudWatch::Alarm')).some(
+        (a) => a.Properties.MetricName === 'Errors' && a.Properties.Dimensions?.some((d: any) => d.Value?.Ref === job),
+      ),
+    ).toBe(true);
     const custom = synthStack({ resultsSchedule: Schedule.rate(Duration.hours(1)), logLevel: 'debug' });
     custom.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
     custom.template.hasResourceProperties('AWS::Lambda::Function', { LoggingConfig: Match.objectLike({ ApplicationLogLevel: 'DEBUG' }) });

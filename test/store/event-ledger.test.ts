@@ -45,6 +45,12 @@ describe('DynamoEventLedger on dynalite', () => {
     expect(await ledger.claim('p1', 'rel', 'owner-c', now)).toBe('claimed');
   });
 
+  it('gives a pending claim an expiry, so one whose release also failed does not stay forever', async () => {
+    expect(await ledger.claim('p1', 'orphan', 'died', now)).toBe('claimed');
+    const item = await dynamo.ddb.send(new GetCommand({ TableName: dynamo.table('events'), Key: { pk: 'p1#orphan' } }));
+    expect(item.Item).toMatchObject({ state: 'pending', expires_at: Math.floor(now / 1000) + 30 * 86_400 });
+  });
+
   it('lets a retry take over a pending claim whose lease expired, but never a stored event', async () => {
     expect(await ledger.claim('p1', 'stale', 'dead-request', now)).toBe('claimed');
     expect(await ledger.claim('p1', 'stale', 'retry', now + CLAIM_LEASE_MS - 1)).toBe('in_flight');

@@ -32,6 +32,12 @@ describe('FirehoseSink (AWS path, mocked Firehose)', () => {
     expect(total).toBe(300);
   });
 
+  it('puts at most 500 lines in a record, the most Firehose de-aggregates from one record', () => {
+    const records = packRecords(events(1201));
+    const lines = records.map((r) => Buffer.from(r.Data!).toString().split('\n').filter(Boolean).length);
+    expect(lines).toEqual([500, 500, 201]);
+  });
+
   it('resends only the records Firehose rejected', async () => {
     const many = events(100, 30_000); // several records, one PutRecordBatch (under 4 MiB)
     const recordCount = packRecords(many).length;

@@ -23,10 +23,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
 import { AthenaResultsQuery } from '../../lambdas/store/athena-results-query';
+import { DeadlineExceeded } from '../../lambdas/domain/deadline';
 import { DuckDbResultsQuery, LOCAL_TABLES } from '../../lambdas/store/duckdb-results-query';
 import type { CountRequest } from '../../lambdas/store/ports';
 import { RESULTS_COUNT_SQL } from '../../lambdas/store/sql/results-count-sql';
-import { quoteLiteral, renderResultsCount, renderSql, SqlRenderError } from '../../lambdas/store/sql/render';
+import { quoteLiteral, renderResultsCount, renderSql, resultsCountParams, SqlRenderError } from '../../lambdas/store/sql/render';
 import { startTestStack, type TestStack } from '../helpers/local';
 
 // ------------------------------------------------------------------------------------------------
@@ -118,6 +119,7 @@ describe('results counting through the local stack (DuckDB over the files the st
       goalEvent: 'purchase',
       from: '2026-05-04T00:00:00Z',
       to: '2026-05-06T12:00:00Z',
+      projectCreatedAt: (await stack.deps.projects.get(project))!.created_at,
     };
     const result = await results.count(request);
     expect(result.variants).toEqual([
@@ -144,7 +146,7 @@ describe('results counting through the local stack (DuckDB over the files the st
     const empty = await stack.createProject('empty');
     const result = await results.count({
       projectId: empty, experimentId: 'e', experimentName: 'Checkout Flow', variants: ['a', 'b'], goalEvent: 'purchase',
-      from: '2026-05-04T00:00:00Z', to: '2026-05-06T00:00:00Z',
+      from: '2026-05-04T00:00:00Z', to: '2026-05-06T00:00:00Z', projectCreatedAt: '2026-05-01T00:00:00Z',
     });
     expect(result).toEqual({ variants: [{ variant: 'a', enrolled: 0, converted: 0 }, { variant: 'b', enrolled: 0, converted: 0 }], multipleExposures: 0, rowsRead: 0 });
   });
@@ -165,6 +167,8 @@ const REQUEST: CountRequest = {
   goalEvent: 'signup',
   from: FROM,
   to: TO,
+  // The first identity link below is of 2026-02-01: links exist from the project's creation on.
+  projectCreatedAt: '2026-02-01T08:00:00.000Z',
 };
 
 interface EventSpec {
@@ -353,6 +357,16 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
     expect(oneDay.variants[0]).toEqual({ variant: 'a', enrolled: 5, converted: 0 });
   });
 
+  it('reads identity links from the day before the project’s creation on: links made before the run still resolve', async () => {
+    const bounded = await results.count(REQUEST);
+    // The d-chain's links (2026-02-01..08) resolve d8's exposure to d0's goal while they are read...
+    expect(resultsCountParams(REQUEST).identities_from_dt).toBe('2026-01-31');
+    // ...and are not read when the project is said to be newer: the bound is in the SQL both engines run.
+    const later = await results.count({ ...REQUEST, projectCreatedAt: '2026-02-10T00:00:00.000Z' });
+    const converted = (r: typeof bounded) => r.variants.find((v) => v.variant === 'a')!.converted;
+    expect(converted(later)).toBe(converted(bounded) - 1);
+  });
+
   it('accepts from/to in any ISO 8601 form (normalised to the stored form) and variant order of the configuration', async () => {
     const result = await results.count({ ...REQUEST, variants: ['b', 'a'], from: '2026-03-02T01:00:00+01:00', to: '2026-03-04T13:00:00+01:00' });
     expect(result.variants.map((v) => v.variant)).toEqual(['b', 'a']);
@@ -449,8 +463,8 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
     expect(sql).toContain(`json_extract_scalar(properties, '$["$experiment_button__color"]')`);
     expect(sql).toContain(`json_extract_scalar(properties, '$["$experiment_Button Color"]')`);
     expect(sql).toContain(`ARRAY['a', 'b', 'c']`);
-    // Identity links: every day of the project (no dt filter on identities).
-    expect(sql).toMatch(/FROM tally\.identities\s+WHERE project_id = 'proj-main'\s*\)/);
+    // Identity links: every day of the project, from the day before its creation (not 2,200 projected days).
+    expect(sql).toMatch(/FROM tally\.identities\s+WHERE project_id = 'proj-main'\s+AND dt >= '2026-01-31'\s*\)/);
     for (const duckOnly of ['->>', '::', 'read_json', 'json_extract_string', 'arg_min', 'tally_events', '{{', 'WITH RECURSIVE', '--']) {
       expect(sql, duckOnly).not.toContain(duckOnly);
     }
@@ -491,6 +505,19 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
     expect(polls).toBeGreaterThanOrEqual(4);
     expect(polls).toBeLessThanOrEqual(8);
     expect(athena.commandCalls(StopQueryExecutionCommand)[0]!.args[0].input).toEqual({ QueryExecutionId: 'q-1' });
+  });
+
+  it('stops waiting at the caller’s deadline, well before its own maxWaitMs, and never starts a query past it', async () => {
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
+    athena.on(GetQueryExecutionCommand).resolves(state('RUNNING') as never);
+    athena.on(StopQueryExecutionCommand).resolves({});
+    const query = new AthenaResultsQuery(client(), { workGroup: 'w', pollMs: 5, maxWaitMs: 60_000 });
+    const started = Date.now();
+    await expect(query.count(REQUEST, { deadlineMs: started + 80 })).rejects.toBeInstanceOf(DeadlineExceeded);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(athena.commandCalls(StopQueryExecutionCommand)[0]!.args[0].input).toEqual({ QueryExecutionId: 'q-1' });
+    await expect(query.count(REQUEST, { deadlineMs: Date.now() - 1 })).rejects.toBeInstanceOf(DeadlineExceeded);
+    expect(athena.commandCalls(StartQueryExecutionCommand)).toHaveLength(1);
   });
 
   it('rejects malformed counts from the result set', async () => {

@@ -158,6 +158,8 @@ export function resultsCountParams(request: CountRequest): Record<string, SqlPar
     from_dt: fromTs.slice(0, 10),
     to_dt: toTs.slice(0, 10),
     experiment_spellings: experimentNameSpellings(request.experimentName),
+    // The day before the project's creation: see the query's comment on partition pruning.
+    identities_from_dt: new Date(Date.parse(toStoredIso(request.projectCreatedAt, 'projectCreatedAt')) - 86_400_000).toISOString().slice(0, 10),
     exposure_event: EXPOSURE_EVENT,
     super_property_path: superPropertyPath(snake, snake),
     sdk_super_property_path: superPropertyPath(sdkSnakeCase(request.experimentName), snake),

@@ -25,6 +25,7 @@
 --   :project_id
 --   :from_ts, :to_ts          the run, ISO 8601 UTC with milliseconds, both inclusive
 --   :from_dt, :to_dt          the UTC days of :from_ts and :to_ts (the events partitions to read)
+--   :identities_from_dt       the first identity-stream day that can exist for the project (below)
 --   :experiment_spellings     every spelling of the name (domain/experiment.ts
 --                             experimentNameSpellings): as configured, Tally's snake_case and the
 --                             MGM SDKs' snake_case; an exposure may name the experiment any of these ways
@@ -38,7 +39,12 @@
 -- Partition pruning: events are read only for project_id = :project_id and dt between :from_dt and
 -- :to_dt (Athena prunes on the partition columns, so the bytes scanned follow the run's days, not
 -- the history). Identity links are read for every day of the project: a link made on any day
--- re-attributes events of every day.
+-- re-attributes events of every day, including links made long before the run started. Every day
+-- means from :identities_from_dt, the day before the project was created: a record's dt is the day
+-- of its timestamp, the arrival time of the request that linked the IDs, which comes after the
+-- project's creation (the day before allows for clock differences between functions). Without this
+-- bound Athena would list every projected day since 2020-01-01 (lib/analytics.ts), about 2,200
+-- empty prefixes. There is no upper bound to add: projection stops at NOW+2DAYS.
 WITH
 -- The latest record of each linked ID (all of them, whatever their timestamp: this resolves the
 -- CURRENT canonical ID, which is how events stored before a link join the user's later events).
@@ -52,6 +58,7 @@ links AS (
       row_number() OVER (PARTITION BY id ORDER BY "timestamp" DESC, canonical_id DESC) AS rn
     FROM {{identities}}
     WHERE project_id = :project_id
+      AND dt >= :identities_from_dt
   ) latest
   WHERE rn = 1 AND id <> canonical_id
 ),

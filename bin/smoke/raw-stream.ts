@@ -1,0 +1,51 @@
+/** Where the smoke test looks for its events after ingestion: Athena on AWS, the NDJSON files locally. */
+import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, type AthenaClient } from '@aws-sdk/client-athena';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { quoteLiteral } from '../../lambdas/store/sql/render';
+import type { RawEventsCheck } from './run';
+
+/** Counts the events with one Athena query per poll, in the stack's workgroup (results, scan limit). */
+export function athenaRawEvents(athena: AthenaClient, workGroup: string, database: string): RawEventsCheck {
+  if (!/^[a-z0-9_]+$/.test(database)) throw new Error(`--database ${JSON.stringify(database)} is not a Glue database name (lower-case letters, digits, _)`);
+  return {
+    describe: `Athena, ${database}.events in workgroup ${workGroup}`,
+    async count(projectId, eventName, day) {
+      const sql =
+        `SELECT count(*) AS n FROM ${database}.events WHERE project_id = ${quoteLiteral(projectId)} ` +
+        `AND dt = ${quoteLiteral(day)} AND name = ${quoteLiteral(eventName)}`;
+      const { QueryExecutionId: id } = await athena.send(
+        new StartQueryExecutionCommand({ QueryString: sql, WorkGroup: workGroup, QueryExecutionContext: { Database: database } }),
+      );
+      for (let waited = 0; ; waited += 1000) {
+        const { QueryExecution: q } = await athena.send(new GetQueryExecutionCommand({ QueryExecutionId: id }));
+        const state = q?.Status?.State;
+        if (state === 'SUCCEEDED') break;
+        if (state === 'FAILED' || state === 'CANCELLED') throw new Error(`Athena query ${id} ${state}: ${q?.Status?.StateChangeReason ?? 'no reason given'}`);
+        if (waited > 120_000) throw new Error(`Athena query ${id} still ${state} after 2 minutes`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      const out = await athena.send(new GetQueryResultsCommand({ QueryExecutionId: id }));
+      return Number(out.ResultSet?.Rows?.[1]?.Data?.[0]?.VarCharValue ?? 0);
+    },
+  };
+}
+
+/** Counts the events in the files the local Firehose endpoint writes (`npm start`'s data directory). */
+export function localRawEvents(dataDir: string): RawEventsCheck {
+  const root = join(dataDir, 'events');
+  return {
+    describe: `local files under ${root}`,
+    async count(projectId, eventName, day) {
+      const dir = join(root, `project_id=${projectId}`, `dt=${day}`);
+      const files = await readdir(dir).catch(() => [] as string[]);
+      let n = 0;
+      for (const file of files) {
+        for (const line of (await readFile(join(dir, file), 'utf8')).split('\n')) {
+          if (line && (JSON.parse(line) as { name?: string }).name === eventName) n++;
+        }
+      }
+      return n;
+    },
+  };
+}

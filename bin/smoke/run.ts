@@ -1,0 +1,256 @@
+/**
+ * The smoke test's steps: a deployed stack (or `npm start`) checked end to end over HTTP, the way a
+ * client and an operator would use it. Each step prints one PASS, FAIL or SKIP line; a step whose
+ * inputs an earlier step failed to produce is skipped, not failed again. Nothing secret is printed:
+ * keys appear by their prefix only, the admin token never.
+ */
+import { randomUUID } from 'node:crypto';
+
+export interface SmokeOptions {
+  /** The API's base URL ({base_url}: the ApiUrl output, or http://127.0.0.1:3000). */
+  baseUrl: string;
+  adminToken: string;
+  /**
+   * Looks for the smoke events in the raw stream (Athena on AWS, the NDJSON files locally): resolves
+   * how many of the named events of the project were found. Undefined skips that step.
+   */
+  rawEvents?: RawEventsCheck;
+  /** How long to wait for the events in the raw stream (Firehose buffers up to 5 minutes). */
+  rawTimeoutMs?: number;
+  /** Pause between raw-stream polls. */
+  rawPollMs?: number;
+  /** Where the lines go. @default console.log */
+  print?: (line: string) => void;
+}
+
+export interface RawEventsCheck {
+  /** What it reads, for the step's name ("Athena workgroup x", "local files under y"). */
+  describe: string;
+  count(projectId: string, eventName: string, day: string): Promise<number>;
+}
+
+export type Outcome = 'pass' | 'fail' | 'skip';
+export interface StepResult {
+  name: string;
+  outcome: Outcome;
+  detail: string;
+}
+
+class Skip extends Error {}
+
+const KEY_PROPAGATION_MS = 30_000;
+
+/** Thrown by a step when its check does not hold; the message says what was expected and seen. */
+class Failed extends Error {}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Failed(message);
+}
+
+interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
+  const print = options.print ?? ((line: string) => console.log(line));
+  const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
+  const results: StepResult[] = [];
+  const started = Date.now();
+  const run = `smoke-${randomUUID().slice(0, 8)}`;
+  const eventName = 'tally_smoke_test';
+  const eventTime = new Date();
+  const day = eventTime.toISOString().slice(0, 10);
+
+  const call = async (method: string, path: string, init: { key?: string; admin?: boolean; body?: unknown } = {}): Promise<Reply> => {
+    const headers: Record<string, string> = {};
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (init.admin) headers.Authorization = `Bearer ${options.adminToken}`;
+    if (init.key) headers.Authorization = `Bearer ${init.key}`;
+    const res = await fetch(new URL(path.replace(/^\//, ''), base), {
+      method,
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  };
+  const expectStatus = (reply: Reply, status: number, what: string) =>
+    check(reply.status === status, `${what}: expected ${status}, got ${reply.status} ${reply.text.slice(0, 200)}`);
+
+  const step = async (name: string, fn: () => Promise<string>) => {
+    const t0 = Date.now();
+    let result: StepResult;
+    try {
+      result = { name, outcome: 'pass', detail: await fn() };
+    } catch (err) {
+      const outcome: Outcome = err instanceof Skip ? 'skip' : 'fail';
+      result = { name, outcome, detail: err instanceof Error ? err.message : String(err) };
+    }
+    results.push(result);
+    const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+    print(`  ${result.outcome.toUpperCase().padEnd(4)}  ${name}${result.detail ? ` (${result.detail})` : ''}  ${seconds} s`);
+  };
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Skip(`needs ${what} from an earlier step`);
+    return value;
+  };
+
+  print(`Tally smoke test against ${base} (run ${run})`);
+  let projectId: string | undefined;
+  let key: string | undefined;
+  let keyId: string | undefined;
+  let burstKeyId: string | undefined;
+  let experiment: { id: string; name: string; variants: string[] } | undefined;
+
+  await step('create a project', async () => {
+    const r = await call('POST', '/admin/v1/projects', { admin: true, body: { name: `Tally smoke test ${run}` } });
+    expectStatus(r, 201, 'POST /admin/v1/projects');
+    projectId = r.json.id;
+    return `id ${projectId}`;
+  });
+
+  await step('create an API key', async () => {
+    const r = await call('POST', `/admin/v1/projects/${need(projectId, 'a project')}/keys`, { admin: true, body: {} });
+    expectStatus(r, 201, 'POST …/keys');
+    key = r.json.key;
+    keyId = r.json.id;
+    return `${r.json.key_prefix}…, ${r.json.plan} plan`;
+  });
+
+  /**
+   * A new key's API Gateway API key may take a moment to be usable (the admin API creates it at run
+   * time): its first request is repeated on 401 for up to KEY_PROPAGATION_MS before that counts.
+   */
+  const firstUse = async (send: () => Promise<Reply>): Promise<{ reply: Reply; waitedMs: number }> => {
+    const t0 = Date.now();
+    for (;;) {
+      const reply = await send();
+      if (reply.status !== 401 || Date.now() - t0 >= KEY_PROPAGATION_MS) return { reply, waitedMs: Date.now() - t0 };
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  };
+
+  const event = (userId: string) => ({ name: eventName, user_id: userId, timestamp: eventTime.toISOString(), properties: { run } });
+
+  await step('POST /v1/events answers 204', async () => {
+    const { reply: r, waitedMs } = await firstUse(() => call('POST', '/v1/events', { key: need(key, 'a key'), body: { events: [event(`${run}-v1`)] } }));
+    expectStatus(r, 204, 'POST /v1/events');
+    return waitedMs > 0 ? `the new key was usable after ${Math.round(waitedMs / 1000)} s` : '';
+  });
+
+  await step('POST /api/events answers 200 {"success":true,"events_received":1}', async () => {
+    const r = await call('POST', '/api/events', { key: need(key, 'a key'), body: { events: [event(`${run}-api`)] } });
+    expectStatus(r, 200, 'POST /api/events');
+    check(r.json?.success === true && r.json?.events_received === 1, `unexpected body ${r.text.slice(0, 200)}`);
+    return '';
+  });
+
+  const unauthorized = async (path: string, expected: unknown) => {
+    for (const keyValue of [undefined, 'tally_0000000000000000000000000000000000000000000']) {
+      const r = await call('POST', path, { key: keyValue, body: { events: [event(`${run}-nokey`)] } });
+      expectStatus(r, 401, `${path} ${keyValue ? 'with an unknown key' : 'without a key'}`);
+      check(JSON.stringify(r.json) === JSON.stringify(expected), `${path}: expected ${JSON.stringify(expected)}, got ${r.text.slice(0, 200)}`);
+    }
+    return 'without a key and with an unknown one';
+  };
+  await step('POST /v1/events without a valid key answers 401 {"error":"Invalid or missing API key"}', () =>
+    unauthorized('/v1/events', { error: 'Invalid or missing API key' }),
+  );
+  await step('POST /api/events without a valid key answers 401 {"success":false,"error":"Invalid or missing API key"}', () =>
+    unauthorized('/api/events', { success: false, error: 'Invalid or missing API key' }),
+  );
+
+  await step('a burst over a free key’s limit gets 429 with Retry-After', async () => {
+    const created = await call('POST', `/admin/v1/projects/${need(projectId, 'a project')}/keys`, { admin: true, body: { plan: 'free' } });
+    expectStatus(created, 201, 'POST …/keys (free)');
+    burstKeyId = created.json.id;
+    const limit: number = created.json.rate_limit_per_minute;
+    // The bucket holds `limit` requests; twice as many, 20 at a time, must run into it.
+    const first = await firstUse(() => call('POST', '/v1/events', { key: created.json.key, body: { events: [] } }));
+    expectStatus(first.reply, 204, 'the burst key’s first request');
+    let limited: Reply | undefined;
+    let sent = 1;
+    while (!limited && sent < 2 * limit) {
+      const batch = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/v1/events', { key: created.json.key, body: { events: [] } })));
+      sent += batch.length;
+      limited = batch.find((r) => r.status === 429);
+      const odd = batch.find((r) => r.status !== 204 && r.status !== 429);
+      check(!odd, `unexpected ${odd?.status} ${odd?.text.slice(0, 200)}`);
+    }
+    check(limited, `no 429 after ${sent} requests (limit ${limit} per minute)`);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    check(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After is ${limited.headers.get('retry-after')}`);
+    check(limited.json?.error === 'Rate limit exceeded' && Number.isInteger(limited.json?.retry_after), `unexpected 429 body ${limited.text.slice(0, 200)}`);
+    return `after ${sent} requests, Retry-After ${retryAfter}`;
+  });
+
+  await step('create and start an experiment', async () => {
+    const base = `/admin/v1/projects/${need(projectId, 'a project')}/experiments`;
+    const created = await call('POST', base, { admin: true, body: { name: `Smoke ${run}`, goal_event: eventName, variants: ['a', 'b'] } });
+    expectStatus(created, 201, `POST ${base}`);
+    const started = await call('POST', `${base}/${created.json.id}/start`, { admin: true });
+    expectStatus(started, 200, 'POST …/start');
+    experiment = { id: created.json.id, name: created.json.name, variants: created.json.variants };
+    return `id ${experiment.id}`;
+  });
+
+  await step('GET /v1/experiments assigns a configured variant, the same on a second request', async () => {
+    const exp = need(experiment, 'a running experiment');
+    const path = `/v1/experiments?user_id=${encodeURIComponent(`${run}-user`)}`;
+    const first = await call('GET', path, { key: need(key, 'a key') });
+    expectStatus(first, 200, 'GET /v1/experiments');
+    const variant = first.json?.assigned_variants?.[exp.name];
+    check(exp.variants.includes(variant), `assigned_variants[${JSON.stringify(exp.name)}] is ${JSON.stringify(variant)}`);
+    const again = await call('GET', path, { key: key! });
+    check(again.json?.assigned_variants?.[exp.name] === variant, 'the assignment changed between two requests');
+    return `variant ${variant}`;
+  });
+
+  await step('GET /v1/experiments/configs lists the experiment', async () => {
+    const exp = need(experiment, 'a running experiment');
+    const r = await call('GET', '/v1/experiments/configs', { key: need(key, 'a key') });
+    expectStatus(r, 200, 'GET /v1/experiments/configs');
+    const listed = (r.json?.experiments ?? []).find((e: { id: string }) => e.id === exp.id);
+    check(listed && listed.name === exp.name && JSON.stringify(listed.variants) === JSON.stringify(exp.variants), `not listed as configured: ${r.text.slice(0, 300)}`);
+    return '';
+  });
+
+  const raw = options.rawEvents;
+  await step(`both events reach the raw stream${raw ? ` (${raw.describe})` : ''}`, async () => {
+    if (!raw) throw new Skip('no raw-stream check configured: pass --workgroup and --database for Athena, or --data-dir locally');
+    const project = need(projectId, 'a project');
+    const timeoutMs = options.rawTimeoutMs ?? 10 * 60_000;
+    const pollMs = options.rawPollMs ?? 30_000;
+    const t0 = Date.now();
+    for (;;) {
+      const found = await raw.count(project, eventName, day);
+      if (found >= 2) return `${found} found after ${Math.round((Date.now() - t0) / 1000)} s`;
+      const waited = Date.now() - t0;
+      check(waited + pollMs <= timeoutMs, `${found} of 2 events after ${Math.round(waited / 1000)} s (timeout ${timeoutMs / 1000} s)`);
+      print(`        … ${found} of 2 events so far, ${Math.round(waited / 1000)} s of at most ${timeoutMs / 1000} s (Firehose buffers up to 5 minutes)`);
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  });
+
+  await step('clean up: stop the experiment and revoke the keys', async () => {
+    const project = need(projectId, 'a project');
+    if (experiment) expectStatus(await call('POST', `/admin/v1/projects/${project}/experiments/${experiment.id}/stop`, { admin: true }), 200, 'POST …/stop');
+    for (const id of [keyId, burstKeyId]) {
+      if (id) expectStatus(await call('DELETE', `/admin/v1/projects/${project}/keys/${id}`, { admin: true }), 204, 'DELETE …/keys/{key_id}');
+    }
+    return `project ${project} stays (projects cannot be deleted)`;
+  });
+
+  const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
+  print(`Summary: ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return results;
+}
