@@ -18,6 +18,7 @@ import { mapLimit } from '../domain/concurrency';
 import { seenBefore, type SeenId } from '../domain/identity';
 import { isConditionalCheckFailed, queryAll } from './dynamo-client';
 import { TABLES } from './schema';
+import { TransientError } from '../domain/transient-error';
 
 const BY_CANONICAL = TABLES.identities.indexes[0]!.name;
 /** Pointer chains are short (members are re-pointed on merge); this only guards against a bug looping. */
@@ -111,7 +112,7 @@ export class DynamoIdentityStore {
       const moved = [loser.id, ...(await this.repointMembers(projectId, loser.id, winner.id))];
       return { canonical: winner.id, moved };
     }
-    throw new Error('Identity link did not converge under contention; retry');
+    throw new TransientError('Identity link did not converge under contention; retry');
   }
 
   /** The group of an ID: its canonical item and every linked ID, or undefined for an unknown ID. */
@@ -243,7 +244,7 @@ export class DynamoIdentityStore {
     for (let i = 0; i < unique.length; i += 100) {
       let keys: Array<Record<string, unknown>> = unique.slice(i, i + 100).map((id) => ({ pk: this.pk(projectId, id) }));
       for (let attempt = 0; keys.length > 0; attempt++) {
-        if (attempt > 5) throw new Error('Identity reads left unprocessed after retries');
+        if (attempt > 5) throw new TransientError('Identity reads left unprocessed after retries');
         if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
         const out = await this.ddb.send(
           new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: consistent } } }),

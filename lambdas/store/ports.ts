@@ -87,6 +87,13 @@ export type { IdentityItem };
 
 export class SinkError extends Error {
   override name = 'SinkError';
+  /** Set when known; otherwise whether a retry may succeed follows `cause` (domain/transient-error.ts). */
+  readonly transient?: boolean;
+
+  constructor(message: string, options: { cause?: unknown; transient?: boolean } = {}) {
+    super(message, { cause: options.cause });
+    this.transient = options.transient;
+  }
 }
 
 export interface ExperimentStore {
