@@ -86,7 +86,9 @@ async function warnUnknownExperiments(projectId: string, events: StoredEvent[], 
   try {
     const known = await catalog.knownNames(projectId);
     const unknown = [...named].filter((n) => !known.has(n));
-    if (unknown.length > 0) log('warn', 'events name unknown experiments', { project_id: projectId, experiments: unknown.slice(0, 10) });
+    // A count, never the names: they come from event properties, and clients put anything there
+    // (an e-mail address as an experiment name has been seen).
+    if (unknown.length > 0) log('warn', 'events name unknown experiments', { project_id: projectId, unknown_experiments: unknown.length });
   } catch (err) {
     log('warn', 'experiment name check skipped', errorFields(err));
   }
