@@ -53,4 +53,9 @@ describe('IDs longer than a DynamoDB key allows', () => {
     const fits = await get(`user_id=${encodeURIComponent('é'.repeat(512))}`);
     expect(Object.keys(((await fits.json()) as { assigned_variants: object }).assigned_variants)).toEqual(['budget']);
   });
+
+  it('the admin user lookup answers 404 for an ID over the budget (it can never have been stored)', async () => {
+    const res = await stack.admin('GET', `/admin/v1/projects/${project}/users/${'a'.repeat(3000)}`);
+    expect(res.status).toBe(404);
+  });
 });
