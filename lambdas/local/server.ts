@@ -136,7 +136,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
     const matched = matchRoute(ROUTES, req.method ?? 'GET', url.pathname);
     if (req.method === 'OPTIONS' && matched !== undefined && surface !== 'admin') {
-      return answerUnread(req, res, { statusCode: 204, headers: preflightHeaders(origin), body: '' }, timeouts);
+      req.resume();
+      return writeResult(res, { statusCode: 204, headers: preflightHeaders(origin), body: '' });
     }
     if (matched === undefined) return fail(404, `No route ${req.method} ${url.pathname}; see the README for the API`);
     if (matched === 'method') return fail(405, `Method ${req.method} is not allowed on ${url.pathname}`);
