@@ -31,6 +31,8 @@ export type BodyOutcome = Buffer | 'too_large' | 'too_slow' | 'aborted';
 export function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<BodyOutcome> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve('too_large');
+  // The client may have gone while the request was being authenticated.
+  if (req.destroyed && !req.complete) return Promise.resolve('aborted');
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
