@@ -58,4 +58,12 @@ describe('IDs longer than a DynamoDB key allows', () => {
     const res = await stack.admin('GET', `/admin/v1/projects/${project}/users/${'a'.repeat(3000)}`);
     expect(res.status).toBe(404);
   });
+
+  it('admin paths with an over-long project, experiment or key ID answer 404, not a storage error', async () => {
+    const long = 'a'.repeat(3000);
+    expect((await stack.admin('GET', `/admin/v1/projects/${long}/experiments`)).status).toBe(404);
+    expect((await stack.admin('GET', `/admin/v1/projects/${project}/experiments/${long}`)).status).toBe(404);
+    expect((await stack.admin('GET', `/admin/v1/projects/${project}/experiments/${long}/results`)).status).toBe(404);
+    expect((await stack.admin('DELETE', `/admin/v1/projects/${project}/keys/${long}`)).status).toBe(404);
+  });
 });
