@@ -1,41 +1,34 @@
 /**
  * `npm start`: the whole service on this machine, no AWS account needed.
- * Configuration is environment variables, validated here (README "Configuration").
+ * Configuration is environment variables, validated before anything starts (lambdas/local/start-config.ts).
  */
-import { resolve } from 'node:path';
-import * as z from 'zod';
 import { persistedAdminToken } from '../lambdas/local/data-dir';
 import { startLocalServer } from '../lambdas/local/server';
-import { geoLookupFor } from '../lambdas/store/geo-mmdb';
-
-const Env = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  TALLY_HOST: z.string().min(1).default('127.0.0.1'),
-  TALLY_DATA_DIR: z.string().min(1).default('./.tally'),
-  TALLY_ADMIN_TOKEN: z.string().min(16, 'TALLY_ADMIN_TOKEN must be at least 16 characters').optional(),
-  TALLY_TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).default('0'),
-  TALLY_GEOIP_DB: z.string().min(1).optional(),
-  TALLY_RESULTS_INTERVAL_SECONDS: z.coerce.number().min(0).default(60),
-});
+import { readStartConfig, type StartConfig } from '../lambdas/local/start-config';
 
 async function main() {
-  const parsed = Env.safeParse(process.env);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) console.error(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
+  const read = readStartConfig(process.env);
+  if (!read.ok) {
+    for (const problem of read.problems) console.error(`Invalid configuration: ${problem}`);
     process.exit(2);
   }
-  const env = parsed.data;
-  const dataDir = resolve(env.TALLY_DATA_DIR);
-  const generated = env.TALLY_ADMIN_TOKEN === undefined;
-  const adminToken = env.TALLY_ADMIN_TOKEN ?? persistedAdminToken(dataDir);
-  const server = await startLocalServer({
-    port: env.PORT,
-    host: env.TALLY_HOST,
-    dataDir,
-    adminToken,
-    trustProxy: env.TALLY_TRUST_PROXY === '1' || env.TALLY_TRUST_PROXY === 'true',
-    geo: geoLookupFor(env.TALLY_GEOIP_DB && resolve(env.TALLY_GEOIP_DB)),
-    resultsIntervalMs: env.TALLY_RESULTS_INTERVAL_SECONDS * 1000,
+  const config = read.config;
+  const { dataDir } = config;
+  const generated = config.adminToken === undefined;
+  let adminToken = '';
+  const server = await (async () => {
+    adminToken = config.adminToken ?? persistedAdminToken(dataDir);
+    return startLocalServer({
+      port: config.port,
+      host: config.host,
+      dataDir,
+      adminToken,
+      trustProxy: config.trustProxy,
+      geo: config.geo,
+      resultsIntervalMs: config.resultsIntervalSeconds * 1000,
+    });
+  })().catch((err: unknown) => {
+    throw new Error(startFailure(err, config));
   });
 
   console.log(`Tally is running at ${server.url}`);
@@ -43,13 +36,13 @@ async function main() {
   console.log(`  raw events:     ${server.eventsDir}`);
   console.log(`  identity links: ${server.identitiesDir}`);
   console.log(
-    env.TALLY_GEOIP_DB
-      ? `  geolocation:    ${resolve(env.TALLY_GEOIP_DB)}`
+    config.geoDbPath
+      ? `  geolocation:    ${config.geoDbPath}`
       : '  geolocation:    off (country/region/city stay null; set TALLY_GEOIP_DB to a GeoLite2-City .mmdb)',
   );
   console.log(
-    env.TALLY_RESULTS_INTERVAL_SECONDS > 0
-      ? `  results job:    every ${env.TALLY_RESULTS_INTERVAL_SECONDS} s`
+    config.resultsIntervalSeconds > 0
+      ? `  results job:    every ${config.resultsIntervalSeconds} s`
       : '  results job:    off (POST …/results/refresh computes on demand)',
   );
   if (generated) console.log(`  admin token:    ${adminToken}  (generated; kept in ${dataDir}/admin-token)`);
@@ -66,6 +59,25 @@ async function main() {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Failures only the operating system can report (the port taken, no such interface), named by variable. */
+function startFailure(err: unknown, config: StartConfig): string {
+  const { code, message, syscall, path } = err as NodeJS.ErrnoException;
+  if (path !== undefined) return `TALLY_DATA_DIR=${config.dataDir}: ${code ?? 'error'} on ${path}; choose a directory this user can write`;
+  if (syscall !== 'listen' && syscall !== 'getaddrinfo') return message;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `PORT=${config.port}: the port is already in use on ${config.host}; stop what uses it, or choose another port (0 picks a free one)`;
+    case 'EACCES':
+      return `PORT=${config.port}: permission denied (ports below 1024 need privileges); choose a port from 1024 up`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `TALLY_HOST=${config.host}: not an address of this machine; use 127.0.0.1, 0.0.0.0 or one of its interface addresses`;
+    default:
+      return message;
+  }
 }
 
 main().catch((err: Error) => {

@@ -45,6 +45,8 @@ export const IDENTITY_COLUMNS = {
   project_id: 'string',
   id: 'string',
   canonical_id: 'string',
+  // A JSON number; the results SQL casts it (string keeps HiveType one type).
+  version: 'string',
   timestamp: 'string',
   reason: 'string',
 } as const satisfies Record<keyof IdentityRecord, HiveType>;

@@ -5,6 +5,8 @@
 import * as z from 'zod';
 import { LIMITS } from './limits';
 import { dedupeKey } from './dedupe';
+import { idKeyProblem } from './id-key-budget';
+import { IDENTIFY_EVENT } from './identity';
 import { effectiveTimestamp, parseTimestamp, toIso } from './timestamp';
 
 /** Per-event string fields other than name; context may set any of them. */
@@ -181,6 +183,8 @@ function parseEvent(raw: unknown, context: Record<string, unknown>): SentEvent |
     if (!ts.ok) return ts.error;
     timestampMs = ts.ms;
   }
+  const idProblem = identityIdProblem(rest.name, rest.user_id, properties);
+  if (idProblem) return idProblem;
   const propertiesBytes = Buffer.byteLength(JSON.stringify(properties));
   if (propertiesBytes > LIMITS.maxPropertiesBytes) {
     return `properties are ${propertiesBytes} bytes as JSON; the limit is ${LIMITS.maxPropertiesBytes}`;
@@ -191,6 +195,15 @@ function parseEvent(raw: unknown, context: Record<string, unknown>): SentEvent |
     if (v !== undefined) event[f] = v;
   }
   return event;
+}
+
+/** The IDs an event makes part of identity keys: its user_id, and an `$identify`'s $anonymous_id. */
+function identityIdProblem(name: string, userId: string | undefined, properties: Record<string, unknown>): string | undefined {
+  const anonymousId = name === IDENTIFY_EVENT ? properties.$anonymous_id : undefined;
+  return (
+    (userId === undefined ? undefined : idKeyProblem('user_id', userId)) ??
+    (typeof anonymousId === 'string' ? idKeyProblem('properties.$anonymous_id', anonymousId) : undefined)
+  );
 }
 
 /** What the request itself tells about every event of the batch. */

@@ -13,6 +13,23 @@ export interface SeenId {
   first_seen_order: number;
 }
 
+/**
+ * The first-sight stamp of a new ID. Arrival time alone is not enough: a request that arrived
+ * earlier can commit later, so a user ID could be stamped before the anonymous ID it is linked to
+ * even though the anonymous ID was already stored. An ID created after its link partner was
+ * committed (created or read back) is therefore stamped after that partner, whatever the clocks
+ * say: first-seen order follows commit order where it matters, for the two IDs of a link. That
+ * keeps an anonymous ID seen first canonical after login, so its assignments stay (spec).
+ */
+export function firstSightStamp(seenMs: number, position: number, committedPartners: SeenId[]): Omit<SeenId, 'id'> {
+  let stamp = { first_seen_ms: seenMs, first_seen_order: position };
+  for (const p of committedPartners) {
+    const notBefore = p.first_seen_ms > stamp.first_seen_ms || (p.first_seen_ms === stamp.first_seen_ms && p.first_seen_order >= stamp.first_seen_order);
+    if (notBefore) stamp = { first_seen_ms: p.first_seen_ms, first_seen_order: p.first_seen_order + 1 };
+  }
+  return stamp;
+}
+
 /** True when a should be the canonical ID of a merged group rather than b. */
 export function seenBefore(a: SeenId, b: SeenId): boolean {
   if (a.first_seen_ms !== b.first_seen_ms) return a.first_seen_ms < b.first_seen_ms;
@@ -61,14 +78,22 @@ export function identityEffects(events: Array<Pick<StoredEvent, 'name' | 'sent_u
 }
 
 /**
- * A row of the identity stream: from `timestamp` on, `id` belongs to the group whose canonical ID is
- * `canonical_id`. The latest row of an ID wins; IDs without rows are their own canonical ID.
+ * A row of the identity stream: `id` points at `canonical_id` (an earlier-seen ID of its group;
+ * follow the pointers to the group's canonical ID). The row with the highest `version` of an ID
+ * wins: the version its item's pointer had in the table when the change committed, so the latest
+ * row follows commit order, not arrival order. IDs without rows are their own canonical ID.
  */
 export interface IdentityRecord {
   project_id: string;
   id: string;
   canonical_id: string;
+  /** The item's pointer version in the identities table (1 for its first change). */
+  version: number;
   timestamp: string;
-  /** "link": one of the two IDs of a link request; "merge": moved with its group. */
-  reason: 'link' | 'merge';
+  /**
+   * "link": one of a link's two IDs, a root, moved by the merge; "merge": any other ID the merge
+   * moved (the other root, members); "compress": a pointer shortened to its group's canonical ID
+   * when read (same group, shorter path).
+   */
+  reason: 'link' | 'merge' | 'compress';
 }

@@ -15,6 +15,8 @@ export const LIMITS = {
   maxEventNameLength: 255,
   /** user_id, session_id, event_id and the device fields. */
   maxFieldLength: 1024,
+  /** user_id and $anonymous_id as UTF-8: they become DynamoDB key parts (domain/id-key-budget.ts). */
+  maxIdBytes: 1024,
   /** Timestamps further ahead than this are clamped to arrival time (spec). */
   maxFutureSkewMs: 48 * 60 * 60 * 1000,
 } as const;

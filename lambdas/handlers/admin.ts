@@ -20,9 +20,20 @@ export function pathParam(event: HttpEvent, name: string): string {
   return value;
 }
 
+/** Tally's own IDs (projects, keys, experiments) are 36-byte UUIDs; this leaves room for other forms. */
+const MAX_GENERATED_ID_BYTES = 64;
+
+/**
+ * A path parameter naming something Tally created. A longer value names nothing, and used as a key
+ * it could exceed DynamoDB's key size (a ValidationException, a 500): it is "not found" without a read.
+ */
+export function isGeneratedIdShape(id: string): boolean {
+  return Buffer.byteLength(id, 'utf8') <= MAX_GENERATED_ID_BYTES;
+}
+
 export async function requireProject(projects: ProjectStore, event: HttpEvent): Promise<Project> {
   const id = pathParam(event, 'project_id');
-  const project = await projects.get(id);
+  const project = isGeneratedIdShape(id) ? await projects.get(id) : undefined;
   if (!project) throw notFound(`Project ${id} not found`);
   return project;
 }

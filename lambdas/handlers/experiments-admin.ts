@@ -9,7 +9,7 @@ import { json, type HttpEvent } from '../http/event';
 import { jsonBody } from '../http/validate';
 import { NameTakenError, StatusConflictError } from '../store/experiment-store';
 import type { ExperimentStore, ProjectStore } from '../store/ports';
-import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
+import { isGeneratedIdShape, pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_VARIANTS = 26;
 
@@ -69,7 +69,7 @@ async function nameTaken(deps: ExperimentAdminDeps, projectId: string, name: str
 async function requireExperiment(deps: ExperimentAdminDeps, event: HttpEvent): Promise<Experiment> {
   const project = await requireProject(deps.projects, event);
   const id = pathParam(event, 'id');
-  const experiment = await deps.experiments.get(project.id, id);
+  const experiment = isGeneratedIdShape(id) ? await deps.experiments.get(project.id, id) : undefined;
   if (!experiment) throw notFound(`Experiment ${id} not found in project ${project.id}`);
   return experiment;
 }

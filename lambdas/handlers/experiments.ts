@@ -3,9 +3,10 @@ import { json, type HttpEvent } from '../http/event';
 import { principalOf } from '../http/principal';
 import { wrap } from '../http/wrap';
 import { LIMITS } from '../domain/limits';
+import { idKeyProblem } from '../domain/id-key-budget';
 import { assignVariants } from '../services/assign-variants';
 import type { ExperimentCatalog } from '../services/experiment-catalog';
-import { linkIds, type IdentityDeps } from '../services/resolve-identities';
+import { linkIds, observeId, type IdentityDeps } from '../services/resolve-identities';
 import type { AssignmentStore } from '../store/ports';
 
 /** An empty parameter counts as not sent: the spec answers 200 to every authenticated request. */
@@ -27,7 +28,7 @@ export function createExperimentsAssignHandler(deps: ExperimentsDeps) {
       if (userId === undefined && anonymousId === undefined) {
         return json(200, { experiments: running.map((e) => ({ id: e.id, variants: e.variants })) });
       }
-      if ([userId, anonymousId].some((id) => id !== undefined && id.length > LIMITS.maxFieldLength)) {
+      if ([userId, anonymousId].some((id) => id !== undefined && (id.length > LIMITS.maxFieldLength || idKeyProblem('id', id)))) {
         // Still 200 (spec), but no assignment is stored for an ID the events API would refuse.
         return json(200, { assigned_variants: {} });
       }
@@ -38,7 +39,7 @@ export function createExperimentsAssignHandler(deps: ExperimentsDeps) {
         canonical = await linkIds(project_id, anonymousId, userId, deps, nowMs);
       } else {
         const id = (userId ?? anonymousId)!;
-        canonical = (await deps.identities.observe(project_id, [id], nowMs)).get(id)!;
+        canonical = await observeId(project_id, id, deps, nowMs);
       }
       const assigned = await assignVariants(project_id, canonical, running, deps.assignments, new Date(nowMs).toISOString());
       return json(200, { assigned_variants: assigned });

@@ -2,7 +2,7 @@
 import { parseBatch, toStoredEvent, uniqueByDedupeKey, type IngestSource } from '../domain/event';
 import type { GeoLookup } from '../domain/geo';
 import { requestGeo } from '../domain/client-geo';
-import { ApiError, invalidPayload, tooLarge, unavailable, VALIDATION_FAILED } from '../http/api-error';
+import { ApiError, internalError, invalidPayload, tooLarge, unavailable, VALIDATION_FAILED } from '../http/api-error';
 import { parseJsonBody } from '../http/body';
 import { metadataHeader } from '../http/client-headers';
 import { empty, header, json, type HttpEvent } from '../http/event';
@@ -13,6 +13,7 @@ import { storeEvents, StoreEventsError } from '../services/store-events';
 import type { EventLedger, EventSink } from '../store/ports';
 import { errorFields, log } from '../http/log';
 import { referencedExperiments } from '../domain/experiment';
+import { isTransient } from '../domain/transient-error';
 import type { ExperimentCatalog } from '../services/experiment-catalog';
 import type { StoredEvent } from '../domain/event';
 
@@ -57,13 +58,15 @@ export function createIngestHandler(source: IngestSource, deps: IngestDeps) {
       try {
         await resolveIdentities(project_id, events, deps, receivedMs);
       } catch (err) {
-        log('error', 'identity resolution failed', { request_id: event.requestContext.requestId, ...errorFields(err) });
+        log('error', 'identity resolution failed', { request_id: event.requestContext.requestId, transient: isTransient(err), ...errorFields(err) });
+        if (!isTransient(err)) throw internalError();
         throw unavailable('Identity links are temporarily unavailable; retry the same batch (it is safe)');
       }
       try {
         await storeEvents(events, deps, { owner: event.requestContext.requestId, nowMs: receivedMs });
       } catch (err) {
         if (!(err instanceof StoreEventsError)) throw err;
+        if (!err.transient) throw internalError();
         throw err.reason === 'in_flight'
           ? unavailable(`${err.message}; retry the same batch in a few seconds (it is safe)`, 5)
           : unavailable(`${err.message}; retry the same batch (it is safe: stored events are deduplicated)`);
@@ -85,7 +88,9 @@ async function warnUnknownExperiments(projectId: string, events: StoredEvent[], 
   try {
     const known = await catalog.knownNames(projectId);
     const unknown = [...named].filter((n) => !known.has(n));
-    if (unknown.length > 0) log('warn', 'events name unknown experiments', { project_id: projectId, experiments: unknown.slice(0, 10) });
+    // A count, never the names: they come from event properties, and clients put anything there
+    // (an e-mail address as an experiment name has been seen).
+    if (unknown.length > 0) log('warn', 'events name unknown experiments', { project_id: projectId, unknown_experiments: unknown.length });
   } catch (err) {
     log('warn', 'experiment name check skipped', errorFields(err));
   }

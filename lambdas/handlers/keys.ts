@@ -14,7 +14,7 @@ import { empty, json } from '../http/event';
 import { jsonBody } from '../http/validate';
 import { errorFields, log } from '../http/log';
 import type { ApiKeyStore, ProjectStore, RateLimitRegistry } from '../store/ports';
-import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
+import { isGeneratedIdShape, pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 /** Largest rate limit a key may be given (requests per minute). */
 export const MAX_RATE_LIMIT_PER_MINUTE = 600_000;
@@ -101,7 +101,7 @@ export function createKeysDeleteHandler(deps: KeyDeps) {
   return wrapAdmin('admin-keys-delete', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
     const keyId = pathParam(event, 'key_id');
-    const revoked = await deps.keys.revoke(project.id, keyId);
+    const revoked = isGeneratedIdShape(keyId) ? await deps.keys.revoke(project.id, keyId) : undefined;
     if (!revoked) throw notFound(`Key ${keyId} not found in project ${project.id}`);
     // The key is already refused (gone from the table); this only tidies the usage plan.
     await deps.rateLimits.unregister(revoked);

@@ -22,3 +22,6 @@ export const notFound = (error: string) => new ApiError(404, error);
 /** A transient storage fault: the same request is safe to retry. */
 export const unavailable = (error: string, retryAfterSeconds = 1) =>
   new ApiError(503, error, {}, { 'Retry-After': String(retryAfterSeconds) });
+
+/** A permanent failure on Tally's side: retrying the same request would fail the same way. */
+export const internalError = () => new ApiError(500, 'Internal server error');

@@ -4,6 +4,7 @@
  */
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
+export const LOG_LEVELS = Object.keys(LEVELS) as LogLevel[];
 
 function threshold(): number {
   const level = (process.env.TALLY_LOG_LEVEL ?? 'info') as LogLevel;

@@ -14,7 +14,9 @@ import { LIMITS } from '../domain/limits';
 import { TokenBuckets } from '../domain/rate-limit';
 import { preflightHeaders, corsHeaders } from '../http/cors';
 import { metadataHeader, presentedApiKey } from '../http/client-headers';
-import { header, json } from '../http/event';
+import { header, json, type HttpEvent } from '../http/event';
+import { ApiError } from '../http/api-error';
+import { requireAdmin } from '../http/admin-auth';
 import { errorFields, log } from '../http/log';
 import { errorBody, surfaceOf, throttledBody } from '../http/surface';
 import type { HttpHandler } from '../http/wrap';
@@ -39,6 +41,7 @@ import { lockDataDir } from './data-dir';
 import { ensureTables, LOCAL_CREDENTIALS, LOCAL_REGION, localTableName, startDynalite } from './dynalite';
 import { startLocalFirehose, type LocalFirehose } from './firehose-endpoint';
 import { clientIp, lambdaContext, matchRoute, toGatewayEvent, writeResult } from './gateway-event';
+import { answerUnread, DEFAULT_REQUEST_TIMEOUTS, readBody, type RequestTimeouts } from './request-body';
 
 export const LOCAL_STREAMS = { events: 'tally-events', identities: 'tally-identities' } as const;
 /** Handlers get the same time budget locally as their Lambda timeout on AWS. */
@@ -57,6 +60,8 @@ export interface LocalServerOptions {
   clock?: () => number;
   /** Results job interval; 0 (the default here) runs it only on refresh. npm start uses 60 s. */
   resultsIntervalMs?: number;
+  /** How long a request may take to arrive (README "Limits"); tests shorten them. */
+  timeouts?: RequestTimeouts;
   /** Replace parts of the wiring (fault injection in tests). */
   overrides?: (deps: Deps) => Deps;
 }
@@ -103,22 +108,32 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const handlers = createHandlers(deps);
   const buckets = new TokenBuckets();
 
-  const server = createServer((req, res) => {
-    serve(req, res).catch((err: unknown) => {
-      log('error', 'local server failure', errorFields(err));
-      if (!res.headersSent) writeResult(res, json(500, { error: 'Internal server error' }));
-      else res.destroy();
-    });
-  });
+  const timeouts = options.timeouts ?? DEFAULT_REQUEST_TIMEOUTS;
+  const checkAdmin = requireAdmin(deps.adminToken);
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      // Node's backstop for the whole request; the body has its own, tighter deadline (readBody).
+      requestTimeout: timeouts.headersMs + timeouts.bodyMs + 5_000,
+      // How often Node checks those two deadlines (default 30 s, which would stretch them).
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
+    },
+    (req, res) => {
+      serve(req, res).catch((err: unknown) => {
+        log('error', 'local server failure', errorFields(err));
+        if (!res.headersSent) answerUnread(req, res, json(500, { error: 'Internal server error' }), timeouts);
+        else res.destroy();
+      });
+    },
+  );
 
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://local');
     const surface = surfaceOf(url.pathname);
     const origin = req.headers.origin;
-    const fail = (status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
-      req.resume();
-      writeResult(res, json(status, errorBody(surface, error, extra), { ...corsHeaders(origin), ...headers }));
-    };
+    // Every early answer leaves the body unread: answerUnread lets the client finish sending it.
+    const fail = (status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}, close = false) =>
+      answerUnread(req, res, json(status, errorBody(surface, error, extra), { ...corsHeaders(origin), ...headers }), timeouts, { close });
 
     const matched = matchRoute(ROUTES, req.method ?? 'GET', url.pathname);
     if (req.method === 'OPTIONS' && matched !== undefined && surface !== 'admin') {
@@ -129,11 +144,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     if (matched === undefined) return fail(404, `No route ${req.method} ${url.pathname}; see the README for the API`);
     if (matched === 'method') return fail(405, `Method ${req.method} is not allowed on ${url.pathname}`);
 
-    const body = await readBody(req, LIMITS.maxBodyBytes);
-    if (body === 'too_large') {
-      return fail(413, `Request body is larger than ${LIMITS.maxBodyBytes} bytes (1 MiB). Send smaller batches.`, {}, { Connection: 'close' });
-    }
-
+    // Authentication comes from the headers alone: an unauthenticated request never has its body read.
     let authorizer: Record<string, string> | null = null;
     if (matched.route.auth === 'api-key') {
       const lookup = (name: string) => header({ headers: req.headers as Record<string, string> }, name);
@@ -146,10 +157,25 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, deps.clock());
       if (!rate.allowed) {
         const seconds = rate.retryAfterSeconds;
-        req.resume();
-        return writeResult(res, json(429, throttledBody(seconds), { ...corsHeaders(origin), 'Retry-After': String(seconds) }));
+        return answerUnread(req, res, json(429, throttledBody(seconds), { ...corsHeaders(origin), 'Retry-After': String(seconds) }), timeouts, { close: false });
       }
       authorizer = authorizerContext(decision.key);
+    } else {
+      try {
+        await checkAdmin({ headers: req.headers } as unknown as HttpEvent);
+      } catch (err) {
+        if (err instanceof ApiError) return fail(err.status, err.error);
+        throw err;
+      }
+    }
+
+    const body = await readBody(req, LIMITS.maxBodyBytes, timeouts.bodyMs);
+    if (body === 'aborted') return void req.socket.destroy();
+    if (body === 'too_slow') {
+      return fail(408, `The request body did not arrive within ${timeouts.bodyMs / 1000} s; send it at once`, {}, {}, true);
+    }
+    if (body === 'too_large') {
+      return fail(413, `Request body is larger than ${LIMITS.maxBodyBytes} bytes (1 MiB). Send smaller batches.`);
     }
 
     const event = toGatewayEvent(req, url, body, matched, clientIp(req, options.trustProxy ?? false), authorizer);
@@ -196,20 +222,6 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         unlock();
       })()),
   };
-}
-
-/** Reads the body, stopping (without buffering the rest) as soon as it exceeds the limit. */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return 'too_large';
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return 'too_large';
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 function closeServer(server: Server): Promise<void> {

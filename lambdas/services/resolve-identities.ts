@@ -6,7 +6,8 @@
 import type { StoredEvent } from '../domain/event';
 import { identityEffects, type IdentityRecord } from '../domain/identity';
 import { toIso } from '../domain/timestamp';
-import type { IdentitySink, IdentityStore } from '../store/ports';
+import { errorFields, log } from '../http/log';
+import type { IdentityJournal, IdentitySink, IdentityStore, PointerChange } from '../store/ports';
 
 export interface IdentityDeps {
   identities: IdentityStore;
@@ -16,24 +17,37 @@ export interface IdentityDeps {
 export async function resolveIdentities(projectId: string, events: StoredEvent[], deps: IdentityDeps, nowMs: number): Promise<void> {
   const { ids, links, profiles } = identityEffects(events);
   if (ids.length === 0) return;
-  let canonical = await deps.identities.observe(projectId, ids, nowMs);
-  for (const link of links) await linkIds(projectId, link.anonymousId, link.userId, deps, nowMs);
-  if (links.length > 0) canonical = await deps.identities.observe(projectId, ids, nowMs);
+  const journal = identityJournal(projectId, deps.identitySink, nowMs);
+  // Linked pairs are created in order (the user ID after its anonymous ID), see the store.
+  const pairs = links.map((l): [string, string] => [l.anonymousId, l.userId]);
+  let canonical = await deps.identities.observe(projectId, ids, nowMs, { links: pairs, journal });
+  for (const link of links) await deps.identities.link(projectId, link.anonymousId, link.userId, nowMs, journal);
+  if (links.length > 0) canonical = await deps.identities.observe(projectId, ids, nowMs, { journal });
   for (const e of events) if (e.sent_user_id) e.user_id = canonical.get(e.sent_user_id) ?? e.sent_user_id;
   for (const p of profiles) await deps.identities.updateProfile(projectId, p.userId, p, p.atMs);
 }
 
 /** Links two IDs; each merge is written to the identity stream before it takes effect. */
 export async function linkIds(projectId: string, a: string, b: string, deps: IdentityDeps, nowMs: number): Promise<string> {
-  const result = await deps.identities.link(projectId, a, b, nowMs, async (canonicalId, moved) => {
-    const records: IdentityRecord[] = moved.map((id) => ({
-      project_id: projectId,
-      id,
-      canonical_id: canonicalId,
-      timestamp: toIso(nowMs),
-      reason: id === a || id === b ? 'link' : 'merge',
-    }));
-    await deps.identitySink.put(records);
-  });
-  return result.canonical;
+  return (await deps.identities.link(projectId, a, b, nowMs, identityJournal(projectId, deps.identitySink, nowMs))).canonical;
+}
+
+/** The canonical ID of one ID, recording its first sight; shortened pointers go to the stream. */
+export async function observeId(projectId: string, id: string, deps: IdentityDeps, nowMs: number): Promise<string> {
+  return (await deps.identities.observe(projectId, [id], nowMs, { journal: identityJournal(projectId, deps.identitySink, nowMs) })).get(id)!;
+}
+
+/** The identity stream as the store's journal: one row per pointer change, with its committed version. */
+export function identityJournal(projectId: string, sink: IdentitySink, nowMs: number): IdentityJournal {
+  const write = async (changes: PointerChange[]) => {
+    if (changes.length === 0) return;
+    const records: IdentityRecord[] = changes.map((c) => ({ project_id: projectId, ...c, timestamp: toIso(nowMs) }));
+    await sink.put(records);
+  };
+  return {
+    beforeMerge: (change) => write([change]),
+    // Shortcuts only: without their lines the stream's pointers chain through the old root and
+    // still resolve, so a failed write does not fail a request whose merge already committed.
+    moved: (changes) => write(changes).catch((err: unknown) => log('warn', 'identity shortcut lines not written', { project_id: projectId, lines: changes.length, ...errorFields(err) })),
+  };
 }

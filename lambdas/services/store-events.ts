@@ -8,6 +8,7 @@
  */
 import type { StoredEvent } from '../domain/event';
 import { mapLimit } from '../domain/concurrency';
+import { isTransient } from '../domain/transient-error';
 import { errorFields, log } from '../http/log';
 import type { ClaimOutcome, EventLedger, EventSink } from '../store/ports';
 
@@ -20,7 +21,12 @@ export interface StoreEventsResult {
 }
 
 export class StoreEventsError extends Error {
-  constructor(readonly reason: 'ledger' | 'sink' | 'in_flight', message: string) {
+  constructor(
+    readonly reason: 'ledger' | 'sink' | 'in_flight',
+    message: string,
+    /** Whether retrying the same batch may succeed: only then is the client told to retry (503). */
+    readonly transient: boolean,
+  ) {
     super(message);
     this.name = 'StoreEventsError';
   }
@@ -49,7 +55,7 @@ export async function storeEvents(
           // The claims now expire with their lease (CLAIM_LEASE_MS); a retry after that stores them.
           log('error', 'releasing claims failed', { owner: request.owner, ...errorFields(releaseErr) }),
         );
-      throw new StoreEventsError('sink', 'The event stream is unavailable');
+      throw new StoreEventsError('sink', 'The event stream is unavailable', isTransient(err));
     }
     try {
       await deps.ledger.markStored(claimed, request.nowMs);
@@ -63,10 +69,11 @@ export async function storeEvents(
   const failures = outcomes.filter((o): o is Error => o instanceof Error);
   if (failures.length > 0) {
     log('error', 'event ledger write failed', { owner: request.owner, failed: failures.length, stored: claimed.length, ...errorFields(failures[0]) });
-    throw new StoreEventsError('ledger', 'The event ledger is unavailable');
+    // One permanent failure fails every retry the same way.
+    throw new StoreEventsError('ledger', 'The event ledger is unavailable', failures.every((f) => isTransient(f)));
   }
   if (outcomes.includes('in_flight')) {
-    throw new StoreEventsError('in_flight', 'Some events of this batch are being stored by another request');
+    throw new StoreEventsError('in_flight', 'Some events of this batch are being stored by another request', true);
   }
   return { stored: claimed.length, duplicates: events.length - claimed.length };
 }

@@ -4,6 +4,7 @@
  */
 import { BatchGetCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailed } from './dynamo-client';
+import { TransientError } from '../domain/transient-error';
 
 export interface Assignment {
   experiment_id: string;
@@ -29,7 +30,7 @@ export class DynamoAssignmentStore {
     for (let i = 0; i < experimentIds.length; i += MAX_BATCH_GET) {
       let keys: Array<Record<string, unknown>> = experimentIds.slice(i, i + MAX_BATCH_GET).map((e) => ({ pk: this.pk(projectId, e, userId) }));
       for (let attempt = 0; keys.length > 0; attempt++) {
-        if (attempt > 5) throw new Error('Assignment reads left unprocessed after retries');
+        if (attempt > 5) throw new TransientError('Assignment reads left unprocessed after retries');
         if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
         this.calls.batchGet++;
         const out = await this.ddb.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys } } }));

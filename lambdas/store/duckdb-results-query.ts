@@ -55,6 +55,7 @@ const EVENT_COLUMNS = {
 const IDENTITY_COLUMNS = {
   id: 'VARCHAR',
   canonical_id: 'VARCHAR',
+  version: 'VARCHAR',
   timestamp: 'VARCHAR',
   reason: 'VARCHAR',
 } as const satisfies Record<Exclude<keyof IdentityRecord, 'project_id'>, DuckType>;

@@ -20,6 +20,7 @@ import { mapLimit } from '../domain/concurrency';
 import { isConditionalCheckFailed } from './dynamo-client';
 import type { ClaimOutcome, EventLedger, RecentFilter } from './ports';
 import { TABLES } from './schema';
+import { TransientError } from '../domain/transient-error';
 
 /** Longer than any ingestion request may run (the Lambda timeout is 10 s). */
 export const CLAIM_LEASE_MS = 30_000;
@@ -115,7 +116,7 @@ export class DynamoEventLedger implements EventLedger {
     let pending = items.map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) {
-        if (attempt > 5) throw new Error(`${pending.length} ledger writes left unprocessed after retries`);
+        if (attempt > 5) throw new TransientError(`${pending.length} ledger writes left unprocessed after retries`);
         await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
       }
       const out = await this.ddb.send(new BatchWriteCommand({ RequestItems: { [this.table]: pending } }));

@@ -37,11 +37,12 @@ export class FirehoseSink<T extends object> implements RecordSink<T> {
       try {
         out = await this.firehose.send(new PutRecordBatchCommand({ DeliveryStreamName: this.streamName, Records: pending }));
       } catch (err) {
-        throw new SinkError(`Firehose PutRecordBatch failed: ${(err as Error).name}`);
+        throw new SinkError(`Firehose PutRecordBatch failed: ${(err as Error).name}`, { cause: err });
       }
       if ((out.FailedPutCount ?? 0) === 0) return;
       const failed = pending.filter((_, i) => out.RequestResponses?.[i]?.ErrorCode);
-      if (attempt >= ATTEMPTS) throw new SinkError(`Firehose rejected ${failed.length} records after ${ATTEMPTS} attempts`);
+      // Per-record error codes are ServiceUnavailableException or InternalFailure: busy, not wrong.
+      if (attempt >= ATTEMPTS) throw new SinkError(`Firehose rejected ${failed.length} records after ${ATTEMPTS} attempts`, { transient: true });
       pending = failed;
       await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
     }

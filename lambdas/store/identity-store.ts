@@ -1,11 +1,18 @@
 /**
  * Identity links on DynamoDB as a union-find with compare-and-swap on roots. No transactions:
- *  - observe: a conditional put records an ID the first time it is seen (first writer wins);
+ *  - observe: a conditional put records an ID the first time it is seen (first writer wins). The two
+ *    IDs of a link are created one after the other, the later one stamped after the earlier one as
+ *    committed (domain/identity.ts firstSightStamp), so first-seen order between them follows commit
+ *    order whatever order concurrent requests arrive or commit in;
  *  - link: the later-seen root is re-pointed at the earlier-seen root with a conditional update that
  *    only succeeds while it is still a root, so concurrent links of overlapping groups converge (the
  *    loser of a race re-reads the roots and tries again);
- *  - the loser's members are then re-pointed directly (best effort); readers follow pointers anyway,
- *    so a member missed by that step (or by the index's eventual consistency) still resolves.
+ *  - the loser's members are then re-pointed directly, found through the by_canonical index. That
+ *    index is eventually consistent on AWS, so a member can be missed and keep pointing at the old
+ *    root; readers follow pointers to the root whatever the length of the chain, and shorten every
+ *    chain they walk (path compression), so resolution converges instead of failing.
+ * Every pointer change carries a version (1, 2, … per item) that the conditional write commits; the
+ * journal records each change with it, so the identity stream's "latest row" is the table's order.
  */
 import {
   BatchGetCommand,
@@ -15,13 +22,12 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { mapLimit } from '../domain/concurrency';
-import { seenBefore, type SeenId } from '../domain/identity';
+import { firstSightStamp, seenBefore, type SeenId } from '../domain/identity';
+import { TransientError } from '../domain/transient-error';
 import { isConditionalCheckFailed, queryAll } from './dynamo-client';
 import { TABLES } from './schema';
 
 const BY_CANONICAL = TABLES.identities.indexes[0]!.name;
-/** Pointer chains are short (members are re-pointed on merge); this only guards against a bug looping. */
-const MAX_HOPS = 16;
 const LINK_ATTEMPTS = 8;
 
 export interface IdentityItem extends SeenId {
@@ -29,11 +35,31 @@ export interface IdentityItem extends SeenId {
   project_id: string;
   canonical_id: string;
   canonical_pk: string;
+  /** How many times canonical_id changed; absent (0) on an item that never moved. */
+  version?: number;
   email?: string;
   email_at?: number;
   name?: string;
   name_at?: number;
 }
+
+/** One pointer change: `id` now points at `canonical_id`, the item's `version`-th change. */
+export interface PointerChange {
+  id: string;
+  canonical_id: string;
+  version: number;
+  reason: 'link' | 'merge' | 'compress';
+}
+
+/** Where pointer changes are recorded (the identity stream). */
+export interface IdentityJournal {
+  /** Before a root is re-pointed; must be durable when it returns, so the stream never misses a merge. */
+  beforeMerge(change: PointerChange): Promise<void>;
+  /** After pointers moved to shorten paths (members of a merged root, compressed chains). */
+  moved(changes: PointerChange[]): Promise<void>;
+}
+
+export const NO_JOURNAL: IdentityJournal = { beforeMerge: async () => undefined, moved: async () => undefined };
 
 export interface LinkResult {
   canonical: string;
@@ -46,6 +72,13 @@ export interface UserGroup {
   members: IdentityItem[];
 }
 
+export interface ObserveOptions {
+  /** Pairs of these IDs about to be linked: the later-appearing one is created after the other. */
+  links?: Array<[string, string]>;
+  /** Receives the pointers shortened while resolving; without it nothing is shortened. */
+  journal?: IdentityJournal;
+}
+
 export class DynamoIdentityStore {
   constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
 
@@ -56,69 +89,82 @@ export class DynamoIdentityStore {
   /**
    * Records first sight of each ID (ids in order of appearance) and returns each ID's canonical ID.
    */
-  async observe(projectId: string, ids: string[], seenMs: number): Promise<Map<string, string>> {
-    const items = await this.ensure(projectId, ids, seenMs);
-    const roots = await this.roots(projectId, [...items.values()], true);
+  async observe(projectId: string, ids: string[], seenMs: number, options: ObserveOptions = {}): Promise<Map<string, string>> {
+    const items = await this.ensure(projectId, ids, seenMs, options.links ?? []);
+    const roots = await this.roots(projectId, [...items.values()], options.journal);
     return new Map(ids.map((id) => [id, roots.get(id)!.id]));
   }
 
-  /** The items of the IDs (in order of appearance), creating those seen for the first time. */
-  private async ensure(projectId: string, ids: string[], seenMs: number): Promise<Map<string, IdentityItem>> {
+  /**
+   * The items of the IDs (in order of appearance), creating those seen for the first time. Creation
+   * runs in waves: the later ID of a link waits until the earlier one is committed, then is stamped
+   * after it. Unlinked IDs are created in parallel.
+   */
+  private async ensure(projectId: string, ids: string[], seenMs: number, links: Array<[string, string]>): Promise<Map<string, IdentityItem>> {
     // Strongly consistent: an event sent right after a link must already resolve through it.
     const items = await this.getMany(projectId, ids, true);
-    await mapLimit(ids.filter((id) => !items.has(id)), 8, async (id) => {
-      items.set(id, await this.create(projectId, id, seenMs, ids.indexOf(id)));
-    });
+    const earlierPartners = new Map<string, string[]>();
+    for (const [x, y] of links) {
+      const [first, second] = ids.indexOf(x) <= ids.indexOf(y) ? [x, y] : [y, x];
+      earlierPartners.set(second, [...(earlierPartners.get(second) ?? []), first]);
+    }
+    let missing = ids.filter((id) => !items.has(id));
+    while (missing.length > 0) {
+      // The first missing ID's partners come before it and are not missing, so every wave makes progress.
+      const ready = missing.filter((id) => (earlierPartners.get(id) ?? []).every((p) => items.has(p)));
+      await mapLimit(ready, 8, async (id) => {
+        const partners = (earlierPartners.get(id) ?? []).map((p) => items.get(p)!);
+        items.set(id, await this.create(projectId, id, firstSightStamp(seenMs, ids.indexOf(id), partners)));
+      });
+      missing = missing.filter((id) => !items.has(id));
+    }
     return items;
   }
 
   /**
-   * Links two IDs (creating either if new); idempotent and safe under concurrency. `beforeMerge` runs
-   * before a root is re-pointed, with the IDs that will point at the new canonical ID: the caller
-   * makes that durable in the identity stream first, so the stream never misses a merge that happened.
+   * Links two IDs (creating either if new); idempotent and safe under concurrency. The loser root's
+   * change goes to the journal before it is applied, so the stream never misses a merge that happened.
    */
-  async link(
-    projectId: string,
-    a: string,
-    b: string,
-    seenMs: number,
-    beforeMerge: (canonical: string, ids: string[]) => Promise<void> = async () => undefined,
-  ): Promise<LinkResult> {
-    let items = await this.ensure(projectId, [a, b], seenMs);
+  async link(projectId: string, a: string, b: string, seenMs: number, journal: IdentityJournal = NO_JOURNAL): Promise<LinkResult> {
+    let items = await this.ensure(projectId, [a, b], seenMs, [[a, b]]);
     for (let attempt = 0; attempt < LINK_ATTEMPTS; attempt++) {
       // A retry follows a lost race: re-read, the pointers have moved.
       if (attempt > 0) items = await this.getMany(projectId, [a, b], true);
-      const roots = await this.roots(projectId, [...items.values()], true);
+      const roots = await this.roots(projectId, [...items.values()], journal);
       const ra = roots.get(a)!;
       const rb = roots.get(b)!;
       if (ra.id === rb.id) return { canonical: ra.id, moved: [] };
       const [winner, loser] = seenBefore(ra, rb) ? [ra, rb] : [rb, ra];
-      await beforeMerge(winner.id, [...new Set([a, b, loser.id])].filter((id) => id !== winner.id));
+      // A root's version cannot change while it stays a root, so this is the version the update commits.
+      const version = (loser.version ?? 0) + 1;
+      await journal.beforeMerge({ id: loser.id, canonical_id: winner.id, version, reason: loser.id === a || loser.id === b ? 'link' : 'merge' });
       try {
         await this.ddb.send(
           new UpdateCommand({
             TableName: this.table,
             Key: { pk: loser.pk },
-            UpdateExpression: 'SET canonical_id = :w, canonical_pk = :wpk',
+            UpdateExpression: 'SET canonical_id = :w, canonical_pk = :wpk, version = :v',
             ConditionExpression: 'canonical_id = :self',
-            ExpressionAttributeValues: { ':w': winner.id, ':wpk': this.pk(projectId, winner.id), ':self': loser.id },
+            ExpressionAttributeValues: { ':w': winner.id, ':wpk': this.pk(projectId, winner.id), ':self': loser.id, ':v': version },
           }),
         );
       } catch (err) {
         if (isConditionalCheckFailed(err)) continue; // someone merged the loser meanwhile: re-read roots
         throw err;
       }
-      const moved = [loser.id, ...(await this.repointMembers(projectId, loser.id, winner.id))];
-      return { canonical: winner.id, moved };
+      const members = (await this.children(projectId, loser.id)).filter((c) => c.id !== loser.id);
+      const changes = await this.repoint(projectId, members, winner.id, 'merge');
+      await journal.moved(changes);
+      return { canonical: winner.id, moved: [loser.id, ...changes.map((c) => c.id)] };
     }
-    throw new Error('Identity link did not converge under contention; retry');
+    throw new TransientError('Identity link did not converge under contention; retry');
   }
 
   /** The group of an ID: its canonical item and every linked ID, or undefined for an unknown ID. */
   async group(projectId: string, id: string): Promise<UserGroup | undefined> {
     const items = await this.getMany(projectId, [id], true);
     if (!items.has(id)) return undefined;
-    const root = (await this.roots(projectId, [...items.values()], true)).get(id)!;
+    const root = (await this.roots(projectId, [...items.values()])).get(id)!;
     const members = new Map<string, IdentityItem>([[root.id, root]]);
     const queue = [root.id];
     while (queue.length > 0) {
@@ -155,15 +201,14 @@ export class DynamoIdentityStore {
     }
   }
 
-  private async create(projectId: string, id: string, seenMs: number, order: number): Promise<IdentityItem> {
+  private async create(projectId: string, id: string, stamp: Omit<SeenId, 'id'>): Promise<IdentityItem> {
     const item: IdentityItem = {
       pk: this.pk(projectId, id),
       project_id: projectId,
       id,
       canonical_id: id,
       canonical_pk: this.pk(projectId, id),
-      first_seen_ms: seenMs,
-      first_seen_order: order,
+      ...stamp,
     };
     try {
       await this.ddb.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
@@ -175,52 +220,67 @@ export class DynamoIdentityStore {
     }
   }
 
-  /** Follows canonical pointers to each item's root. */
-  private async roots(projectId: string, start: IdentityItem[], consistent = false): Promise<Map<string, IdentityItem>> {
+  /**
+   * Follows canonical pointers to each item's root, however long the chain (one batched read per
+   * hop). With a journal, every item walked that does not point at its root yet is re-pointed there.
+   */
+  private async roots(projectId: string, start: IdentityItem[], journal?: IdentityJournal): Promise<Map<string, IdentityItem>> {
     const known = new Map(start.map((i) => [i.id, i]));
-    const result = new Map<string, IdentityItem>();
-    let frontier = start.map((i) => ({ origin: i.id, at: i }));
-    for (let hop = 0; frontier.length > 0; hop++) {
-      if (hop > MAX_HOPS) throw new Error('Identity pointer chain too long');
-      const missing = [...new Set(frontier.filter((f) => f.at.canonical_id !== f.at.id && !known.has(f.at.canonical_id)).map((f) => f.at.canonical_id))];
-      for (const [id, item] of await this.getMany(projectId, missing, consistent)) known.set(id, item);
-      const next: typeof frontier = [];
-      for (const f of frontier) {
-        if (f.at.canonical_id === f.at.id) result.set(f.origin, f.at);
-        else {
-          const parent = known.get(f.at.canonical_id);
-          if (!parent) throw new Error(`Identity item ${f.at.canonical_id} is missing`);
-          next.push({ origin: f.origin, at: parent });
-        }
+    const paths = new Map(start.map((i) => [i.id, [i]]));
+    const last = (origin: string) => paths.get(origin)!.at(-1)!;
+    const isRoot = (item: IdentityItem) => item.canonical_id === item.id;
+    let open = [...paths.keys()].filter((o) => !isRoot(last(o)));
+    while (open.length > 0) {
+      const wanted = [...new Set(open.map((o) => last(o).canonical_id).filter((id) => !known.has(id)))];
+      for (const [id, item] of await this.getMany(projectId, wanted, true)) known.set(id, item);
+      for (const origin of open) {
+        const path = paths.get(origin)!;
+        const parent = known.get(path.at(-1)!.canonical_id);
+        // Neither can happen (items are never deleted; pointers lead to earlier-seen IDs), but a
+        // loop would never end, so it fails loudly. No IDs in the message: they are client values.
+        if (!parent) throw new Error('An identity item points at an item that does not exist');
+        if (path.includes(parent)) throw new Error('Identity pointers form a cycle');
+        path.push(parent);
       }
-      frontier = next;
+      open = open.filter((o) => !isRoot(last(o)));
+    }
+    const result = new Map([...paths.keys()].map((o) => [o, last(o)]));
+    if (journal) {
+      const behind = new Map<string, { item: IdentityItem; root: string }>();
+      for (const path of paths.values()) {
+        for (const item of path.slice(0, -2)) behind.set(item.id, { item, root: path.at(-1)!.id });
+      }
+      const byRoot = new Map<string, IdentityItem[]>();
+      for (const { item, root } of behind.values()) byRoot.set(root, [...(byRoot.get(root) ?? []), item]);
+      for (const [root, items] of byRoot) await journal.moved(await this.repoint(projectId, items, root, 'compress'));
     }
     return result;
   }
 
-  private async repointMembers(projectId: string, from: string, to: string): Promise<string[]> {
-    const moved: string[] = [];
-    await mapLimit(
-      (await this.children(projectId, from)).filter((c) => c.id !== from),
-      8,
-      async (child) => {
-        try {
-          await this.ddb.send(
-            new UpdateCommand({
-              TableName: this.table,
-              Key: { pk: child.pk },
-              UpdateExpression: 'SET canonical_id = :to, canonical_pk = :topk',
-              ConditionExpression: 'canonical_id = :from',
-              ExpressionAttributeValues: { ':to': to, ':topk': this.pk(projectId, to), ':from': from },
-            }),
-          );
-          moved.push(child.id);
-        } catch (err) {
-          if (!isConditionalCheckFailed(err)) throw err;
-        }
-      },
-    );
-    return moved.sort();
+  /**
+   * Points each item straight at `to`, unless it moved since it was read (best effort: a missed
+   * item still resolves by following pointers). Returns the changes that committed.
+   */
+  private async repoint(projectId: string, items: IdentityItem[], to: string, reason: PointerChange['reason']): Promise<PointerChange[]> {
+    const changes: PointerChange[] = [];
+    await mapLimit(items, 8, async (item) => {
+      try {
+        const out = await this.ddb.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { pk: item.pk },
+            UpdateExpression: 'SET canonical_id = :to, canonical_pk = :topk, version = if_not_exists(version, :zero) + :one',
+            ConditionExpression: 'canonical_id = :from',
+            ExpressionAttributeValues: { ':to': to, ':topk': this.pk(projectId, to), ':from': item.canonical_id, ':zero': 0, ':one': 1 },
+            ReturnValues: 'UPDATED_NEW',
+          }),
+        );
+        changes.push({ id: item.id, canonical_id: to, version: out.Attributes!.version as number, reason });
+      } catch (err) {
+        if (!isConditionalCheckFailed(err)) throw err;
+      }
+    });
+    return changes.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
   }
 
   private children(projectId: string, canonicalId: string): Promise<IdentityItem[]> {
@@ -243,7 +303,7 @@ export class DynamoIdentityStore {
     for (let i = 0; i < unique.length; i += 100) {
       let keys: Array<Record<string, unknown>> = unique.slice(i, i + 100).map((id) => ({ pk: this.pk(projectId, id) }));
       for (let attempt = 0; keys.length > 0; attempt++) {
-        if (attempt > 5) throw new Error('Identity reads left unprocessed after retries');
+        if (attempt > 5) throw new TransientError('Identity reads left unprocessed after retries');
         if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
         const out = await this.ddb.send(
           new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: consistent } } }),

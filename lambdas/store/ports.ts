@@ -5,7 +5,7 @@
 import type { ApiKeyRecord } from '../domain/api-key';
 import type { StoredEvent } from '../domain/event';
 import type { IdentityRecord } from '../domain/identity';
-import type { IdentityItem, LinkResult, UserGroup } from './identity-store';
+import type { IdentityItem, IdentityJournal, LinkResult, ObserveOptions, PointerChange, UserGroup } from './identity-store';
 import type { Experiment, Transition } from '../domain/experiment';
 import type { Comparison, Srm, VariantStats } from '../domain/stats';
 import type { ExperimentPatch } from './experiment-store';
@@ -78,15 +78,22 @@ export type EventSink = RecordSink<StoredEvent>;
 export type IdentitySink = RecordSink<IdentityRecord>;
 
 export interface IdentityStore {
-  observe(projectId: string, ids: string[], seenMs: number): Promise<Map<string, string>>;
-  link(projectId: string, a: string, b: string, seenMs: number, beforeMerge?: (canonical: string, ids: string[]) => Promise<void>): Promise<LinkResult>;
+  observe(projectId: string, ids: string[], seenMs: number, options?: ObserveOptions): Promise<Map<string, string>>;
+  link(projectId: string, a: string, b: string, seenMs: number, journal?: IdentityJournal): Promise<LinkResult>;
   group(projectId: string, id: string): Promise<UserGroup | undefined>;
   updateProfile(projectId: string, id: string, fields: { email?: string; name?: string }, atMs: number): Promise<void>;
 }
-export type { IdentityItem };
+export type { IdentityItem, IdentityJournal, PointerChange };
 
 export class SinkError extends Error {
   override name = 'SinkError';
+  /** Set when known; otherwise whether a retry may succeed follows `cause` (domain/transient-error.ts). */
+  readonly transient?: boolean;
+
+  constructor(message: string, options: { cause?: unknown; transient?: boolean } = {}) {
+    super(message, { cause: options.cause });
+    this.transient = options.transient;
+  }
 }
 
 export interface ExperimentStore {

@@ -10,7 +10,7 @@ import { CLAIM_LEASE_MS } from '../../lambdas/store/event-ledger';
 import { startTestStack, type TestStack } from '../helpers/local';
 
 /** Knobs the tests turn; the wrapped ledger consults them on every call. */
-const faults = { failClaimNumber: 0, failRelease: false, failMarkStored: false };
+const faults = { failClaimNumber: 0, failClaimWith: undefined as Error | undefined, failRelease: false, failMarkStored: false };
 let claims = 0;
 let now = Date.UTC(2026, 5, 1);
 
@@ -19,7 +19,7 @@ function faultyLedger(real: EventLedger): EventLedger {
     claim: (...args) => {
       claims++;
       if (claims === faults.failClaimNumber) {
-        return Promise.reject(Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' }));
+        return Promise.reject(faults.failClaimWith ?? Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' }));
       }
       return real.claim(...args);
     },
@@ -40,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 beforeEach(() => {
-  Object.assign(faults, { failClaimNumber: 0, failRelease: false, failMarkStored: false });
+  Object.assign(faults, { failClaimNumber: 0, failClaimWith: undefined, failRelease: false, failMarkStored: false });
   stack.firehose.faults.length = 0;
   stack.firehose.down = false;
   claims = 0;
@@ -115,5 +115,22 @@ describe('storage faults', () => {
     // Whoever got 503 retries, as the spec tells SDKs to; the retry dedupes.
     for (const r of results) if (r.status === 503) expect((await stack.post('/v1/events', key, batch('race', 10))).status).toBe(204);
     expect(stored('race')).toHaveLength(10);
+  });
+
+  it('a permanent storage error (DynamoDB ValidationException) gets 500, never the retry-me 503', async () => {
+    // The shape the AWS SDK gives a ValidationException: a client fault, HTTP 400, not retryable.
+    faults.failClaimNumber = 2;
+    faults.failClaimWith = Object.assign(new Error('One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of 2048 bytes'), {
+      name: 'ValidationException',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 400 },
+    });
+    for (const path of ['/v1/events', '/api/events']) {
+      claims = 0;
+      const res = await stack.post(path, key, batch(`permanent-${path}`, 3));
+      expect(res.status).toBe(500);
+      expect(res.headers.get('retry-after')).toBeNull();
+      expect(res.text).not.toMatch(/retry/i);
+    }
   });
 });

@@ -71,4 +71,47 @@ describe('npm start', () => {
   it('reports invalid configuration by variable name', async () => {
     await expect(start({ PORT: 'eighty' })).rejects.toThrow(/Invalid configuration: PORT/);
   });
+
+  it('checks every variable with its range and names the variable, the value and the problem, without a stack trace', async () => {
+    const failure = await start({
+      PORT: '70000',
+      TALLY_HOST: 'not a host!',
+      TALLY_ADMIN_TOKEN: 'short',
+      TALLY_TRUST_PROXY: 'yes',
+      TALLY_LOG_LEVEL: 'verbose',
+      TALLY_RESULTS_INTERVAL_SECONDS: '3000000',
+      TALLY_GEOIP_DB: 'README.md',
+    }).then(
+      () => {
+        throw new Error('started with invalid configuration');
+      },
+      (err: Error) => err.message,
+    );
+    expect(failure).toMatch(/^exited with 2:/);
+    expect(failure).toMatch(/Invalid configuration: PORT="70000": must be a whole number from 0 to 65535/);
+    expect(failure).toMatch(/Invalid configuration: TALLY_HOST="not a host!": must be an IP address/);
+    expect(failure).toMatch(/Invalid configuration: TALLY_ADMIN_TOKEN=\(5 characters\): must be 16 to 512 characters/);
+    expect(failure).toMatch(/Invalid configuration: TALLY_TRUST_PROXY="yes": must be 0 .* or 1/);
+    expect(failure).toMatch(/Invalid configuration: TALLY_LOG_LEVEL="verbose": must be one of debug, info, warn, error, silent/);
+    expect(failure).toMatch(/Invalid configuration: TALLY_RESULTS_INTERVAL_SECONDS="3000000": must be a whole number from 1 to 86400/);
+    expect(failure).toMatch(/Invalid configuration: TALLY_GEOIP_DB=".*README\.md": is not a MaxMind database \(\.mmdb\)/);
+    expect(failure).not.toContain('short'); // the token's value is never printed
+    expect(failure).not.toMatch(/\n\s+at /);
+  });
+
+  it('names TALLY_GEOIP_DB and the path when it is a directory or missing', async () => {
+    await expect(start({ TALLY_GEOIP_DB: 'test/fixtures/geoip' })).rejects.toThrow(/TALLY_GEOIP_DB=".*test\/fixtures\/geoip": is a directory; set it to the \.mmdb file/);
+    await expect(start({ TALLY_GEOIP_DB: 'no/such.mmdb' })).rejects.toThrow(/TALLY_GEOIP_DB=".*no\/such\.mmdb": no such file/);
+  });
+
+  it('names PORT when the port is taken, without a stack trace', async () => {
+    const first = await start();
+    const port = new URL(first.url).port;
+    const other = mkdtempSync(join(tmpdir(), 'tally-start-'));
+    const failure = await start({ PORT: port, TALLY_DATA_DIR: other }).catch((err: Error) => err.message);
+    rmSync(other, { recursive: true, force: true });
+    expect(await stop(first, 'SIGTERM')).toBe(0);
+    expect(failure).toMatch(new RegExp(`^exited with 1:[\\s\\S]*Tally could not start: PORT=${port}: the port is already in use`));
+    expect(failure).not.toMatch(/\n\s+at /);
+  });
 });

@@ -165,7 +165,7 @@ describe('Glue and Athena', () => {
   it('identities table: the columns are exactly the IdentityRecord fields', () => {
     const table = glueTable('identities');
     const columns = (table.TableInput.StorageDescriptor.Columns as Array<{ Name: string }>).map((c) => c.Name);
-    const sample: IdentityRecord = { project_id: 'p', id: 'a', canonical_id: 'b', timestamp: '2025-01-01T00:00:00.000Z', reason: 'link' };
+    const sample: IdentityRecord = { project_id: 'p', id: 'a', canonical_id: 'b', version: 1, timestamp: '2025-01-01T00:00:00.000Z', reason: 'link' };
     expect([...columns, 'project_id'].sort()).toEqual(Object.keys(IDENTITY_COLUMNS).sort());
     expect(Object.keys(sample).sort()).toEqual(Object.keys(IDENTITY_COLUMNS).sort());
   });

@@ -1,5 +1,13 @@
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
+import { toStoredEvent } from '../../lambdas/domain/event';
+import type { IdentityRecord } from '../../lambdas/domain/identity';
+import { DuckDbResultsQuery } from '../../lambdas/store/duckdb-results-query';
+import { DynamoIdentityStore, type IdentityJournal, type PointerChange } from '../../lambdas/store/identity-store';
+import { TABLES } from '../../lambdas/store/schema';
 import { startTestDynamo, type TestDynamo } from '../helpers/dynamo';
 
 let dynamo: TestDynamo;
@@ -81,15 +89,16 @@ describe('DynamoIdentityStore on dynalite', () => {
     expect((await store.group(p, 'id7'))!.members).toHaveLength(8);
   });
 
-  it('runs beforeMerge with the moving IDs first, and does not merge when it fails', async () => {
+  it('journals the loser root before it moves, and does not merge when that fails', async () => {
     const p = nextProject();
     await store.observe(p, ['a'], 1000);
     await store.observe(p, ['b'], 2000);
-    await expect(store.link(p, 'a', 'b', 3000, async () => { throw new Error('stream down'); })).rejects.toThrow('stream down');
+    const failing = { beforeMerge: async () => { throw new Error('stream down'); }, moved: async () => undefined };
+    await expect(store.link(p, 'a', 'b', 3000, failing)).rejects.toThrow('stream down');
     expect(await canonicalOf(p, 'b')).toBe('b');
-    const calls: Array<[string, string[]]> = [];
-    await store.link(p, 'b', 'a', 3000, async (c, ids) => void calls.push([c, ids]));
-    expect(calls).toEqual([['a', ['b']]]);
+    const calls: PointerChange[] = [];
+    await store.link(p, 'b', 'a', 3000, { beforeMerge: async (c) => void calls.push(c), moved: async (cs) => void calls.push(...cs) });
+    expect(calls).toEqual([{ id: 'b', canonical_id: 'a', version: 1, reason: 'link' }]);
     expect(await canonicalOf(p, 'b')).toBe('a');
   });
 
@@ -103,5 +112,93 @@ describe('DynamoIdentityStore on dynalite', () => {
     // Each field keeps its own time: a name sent at 2500 is newer than Ann (2000), older than the email.
     await store.updateProfile(p, 'u', { email: 'older@example.com', name: 'Annie' }, 2500);
     expect((await store.group(p, 'u'))!.canonical).toMatchObject({ email: 'new@example.com', name: 'Annie' });
+  });
+});
+
+/** A client whose by_canonical index reads return nothing: AWS's eventually consistent index, at its worst. */
+function staleIndex(ddb: DynamoDBDocumentClient): DynamoDBDocumentClient {
+  const send = (command: unknown) =>
+    command instanceof QueryCommand && command.input.IndexName === TABLES.identities.indexes[0]!.name
+      ? Promise.resolve({ Items: [] })
+      : ddb.send(command as never);
+  return new Proxy(ddb, { get: (target, prop, receiver) => (prop === 'send' ? send : Reflect.get(target, prop, receiver)) });
+}
+
+/** The identity stream in memory: what the journal hands over, as the service writes it. */
+function memoryStream(projectId: string): { journal: IdentityJournal; records: IdentityRecord[] } {
+  const records: IdentityRecord[] = [];
+  const add = (changes: PointerChange[]) => void records.push(...changes.map((c) => ({ project_id: projectId, ...c, timestamp: '2026-03-01T00:00:00.000Z' })));
+  return { records, journal: { beforeMerge: async (c) => add([c]), moved: async (cs) => add(cs) } };
+}
+
+const pointerOf = async (p: string, id: string) =>
+  ((await dynamo.ddb.send(new GetCommand({ TableName: dynamo.table('identities'), Key: { pk: `${p}#${id}` }, ConsistentRead: true }))).Item!.canonical_id as string);
+
+describe('identity resolution when re-points are missed (eventually consistent index)', () => {
+  it('a chain of 19 missed re-points still resolves, and reading it compresses the path and records that', async () => {
+    const p = nextProject();
+    const lagging = new DynamoIdentityStore(staleIndex(dynamo.ddb), dynamo.table('identities'));
+    const ids = Array.from({ length: 20 }, (_, i) => `x${i}`);
+    for (const [i, id] of ids.entries()) await lagging.observe(p, [id], 1000 + i);
+    // Each link merges the current root into an earlier ID; the index never shows the members to re-point.
+    for (let k = 19; k >= 1; k--) await lagging.link(p, `x${k}`, `x${k - 1}`, 5000);
+    expect(await pointerOf(p, 'x19')).toBe('x18');
+
+    const stream = memoryStream(p);
+    expect((await lagging.observe(p, ['x19'], 9000, { journal: stream.journal })).get('x19')).toBe('x0');
+    for (let k = 2; k <= 19; k++) expect(await pointerOf(p, `x${k}`)).toBe('x0');
+    expect(stream.records.map((r) => [r.id, r.canonical_id, r.reason]).sort()).toEqual(
+      ids.slice(2).map((id) => [id, 'x0', 'compress']).sort(),
+    );
+    expect(stream.records.every((r) => r.version === 2)).toBe(true); // each item's second pointer change
+    const again = memoryStream(p);
+    expect((await lagging.observe(p, ['x19'], 9000, { journal: again.journal })).get('x19')).toBe('x0');
+    expect(again.records).toEqual([]);
+    expect((await store.group(p, 'x19'))!.members).toHaveLength(20);
+  });
+});
+
+describe('identity stream and table under concurrent merges', () => {
+  it('the results SQL over the stream resolves every ID to the canonical ID the table gives', async () => {
+    const p = `concurrent-${Date.now()}`;
+    const stream = memoryStream(p);
+    // Two clusters, merged by many concurrent links in every order: a descending chain of 30, plus random pairs.
+    const clusters = [0, 1].map((c) => Array.from({ length: 30 }, (_, i) => `c${c}-${String(i).padStart(2, '0')}`));
+    for (const cluster of clusters) for (const [i, id] of cluster.entries()) await store.observe(p, [id], 1000 + i);
+    const links: Array<[string, string]> = [];
+    for (const cluster of clusters) {
+      for (let i = cluster.length - 1; i > 0; i--) links.push([cluster[i]!, cluster[i - 1]!]);
+      for (let n = 0; n < 30; n++) links.push([cluster[Math.floor(Math.random() * 30)]!, cluster[Math.floor(Math.random() * 30)]!]);
+    }
+    links.sort(() => Math.random() - 0.5);
+    await Promise.all(links.filter(([a, b]) => a !== b).map(([a, b]) => store.link(p, a, b, 5000, stream.journal)));
+
+    const all = clusters.flat();
+    const table = await store.observe(p, all, 9000);
+    for (const cluster of clusters) for (const id of cluster) expect(table.get(id)).toBe(cluster[0]);
+
+    // Every ID enrolls with an exposure; if the stream resolves them as the table does, there are two users.
+    const dataDir = mkdtempSync(join(tmpdir(), 'tally-identity-stream-'));
+    try {
+      const write = (dir: string, lines: object[]) => {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'part.ndjson'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      };
+      write(join(dataDir, 'identities', `project_id=${p}`, 'dt=2026-03-01'), stream.records);
+      const facts = { projectId: p, receivedMs: Date.UTC(2026, 2, 2), source: 'v1' as const, sdk: null, sdkVersion: null, geo: { country: null, region: null, city: null } };
+      const events = all.map((id) =>
+        toStoredEvent({ name: '$experiment_exposure', user_id: id, timestampMs: Date.UTC(2026, 2, 2), properties: { $experiment_name: 'exp', $variant: 'a' } }, facts),
+      );
+      write(join(dataDir, 'events', `project_id=${p}`, 'dt=2026-03-02'), events);
+      const query = new DuckDbResultsQuery(dataDir, { threads: 1 });
+      try {
+        const counts = await query.count({ projectId: p, experimentId: 'e', experimentName: 'exp', variants: ['a', 'b'], goalEvent: 'buy', projectCreatedAt: '2026-03-01T00:00:00.000Z', from: '2026-03-01T00:00:00.000Z', to: '2026-03-03T00:00:00.000Z' });
+        expect(counts.variants[0]).toEqual({ variant: 'a', enrolled: 2, converted: 0 });
+      } finally {
+        await query.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

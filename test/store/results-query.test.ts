@@ -230,10 +230,11 @@ function writePartitioned(root: string, records: Array<{ project_id: string; tim
   return counts;
 }
 
-const link = (id: string, canonical: string, ts = '2026-03-01T00:00:00.000Z', project = PROJECT): IdentityRecord => ({
+const link = (id: string, canonical: string, ts = '2026-03-01T00:00:00.000Z', project = PROJECT, version = 1): IdentityRecord => ({
   project_id: project,
   id,
   canonical_id: canonical,
+  version,
   timestamp: ts,
   reason: 'link',
 });
@@ -261,6 +262,10 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
       // b: ... and a goal under za is the same user's. Converts.
       { user: 'xb', name: E, ts: '2026-03-02T10:00:00.000Z', props: exp('b') },
       { user: 'zb', name: 'signup', ts: '2026-03-02T11:00:00.000Z' },
+      // b: latest is by version (the table's commit order), not timestamp: xc's version-2 record
+      // points at zc although its version-1 record has the later timestamp. Converts.
+      { user: 'xc', name: E, ts: '2026-03-02T10:00:00.000Z', props: exp('b') },
+      { user: 'zc', name: 'signup', ts: '2026-03-02T11:00:00.000Z' },
       // b: s pointed at t, then at itself (a root again): t's goal is not s's. No conversion.
       { user: 's', name: E, ts: '2026-03-02T10:00:00.000Z', props: exp('b') },
       { user: 't', name: 'signup', ts: '2026-03-02T11:00:00.000Z' },
@@ -322,6 +327,8 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
       link('xa', 'za', '2026-02-11T00:00:00.000Z'),
       link('xb', 'yb', '2026-02-10T00:00:00.000Z'),
       link('xb', 'zb', '2026-02-11T00:00:00.000Z'),
+      link('xc', 'yc', '2026-02-11T00:00:00.000Z', PROJECT, 1),
+      link('xc', 'zc', '2026-02-10T00:00:00.000Z', PROJECT, 2),
       link('s', 't', '2026-02-10T00:00:00.000Z'),
       link('s', 's', '2026-02-11T00:00:00.000Z'),
       // Another project's link between IDs of this one: ignored (applied, it would make ya's goal xa's).
@@ -342,8 +349,8 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
     expect(result.variants).toEqual([
       // c3 (2-hop chain), d8 (8-hop chain), same-ms, sp convert; at-from and bogus-2nd do not.
       { variant: 'a', enrolled: 6, converted: 4 },
-      // xb (latest link) converts; xa, s, tie1, tie2, at-to do not.
-      { variant: 'b', enrolled: 6, converted: 1 },
+      // xb (latest link) and xc (latest version) convert; xa, s, tie1, tie2, at-to do not.
+      { variant: 'b', enrolled: 7, converted: 2 },
     ]);
     expect(result.multipleExposures).toBe(2);
   });

@@ -48,6 +48,8 @@
 WITH
 -- The latest record of each linked ID (all of them, whatever their timestamp: this resolves the
 -- CURRENT canonical ID, which is how events stored before a link join the user's later events).
+-- Latest is by version: the identities table's pointer version the change committed, so the order
+-- is the table's commit order, not the requests' arrival order (records without one count as 0).
 -- A latest record pointing at itself makes the ID a root again, like an ID without records.
 links AS (
   SELECT id, canonical_id
@@ -55,7 +57,9 @@ links AS (
     SELECT
       id,
       canonical_id,
-      row_number() OVER (PARTITION BY id ORDER BY "timestamp" DESC, canonical_id DESC) AS rn
+      row_number() OVER (
+        PARTITION BY id ORDER BY coalesce(try_cast("version" AS bigint), 0) DESC, "timestamp" DESC, canonical_id DESC
+      ) AS rn
     FROM {{identities}}
     WHERE project_id = :project_id
       AND dt >= :identities_from_dt
@@ -65,9 +69,10 @@ links AS (
 -- Follow the pointers to the root with a fixed number of self-joins, 8 hops. Not WITH RECURSIVE:
 -- Athena caps recursion at depth 10 with no way to raise it and fails the query beyond, and both
 -- engines evaluate it as repeated joins anyway. Chains are short in practice: edges point to an
--- earlier-seen ID (no cycles), and a merge writes a record for every moved member pointing straight
--- at the new root (lambdas/services/resolve-identities.ts), so a chain grows by one hop only when a
--- group's root is itself merged later; 8 hops means 8 successive merges of one group's roots.
+-- earlier-seen ID (no cycles), a merge writes a record for every member it re-points straight at the
+-- new root, and reading a longer chain in the table shortens it and records that too
+-- (lambdas/store/identity-store.ts), so a chain grows by one hop only when a group's root is itself
+-- merged later and the member's re-point was missed; 8 hops means 8 such merges in a row.
 canonical AS (
   SELECT
     h1.id,

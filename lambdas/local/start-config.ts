@@ -1,0 +1,135 @@
+/**
+ * `npm start`'s configuration: every environment variable checked with its range before anything
+ * starts, so a mistake stops the server with a message naming the variable, the value and the
+ * problem (README "Configuration"), never a stack trace or a silently different behaviour.
+ * An empty value counts as unset (`TALLY_GEOIP_DB= npm start` turns geolocation off).
+ */
+import { statSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import type { GeoLookup } from '../domain/geo';
+import { LOG_LEVELS, type LogLevel } from '../http/log';
+import { MmdbGeoLookup, NO_GEO } from '../store/geo-mmdb';
+
+/** One day. Node's timers overflow above 2^31-1 ms (about 24.8 days) and then fire every millisecond. */
+export const MAX_RESULTS_INTERVAL_SECONDS = 86_400;
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
+/** A bearer token travels in a header: printable ASCII, and short enough for any proxy's header limit. */
+export const MAX_ADMIN_TOKEN_LENGTH = 512;
+
+export interface StartConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminToken: string | undefined;
+  trustProxy: boolean;
+  geoDbPath: string | undefined;
+  geo: GeoLookup;
+  resultsIntervalSeconds: number;
+  logLevel: LogLevel;
+}
+
+export type ConfigResult = { ok: true; config: StartConfig } | { ok: false; problems: string[] };
+
+export function readStartConfig(env: Record<string, string | undefined>): ConfigResult {
+  const problems: string[] = [];
+  const get = (name: string) => (env[name] === '' ? undefined : env[name]);
+  const bad = (name: string, shown: string, problem: string) => problems.push(`${name}=${shown}: ${problem}`);
+  const quote = (value: string) => JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
+
+  const integer = (name: string, fallback: number, min: number, max: number, rangeText: string): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    const n = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      bad(name, quote(raw), `must be a whole number ${rangeText}`);
+      return fallback;
+    }
+    return n;
+  };
+
+  const port = integer('PORT', 3000, 0, 65535, 'from 0 to 65535 (0 picks a free port)');
+  const interval = integer(
+    'TALLY_RESULTS_INTERVAL_SECONDS',
+    60,
+    0,
+    MAX_RESULTS_INTERVAL_SECONDS,
+    `from 1 to ${MAX_RESULTS_INTERVAL_SECONDS} (one day), or 0 to run the results job only on refresh`,
+  );
+
+  const host = get('TALLY_HOST') ?? '127.0.0.1';
+  if (isIP(host) === 0 && !/^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*$/.test(host)) {
+    bad('TALLY_HOST', quote(host), 'must be an IP address (127.0.0.1, 0.0.0.0, ::1, …) or a host name');
+  }
+
+  const dataDir = resolve(get('TALLY_DATA_DIR') ?? './.tally');
+  const dataDirKind = kindOf(dataDir);
+  if (dataDirKind !== 'missing' && dataDirKind !== 'directory') bad('TALLY_DATA_DIR', quote(dataDir), `is ${dataDirKind}, not a directory`);
+
+  const adminToken = get('TALLY_ADMIN_TOKEN');
+  if (adminToken !== undefined) {
+    // The value is a secret: describe it, never print it.
+    if (adminToken.length < MIN_ADMIN_TOKEN_LENGTH || adminToken.length > MAX_ADMIN_TOKEN_LENGTH) {
+      bad('TALLY_ADMIN_TOKEN', `(${adminToken.length} characters)`, `must be ${MIN_ADMIN_TOKEN_LENGTH} to ${MAX_ADMIN_TOKEN_LENGTH} characters long`);
+    } else if (!/^[\x21-\x7e]+$/.test(adminToken)) {
+      bad('TALLY_ADMIN_TOKEN', '(hidden)', 'may hold only printable ASCII characters without spaces (it is sent in an Authorization header)');
+    }
+  }
+
+  const trustProxy = get('TALLY_TRUST_PROXY') ?? '0';
+  if (trustProxy !== '0' && trustProxy !== '1') bad('TALLY_TRUST_PROXY', quote(trustProxy), 'must be 0 (use the socket address) or 1 (trust X-Forwarded-For)');
+
+  const logLevel = get('TALLY_LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as string[]).includes(logLevel)) bad('TALLY_LOG_LEVEL', quote(logLevel), `must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const geoDbRaw = get('TALLY_GEOIP_DB');
+  const geoDbPath = geoDbRaw === undefined ? undefined : resolve(geoDbRaw);
+  let geo: GeoLookup = NO_GEO;
+  if (geoDbPath !== undefined) {
+    const opened = openGeoDb(geoDbPath);
+    if (typeof opened === 'string') bad('TALLY_GEOIP_DB', quote(geoDbPath), opened);
+    else geo = opened;
+  }
+
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    config: {
+      port,
+      host,
+      dataDir,
+      adminToken,
+      trustProxy: trustProxy === '1',
+      geoDbPath,
+      geo,
+      resultsIntervalSeconds: interval,
+      logLevel: logLevel as LogLevel,
+    },
+  };
+}
+
+type Kind = 'missing' | 'directory' | 'a file' | 'not a regular file' | 'not accessible';
+
+function kindOf(path: string): Kind {
+  try {
+    const stat = statSync(path);
+    return stat.isDirectory() ? 'directory' : stat.isFile() ? 'a file' : 'not a regular file';
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'not accessible';
+  }
+}
+
+/** The opened database, or what is wrong with the path, in words an operator can act on. */
+function openGeoDb(path: string): GeoLookup | string {
+  const kind = kindOf(path);
+  if (kind === 'missing') return 'no such file; set it to the path of a MaxMind City database (.mmdb), or leave it unset to turn geolocation off';
+  if (kind === 'directory') return 'is a directory; set it to the .mmdb file inside it (for example GeoLite2-City.mmdb)';
+  if (kind !== 'a file') return `is ${kind}; set it to a readable .mmdb file`;
+  try {
+    return new MmdbGeoLookup(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied)';
+    return `is not a MaxMind database (.mmdb) (the reader said: ${(err as Error).message.slice(0, 120)}); download GeoLite2-City.mmdb from MaxMind`;
+  }
+}
