@@ -79,7 +79,7 @@ export class TallyClient {
     });
     const mode = o.experimentMode === 'local' ? 'local' : 'server';
     const fixed = mode === 'local' && Array.isArray(o.localExperiments) ? o.localExperiments : undefined;
-    this.#experiments = new Experiments(mode, fixed, this.#store, transport, this.#log);
+    this.#experiments = new Experiments({ mode, fixed, store: this.#store, transport, log: this.#log });
     this.#exposures = new ExposureLog(this.#store);
 
     this.#anon = this.#store.get<string>(ANON) ?? this.#newAnonymousId();
@@ -252,7 +252,8 @@ export class TallyClient {
   #listen(type: string, fn: () => void): void {
     if (typeof globalThis.addEventListener !== 'function') return;
     // visibilitychange fires on document, the others on window.
-    const target: EventTarget = type === 'visibilitychange' ? document : globalThis;
+    const target: EventTarget | undefined = type === 'visibilitychange' ? globalThis.document : globalThis;
+    if (!target) return;
     target.addEventListener(type, fn);
     this.#listeners.push([target, type, fn]);
   }

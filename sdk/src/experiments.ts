@@ -19,6 +19,15 @@ const SERVER = 'assignments';
 const CONFIGS = 'configs';
 const STICKY = 'sticky';
 
+export interface ExperimentsConfig {
+  mode: 'server' | 'local';
+  /** Local mode's inline configs (the localExperiments option): no experiments request at all. */
+  fixed: ExperimentConfig[] | undefined;
+  store: Store;
+  transport: Transport;
+  log: Logger;
+}
+
 export class Experiments {
   #assigned: Record<string, string>;
   #configs: ExperimentConfig[];
@@ -26,18 +35,11 @@ export class Experiments {
   /** Settles when the current load finished, successfully or not. */
   loaded: Promise<void> = Promise.resolve();
 
-  readonly #mode: 'server' | 'local';
-  readonly #fixed: ExperimentConfig[] | undefined;
-  readonly #store: Store;
-  readonly #transport: Transport;
-  readonly #log: Logger;
+  readonly #c: ExperimentsConfig;
 
-  constructor(mode: 'server' | 'local', fixed: ExperimentConfig[] | undefined, store: Store, transport: Transport, log: Logger) {
-    this.#mode = mode;
-    this.#fixed = fixed;
-    this.#store = store;
-    this.#transport = transport;
-    this.#log = log;
+  constructor(config: ExperimentsConfig) {
+    this.#c = config;
+    const { store, fixed } = config;
     this.#assigned = store.get(SERVER) ?? {};
     this.#configs = fixed ?? store.get(CONFIGS) ?? [];
     this.#sticky = store.get(STICKY) ?? {};
@@ -45,27 +47,27 @@ export class Experiments {
 
   /** Fetches assignments (server mode, for these IDs) or configs (local mode without fixed configs). */
   load(anonymousId: string, userId: string | undefined): Promise<void> {
-    if (this.#mode === 'local' && this.#fixed) return this.loaded;
+    if (this.#c.mode === 'local' && this.#c.fixed) return this.loaded;
     const query = new URLSearchParams({ anonymous_id: anonymousId });
     if (userId) query.set('user_id', userId);
-    const path = this.#mode === 'server' ? `/v1/experiments?${query}` : '/v1/experiments/configs';
-    return (this.loaded = this.#transport.getJson(path).then(({ status, json }) => {
+    const path = this.#c.mode === 'server' ? `/v1/experiments?${query}` : '/v1/experiments/configs';
+    return (this.loaded = this.#c.transport.getJson(path).then(({ status, json }) => {
       const body = (json ?? {}) as { assigned_variants?: unknown; experiments?: unknown };
-      if (this.#mode === 'server' && isRecord(body.assigned_variants)) {
+      if (this.#c.mode === 'server' && isRecord(body.assigned_variants)) {
         this.#assigned = body.assigned_variants as Record<string, string>;
-        this.#store.set(SERVER, this.#assigned);
-      } else if (this.#mode === 'local' && Array.isArray(body.experiments)) {
+        this.#c.store.set(SERVER, this.#assigned);
+      } else if (this.#c.mode === 'local' && Array.isArray(body.experiments)) {
         this.#configs = body.experiments as ExperimentConfig[];
-        this.#store.set(CONFIGS, this.#configs);
+        this.#c.store.set(CONFIGS, this.#configs);
       } else {
-        this.#log.warn(`experiments not loaded (${status ?? 'network error'})`);
+        this.#c.log.warn(`experiments not loaded (${status ?? 'network error'})`);
       }
     }));
   }
 
   /** The variant for the current ID, or undefined when none is known yet. */
   variant(name: string, id: string): Assignment | undefined {
-    if (this.#mode === 'server') {
+    if (this.#c.mode === 'server') {
       const variant = this.#assigned[name];
       return typeof variant === 'string' ? { variant, key: name } : undefined;
     }
@@ -76,7 +78,7 @@ export class Experiments {
     if (variant === undefined || !config.variants.includes(variant)) {
       variant = variantFor(config.id, id, config.variants);
       this.#sticky[config.id] = variant;
-      this.#store.set(STICKY, this.#sticky);
+      this.#c.store.set(STICKY, this.#sticky);
     }
     return { variant, key: config.id };
   }
@@ -85,8 +87,8 @@ export class Experiments {
   clear(): void {
     this.#assigned = {};
     this.#sticky = {};
-    this.#store.remove(SERVER);
-    this.#store.remove(STICKY);
+    this.#c.store.remove(SERVER);
+    this.#c.store.remove(STICKY);
   }
 }
 

@@ -15,7 +15,7 @@ export type SendResult =
   | { kind: 'auth'; status: number }
   | { kind: 'too_large' }
   /** Network error, timeout, 429, 5xx and anything else: try again later, not before retryAfter ms. */
-  | { kind: 'retry'; status: number | undefined; retryAfter: number | undefined };
+  | { kind: 'retry'; status?: number; retryAfter?: number | undefined };
 
 export interface TransportConfig {
   apiKey: string;
@@ -71,7 +71,7 @@ export class Transport {
       }
     }
     const res = await this.#request('/v1/events', { method: 'POST', headers, body: body as BodyInit, keepalive });
-    if (!res) return { kind: 'retry', status: undefined, retryAfter: undefined };
+    if (!res) return { kind: 'retry' };
     const { status } = res;
     const text = await res.text().catch(() => '');
     if (status >= 200 && status < 300) return { kind: 'ok' };
