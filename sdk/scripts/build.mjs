@@ -24,6 +24,8 @@ await Promise.all([
     platform: 'browser',
     globalName: 'Tally',
     minify: true,
+    // A script tag runs in a browser: the Node branches (zlib, process) drop out of this build.
+    define: { 'globalThis.process': 'undefined' },
     // Shortens property names used only between the SDK's own modules (the 8 KB budget); none of
     // them is an option, a method of the client or a field on the wire.
     mangleProps: /^(flushOnHide|queued|getJson|loaded|writable|peek|kind|indexes|retryAfter|batchSize|intervalMs|paused|platformVersion|fixed|mode|store|transport|log|queue|first|variant)$/,

@@ -173,6 +173,19 @@ describeBrowser('SDK in a browser', () => {
     expect(stored('$identify').find((e) => e.sent_user_id === 'browser-user-1')!.properties).toEqual({ $anonymous_id: anonymousId, email: 'grace@example.com' });
   });
 
+  it("the local server's example page sends events with the script-tag build", async () => {
+    context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.goto(`${stack.url}/example/`);
+    await page.type('#key', key);
+    await page.click('#start');
+    await page.$eval('#event', (el) => ((el as unknown as { value: string }).value = 'example page click'));
+    await page.click('#track');
+    await page.click('#flush');
+    const [event] = await until(() => (stored('example page click').length ? stored('example page click') : undefined));
+    expect(event).toMatchObject({ platform: 'web', sdk: 'tally-js', properties: { page: 'example' } });
+  });
+
   it('server and local experiments give the server variant; exposure is deduplicated across a reload', async () => {
     const base = `/admin/v1/projects/${project}/experiments`;
     const created = await stack.admin('POST', base, { name: 'Browser Banner', goal_event: 'purchase', variants: ['a', 'b', 'c', 'd', 'e'] });
