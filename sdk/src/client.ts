@@ -133,7 +133,8 @@ export class TallyClient {
   getVariant(experimentName: string, fallback: string): string {
     return (
       this.#guard(() => {
-        if (typeof experimentName !== 'string') return undefined;
+        // Opted out: no variant, so no exposure and no stored assignment.
+        if (this.#optedOut || typeof experimentName !== 'string') return undefined;
         const distinctId = this.#user ?? this.#anon;
         const assignment = this.#experiments.variant(experimentName, distinctId);
         if (!assignment) return undefined;
