@@ -51,7 +51,9 @@ export class Experiments {
     const query = new URLSearchParams({ anonymous_id: anonymousId });
     if (userId) query.set('user_id', userId);
     const path = this.#c.mode === 'server' ? `/v1/experiments?${query}` : '/v1/experiments/configs';
-    return (this.loaded = this.#c.transport.getJson(path).then(({ status, json }) => {
+    // One request at a time, in call order: the identify request (both IDs) must not overtake the
+    // start-up one (anonymous ID only), or the server could see the user ID first and make it canonical.
+    return (this.loaded = this.loaded.then(() => this.#c.transport.getJson(path)).then(({ status, json }) => {
       const body = (json ?? {}) as { assigned_variants?: unknown; experiments?: unknown };
       if (this.#c.mode === 'server' && isRecord(body.assigned_variants)) {
         this.#assigned = body.assigned_variants as Record<string, string>;

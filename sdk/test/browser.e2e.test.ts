@@ -163,6 +163,7 @@ describeBrowser('SDK in a browser', () => {
     const page = await open();
     const anonymousId = await page.evaluate(async () => {
       const t = (globalThis as any).tally;
+      await t.ready(); // the anonymous ID reaches the server first, as on any page view before a login
       t.track('browser before login');
       t.identify('browser-user-1', { email: 'grace@example.com' });
       t.track('browser after login');

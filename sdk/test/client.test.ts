@@ -205,11 +205,20 @@ describe('server mode', () => {
     expect(next.getVariant('Checkout Flow', 'control')).toBe('c'); // revalidated
   });
 
-  it('identify refetches assignments with both IDs', async () => {
-    const net = fakeFetch();
+  it('identify refetches assignments with both IDs, after the start-up request has finished', async () => {
+    let answerFirst!: () => void;
+    const first = new Promise<void>((resolve) => (answerFirst = resolve));
+    const net = fakeFetch((req) =>
+      req.url.pathname === '/v1/experiments' && !req.url.searchParams.has('user_id')
+        ? (first.then(() => jsonResponse(200, { assigned_variants: {} })) as unknown as Response)
+        : undefined,
+    );
     const { c } = client();
-    await c.ready();
     c.identify('user-9');
+    await settle();
+    // Sent together, the server could see the user ID first and make it the canonical ID.
+    expect(net.sent.filter((r) => r.url.pathname === '/v1/experiments')).toHaveLength(1);
+    answerFirst();
     await c.ready();
     const gets = net.sent.filter((r) => r.url.pathname === '/v1/experiments');
     expect(gets.map((r) => Object.fromEntries(r.url.searchParams))).toEqual([
