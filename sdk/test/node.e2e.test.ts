@@ -3,6 +3,7 @@
  * the issue's scenarios without a browser.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TallyClient, type TallyOptions } from '@tally/sdk';
@@ -90,6 +91,17 @@ describe('events', () => {
     expect(after).toMatchObject({ user_id: c.anonymousId, sent_user_id: 'sdk-user-1' });
     const user = await stack.admin('GET', `/admin/v1/projects/${project}/users/sdk-user-1`);
     expect(user.body).toMatchObject({ user_id: c.anonymousId, email: 'ada@example.com', name: 'Ada' });
+  });
+});
+
+describe('the CommonJS build', () => {
+  it('works through require(), gzip included', async () => {
+    const { TallyClient: Cjs } = createRequire(import.meta.url)('@tally/sdk') as typeof import('@tally/sdk');
+    const c = new Cjs({ apiKey: key, baseURL: stack.url, experimentMode: 'local', localExperiments: [], logger: fakeLogger() });
+    clients.push(c);
+    c.track('sdk cjs', { text: 'zyxwvuts '.repeat(200) });
+    await c.flush();
+    expect(stack.rawEvents(project).filter((e) => e.name === 'sdk cjs')).toHaveLength(1);
   });
 });
 
