@@ -50,15 +50,24 @@ export class EventQueue {
   remove(ids: Iterable<string>): void {
     const gone = new Set(ids);
     this.#items = this.#items.filter((e) => !gone.has(e.event_id));
-    this.#save();
+    this.#save(gone);
   }
 
+  /** Forgets every queued event, other tabs' stored ones included (opt-out). */
   clear(): void {
     this.#items = [];
-    this.#save();
+    this.#store.set(KEY, []);
   }
 
-  #save(): void {
-    this.#store.set(KEY, this.#items);
+  /**
+   * Other tabs of the site write the same key: their stored events are kept, so events of a tab
+   * that dies first are sent by the next page that starts. Writes are not atomic across tabs, so an
+   * event may come back after it was delivered and be sent again; the server deduplicates it.
+   */
+  #save(gone?: Set<string>): void {
+    const mine = new Set(this.#items.map((e) => e.event_id));
+    const stored = this.#store.get<QueuedEvent[]>(KEY);
+    const others = Array.isArray(stored) ? stored.filter((e) => !mine.has(e.event_id) && !gone?.has(e.event_id)) : [];
+    this.#store.set(KEY, [...others, ...this.#items].slice(-this.#maxSize));
   }
 }

@@ -125,6 +125,26 @@ describe('batching', () => {
   });
 });
 
+describe('persistence', () => {
+  it('two tabs sharing the stored queue keep each other\'s events: the next page sends them all', async () => {
+    let down = true;
+    const net = fakeFetch((req) => (events(req) && down ? 'network-error' : undefined));
+    const storage = sharedStorage();
+    const tabA = client({ persistence: storage }).c;
+    const tabB = client({ persistence: storage }).c;
+    tabA.track('a1');
+    tabB.track('b1');
+    tabA.track('a2');
+    await Promise.all([tabA.flush(), tabB.flush()]);
+    await Promise.all([tabA.shutdown(), tabB.shutdown()]); // both tabs die undelivered
+    down = false;
+    const next = client({ persistence: storage }).c;
+    await next.flush();
+    expect(net.delivered().map((e) => e.name).sort()).toEqual(['a1', 'a2', 'b1']);
+    expect(JSON.parse(storage.map.get('tally:queue')!)).toEqual([]);
+  });
+});
+
 describe('rejections', () => {
   it('drops only the events a 400 names, with a warning, and sends the rest', async () => {
     let n = 0;
