@@ -94,7 +94,9 @@ export class Delivery {
         queue.remove(events.map((e) => e.event_id));
         return true;
       case 'invalid': {
-        const bad = result.indexes ? result.indexes.map((i) => events[i]).filter((e) => e !== undefined) : events;
+        const named = result.indexes?.map((i) => events[i]).filter((e) => e !== undefined);
+        // Indexes that name no event of the batch would resend it forever: drop the batch instead.
+        const bad = named?.length ? named : events;
         log.warn(`dropped ${bad.length} invalid events: ${bad.map((e) => e.name).join()}`);
         queue.remove(bad.map((e) => e.event_id));
         return true;

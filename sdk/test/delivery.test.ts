@@ -161,6 +161,22 @@ describe('rejections', () => {
     expect(logger.warn.mock.calls[0]![0]).toMatch(/dropped 1 invalid events: bad/);
   });
 
+  it('drops the whole batch for a 400 without usable details, instead of resending it forever', async () => {
+    let n = 0;
+    const net = fakeFetch((req) =>
+      events(req) && ++n <= 2 ? jsonResponse(400, n === 1 ? { error: 'Invalid payload format' } : { error: 'Validation failed', details: [{ index: 7 }] }) : undefined,
+    );
+    const { c, logger } = client();
+    c.track('x');
+    await c.flush();
+    c.track('y');
+    await c.flush();
+    c.track('z');
+    await c.flush();
+    expect(net.posts().map((r) => r.body.events.map((e: any) => e.name))).toEqual([['x'], ['y'], ['z']]);
+    expect(logger.warn).toHaveBeenCalledTimes(2);
+  });
+
   it.each([401, 403])('stops on %i, reports once, and keeps the queue for a right key', async (status) => {
     const storage = sharedStorage();
     let answer: Response | undefined = jsonResponse(status, { error: 'Invalid or missing API key' });
