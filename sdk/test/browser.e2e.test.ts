@@ -2,7 +2,8 @@
  * The script-tag build in real headless Chromium against the local server. The page comes from
  * another origin than the API, so CORS is real; every test gets its own browser context (storage).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -55,6 +56,15 @@ describeBrowser('SDK in a browser', () => {
       const g = globalThis as any;
       g.tally = g.Tally.init(o);
     }, { apiKey: key, baseURL: stack.url, flushIntervalMs: 60_000, ...options });
+  }
+
+  /** Spends a key's burst until the server answers 429, so the SDK's next post is refused too. */
+  async function exhaust(apiKey: string) {
+    for (let i = 0; i < 500; i++) {
+      const res = await fetch(`${stack.url}/v1/experiments/configs`, { headers: { Authorization: `Bearer ${apiKey}` } });
+      if (res.status === 429) return;
+    }
+    throw new Error('the key was never rate limited');
   }
 
   const stored = (name: string) => stack.rawEvents(project).filter((e) => e.name === name);
@@ -172,6 +182,57 @@ describeBrowser('SDK in a browser', () => {
     });
     expect(stored('browser after login')[0]).toMatchObject({ user_id: anonymousId, sent_user_id: 'browser-user-1' });
     expect(stored('$identify').find((e) => e.sent_user_id === 'browser-user-1')!.properties).toEqual({ $anonymous_id: anonymousId, email: 'grace@example.com' });
+  });
+
+  it('honours 429 Retry-After', async () => {
+    const limited = await stack.createKey(project, { rate_limit_per_minute: 60 });
+    const page = await open({ apiKey: limited, experimentMode: 'local', localExperiments: [] });
+    await exhaust(limited);
+    const answers: Array<{ status: number; at: number }> = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('/v1/events') && r.request().method() === 'POST') answers.push({ status: r.status(), at: Date.now() });
+    });
+    await page.evaluate(async () => {
+      const t = (globalThis as any).tally;
+      t.track('browser rate limited');
+      await t.flush();
+    });
+    await until(() => (stored('browser rate limited').length && answers.length >= 2 ? true : undefined));
+    expect(answers.map((a) => a.status)).toEqual([429, 204]);
+    expect(answers[1]!.at - answers[0]!.at).toBeGreaterThanOrEqual(900); // Retry-After: 1 (CDP timestamps are not exact)
+  });
+
+  it('the server stopped and restarted mid-flight: no event lost, none duplicated', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tally-sdk-browser-restart-'));
+    let own = await startTestStack({ dataDir, inMemoryDynamo: false });
+    try {
+      const port = Number(new URL(own.url).port);
+      const projectId = await own.createProject('browser restart');
+      const k = await own.createKey(projectId);
+      const page = await open({ apiKey: k, baseURL: own.url, experimentMode: 'local', localExperiments: [], maxBatchSize: 5 });
+      await page.evaluate(async () => {
+        const t = (globalThis as any).tally;
+        for (let i = 0; i < 5; i++) t.track(`b${i}`);
+        await t.flush();
+        for (let i = 5; i < 12; i++) t.track(`b${i}`); // a full batch starts a send…
+      });
+      await own.stop(); // …while the server shuts down
+      await page.evaluate(async () => {
+        const t = (globalThis as any).tally;
+        for (let i = 12; i < 20; i++) t.track(`b${i}`);
+        await t.flush(); // refused: nothing listens
+      });
+      own = await startTestStack({ dataDir, inMemoryDynamo: false, port });
+      await page.evaluate(() => (globalThis as any).tally.flush());
+      await until(() => (own.rawEvents(projectId).length >= 20 ? true : undefined));
+      await page.evaluate(() => (globalThis as any).tally.flush());
+      const events = own.rawEvents(projectId);
+      expect(events.map((e) => e.name).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `b${i}`).sort());
+      expect(new Set(events.map((e) => e.event_id)).size).toBe(20);
+    } finally {
+      await own.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("the local server's example page sends events with the script-tag build", async () => {
