@@ -1,7 +1,7 @@
 /**
  * Delivery of the queue: one request at a time, batches by size and interval, and the retry rules.
- * An event leaves the queue only when the server accepted it (2xx) or rejected it by index (400):
- * every other outcome keeps it for a later attempt.
+ * An event leaves the queue only when the server accepted it (2xx) or refused it for good (400
+ * invalid, 413 too large on its own): every other outcome keeps it for a later attempt.
  */
 import { retryDelay } from './backoff';
 import { KEEPALIVE_MAX_BYTES } from './defaults';
