@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'sdk/test/**/*.test.ts'],
     // dynalite, the local server and CDK synthesis all start in-process; give slow CI cores room.
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -38,6 +38,7 @@ import { NO_GEO } from '../store/geo-mmdb';
 import { NO_RATE_LIMIT_REGISTRY } from '../store/ports';
 import { TABLES } from '../store/schema';
 import { lockDataDir } from './data-dir';
+import { serveExample } from './example-page';
 import { ensureTables, LOCAL_CREDENTIALS, LOCAL_REGION, localTableName, startDynalite } from './dynalite';
 import { startLocalFirehose, type LocalFirehose } from './firehose-endpoint';
 import { clientIp, lambdaContext, matchRoute, toGatewayEvent, writeResult } from './gateway-event';
@@ -129,6 +130,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://local');
+    if (await serveExample(req, res, url.pathname)) return;
     const surface = surfaceOf(url.pathname);
     const origin = req.headers.origin;
     // Every early answer leaves the body unread: answerUnread lets the client finish sending it.

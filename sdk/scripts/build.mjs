@@ -1,0 +1,34 @@
+// Builds dist/: ESM and CJS for bundlers and Node, and the script-tag build tally.min.js (global `Tally`).
+// Type declarations come from `tsc -p tsconfig.build.json` (npm run build runs both).
+import { build } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const common = {
+  entryPoints: [join(root, 'src/index.ts')],
+  bundle: true,
+  // node:zlib is imported only when running in Node (src/gzip.ts); it is never bundled.
+  external: ['node:zlib'],
+  target: ['es2022'],
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+await Promise.all([
+  build({ ...common, format: 'esm', platform: 'neutral', outfile: join(root, 'dist/index.mjs') }),
+  build({ ...common, format: 'cjs', platform: 'node', outfile: join(root, 'dist/index.cjs') }),
+  build({
+    ...common,
+    format: 'iife',
+    platform: 'browser',
+    globalName: 'Tally',
+    minify: true,
+    // A script tag runs in a browser: the Node branches (zlib, process) drop out of this build.
+    define: { 'globalThis.process': 'undefined' },
+    // Shortens property names used only between the SDK's own modules (the 8 KB budget); none of
+    // them is an option, a method of the client or a field on the wire.
+    mangleProps: /^(flushOnHide|queued|getJson|loaded|writable|peek|kind|indexes|retryAfter|batchSize|intervalMs|paused|platformVersion|fixed|mode|store|transport|log|queue|first|variant)$/,
+    outfile: join(root, 'dist/tally.min.js'),
+  }),
+]);
