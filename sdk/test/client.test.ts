@@ -1,28 +1,15 @@
 import { gunzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { variantFor } from '../../lambdas/domain/bucketing';
 import { snakeCase } from '../../lambdas/domain/experiment';
 import { TallyClient, init } from '../src/index';
-import type { TallyOptions } from '../src/types';
-import { BASE, fakeFetch, fakeLogger, jsonResponse, settle, sharedStorage } from './fake-fetch';
+import { fakeFetch, fakeLogger, jsonResponse, settle, sharedStorage, testClient, useFakeClock } from './fake-fetch';
 
-function client(options: Partial<TallyOptions> = {}) {
-  const logger = fakeLogger();
-  const c = new TallyClient({ apiKey: 'tk_test', baseURL: BASE, flushIntervalMs: 1e9, logger, ...options });
-  return { c, logger };
-}
+const client = testClient;
 
 const EXP = { id: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f', name: 'Checkout Flow', variants: ['control', 'one-page', 'express'] };
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-  vi.setSystemTime(new Date('2026-03-01T12:00:00Z'));
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+useFakeClock();
 
 describe('calls that cannot be sent', () => {
   it('warn, are dropped, and never throw', async () => {

@@ -1,26 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BACKOFF_CAP_MS, backoffDelay } from '../src/backoff';
-import { TallyClient } from '../src/client';
-import type { TallyOptions } from '../src/types';
-import { BASE, fakeFetch, fakeLogger, jsonResponse, settle, sharedStorage, type Sent } from './fake-fetch';
+import { fakeFetch, jsonResponse, settle, sharedStorage, type Sent, testClient, useFakeClock } from './fake-fetch';
 
 const events = (req: Sent) => req.url.pathname === '/v1/events';
 
-function client(options: Partial<TallyOptions> = {}) {
-  const logger = fakeLogger();
-  const c = new TallyClient({ apiKey: 'tk_test', baseURL: BASE, flushIntervalMs: 1e9, logger, ...options });
-  return { c, logger };
-}
+const client = testClient;
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-  vi.setSystemTime(new Date('2026-03-01T12:00:00Z'));
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+useFakeClock();
 
 describe('retries', () => {
   it('reuses each event_id and timestamp unchanged on every retry', async () => {
