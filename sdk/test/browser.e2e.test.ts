@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { describeBrowser, launchBrowser, servePages } from '../../test/helpers/browser';
 import { startTestStack, type TestStack } from '../../test/helpers/local';
+import { until } from '../../test/helpers/until';
 
 const PAGE = '<!doctype html><html><head><script src="/tally.min.js"></script></head><body>Tally SDK test page</body></html>';
 
@@ -69,15 +70,6 @@ describeBrowser('SDK in a browser', () => {
 
   const stored = (name: string) => stack.rawEvents(project).filter((e) => e.name === name);
 
-  async function until<T>(read: () => T | undefined, timeoutMs = 8000): Promise<T> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const value = read();
-      if (value !== undefined) return value;
-      if (Date.now() > end) throw new Error('timed out waiting');
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
 
   it('stores events with every field, and gzips a body over 1 KB', async () => {
     const page = await open({ appVersion: '1.4.0', environment: 'test' });

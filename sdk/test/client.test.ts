@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { variantFor } from '../../lambdas/domain/bucketing';
 import { snakeCase } from '../../lambdas/domain/experiment';
 import { TallyClient, init } from '../src/index';
-import { fakeFetch, fakeLogger, jsonResponse, settle, sharedStorage, testClient, useFakeClock } from './fake-fetch';
+import { fakeFetch, fakeLogger, jsonResponse, settle, sharedStorage } from './fake-fetch';
+import { testClient, useFakeClock } from './test-client';
 
 const client = testClient;
 

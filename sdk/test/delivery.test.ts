@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { BACKOFF_CAP_MS, backoffDelay } from '../src/backoff';
-import { fakeFetch, jsonResponse, settle, sharedStorage, type Sent, testClient, useFakeClock } from './fake-fetch';
+import { fakeFetch, jsonResponse, settle, sharedStorage, type Sent } from './fake-fetch';
+import { testClient, useFakeClock } from './test-client';
 
 const events = (req: Sent) => req.url.pathname === '/v1/events';
 

@@ -1,8 +1,7 @@
 /** A scripted stand-in for fetch: records every request (gunzipped, parsed) and answers as told. */
 import { gunzipSync } from 'node:zlib';
-import { afterEach, beforeEach, vi } from 'vitest';
-import { TallyClient } from '../src/client';
-import type { Logger, PersistenceAdapter, TallyOptions } from '../src/types';
+import { vi } from 'vitest';
+import type { Logger, PersistenceAdapter } from '../src/types';
 
 export interface Sent {
   url: URL;
@@ -71,23 +70,3 @@ export const BASE = 'http://tally.test';
 
 /** Lets pending promise callbacks run, with fake timers installed. */
 export const settle = () => vi.advanceTimersByTimeAsync(0);
-
-/** A client against BASE with a recording logger; the interval timer never fires unless a test sets it. */
-export function testClient(options: Partial<TallyOptions> = {}) {
-  const logger = fakeLogger();
-  const c = new TallyClient({ apiKey: 'tk_test', baseURL: BASE, flushIntervalMs: 1e9, logger, ...options });
-  return { c, logger };
-}
-
-/** Fake timers and a fixed clock for every test of the file; globals and mocks restored after each. */
-export function useFakeClock(): void {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-    vi.setSystemTime(new Date('2026-03-01T12:00:00Z'));
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
-  });
-}

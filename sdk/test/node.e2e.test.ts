@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { variantFor } from '../../lambdas/domain/bucketing';
 import { startTestStack, type TestStack } from '../../test/helpers/local';
 import { fakeLogger } from './fake-fetch';
+import { until } from '../../test/helpers/until';
 
 let stack: TestStack;
 let project: string;
@@ -34,15 +35,6 @@ function client(options: Partial<TallyOptions> = {}) {
   return c;
 }
 
-async function until<T>(read: () => T | undefined, timeoutMs = 8000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function runningExperiment(name: string, variants: string[]) {
   const base = `/admin/v1/projects/${project}/experiments`;
