@@ -16,7 +16,13 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
-import { MAX_RECORD_LINES } from '../store/firehose-sink';
+
+/**
+ * The real stream's de-aggregation limit. Deliberately not the sink's own cap (firehose-sink.ts
+ * MAX_RECORD_LINES): this endpoint stands for AWS and checks the sink, so it must not share the
+ * number it checks.
+ */
+const DEAGGREGATION_MAX_LINES = 500;
 
 export type FirehoseFault =
   /** The whole call fails with a 500 ServiceUnavailableException. */
@@ -76,11 +82,11 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
     for (const record of body.Records) {
       const data = Buffer.from(record.Data, 'base64').toString('utf8');
       const lines = data.split('\n').filter(Boolean);
-      if (lines.length > MAX_RECORD_LINES) {
+      if (lines.length > DEAGGREGATION_MAX_LINES) {
         const errors = join(dirname(dir), 'errors', basename(dir), 'deaggregation-failed', `dt=${new Date().toISOString().slice(0, 10)}`);
         await mkdir(errors, { recursive: true });
         await append(join(errors, objectName), data);
-        process.emitWarning(`local Firehose: a record of ${lines.length} lines (over ${MAX_RECORD_LINES}) went to ${errors}, as on AWS it would not be de-aggregated`);
+        process.emitWarning(`local Firehose: a record of ${lines.length} lines (over ${DEAGGREGATION_MAX_LINES}) went to ${errors}, as on AWS it would not be de-aggregated`);
         continue;
       }
       for (const line of lines) {

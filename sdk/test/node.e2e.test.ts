@@ -196,6 +196,8 @@ describe('delivery', () => {
     c.track('sdk rate limited');
     await c.flush();
     await until(() => stack.rawEvents(project).find((e) => e.name === 'sdk rate limited'));
+    // The event is on disk before its 204 reaches the SDK's fetch: wait for the answer too.
+    await until(() => (seen.length >= 2 ? true : undefined));
     expect(seen.map((s) => s.status)).toEqual([429, 204]);
     expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(1000);
   });
