@@ -27,7 +27,7 @@ import { UNKNOWN_GEO } from '../../lambdas/domain/geo';
 import type { HttpEvent } from '../../lambdas/http/event';
 import { installMeter, Meter } from './cost/meter';
 import { GB, PRICES, PRICES_READ_ON, type Price } from './cost/prices';
-import { accessLogLine, batches, EVENTS_PER_USER, readStackDefaults } from './cost/workload';
+import { accessLogLine, ANONYMOUS_EVENTS, batches, EVENTS_PER_USER, readStackDefaults } from './cost/workload';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
@@ -332,7 +332,7 @@ async function main() {
     }
     console.log('\n## Assumptions\n');
     for (const a of [
-      `Workload: about 500 bytes per event as sent, one device per batch, ${EVENTS_PER_USER} events per user ID (so 1 new identity item per ${EVENTS_PER_USER} events at every batch size), no $identify links, no experiment exposures, no retries or duplicates (no conditional failures).`,
+      `Workload: about 500 bytes per event as sent, one device per batch, ${EVENTS_PER_USER} events per user: ${ANONYMOUS_EVENTS} under an anonymous ID, then one $identify (link + email and name), then the user ID; so 2 new identity items, 1 link and 1 profile update per ${EVENTS_PER_USER} events at every batch size. No experiment exposures, no retries or duplicates (no conditional failures).`,
       `Stack defaults read from lib/: ${defaults.memoryMb} MB arm64 functions, log level ${defaults.logLevel}, authorizer result cache TTL ${defaults.authorizerResultsCacheTtlSeconds} s (so the authorizer runs on every request), its key-record cache ${defaults.keyCacheTtlSeconds} s, Firehose buffer ${defaults.bufferingIntervalSeconds} s / ${defaults.bufferingSizeMiB} MiB per partition, API access logs ${defaults.apiAccessLogs ? 'on' : 'off'}.`,
       `Lambda duration is not measured on Lambda: the handler's CPU time here (storage stubbed, so AWS SDK serialisation is left out) scaled to a ${defaults.memoryMb} MB function's vCPU share (1,769 MB = 1 vCPU, taken as one core of this machine), plus ${DDB_WAVE_MS} ms per sequential wave of DynamoDB calls and ${FIREHOSE_WAVE_MS} ms per Firehose call, counted from the calls the handler made. Init (cold start) duration is left out. Lambda's START/END/REPORT lines are not logged (system log level WARN in lib/function.ts).`,
       `Log bytes are the handlers' own JSON lines as written (Lambda JSON log format, stored as written); CloudWatch bills bytes ingested, taken here without any per-event overhead.`,

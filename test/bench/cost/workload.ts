@@ -3,24 +3,31 @@
  *
  * Events: a web SDK's page views, clicks and form events, about 500 bytes each as sent (the JSON of
  * one element of `events`), batched with a `context`. One device per batch, as an SDK batches; each
- * user sends EVENTS_PER_USER events in all, so the share of batches that meet a new user ID (and
- * write its identity item) is the same at every batch size. No `$identify` links, no exposures.
+ * user sends EVENTS_PER_USER events in all: the first ANONYMOUS_EVENTS under an anonymous ID, then one
+ * `$identify` (linking the anonymous ID, with email and name), then the rest under the user ID. So the
+ * share of events that meet new IDs, links and profile updates is the same at every batch size.
+ * No experiment exposures, no retries.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const EVENTS_PER_USER = 100;
+export const ANONYMOUS_EVENTS = 10;
 const NAMES = ['page_view', 'button_click', 'page_view', 'form_submit', 'page_view', 'scroll_depth'];
 const PATHS = ['/pricing', '/docs/getting-started', '/blog/2026/11/launch-week', '/signup', '/app/dashboard'];
 
 /** Event `n` of the run (0-based) for a project: deterministic. */
 export function sentEvent(n: number, t0: number): Record<string, unknown> {
   const user = Math.floor(n / EVENTS_PER_USER);
+  const k = n % EVENTS_PER_USER;
   const path = PATHS[n % PATHS.length]!;
+  const userId = `usr_${String(user).padStart(8, '0')}a91f`;
+  const anonymousId = `anon_${String(user).padStart(8, '0')}-5e1d-4c2a-8f3b`;
+  const identify = k === ANONYMOUS_EVENTS;
   return {
-    name: NAMES[n % NAMES.length],
+    name: identify ? '$identify' : NAMES[n % NAMES.length],
     event_id: `7f3c1e2a-${String(n).padStart(4, '0').slice(-4)}-4b8d-9c1e-${String(n).padStart(12, '0')}`,
-    user_id: `usr_${String(user).padStart(8, '0')}a91f`,
+    user_id: k < ANONYMOUS_EVENTS ? anonymousId : userId,
     session_id: `sess_${String(user).padStart(6, '0')}_1767225`,
     timestamp: new Date(t0 + n * 1500).toISOString(),
     properties: {
@@ -32,6 +39,7 @@ export function sentEvent(n: number, t0: number): Record<string, unknown> {
       viewport: { width: 1440, height: 900 },
       plan: 'pro',
       campaign: 'black-friday-2026',
+      ...(identify ? { $anonymous_id: anonymousId, email: `user${user}@example.com`, name: `User ${user}` } : {}),
     },
   };
 }
