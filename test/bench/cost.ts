@@ -262,7 +262,7 @@ function bill(s: Scenario): { lines: Line[]; total: number; durations: { ingestM
 
 const fmt = (n: number) => (n === 0 ? '0' : n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(3) : n.toPrecision(3));
 
-function report(s: Scenario, primary: boolean): { total: number; dynamo: number } {
+function report(s: Scenario, primary: boolean): { total: number; dynamo: number; wru: number; rru: number } {
   const { lines, total, durations } = bill(s);
   const m = s.meter;
   const dynamo = lines.filter((l) => l.dynamo).reduce((t, l) => t + l.usdPerMillion, 0);
@@ -285,7 +285,7 @@ function report(s: Scenario, primary: boolean): { total: number; dynamo: number 
   if (primary) {
     console.log(`- Against the README (batch 20): $${total.toFixed(3)} vs $${README_USD_PER_MILLION} claimed = ${(total / README_USD_PER_MILLION).toFixed(2)}x; against issue 12's goal of $${GOAL_USD_PER_MILLION.toFixed(2)}: ${(total / GOAL_USD_PER_MILLION).toFixed(2)}x.`);
   }
-  return { total, dynamo };
+  return { total, dynamo, wru, rru };
 }
 
 function crossCheckReport(meter: Meter) {
@@ -312,7 +312,7 @@ async function main() {
   try {
     console.log(`# bench:cost — ingestion cost per event, us-east-1 on-demand list prices (read ${PRICES_READ_ON})`);
     console.log(`\nCommand: npm run bench:cost (BENCH_EVENTS=${EVENTS}, BENCH_BATCHES=${BATCH_SIZES.join(',')}, BENCH_PROJECT_EVENTS_PER_SECOND=${PROJECT_RATE}, BENCH_DDB_WAVE_MS=${DDB_WAVE_MS}, BENCH_FIREHOSE_WAVE_MS=${FIREHOSE_WAVE_MS}); run ${new Date().toISOString()}`);
-    const totals: Array<{ batch: number; total: number; dynamo: number }> = [];
+    const totals: Array<{ batch: number; total: number; dynamo: number; wru: number; rru: number }> = [];
     for (const [i, batch] of BATCH_SIZES.entries()) {
       process.stderr.write(`batch ${batch}: ${Math.ceil(EVENTS / batch)} requests…\n`);
       const started = performance.now();
@@ -323,9 +323,12 @@ async function main() {
       totals.push({ batch, ...r });
     }
     console.log('\n## Summary\n');
-    console.log('| Batch | $ per million events | DynamoDB $ | DynamoDB share |');
-    console.log('| ---: | ---: | ---: | ---: |');
-    for (const t of totals) console.log(`| ${t.batch} | ${t.total.toFixed(3)} | ${t.dynamo.toFixed(3)} | ${((100 * t.dynamo) / t.total).toFixed(1)}% |`);
+    console.log('| Batch | WRU per event | RRU per event | $ per million events | DynamoDB $ | DynamoDB share | vs batch 20 |');
+    console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    const base = totals.find((t) => t.batch === 20)?.total;
+    for (const t of totals) {
+      console.log(`| ${t.batch} | ${t.wru.toFixed(3)} | ${t.rru.toFixed(3)} | ${t.total.toFixed(3)} | ${t.dynamo.toFixed(3)} | ${((100 * t.dynamo) / t.total).toFixed(1)}% | ${base ? `${(t.total / base).toFixed(2)}x` : '-'} |`);
+    }
     console.log('\n## Prices\n');
     for (const [name, p] of Object.entries(PRICES) as Array<[string, Price]>) {
       console.log(`- ${name}: $${p.usd} per ${p.per}. Source: ${p.source}; read ${PRICES_READ_ON}.${p.assumed ? ` ASSUMED: ${p.assumed}.` : ''}`);
