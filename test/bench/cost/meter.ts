@@ -9,7 +9,7 @@
  * It also counts "waves" of AWS calls: each time the number of calls in flight rises from zero,
  * one sequential wait a Lambda would spend on the network.
  */
-import { DescribeTableCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { FirehoseClient } from '@aws-sdk/client-firehose';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -120,8 +120,9 @@ export function installMeter(meter: Meter): () => void {
     const had = Object.prototype.hasOwnProperty.call(proto, 'send');
     const original = (proto as { send: Send }).send;
     (proto as { send: Send }).send = async function (this: unknown, command: unknown, ...rest: unknown[]) {
-      if (!meter.enabled || rest.length > 0) return original.call(this, command, ...rest);
-      const raw: Raw = (c) => original.call(this, c);
+      if (!meter.enabled) return original.call(this, command, ...rest);
+      // The metered command keeps its send options; the meter's own reads go out without any.
+      const raw: Raw = (c) => original.call(this, c, ...(c === command ? rest : []));
       meter.enter(service);
       try {
         return await metered(raw, command);
@@ -136,6 +137,12 @@ export function installMeter(meter: Meter): () => void {
   };
 
   wrap(DynamoDBDocumentClient.prototype, 'dynamodb', (raw, command) => meterDynamo(meter, raw, command, tables));
+  // Stores use the document client. A call through the low-level client (marshalled items) is not
+  // metered; it is counted as such, so the report says the figures are incomplete instead of hiding it.
+  wrap(DynamoDBClient.prototype, 'dynamodb', (raw, command: any) => {
+    meter.skip(`DynamoDB low-level client ${command?.constructor?.name}`);
+    return raw(command);
+  });
   wrap(FirehoseClient.prototype, 'firehose', async (raw, command) => {
     const out = await raw(command);
     if (command?.constructor?.name === 'PutRecordBatchCommand') {
