@@ -8,5 +8,12 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Handlers log one JSON line per request; tests assert on responses, not on logs.
     env: { TALLY_LOG_LEVEL: 'silent' },
+    // Off unless asked for: `npm run coverage` (vitest run --coverage) writes coverage/ (HTML, lcov, JSON summary).
+    coverage: {
+      provider: 'v8',
+      include: ['lambdas/**/*.ts', 'lib/**/*.ts', 'bin/**/*.ts', 'sdk/src/**/*.ts'],
+      reporter: ['text-summary', 'html', 'lcov', 'json-summary'],
+      reportsDirectory: 'coverage',
+    },
   },
 });
