@@ -12,7 +12,7 @@ import type {
   RateLimitRegistry,
   ResultsQuery,
   ResultsStore,
-} from './store/ports';
+} from './ports';
 
 export interface Deps {
   projects: ProjectStore;

@@ -11,16 +11,16 @@ import { DynamoApiKeyStore } from '../store/api-key-store';
 import { documentClient } from '../store/dynamo-client';
 import { DynamoEventLedger } from '../store/event-ledger';
 import { FirehoseSink } from '../store/firehose-sink';
-import { rateLimitsFromEnv } from '../store/apigw-rate-limits';
-import { NO_RATE_LIMIT_REGISTRY } from '../store/ports';
+import { rateLimitsFromEnv } from '../adapters/apigw-rate-limits';
+import { NO_RATE_LIMIT_REGISTRY } from '../adapters/no-rate-limit-registry';
 import { DynamoProjectStore } from '../store/project-store';
-import { geoLookupFor } from '../store/geo-mmdb';
+import { geoLookupFor } from '../adapters/geo-mmdb';
 import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoResultsStore } from '../store/results-store';
 import { AthenaClient } from '@aws-sdk/client-athena';
-import { AthenaResultsQuery } from '../store/athena-results-query';
+import { AthenaResultsQuery } from '../adapters/athena-results-query';
 
 /** Admin token cache: Secrets Manager is read at most once per this interval per Lambda instance. */
 const SECRET_TTL_MS = 5 * 60_000;

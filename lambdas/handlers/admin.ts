@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../http/api-error';
 import { requireAdmin } from '../http/admin-auth';
 import { wrap } from '../http/wrap';
 import type { HttpResult } from '../http/event';
-import type { Project, ProjectStore } from '../store/ports';
+import type { Project, ProjectStore } from '../ports';
 
 export interface AdminDeps {
   adminToken: () => Promise<string>;

@@ -7,8 +7,7 @@ import { sdkSnakeCase } from '../domain/sdk-snake-case';
 import { ApiError, notFound } from '../http/api-error';
 import { json, type HttpEvent } from '../http/event';
 import { jsonBody } from '../http/validate';
-import { NameTakenError, StatusConflictError } from '../store/experiment-store';
-import type { ExperimentStore, ProjectStore } from '../store/ports';
+import { NameTakenError, StatusConflictError, type ExperimentStore, type ProjectStore } from '../ports';
 import { isGeneratedIdShape, pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_VARIANTS = 26;

@@ -4,16 +4,17 @@ import type { GeoLookup } from '../domain/geo';
 import { requestGeo } from '../domain/client-geo';
 import { ApiError, internalError, invalidPayload, tooLarge, unavailable, VALIDATION_FAILED } from '../http/api-error';
 import { parseJsonBody } from '../http/body';
-import { metadataHeader } from '../http/client-headers';
+import { metadataHeader } from '../contract/client-headers';
 import { empty, header, json, type HttpEvent } from '../http/event';
 import { principalOf } from '../http/principal';
 import { wrap } from '../http/wrap';
 import { resolveIdentities, type IdentityDeps } from '../services/resolve-identities';
 import { storeEvents, StoreEventsError } from '../services/store-events';
-import type { EventLedger, EventSink } from '../store/ports';
-import { errorFields, log } from '../http/log';
+import type { EventLedger, EventSink } from '../ports';
+import { errorFields, log } from '../logging/log';
 import { referencedExperiments } from '../domain/experiment';
 import { isTransient } from '../domain/transient-error';
+import { RETRY_AFTER_SECONDS } from '../domain/retry-after';
 import type { ExperimentCatalog } from '../services/experiment-catalog';
 import type { StoredEvent } from '../domain/event';
 
@@ -68,7 +69,7 @@ export function createIngestHandler(source: IngestSource, deps: IngestDeps) {
         if (!(err instanceof StoreEventsError)) throw err;
         if (!err.transient) throw internalError();
         throw err.reason === 'in_flight'
-          ? unavailable(`${err.message}; retry the same batch in a few seconds (it is safe)`, 5)
+          ? unavailable(`${err.message}; retry the same batch in a few seconds (it is safe)`, RETRY_AFTER_SECONDS.inFlight)
           : unavailable(`${err.message}; retry the same batch (it is safe: stored events are deduplicated)`);
       }
       await warnUnknownExperiments(project_id, events, deps.catalog);

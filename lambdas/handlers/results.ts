@@ -2,7 +2,7 @@
 import { ApiError, notFound } from '../http/api-error';
 import { json, type HttpEvent } from '../http/event';
 import { computeResults, type ResultsDeps } from '../services/compute-results';
-import type { ExperimentStore, Project, ProjectStore } from '../store/ports';
+import type { ExperimentStore, Project, ProjectStore } from '../ports';
 import { isGeneratedIdShape, pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 import type { Experiment } from '../domain/experiment';
 

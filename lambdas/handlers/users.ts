@@ -2,7 +2,7 @@
 import { idKeyProblem } from '../domain/id-key-budget';
 import { notFound } from '../http/api-error';
 import { json } from '../http/event';
-import type { IdentityItem, IdentityStore, ProjectStore } from '../store/ports';
+import type { IdentityItem, IdentityStore, ProjectStore } from '../ports';
 import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export interface UsersDeps extends AdminDeps {

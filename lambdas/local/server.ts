@@ -12,13 +12,14 @@ import type { Deps } from '../deps';
 import type { GeoLookup } from '../domain/geo';
 import { LIMITS } from '../domain/limits';
 import { TokenBuckets } from '../domain/rate-limit';
-import { preflightHeaders, corsHeaders } from '../http/cors';
-import { metadataHeader, presentedApiKey } from '../http/client-headers';
+import { retryAfterHeader } from '../domain/retry-after';
+import { preflightHeaders, corsHeaders } from '../contract/cors';
+import { metadataHeader, presentedApiKey } from '../contract/client-headers';
 import { header, json, type HttpEvent } from '../http/event';
 import { ApiError } from '../http/api-error';
 import { requireAdmin } from '../http/admin-auth';
-import { errorFields, log } from '../http/log';
-import { errorBody, surfaceOf, throttledBody } from '../http/surface';
+import { errorFields, log } from '../logging/log';
+import { errorBody, surfaceOf, throttledBody } from '../domain/surface';
 import type { HttpHandler } from '../http/wrap';
 import { createHandlers } from '../handlers/registry';
 import { ROUTES } from '../routes';
@@ -32,10 +33,10 @@ import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoResultsStore } from '../store/results-store';
-import { DuckDbResultsQuery } from '../store/duckdb-results-query';
+import { DuckDbResultsQuery } from '../adapters/duckdb-results-query';
 import { runResultsJob } from '../services/compute-results';
-import { NO_GEO } from '../store/geo-mmdb';
-import { NO_RATE_LIMIT_REGISTRY } from '../store/ports';
+import { NO_GEO } from '../adapters/geo-mmdb';
+import { NO_RATE_LIMIT_REGISTRY } from '../adapters/no-rate-limit-registry';
 import { TABLES } from '../store/schema';
 import { lockDataDir } from './data-dir';
 import { serveExample } from './example-page';
@@ -159,7 +160,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, deps.clock());
       if (!rate.allowed) {
         const seconds = rate.retryAfterSeconds;
-        return answerUnread(req, res, json(429, throttledBody(seconds), { ...corsHeaders(origin), 'Retry-After': String(seconds) }), timeouts, { close: false });
+        return answerUnread(req, res, json(429, throttledBody(seconds), { ...corsHeaders(origin), ...retryAfterHeader(seconds) }), timeouts, { close: false });
       }
       authorizer = authorizerContext(decision.key);
     } else {

@@ -6,8 +6,8 @@
 import type { StoredEvent } from '../domain/event';
 import { identityEffects, type IdentityRecord } from '../domain/identity';
 import { toIso } from '../domain/timestamp';
-import { errorFields, log } from '../http/log';
-import type { IdentityJournal, IdentitySink, IdentityStore, PointerChange } from '../store/ports';
+import { errorFields, log } from '../logging/log';
+import type { IdentityJournal, IdentitySink, IdentityStore, PointerChange } from '../ports';
 
 export interface IdentityDeps {
   identities: IdentityStore;

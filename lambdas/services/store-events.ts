@@ -9,8 +9,8 @@
 import type { StoredEvent } from '../domain/event';
 import { mapLimit } from '../domain/concurrency';
 import { isTransient } from '../domain/transient-error';
-import { errorFields, log } from '../http/log';
-import type { ClaimOutcome, EventLedger, EventSink } from '../store/ports';
+import { errorFields, log } from '../logging/log';
+import type { ClaimOutcome, EventLedger, EventSink } from '../ports';
 
 /** Parallel conditional writes per request: enough to hide latency, few enough not to throttle. */
 const CLAIM_CONCURRENCY = 16;

@@ -4,7 +4,7 @@
  * alone would. The delivery stream de-aggregates the lines again and partitions them by project and day.
  */
 import { FirehoseClient, PutRecordBatchCommand, type _Record } from '@aws-sdk/client-firehose';
-import { SinkError, type RecordSink } from './ports';
+import { SinkError, type RecordSink } from '../ports';
 
 /** Firehose limits: 1,000 KiB per record, 500 records and 4 MiB per PutRecordBatch. */
 const MAX_RECORD_BYTES = 1000 * 1024;

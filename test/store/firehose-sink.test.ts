@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import { FirehoseSink, packRecords } from '../../lambdas/store/firehose-sink';
-import { SinkError } from '../../lambdas/store/ports';
+import { SinkError } from '../../lambdas/ports';
 
 const firehose = mockClient(FirehoseClient);
 beforeEach(() => firehose.reset());

@@ -1,5 +1,5 @@
 /**
- * The experiment-results counting query (issue 6 §1): one SQL source (lambdas/store/sql/results-count.sql)
+ * The experiment-results counting query (issue 6 §1): one SQL source (lambdas/adapters/sql/results-count.sql)
  * run by DuckDB locally and sent to Athena on AWS.
  *  (a) known-answer scenarios through DuckDbResultsQuery: over the real local stack (events posted to
  *      /v1/events, links made by $identify) and over NDJSON files written in the partition layout;
@@ -22,12 +22,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
-import { AthenaResultsQuery } from '../../lambdas/store/athena-results-query';
+import { AthenaResultsQuery } from '../../lambdas/adapters/athena-results-query';
 import { DeadlineExceeded } from '../../lambdas/domain/deadline';
-import { DuckDbResultsQuery, LOCAL_TABLES } from '../../lambdas/store/duckdb-results-query';
-import type { CountRequest } from '../../lambdas/store/ports';
-import { RESULTS_COUNT_SQL } from '../../lambdas/store/sql/results-count-sql';
-import { quoteLiteral, renderResultsCount, renderSql, resultsCountParams, SqlRenderError } from '../../lambdas/store/sql/render';
+import { DuckDbResultsQuery, LOCAL_TABLES } from '../../lambdas/adapters/duckdb-results-query';
+import type { CountRequest } from '../../lambdas/ports';
+import { RESULTS_COUNT_SQL } from '../../lambdas/adapters/sql/results-count-sql';
+import { quoteLiteral, renderResultsCount, renderSql, resultsCountParams, SqlRenderError } from '../../lambdas/adapters/sql/render';
 import { startTestStack, type TestStack } from '../helpers/local';
 
 // ------------------------------------------------------------------------------------------------
@@ -593,7 +593,7 @@ describe('SQL rendering', () => {
   });
 
   it('keeps results-count.sql and its TypeScript module identical (regenerate with vitest -u)', async () => {
-    const sql = readFileSync(new URL('../../lambdas/store/sql/results-count.sql', import.meta.url), 'utf8');
+    const sql = readFileSync(new URL('../../lambdas/adapters/sql/results-count.sql', import.meta.url), 'utf8');
     const escaped = sql.replaceAll('\\', '\\\\').replaceAll('`', '\\`').replaceAll('${', '\\${');
     const moduleText = [
       '// GENERATED from results-count.sql (the query source): edit that file, then regenerate this one with',
@@ -603,7 +603,7 @@ describe('SQL rendering', () => {
       'export const RESULTS_COUNT_SQL = `' + escaped + '`;',
       '',
     ].join('\n');
-    await expect(moduleText).toMatchFileSnapshot('../../lambdas/store/sql/results-count-sql.ts');
+    await expect(moduleText).toMatchFileSnapshot('../../lambdas/adapters/sql/results-count-sql.ts');
     expect(RESULTS_COUNT_SQL).toBe(sql);
   });
 });

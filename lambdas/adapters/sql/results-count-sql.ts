@@ -8,7 +8,7 @@ export const RESULTS_COUNT_SQL = `-- Experiment results: who enrolled in which v
 -- every row).
 --
 -- ONE SOURCE FOR BOTH ENGINES. Written in the Trino dialect of Athena engine 3. DuckDB runs the same
--- text (lambdas/store/duckdb-results-query.ts) with one macro standing in for a Trino function it
+-- text (lambdas/adapters/duckdb-results-query.ts) with one macro standing in for a Trino function it
 -- lacks: json_extract_scalar. Everything else is the subset both engines share: no \`->>\`, no \`::\`,
 -- no division, no TIMESTAMP parsing, no WITH RECURSIVE. Timestamps are compared as text: every
 -- stored timestamp has the one fixed form YYYY-MM-DDTHH:MM:SS.sssZ (UTC), so text order is time
