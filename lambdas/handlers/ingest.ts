@@ -1,5 +1,5 @@
 /** POST /v1/events and POST /api/events: one handler factory, two response shapes. */
-import { parseBatch, toStoredEvent, uniqueByDedupeKey, type IngestSource } from '../domain/event';
+import { parseBatch, toReceivedEvent, uniqueByDedupeKey, withCanonicalUser, type CanonicalIds, type IngestSource } from '../domain/event';
 import type { GeoLookup } from '../domain/geo';
 import { requestGeo } from '../domain/client-geo';
 import { ApiError, internalError, invalidPayload, tooLarge, unavailable, VALIDATION_FAILED } from '../http/api-error';
@@ -55,14 +55,16 @@ export function createIngestHandler(source: IngestSource, deps: IngestDeps) {
           deps.geo,
         ),
       };
-      const events = uniqueByDedupeKey(batch.events.map((e) => toStoredEvent(e, facts)));
+      const received = uniqueByDedupeKey(batch.events.map((e) => toReceivedEvent(e, facts)));
+      let canonical: CanonicalIds;
       try {
-        await resolveIdentities(project_id, events, deps, receivedMs);
+        canonical = await resolveIdentities(project_id, received, deps, receivedMs);
       } catch (err) {
         log('error', 'identity resolution failed', { request_id: event.requestContext.requestId, transient: isTransient(err), ...errorFields(err) });
         if (!isTransient(err)) throw internalError();
         throw unavailable('Identity links are temporarily unavailable; retry the same batch (it is safe)');
       }
+      const events = received.map((e) => withCanonicalUser(e, canonical));
       try {
         await storeEvents(events, deps, { owner: event.requestContext.requestId, nowMs: receivedMs });
       } catch (err) {

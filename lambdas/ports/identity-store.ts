@@ -1,5 +1,5 @@
 /** Identity links: first sight of each ID, links between IDs, and the groups they form. */
-import type { SeenId } from '../domain/identity';
+import type { SeenId } from '../domain/canonical-order';
 
 export interface IdentityItem extends SeenId {
   pk: string;

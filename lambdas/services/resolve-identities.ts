@@ -1,9 +1,10 @@
 /**
- * Identity for a batch of events: record first sight of every ID, apply the batch's `$identify`
- * links, store each event under its canonical ID (the ID as sent stays in sent_user_id), and upsert
- * profiles. Runs before the events are stored, so a retried batch re-applies it idempotently.
+ * Identity for a batch of received events: record first sight of every ID, apply the batch's
+ * `$identify` links, upsert profiles, and return each sent ID's canonical ID, with which the events
+ * are then built (domain/event.ts withCanonicalUser). Runs before the events are stored, so a retried
+ * batch re-applies it idempotently.
  */
-import type { StoredEvent } from '../domain/event';
+import type { CanonicalIds, ReceivedEvent } from '../domain/event';
 import { identityEffects, type IdentityRecord } from '../domain/identity';
 import { toIso } from '../domain/timestamp';
 import { errorFields, log } from '../logging/log';
@@ -14,17 +15,17 @@ export interface IdentityDeps {
   identitySink: IdentitySink;
 }
 
-export async function resolveIdentities(projectId: string, events: StoredEvent[], deps: IdentityDeps, nowMs: number): Promise<void> {
+export async function resolveIdentities(projectId: string, events: ReceivedEvent[], deps: IdentityDeps, nowMs: number): Promise<CanonicalIds> {
   const { ids, links, profiles } = identityEffects(events);
-  if (ids.length === 0) return;
+  if (ids.length === 0) return new Map();
   const journal = identityJournal(projectId, deps.identitySink, nowMs);
   // Linked pairs are created in order (the user ID after its anonymous ID), see the store.
   const pairs = links.map((l): [string, string] => [l.anonymousId, l.userId]);
   let canonical = await deps.identities.observe(projectId, ids, nowMs, { links: pairs, journal });
   for (const link of links) await deps.identities.link(projectId, link.anonymousId, link.userId, nowMs, journal);
   if (links.length > 0) canonical = await deps.identities.observe(projectId, ids, nowMs, { journal });
-  for (const e of events) if (e.sent_user_id) e.user_id = canonical.get(e.sent_user_id) ?? e.sent_user_id;
   for (const p of profiles) await deps.identities.updateProfile(projectId, p.userId, p, p.atMs);
+  return canonical;
 }
 
 /** Links two IDs; each merge is written to the identity stream before it takes effect. */

@@ -2,7 +2,7 @@
  * Identity links on DynamoDB as a union-find with compare-and-swap on roots. No transactions:
  *  - observe: a conditional put records an ID the first time it is seen (first writer wins). The two
  *    IDs of a link are created one after the other, the later one stamped after the earlier one as
- *    committed (domain/identity.ts firstSightStamp), so first-seen order between them follows commit
+ *    committed (domain/canonical-order.ts firstSightStamp), so first-seen order between them follows commit
  *    order whatever order concurrent requests arrive or commit in;
  *  - link: the later-seen root is re-pointed at the earlier-seen root with a conditional update that
  *    only succeeds while it is still a root, so concurrent links of overlapping groups converge (the
@@ -22,7 +22,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { mapLimit } from '../domain/concurrency';
-import { firstSightStamp, seenBefore, type SeenId } from '../domain/identity';
+import { creationOrder, firstSightStamp, requestPosition, seenBefore, type SeenId } from '../domain/canonical-order';
 import { TransientError } from '../domain/transient-error';
 import { isConditionalCheckFailed, queryAll } from './dynamo-client';
 import { TABLES } from './schema';
@@ -59,7 +59,7 @@ export class DynamoIdentityStore implements IdentityStore {
     const items = await this.getMany(projectId, ids, true);
     const earlierPartners = new Map<string, string[]>();
     for (const [x, y] of links) {
-      const [first, second] = ids.indexOf(x) <= ids.indexOf(y) ? [x, y] : [y, x];
+      const [first, second] = creationOrder(ids, x, y);
       earlierPartners.set(second, [...(earlierPartners.get(second) ?? []), first]);
     }
     let missing = ids.filter((id) => !items.has(id));
@@ -68,7 +68,7 @@ export class DynamoIdentityStore implements IdentityStore {
       const ready = missing.filter((id) => (earlierPartners.get(id) ?? []).every((p) => items.has(p)));
       await mapLimit(ready, 8, async (id) => {
         const partners = (earlierPartners.get(id) ?? []).map((p) => items.get(p)!);
-        items.set(id, await this.create(projectId, id, firstSightStamp(seenMs, ids.indexOf(id), partners)));
+        items.set(id, await this.create(projectId, id, firstSightStamp(seenMs, requestPosition(ids, id), partners)));
       });
       missing = missing.filter((id) => !items.has(id));
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isTransient, TransientError } from '../../lambdas/domain/transient-error';
-import { SinkError } from '../../lambdas/store/ports';
+import { SinkError } from '../../lambdas/ports';
 
 const aws = (name: string, fault: 'client' | 'server', status: number, extra: object = {}) =>
   Object.assign(new Error(name), { name, $fault: fault, $metadata: { httpStatusCode: status }, ...extra });
