@@ -5,7 +5,7 @@
  * local Firehose endpoint, so the real Firehose client code path runs.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EventLedger } from '../../lambdas/store/ports';
+import type { EventLedger } from '../../lambdas/ports';
 import { CLAIM_LEASE_MS } from '../../lambdas/store/event-ledger';
 import { startTestStack, type TestStack } from '../helpers/local';
 

@@ -1,7 +1,7 @@
 /** Geolocation from the request IP with the MaxMind test database (test/fixtures/geoip). */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MmdbGeoLookup } from '../../lambdas/store/geo-mmdb';
+import { MmdbGeoLookup } from '../../lambdas/adapters/geo-mmdb';
 import { startTestStack, type TestStack } from '../helpers/local';
 
 const DB = join(import.meta.dirname, '..', 'fixtures', 'geoip', 'GeoLite2-City-Test.mmdb');
