@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EventLedger } from '../../lambdas/ports';
 import { CLAIM_LEASE_MS } from '../../lambdas/store/event-ledger';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestProject, type TestStack } from '../helpers/local';
 
 /** Knobs the tests turn; the wrapped ledger consults them on every call. */
 const faults = { failClaimNumber: 0, failClaimWith: undefined as Error | undefined, failRelease: false, failMarkStored: false };
@@ -34,9 +34,7 @@ let project: string;
 let key: string;
 
 beforeAll(async () => {
-  stack = await startTestStack({ clock: () => now, overrides: (deps) => ({ ...deps, ledger: faultyLedger(deps.ledger) }) });
-  project = await stack.createProject('faults');
-  key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+  ({ stack, project, key } = await startTestProject('faults', { clock: () => now, overrides: (deps) => ({ ...deps, ledger: faultyLedger(deps.ledger) }) }));
 });
 afterAll(() => stack.stop());
 beforeEach(() => {

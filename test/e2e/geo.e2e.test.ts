@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MmdbGeoLookup } from '../../lambdas/adapters/geo-mmdb';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestProject, type TestStack } from '../helpers/local';
 
 const DB = join(import.meta.dirname, '..', 'fixtures', 'geoip', 'GeoLite2-City-Test.mmdb');
 
@@ -11,9 +11,7 @@ describe.each([true, false])('trust proxy %s', (trustProxy) => {
   let project: string;
   let key: string;
   beforeAll(async () => {
-    stack = await startTestStack({ trustProxy, geo: new MmdbGeoLookup(DB) });
-    project = await stack.createProject('geo');
-    key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+    ({ stack, project, key } = await startTestProject('geo', { trustProxy, geo: new MmdbGeoLookup(DB) }));
   });
   afterAll(() => stack.stop());
 

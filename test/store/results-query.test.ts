@@ -28,7 +28,7 @@ import { DuckDbResultsQuery, LOCAL_TABLES } from '../../lambdas/adapters/duckdb-
 import type { CountRequest } from '../../lambdas/ports';
 import RESULTS_COUNT_SQL from '../../lambdas/adapters/sql/results-count.sql';
 import { quoteLiteral, renderResultsCount, renderSql, resultsCountParams, SqlRenderError } from '../../lambdas/adapters/sql/render';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 
 // ------------------------------------------------------------------------------------------------
 // (a1) Through the real local stack: events posted over HTTP, identity links made by $identify.
@@ -60,9 +60,9 @@ describe('results counting through the local stack (DuckDB over the files the st
   const identify = (user: string, anonymous: string, ts: string) => ({ name: '$identify', user_id: user, timestamp: ts, properties: { $anonymous_id: anonymous } });
 
   it('counts the issue’s scenario exactly: anonymous exposure + login + server-side purchase, early and late events', async () => {
-    const web = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
-    const server = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
-    const otherKey = await stack.createKey(otherProject, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+    const web = await stack.createKey(project, UNTHROTTLED_KEY);
+    const server = await stack.createKey(project, UNTHROTTLED_KEY);
+    const otherKey = await stack.createKey(otherProject, UNTHROTTLED_KEY);
     const send = async (key: string, events: unknown[]) => {
       const res = await stack.post('/v1/events', key, { events });
       expect(res.status, res.text).toBe(204);
