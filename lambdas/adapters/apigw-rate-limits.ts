@@ -24,7 +24,7 @@ import {
   type UsagePlan,
 } from '@aws-sdk/client-api-gateway';
 import * as z from 'zod';
-import type { ApiKeyRecord, Plan } from '../domain/api-key';
+import type { ApiKeyRecord } from '../domain/api-key';
 import type { RateLimitRegistry } from '../ports';
 import { enterprisePlanName, RATE_LIMIT_ENV, throttleFor, usagePlanName, type ApiGatewayRateLimitsConfig } from '../contract/usage-plans';
 
