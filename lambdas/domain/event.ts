@@ -7,6 +7,7 @@ import { LIMITS } from './limits';
 import { dedupeKey } from './dedupe';
 import { idKeyProblem } from './id-key-budget';
 import { IDENTIFY_EVENT } from './identity';
+import type { Surface } from './surface';
 import { effectiveTimestamp, parseTimestamp, toIso } from './timestamp';
 
 /** Per-event string fields other than name; context may set any of them. */
@@ -100,10 +101,11 @@ export interface StoredEvent {
   sdk: string | null;
   sdk_version: string | null;
   /** Which path received it: "v1" (/v1/events) or "api" (/api/events). */
-  source: IngestSource;
+  source: IngestSurface;
 }
 
-export type IngestSource = 'v1' | 'api';
+/** The surfaces that ingest events (domain/surface.ts): /v1/events and /api/events. */
+export type IngestSurface = Exclude<Surface, 'admin'>;
 
 export interface ValidationDetail {
   index: number;
@@ -210,7 +212,7 @@ function identityIdProblem(name: string, userId: string | undefined, properties:
 export interface RequestFacts {
   projectId: string;
   receivedMs: number;
-  source: IngestSource;
+  source: IngestSurface;
   sdk: string | null;
   sdkVersion: string | null;
   geo: { country: string | null; region: string | null; city: string | null };

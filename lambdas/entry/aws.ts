@@ -9,7 +9,7 @@ import type { Deps } from '../deps';
 import { DynamoApiKeyStore } from '../store/api-key-store';
 import { documentClient } from '../store/dynamo-client';
 import { DynamoEventLedger } from '../store/event-ledger';
-import { FirehoseSink } from '../store/firehose-sink';
+import { FirehoseRawStream } from '../store/firehose-raw-stream';
 import { rateLimitsFromEnv } from '../adapters/apigw-rate-limits';
 import { cachedSecretReader } from '../adapters/secret-reader';
 import { NO_RATE_LIMIT_REGISTRY } from '../adapters/no-rate-limit-registry';
@@ -82,9 +82,9 @@ export function awsDeps(needs: Array<keyof Deps>): Deps {
     deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS, { retentionDays: Number(env.EVENTS_RETENTION_DAYS) });
   }
   const firehose = new FirehoseClient({});
-  if (needs.includes('sink')) deps.sink = new FirehoseSink(firehose, env.EVENTS_STREAM_NAME);
+  if (needs.includes('sink')) deps.sink = new FirehoseRawStream(firehose, env.EVENTS_STREAM_NAME);
   if (needs.includes('identities')) deps.identities = new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES);
-  if (needs.includes('identitySink')) deps.identitySink = new FirehoseSink(firehose, env.IDENTITIES_STREAM_NAME);
+  if (needs.includes('identitySink')) deps.identitySink = new FirehoseRawStream(firehose, env.IDENTITIES_STREAM_NAME);
   if (needs.includes('experiments')) deps.experiments = new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS);
   if (needs.includes('assignments')) deps.assignments = new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS);
   if (needs.includes('results')) deps.results = new DynamoResultsStore(ddb, env.TABLE_RESULTS);

@@ -1,5 +1,5 @@
 /** POST /v1/events and POST /api/events: one handler factory, two response shapes. */
-import { parseBatch, toReceivedEvent, uniqueByDedupeKey, withCanonicalUser, type CanonicalIds, type IngestSource } from '../domain/event';
+import { parseBatch, toReceivedEvent, uniqueByDedupeKey, withCanonicalUser, type CanonicalIds, type IngestSurface } from '../domain/event';
 import type { GeoLookup } from '../domain/geo';
 import { requestGeo } from '../domain/client-geo';
 import { ApiError, internalError, invalidPayload, tooLarge, unavailable, VALIDATION_FAILED } from '../http/api-error';
@@ -10,7 +10,7 @@ import { principalOf } from '../http/principal';
 import { wrap } from '../http/wrap';
 import { resolveIdentities, type IdentityDeps } from '../services/resolve-identities';
 import { storeEvents, StoreEventsError } from '../services/store-events';
-import type { EventLedger, EventSink } from '../ports';
+import type { EventLedger, RawEventStream } from '../ports';
 import { errorFields, log } from '../logging/log';
 import { referencedExperiments } from '../domain/experiment';
 import { isTransient } from '../domain/transient-error';
@@ -22,12 +22,12 @@ export interface IngestDeps extends IdentityDeps {
   /** For the soft check of experiment names in exposures; absent, the check is skipped. */
   catalog?: ExperimentCatalog;
   ledger: EventLedger;
-  sink: EventSink;
+  sink: RawEventStream;
   geo: GeoLookup;
   clock: () => number;
 }
 
-export function createIngestHandler(source: IngestSource, deps: IngestDeps) {
+export function createIngestHandler(source: IngestSurface, deps: IngestDeps) {
   return wrap(
     async (event: HttpEvent) => {
       const { project_id } = principalOf(event);

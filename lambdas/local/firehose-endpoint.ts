@@ -16,7 +16,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
-import { MAX_RECORD_LINES } from '../store/firehose-sink';
+import { MAX_RECORD_LINES } from '../store/firehose-raw-stream';
 
 export type FirehoseFault =
   /** The whole call fails with a 500 ServiceUnavailableException. */

@@ -14,7 +14,7 @@ import { DynamoApiKeyStore } from '../store/api-key-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoEventLedger } from '../store/event-ledger';
 import { DynamoExperimentStore } from '../store/experiment-store';
-import { FirehoseSink } from '../store/firehose-sink';
+import { FirehoseRawStream } from '../store/firehose-raw-stream';
 import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoProjectStore } from '../store/project-store';
 import { DynamoResultsStore } from '../store/results-store';
@@ -38,9 +38,9 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     keys: new DynamoApiKeyStore(ddb, localTableName(TABLES.api_keys)),
     rateLimits: NO_RATE_LIMIT_REGISTRY,
     ledger: new DynamoEventLedger(ddb, localTableName(TABLES.events)),
-    sink: new FirehoseSink(firehoseClient, LOCAL_STREAMS.events),
+    sink: new FirehoseRawStream(firehoseClient, LOCAL_STREAMS.events),
     identities: new DynamoIdentityStore(ddb, localTableName(TABLES.identities)),
-    identitySink: new FirehoseSink(firehoseClient, LOCAL_STREAMS.identities),
+    identitySink: new FirehoseRawStream(firehoseClient, LOCAL_STREAMS.identities),
     experiments: new DynamoExperimentStore(ddb, localTableName(TABLES.experiments)),
     assignments: new DynamoAssignmentStore(ddb, localTableName(TABLES.assignments)),
     experimentsCacheMs: 0,

@@ -8,11 +8,11 @@ import type { CanonicalIds, ReceivedEvent } from '../domain/event';
 import { identityEffects, type IdentityRecord } from '../domain/identity';
 import { toIso } from '../domain/timestamp';
 import { errorFields, log } from '../logging/log';
-import type { IdentityJournal, IdentitySink, IdentityStore, PointerChange } from '../ports';
+import type { IdentityJournal, IdentityStream, IdentityStore, PointerChange } from '../ports';
 
 export interface IdentityDeps {
   identities: IdentityStore;
-  identitySink: IdentitySink;
+  identitySink: IdentityStream;
 }
 
 export async function resolveIdentities(projectId: string, events: ReceivedEvent[], deps: IdentityDeps, nowMs: number): Promise<CanonicalIds> {
@@ -39,11 +39,11 @@ export async function observeId(projectId: string, id: string, deps: IdentityDep
 }
 
 /** The identity stream as the store's journal: one row per pointer change, with its committed version. */
-export function identityJournal(projectId: string, sink: IdentitySink, nowMs: number): IdentityJournal {
+export function identityJournal(projectId: string, stream: IdentityStream, nowMs: number): IdentityJournal {
   const write = async (changes: PointerChange[]) => {
     if (changes.length === 0) return;
     const records: IdentityRecord[] = changes.map((c) => ({ project_id: projectId, ...c, timestamp: toIso(nowMs) }));
-    await sink.put(records);
+    await stream.put(records);
   };
   return {
     beforeMerge: (change) => write([change]),
