@@ -1,6 +1,18 @@
+import { readFile } from 'node:fs/promises';
 import { defineConfig } from 'vitest/config';
+import { isSqlFile, textModule } from './lambdas/local/sql-text/hooks.mjs';
 
 export default defineConfig({
+  plugins: [
+    {
+      // .sql imports as text, as in the Lambda bundles and under tsx (lambdas/local/sql-text/hooks.mjs).
+      name: 'tally-sql-text',
+      enforce: 'pre',
+      async load(id) {
+        return isSqlFile(id) ? textModule(await readFile(id.split('?')[0]!, 'utf8')) : undefined;
+      },
+    },
+  ],
   test: {
     include: ['test/**/*.test.ts', 'sdk/test/**/*.test.ts'],
     // dynalite, the local server and CDK synthesis all start in-process; give slow CI cores room.

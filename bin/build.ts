@@ -28,6 +28,7 @@ export function esbuildOptions(name: string, outdir: string): BuildOptions {
     sourcesContent: BUNDLING.sourcesContent,
     external: BUNDLING.externalModules,
     mainFields: BUNDLING.mainFields,
+    loader: BUNDLING.loader,
     metafile: true,
     logLevel: 'warning',
   };

@@ -4,24 +4,24 @@ import type {
   ApiKeyStore,
   AssignmentStore,
   EventLedger,
-  EventSink,
+  RawEventStream,
   ExperimentStore,
-  IdentitySink,
+  IdentityStream,
   IdentityStore,
   ProjectStore,
   RateLimitRegistry,
   ResultsQuery,
   ResultsStore,
-} from './store/ports';
+} from './ports';
 
 export interface Deps {
   projects: ProjectStore;
   keys: ApiKeyStore;
   rateLimits: RateLimitRegistry;
   ledger: EventLedger;
-  sink: EventSink;
+  sink: RawEventStream;
   identities: IdentityStore;
-  identitySink: IdentitySink;
+  identitySink: IdentityStream;
   experiments: ExperimentStore;
   assignments: AssignmentStore;
   /** How long a Lambda instance may serve a cached experiment list: 0 locally, a few seconds on AWS. */

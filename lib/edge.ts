@@ -18,7 +18,7 @@ import { RestApiOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { ORIGIN_VERIFY_HEADER } from '../lambdas/handlers/authorizer';
+import { ORIGIN_VERIFY_HEADER } from '../lambdas/contract/gateway';
 
 export interface EdgeProps {
   api: RestApi;

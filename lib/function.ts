@@ -33,6 +33,7 @@ export const BUNDLING = {
   externalModules: ['@aws-sdk/*'],
   // Prefer packages' ES module builds: esbuild tree-shakes them (zod, middy).
   mainFields: ['module', 'main'],
+  loader: { '.sql': 'text' as const },
 } satisfies BundlingOptions;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

@@ -10,7 +10,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { TABLES, tableEnvVar, type TableName } from '../lambdas/store/schema';
-import { RATE_LIMIT_ENV, type ApiGatewayRateLimitsConfig } from '../lambdas/store/apigw-rate-limits';
+import { RATE_LIMIT_ENV, type ApiGatewayRateLimitsConfig } from '../lambdas/contract/usage-plans';
 import { RAW_STREAMS, type StreamName } from './raw-streams';
 import type { RouteAccess, SettingName } from './route-access';
 
@@ -140,7 +140,7 @@ export function athenaStatements(stack: Stack, t: AthenaTargets): PolicyStatemen
 }
 
 /**
- * What lambdas/store/apigw-rate-limits.ts calls, verb by verb. Plan and key IDs cannot be named here:
+ * What lambdas/adapters/apigw-rate-limits.ts calls, verb by verb. Plan and key IDs cannot be named here:
  * enterprise plans and all API keys are created at run time, and the shared plans depend on the stage,
  * which depends on these functions (naming them would be a dependency cycle).
  */

@@ -2,7 +2,7 @@
  * The raw streams: Amazon Data Firehose to S3, partitioned by project and day. Two streams share one
  * bucket: events (StoredEvent) under events/ and identity links (IdentityRecord) under identities/.
  *
- * The handlers pack several records per Firehose record as NDJSON (lambdas/store/firehose-sink.ts):
+ * The handlers pack several records per Firehose record as NDJSON (lambdas/store/firehose-raw-stream.ts):
  * Firehose bills each record rounded up to 5 KB, so one 20-event record costs what one event would.
  * Each stream undoes the packing (record de-aggregation), reads project_id and the day of the record's
  * timestamp with jq (dynamic partitioning), puts the newline back after each record and writes GZIP

@@ -2,7 +2,7 @@
 import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, type AthenaClient } from '@aws-sdk/client-athena';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { quoteLiteral } from '../../lambdas/store/sql/render';
+import { quoteLiteral } from '../../lambdas/adapters/sql/render';
 import type { RawEventsCheck } from './run';
 
 /** Counts the events with one Athena query per poll, in the stack's workgroup (results, scan limit). */

@@ -7,6 +7,7 @@ import { LIMITS } from './limits';
 import { dedupeKey } from './dedupe';
 import { idKeyProblem } from './id-key-budget';
 import { IDENTIFY_EVENT } from './identity';
+import type { Surface } from './surface';
 import { effectiveTimestamp, parseTimestamp, toIso } from './timestamp';
 
 /** Per-event string fields other than name; context may set any of them. */
@@ -100,10 +101,11 @@ export interface StoredEvent {
   sdk: string | null;
   sdk_version: string | null;
   /** Which path received it: "v1" (/v1/events) or "api" (/api/events). */
-  source: IngestSource;
+  source: IngestSurface;
 }
 
-export type IngestSource = 'v1' | 'api';
+/** The surfaces that ingest events (domain/surface.ts): /v1/events and /api/events. */
+export type IngestSurface = Exclude<Surface, 'admin'>;
 
 export interface ValidationDetail {
   index: number;
@@ -210,14 +212,37 @@ function identityIdProblem(name: string, userId: string | undefined, properties:
 export interface RequestFacts {
   projectId: string;
   receivedMs: number;
-  source: IngestSource;
+  source: IngestSurface;
   sdk: string | null;
   sdkVersion: string | null;
   geo: { country: string | null; region: string | null; city: string | null };
 }
 
-/** Builds the raw record. user_id starts as the sent ID; identity resolution may replace it. */
-export function toStoredEvent(sent: SentEvent, facts: RequestFacts): StoredEvent {
+/**
+ * An event as received, before identity resolution: everything the raw record holds but the canonical
+ * user ID, which resolution reads these fields to find (services/resolve-identities.ts).
+ */
+export type ReceivedEvent = Omit<StoredEvent, 'user_id'>;
+
+/**
+ * Canonical user IDs by sent ID, as identity resolution returned them. A sent ID missing from it is
+ * its own canonical ID.
+ */
+export type CanonicalIds = ReadonlyMap<string, string>;
+
+/** Builds the raw record, with its canonical user ID (the ID as sent stays in sent_user_id). */
+export function toStoredEvent(sent: SentEvent, facts: RequestFacts, canonical: CanonicalIds = new Map()): StoredEvent {
+  return withCanonicalUser(toReceivedEvent(sent, facts), canonical);
+}
+
+/** The raw record of a received event: its user_id is the canonical ID of the ID it was sent with. */
+export function withCanonicalUser(received: ReceivedEvent, canonical: CanonicalIds): StoredEvent {
+  const { project_id, dedupe_key, event_id, name, ...rest } = received;
+  const userId = received.sent_user_id === null ? null : (canonical.get(received.sent_user_id) ?? received.sent_user_id);
+  return { project_id, dedupe_key, event_id, name, user_id: userId, ...rest };
+}
+
+export function toReceivedEvent(sent: SentEvent, facts: RequestFacts): ReceivedEvent {
   const ms = effectiveTimestamp(sent.timestampMs, facts.receivedMs, LIMITS.maxFutureSkewMs);
   const sentUserId = sent.user_id ?? null;
   return {
@@ -225,7 +250,6 @@ export function toStoredEvent(sent: SentEvent, facts: RequestFacts): StoredEvent
     dedupe_key: dedupeKey(sent.name, sentUserId, ms),
     event_id: sent.event_id ?? null,
     name: sent.name,
-    user_id: sentUserId,
     sent_user_id: sentUserId,
     session_id: sent.session_id ?? null,
     timestamp: toIso(ms),
@@ -249,7 +273,7 @@ export function toStoredEvent(sent: SentEvent, facts: RequestFacts): StoredEvent
 }
 
 /** A duplicate inside one batch is stored once: the first occurrence wins. */
-export function uniqueByDedupeKey(events: StoredEvent[]): StoredEvent[] {
+export function uniqueByDedupeKey<T extends Pick<StoredEvent, 'dedupe_key'>>(events: T[]): T[] {
   const seen = new Set<string>();
   return events.filter((e) => (seen.has(e.dedupe_key) ? false : (seen.add(e.dedupe_key), true)));
 }

@@ -1,41 +1,8 @@
 /**
  * Identity rules. IDs of a project form groups (linked by `$identify`, or by GET /v1/experiments with
- * both IDs). The canonical ID of a group is its earliest-seen ID; ties (IDs first seen in the same
- * request) go to the one that came first in it (an `$identify`'s $anonymous_id counts before its
- * user_id), then to the smaller ID.
+ * both IDs). Which ID of a group is canonical is the canonical first-seen order (canonical-order.ts).
  */
 import type { StoredEvent } from './event';
-
-export interface SeenId {
-  id: string;
-  first_seen_ms: number;
-  /** Position of first appearance within the request that first saw it. */
-  first_seen_order: number;
-}
-
-/**
- * The first-sight stamp of a new ID. Arrival time alone is not enough: a request that arrived
- * earlier can commit later, so a user ID could be stamped before the anonymous ID it is linked to
- * even though the anonymous ID was already stored. An ID created after its link partner was
- * committed (created or read back) is therefore stamped after that partner, whatever the clocks
- * say: first-seen order follows commit order where it matters, for the two IDs of a link. That
- * keeps an anonymous ID seen first canonical after login, so its assignments stay (spec).
- */
-export function firstSightStamp(seenMs: number, position: number, committedPartners: SeenId[]): Omit<SeenId, 'id'> {
-  let stamp = { first_seen_ms: seenMs, first_seen_order: position };
-  for (const p of committedPartners) {
-    const notBefore = p.first_seen_ms > stamp.first_seen_ms || (p.first_seen_ms === stamp.first_seen_ms && p.first_seen_order >= stamp.first_seen_order);
-    if (notBefore) stamp = { first_seen_ms: p.first_seen_ms, first_seen_order: p.first_seen_order + 1 };
-  }
-  return stamp;
-}
-
-/** True when a should be the canonical ID of a merged group rather than b. */
-export function seenBefore(a: SeenId, b: SeenId): boolean {
-  if (a.first_seen_ms !== b.first_seen_ms) return a.first_seen_ms < b.first_seen_ms;
-  if (a.first_seen_order !== b.first_seen_order) return a.first_seen_order < b.first_seen_order;
-  return a.id < b.id;
-}
 
 export const IDENTIFY_EVENT = '$identify';
 

@@ -3,6 +3,8 @@
  * per-minute limit, and the bucket refills at limit/60 tokens per second. The local server applies
  * this; on AWS the usage plan does (rateLimit = limit/60, burstLimit = limit), so both behave alike.
  */
+import { throttledRetryAfter } from './retry-after';
+
 export interface RateDecision {
   allowed: boolean;
   /** Whole seconds until the next request would be allowed (at least 1), when refused. */
@@ -27,6 +29,6 @@ export class TokenBuckets {
       bucket.tokens -= 1;
       return { allowed: true, retryAfterSeconds: 0 };
     }
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000)) };
+    return { allowed: false, retryAfterSeconds: throttledRetryAfter(bucket.tokens, perMs) };
   }
 }

@@ -4,7 +4,7 @@
  * function, evaluated with the continued fraction of Numerical Recipes (betacf, Lentz's method).
  * Pure and dependency-free, like the rest of the statistics.
  */
-import { logBeta } from './stats';
+import { logBeta } from './numerics';
 
 const EPS = Number.EPSILON;
 const TINY = 1e-300;

@@ -3,7 +3,7 @@
  * Gateway), so its cold start is on the request path: this entry wires only the key store, without
  * awsDeps() and zod, to keep the bundle small.
  */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { cachedSecretReader } from '../adapters/secret-reader';
 import { createAuthorizerHandler } from '../handlers/authorizer';
 import { DynamoApiKeyStore } from '../store/api-key-store';
 import { documentClient } from '../store/dynamo-client';
@@ -30,25 +30,12 @@ function readEnv(source: NodeJS.ProcessEnv) {
   };
 }
 
-/** The origin secret rarely changes: read it at most every five minutes per instance. */
-function originSecret(secretId: string): () => Promise<string> {
-  const client = new SecretsManagerClient({});
-  let cached: { value: string; at: number } | undefined;
-  return async () => {
-    if (cached && Date.now() - cached.at < 5 * 60_000) return cached.value;
-    const out = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
-    if (!out.SecretString) throw new Error('The origin secret has no string value');
-    cached = { value: out.SecretString, at: Date.now() };
-    return cached.value;
-  };
-}
-
 const env = readEnv(process.env);
 
 export const handler = createAuthorizerHandler({
   keys: new DynamoApiKeyStore(documentClient(), env.table),
   clock: Date.now,
   keyCacheTtlMs: env.keyCacheTtlMs,
-  ...(env.originSecretArn ? { originSecret: originSecret(env.originSecretArn) } : {}),
+  ...(env.originSecretArn ? { originSecret: cachedSecretReader(env.originSecretArn, 'The origin secret') } : {}),
   ...(env.unauthenticatedUsageKey ? { unauthenticatedUsageKey: env.unauthenticatedUsageKey } : {}),
 });

@@ -4,26 +4,23 @@
  * misconfigured deployment shows up on its first invocation log line rather than as odd behaviour.
  */
 import { FirehoseClient } from '@aws-sdk/client-firehose';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod';
 import type { Deps } from '../deps';
 import { DynamoApiKeyStore } from '../store/api-key-store';
 import { documentClient } from '../store/dynamo-client';
 import { DynamoEventLedger } from '../store/event-ledger';
-import { FirehoseSink } from '../store/firehose-sink';
-import { rateLimitsFromEnv } from '../store/apigw-rate-limits';
-import { NO_RATE_LIMIT_REGISTRY } from '../store/ports';
+import { FirehoseRawStream } from '../store/firehose-raw-stream';
+import { rateLimitsFromEnv } from '../adapters/apigw-rate-limits';
+import { cachedSecretReader } from '../adapters/secret-reader';
+import { NO_RATE_LIMIT_REGISTRY } from '../adapters/no-rate-limit-registry';
 import { DynamoProjectStore } from '../store/project-store';
-import { geoLookupFor } from '../store/geo-mmdb';
+import { geoLookupFor } from '../adapters/geo-mmdb';
 import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoResultsStore } from '../store/results-store';
 import { AthenaClient } from '@aws-sdk/client-athena';
-import { AthenaResultsQuery } from '../store/athena-results-query';
-
-/** Admin token cache: Secrets Manager is read at most once per this interval per Lambda instance. */
-const SECRET_TTL_MS = 5 * 60_000;
+import { AthenaResultsQuery } from '../adapters/athena-results-query';
 
 const ENV = {
   TABLE_PROJECTS: z.string().min(1),
@@ -85,9 +82,9 @@ export function awsDeps(needs: Array<keyof Deps>): Deps {
     deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS, { retentionDays: Number(env.EVENTS_RETENTION_DAYS) });
   }
   const firehose = new FirehoseClient({});
-  if (needs.includes('sink')) deps.sink = new FirehoseSink(firehose, env.EVENTS_STREAM_NAME);
+  if (needs.includes('sink')) deps.sink = new FirehoseRawStream(firehose, env.EVENTS_STREAM_NAME);
   if (needs.includes('identities')) deps.identities = new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES);
-  if (needs.includes('identitySink')) deps.identitySink = new FirehoseSink(firehose, env.IDENTITIES_STREAM_NAME);
+  if (needs.includes('identitySink')) deps.identitySink = new FirehoseRawStream(firehose, env.IDENTITIES_STREAM_NAME);
   if (needs.includes('experiments')) deps.experiments = new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS);
   if (needs.includes('assignments')) deps.assignments = new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS);
   if (needs.includes('results')) deps.results = new DynamoResultsStore(ddb, env.TABLE_RESULTS);
@@ -101,18 +98,6 @@ export function awsDeps(needs: Array<keyof Deps>): Deps {
   deps.experimentsCacheMs = needs.includes('experimentsCacheMs') ? Number(env.EXPERIMENTS_CACHE_SECONDS) * 1000 : 0;
   // RATE_LIMIT_* variables, checked by rateLimitsFromEnv (lambdas/store/apigw-rate-limits.ts).
   if (needs.includes('rateLimits')) deps.rateLimits = rateLimitsFromEnv();
-  deps.adminToken = needs.includes('adminToken') ? secretReader(env.ADMIN_TOKEN_SECRET_ARN) : unavailable('adminToken');
+  deps.adminToken = needs.includes('adminToken') ? cachedSecretReader(env.ADMIN_TOKEN_SECRET_ARN, 'The admin token secret') : unavailable('adminToken');
   return deps as Deps;
-}
-
-function secretReader(secretId: string): () => Promise<string> {
-  const client = new SecretsManagerClient({});
-  let cached: { value: string; at: number } | undefined;
-  return async () => {
-    if (cached && Date.now() - cached.at < SECRET_TTL_MS) return cached.value;
-    const out = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
-    if (!out.SecretString) throw new Error('The admin token secret has no string value');
-    cached = { value: out.SecretString, at: Date.now() };
-    return cached.value;
-  };
 }

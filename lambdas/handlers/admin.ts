@@ -4,7 +4,8 @@ import { ApiError, notFound } from '../http/api-error';
 import { requireAdmin } from '../http/admin-auth';
 import { wrap } from '../http/wrap';
 import type { HttpResult } from '../http/event';
-import type { Project, ProjectStore } from '../store/ports';
+import type { Experiment } from '../domain/experiment';
+import type { ExperimentStore, Project, ProjectStore } from '../ports';
 
 export interface AdminDeps {
   adminToken: () => Promise<string>;
@@ -36,4 +37,16 @@ export async function requireProject(projects: ProjectStore, event: HttpEvent): 
   const project = isGeneratedIdShape(id) ? await projects.get(id) : undefined;
   if (!project) throw notFound(`Project ${id} not found`);
   return project;
+}
+
+/** The project of the path and its experiment {id}, or 404 for either. */
+export async function requireExperiment(
+  deps: { projects: ProjectStore; experiments: ExperimentStore },
+  event: HttpEvent,
+): Promise<{ project: Project; experiment: Experiment }> {
+  const project = await requireProject(deps.projects, event);
+  const id = pathParam(event, 'id');
+  const experiment = isGeneratedIdShape(id) ? await deps.experiments.get(project.id, id) : undefined;
+  if (!experiment) throw notFound(`Experiment ${id} not found in project ${project.id}`);
+  return { project, experiment };
 }

@@ -27,31 +27,16 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import type { ApiKeyRecord } from '../domain/api-key';
 import { secretsEqual } from '../domain/api-key';
-import { metadataHeader, presentedApiKey } from '../http/client-headers';
+import { metadataHeader, presentedApiKey } from '../contract/client-headers';
 import { header } from '../http/event';
-import { errorFields, log } from '../http/log';
-import { errorBody, surfaceOf, type Surface } from '../http/surface';
+import { errorFields, log } from '../logging/log';
+import { errorBody, surfaceOf, type Surface } from '../domain/surface';
 import { authorizeKey, authorizerContext } from '../services/authorize';
-import type { ApiKeyStore } from '../store/ports';
+import type { ApiKeyStore } from '../ports';
+import { GATEWAY_CONTEXT, ORIGIN_VERIFY_HEADER } from '../contract/gateway';
 
 /** The usage identifier for a missing or unknown key when no unauthenticated key is configured: never an API key value. */
 export const INVALID_KEY_USAGE_IDENTIFIER = 'tally-no-such-api-key';
-/** The header CloudFront adds to every origin request; its value is the origin secret. */
-export const ORIGIN_VERIFY_HEADER = 'X-Tally-Origin-Verify';
-/** The Retry-After of the gateway's 429 (header and body). A gateway response header is static. */
-export const RETRY_AFTER_SECONDS = 1;
-
-/**
- * Authorizer context keys the gateway response templates substitute ($context.authorizer.<key>).
- * Each suffix is the JSON members a surface adds after `"error":"..."`, with a leading comma, or ''.
- */
-export const GATEWAY_CONTEXT = {
-  /** Members of every error body of the surface besides "error" (`,"success":false` on /api/*). */
-  errorSuffix: 'gw_error_suffix',
-  /** The 403 message, JSON-escaped so it can sit between quotes in the template. */
-  error: 'gw_error',
-} as const;
-
 /** The members errorBody(surface, error, extra) has besides "error", as JSON text after a comma. */
 export function bodySuffix(surface: Surface, error: string, extra: Record<string, unknown> = {}): string {
   const { error: rendered, ...rest } = errorBody(surface, error, extra);

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { json } from '../http/event';
 import { parseWith } from '../http/validate';
-import type { EventLedger, ProjectStore } from '../store/ports';
+import type { EventLedger, ProjectStore } from '../ports';
 import { requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_LISTING_LIMIT = 1000;

@@ -4,12 +4,11 @@ import * as z from 'zod';
 import { DEFAULT_VARIANTS, snakeCase, transitionRefusal, type Experiment, type Transition } from '../domain/experiment';
 import { LIMITS } from '../domain/limits';
 import { sdkSnakeCase } from '../domain/sdk-snake-case';
-import { ApiError, notFound } from '../http/api-error';
-import { json, type HttpEvent } from '../http/event';
+import { ApiError } from '../http/api-error';
+import { json } from '../http/event';
 import { jsonBody } from '../http/validate';
-import { NameTakenError, StatusConflictError } from '../store/experiment-store';
-import type { ExperimentStore, ProjectStore } from '../store/ports';
-import { isGeneratedIdShape, pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
+import { NameTakenError, StatusConflictError, type ExperimentStore, type ProjectStore } from '../ports';
+import { requireExperiment, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_VARIANTS = 26;
 
@@ -66,14 +65,6 @@ async function nameTaken(deps: ExperimentAdminDeps, projectId: string, name: str
   );
 }
 
-async function requireExperiment(deps: ExperimentAdminDeps, event: HttpEvent): Promise<Experiment> {
-  const project = await requireProject(deps.projects, event);
-  const id = pathParam(event, 'id');
-  const experiment = isGeneratedIdShape(id) ? await deps.experiments.get(project.id, id) : undefined;
-  if (!experiment) throw notFound(`Experiment ${id} not found in project ${project.id}`);
-  return experiment;
-}
-
 export function createExperimentsCreateHandler(deps: ExperimentAdminDeps) {
   return wrapAdmin('admin-experiments-create', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
@@ -108,12 +99,12 @@ export function createExperimentsListHandler(deps: ExperimentAdminDeps) {
 }
 
 export function createExperimentsGetHandler(deps: ExperimentAdminDeps) {
-  return wrapAdmin('admin-experiments-get', deps, async (event) => json(200, await requireExperiment(deps, event)));
+  return wrapAdmin('admin-experiments-get', deps, async (event) => json(200, (await requireExperiment(deps, event)).experiment));
 }
 
 export function createExperimentsUpdateHandler(deps: ExperimentAdminDeps) {
   return wrapAdmin('admin-experiments-update', deps, async (event) => {
-    const current = await requireExperiment(deps, event);
+    const { experiment: current } = await requireExperiment(deps, event);
     const patch = jsonBody(event, PatchExperiment);
     if (current.status !== 'created') {
       throw new ApiError(409, `Cannot change an experiment whose status is ${current.status}; only a created experiment can be edited`);
@@ -132,7 +123,7 @@ export function createExperimentsUpdateHandler(deps: ExperimentAdminDeps) {
 
 function transitionHandler(transition: Transition, deps: ExperimentAdminDeps) {
   return wrapAdmin(`admin-experiments-${transition}`, deps, async (event) => {
-    const current = await requireExperiment(deps, event);
+    const { experiment: current } = await requireExperiment(deps, event);
     try {
       return json(200, await deps.experiments.transition(current.project_id, current.id, transition, new Date(deps.clock()).toISOString()));
     } catch (err) {

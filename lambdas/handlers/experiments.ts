@@ -7,7 +7,7 @@ import { idKeyProblem } from '../domain/id-key-budget';
 import { assignVariants } from '../services/assign-variants';
 import type { ExperimentCatalog } from '../services/experiment-catalog';
 import { linkIds, observeId, type IdentityDeps } from '../services/resolve-identities';
-import type { AssignmentStore } from '../store/ports';
+import type { AssignmentStore } from '../ports';
 
 /** An empty parameter counts as not sent: the spec answers 200 to every authenticated request. */
 const param = (event: HttpEvent, name: string) => event.queryStringParameters?.[name] || undefined;

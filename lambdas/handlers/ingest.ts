@@ -1,19 +1,20 @@
 /** POST /v1/events and POST /api/events: one handler factory, two response shapes. */
-import { parseBatch, toStoredEvent, uniqueByDedupeKey, type IngestSource } from '../domain/event';
+import { parseBatch, toReceivedEvent, uniqueByDedupeKey, withCanonicalUser, type CanonicalIds, type IngestSurface } from '../domain/event';
 import type { GeoLookup } from '../domain/geo';
 import { requestGeo } from '../domain/client-geo';
 import { ApiError, internalError, invalidPayload, tooLarge, unavailable, VALIDATION_FAILED } from '../http/api-error';
 import { parseJsonBody } from '../http/body';
-import { metadataHeader } from '../http/client-headers';
+import { metadataHeader } from '../contract/client-headers';
 import { empty, header, json, type HttpEvent } from '../http/event';
 import { principalOf } from '../http/principal';
 import { wrap } from '../http/wrap';
 import { resolveIdentities, type IdentityDeps } from '../services/resolve-identities';
 import { storeEvents, StoreEventsError } from '../services/store-events';
-import type { EventLedger, EventSink } from '../store/ports';
-import { errorFields, log } from '../http/log';
+import type { EventLedger, RawEventStream } from '../ports';
+import { errorFields, log } from '../logging/log';
 import { referencedExperiments } from '../domain/experiment';
 import { isTransient } from '../domain/transient-error';
+import { RETRY_AFTER_SECONDS } from '../domain/retry-after';
 import type { ExperimentCatalog } from '../services/experiment-catalog';
 import type { StoredEvent } from '../domain/event';
 
@@ -21,12 +22,12 @@ export interface IngestDeps extends IdentityDeps {
   /** For the soft check of experiment names in exposures; absent, the check is skipped. */
   catalog?: ExperimentCatalog;
   ledger: EventLedger;
-  sink: EventSink;
+  sink: RawEventStream;
   geo: GeoLookup;
   clock: () => number;
 }
 
-export function createIngestHandler(source: IngestSource, deps: IngestDeps) {
+export function createIngestHandler(source: IngestSurface, deps: IngestDeps) {
   return wrap(
     async (event: HttpEvent) => {
       const { project_id } = principalOf(event);
@@ -54,21 +55,23 @@ export function createIngestHandler(source: IngestSource, deps: IngestDeps) {
           deps.geo,
         ),
       };
-      const events = uniqueByDedupeKey(batch.events.map((e) => toStoredEvent(e, facts)));
+      const received = uniqueByDedupeKey(batch.events.map((e) => toReceivedEvent(e, facts)));
+      let canonical: CanonicalIds;
       try {
-        await resolveIdentities(project_id, events, deps, receivedMs);
+        canonical = await resolveIdentities(project_id, received, deps, receivedMs);
       } catch (err) {
         log('error', 'identity resolution failed', { request_id: event.requestContext.requestId, transient: isTransient(err), ...errorFields(err) });
         if (!isTransient(err)) throw internalError();
         throw unavailable('Identity links are temporarily unavailable; retry the same batch (it is safe)');
       }
+      const events = received.map((e) => withCanonicalUser(e, canonical));
       try {
         await storeEvents(events, deps, { owner: event.requestContext.requestId, nowMs: receivedMs });
       } catch (err) {
         if (!(err instanceof StoreEventsError)) throw err;
         if (!err.transient) throw internalError();
         throw err.reason === 'in_flight'
-          ? unavailable(`${err.message}; retry the same batch in a few seconds (it is safe)`, 5)
+          ? unavailable(`${err.message}; retry the same batch in a few seconds (it is safe)`, RETRY_AFTER_SECONDS.inFlight)
           : unavailable(`${err.message}; retry the same batch (it is safe: stored events are deduplicated)`);
       }
       await warnUnknownExperiments(project_id, events, deps.catalog);

@@ -12,8 +12,8 @@ import { normaliseOrigin } from '../domain/access';
 import { notFound } from '../http/api-error';
 import { empty, json } from '../http/event';
 import { jsonBody } from '../http/validate';
-import { errorFields, log } from '../http/log';
-import type { ApiKeyStore, ProjectStore, RateLimitRegistry } from '../store/ports';
+import { errorFields, log } from '../logging/log';
+import type { ApiKeyStore, ProjectStore, RateLimitRegistry } from '../ports';
 import { isGeneratedIdShape, pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 /** Largest rate limit a key may be given (requests per minute). */

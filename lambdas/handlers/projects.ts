@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { json } from '../http/event';
 import { jsonBody } from '../http/validate';
-import type { ProjectStore } from '../store/ports';
+import type { ProjectStore } from '../ports';
 import { wrapAdmin, type AdminDeps } from './admin';
 
 const CreateProject = z.object({

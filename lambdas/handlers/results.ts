@@ -2,8 +2,8 @@
 import { ApiError, notFound } from '../http/api-error';
 import { json, type HttpEvent } from '../http/event';
 import { computeResults, type ResultsDeps } from '../services/compute-results';
-import type { ExperimentStore, Project, ProjectStore } from '../store/ports';
-import { isGeneratedIdShape, pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
+import type { ExperimentStore, Project, ProjectStore } from '../ports';
+import { requireExperiment, wrapAdmin, type AdminDeps } from './admin';
 import type { Experiment } from '../domain/experiment';
 
 export interface ResultsHandlerDeps extends AdminDeps, ResultsDeps {
@@ -12,10 +12,7 @@ export interface ResultsHandlerDeps extends AdminDeps, ResultsDeps {
 }
 
 async function startedExperiment(deps: ResultsHandlerDeps, event: HttpEvent): Promise<{ project: Project; experiment: Experiment }> {
-  const project = await requireProject(deps.projects, event);
-  const id = pathParam(event, 'id');
-  const experiment = isGeneratedIdShape(id) ? await deps.experiments.get(project.id, id) : undefined;
-  if (!experiment) throw notFound(`Experiment ${id} not found in project ${project.id}`);
+  const { project, experiment } = await requireExperiment(deps, event);
   if (experiment.status === 'created') {
     throw new ApiError(409, 'The experiment has not started: results exist once it is running');
   }

@@ -1,8 +1,9 @@
 /** GET /admin/v1/projects/{project_id}/users/{id}: a user's canonical ID, linked IDs and profile. */
+import { compareFirstSeen } from '../domain/canonical-order';
 import { idKeyProblem } from '../domain/id-key-budget';
 import { notFound } from '../http/api-error';
 import { json } from '../http/event';
-import type { IdentityItem, IdentityStore, ProjectStore } from '../store/ports';
+import type { IdentityItem, IdentityStore, ProjectStore } from '../ports';
 import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export interface UsersDeps extends AdminDeps {
@@ -28,7 +29,7 @@ export function createUsersGetHandler(deps: UsersDeps) {
     // An ID over the key budget can never have been stored; asking DynamoDB would fail the request.
     const group = idKeyProblem('id', id) ? undefined : await deps.identities.group(project.id, id);
     if (!group) throw notFound(`User ${id} not found in project ${project.id}`);
-    const ids = [...group.members].sort((a, b) => a.first_seen_ms - b.first_seen_ms || a.first_seen_order - b.first_seen_order || a.id.localeCompare(b.id)).map((m) => m.id);
+    const ids = [...group.members].sort(compareFirstSeen).map((m) => m.id);
     return json(200, {
       user_id: group.canonical.id,
       ids,

@@ -5,10 +5,10 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError } from './api-error';
-import { corsHeaders } from './cors';
+import { corsHeaders } from '../contract/cors';
 import { header, json, type HttpEvent, type HttpResult } from './event';
-import { errorFields, log } from './log';
-import { errorBody, type Surface } from './surface';
+import { errorFields, log } from '../logging/log';
+import { errorBody, type Surface } from '../domain/surface';
 
 export type HttpHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 

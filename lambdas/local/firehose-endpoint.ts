@@ -18,8 +18,8 @@ import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 
 /**
- * The real stream's de-aggregation limit. Deliberately not the sink's own cap (firehose-sink.ts
- * MAX_RECORD_LINES): this endpoint stands for AWS and checks the sink, so it must not share the
+ * The real stream's de-aggregation limit. Deliberately not the raw stream's own cap (firehose-raw-stream.ts
+ * MAX_RECORD_LINES): this endpoint stands for AWS and checks the raw stream, so it must not share the
  * number it checks.
  */
 const DEAGGREGATION_MAX_LINES = 500;

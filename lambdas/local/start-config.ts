@@ -8,8 +8,8 @@ import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import type { GeoLookup } from '../domain/geo';
-import { LOG_LEVELS, type LogLevel } from '../http/log';
-import { MmdbGeoLookup, NO_GEO } from '../store/geo-mmdb';
+import { LOG_LEVELS, type LogLevel } from '../logging/log';
+import { MmdbGeoLookup, NO_GEO } from '../adapters/geo-mmdb';
 
 /** One day. Node's timers overflow above 2^31-1 ms (about 24.8 days) and then fire every millisecond. */
 export const MAX_RESULTS_INTERVAL_SECONDS = 86_400;

@@ -5,7 +5,7 @@
 import { variantFor } from '../domain/bucketing';
 import type { Experiment } from '../domain/experiment';
 import { mapLimit } from '../domain/concurrency';
-import type { AssignmentStore } from '../store/ports';
+import type { AssignmentStore } from '../ports';
 
 export async function assignVariants(
   projectId: string,

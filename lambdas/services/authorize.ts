@@ -4,10 +4,10 @@
  */
 import { checkKeyRestrictions, INVALID_KEY_ERROR } from '../domain/access';
 import { hashApiKey, type ApiKeyRecord } from '../domain/api-key';
-import type { ApiKeyStore } from '../store/ports';
+import type { ApiKeyStore } from '../ports';
 
 export interface KeyRequest {
-  /** The key as presented (http/client-headers.ts presentedApiKey). */
+  /** The key as presented (contract/client-headers.ts presentedApiKey). */
   key: string | undefined;
   origin: string | undefined;
   bundleId: string | undefined;

@@ -7,8 +7,8 @@ import { mapLimit } from '../domain/concurrency';
 import { DeadlineExceeded } from '../domain/deadline';
 import type { Experiment } from '../domain/experiment';
 import { experimentStats } from '../domain/stats';
-import { errorFields, log } from '../http/log';
-import type { CountOptions, ExperimentResults, ExperimentStore, Project, ProjectStore, ResultsQuery, ResultsStore } from '../store/ports';
+import { errorFields, log } from '../logging/log';
+import type { CountOptions, ExperimentResults, ExperimentStore, Project, ProjectStore, ResultsQuery, ResultsStore } from '../ports';
 
 export interface ResultsDeps {
   resultsQuery: ResultsQuery;

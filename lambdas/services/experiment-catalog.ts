@@ -4,7 +4,7 @@
  * visible within that bound. Locally the cache is off, so the next request sees it.
  */
 import { experimentNameSpellings, type Experiment } from '../domain/experiment';
-import type { ExperimentStore } from '../store/ports';
+import type { ExperimentStore } from '../ports';
 
 export class ExperimentCatalog {
   private readonly cache = new Map<string, { at: number; experiments: Experiment[] }>();

@@ -1,30 +1,31 @@
 /**
- * Identity for a batch of events: record first sight of every ID, apply the batch's `$identify`
- * links, store each event under its canonical ID (the ID as sent stays in sent_user_id), and upsert
- * profiles. Runs before the events are stored, so a retried batch re-applies it idempotently.
+ * Identity for a batch of received events: record first sight of every ID, apply the batch's
+ * `$identify` links, upsert profiles, and return each sent ID's canonical ID, with which the events
+ * are then built (domain/event.ts withCanonicalUser). Runs before the events are stored, so a retried
+ * batch re-applies it idempotently.
  */
-import type { StoredEvent } from '../domain/event';
+import type { CanonicalIds, ReceivedEvent } from '../domain/event';
 import { identityEffects, type IdentityRecord } from '../domain/identity';
 import { toIso } from '../domain/timestamp';
-import { errorFields, log } from '../http/log';
-import type { IdentityJournal, IdentitySink, IdentityStore, PointerChange } from '../store/ports';
+import { errorFields, log } from '../logging/log';
+import type { IdentityJournal, IdentityStream, IdentityStore, PointerChange } from '../ports';
 
 export interface IdentityDeps {
   identities: IdentityStore;
-  identitySink: IdentitySink;
+  identitySink: IdentityStream;
 }
 
-export async function resolveIdentities(projectId: string, events: StoredEvent[], deps: IdentityDeps, nowMs: number): Promise<void> {
+export async function resolveIdentities(projectId: string, events: ReceivedEvent[], deps: IdentityDeps, nowMs: number): Promise<CanonicalIds> {
   const { ids, links, profiles } = identityEffects(events);
-  if (ids.length === 0) return;
+  if (ids.length === 0) return new Map();
   const journal = identityJournal(projectId, deps.identitySink, nowMs);
   // Linked pairs are created in order (the user ID after its anonymous ID), see the store.
   const pairs = links.map((l): [string, string] => [l.anonymousId, l.userId]);
   let canonical = await deps.identities.observe(projectId, ids, nowMs, { links: pairs, journal });
   for (const link of links) await deps.identities.link(projectId, link.anonymousId, link.userId, nowMs, journal);
   if (links.length > 0) canonical = await deps.identities.observe(projectId, ids, nowMs, { journal });
-  for (const e of events) if (e.sent_user_id) e.user_id = canonical.get(e.sent_user_id) ?? e.sent_user_id;
   for (const p of profiles) await deps.identities.updateProfile(projectId, p.userId, p, p.atMs);
+  return canonical;
 }
 
 /** Links two IDs; each merge is written to the identity stream before it takes effect. */
@@ -38,11 +39,11 @@ export async function observeId(projectId: string, id: string, deps: IdentityDep
 }
 
 /** The identity stream as the store's journal: one row per pointer change, with its committed version. */
-export function identityJournal(projectId: string, sink: IdentitySink, nowMs: number): IdentityJournal {
+export function identityJournal(projectId: string, stream: IdentityStream, nowMs: number): IdentityJournal {
   const write = async (changes: PointerChange[]) => {
     if (changes.length === 0) return;
     const records: IdentityRecord[] = changes.map((c) => ({ project_id: projectId, ...c, timestamp: toIso(nowMs) }));
-    await sink.put(records);
+    await stream.put(records);
   };
   return {
     beforeMerge: (change) => write([change]),

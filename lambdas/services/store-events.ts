@@ -9,8 +9,8 @@
 import type { StoredEvent } from '../domain/event';
 import { mapLimit } from '../domain/concurrency';
 import { isTransient } from '../domain/transient-error';
-import { errorFields, log } from '../http/log';
-import type { ClaimOutcome, EventLedger, EventSink } from '../store/ports';
+import { errorFields, log } from '../logging/log';
+import type { ClaimOutcome, EventLedger, RawEventStream } from '../ports';
 
 /** Parallel conditional writes per request: enough to hide latency, few enough not to throttle. */
 const CLAIM_CONCURRENCY = 16;
@@ -22,7 +22,7 @@ export interface StoreEventsResult {
 
 export class StoreEventsError extends Error {
   constructor(
-    readonly reason: 'ledger' | 'sink' | 'in_flight',
+    readonly reason: 'ledger' | 'raw_stream' | 'in_flight',
     message: string,
     /** Whether retrying the same batch may succeed: only then is the client told to retry (503). */
     readonly transient: boolean,
@@ -34,7 +34,7 @@ export class StoreEventsError extends Error {
 
 export async function storeEvents(
   events: StoredEvent[],
-  deps: { ledger: EventLedger; sink: EventSink },
+  deps: { ledger: EventLedger; sink: RawEventStream },
   request: { owner: string; nowMs: number },
 ): Promise<StoreEventsResult> {
   const outcomes = await mapLimit(events, CLAIM_CONCURRENCY, (e) =>
@@ -55,7 +55,7 @@ export async function storeEvents(
           // The claims now expire with their lease (CLAIM_LEASE_MS); a retry after that stores them.
           log('error', 'releasing claims failed', { owner: request.owner, ...errorFields(releaseErr) }),
         );
-      throw new StoreEventsError('sink', 'The event stream is unavailable', isTransient(err));
+      throw new StoreEventsError('raw_stream', 'The event stream is unavailable', isTransient(err));
     }
     try {
       await deps.ledger.markStored(claimed, request.nowMs);

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocum
 import type { ApiKeyRecord } from '../domain/api-key';
 import { queryAll } from './dynamo-client';
 import { TABLES } from './schema';
-import type { ApiKeyStore } from './ports';
+import type { ApiKeyStore } from '../ports';
 
 const BY_PROJECT = TABLES.api_keys.indexes[0]!.name;
 

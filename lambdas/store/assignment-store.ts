@@ -5,16 +5,11 @@
 import { BatchGetCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailed } from './dynamo-client';
 import { TransientError } from '../domain/transient-error';
-
-export interface Assignment {
-  experiment_id: string;
-  user_id: string;
-  variant: string;
-}
+import type { Assignment, AssignmentStore } from '../ports/assignment-store';
 
 const MAX_BATCH_GET = 100;
 
-export class DynamoAssignmentStore {
+export class DynamoAssignmentStore implements AssignmentStore {
   /** DynamoDB requests made, for the cost check in tests and benchmarks. */
   readonly calls = { batchGet: 0, put: 0, get: 0 };
 

@@ -18,7 +18,7 @@ import {
 import type { StoredEvent } from '../domain/event';
 import { mapLimit } from '../domain/concurrency';
 import { isConditionalCheckFailed } from './dynamo-client';
-import type { ClaimOutcome, EventLedger, RecentFilter } from './ports';
+import type { ClaimOutcome, EventLedger, RecentFilter } from '../ports';
 import { TABLES } from './schema';
 import { TransientError } from '../domain/transient-error';
 

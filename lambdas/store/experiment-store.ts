@@ -15,29 +15,12 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { experimentNameSpellings, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
 import { isConditionalCheckFailed, queryAll } from './dynamo-client';
+import { NameTakenError, StatusConflictError, type ExperimentPatch, type ExperimentStore } from '../ports/experiment-store';
 
 const expKey = (id: string) => `exp#${id}`;
 const nameKey = (spelling: string) => `name#${spelling}`;
 
-/** A spelling of the name is already claimed by another experiment (ownerId; undefined if it went meanwhile). */
-export class NameTakenError extends Error {
-  override name = 'NameTakenError';
-  constructor(readonly spelling: string, readonly ownerId: string | undefined) {
-    super(`name spelling "${spelling}" is taken`);
-  }
-}
-
-/** The experiment's status did not allow the change; carries the status found. */
-export class StatusConflictError extends Error {
-  override name = 'StatusConflictError';
-  constructor(readonly current: Experiment) {
-    super(`status is ${current.status}`);
-  }
-}
-
-export type ExperimentPatch = Partial<Pick<Experiment, 'name' | 'variants' | 'goal_event' | 'description'>>;
-
-export class DynamoExperimentStore {
+export class DynamoExperimentStore implements ExperimentStore {
   constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
 
   async create(experiment: Experiment): Promise<void> {

@@ -2,7 +2,7 @@
  * Identity links on DynamoDB as a union-find with compare-and-swap on roots. No transactions:
  *  - observe: a conditional put records an ID the first time it is seen (first writer wins). The two
  *    IDs of a link are created one after the other, the later one stamped after the earlier one as
- *    committed (domain/identity.ts firstSightStamp), so first-seen order between them follows commit
+ *    committed (domain/canonical-order.ts firstSightStamp), so first-seen order between them follows commit
  *    order whatever order concurrent requests arrive or commit in;
  *  - link: the later-seen root is re-pointed at the earlier-seen root with a conditional update that
  *    only succeeds while it is still a root, so concurrent links of overlapping groups converge (the
@@ -22,64 +22,18 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { mapLimit } from '../domain/concurrency';
-import { firstSightStamp, seenBefore, type SeenId } from '../domain/identity';
+import { creationOrder, firstSightStamp, requestPosition, seenBefore, type SeenId } from '../domain/canonical-order';
 import { TransientError } from '../domain/transient-error';
 import { isConditionalCheckFailed, queryAll } from './dynamo-client';
 import { TABLES } from './schema';
+import type { IdentityItem, IdentityJournal, IdentityStore, LinkResult, ObserveOptions, PointerChange, UserGroup } from '../ports/identity-store';
 
 const BY_CANONICAL = TABLES.identities.indexes[0]!.name;
 const LINK_ATTEMPTS = 8;
 
-export interface IdentityItem extends SeenId {
-  pk: string;
-  project_id: string;
-  canonical_id: string;
-  canonical_pk: string;
-  /** How many times canonical_id changed; absent (0) on an item that never moved. */
-  version?: number;
-  email?: string;
-  email_at?: number;
-  name?: string;
-  name_at?: number;
-}
-
-/** One pointer change: `id` now points at `canonical_id`, the item's `version`-th change. */
-export interface PointerChange {
-  id: string;
-  canonical_id: string;
-  version: number;
-  reason: 'link' | 'merge' | 'compress';
-}
-
-/** Where pointer changes are recorded (the identity stream). */
-export interface IdentityJournal {
-  /** Before a root is re-pointed; must be durable when it returns, so the stream never misses a merge. */
-  beforeMerge(change: PointerChange): Promise<void>;
-  /** After pointers moved to shorten paths (members of a merged root, compressed chains). */
-  moved(changes: PointerChange[]): Promise<void>;
-}
-
 export const NO_JOURNAL: IdentityJournal = { beforeMerge: async () => undefined, moved: async () => undefined };
 
-export interface LinkResult {
-  canonical: string;
-  /** IDs whose canonical ID this call changed (the loser root and the members it re-pointed). */
-  moved: string[];
-}
-
-export interface UserGroup {
-  canonical: IdentityItem;
-  members: IdentityItem[];
-}
-
-export interface ObserveOptions {
-  /** Pairs of these IDs about to be linked: the later-appearing one is created after the other. */
-  links?: Array<[string, string]>;
-  /** Receives the pointers shortened while resolving; without it nothing is shortened. */
-  journal?: IdentityJournal;
-}
-
-export class DynamoIdentityStore {
+export class DynamoIdentityStore implements IdentityStore {
   constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
 
   private pk(projectId: string, id: string) {
@@ -105,7 +59,7 @@ export class DynamoIdentityStore {
     const items = await this.getMany(projectId, ids, true);
     const earlierPartners = new Map<string, string[]>();
     for (const [x, y] of links) {
-      const [first, second] = ids.indexOf(x) <= ids.indexOf(y) ? [x, y] : [y, x];
+      const [first, second] = creationOrder(ids, x, y);
       earlierPartners.set(second, [...(earlierPartners.get(second) ?? []), first]);
     }
     let missing = ids.filter((id) => !items.has(id));
@@ -114,7 +68,7 @@ export class DynamoIdentityStore {
       const ready = missing.filter((id) => (earlierPartners.get(id) ?? []).every((p) => items.has(p)));
       await mapLimit(ready, 8, async (id) => {
         const partners = (earlierPartners.get(id) ?? []).map((p) => items.get(p)!);
-        items.set(id, await this.create(projectId, id, firstSightStamp(seenMs, ids.indexOf(id), partners)));
+        items.set(id, await this.create(projectId, id, firstSightStamp(seenMs, requestPosition(ids, id), partners)));
       });
       missing = missing.filter((id) => !items.has(id));
     }

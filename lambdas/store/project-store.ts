@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { scanAll } from './dynamo-client';
-import type { Project, ProjectStore } from './ports';
+import type { Project, ProjectStore } from '../ports';
 
 export class DynamoProjectStore implements ProjectStore {
   constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ExperimentResults, ResultsStore } from './ports';
+import type { ExperimentResults, ResultsStore } from '../ports';
 
 export class DynamoResultsStore implements ResultsStore {
   constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}

@@ -23,9 +23,9 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { CORS_ALLOW_HEADERS, PREFLIGHT_HEADER_LIST_PATTERN, PREFLIGHT_STATIC_HEADERS } from '../../lambdas/http/cors';
+import { CORS_ALLOW_HEADERS, PREFLIGHT_HEADER_LIST_PATTERN, PREFLIGHT_STATIC_HEADERS } from '../../lambdas/contract/cors';
 import { ROUTES, type RouteName } from '../../lambdas/routes';
-import { throttleFor, usagePlanName } from '../../lambdas/store/apigw-rate-limits';
+import { throttleFor, usagePlanName } from '../../lambdas/contract/usage-plans';
 import { GATEWAY_ERRORS, GATEWAY_RESPONSE_HEADERS } from './gateway-responses';
 
 export type SharedPlan = 'free' | 'pro';
@@ -208,7 +208,7 @@ export class TallyApi extends Construct {
 }
 
 /**
- * OPTIONS for browsers, answering as the local server does (lambdas/http/cors.ts preflightHeaders).
+ * OPTIONS for browsers, answering as the local server does (lambdas/contract/cors.ts preflightHeaders).
  * CDK's addCorsPreflight cannot be used: with binaryMediaTypes ["*\/*"] a mock integration only maps
  * its templates when told to convert the (binary) body to text.
  *

@@ -24,8 +24,9 @@
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { INVALID_KEY_ERROR } from '../../lambdas/domain/access';
 import { LIMITS } from '../../lambdas/domain/limits';
-import { GATEWAY_CONTEXT, RETRY_AFTER_SECONDS } from '../../lambdas/handlers/authorizer';
-import { throttledBody } from '../../lambdas/http/surface';
+import { GATEWAY_CONTEXT } from '../../lambdas/contract/gateway';
+import { RETRY_AFTER_SECONDS } from '../../lambdas/domain/retry-after';
+import { throttledBody } from '../../lambdas/domain/surface';
 
 export interface GatewayErrorSpec {
   /** Construct ID suffix; stable once deployed. */
@@ -40,10 +41,10 @@ export interface GatewayErrorSpec {
 
 const authorizer = (key: string) => `$context.authorizer.${key}`;
 const errorSuffix = authorizer(GATEWAY_CONTEXT.errorSuffix);
-const throttled = JSON.stringify(throttledBody(RETRY_AFTER_SECONDS));
+const throttled = JSON.stringify(throttledBody(RETRY_AFTER_SECONDS.gatewayThrottled));
 const invalidKey = JSON.stringify({ error: INVALID_KEY_ERROR });
 const q = (text: string) => JSON.stringify(text);
-const retryAfter = { 'Retry-After': `'${RETRY_AFTER_SECONDS}'` };
+const retryAfter = { 'Retry-After': `'${RETRY_AFTER_SECONDS.gatewayThrottled}'` };
 
 export const GATEWAY_ERRORS: GatewayErrorSpec[] = [
   // A key revoked a moment ago (its API key is gone, the authorizer's cache still has the record).

@@ -12,8 +12,8 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { DuckDbResultsQuery } from '../../lambdas/store/duckdb-results-query';
-import type { CountRequest } from '../../lambdas/store/ports';
+import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
+import type { CountRequest } from '../../lambdas/ports';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const DAYS = 30;

@@ -24,7 +24,7 @@ import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { variantFor } from '../../lambdas/domain/bucketing';
 import { describeBrowser, launchBrowser, servePages } from '../helpers/browser';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 
 /** The SDK's ES modules, as the package ships them (their imports omit ".js": an import map adds it). */
 function sdkFiles(): Record<string, string> {
@@ -135,7 +135,7 @@ describeBrowser('MGM JavaScript SDK in headless Chromium, page served from anoth
   beforeAll(async () => {
     [stack, browser, pages] = await Promise.all([startTestStack(), launchBrowser(), servePages(pageFiles())]);
     project = await stack.createProject('mgm sdk in chromium');
-    key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+    key = await stack.createKey(project, UNTHROTTLED_KEY);
   }, 60_000);
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);

@@ -7,7 +7,7 @@
  */
 import { MostlyGoodMetrics, type MGMError } from '@mostly-good-metrics/javascript';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestProject, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
 let project: string;
@@ -17,9 +17,7 @@ let key: string;
 const SDK_051_VERSION_HEADER = '0.4.0';
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  project = await stack.createProject('mgm sdk in node');
-  key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+  ({ stack, project, key } = await startTestProject('mgm sdk in node'));
 });
 afterEach(() => {
   MostlyGoodMetrics.shared?.resetIdentity();

@@ -1,6 +1,6 @@
 /** Authentication, key restrictions, rate limits and CORS on every public route. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
+import { ADMIN_TOKEN, startTestProject, startTestStack, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
 let project: string;
@@ -8,9 +8,7 @@ let key: string;
 const body = { events: [{ name: 'auth' }] };
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  project = await stack.createProject('auth');
-  key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+  ({ stack, project, key } = await startTestProject('auth'));
 });
 afterAll(() => stack.stop());
 

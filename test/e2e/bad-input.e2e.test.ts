@@ -2,16 +2,14 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../lambdas/domain/limits';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestProject, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
 let project: string;
 let key: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  project = await stack.createProject('bad input');
-  key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+  ({ stack, project, key } = await startTestProject('bad input'));
 });
 afterAll(() => stack.stop());
 

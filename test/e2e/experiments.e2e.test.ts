@@ -2,16 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { variantFor } from '../../lambdas/domain/bucketing';
 import { DynamoAssignmentStore } from '../../lambdas/store/assignment-store';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestProject, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
 let project: string;
 let key: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  project = await stack.createProject('experiments');
-  key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+  ({ stack, project, key } = await startTestProject('experiments'));
 });
 afterAll(() => stack.stop());
 

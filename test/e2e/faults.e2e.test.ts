@@ -1,13 +1,13 @@
 /**
  * Faults part-way through storing a batch: the request fails with a 5xx, nothing acknowledged is
  * lost, and a retry of the same batch stores every event exactly once.
- * The DynamoDB faults wrap the real dynalite-backed ledger; the sink faults are injected into the
+ * The DynamoDB faults wrap the real dynalite-backed ledger; the raw event stream faults are injected into the
  * local Firehose endpoint, so the real Firehose client code path runs.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EventLedger } from '../../lambdas/store/ports';
+import type { EventLedger } from '../../lambdas/ports';
 import { CLAIM_LEASE_MS } from '../../lambdas/store/event-ledger';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestProject, type TestStack } from '../helpers/local';
 
 /** Knobs the tests turn; the wrapped ledger consults them on every call. */
 const faults = { failClaimNumber: 0, failClaimWith: undefined as Error | undefined, failRelease: false, failMarkStored: false };
@@ -34,9 +34,7 @@ let project: string;
 let key: string;
 
 beforeAll(async () => {
-  stack = await startTestStack({ clock: () => now, overrides: (deps) => ({ ...deps, ledger: faultyLedger(deps.ledger) }) });
-  project = await stack.createProject('faults');
-  key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+  ({ stack, project, key } = await startTestProject('faults', { clock: () => now, overrides: (deps) => ({ ...deps, ledger: faultyLedger(deps.ledger) }) }));
 });
 afterAll(() => stack.stop());
 beforeEach(() => {
@@ -64,28 +62,28 @@ describe('storage faults', () => {
     expect(names).toEqual(batch('ddb-fault').events.map((e) => e.user_id).sort());
   });
 
-  it('a sink failure stores nothing and releases the claims; the retry stores every event once', async () => {
+  it('a raw event stream failure stores nothing and releases the claims; the retry stores every event once', async () => {
     stack.firehose.down = true;
-    const first = await stack.post('/api/events', key, batch('sink-fault'));
+    const first = await stack.post('/api/events', key, batch('stream-fault'));
     stack.firehose.down = false;
     expect(first.status).toBe(503);
     expect(first.json).toEqual({ success: false, error: expect.stringMatching(/event stream is unavailable/) });
-    expect(stored('sink-fault')).toHaveLength(0);
+    expect(stored('stream-fault')).toHaveLength(0);
 
-    const retry = await stack.post('/api/events', key, batch('sink-fault'));
+    const retry = await stack.post('/api/events', key, batch('stream-fault'));
     expect(retry.json).toEqual({ success: true, events_received: 20 });
-    expect(stored('sink-fault')).toHaveLength(20);
-    expect((await stack.post('/api/events', key, batch('sink-fault'))).status).toBe(200);
-    expect(stored('sink-fault')).toHaveLength(20);
+    expect(stored('stream-fault')).toHaveLength(20);
+    expect((await stack.post('/api/events', key, batch('stream-fault'))).status).toBe(200);
+    expect(stored('stream-fault')).toHaveLength(20);
   });
 
-  it('a transient per-record sink rejection is retried inside the request', async () => {
+  it('a transient per-record raw event stream rejection is retried inside the request', async () => {
     stack.firehose.faults.push('reject-records');
     expect((await stack.post('/v1/events', key, batch('partial'))).status).toBe(204);
     expect(stored('partial')).toHaveLength(20);
   });
 
-  it('when the sink and the release both fail, a retry is told to wait, and stores once the lease ends', async () => {
+  it('when the raw event stream and the release both fail, a retry is told to wait, and stores once the lease ends', async () => {
     stack.firehose.down = true;
     faults.failRelease = true;
     expect((await stack.post('/v1/events', key, batch('double-fault', 5))).status).toBe(503);
@@ -102,7 +100,7 @@ describe('storage faults', () => {
     expect(stored('double-fault')).toHaveLength(5);
   });
 
-  it('if marking events stored fails after the sink accepted them, the request still succeeds: they are stored', async () => {
+  it('if marking events stored fails after the raw event stream accepted them, the request still succeeds: they are stored', async () => {
     faults.failMarkStored = true;
     expect((await stack.post('/v1/events', key, batch('mark-fault', 3))).status).toBe(204);
     expect(stored('mark-fault')).toHaveLength(3);

@@ -1,8 +1,8 @@
 /** Geolocation from the request IP with the MaxMind test database (test/fixtures/geoip). */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MmdbGeoLookup } from '../../lambdas/store/geo-mmdb';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { MmdbGeoLookup } from '../../lambdas/adapters/geo-mmdb';
+import { startTestProject, type TestStack } from '../helpers/local';
 
 const DB = join(import.meta.dirname, '..', 'fixtures', 'geoip', 'GeoLite2-City-Test.mmdb');
 
@@ -11,9 +11,7 @@ describe.each([true, false])('trust proxy %s', (trustProxy) => {
   let project: string;
   let key: string;
   beforeAll(async () => {
-    stack = await startTestStack({ trustProxy, geo: new MmdbGeoLookup(DB) });
-    project = await stack.createProject('geo');
-    key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+    ({ stack, project, key } = await startTestProject('geo', { trustProxy, geo: new MmdbGeoLookup(DB) }));
   });
   afterAll(() => stack.stop());
 

@@ -1,6 +1,6 @@
 /** Identity through the local server: $identify links, canonical IDs on stored events, profiles. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestProject, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
 let project: string;
@@ -8,10 +8,8 @@ let web: string;
 let server: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  project = await stack.createProject('identity');
-  web = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
-  server = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+  ({ stack, project, key: web } = await startTestProject('identity'));
+  server = await stack.createKey(project, UNTHROTTLED_KEY);
 });
 afterAll(() => stack.stop());
 

@@ -3,16 +3,14 @@
  * accept them): over-long IDs get a 400 naming the field and the event, before anything is stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestProject, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
 let project: string;
 let key: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  project = await stack.createProject('key budget');
-  key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+  ({ stack, project, key } = await startTestProject('key budget'));
   const exp = await stack.admin('POST', `/admin/v1/projects/${project}/experiments`, { name: 'budget', goal_event: 'buy' });
   await stack.admin('POST', `/admin/v1/projects/${project}/experiments/${exp.body.id}/start`);
 });

@@ -5,16 +5,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { variantFor } from '../../lambdas/domain/bucketing';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestProject, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
 let key: string;
 let experiment: { id: string; name: string; variants: string[] };
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  const project = await stack.createProject('login concurrency');
-  key = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+  let project: string;
+  ({ stack, project, key } = await startTestProject('login concurrency'));
   const created = await stack.admin('POST', `/admin/v1/projects/${project}/experiments`, { name: 'hero', goal_event: 'buy', variants: ['x', 'y', 'z'] });
   experiment = created.body;
   await stack.admin('POST', `/admin/v1/projects/${project}/experiments/${experiment.id}/start`);

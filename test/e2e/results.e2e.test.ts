@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { needsComputation, runResultsJob } from '../../lambdas/services/compute-results';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { startTestProject, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
 let project: string;
@@ -12,10 +12,8 @@ let web: string;
 let backend: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  project = await stack.createProject('results');
-  web = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
-  backend = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+  ({ stack, project, key: web } = await startTestProject('results'));
+  backend = await stack.createKey(project, UNTHROTTLED_KEY);
 });
 afterAll(() => stack.stop());
 

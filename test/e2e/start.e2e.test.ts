@@ -15,7 +15,7 @@ interface Running {
 }
 
 function start(env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './lambdas/local/sql-text/register.mjs', 'bin/start.ts'], {
     env: { ...process.env, PORT: '0', TALLY_DATA_DIR: dataDir, TALLY_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

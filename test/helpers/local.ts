@@ -87,6 +87,24 @@ export async function startTestStack(options: Partial<LocalServerOptions> = {}):
   };
 }
 
+/** Key options no test reaches the limit of. */
+export const UNTHROTTLED_KEY = { plan: 'enterprise', rate_limit_per_minute: 100_000 } as const;
+
+export interface TestProject {
+  stack: TestStack;
+  project: string;
+  /** An UNTHROTTLED_KEY of the project. */
+  key: string;
+}
+
+/** The end-to-end set-up most test files share: the local stack, a project and an unthrottled key. */
+export async function startTestProject(name: string, options: Partial<LocalServerOptions> = {}): Promise<TestProject> {
+  const stack = await startTestStack(options);
+  const project = await stack.createProject(name);
+  const key = await stack.createKey(project, UNTHROTTLED_KEY);
+  return { stack, project, key };
+}
+
 export function readRawEvents(eventsDir: string, projectId?: string): StoredEvent[] {
   const out: StoredEvent[] = [];
   const walk = (dir: string) => {

@@ -14,7 +14,8 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey, type ApiKeyRecord } from '../../lambdas/domain/api-key';
-import { ApiGatewayRateLimits, rateLimitsFromEnv, throttleFor } from '../../lambdas/store/apigw-rate-limits';
+import { ApiGatewayRateLimits, rateLimitsFromEnv } from '../../lambdas/adapters/apigw-rate-limits';
+import { throttleFor } from '../../lambdas/contract/usage-plans';
 
 const config = { restApiId: 'api123', stage: 'prod', planPrefix: 'Tally-' };
 const stage = [{ apiId: 'api123', stage: 'prod' }];

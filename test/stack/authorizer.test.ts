@@ -14,13 +14,12 @@ import { hashApiKey, type ApiKeyRecord } from '../../lambdas/domain/api-key';
 import {
   CachingKeyStore,
   createAuthorizerHandler,
-  GATEWAY_CONTEXT,
   INVALID_KEY_USAGE_IDENTIFIER,
-  ORIGIN_VERIFY_HEADER,
   type AuthorizerDeps,
 } from '../../lambdas/handlers/authorizer';
+import { GATEWAY_CONTEXT, ORIGIN_VERIFY_HEADER } from '../../lambdas/contract/gateway';
 import { authorizeKey, authorizerContext } from '../../lambdas/services/authorize';
-import type { ApiKeyStore } from '../../lambdas/store/ports';
+import type { ApiKeyStore } from '../../lambdas/ports';
 
 // Decisions are logged one line each; keep test output readable.
 process.env.TALLY_LOG_LEVEL ??= 'silent';

@@ -4,7 +4,7 @@ import { Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { Schedule } from 'aws-cdk-lib/aws-events';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN_VERIFY_HEADER } from '../../lambdas/handlers/authorizer';
+import { ORIGIN_VERIFY_HEADER } from '../../lambdas/contract/gateway';
 import { ROUTES } from '../../lambdas/routes';
 import { TABLES } from '../../lambdas/store/schema';
 import { RAW_STREAMS } from '../../lib/raw-streams';

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toStoredEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
-import { DuckDbResultsQuery } from '../../lambdas/store/duckdb-results-query';
-import { DynamoIdentityStore, type IdentityJournal, type PointerChange } from '../../lambdas/store/identity-store';
+import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
+import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
+import type { IdentityJournal, PointerChange } from '../../lambdas/ports/identity-store';
 import { TABLES } from '../../lambdas/store/schema';
 import { startTestDynamo, type TestDynamo } from '../helpers/dynamo';
 

@@ -1,5 +1,5 @@
 /**
- * The experiment-results counting query (issue 6 §1): one SQL source (lambdas/store/sql/results-count.sql)
+ * The experiment-results counting query (issue 6 §1): one SQL source (lambdas/adapters/sql/results-count.sql)
  * run by DuckDB locally and sent to Athena on AWS.
  *  (a) known-answer scenarios through DuckDbResultsQuery: over the real local stack (events posted to
  *      /v1/events, links made by $identify) and over NDJSON files written in the partition layout;
@@ -22,13 +22,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
-import { AthenaResultsQuery } from '../../lambdas/store/athena-results-query';
+import { AthenaResultsQuery } from '../../lambdas/adapters/athena-results-query';
 import { DeadlineExceeded } from '../../lambdas/domain/deadline';
-import { DuckDbResultsQuery, LOCAL_TABLES } from '../../lambdas/store/duckdb-results-query';
-import type { CountRequest } from '../../lambdas/store/ports';
-import { RESULTS_COUNT_SQL } from '../../lambdas/store/sql/results-count-sql';
-import { quoteLiteral, renderResultsCount, renderSql, resultsCountParams, SqlRenderError } from '../../lambdas/store/sql/render';
-import { startTestStack, type TestStack } from '../helpers/local';
+import { DuckDbResultsQuery, LOCAL_TABLES } from '../../lambdas/adapters/duckdb-results-query';
+import type { CountRequest } from '../../lambdas/ports';
+import RESULTS_COUNT_SQL from '../../lambdas/adapters/sql/results-count.sql';
+import { quoteLiteral, renderResultsCount, renderSql, resultsCountParams, SqlRenderError } from '../../lambdas/adapters/sql/render';
+import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 
 // ------------------------------------------------------------------------------------------------
 // (a1) Through the real local stack: events posted over HTTP, identity links made by $identify.
@@ -60,9 +60,9 @@ describe('results counting through the local stack (DuckDB over the files the st
   const identify = (user: string, anonymous: string, ts: string) => ({ name: '$identify', user_id: user, timestamp: ts, properties: { $anonymous_id: anonymous } });
 
   it('counts the issue’s scenario exactly: anonymous exposure + login + server-side purchase, early and late events', async () => {
-    const web = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
-    const server = await stack.createKey(project, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
-    const otherKey = await stack.createKey(otherProject, { plan: 'enterprise', rate_limit_per_minute: 100_000 });
+    const web = await stack.createKey(project, UNTHROTTLED_KEY);
+    const server = await stack.createKey(project, UNTHROTTLED_KEY);
+    const otherKey = await stack.createKey(otherProject, UNTHROTTLED_KEY);
     const send = async (key: string, events: unknown[]) => {
       const res = await stack.post('/v1/events', key, { events });
       expect(res.status, res.text).toBe(204);
@@ -592,18 +592,8 @@ describe('SQL rendering', () => {
     expect(() => renderResultsCount({ ...REQUEST, from: 'yesterday' }, LOCAL_TABLES)).toThrow(/from is not an ISO 8601 time/);
   });
 
-  it('keeps results-count.sql and its TypeScript module identical (regenerate with vitest -u)', async () => {
-    const sql = readFileSync(new URL('../../lambdas/store/sql/results-count.sql', import.meta.url), 'utf8');
-    const escaped = sql.replaceAll('\\', '\\\\').replaceAll('`', '\\`').replaceAll('${', '\\${');
-    const moduleText = [
-      '// GENERATED from results-count.sql (the query source): edit that file, then regenerate this one with',
-      '//   npx vitest run -u test/store/results-query.test.ts',
-      '// The test fails while the two differ. A TypeScript module rather than a .sql import, so esbuild and',
-      '// vitest load it with no loader configuration.',
-      'export const RESULTS_COUNT_SQL = `' + escaped + '`;',
-      '',
-    ].join('\n');
-    await expect(moduleText).toMatchFileSnapshot('../../lambdas/store/sql/results-count-sql.ts');
+  it('imports results-count.sql as its exact text (the .sql text loader)', () => {
+    const sql = readFileSync(new URL('../../lambdas/adapters/sql/results-count.sql', import.meta.url), 'utf8');
     expect(RESULTS_COUNT_SQL).toBe(sql);
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { referencedExperiments, type Experiment } from '../../lambdas/domain/experiment';
 import { ExperimentCatalog } from '../../lambdas/services/experiment-catalog';
-import type { ExperimentStore } from '../../lambdas/store/ports';
+import type { ExperimentStore } from '../../lambdas/ports';
 
 const experiment = (name: string, status: Experiment['status']): Experiment => ({
   id: `id-${name}`, project_id: 'p', name, variants: ['a', 'b'], goal_event: 'x', description: null, status,

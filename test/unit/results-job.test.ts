@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeadlineExceeded, deadlineFrom } from '../../lambdas/domain/deadline';
 import type { Experiment } from '../../lambdas/domain/experiment';
 import { runResultsJob } from '../../lambdas/services/compute-results';
-import type { CountOptions, CountRequest, CountResult, ExperimentResults } from '../../lambdas/store/ports';
+import type { CountOptions, CountRequest, CountResult, ExperimentResults } from '../../lambdas/ports';
 
 const T0 = Date.UTC(2026, 0, 10);
 

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  chiSquareSf,
   criticalZ,
-  erfc,
   experimentStats,
-  inverseNormalCdf,
-  logGamma,
   newcombeDifferenceInterval,
-  normalCdf,
   probabilityBBeatsA,
   srmPValue,
   twoProportionZTestPValue,
@@ -15,6 +10,7 @@ import {
   type Comparison,
   type VariantCounts,
 } from '../../lambdas/domain/stats';
+import { chiSquareSf, erfc, inverseNormalCdf, logGamma, normalCdf } from '../../lambdas/domain/numerics';
 
 // Every expected number below comes from a published table, a closed form worked out by hand in
 // the comment next to it, or an independent computation (a different method written in this file,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isTransient, TransientError } from '../../lambdas/domain/transient-error';
-import { SinkError } from '../../lambdas/store/ports';
+import { RawStreamError } from '../../lambdas/ports';
 
 const aws = (name: string, fault: 'client' | 'server', status: number, extra: object = {}) =>
   Object.assign(new Error(name), { name, $fault: fault, $metadata: { httpStatusCode: status }, ...extra });
@@ -12,13 +12,13 @@ describe('isTransient: only failures a retry may cure get the retry-me 503', () 
     expect(isTransient(aws('InternalServerError', 'server', 500))).toBe(true);
     expect(isTransient(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toBe(true);
     expect(isTransient(new TransientError('did not converge'))).toBe(true);
-    expect(isTransient(new SinkError('call failed', { cause: aws('ServiceUnavailableException', 'server', 503) }))).toBe(true);
+    expect(isTransient(new RawStreamError('call failed', { cause: aws('ServiceUnavailableException', 'server', 503) }))).toBe(true);
   });
 
   it('validation errors, missing resources and unknown errors are permanent', () => {
     expect(isTransient(aws('ValidationException', 'client', 400))).toBe(false);
     expect(isTransient(aws('ResourceNotFoundException', 'client', 400))).toBe(false);
-    expect(isTransient(new SinkError('call failed', { cause: aws('InvalidArgumentException', 'client', 400) }))).toBe(false);
+    expect(isTransient(new RawStreamError('call failed', { cause: aws('InvalidArgumentException', 'client', 400) }))).toBe(false);
     expect(isTransient(new TypeError('x is undefined'))).toBe(false);
     expect(isTransient(undefined)).toBe(false);
   });

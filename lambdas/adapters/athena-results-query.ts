@@ -18,7 +18,7 @@ import {
   type QueryExecution,
 } from '@aws-sdk/client-athena';
 import { DeadlineExceeded } from '../domain/deadline';
-import type { CountOptions, CountRequest, CountResult, ResultsQuery } from './ports';
+import type { CountOptions, CountRequest, CountResult, ResultsQuery } from '../ports';
 import { renderResultsCount, toCountResult } from './sql/render';
 
 export interface AthenaResultsQueryOptions {

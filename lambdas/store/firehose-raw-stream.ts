@@ -4,7 +4,7 @@
  * alone would. The delivery stream de-aggregates the lines again and partitions them by project and day.
  */
 import { FirehoseClient, PutRecordBatchCommand, type _Record } from '@aws-sdk/client-firehose';
-import { SinkError, type RecordSink } from './ports';
+import { RawStreamError, type RawStream } from '../ports';
 
 /** Firehose limits: 1,000 KiB per record, 500 records and 4 MiB per PutRecordBatch. */
 const MAX_RECORD_BYTES = 1000 * 1024;
@@ -19,7 +19,7 @@ const MAX_BATCH_RECORDS = 500;
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 const ATTEMPTS = 4;
 
-export class FirehoseSink<T extends object> implements RecordSink<T> {
+export class FirehoseRawStream<T extends object> implements RawStream<T> {
   constructor(private readonly firehose: FirehoseClient, private readonly streamName: string) {}
 
   async put(rows: T[]): Promise<void> {
@@ -37,12 +37,12 @@ export class FirehoseSink<T extends object> implements RecordSink<T> {
       try {
         out = await this.firehose.send(new PutRecordBatchCommand({ DeliveryStreamName: this.streamName, Records: pending }));
       } catch (err) {
-        throw new SinkError(`Firehose PutRecordBatch failed: ${(err as Error).name}`, { cause: err });
+        throw new RawStreamError(`Firehose PutRecordBatch failed: ${(err as Error).name}`, { cause: err });
       }
       if ((out.FailedPutCount ?? 0) === 0) return;
       const failed = pending.filter((_, i) => out.RequestResponses?.[i]?.ErrorCode);
       // Per-record error codes are ServiceUnavailableException or InternalFailure: busy, not wrong.
-      if (attempt >= ATTEMPTS) throw new SinkError(`Firehose rejected ${failed.length} records after ${ATTEMPTS} attempts`, { transient: true });
+      if (attempt >= ATTEMPTS) throw new RawStreamError(`Firehose rejected ${failed.length} records after ${ATTEMPTS} attempts`, { transient: true });
       pending = failed;
       await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
     }

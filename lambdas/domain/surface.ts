@@ -4,6 +4,8 @@
  *  - v1:    { "error": ..., ...extra }              (/v1/*)
  *  - api:   { "success": false, "error": ... }      (/api/events)
  *  - admin: { "error": ..., ...extra }              (/admin/v1/*)
+ * "Surface" is the one name for this axis: the ingest routes' surface is IngestSurface (event.ts),
+ * and a stored event's `source` field records it.
  */
 export type Surface = 'v1' | 'api' | 'admin';
 

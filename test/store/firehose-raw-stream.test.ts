@@ -2,8 +2,8 @@ import { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-firehose'
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../lambdas/domain/event';
-import { FirehoseSink, packRecords } from '../../lambdas/store/firehose-sink';
-import { SinkError } from '../../lambdas/store/ports';
+import { FirehoseRawStream, packRecords } from '../../lambdas/store/firehose-raw-stream';
+import { RawStreamError } from '../../lambdas/ports';
 
 const firehose = mockClient(FirehoseClient);
 beforeEach(() => firehose.reset());
@@ -11,10 +11,10 @@ beforeEach(() => firehose.reset());
 const events = (n: number, size = 10): StoredEvent[] =>
   Array.from({ length: n }, (_, i) => ({ project_id: 'p', name: `e${i}`, properties: { pad: 'x'.repeat(size) } }) as unknown as StoredEvent);
 
-describe('FirehoseSink (AWS path, mocked Firehose)', () => {
+describe('FirehoseRawStream (AWS path, mocked Firehose)', () => {
   it('packs a 20-event batch into one NDJSON record', async () => {
     firehose.on(PutRecordBatchCommand).resolves({ FailedPutCount: 0, RequestResponses: [{ RecordId: '1' }] });
-    await new FirehoseSink(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(events(20));
+    await new FirehoseRawStream(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(events(20));
     const calls = firehose.commandCalls(PutRecordBatchCommand);
     expect(calls).toHaveLength(1);
     const input = calls[0]!.args[0].input;
@@ -46,21 +46,21 @@ describe('FirehoseSink (AWS path, mocked Firehose)', () => {
       .on(PutRecordBatchCommand)
       .resolvesOnce({ FailedPutCount: 1, RequestResponses: [{ ErrorCode: 'ServiceUnavailableException' }, ...Array.from({ length: recordCount - 1 }, () => ({ RecordId: 'x' }))] })
       .resolves({ FailedPutCount: 0, RequestResponses: [{ RecordId: 'y' }] });
-    await new FirehoseSink(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(many);
+    await new FirehoseRawStream(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(many);
     const calls = firehose.commandCalls(PutRecordBatchCommand);
     expect(calls).toHaveLength(2);
     expect(calls[1]!.args[0].input.Records).toHaveLength(1);
   });
 
-  it('fails with a SinkError when the call itself fails (the SDK has retried it already)', async () => {
+  it('fails with a RawStreamError when the call itself fails (the SDK has retried it already)', async () => {
     firehose.on(PutRecordBatchCommand).rejects(Object.assign(new Error('down'), { name: 'ServiceUnavailableException' }));
-    await expect(new FirehoseSink(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(events(2))).rejects.toBeInstanceOf(SinkError);
+    await expect(new FirehoseRawStream(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(events(2))).rejects.toBeInstanceOf(RawStreamError);
     expect(firehose.commandCalls(PutRecordBatchCommand)).toHaveLength(1);
   });
 
   it('gives up after four attempts when records keep being rejected', async () => {
     firehose.on(PutRecordBatchCommand).resolves({ FailedPutCount: 1, RequestResponses: [{ ErrorCode: 'ServiceUnavailableException' }] });
-    await expect(new FirehoseSink(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(events(2))).rejects.toThrow(/rejected 1 records after 4 attempts/);
+    await expect(new FirehoseRawStream(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(events(2))).rejects.toThrow(/rejected 1 records after 4 attempts/);
     expect(firehose.commandCalls(PutRecordBatchCommand)).toHaveLength(4);
   });
 });

@@ -20,7 +20,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoredEvent } from '../domain/event';
 import type { IdentityRecord } from '../domain/identity';
-import type { CountRequest, CountResult, ResultsQuery } from './ports';
+import type { CountRequest, CountResult, ResultsQuery } from '../ports';
 import { quoteLiteral, renderResultsCount, resultsCountParams, toCountResult } from './sql/render';
 
 type DuckType = 'VARCHAR' | 'JSON';

@@ -1,19 +1,15 @@
-// GENERATED from results-count.sql (the query source): edit that file, then regenerate this one with
-//   npx vitest run -u test/store/results-query.test.ts
-// The test fails while the two differ. A TypeScript module rather than a .sql import, so esbuild and
-// vitest load it with no loader configuration.
-export const RESULTS_COUNT_SQL = `-- Experiment results: who enrolled in which variant and who converted (issue 6 §1, spec "Result
+-- Experiment results: who enrolled in which variant and who converted (issue 6 §1, spec "Result
 -- counting rules"). One row per configured variant: variant, enrolled, converted, and
 -- multiple_exposures (users whose enrollment events named more than one variant; the same value on
 -- every row).
 --
 -- ONE SOURCE FOR BOTH ENGINES. Written in the Trino dialect of Athena engine 3. DuckDB runs the same
--- text (lambdas/store/duckdb-results-query.ts) with one macro standing in for a Trino function it
--- lacks: json_extract_scalar. Everything else is the subset both engines share: no \`->>\`, no \`::\`,
+-- text (lambdas/adapters/duckdb-results-query.ts) with one macro standing in for a Trino function it
+-- lacks: json_extract_scalar. Everything else is the subset both engines share: no `->>`, no `::`,
 -- no division, no TIMESTAMP parsing, no WITH RECURSIVE. Timestamps are compared as text: every
 -- stored timestamp has the one fixed form YYYY-MM-DDTHH:MM:SS.sssZ (UTC), so text order is time
 -- order in both engines. JSON paths use the bracket form $["key"]: Trino's path tokenizer accepts no
--- \`$\` in a dotted key, and the DuckDB macro rewrites $["key"] to DuckDB's $."key".
+-- `$` in a dotted key, and the DuckDB macro rewrites $["key"] to DuckDB's $."key".
 -- The code loads it from results-count-sql.ts, this file as a TypeScript string (generated; a test
 -- keeps the two identical). render.ts fills in the placeholders.
 --
@@ -169,4 +165,3 @@ FROM UNNEST(ARRAY[:variants]) AS v (variant)
 LEFT JOIN users u ON u.variant = v.variant
 GROUP BY v.variant
 ORDER BY v.variant
-`;

@@ -16,8 +16,8 @@
  */
 import { experimentNameSpellings, snakeCase, EXPOSURE_EVENT, SUPER_PROPERTY_PREFIX } from '../../domain/experiment';
 import { sdkSnakeCase } from '../../domain/sdk-snake-case';
-import type { CountRequest, CountResult } from '../ports';
-import { RESULTS_COUNT_SQL } from './results-count-sql';
+import type { CountRequest, CountResult } from '../../ports';
+import RESULTS_COUNT_SQL from './results-count.sql';
 
 /** A parameter: a string, or a non-empty list of strings (rendered as `'a', 'b'`, for IN (...) and ARRAY[...]). */
 export type SqlParam = string | readonly string[];

@@ -1,0 +1,17 @@
+/**
+ * Names the API Gateway side (lib/) and the authorizer Lambda must agree on: plain data, so the CDK
+ * app can import it without importing a handler.
+ */
+/** The header CloudFront adds to every origin request; its value is the origin secret. */
+export const ORIGIN_VERIFY_HEADER = 'X-Tally-Origin-Verify';
+
+/**
+ * Authorizer context keys the gateway response templates substitute ($context.authorizer.<key>).
+ * Each suffix is the JSON members a surface adds after `"error":"..."`, with a leading comma, or ''.
+ */
+export const GATEWAY_CONTEXT = {
+  /** Members of every error body of the surface besides "error" (`,"success":false` on /api/*). */
+  errorSuffix: 'gw_error_suffix',
+  /** The 403 message, JSON-escaped so it can sit between quotes in the template. */
+  error: 'gw_error',
+} as const;

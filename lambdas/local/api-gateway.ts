@@ -1,0 +1,99 @@
+/**
+ * What API Gateway does in front of the handlers on AWS, done locally with the same functions and
+ * response shapes: route matching, CORS preflight, the key authorizer (authorizeKey), per-key rate
+ * limits (the usage plans' token bucket), the admin bearer check, the body limits, and the gateway's
+ * own error responses. Requests that pass become API Gateway proxy events for the handlers.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Deps } from '../deps';
+import { LIMITS } from '../domain/limits';
+import { TokenBuckets } from '../domain/rate-limit';
+import { retryAfterHeader } from '../domain/retry-after';
+import { errorBody, surfaceOf, throttledBody } from '../domain/surface';
+import { metadataHeader, presentedApiKey } from '../contract/client-headers';
+import { corsHeaders, preflightHeaders } from '../contract/cors';
+import { requireAdmin } from '../http/admin-auth';
+import { ApiError } from '../http/api-error';
+import { header, json, type HttpEvent } from '../http/event';
+import type { HttpHandler } from '../http/wrap';
+import type { createHandlers } from '../handlers/registry';
+import { ROUTES } from '../routes';
+import { authorizeKey, authorizerContext } from '../services/authorize';
+import { serveExample } from './example-page';
+import { clientIp, lambdaContext, matchRoute, toGatewayEvent, writeResult } from './gateway-event';
+import { answerUnread, readBody, type RequestTimeouts } from './request-body';
+
+/** Handlers get the same time budget locally as their Lambda timeout on AWS. */
+const HANDLER_TIMEOUT_MS = 10_000;
+
+export interface GatewayOptions {
+  timeouts: RequestTimeouts;
+  trustProxy: boolean;
+}
+
+/** The request listener of the local server. */
+export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandlers>, options: GatewayOptions) {
+  const { timeouts } = options;
+  const buckets = new TokenBuckets();
+  const checkAdmin = requireAdmin(deps.adminToken);
+
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    if (await serveExample(req, res, url.pathname)) return;
+    const surface = surfaceOf(url.pathname);
+    const origin = req.headers.origin;
+    // Every early answer leaves the body unread: answerUnread lets the client finish sending it.
+    const fail = (status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}, close = false) =>
+      answerUnread(req, res, json(status, errorBody(surface, error, extra), { ...corsHeaders(origin), ...headers }), timeouts, { close });
+
+    const matched = matchRoute(ROUTES, req.method ?? 'GET', url.pathname);
+    if (req.method === 'OPTIONS' && matched !== undefined && surface !== 'admin') {
+      req.resume();
+      const requested = header({ headers: req.headers as Record<string, string> }, 'access-control-request-headers');
+      return writeResult(res, { statusCode: 204, headers: preflightHeaders(origin, requested), body: '' });
+    }
+    if (matched === undefined) return fail(404, `No route ${req.method} ${url.pathname}; see the README for the API`);
+    if (matched === 'method') return fail(405, `Method ${req.method} is not allowed on ${url.pathname}`);
+
+    // Authentication comes from the headers alone: an unauthenticated request never has its body read.
+    let authorizer: Record<string, string> | null = null;
+    if (matched.route.auth === 'api-key') {
+      const lookup = (name: string) => header({ headers: req.headers as Record<string, string> }, name);
+      const decision = await authorizeKey(deps.keys, {
+        key: presentedApiKey(lookup),
+        origin,
+        bundleId: metadataHeader(lookup, 'bundleId'),
+      });
+      if (!decision.allow) return fail(decision.status, decision.error);
+      const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, deps.clock());
+      if (!rate.allowed) {
+        const seconds = rate.retryAfterSeconds;
+        return answerUnread(req, res, json(429, throttledBody(seconds), { ...corsHeaders(origin), ...retryAfterHeader(seconds) }), timeouts, { close: false });
+      }
+      authorizer = authorizerContext(decision.key);
+    } else {
+      try {
+        await checkAdmin({ headers: req.headers } as unknown as HttpEvent);
+      } catch (err) {
+        if (err instanceof ApiError) return fail(err.status, err.error);
+        throw err;
+      }
+    }
+
+    const body = await readBody(req, LIMITS.maxBodyBytes, timeouts.bodyMs);
+    if (body === 'aborted') return void req.socket.destroy();
+    if (body === 'too_slow') {
+      return fail(408, `The request body did not arrive within ${timeouts.bodyMs / 1000} s; send it at once`, {}, {}, true);
+    }
+    if (body === 'too_large') {
+      return fail(413, `Request body is larger than ${LIMITS.maxBodyBytes} bytes (1 MiB). Send smaller batches.`);
+    }
+
+    const event = toGatewayEvent(req, url, body, matched, clientIp(req, options.trustProxy), authorizer);
+    const handler = handlers[matched.route.name as keyof typeof handlers] as HttpHandler;
+    const result = await handler(event, lambdaContext(matched.route, event.requestContext.requestId, HANDLER_TIMEOUT_MS));
+    writeResult(res, result);
+  };
+
+  return serve;
+}

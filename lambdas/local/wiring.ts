@@ -1,0 +1,54 @@
+/**
+ * The local wiring: the same adapters the Lambdas use (entry/aws.ts), pointed at dynalite and the local
+ * Firehose endpoint, with the local stand-ins where AWS has a service (DuckDB for Athena, no usage-plan
+ * registry, no geolocation unless configured).
+ */
+import { FirehoseClient } from '@aws-sdk/client-firehose';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../deps';
+import type { GeoLookup } from '../domain/geo';
+import { DuckDbResultsQuery } from '../adapters/duckdb-results-query';
+import { NO_GEO } from '../adapters/geo-mmdb';
+import { NO_RATE_LIMIT_REGISTRY } from '../adapters/no-rate-limit-registry';
+import { DynamoApiKeyStore } from '../store/api-key-store';
+import { DynamoAssignmentStore } from '../store/assignment-store';
+import { DynamoEventLedger } from '../store/event-ledger';
+import { DynamoExperimentStore } from '../store/experiment-store';
+import { FirehoseRawStream } from '../store/firehose-raw-stream';
+import { DynamoIdentityStore } from '../store/identity-store';
+import { DynamoProjectStore } from '../store/project-store';
+import { DynamoResultsStore } from '../store/results-store';
+import { TABLES } from '../store/schema';
+import { localTableName } from './dynalite';
+
+export const LOCAL_STREAMS = { events: 'tally-events', identities: 'tally-identities' } as const;
+
+export interface LocalWiring {
+  ddb: DynamoDBDocumentClient;
+  firehoseClient: FirehoseClient;
+  dataDir: string;
+  adminToken: string;
+  geo?: GeoLookup;
+  clock?: () => number;
+}
+
+export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock }: LocalWiring): Deps {
+  return {
+    projects: new DynamoProjectStore(ddb, localTableName(TABLES.projects)),
+    keys: new DynamoApiKeyStore(ddb, localTableName(TABLES.api_keys)),
+    rateLimits: NO_RATE_LIMIT_REGISTRY,
+    ledger: new DynamoEventLedger(ddb, localTableName(TABLES.events)),
+    sink: new FirehoseRawStream(firehoseClient, LOCAL_STREAMS.events),
+    identities: new DynamoIdentityStore(ddb, localTableName(TABLES.identities)),
+    identitySink: new FirehoseRawStream(firehoseClient, LOCAL_STREAMS.identities),
+    experiments: new DynamoExperimentStore(ddb, localTableName(TABLES.experiments)),
+    assignments: new DynamoAssignmentStore(ddb, localTableName(TABLES.assignments)),
+    experimentsCacheMs: 0,
+    results: new DynamoResultsStore(ddb, localTableName(TABLES.results)),
+    // Athena's local stand-in: DuckDB over the same NDJSON files the local Firehose endpoint writes.
+    resultsQuery: new DuckDbResultsQuery(dataDir),
+    geo: geo ?? NO_GEO,
+    clock: clock ?? Date.now,
+    adminToken: async () => adminToken,
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * The ports: the interfaces handlers and services depend on, with their types and the errors a caller
+ * must catch, one file per port. Implementations live in store/ (storage: DynamoDB on AWS and dynalite
+ * locally; Firehose on AWS, the local Firehose endpoint writing files) and adapters/ (everything else).
+ */
+export type * from './project-store';
+export type * from './api-key-store';
+export type * from './rate-limit-registry';
+export type * from './event-ledger';
+export type * from './identity-store';
+export type * from './assignment-store';
+export type * from './results-store';
+export type * from './results-query';
+export * from './raw-stream';
+export * from './experiment-store';

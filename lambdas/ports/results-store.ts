@@ -1,0 +1,18 @@
+import type { Comparison, Srm, VariantStats } from '../domain/stats';
+
+/** Computed results of an experiment, as GET .../results returns them. */
+export interface ExperimentResults {
+  experiment_id: string;
+  status: string;
+  computed_at: string;
+  window: { from: string; to: string };
+  variants: VariantStats[];
+  comparisons: Comparison[];
+  srm: Srm;
+  multiple_exposures: number;
+}
+
+export interface ResultsStore {
+  put(projectId: string, results: ExperimentResults): Promise<void>;
+  get(projectId: string, experimentId: string): Promise<ExperimentResults | undefined>;
+}
