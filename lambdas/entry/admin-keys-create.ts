@@ -1,4 +1,4 @@
 import { createKeysCreateHandler } from '../handlers/keys';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createKeysCreateHandler(awsDeps(['projects', 'keys', 'rateLimits', 'adminToken']));
+export const handler = lambdaHandler('admin-keys-create', createKeysCreateHandler);

@@ -1,4 +1,4 @@
 import { createKeysDeleteHandler } from '../handlers/keys';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createKeysDeleteHandler(awsDeps(['projects', 'keys', 'rateLimits', 'adminToken']));
+export const handler = lambdaHandler('admin-keys-delete', createKeysDeleteHandler);

@@ -1,4 +1,4 @@
 import { createResultsRefreshHandler } from '../handlers/results';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createResultsRefreshHandler(awsDeps(['projects', 'experiments', 'results', 'resultsQuery', 'adminToken']));
+export const handler = lambdaHandler('admin-results-refresh', createResultsRefreshHandler);

@@ -1,118 +1,85 @@
 /**
- * Wiring for the Lambda entry files: AWS clients and stores from the environment the CDK stack sets.
- * Each entry names what it needs; missing variables fail the cold start with their names, so a
- * misconfigured deployment shows up on its first invocation log line rather than as odd behaviour.
+ * Wiring for the Lambda entry files: each function gets the dependencies its line of the route
+ * manifest (lambdas/routes.ts) lists, built from the environment variables the stack sets for them
+ * (lambdas/lambda-env.ts). Missing variables fail the cold start with their names, so a misconfigured
+ * deployment shows up on its first invocation log line rather than as odd behaviour.
  */
 import { FirehoseClient } from '@aws-sdk/client-firehose';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod';
+import { AthenaClient } from '@aws-sdk/client-athena';
 import type { Deps } from '../deps';
+import { readLambdaEnv } from '../lambda-env';
+import { envOf, functionLine, type DependencyName, type FunctionName, type RouteDeps } from '../routes';
+import { ExperimentCatalog } from '../services/experiment-catalog';
 import { DynamoApiKeyStore } from '../store/api-key-store';
 import { documentClient } from '../store/dynamo-client';
 import { DynamoEventLedger } from '../store/event-ledger';
 import { FirehoseSink } from '../store/firehose-sink';
 import { rateLimitsFromEnv } from '../store/apigw-rate-limits';
-import { NO_RATE_LIMIT_REGISTRY } from '../store/ports';
 import { DynamoProjectStore } from '../store/project-store';
 import { geoLookupFor } from '../store/geo-mmdb';
 import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoResultsStore } from '../store/results-store';
-import { AthenaClient } from '@aws-sdk/client-athena';
 import { AthenaResultsQuery } from '../store/athena-results-query';
+import { cachedSecret } from './secret';
 
 /** Admin token cache: Secrets Manager is read at most once per this interval per Lambda instance. */
 const SECRET_TTL_MS = 5 * 60_000;
 
-const ENV = {
-  TABLE_PROJECTS: z.string().min(1),
-  TABLE_API_KEYS: z.string().min(1),
-  TABLE_EVENTS: z.string().min(1),
-  TABLE_IDENTITIES: z.string().min(1),
-  TABLE_EXPERIMENTS: z.string().min(1),
-  TABLE_ASSIGNMENTS: z.string().min(1),
-  EXPERIMENTS_CACHE_SECONDS: z.coerce.number().min(0).max(60),
-  TABLE_RESULTS: z.string().min(1),
-  ATHENA_WORKGROUP: z.string().min(1),
-  ATHENA_DATABASE: z.string().min(1),
-  ATHENA_MAX_WAIT_SECONDS: z.coerce.number().int().positive(),
-  EVENTS_STREAM_NAME: z.string().min(1),
-  IDENTITIES_STREAM_NAME: z.string().min(1),
-  EVENTS_RETENTION_DAYS: z.coerce.number().int().positive(),
-  ADMIN_TOKEN_SECRET_ARN: z.string().min(1),
-} as const;
-type EnvName = keyof typeof ENV;
-
-/** Which environment variables each dependency needs. */
-const NEEDS: Partial<Record<keyof Deps, EnvName[]>> = {
-  projects: ['TABLE_PROJECTS'],
-  keys: ['TABLE_API_KEYS'],
-  ledger: ['TABLE_EVENTS', 'EVENTS_RETENTION_DAYS'],
-  sink: ['EVENTS_STREAM_NAME'],
-  identities: ['TABLE_IDENTITIES'],
-  identitySink: ['IDENTITIES_STREAM_NAME'],
-  experiments: ['TABLE_EXPERIMENTS'],
-  assignments: ['TABLE_ASSIGNMENTS'],
-  experimentsCacheMs: ['EXPERIMENTS_CACHE_SECONDS'],
-  results: ['TABLE_RESULTS'],
-  resultsQuery: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'],
-  adminToken: ['ADMIN_TOKEN_SECRET_ARN'],
-};
-
-export function loadEnv(names: EnvName[], source: NodeJS.ProcessEnv = process.env): Record<EnvName, string> {
-  const shape = Object.fromEntries(names.map((n) => [n, ENV[n]]));
-  const parsed = z.object(shape).safeParse(source);
-  if (!parsed.success) {
-    const missing = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
-    throw new Error(`Invalid or missing environment variables: ${missing}`);
-  }
-  return parsed.data as Record<EnvName, string>;
+/**
+ * The handler of one function of the manifest: `factory` receives the dependencies its line lists
+ * (and clock, geo); the type checker refuses a factory needing more.
+ */
+export function lambdaHandler<N extends FunctionName, H>(name: N, factory: (deps: RouteDeps<N>) => H): H {
+  return factory(awsDeps(name) as RouteDeps<N>);
 }
 
-/** Builds the dependencies an entry file asks for; the others throw if a handler touches them. */
-export function awsDeps(needs: Array<keyof Deps>): Deps {
-  const env = loadEnv([...new Set(needs.flatMap((n) => NEEDS[n] ?? []))]);
+/** Builds the dependencies a function's manifest line lists; the others are absent. */
+export function awsDeps(name: FunctionName): Partial<Deps> {
+  const line = functionLine(name);
+  const uses = (dep: DependencyName) => dep in line.uses;
+  const env = readLambdaEnv(envOf(line));
   const ddb = documentClient();
-  const unavailable = (name: string) => () => {
-    throw new Error(`${name} is not wired into this function`);
-  };
+  const firehose = () => new FirehoseClient({});
   // GEOIP_DB_PATH: a City MMDB shipped with the function (README "Geolocation"); unset, locations are null.
-  const deps: Partial<Deps> = { clock: Date.now, geo: geoLookupFor(process.env.GEOIP_DB_PATH || undefined), rateLimits: NO_RATE_LIMIT_REGISTRY };
-  if (needs.includes('projects')) deps.projects = new DynamoProjectStore(ddb, env.TABLE_PROJECTS);
-  if (needs.includes('keys')) deps.keys = new DynamoApiKeyStore(ddb, env.TABLE_API_KEYS);
-  if (needs.includes('ledger')) {
-    deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS, { retentionDays: Number(env.EVENTS_RETENTION_DAYS) });
+  const deps: Partial<Deps> = { clock: Date.now, geo: geoLookupFor(env.GEOIP_DB_PATH) };
+  if (uses('projects')) deps.projects = new DynamoProjectStore(ddb, env.TABLE_PROJECTS!);
+  if (uses('keys')) deps.keys = new DynamoApiKeyStore(ddb, env.TABLE_API_KEYS!);
+  if (uses('ledger')) deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS!, { retentionDays: env.EVENTS_RETENTION_DAYS! });
+  if (uses('sink') || uses('identitySink')) {
+    const client = firehose();
+    if (uses('sink')) deps.sink = new FirehoseSink(client, env.EVENTS_STREAM_NAME!);
+    if (uses('identitySink')) deps.identitySink = new FirehoseSink(client, env.IDENTITIES_STREAM_NAME!);
   }
-  const firehose = new FirehoseClient({});
-  if (needs.includes('sink')) deps.sink = new FirehoseSink(firehose, env.EVENTS_STREAM_NAME);
-  if (needs.includes('identities')) deps.identities = new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES);
-  if (needs.includes('identitySink')) deps.identitySink = new FirehoseSink(firehose, env.IDENTITIES_STREAM_NAME);
-  if (needs.includes('experiments')) deps.experiments = new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS);
-  if (needs.includes('assignments')) deps.assignments = new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS);
-  if (needs.includes('results')) deps.results = new DynamoResultsStore(ddb, env.TABLE_RESULTS);
-  if (needs.includes('resultsQuery')) {
+  if (uses('identities')) deps.identities = new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES!);
+  if (uses('experiments')) deps.experiments = new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS!);
+  if (uses('assignments')) deps.assignments = new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS!);
+  if (uses('results')) deps.results = new DynamoResultsStore(ddb, env.TABLE_RESULTS!);
+  if (uses('resultsQuery')) {
     deps.resultsQuery = new AthenaResultsQuery(new AthenaClient({}), {
-      workGroup: env.ATHENA_WORKGROUP,
-      database: env.ATHENA_DATABASE,
-      maxWaitMs: Number(env.ATHENA_MAX_WAIT_SECONDS) * 1000,
+      workGroup: env.ATHENA_WORKGROUP!,
+      database: env.ATHENA_DATABASE!,
+      maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS! * 1000,
     });
   }
-  deps.experimentsCacheMs = needs.includes('experimentsCacheMs') ? Number(env.EXPERIMENTS_CACHE_SECONDS) * 1000 : 0;
-  // RATE_LIMIT_* variables, checked by rateLimitsFromEnv (lambdas/store/apigw-rate-limits.ts).
-  if (needs.includes('rateLimits')) deps.rateLimits = rateLimitsFromEnv();
-  deps.adminToken = needs.includes('adminToken') ? secretReader(env.ADMIN_TOKEN_SECRET_ARN) : unavailable('adminToken');
-  return deps as Deps;
+  if (uses('experimentsCacheMs')) deps.experimentsCacheMs = env.EXPERIMENTS_CACHE_SECONDS! * 1000;
+  // The RATE_LIMIT_* variables were checked above; rateLimitsFromEnv reads them again by the same names.
+  if (uses('rateLimits')) deps.rateLimits = rateLimitsFromEnv();
+  if (uses('adminToken')) deps.adminToken = cachedSecret(env.ADMIN_TOKEN_SECRET_ARN!, SECRET_TTL_MS, 'The admin token secret');
+  return deps;
 }
 
-function secretReader(secretId: string): () => Promise<string> {
-  const client = new SecretsManagerClient({});
-  let cached: { value: string; at: number } | undefined;
-  return async () => {
-    if (cached && Date.now() - cached.at < SECRET_TTL_MS) return cached.value;
-    const out = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
-    if (!out.SecretString) throw new Error('The admin token secret has no string value');
-    cached = { value: out.SecretString, at: Date.now() };
-    return cached.value;
-  };
+/** The running-experiments cache of the ingestion and experiment routes. */
+export function withCatalog<D extends Pick<Deps, 'experiments' | 'experimentsCacheMs'>>(deps: D): D & { catalog: ExperimentCatalog } {
+  return { ...deps, catalog: new ExperimentCatalog(deps.experiments, deps.experimentsCacheMs) };
+}
+
+/** Stands in for a dependency a shared handler type names but this function never calls: any use throws. */
+export function notWired<T extends object>(name: string): T {
+  return new Proxy({} as T, {
+    get: () => {
+      throw new Error(`${name} is not wired into this function`);
+    },
+  });
 }
