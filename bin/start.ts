@@ -2,6 +2,7 @@
  * `npm start`: the whole service on this machine, no AWS account needed.
  * Configuration is environment variables, validated before anything starts (lambdas/local/start-config.ts).
  */
+import './node-version';
 import { persistedAdminToken } from '../lambdas/local/data-dir';
 import { startLocalServer } from '../lambdas/local/server';
 import { readStartConfig, type StartConfig } from '../lambdas/local/start-config';
