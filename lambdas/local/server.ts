@@ -21,6 +21,7 @@ import { errorFields, log } from '../http/log';
 import { errorBody, surfaceOf, throttledBody } from '../http/surface';
 import type { HttpHandler } from '../http/wrap';
 import { createHandlers } from '../handlers/registry';
+import { openApiDocument } from '../openapi';
 import { ROUTES } from '../routes';
 import { authorizeKey, authorizerContext } from '../services/authorize';
 import { DynamoApiKeyStore } from '../store/api-key-store';
@@ -131,6 +132,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://local');
     if (await serveExample(req, res, url.pathname)) return;
+    if (req.method === 'GET' && url.pathname === '/openapi.json') return writeResult(res, json(200, openApiDocument()));
     const surface = surfaceOf(url.pathname);
     const origin = req.headers.origin;
     // Every early answer leaves the body unread: answerUnread lets the client finish sending it.
