@@ -1,4 +1,5 @@
 import { createKeysCreateHandler } from '../handlers/keys';
 import { lambdaHandler } from './aws';
+import { apiGatewayRateLimits } from './rate-limits';
 
-export const handler = lambdaHandler('admin-keys-create', createKeysCreateHandler);
+export const handler = lambdaHandler('admin-keys-create', createKeysCreateHandler, { rateLimits: apiGatewayRateLimits });

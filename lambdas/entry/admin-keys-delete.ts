@@ -1,4 +1,5 @@
 import { createKeysDeleteHandler } from '../handlers/keys';
 import { lambdaHandler } from './aws';
+import { apiGatewayRateLimits } from './rate-limits';
 
-export const handler = lambdaHandler('admin-keys-delete', createKeysDeleteHandler);
+export const handler = lambdaHandler('admin-keys-delete', createKeysDeleteHandler, { rateLimits: apiGatewayRateLimits });

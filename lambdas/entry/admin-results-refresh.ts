@@ -1,4 +1,5 @@
 import { createResultsRefreshHandler } from '../handlers/results';
+import { athenaResultsQuery } from './athena';
 import { lambdaHandler } from './aws';
 
-export const handler = lambdaHandler('admin-results-refresh', createResultsRefreshHandler);
+export const handler = lambdaHandler('admin-results-refresh', createResultsRefreshHandler, { resultsQuery: athenaResultsQuery });

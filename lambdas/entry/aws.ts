@@ -5,39 +5,51 @@
  * deployment shows up on its first invocation log line rather than as odd behaviour.
  */
 import { FirehoseClient } from '@aws-sdk/client-firehose';
-import { AthenaClient } from '@aws-sdk/client-athena';
 import type { Deps } from '../deps';
-import { readLambdaEnv } from '../lambda-env';
-import { envOf, functionLine, type DependencyName, type FunctionName, type RouteDeps } from '../routes';
+import { readLambdaEnv, type LambdaEnv, type LambdaEnvName } from '../lambda-env';
+import { envOf, functionLine, type DependencyName, type FunctionName, type RouteDeps, type UsedBy } from '../routes';
 import { ExperimentCatalog } from '../services/experiment-catalog';
 import { DynamoApiKeyStore } from '../store/api-key-store';
 import { documentClient } from '../store/dynamo-client';
 import { DynamoEventLedger } from '../store/event-ledger';
 import { FirehoseSink } from '../store/firehose-sink';
-import { rateLimitsFromEnv } from '../store/apigw-rate-limits';
 import { DynamoProjectStore } from '../store/project-store';
 import { geoLookupFor } from '../store/geo-mmdb';
 import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoResultsStore } from '../store/results-store';
-import { AthenaResultsQuery } from '../store/athena-results-query';
 import { cachedSecret } from './secret';
 
 /** Admin token cache: Secrets Manager is read at most once per this interval per Lambda instance. */
 const SECRET_TTL_MS = 5 * 60_000;
 
 /**
+ * Dependencies with heavy clients (Athena and its SQL, API Gateway): the few entries using them pass
+ * their wiring (lambdas/entry/athena.ts, lambdas/entry/rate-limits.ts), so the other bundles neither
+ * carry nor load them. The type checker asks exactly the functions whose line lists one for it.
+ */
+export type SeparatelyWired = 'resultsQuery' | 'rateLimits';
+export type Wiring<D extends SeparatelyWired> = (env: LambdaEnv<LambdaEnvName>) => Deps[D];
+type WiringOf<N extends FunctionName> = { [D in UsedBy<N> & SeparatelyWired]: Wiring<D> };
+type WiringArgs<N extends FunctionName> = [UsedBy<N> & SeparatelyWired] extends [never] ? [] : [wiring: WiringOf<N>];
+
+/**
  * The handler of one function of the manifest: `factory` receives the dependencies its line lists
  * (and clock, geo); the type checker refuses a factory needing more.
  */
-export function lambdaHandler<N extends FunctionName, H>(name: N, factory: (deps: RouteDeps<N>) => H): H {
-  return factory(awsDeps(name) as RouteDeps<N>);
+export function lambdaHandler<N extends FunctionName, H>(name: N, factory: (deps: RouteDeps<N>) => H, ...wiring: WiringArgs<N>): H {
+  return factory(awsDeps(name, (wiring[0] ?? {}) as Partial<{ [D in SeparatelyWired]: Wiring<D> }>) as RouteDeps<N>);
 }
 
 /** Builds the dependencies a function's manifest line lists; the others are absent. */
-export function awsDeps(name: FunctionName): Partial<Deps> {
+export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWired]: Wiring<D> }> = {}): Partial<Deps> {
   const line = functionLine(name);
+  const separately = <D extends SeparatelyWired>(dep: D): Deps[D] => {
+    const wire = wiring[dep] as Wiring<D> | undefined;
+    if (!wire) throw new Error(`${name} uses ${dep}: pass its wiring to lambdaHandler`);
+    return wire(env);
+  };
   const uses = (dep: DependencyName) => dep in line.uses;
   const env = readLambdaEnv(envOf(line));
   const ddb = documentClient();
@@ -56,16 +68,9 @@ export function awsDeps(name: FunctionName): Partial<Deps> {
   if (uses('experiments')) deps.experiments = new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS!);
   if (uses('assignments')) deps.assignments = new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS!);
   if (uses('results')) deps.results = new DynamoResultsStore(ddb, env.TABLE_RESULTS!);
-  if (uses('resultsQuery')) {
-    deps.resultsQuery = new AthenaResultsQuery(new AthenaClient({}), {
-      workGroup: env.ATHENA_WORKGROUP!,
-      database: env.ATHENA_DATABASE!,
-      maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS! * 1000,
-    });
-  }
+  if (uses('resultsQuery')) deps.resultsQuery = separately('resultsQuery');
   if (uses('experimentsCacheMs')) deps.experimentsCacheMs = env.EXPERIMENTS_CACHE_SECONDS! * 1000;
-  // The RATE_LIMIT_* variables were checked above; rateLimitsFromEnv reads them again by the same names.
-  if (uses('rateLimits')) deps.rateLimits = rateLimitsFromEnv();
+  if (uses('rateLimits')) deps.rateLimits = separately('rateLimits');
   if (uses('adminToken')) deps.adminToken = cachedSecret(env.ADMIN_TOKEN_SECRET_ARN!, SECRET_TTL_MS, 'The admin token secret');
   return deps;
 }

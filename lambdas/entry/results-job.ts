@@ -2,6 +2,7 @@
 import type { Context } from 'aws-lambda';
 import { deadlineFrom } from '../domain/deadline';
 import { runResultsJob } from '../services/compute-results';
+import { athenaResultsQuery } from './athena';
 import { lambdaHandler } from './aws';
 
 /** Time kept back from the Lambda timeout to stop running Athena queries and log the summary. */
@@ -15,4 +16,4 @@ export const handler = lambdaHandler('results-job', (deps) => async (_event: unk
   if (summary.failed > 0 || summary.deferred > 0) {
     throw new Error(`${summary.failed} experiment(s) failed and ${summary.deferred} were left for the next run; see the log lines above`);
   }
-});
+}, { resultsQuery: athenaResultsQuery });
