@@ -14,7 +14,7 @@ import { cachedSecret } from './secret';
 const env = readLambdaEnv(['TABLE_API_KEYS', 'KEY_CACHE_TTL_SECONDS', 'UNAUTHENTICATED_USAGE_KEY', 'ORIGIN_SECRET_ARN']);
 
 export const handler = createAuthorizerHandler({
-  keys: new DynamoApiKeyStore(documentClient(), env.TABLE_API_KEYS!),
+  keys: new DynamoApiKeyStore(documentClient(), env.TABLE_API_KEYS),
   clock: Date.now,
   keyCacheTtlMs: (env.KEY_CACHE_TTL_SECONDS ?? 60) * 1000,
   // The origin secret rarely changes: read it at most every five minutes per instance.

@@ -45,33 +45,32 @@ export function lambdaHandler<N extends FunctionName, H>(name: N, factory: (deps
 /** Builds the dependencies a function's manifest line lists; the others are absent. */
 export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWired]: Wiring<D> }> = {}): Partial<Deps> {
   const line = functionLine(name);
+  const uses = (dep: DependencyName) => dep in line.uses;
+  const env = readLambdaEnv(envOf(line));
   const separately = <D extends SeparatelyWired>(dep: D): Deps[D] => {
     const wire = wiring[dep] as Wiring<D> | undefined;
     if (!wire) throw new Error(`${name} uses ${dep}: pass its wiring to lambdaHandler`);
     return wire(env);
   };
-  const uses = (dep: DependencyName) => dep in line.uses;
-  const env = readLambdaEnv(envOf(line));
   const ddb = documentClient();
-  const firehose = () => new FirehoseClient({});
   // GEOIP_DB_PATH: a City MMDB shipped with the function (README "Geolocation"); unset, locations are null.
   const deps: Partial<Deps> = { clock: Date.now, geo: geoLookupFor(env.GEOIP_DB_PATH) };
-  if (uses('projects')) deps.projects = new DynamoProjectStore(ddb, env.TABLE_PROJECTS!);
-  if (uses('keys')) deps.keys = new DynamoApiKeyStore(ddb, env.TABLE_API_KEYS!);
-  if (uses('ledger')) deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS!, { retentionDays: env.EVENTS_RETENTION_DAYS! });
+  if (uses('projects')) deps.projects = new DynamoProjectStore(ddb, env.TABLE_PROJECTS);
+  if (uses('keys')) deps.keys = new DynamoApiKeyStore(ddb, env.TABLE_API_KEYS);
+  if (uses('ledger')) deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS, { retentionDays: env.EVENTS_RETENTION_DAYS });
   if (uses('sink') || uses('identitySink')) {
-    const client = firehose();
-    if (uses('sink')) deps.sink = new FirehoseSink(client, env.EVENTS_STREAM_NAME!);
-    if (uses('identitySink')) deps.identitySink = new FirehoseSink(client, env.IDENTITIES_STREAM_NAME!);
+    const client = new FirehoseClient({});
+    if (uses('sink')) deps.sink = new FirehoseSink(client, env.EVENTS_STREAM_NAME);
+    if (uses('identitySink')) deps.identitySink = new FirehoseSink(client, env.IDENTITIES_STREAM_NAME);
   }
-  if (uses('identities')) deps.identities = new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES!);
-  if (uses('experiments')) deps.experiments = new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS!);
-  if (uses('assignments')) deps.assignments = new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS!);
-  if (uses('results')) deps.results = new DynamoResultsStore(ddb, env.TABLE_RESULTS!);
+  if (uses('identities')) deps.identities = new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES);
+  if (uses('experiments')) deps.experiments = new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS);
+  if (uses('assignments')) deps.assignments = new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS);
+  if (uses('results')) deps.results = new DynamoResultsStore(ddb, env.TABLE_RESULTS);
   if (uses('resultsQuery')) deps.resultsQuery = separately('resultsQuery');
-  if (uses('experimentsCacheMs')) deps.experimentsCacheMs = env.EXPERIMENTS_CACHE_SECONDS! * 1000;
+  if (uses('experimentsCacheMs')) deps.experimentsCacheMs = env.EXPERIMENTS_CACHE_SECONDS * 1000;
   if (uses('rateLimits')) deps.rateLimits = separately('rateLimits');
-  if (uses('adminToken')) deps.adminToken = cachedSecret(env.ADMIN_TOKEN_SECRET_ARN!, SECRET_TTL_MS, 'The admin token secret');
+  if (uses('adminToken')) deps.adminToken = cachedSecret(env.ADMIN_TOKEN_SECRET_ARN, SECRET_TTL_MS, 'The admin token secret');
   return deps;
 }
 
