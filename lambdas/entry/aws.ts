@@ -34,12 +34,24 @@ export type Wiring<D extends SeparatelyWired> = (env: LambdaEnv<LambdaEnvName>) 
 type WiringOf<N extends FunctionName> = { [D in UsedBy<N> & SeparatelyWired]: Wiring<D> };
 type WiringArgs<N extends FunctionName> = [UsedBy<N> & SeparatelyWired] extends [never] ? [] : [wiring: WiringOf<N>];
 
+/** A factory whose declared dependencies leave out some its manifest line lists: the line grants more than the handler uses. */
+type NoUnused<N extends FunctionName, F> = F extends (deps: infer P) => unknown
+  ? [Exclude<UsedBy<N>, keyof P>] extends [never]
+    ? unknown
+    : { 'the manifest line lists dependencies this handler does not take': Exclude<UsedBy<N>, keyof P> }
+  : unknown;
+
 /**
  * The handler of one function of the manifest: `factory` receives the dependencies its line lists
- * (and clock, geo); the type checker refuses a factory needing more.
+ * (and clock, geo). The type checker refuses a factory needing more, and a factory (named, with its
+ * own Deps type) taking fewer than the line lists, which would grant more than the handler uses.
  */
-export function lambdaHandler<N extends FunctionName, H>(name: N, factory: (deps: RouteDeps<N>) => H, ...wiring: WiringArgs<N>): H {
-  return factory(awsDeps(name, (wiring[0] ?? {}) as Partial<{ [D in SeparatelyWired]: Wiring<D> }>) as RouteDeps<N>);
+export function lambdaHandler<N extends FunctionName, F extends (deps: RouteDeps<N>) => unknown>(
+  name: N,
+  factory: F & NoUnused<N, F>,
+  ...wiring: WiringArgs<N>
+): ReturnType<F> {
+  return factory(awsDeps(name, (wiring[0] ?? {}) as Partial<{ [D in SeparatelyWired]: Wiring<D> }>) as RouteDeps<N>) as ReturnType<F>;
 }
 
 /** Builds the dependencies a function's manifest line lists; the others are absent. */
