@@ -6,9 +6,11 @@
  *   lib/api/api.ts), grants each function exactly the IAM access its dependencies imply and sets
  *   exactly the environment variables they read (lib/grants.ts, DEPENDENCIES below);
  * - each Lambda entry wires exactly those dependencies (lambdaHandler in lambdas/entry/aws.ts), and the
- *   type checker refuses a handler that needs a dependency its line does not list (RouteDeps);
+ *   type checker refuses a handler that needs a dependency its line does not list (RouteDeps), or a
+ *   named handler factory taking fewer than its line lists;
  * - the local server dispatches requests, and the OpenAPI document lists the paths (lambdas/openapi.ts);
- * - the stack tests check grants and environment against these lines (test/stack/iam.test.ts).
+ * - the stack tests check grants and environment against these lines (test/stack/iam.test.ts,
+ *   test/stack/env.test.ts, which also starts every entry with the environment the stack gives it).
  *
  * Adding a route:
  * 1. one line in ROUTES below (name, method, path, auth, uses; timeoutSeconds or geolocation if needed);
@@ -16,7 +18,11 @@
  *    server in lambdas/handlers/registry.ts, with its request and response schemas in lambdas/openapi.ts;
  * 3. the entry lambdas/entry/<name>.ts, one statement:
  *    `export const handler = lambdaHandler('<name>', createXHandler);`
+ *    (a line using resultsQuery or rateLimits also passes their wiring, which the type checker asks for:
+ *    `lambdaHandler('<name>', createXHandler, { resultsQuery: athenaResultsQuery })`);
  * 4. its tests (unit and test/e2e/); the stack, IAM, environment and OpenAPI tests cover it already.
+ * Nothing in 2 and 3 can be forgotten silently: the registry and OPERATIONS are Record<RouteName, ...>
+ * (type errors until the route is there), and test/stack/env.test.ts imports every entry.
  * Never rename a line's name once deployed: it is part of the function's construct ID.
  *
  * Plain data: this file imports only types.
