@@ -54,6 +54,8 @@ describe('Lambda environment', () => {
 
 describe('entry files', () => {
   const saved = { ...process.env };
+  /** What Lambda provides (the region) and the test process's switch for the SDK's Node notice (bin/node-version.ts). */
+  const LOCAL_ONLY = { AWS_REGION: 'eu-west-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
   afterEach(() => {
     process.env = { ...saved };
     vi.resetModules();
@@ -67,8 +69,8 @@ describe('entry files', () => {
   }
 
   it.each(FUNCTIONS.map((f) => f.name))('%s starts with the environment the stack gives it', async (name) => {
-    process.env = { AWS_REGION: 'eu-west-1', ...deployedEnv(name) };
-    const entry = await import(`../../lambdas/entry/${name}`);
+    process.env = { ...LOCAL_ONLY, ...deployedEnv(name) };
+    const entry = await import(/* @vite-ignore */ `../../lambdas/entry/${name}`);
     expect(typeof entry.handler).toBe('function');
   });
 
@@ -76,7 +78,7 @@ describe('entry files', () => {
     const env = deployedEnv('admin-results-refresh');
     delete env.TABLE_RESULTS;
     delete env.ATHENA_WORKGROUP;
-    process.env = { AWS_REGION: 'eu-west-1', ...env };
+    process.env = { ...LOCAL_ONLY, ...env };
     await expect(import('../../lambdas/entry/admin-results-refresh')).rejects.toThrow(
       'Invalid or missing environment variables: TABLE_RESULTS, ATHENA_WORKGROUP',
     );
