@@ -17,8 +17,9 @@
  * |           |                       | manifest (lambdas/routes.ts) and the Deps type (lambdas/deps) |
  * | entry     | lambdas/entry         | everything                                                    |
  * | local     | lambdas/local         | everything but entry                                          |
- * | lib (CDK) | lib                   | the route manifest, domain, contract, store/schema.ts (table  |
- * |           |                       | layouts): plain data only, never handlers/, http/ or adapters |
+ * | lib (CDK) | lib                   | the route manifest, the Lambda variables (lambda-env.ts),     |
+ * |           |                       | domain, contract, store/schema.ts (table layouts): plain data |
+ * |           |                       | only, never handlers/, http/ or adapters                      |
  *
  * A module that breaks a row fails the check with the rule's name. To see it fail:
  * test/layers/layers.test.ts runs the checker on a fixture with a wrong-way import.
@@ -130,12 +131,12 @@ module.exports = {
     },
     {
       name: 'lib-imports-plain-data',
-      comment: 'lib (CDK): the route manifest, domain, contract and table layouts only',
+      comment: 'lib (CDK): the route manifest, the Lambda variables, domain, contract and table layouts only',
       severity: 'error',
       from: { path: '^lib/' },
       to: {
         path: '^lambdas/',
-        pathNot: ['^lambdas/routes\\.ts$', tally('domain'), tally('contract'), '^lambdas/store/schema\\.ts$'],
+        pathNot: ['^lambdas/routes\\.ts$', '^lambdas/lambda-env\\.ts$', tally('domain'), tally('contract'), '^lambdas/store/schema\\.ts$'],
       },
     },
   ],

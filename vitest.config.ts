@@ -19,7 +19,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Handlers log one JSON line per request; tests assert on responses, not on logs.
-    env: { TALLY_LOG_LEVEL: 'silent' },
+    // AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: the SDK's Node 22 notice (bin/node-version.ts).
+    env: { TALLY_LOG_LEVEL: 'silent', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // Off unless asked for: `npm run coverage` (vitest run --coverage) writes coverage/ (HTML, lcov, JSON summary).
     coverage: {
       provider: 'v8',

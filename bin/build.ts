@@ -7,12 +7,11 @@ import { build, type BuildOptions } from 'esbuild';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ROUTES } from '../lambdas/routes';
+import { FUNCTIONS } from '../lambdas/routes';
 import { BUNDLING, entryFile, REPO_ROOT } from '../lib/function';
-import { JOBS } from '../lib/route-access';
 
-/** Every function of the stack: one per route, the scheduled jobs, the authorizer. */
-export const ENTRIES: string[] = [...ROUTES.map((r) => r.name), ...Object.keys(JOBS), 'authorizer'];
+/** Every function of the stack (the route manifest): one per route, the scheduled jobs, the authorizer. */
+export const ENTRIES: string[] = FUNCTIONS.map((f) => f.name);
 
 /** The esbuild options NodejsFunction derives from BUNDLING (see aws-lambda-nodejs' bundling). */
 export function esbuildOptions(name: string, outdir: string): BuildOptions {

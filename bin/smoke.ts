@@ -7,6 +7,7 @@
  * --workgroup and --database (the AthenaWorkGroup and GlueDatabase outputs), or the local files with
  * --data-dir; with neither it is skipped.
  */
+import './node-version';
 import { AthenaClient } from '@aws-sdk/client-athena';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { resolve } from 'node:path';

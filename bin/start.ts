@@ -1,10 +1,15 @@
 /**
  * `npm start`: the whole service on this machine, no AWS account needed.
- * Configuration is environment variables, validated before anything starts (lambdas/local/start-config.ts).
+ * Configuration is environment variables, declared and validated before anything starts in one
+ * module (lambdas/local/start-config.ts START_ENV and readStartConfig).
  */
+import './node-version';
 import { persistedAdminToken } from '../lambdas/local/data-dir';
 import { startLocalServer } from '../lambdas/local/server';
-import { readStartConfig, type StartConfig } from '../lambdas/local/start-config';
+import { readStartConfig, type StartConfig, type StartEnvName } from '../lambdas/local/start-config';
+
+/** `NAME=value`, for messages naming the variable to change (lambdas/local/start-config.ts START_ENV). */
+const setting = (name: StartEnvName, value: string | number) => `${name}=${value}`;
 
 async function main() {
   const read = readStartConfig(process.env);
@@ -38,7 +43,7 @@ async function main() {
   console.log(
     config.geoDbPath
       ? `  geolocation:    ${config.geoDbPath}`
-      : '  geolocation:    off (country/region/city stay null; set TALLY_GEOIP_DB to a GeoLite2-City .mmdb)',
+      : `  geolocation:    off (country/region/city stay null; set ${'TALLY_GEOIP_DB' satisfies StartEnvName} to a GeoLite2-City .mmdb)`,
   );
   console.log(
     config.resultsIntervalSeconds > 0
@@ -64,17 +69,17 @@ async function main() {
 /** Failures only the operating system can report (the port taken, no such interface), named by variable. */
 function startFailure(err: unknown, config: StartConfig): string {
   const { code, message, syscall, path } = err as NodeJS.ErrnoException;
-  if (path !== undefined) return `TALLY_DATA_DIR=${config.dataDir}: ${code ?? 'error'} on ${path}; choose a directory this user can write`;
+  if (path !== undefined) return `${setting('TALLY_DATA_DIR', config.dataDir)}: ${code ?? 'error'} on ${path}; choose a directory this user can write`;
   if (syscall !== 'listen' && syscall !== 'getaddrinfo') return message;
   switch (code) {
     case 'EADDRINUSE':
-      return `PORT=${config.port}: the port is already in use on ${config.host}; stop what uses it, or choose another port (0 picks a free one)`;
+      return `${setting('PORT', config.port)}: the port is already in use on ${config.host}; stop what uses it, or choose another port (0 picks a free one)`;
     case 'EACCES':
-      return `PORT=${config.port}: permission denied (ports below 1024 need privileges); choose a port from 1024 up`;
+      return `${setting('PORT', config.port)}: permission denied (ports below 1024 need privileges); choose a port from 1024 up`;
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `TALLY_HOST=${config.host}: not an address of this machine; use 127.0.0.1, 0.0.0.0 or one of its interface addresses`;
+      return `${setting('TALLY_HOST', config.host)}: not an address of this machine; use 127.0.0.1, 0.0.0.0 or one of its interface addresses`;
     default:
       return message;
   }

@@ -1,38 +1,247 @@
 /**
- * Every route of the API, declared once. The CDK stack builds API Gateway resources and one Lambda
- * per route from this list (entry file lambdas/entry/<name>.ts); the local server dispatches with it.
- * Plain data: imports nothing.
+ * The route manifest: every function of the stack, declared once. Each line says what the function is
+ * (method, path, auth) and which dependencies (lambdas/deps.ts) it uses, at which access level. From
+ * it, and nothing else:
+ * - the CDK stack builds the API Gateway resources and one Lambda per route (lib/tally-stack.ts,
+ *   lib/api/api.ts), grants each function exactly the IAM access its dependencies imply and sets
+ *   exactly the environment variables they read (lib/grants.ts, DEPENDENCIES below);
+ * - each Lambda entry wires exactly those dependencies (lambdaHandler in lambdas/entry/aws.ts), and the
+ *   type checker refuses a handler that needs a dependency its line does not list (RouteDeps), or a
+ *   named handler factory taking fewer than its line lists;
+ * - the local server dispatches requests, and the OpenAPI document lists the paths (lambdas/openapi.ts);
+ * - the stack tests check grants and environment against these lines (test/stack/iam.test.ts,
+ *   test/stack/env.test.ts, which also starts every entry with the environment the stack gives it).
+ *
+ * Adding a route:
+ * 1. one line in ROUTES below (name, method, path, auth, uses; timeoutSeconds or geolocation if needed);
+ * 2. a handler factory in lambdas/handlers/ taking the dependencies it uses, registered for the local
+ *    server in lambdas/handlers/registry.ts, with its request and response schemas in lambdas/openapi.ts;
+ * 3. the entry lambdas/entry/<name>.ts, one statement:
+ *    `export const handler = lambdaHandler('<name>', createXHandler);`
+ *    (a line using resultsQuery or rateLimits also passes their wiring, which the type checker asks for:
+ *    `lambdaHandler('<name>', createXHandler, { resultsQuery: athenaResultsQuery })`);
+ * 4. its tests (unit and test/e2e/); the stack, IAM, environment and OpenAPI tests cover it already.
+ * Nothing in 2 and 3 can be forgotten silently: the registry and OPERATIONS are Record<RouteName, ...>
+ * (type errors until the route is there), and test/stack/env.test.ts imports every entry.
+ * Never rename a line's name once deployed: it is part of the function's construct ID.
+ *
+ * Plain data: this file imports only types.
  */
+import type { Deps } from './deps';
+import type { LambdaEnvName } from './lambda-env';
+import type { TableName } from './store/schema';
+
 export type RouteAuth = 'api-key' | 'admin';
 
-export interface Route {
+/** A dependency backed by an AWS resource, and what a function using it gets: its grant and its variables. */
+export type DependencyAccess =
+  | { table: TableName; env: readonly LambdaEnvName[] }
+  /** firehose:PutRecord/PutRecordBatch on this raw stream (lib/raw-streams.ts). */
+  | { stream: 'events' | 'identities'; env: readonly LambdaEnvName[] }
+  /** secretsmanager:GetSecretValue on the admin token secret. */
+  | { secret: 'adminToken'; env: readonly LambdaEnvName[] }
+  /** Athena queries over the raw tables: run them in the workgroup, read the Glue tables and raw objects, write results. */
+  | { athena: true; env: readonly LambdaEnvName[] }
+  /** API Gateway API keys and usage plans (the rate-limit registry): create and delete them. */
+  | { apiKeys: true; env: readonly LambdaEnvName[] }
+  /** A plain setting: no IAM, only its variables. */
+  | { setting: true; env: readonly LambdaEnvName[] };
+
+/** What each dependency a manifest line may list implies. The table variables are TABLE_<NAME> (tableEnvVar). */
+export const DEPENDENCIES = {
+  projects: { table: 'projects', env: ['TABLE_PROJECTS'] },
+  keys: { table: 'api_keys', env: ['TABLE_API_KEYS'] },
+  ledger: { table: 'events', env: ['TABLE_EVENTS', 'EVENTS_RETENTION_DAYS'] },
+  identities: { table: 'identities', env: ['TABLE_IDENTITIES'] },
+  experiments: { table: 'experiments', env: ['TABLE_EXPERIMENTS'] },
+  assignments: { table: 'assignments', env: ['TABLE_ASSIGNMENTS'] },
+  results: { table: 'results', env: ['TABLE_RESULTS'] },
+  sink: { stream: 'events', env: ['EVENTS_STREAM_NAME'] },
+  identitySink: { stream: 'identities', env: ['IDENTITIES_STREAM_NAME'] },
+  adminToken: { secret: 'adminToken', env: ['ADMIN_TOKEN_SECRET_ARN'] },
+  resultsQuery: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'] },
+  rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
+  /** EXPERIMENTS_CACHE_SECONDS: how long an instance may serve its copy of the running experiments. */
+  experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
+} as const satisfies Partial<Record<keyof Deps, DependencyAccess>>;
+
+export type DependencyName = keyof typeof DEPENDENCIES;
+/** Every function gets these without listing them: they touch no AWS resource. */
+export type AmbientDependency = 'clock' | 'geo';
+
+/** The access level a line grants a dependency: tables are read or read-write; the others have one level. */
+export type AccessLevel<D extends DependencyName> = (typeof DEPENDENCIES)[D] extends { table: TableName }
+  ? 'read' | 'readWrite'
+  : (typeof DEPENDENCIES)[D] extends { stream: string }
+    ? 'write'
+    : (typeof DEPENDENCIES)[D] extends { athena: true }
+      ? 'query'
+      : (typeof DEPENDENCIES)[D] extends { apiKeys: true }
+        ? 'manage'
+        : 'read';
+
+export type Uses = { readonly [D in DependencyName]?: AccessLevel<D> };
+
+interface FunctionLine {
   name: string;
+  uses: Uses;
+  /** Function timeout when the default (TallyStackProps.functionTimeout) is not enough. */
+  timeoutSeconds?: number;
+  /** Ships the geolocation database (TallyStackProps.geoipDatabase) with this function (GEOIP_DB_PATH). */
+  geolocation?: true;
+}
+
+export interface Route extends FunctionLine {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** API Gateway resource path; {param} segments become pathParameters. */
   path: string;
   auth: RouteAuth;
 }
 
+/** API Gateway gives up on an integration after 29 s: a route doing Athena work gets just under it. */
+const ATHENA_ROUTE_TIMEOUT = 28;
+
+/** Admin routes authenticate with the admin token and look their project up. */
+const ADMIN = { projects: 'read', adminToken: 'read' } as const;
+
+/** Both ingestion paths: ledger, identity links, both raw streams, the running experiments (exposures). */
+const INGEST = {
+  ledger: 'readWrite',
+  sink: 'write',
+  identities: 'readWrite',
+  identitySink: 'write',
+  experiments: 'read',
+  experimentsCacheMs: 'read',
+} as const;
+
 export const ROUTES = [
-  { name: 'ingest-v1', method: 'POST', path: '/v1/events', auth: 'api-key' },
-  { name: 'ingest-api', method: 'POST', path: '/api/events', auth: 'api-key' },
-  { name: 'admin-projects-create', method: 'POST', path: '/admin/v1/projects', auth: 'admin' },
-  { name: 'admin-projects-list', method: 'GET', path: '/admin/v1/projects', auth: 'admin' },
-  { name: 'admin-keys-create', method: 'POST', path: '/admin/v1/projects/{project_id}/keys', auth: 'admin' },
-  { name: 'admin-keys-list', method: 'GET', path: '/admin/v1/projects/{project_id}/keys', auth: 'admin' },
-  { name: 'admin-keys-delete', method: 'DELETE', path: '/admin/v1/projects/{project_id}/keys/{key_id}', auth: 'admin' },
-  { name: 'admin-events-list', method: 'GET', path: '/admin/v1/projects/{project_id}/events', auth: 'admin' },
-  { name: 'admin-users-get', method: 'GET', path: '/admin/v1/projects/{project_id}/users/{id}', auth: 'admin' },
-  { name: 'experiments-assign', method: 'GET', path: '/v1/experiments', auth: 'api-key' },
-  { name: 'experiments-configs', method: 'GET', path: '/v1/experiments/configs', auth: 'api-key' },
-  { name: 'admin-experiments-create', method: 'POST', path: '/admin/v1/projects/{project_id}/experiments', auth: 'admin' },
-  { name: 'admin-experiments-list', method: 'GET', path: '/admin/v1/projects/{project_id}/experiments', auth: 'admin' },
-  { name: 'admin-experiments-get', method: 'GET', path: '/admin/v1/projects/{project_id}/experiments/{id}', auth: 'admin' },
-  { name: 'admin-experiments-update', method: 'PATCH', path: '/admin/v1/projects/{project_id}/experiments/{id}', auth: 'admin' },
-  { name: 'admin-experiments-start', method: 'POST', path: '/admin/v1/projects/{project_id}/experiments/{id}/start', auth: 'admin' },
-  { name: 'admin-experiments-stop', method: 'POST', path: '/admin/v1/projects/{project_id}/experiments/{id}/stop', auth: 'admin' },
-  { name: 'admin-results-get', method: 'GET', path: '/admin/v1/projects/{project_id}/experiments/{id}/results', auth: 'admin' },
-  { name: 'admin-results-refresh', method: 'POST', path: '/admin/v1/projects/{project_id}/experiments/{id}/results/refresh', auth: 'admin' },
+  { name: 'ingest-v1', method: 'POST', path: '/v1/events', auth: 'api-key', uses: INGEST, geolocation: true },
+  { name: 'ingest-api', method: 'POST', path: '/api/events', auth: 'api-key', uses: INGEST, geolocation: true },
+  { name: 'admin-projects-create', method: 'POST', path: '/admin/v1/projects', auth: 'admin', uses: { ...ADMIN, projects: 'readWrite' } },
+  { name: 'admin-projects-list', method: 'GET', path: '/admin/v1/projects', auth: 'admin', uses: ADMIN },
+  {
+    name: 'admin-keys-create',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/keys',
+    auth: 'admin',
+    uses: { ...ADMIN, keys: 'readWrite', rateLimits: 'manage' },
+  },
+  { name: 'admin-keys-list', method: 'GET', path: '/admin/v1/projects/{project_id}/keys', auth: 'admin', uses: { ...ADMIN, keys: 'read' } },
+  {
+    name: 'admin-keys-delete',
+    method: 'DELETE',
+    path: '/admin/v1/projects/{project_id}/keys/{key_id}',
+    auth: 'admin',
+    uses: { ...ADMIN, keys: 'readWrite', rateLimits: 'manage' },
+  },
+  { name: 'admin-events-list', method: 'GET', path: '/admin/v1/projects/{project_id}/events', auth: 'admin', uses: { ...ADMIN, ledger: 'read' } },
+  { name: 'admin-users-get', method: 'GET', path: '/admin/v1/projects/{project_id}/users/{id}', auth: 'admin', uses: { ...ADMIN, identities: 'read' } },
+  {
+    name: 'experiments-assign',
+    method: 'GET',
+    path: '/v1/experiments',
+    auth: 'api-key',
+    uses: { experiments: 'read', assignments: 'readWrite', identities: 'readWrite', identitySink: 'write', experimentsCacheMs: 'read' },
+  },
+  { name: 'experiments-configs', method: 'GET', path: '/v1/experiments/configs', auth: 'api-key', uses: { experiments: 'read', experimentsCacheMs: 'read' } },
+  {
+    name: 'admin-experiments-create',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/experiments',
+    auth: 'admin',
+    uses: { ...ADMIN, experiments: 'readWrite' },
+  },
+  { name: 'admin-experiments-list', method: 'GET', path: '/admin/v1/projects/{project_id}/experiments', auth: 'admin', uses: { ...ADMIN, experiments: 'read' } },
+  {
+    name: 'admin-experiments-get',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/experiments/{id}',
+    auth: 'admin',
+    uses: { ...ADMIN, experiments: 'read' },
+  },
+  {
+    name: 'admin-experiments-update',
+    method: 'PATCH',
+    path: '/admin/v1/projects/{project_id}/experiments/{id}',
+    auth: 'admin',
+    uses: { ...ADMIN, experiments: 'readWrite' },
+  },
+  {
+    name: 'admin-experiments-start',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/experiments/{id}/start',
+    auth: 'admin',
+    uses: { ...ADMIN, experiments: 'readWrite' },
+  },
+  {
+    name: 'admin-experiments-stop',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/experiments/{id}/stop',
+    auth: 'admin',
+    uses: { ...ADMIN, experiments: 'readWrite' },
+  },
+  {
+    name: 'admin-results-get',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/experiments/{id}/results',
+    auth: 'admin',
+    uses: { ...ADMIN, experiments: 'read', results: 'read' },
+  },
+  {
+    name: 'admin-results-refresh',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/experiments/{id}/results/refresh',
+    auth: 'admin',
+    uses: { ...ADMIN, experiments: 'read', results: 'readWrite', resultsQuery: 'query' },
+    timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
 ] as const satisfies readonly Route[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];
+
+export interface Job extends FunctionLine {
+  description: string;
+}
+
+/** Scheduled functions (EventBridge), entry file lambdas/entry/<name>.ts. */
+export const JOBS = [
+  {
+    name: 'results-job',
+    description: 'Tally results job: recomputes the results of running experiments with Athena',
+    uses: { projects: 'read', experiments: 'read', results: 'readWrite', resultsQuery: 'query' },
+    timeoutSeconds: 600,
+  },
+] as const satisfies readonly Job[];
+
+export type JobName = (typeof JOBS)[number]['name'];
+
+/**
+ * The API key authorizer reads keys and nothing else. Its entry wires its one store itself (its cold
+ * start is on every public request's path); its own variables are AUTHORIZER_ENV.
+ */
+export const AUTHORIZER = { name: 'authorizer', uses: { keys: 'read' } } as const satisfies FunctionLine;
+export const AUTHORIZER_ENV = ['KEY_CACHE_TTL_SECONDS', 'UNAUTHENTICATED_USAGE_KEY', 'ORIGIN_SECRET_ARN'] as const satisfies readonly LambdaEnvName[];
+
+export type FunctionName = RouteName | JobName | 'authorizer';
+type Line = (typeof ROUTES)[number] | (typeof JOBS)[number] | typeof AUTHORIZER;
+
+/** Every function of the stack, in one list: routes, jobs, the authorizer. */
+export const FUNCTIONS: readonly Line[] = [...ROUTES, ...JOBS, AUTHORIZER];
+
+export function functionLine<N extends FunctionName>(name: N): Extract<Line, { name: N }> {
+  const line = FUNCTIONS.find((f) => f.name === name);
+  if (!line) throw new Error(`${name} is not in the route manifest (lambdas/routes.ts)`);
+  return line as Extract<Line, { name: N }>;
+}
+
+/** The dependencies a function's line lists. */
+export type UsedBy<N extends FunctionName> = keyof Extract<Line, { name: N }>['uses'] & DependencyName;
+
+/** What a function's handler may be given: the dependencies its line lists, and the ambient ones. */
+export type RouteDeps<N extends FunctionName> = Pick<Deps, UsedBy<N> | AmbientDependency>;
+
+/** The variables a function reads: those of its dependencies, GEOIP_DB_PATH with geolocation. */
+export function envOf(line: FunctionLine): LambdaEnvName[] {
+  const deps = Object.keys(line.uses) as DependencyName[];
+  return [...new Set([...deps.flatMap((d) => DEPENDENCIES[d].env), ...(line.geolocation ? (['GEOIP_DB_PATH'] as const) : [])])];
+}

@@ -11,6 +11,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { LambdaEnvName } from '../lambdas/lambda-env';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const entryFile = (name: string) => join(REPO_ROOT, 'lambdas', 'entry', `${name}.ts`);
@@ -42,7 +43,8 @@ export interface TallyFunctionProps {
   /** Entry file name under lambdas/entry/, without .ts (a route name, or "authorizer"). */
   entry: string;
   description: string;
-  environment?: Record<string, string>;
+  /** Variables declared in lambdas/lambda-env.ts, and only those. */
+  environment?: Partial<Record<LambdaEnvName, string>>;
   /** Files copied into the bundle's directory (deployed under /var/task/). */
   copyFiles?: Array<{ from: string; to: string }>;
   logLevel: LogLevel;
@@ -108,7 +110,7 @@ export class TallyFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         TALLY_LOG_LEVEL: props.logLevel,
         ...props.environment,
-      },
+      } satisfies Partial<Record<LambdaEnvName, string>>,
     });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',

@@ -1,6 +1,8 @@
 /**
- * Turns a RouteAccess line (lib/route-access.ts) into IAM grants and environment variables: the only
- * way route functions get either, so what a function can do is exactly what its line says.
+ * Turns a function's line of the route manifest (lambdas/routes.ts) into IAM grants and environment
+ * variables: the only way functions get either, so what a function can do is exactly what its line
+ * says. Each dependency the line lists implies one grant (DEPENDENCIES) and sets the variables it
+ * reads, with the values below.
  */
 import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -9,10 +11,11 @@ import type { IDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { LambdaEnvName } from '../lambdas/lambda-env';
+import { DEPENDENCIES, type DependencyAccess, type DependencyName, type Uses } from '../lambdas/routes';
 import { TABLES, tableEnvVar, type TableName } from '../lambdas/store/schema';
 import { RATE_LIMIT_ENV, type ApiGatewayRateLimitsConfig } from '../lambdas/contract/usage-plans';
 import { RAW_STREAMS, type StreamName } from './raw-streams';
-import type { RouteAccess, SettingName } from './route-access';
 
 export interface AthenaTargets {
   workGroupName: string;
@@ -32,59 +35,74 @@ export interface AccessTargets {
   adminToken: ISecret;
   eventsRetentionDays: number;
   rateLimits: ApiGatewayRateLimitsConfig;
-  settings: Record<SettingName, { envVar: string; value: string }>;
+  /** EXPERIMENTS_CACHE_SECONDS. */
+  experimentsCacheSeconds: number;
   athena: AthenaTargets;
 }
 
 /** How long an Athena-querying function waits for its query: its timeout minus time to answer. */
 export const athenaMaxWaitSeconds = (timeoutSeconds: number) => Math.max(1, timeoutSeconds - 3);
 
-export function applyAccess(fn: LambdaFunction, access: RouteAccess, targets: AccessTargets): void {
-  for (const [name, level] of Object.entries(access.tables ?? {}) as Array<[TableName, 'read' | 'readWrite']>) {
-    const table = targets.tables[name];
-    fn.addToRolePolicy(tableStatement(table, name, level));
-    fn.addEnvironment(tableEnvVar(name), table.tableName);
-    if (name === 'events') fn.addEnvironment('EVENTS_RETENTION_DAYS', String(targets.eventsRetentionDays));
-  }
-  for (const name of Object.keys(access.streams ?? {}) as StreamName[]) {
-    targets.streams[name].grantPutRecords(fn);
-    fn.addEnvironment(RAW_STREAMS[name].envVar, targets.streams[name].deliveryStreamName);
-  }
-  if (access.adminToken) {
-    targets.adminToken.grantRead(fn);
-    fn.addEnvironment('ADMIN_TOKEN_SECRET_ARN', targets.adminToken.secretArn);
-  }
-  for (const name of Object.keys(access.settings ?? {}) as SettingName[]) {
-    fn.addEnvironment(targets.settings[name].envVar, targets.settings[name].value);
-  }
-  if (access.athena) {
-    fn.addEnvironment('ATHENA_WORKGROUP', targets.athena.workGroupName);
-    fn.addEnvironment('ATHENA_DATABASE', targets.athena.databaseName);
-    fn.addEnvironment('ATHENA_MAX_WAIT_SECONDS', String(athenaMaxWaitSeconds(fn.timeout?.toSeconds() ?? 3)));
-    for (const statement of athenaStatements(Stack.of(fn), targets.athena)) fn.addToRolePolicy(statement);
-    Validations.of(fn.role!).acknowledge(
-      ...[
-        ...targets.athena.rawPrefixes.map((prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`),
-        `Resource::<${logicalIdOf(targets.athena.resultsBucket)}.Arn>/${targets.athena.resultsPrefix}*`,
-      ].map((finding) => ({
-        id: `AwsSolutions-IAM5[${finding}]`,
-        reason: 'Athena reads every object under the raw prefixes it queries and writes result objects with generated names under the results prefix.',
-      })),
-    );
-  }
-  if (access.apiKeys) {
-    fn.addEnvironment(RATE_LIMIT_ENV.restApiId, targets.rateLimits.restApiId);
-    fn.addEnvironment(RATE_LIMIT_ENV.stage, targets.rateLimits.stage);
-    fn.addEnvironment(RATE_LIMIT_ENV.planPrefix, targets.rateLimits.planPrefix);
-    for (const statement of apiKeyManagementStatements(Stack.of(fn))) fn.addToRolePolicy(statement);
-    const reason =
-      'API keys and enterprise usage plans are created at run time, so their IDs cannot be named; the shared plans cannot be named either (they depend on the stage, which depends on this function). Scoped to API Gateway key and usage-plan paths and to the verbs used.';
-    Validations.of(fn.role!).acknowledge(
-      ...['/apikeys/*', '/usageplans/*', '/usageplans/*/keys'].map((path) => ({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::${path}]`,
-        reason,
-      })),
-    );
+/** The value of each variable a dependency reads (DEPENDENCIES[dep].env), for one function. */
+function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<LambdaEnvName, string>> {
+  return {
+    ...Object.fromEntries((Object.keys(targets.tables) as TableName[]).map((name) => [tableEnvVar(name), targets.tables[name].tableName])),
+    EVENTS_RETENTION_DAYS: String(targets.eventsRetentionDays),
+    [RAW_STREAMS.events.envVar]: targets.streams.events.deliveryStreamName,
+    [RAW_STREAMS.identities.envVar]: targets.streams.identities.deliveryStreamName,
+    ADMIN_TOKEN_SECRET_ARN: targets.adminToken.secretArn,
+    EXPERIMENTS_CACHE_SECONDS: String(targets.experimentsCacheSeconds),
+    ATHENA_WORKGROUP: targets.athena.workGroupName,
+    ATHENA_DATABASE: targets.athena.databaseName,
+    ATHENA_MAX_WAIT_SECONDS: String(athenaMaxWaitSeconds(fn.timeout?.toSeconds() ?? 3)),
+    [RATE_LIMIT_ENV.restApiId]: targets.rateLimits.restApiId,
+    [RATE_LIMIT_ENV.stage]: targets.rateLimits.stage,
+    [RATE_LIMIT_ENV.planPrefix]: targets.rateLimits.planPrefix,
+  };
+}
+
+/** Grants, in a fixed order of kinds (tables, streams, secret, settings, Athena, API keys) so the template is stable. */
+const KIND_ORDER = ['table', 'stream', 'secret', 'setting', 'athena', 'apiKeys'] as const;
+const kindOf = (access: DependencyAccess) => KIND_ORDER.find((k) => k in access)!;
+
+export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTargets): void {
+  const values = envValues(fn, targets);
+  const deps = (Object.keys(uses) as DependencyName[]).sort(
+    (a, b) => KIND_ORDER.indexOf(kindOf(DEPENDENCIES[a])) - KIND_ORDER.indexOf(kindOf(DEPENDENCIES[b])),
+  );
+  for (const dep of deps) {
+    const access: DependencyAccess = DEPENDENCIES[dep];
+    if ('table' in access) fn.addToRolePolicy(tableStatement(targets.tables[access.table], access.table, uses[dep] as 'read' | 'readWrite'));
+    if ('stream' in access) targets.streams[access.stream].grantPutRecords(fn);
+    if ('secret' in access) targets.adminToken.grantRead(fn);
+    for (const name of access.env) {
+      const value = values[name];
+      if (value === undefined) throw new Error(`lib/grants.ts has no value for ${name} (dependency ${dep})`);
+      fn.addEnvironment(name, value);
+    }
+    if ('athena' in access) {
+      for (const statement of athenaStatements(Stack.of(fn), targets.athena)) fn.addToRolePolicy(statement);
+      Validations.of(fn.role!).acknowledge(
+        ...[
+          ...targets.athena.rawPrefixes.map((prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`),
+          `Resource::<${logicalIdOf(targets.athena.resultsBucket)}.Arn>/${targets.athena.resultsPrefix}*`,
+        ].map((finding) => ({
+          id: `AwsSolutions-IAM5[${finding}]`,
+          reason: 'Athena reads every object under the raw prefixes it queries and writes result objects with generated names under the results prefix.',
+        })),
+      );
+    }
+    if ('apiKeys' in access) {
+      for (const statement of apiKeyManagementStatements(Stack.of(fn))) fn.addToRolePolicy(statement);
+      const reason =
+        'API keys and enterprise usage plans are created at run time, so their IDs cannot be named; the shared plans cannot be named either (they depend on the stage, which depends on this function). Scoped to API Gateway key and usage-plan paths and to the verbs used.';
+      Validations.of(fn.role!).acknowledge(
+        ...['/apikeys/*', '/usageplans/*', '/usageplans/*/keys'].map((path) => ({
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::${path}]`,
+          reason,
+        })),
+      );
+    }
   }
 }
 

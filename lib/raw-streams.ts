@@ -21,11 +21,12 @@ import {
 } from 'aws-cdk-lib/aws-kinesisfirehose';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { DEPENDENCIES } from '../lambdas/routes';
 import { secureBucket } from './buckets';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, type HiveType } from './raw-columns';
 
 export interface RawStreamSpec {
-  /** The environment variable of the functions that put records (lambdas/entry/aws.ts). */
+  /** The environment variable of the functions that put records (the manifest's DEPENDENCIES, lambdas/routes.ts). */
   envVar: string;
   /** S3 prefix and Glue table name. */
   prefix: string;
@@ -36,14 +37,14 @@ export interface RawStreamSpec {
 
 export const RAW_STREAMS = {
   events: {
-    envVar: 'EVENTS_STREAM_NAME',
+    envVar: DEPENDENCIES.sink.env[0],
     prefix: 'events/',
     table: 'events',
     columns: EVENT_COLUMNS,
     description: 'Raw events (one JSON line per event)',
   },
   identities: {
-    envVar: 'IDENTITIES_STREAM_NAME',
+    envVar: DEPENDENCIES.identitySink.env[0],
     prefix: 'identities/',
     table: 'identities',
     columns: IDENTITY_COLUMNS,

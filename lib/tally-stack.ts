@@ -14,7 +14,8 @@ import type { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PLAN_LIMITS } from '../lambdas/domain/api-key';
-import { ROUTES, type RouteName } from '../lambdas/routes';
+import type { LambdaEnvName } from '../lambdas/lambda-env';
+import { AUTHORIZER, JOBS, ROUTES, type JobName, type RouteName } from '../lambdas/routes';
 import type { TableName } from '../lambdas/store/schema';
 import { Alarms } from './alarms';
 import { Analytics, glueDatabaseNameFor, RESULTS_PREFIX } from './analytics';
@@ -23,7 +24,6 @@ import { accessLogBucket } from './buckets';
 import { Edge } from './edge';
 import { TallyFunction, type LogLevel } from './function';
 import { applyAccess, type AccessTargets } from './grants';
-import { AUTHORIZER_ACCESS, JOBS, ROUTE_ACCESS, type JobName, type RouteAccess } from './route-access';
 import { RAW_STREAMS, RawStreams } from './raw-streams';
 import { TallyTables } from './tables';
 
@@ -92,6 +92,9 @@ export interface TallyStackProps extends StackProps {
   readonly cloudFrontPriceClass?: PriceClass;
 }
 
+/** Sets a variable declared in lambdas/lambda-env.ts (the authorizer's own, AUTHORIZER_ENV). */
+const setEnv = (fn: LambdaFunction, name: LambdaEnvName, value: string) => fn.addEnvironment(name, value);
+
 /** Copies the database next to the bundle; the function finds it through GEOIP_DB_PATH. */
 function geoipBundle(path: string) {
   const source = resolve(path);
@@ -158,34 +161,34 @@ export class TallyStack extends Stack {
     });
     const analytics = this.analytics;
 
-    const timeoutOf = (access: RouteAccess) =>
-      access.timeoutSeconds ? Duration.seconds(access.timeoutSeconds) : functionDefaults.timeout;
+    const timeoutOf = (line: { name: string; timeoutSeconds?: number }) =>
+      line.timeoutSeconds ? Duration.seconds(line.timeoutSeconds) : functionDefaults.timeout;
     this.functions = Object.fromEntries(
       ROUTES.map((route) => [
         route.name,
         new TallyFunction(this, `Route-${route.name}`, {
           ...functionDefaults,
-          timeout: timeoutOf(ROUTE_ACCESS[route.name]),
+          timeout: timeoutOf(route),
           entry: route.name,
           description: `Tally ${route.method} ${route.path}`,
-          ...(props.geoipDatabase && (ROUTE_ACCESS[route.name] as RouteAccess).geolocation ? geoipBundle(props.geoipDatabase) : {}),
+          ...(props.geoipDatabase && 'geolocation' in route && route.geolocation ? geoipBundle(props.geoipDatabase) : {}),
         }),
       ]),
     ) as Record<RouteName, TallyFunction>;
     this.jobs = Object.fromEntries(
-      (Object.entries(JOBS) as Array<[JobName, (typeof JOBS)[JobName]]>).map(([name, job]) => [
-        name,
-        new TallyFunction(this, `Job-${name}`, {
+      JOBS.map((job) => [
+        job.name,
+        new TallyFunction(this, `Job-${job.name}`, {
           ...functionDefaults,
-          timeout: timeoutOf(job.access),
-          entry: name,
+          timeout: timeoutOf(job),
+          entry: job.name,
           description: job.description,
         }),
       ]),
     ) as Record<JobName, TallyFunction>;
     this.authorizer = new TallyFunction(this, 'Authorizer', {
       ...functionDefaults,
-      entry: 'authorizer',
+      entry: AUTHORIZER.name,
       description: 'Tally API key authorizer (key, origin and bundle-ID checks; usage identifier)',
       environment: { KEY_CACHE_TTL_SECONDS: String((props.keyCacheTtl ?? Duration.seconds(60)).toSeconds()) },
     });
@@ -201,7 +204,7 @@ export class TallyStack extends Stack {
       logRetention: functionDefaults.logRetention,
     });
 
-    this.authorizer.fn.addEnvironment('UNAUTHENTICATED_USAGE_KEY', this.api.unauthenticatedKeyValue);
+    setEnv(this.authorizer.fn, 'UNAUTHENTICATED_USAGE_KEY', this.api.unauthenticatedKeyValue);
 
     const targets: AccessTargets = {
       tables,
@@ -210,12 +213,7 @@ export class TallyStack extends Stack {
       eventsRetentionDays: props.eventsRetentionDays ?? 30,
       // The stage name, not the stage: the stage depends on these functions.
       rateLimits: { restApiId: this.api.api.restApiId, stage: stageName, planPrefix },
-      settings: {
-        experimentsCache: {
-          envVar: 'EXPERIMENTS_CACHE_SECONDS',
-          value: String((props.experimentsCacheTtl ?? Duration.seconds(5)).toSeconds()),
-        },
-      },
+      experimentsCacheSeconds: (props.experimentsCacheTtl ?? Duration.seconds(5)).toSeconds(),
       athena: {
         workGroupName: analytics.workGroupName,
         databaseName: analytics.database.databaseName,
@@ -226,9 +224,9 @@ export class TallyStack extends Stack {
         resultsPrefix: RESULTS_PREFIX,
       },
     };
-    for (const route of ROUTES) applyAccess(this.functions[route.name].fn, ROUTE_ACCESS[route.name], targets);
-    for (const name of Object.keys(JOBS) as JobName[]) applyAccess(this.jobs[name].fn, JOBS[name].access, targets);
-    applyAccess(this.authorizer.fn, AUTHORIZER_ACCESS, targets);
+    for (const route of ROUTES) applyAccess(this.functions[route.name].fn, route.uses, targets);
+    for (const job of JOBS) applyAccess(this.jobs[job.name].fn, job.uses, targets);
+    applyAccess(this.authorizer.fn, AUTHORIZER.uses, targets);
 
     // The results job on a schedule. Not retried by the rule, nor by Lambda, which retries a failed
     // asynchronous invocation twice by default ("Error handling and automatic retries in Lambda",
@@ -246,7 +244,7 @@ export class TallyStack extends Stack {
     if (props.cloudFront) {
       edge = this.edge = new Edge(this, 'Edge', { api: this.api.api, priceClass: props.cloudFrontPriceClass ?? PriceClass.PRICE_CLASS_100 });
       edge.originSecret.grantRead(this.authorizer.fn);
-      this.authorizer.fn.addEnvironment('ORIGIN_SECRET_ARN', edge.originSecret.secretArn);
+      setEnv(this.authorizer.fn, 'ORIGIN_SECRET_ARN', edge.originSecret.secretArn);
     }
 
     this.alarms = new Alarms(this, 'Alarms', {

@@ -49,7 +49,7 @@ const field = (label: string) =>
     .max(LIMITS.maxFieldLength, `${label} is longer than ${LIMITS.maxFieldLength} characters`)
     .optional();
 
-const SentEventSchema = z.object({
+export const SentEventSchema = z.object({
   name: z
     .string({ error: (iss) => (iss.input === undefined ? 'name is required' : 'name must be a string') })
     .min(1, 'name must not be empty')

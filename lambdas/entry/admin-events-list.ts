@@ -1,4 +1,4 @@
 import { createEventsListHandler } from '../handlers/events-list';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createEventsListHandler(awsDeps(['projects', 'ledger', 'adminToken']));
+export const handler = lambdaHandler('admin-events-list', createEventsListHandler);

@@ -1,4 +1,4 @@
 import { createExperimentsCreateHandler } from '../handlers/experiments-admin';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createExperimentsCreateHandler(awsDeps(['projects', 'experiments', 'adminToken']));
+export const handler = lambdaHandler('admin-experiments-create', createExperimentsCreateHandler);

@@ -1,4 +1,4 @@
 import { createExperimentsGetHandler } from '../handlers/experiments-admin';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createExperimentsGetHandler(awsDeps(['projects', 'experiments', 'adminToken']));
+export const handler = lambdaHandler('admin-experiments-get', createExperimentsGetHandler);

@@ -1,4 +1,4 @@
 import { createExperimentsListHandler } from '../handlers/experiments-admin';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createExperimentsListHandler(awsDeps(['projects', 'experiments', 'adminToken']));
+export const handler = lambdaHandler('admin-experiments-list', createExperimentsListHandler);

@@ -1,4 +1,4 @@
 import { createExperimentsStartHandler } from '../handlers/experiments-admin';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createExperimentsStartHandler(awsDeps(['projects', 'experiments', 'adminToken']));
+export const handler = lambdaHandler('admin-experiments-start', createExperimentsStartHandler);

@@ -1,4 +1,4 @@
 import { createExperimentsStopHandler } from '../handlers/experiments-admin';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createExperimentsStopHandler(awsDeps(['projects', 'experiments', 'adminToken']));
+export const handler = lambdaHandler('admin-experiments-stop', createExperimentsStopHandler);

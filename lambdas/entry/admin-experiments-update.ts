@@ -1,4 +1,4 @@
 import { createExperimentsUpdateHandler } from '../handlers/experiments-admin';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createExperimentsUpdateHandler(awsDeps(['projects', 'experiments', 'adminToken']));
+export const handler = lambdaHandler('admin-experiments-update', createExperimentsUpdateHandler);

@@ -1,4 +1,5 @@
 import { createKeysCreateHandler } from '../handlers/keys';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
+import { apiGatewayRateLimits } from './rate-limits';
 
-export const handler = createKeysCreateHandler(awsDeps(['projects', 'keys', 'rateLimits', 'adminToken']));
+export const handler = lambdaHandler('admin-keys-create', createKeysCreateHandler, { rateLimits: apiGatewayRateLimits });

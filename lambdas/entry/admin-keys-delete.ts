@@ -1,4 +1,5 @@
 import { createKeysDeleteHandler } from '../handlers/keys';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
+import { apiGatewayRateLimits } from './rate-limits';
 
-export const handler = createKeysDeleteHandler(awsDeps(['projects', 'keys', 'rateLimits', 'adminToken']));
+export const handler = lambdaHandler('admin-keys-delete', createKeysDeleteHandler, { rateLimits: apiGatewayRateLimits });

@@ -1,4 +1,4 @@
 import { createProjectsCreateHandler } from '../handlers/projects';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createProjectsCreateHandler(awsDeps(['projects', 'adminToken']));
+export const handler = lambdaHandler('admin-projects-create', createProjectsCreateHandler);

@@ -1,4 +1,4 @@
 import { createProjectsListHandler } from '../handlers/projects';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createProjectsListHandler(awsDeps(['projects', 'adminToken']));
+export const handler = lambdaHandler('admin-projects-list', createProjectsListHandler);

@@ -1,4 +1,5 @@
 import { createResultsGetHandler } from '../handlers/results';
-import { awsDeps } from './aws';
+import { lambdaHandler, notWired } from './aws';
 
-export const handler = createResultsGetHandler(awsDeps(['projects', 'experiments', 'results', 'adminToken']));
+// Reading stored results runs no query: this function is granted no Athena access.
+export const handler = lambdaHandler('admin-results-get', (deps) => createResultsGetHandler({ ...deps, resultsQuery: notWired('resultsQuery') }));

@@ -1,4 +1,5 @@
 import { createResultsRefreshHandler } from '../handlers/results';
-import { awsDeps } from './aws';
+import { athenaResultsQuery } from './athena';
+import { lambdaHandler } from './aws';
 
-export const handler = createResultsRefreshHandler(awsDeps(['projects', 'experiments', 'results', 'resultsQuery', 'adminToken']));
+export const handler = lambdaHandler('admin-results-refresh', createResultsRefreshHandler, { resultsQuery: athenaResultsQuery });

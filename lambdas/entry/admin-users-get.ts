@@ -1,4 +1,4 @@
 import { createUsersGetHandler } from '../handlers/users';
-import { awsDeps } from './aws';
+import { lambdaHandler } from './aws';
 
-export const handler = createUsersGetHandler(awsDeps(['projects', 'identities', 'adminToken']));
+export const handler = lambdaHandler('admin-users-get', createUsersGetHandler);

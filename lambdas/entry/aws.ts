@@ -1,103 +1,98 @@
 /**
- * Wiring for the Lambda entry files: AWS clients and stores from the environment the CDK stack sets.
- * Each entry names what it needs; missing variables fail the cold start with their names, so a
- * misconfigured deployment shows up on its first invocation log line rather than as odd behaviour.
+ * Wiring for the Lambda entry files: each function gets the dependencies its line of the route
+ * manifest (lambdas/routes.ts) lists, built from the environment variables the stack sets for them
+ * (lambdas/lambda-env.ts). Missing variables fail the cold start with their names, so a misconfigured
+ * deployment shows up on its first invocation log line rather than as odd behaviour.
  */
 import { FirehoseClient } from '@aws-sdk/client-firehose';
-import * as z from 'zod';
 import type { Deps } from '../deps';
+import { readLambdaEnv, type LambdaEnv, type LambdaEnvName } from '../lambda-env';
+import { envOf, functionLine, type DependencyName, type FunctionName, type RouteDeps, type UsedBy } from '../routes';
+import { ExperimentCatalog } from '../services/experiment-catalog';
 import { DynamoApiKeyStore } from '../store/api-key-store';
 import { documentClient } from '../store/dynamo-client';
 import { DynamoEventLedger } from '../store/event-ledger';
 import { FirehoseRawStream } from '../store/firehose-raw-stream';
-import { rateLimitsFromEnv } from '../adapters/apigw-rate-limits';
-import { cachedSecretReader } from '../adapters/secret-reader';
-import { NO_RATE_LIMIT_REGISTRY } from '../adapters/no-rate-limit-registry';
 import { DynamoProjectStore } from '../store/project-store';
 import { geoLookupFor } from '../adapters/geo-mmdb';
 import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoResultsStore } from '../store/results-store';
-import { AthenaClient } from '@aws-sdk/client-athena';
-import { AthenaResultsQuery } from '../adapters/athena-results-query';
+import { cachedSecretReader } from '../adapters/secret-reader';
 
-const ENV = {
-  TABLE_PROJECTS: z.string().min(1),
-  TABLE_API_KEYS: z.string().min(1),
-  TABLE_EVENTS: z.string().min(1),
-  TABLE_IDENTITIES: z.string().min(1),
-  TABLE_EXPERIMENTS: z.string().min(1),
-  TABLE_ASSIGNMENTS: z.string().min(1),
-  EXPERIMENTS_CACHE_SECONDS: z.coerce.number().min(0).max(60),
-  TABLE_RESULTS: z.string().min(1),
-  ATHENA_WORKGROUP: z.string().min(1),
-  ATHENA_DATABASE: z.string().min(1),
-  ATHENA_MAX_WAIT_SECONDS: z.coerce.number().int().positive(),
-  EVENTS_STREAM_NAME: z.string().min(1),
-  IDENTITIES_STREAM_NAME: z.string().min(1),
-  EVENTS_RETENTION_DAYS: z.coerce.number().int().positive(),
-  ADMIN_TOKEN_SECRET_ARN: z.string().min(1),
-} as const;
-type EnvName = keyof typeof ENV;
+/**
+ * Dependencies with heavy clients (Athena and its SQL, API Gateway): the few entries using them pass
+ * their wiring (lambdas/entry/athena.ts, lambdas/entry/rate-limits.ts), so the other bundles neither
+ * carry nor load them. The type checker asks exactly the functions whose line lists one for it.
+ */
+export type SeparatelyWired = 'resultsQuery' | 'rateLimits';
+export type Wiring<D extends SeparatelyWired> = (env: LambdaEnv<LambdaEnvName>) => Deps[D];
+type WiringOf<N extends FunctionName> = { [D in UsedBy<N> & SeparatelyWired]: Wiring<D> };
+type WiringArgs<N extends FunctionName> = [UsedBy<N> & SeparatelyWired] extends [never] ? [] : [wiring: WiringOf<N>];
 
-/** Which environment variables each dependency needs. */
-const NEEDS: Partial<Record<keyof Deps, EnvName[]>> = {
-  projects: ['TABLE_PROJECTS'],
-  keys: ['TABLE_API_KEYS'],
-  ledger: ['TABLE_EVENTS', 'EVENTS_RETENTION_DAYS'],
-  sink: ['EVENTS_STREAM_NAME'],
-  identities: ['TABLE_IDENTITIES'],
-  identitySink: ['IDENTITIES_STREAM_NAME'],
-  experiments: ['TABLE_EXPERIMENTS'],
-  assignments: ['TABLE_ASSIGNMENTS'],
-  experimentsCacheMs: ['EXPERIMENTS_CACHE_SECONDS'],
-  results: ['TABLE_RESULTS'],
-  resultsQuery: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'],
-  adminToken: ['ADMIN_TOKEN_SECRET_ARN'],
-};
+/** A factory whose declared dependencies leave out some its manifest line lists: the line grants more than the handler uses. */
+type NoUnused<N extends FunctionName, F> = F extends (deps: infer P) => unknown
+  ? [Exclude<UsedBy<N>, keyof P>] extends [never]
+    ? unknown
+    : { 'the manifest line lists dependencies this handler does not take': Exclude<UsedBy<N>, keyof P> }
+  : unknown;
 
-export function loadEnv(names: EnvName[], source: NodeJS.ProcessEnv = process.env): Record<EnvName, string> {
-  const shape = Object.fromEntries(names.map((n) => [n, ENV[n]]));
-  const parsed = z.object(shape).safeParse(source);
-  if (!parsed.success) {
-    const missing = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
-    throw new Error(`Invalid or missing environment variables: ${missing}`);
-  }
-  return parsed.data as Record<EnvName, string>;
+/**
+ * The handler of one function of the manifest: `factory` receives the dependencies its line lists
+ * (and clock, geo). The type checker refuses a factory needing more, and a factory (named, with its
+ * own Deps type) taking fewer than the line lists, which would grant more than the handler uses.
+ */
+export function lambdaHandler<N extends FunctionName, F extends (deps: RouteDeps<N>) => unknown>(
+  name: N,
+  factory: F & NoUnused<N, F>,
+  ...wiring: WiringArgs<N>
+): ReturnType<F> {
+  return factory(awsDeps(name, (wiring[0] ?? {}) as Partial<{ [D in SeparatelyWired]: Wiring<D> }>) as RouteDeps<N>) as ReturnType<F>;
 }
 
-/** Builds the dependencies an entry file asks for; the others throw if a handler touches them. */
-export function awsDeps(needs: Array<keyof Deps>): Deps {
-  const env = loadEnv([...new Set(needs.flatMap((n) => NEEDS[n] ?? []))]);
-  const ddb = documentClient();
-  const unavailable = (name: string) => () => {
-    throw new Error(`${name} is not wired into this function`);
+/** Builds the dependencies a function's manifest line lists; the others are absent. */
+export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWired]: Wiring<D> }> = {}): Partial<Deps> {
+  const line = functionLine(name);
+  const uses = (dep: DependencyName) => dep in line.uses;
+  const env = readLambdaEnv(envOf(line));
+  const separately = <D extends SeparatelyWired>(dep: D): Deps[D] => {
+    const wire = wiring[dep] as Wiring<D> | undefined;
+    if (!wire) throw new Error(`${name} uses ${dep}: pass its wiring to lambdaHandler`);
+    return wire(env);
   };
+  const ddb = documentClient();
   // GEOIP_DB_PATH: a City MMDB shipped with the function (README "Geolocation"); unset, locations are null.
-  const deps: Partial<Deps> = { clock: Date.now, geo: geoLookupFor(process.env.GEOIP_DB_PATH || undefined), rateLimits: NO_RATE_LIMIT_REGISTRY };
-  if (needs.includes('projects')) deps.projects = new DynamoProjectStore(ddb, env.TABLE_PROJECTS);
-  if (needs.includes('keys')) deps.keys = new DynamoApiKeyStore(ddb, env.TABLE_API_KEYS);
-  if (needs.includes('ledger')) {
-    deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS, { retentionDays: Number(env.EVENTS_RETENTION_DAYS) });
+  const deps: Partial<Deps> = { clock: Date.now, geo: geoLookupFor(env.GEOIP_DB_PATH) };
+  if (uses('projects')) deps.projects = new DynamoProjectStore(ddb, env.TABLE_PROJECTS);
+  if (uses('keys')) deps.keys = new DynamoApiKeyStore(ddb, env.TABLE_API_KEYS);
+  if (uses('ledger')) deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS, { retentionDays: env.EVENTS_RETENTION_DAYS });
+  if (uses('sink') || uses('identitySink')) {
+    const client = new FirehoseClient({});
+    if (uses('sink')) deps.sink = new FirehoseRawStream(client, env.EVENTS_STREAM_NAME);
+    if (uses('identitySink')) deps.identitySink = new FirehoseRawStream(client, env.IDENTITIES_STREAM_NAME);
   }
-  const firehose = new FirehoseClient({});
-  if (needs.includes('sink')) deps.sink = new FirehoseRawStream(firehose, env.EVENTS_STREAM_NAME);
-  if (needs.includes('identities')) deps.identities = new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES);
-  if (needs.includes('identitySink')) deps.identitySink = new FirehoseRawStream(firehose, env.IDENTITIES_STREAM_NAME);
-  if (needs.includes('experiments')) deps.experiments = new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS);
-  if (needs.includes('assignments')) deps.assignments = new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS);
-  if (needs.includes('results')) deps.results = new DynamoResultsStore(ddb, env.TABLE_RESULTS);
-  if (needs.includes('resultsQuery')) {
-    deps.resultsQuery = new AthenaResultsQuery(new AthenaClient({}), {
-      workGroup: env.ATHENA_WORKGROUP,
-      database: env.ATHENA_DATABASE,
-      maxWaitMs: Number(env.ATHENA_MAX_WAIT_SECONDS) * 1000,
-    });
-  }
-  deps.experimentsCacheMs = needs.includes('experimentsCacheMs') ? Number(env.EXPERIMENTS_CACHE_SECONDS) * 1000 : 0;
-  // RATE_LIMIT_* variables, checked by rateLimitsFromEnv (lambdas/store/apigw-rate-limits.ts).
-  if (needs.includes('rateLimits')) deps.rateLimits = rateLimitsFromEnv();
-  deps.adminToken = needs.includes('adminToken') ? cachedSecretReader(env.ADMIN_TOKEN_SECRET_ARN, 'The admin token secret') : unavailable('adminToken');
-  return deps as Deps;
+  if (uses('identities')) deps.identities = new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES);
+  if (uses('experiments')) deps.experiments = new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS);
+  if (uses('assignments')) deps.assignments = new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS);
+  if (uses('results')) deps.results = new DynamoResultsStore(ddb, env.TABLE_RESULTS);
+  if (uses('resultsQuery')) deps.resultsQuery = separately('resultsQuery');
+  if (uses('experimentsCacheMs')) deps.experimentsCacheMs = env.EXPERIMENTS_CACHE_SECONDS * 1000;
+  if (uses('rateLimits')) deps.rateLimits = separately('rateLimits');
+  if (uses('adminToken')) deps.adminToken = cachedSecretReader(env.ADMIN_TOKEN_SECRET_ARN, 'The admin token secret');
+  return deps;
+}
+
+/** The running-experiments cache of the ingestion and experiment routes. */
+export function withCatalog<D extends Pick<Deps, 'experiments' | 'experimentsCacheMs'>>(deps: D): D & { catalog: ExperimentCatalog } {
+  return { ...deps, catalog: new ExperimentCatalog(deps.experiments, deps.experimentsCacheMs) };
+}
+
+/** Stands in for a dependency a shared handler type names but this function never calls: any use throws. */
+export function notWired<T extends object>(name: string): T {
+  return new Proxy({} as T, {
+    get: () => {
+      throw new Error(`${name} is not wired into this function`);
+    },
+  });
 }

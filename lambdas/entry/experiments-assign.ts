@@ -1,6 +1,4 @@
 import { createExperimentsAssignHandler } from '../handlers/experiments';
-import { ExperimentCatalog } from '../services/experiment-catalog';
-import { awsDeps } from './aws';
+import { lambdaHandler, withCatalog } from './aws';
 
-const deps = awsDeps(['experiments', 'assignments', 'identities', 'identitySink', 'experimentsCacheMs']);
-export const handler = createExperimentsAssignHandler({ ...deps, catalog: new ExperimentCatalog(deps.experiments, deps.experimentsCacheMs) });
+export const handler = lambdaHandler('experiments-assign', (deps) => createExperimentsAssignHandler(withCatalog(deps)));

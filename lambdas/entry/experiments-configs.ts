@@ -1,6 +1,4 @@
 import { createExperimentsConfigsHandler } from '../handlers/experiments';
-import { ExperimentCatalog } from '../services/experiment-catalog';
-import { awsDeps } from './aws';
+import { lambdaHandler, withCatalog } from './aws';
 
-const deps = awsDeps(['experiments', 'experimentsCacheMs']);
-export const handler = createExperimentsConfigsHandler({ catalog: new ExperimentCatalog(deps.experiments, deps.experimentsCacheMs) });
+export const handler = lambdaHandler('experiments-configs', (deps) => createExperimentsConfigsHandler(withCatalog(deps)));

@@ -1,6 +1,4 @@
 import { createIngestHandler } from '../handlers/ingest';
-import { ExperimentCatalog } from '../services/experiment-catalog';
-import { awsDeps } from './aws';
+import { lambdaHandler, withCatalog } from './aws';
 
-const deps = awsDeps(['ledger', 'sink', 'identities', 'identitySink', 'experiments', 'experimentsCacheMs']);
-export const handler = createIngestHandler('api', { ...deps, catalog: new ExperimentCatalog(deps.experiments, deps.experimentsCacheMs) });
+export const handler = lambdaHandler('ingest-api', (deps) => createIngestHandler('api', withCatalog(deps)));

@@ -1,6 +1,4 @@
 import { createIngestHandler } from '../handlers/ingest';
-import { ExperimentCatalog } from '../services/experiment-catalog';
-import { awsDeps } from './aws';
+import { lambdaHandler, withCatalog } from './aws';
 
-const deps = awsDeps(['ledger', 'sink', 'identities', 'identitySink', 'experiments', 'experimentsCacheMs']);
-export const handler = createIngestHandler('v1', { ...deps, catalog: new ExperimentCatalog(deps.experiments, deps.experimentsCacheMs) });
+export const handler = lambdaHandler('ingest-v1', (deps) => createIngestHandler('v1', withCatalog(deps)));

@@ -2,14 +2,13 @@
 import type { Context } from 'aws-lambda';
 import { deadlineFrom } from '../domain/deadline';
 import { runResultsJob } from '../services/compute-results';
-import { awsDeps } from './aws';
-
-const deps = awsDeps(['projects', 'experiments', 'results', 'resultsQuery']);
+import { athenaResultsQuery } from './athena';
+import { lambdaHandler } from './aws';
 
 /** Time kept back from the Lambda timeout to stop running Athena queries and log the summary. */
 export const FINISH_MARGIN_MS = 15_000;
 
-export const handler = async (_event: unknown, context: Pick<Context, 'getRemainingTimeInMillis'>): Promise<void> => {
+export const handler = lambdaHandler('results-job', (deps) => async (_event: unknown, context: Pick<Context, 'getRemainingTimeInMillis'>): Promise<void> => {
   const deadlineMs = deadlineFrom(Date.now(), context.getRemainingTimeInMillis(), FINISH_MARGIN_MS);
   const summary = await runResultsJob(deps, { deadlineMs });
   // The others were computed; failing the invocation puts the failure on the Lambda errors alarm.
@@ -17,4 +16,4 @@ export const handler = async (_event: unknown, context: Pick<Context, 'getRemain
   if (summary.failed > 0 || summary.deferred > 0) {
     throw new Error(`${summary.failed} experiment(s) failed and ${summary.deferred} were left for the next run; see the log lines above`);
   }
-};
+}, { resultsQuery: athenaResultsQuery });

@@ -7,7 +7,7 @@ import { requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_LISTING_LIMIT = 1000;
 
-const Query = z.object({
+export const Query = z.object({
   user_id: z.string().min(1).optional(),
   name: z.string().min(1).optional(),
   limit: z.coerce

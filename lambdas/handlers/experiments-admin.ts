@@ -34,14 +34,14 @@ const GoalEvent = z
 
 const Description = z.string({ error: 'description must be a string' }).max(2000, 'description is longer than 2000 characters');
 
-const CreateExperiment = z.object({
+export const CreateExperiment = z.object({
   name: z.unknown().refine((v) => v !== undefined, 'name is required').pipe(Name),
   variants: Variants.optional(),
   goal_event: GoalEvent,
   description: Description.optional(),
 });
 
-const PatchExperiment = z
+export const PatchExperiment = z
   .object({ name: Name.optional(), variants: Variants.optional(), goal_event: GoalEvent.optional(), description: Description.nullable().optional() })
   .strict();
 

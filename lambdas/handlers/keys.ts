@@ -26,7 +26,7 @@ const Origin = z
     'each allowed origin must look like https://app.example.com or https://*.example.com',
   );
 
-const CreateKey = z.object({
+export const CreateKey = z.object({
   plan: z.enum(PLANS, { error: `plan must be one of ${PLANS.join(', ')}` }).default('free'),
   rate_limit_per_minute: z
     .number({ error: 'rate_limit_per_minute must be an integer' })

@@ -6,7 +6,7 @@ import { jsonBody } from '../http/validate';
 import type { ProjectStore } from '../ports';
 import { wrapAdmin, type AdminDeps } from './admin';
 
-const CreateProject = z.object({
+export const CreateProject = z.object({
   name: z
     .string({ error: 'name is required and must be a string' })
     .trim()

@@ -17,6 +17,7 @@ import { ApiError } from '../http/api-error';
 import { header, json, type HttpEvent } from '../http/event';
 import type { HttpHandler } from '../http/wrap';
 import type { createHandlers } from '../handlers/registry';
+import { openApiDocument } from '../openapi';
 import { ROUTES } from '../routes';
 import { authorizeKey, authorizerContext } from '../services/authorize';
 import { serveExample } from './example-page';
@@ -40,6 +41,8 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://local');
     if (await serveExample(req, res, url.pathname)) return;
+    // The API's description, generated from the route manifest and the handlers' schemas (local only).
+    if (req.method === 'GET' && url.pathname === '/openapi.json') return writeResult(res, json(200, openApiDocument()));
     const surface = surfaceOf(url.pathname);
     const origin = req.headers.origin;
     // Every early answer leaves the body unread: answerUnread lets the client finish sending it.

@@ -17,6 +17,30 @@ export const MIN_ADMIN_TOKEN_LENGTH = 16;
 /** A bearer token travels in a header: printable ASCII, and short enough for any proxy's header limit. */
 export const MAX_ADMIN_TOKEN_LENGTH = 512;
 
+/**
+ * Every variable `npm start` reads, declared once: its default (as the README's configuration table
+ * shows it) and what it does. readStartConfig below parses and range-checks each; bin/start.ts names
+ * them in its messages through StartEnvName. The Lambda functions' variables are lambdas/lambda-env.ts.
+ */
+export const START_ENV = {
+  PORT: { default: '3000', description: 'Port to listen on, 0 to 65535; 0 picks a free port' },
+  TALLY_HOST: { default: '127.0.0.1', description: 'Address to listen on (0.0.0.0 for every interface)' },
+  TALLY_DATA_DIR: { default: './.tally', description: 'Where the data store, raw event files and the generated admin token live' },
+  TALLY_ADMIN_TOKEN: {
+    default: 'generated',
+    description: `Admin API bearer token, ${MIN_ADMIN_TOKEN_LENGTH} to ${MAX_ADMIN_TOKEN_LENGTH} printable ASCII characters; unset, one is generated and kept in <data dir>/admin-token`,
+  },
+  TALLY_TRUST_PROXY: { default: '0', description: '1 takes the client address from X-Forwarded-For (behind a proxy); 0 uses the socket address' },
+  TALLY_LOG_LEVEL: { default: 'info', description: `Log level: ${LOG_LEVELS.join(', ')}` },
+  TALLY_GEOIP_DB: { default: 'unset', description: 'Path of a MaxMind City database (.mmdb); unset, geolocation is off' },
+  TALLY_RESULTS_INTERVAL_SECONDS: {
+    default: '60',
+    description: `Seconds between results job runs, 1 to ${MAX_RESULTS_INTERVAL_SECONDS}; 0 runs it only on refresh`,
+  },
+} as const satisfies Record<string, { default: string; description: string }>;
+
+export type StartEnvName = keyof typeof START_ENV;
+
 export interface StartConfig {
   port: number;
   host: string;
@@ -33,11 +57,11 @@ export type ConfigResult = { ok: true; config: StartConfig } | { ok: false; prob
 
 export function readStartConfig(env: Record<string, string | undefined>): ConfigResult {
   const problems: string[] = [];
-  const get = (name: string) => (env[name] === '' ? undefined : env[name]);
-  const bad = (name: string, shown: string, problem: string) => problems.push(`${name}=${shown}: ${problem}`);
+  const get = (name: StartEnvName) => (env[name] === '' ? undefined : env[name]);
+  const bad = (name: StartEnvName, shown: string, problem: string) => problems.push(`${name}=${shown}: ${problem}`);
   const quote = (value: string) => JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
 
-  const integer = (name: string, fallback: number, min: number, max: number, rangeText: string): number => {
+  const integer = (name: StartEnvName, fallback: number, min: number, max: number, rangeText: string): number => {
     const raw = get(name);
     if (raw === undefined) return fallback;
     const n = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
@@ -48,21 +72,21 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
     return n;
   };
 
-  const port = integer('PORT', 3000, 0, 65535, 'from 0 to 65535 (0 picks a free port)');
+  const port = integer('PORT', Number(START_ENV.PORT.default), 0, 65535, 'from 0 to 65535 (0 picks a free port)');
   const interval = integer(
     'TALLY_RESULTS_INTERVAL_SECONDS',
-    60,
+    Number(START_ENV.TALLY_RESULTS_INTERVAL_SECONDS.default),
     0,
     MAX_RESULTS_INTERVAL_SECONDS,
     `from 1 to ${MAX_RESULTS_INTERVAL_SECONDS} (one day), or 0 to run the results job only on refresh`,
   );
 
-  const host = get('TALLY_HOST') ?? '127.0.0.1';
+  const host = get('TALLY_HOST') ?? START_ENV.TALLY_HOST.default;
   if (isIP(host) === 0 && !/^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*$/.test(host)) {
     bad('TALLY_HOST', quote(host), 'must be an IP address (127.0.0.1, 0.0.0.0, ::1, …) or a host name');
   }
 
-  const dataDir = resolve(get('TALLY_DATA_DIR') ?? './.tally');
+  const dataDir = resolve(get('TALLY_DATA_DIR') ?? START_ENV.TALLY_DATA_DIR.default);
   const dataDirKind = kindOf(dataDir);
   if (dataDirKind !== 'missing' && dataDirKind !== 'directory') bad('TALLY_DATA_DIR', quote(dataDir), `is ${dataDirKind}, not a directory`);
 
@@ -76,10 +100,10 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
     }
   }
 
-  const trustProxy = get('TALLY_TRUST_PROXY') ?? '0';
+  const trustProxy = get('TALLY_TRUST_PROXY') ?? START_ENV.TALLY_TRUST_PROXY.default;
   if (trustProxy !== '0' && trustProxy !== '1') bad('TALLY_TRUST_PROXY', quote(trustProxy), 'must be 0 (use the socket address) or 1 (trust X-Forwarded-For)');
 
-  const logLevel = get('TALLY_LOG_LEVEL') ?? 'info';
+  const logLevel = get('TALLY_LOG_LEVEL') ?? START_ENV.TALLY_LOG_LEVEL.default;
   if (!(LOG_LEVELS as string[]).includes(logLevel)) bad('TALLY_LOG_LEVEL', quote(logLevel), `must be one of ${LOG_LEVELS.join(', ')}`);
 
   const geoDbRaw = get('TALLY_GEOIP_DB');

@@ -8,6 +8,7 @@
  *
  * BENCH_REQUESTS (default 500) and BENCH_CONCURRENCY (default 16) scale part 1.
  */
+import '../../bin/node-version';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';

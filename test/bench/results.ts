@@ -8,6 +8,7 @@
  * rows read for each. The cost follows the window, not the history: rows read are those of the
  * window's days only. The temp directory is removed at the end (also on Ctrl-C).
  */
+import '../../bin/node-version';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,15 +1,13 @@
 /**
- * Least privilege: each function's IAM statements and environment follow its line in
- * lib/route-access.ts, and each line matches what its entry file asks awsDeps() for.
+ * Least privilege: each function's IAM statements and environment follow its line of the route
+ * manifest (lambdas/routes.ts): the dependencies it uses and the access each implies (DEPENDENCIES).
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../lambdas/routes';
+import { AUTHORIZER, DEPENDENCIES, JOBS, ROUTES, type DependencyName, type Uses } from '../../lambdas/routes';
 import { TABLES, tableEnvVar, type TableName } from '../../lambdas/store/schema';
-import { entryFile, type TallyFunction } from '../../lib/function';
+import type { TallyFunction } from '../../lib/function';
 import { DYNAMO_READ, DYNAMO_WRITE } from '../../lib/grants';
 import { RAW_STREAMS, type StreamName } from '../../lib/raw-streams';
-import { AUTHORIZER_ACCESS, JOBS, ROUTE_ACCESS, type RouteAccess } from '../../lib/route-access';
 import { synthStack, type Synth } from './synth';
 
 let s: Synth;
@@ -38,75 +36,55 @@ function envOf(fn: TallyFunction): Record<string, unknown> {
   return s.template.toJSON().Resources[logicalId(fn.fn)].Properties.Environment.Variables;
 }
 
-/** Every function with the access line it was built from. */
-function allFunctions(): Array<{ name: string; fn: TallyFunction; access: RouteAccess }> {
+/** What a manifest line grants, read from its dependencies (DEPENDENCIES in lambdas/routes.ts). */
+interface Access {
+  tables: Partial<Record<TableName, 'read' | 'readWrite'>>;
+  streams: Partial<Record<StreamName, true>>;
+  adminToken: boolean;
+  athena: boolean;
+  apiKeys: boolean;
+}
+
+function accessOf(uses: Uses): Access {
+  const access: Access = { tables: {}, streams: {}, adminToken: false, athena: false, apiKeys: false };
+  for (const [dep, level] of Object.entries(uses) as Array<[DependencyName, string]>) {
+    const implied = DEPENDENCIES[dep];
+    if ('table' in implied) access.tables[implied.table] = level as 'read' | 'readWrite';
+    if ('stream' in implied) access.streams[implied.stream] = true;
+    if ('secret' in implied) access.adminToken = true;
+    if ('athena' in implied) access.athena = true;
+    if ('apiKeys' in implied) access.apiKeys = true;
+  }
+  return access;
+}
+
+/** Every function with the access its manifest line implies. */
+function allFunctions(): Array<{ name: string; fn: TallyFunction; access: Access }> {
   return [
-    ...ROUTES.map((r) => ({ name: r.name, fn: s.stack.functions[r.name], access: ROUTE_ACCESS[r.name] as RouteAccess })),
-    ...Object.entries(JOBS).map(([name, job]) => ({ name, fn: s.stack.jobs[name as keyof typeof JOBS], access: job.access as RouteAccess })),
-    { name: 'authorizer', fn: s.stack.authorizer, access: AUTHORIZER_ACCESS },
+    ...ROUTES.map((r) => ({ name: r.name, fn: s.stack.functions[r.name], access: accessOf(r.uses) })),
+    ...JOBS.map((j) => ({ name: j.name, fn: s.stack.jobs[j.name], access: accessOf(j.uses) })),
+    { name: 'authorizer', fn: s.stack.authorizer, access: accessOf(AUTHORIZER.uses) },
   ];
 }
 
 const mentions = (value: unknown, id: string) => JSON.stringify(value).includes(`"${id}"`);
 
-describe('route access lines match the entry files', () => {
-  /** What an awsDeps() dependency needs from a function's access line. */
-  const DEP_NEEDS: Record<string, (a: RouteAccess) => boolean> = {
-    projects: (a) => !!a.tables?.projects,
-    keys: (a) => !!a.tables?.api_keys,
-    rateLimits: (a) => !!a.apiKeys,
-    ledger: (a) => !!a.tables?.events,
-    sink: (a) => !!a.streams?.events,
-    identities: (a) => !!a.tables?.identities,
-    identitySink: (a) => !!a.streams?.identities,
-    experiments: (a) => !!a.tables?.experiments,
-    assignments: (a) => !!a.tables?.assignments,
-    experimentsCacheMs: (a) => !!a.settings?.experimentsCache,
-    results: (a) => !!a.tables?.results,
-    resultsQuery: (a) => !!a.athena,
-    adminToken: (a) => !!a.adminToken,
-  };
-  /** The dependency each piece of access exists for (so no line grants more than its entry uses). */
-  const TABLE_DEP: Record<string, string> = {
-    projects: 'projects',
-    api_keys: 'keys',
-    events: 'ledger',
-    identities: 'identities',
-    experiments: 'experiments',
-    assignments: 'assignments',
-    results: 'results',
-  };
-  const STREAM_DEP: Record<StreamName, string> = { events: 'sink', identities: 'identitySink' };
-
-  function depsOf(name: string): string[] {
-    const source = readFileSync(entryFile(name), 'utf8');
-    // The authorizer wires its one store itself (small bundle on the request path).
-    if (name === 'authorizer' && /new DynamoApiKeyStore\(/.test(source) && !/awsDeps\(\s*\[/.test(source)) return ['keys'];
-    const lists = [...source.matchAll(/awsDeps\(\s*\[([^\]]*)\]/g)];
-    expect(lists.length, `${name}: no awsDeps([...]) call`).toBeGreaterThan(0);
-    return lists.flatMap((m) => [...m[1]!.matchAll(/'([A-Za-z]+)'/g)].map((d) => d[1]!));
-  }
-
-  it('every route, job and the authorizer has an entry and an access line covering its deps, and no more', () => {
-    for (const { name, access } of allFunctions()) {
-      const deps = depsOf(name);
-      for (const dep of deps) {
-        const needs = DEP_NEEDS[dep];
-        if (dep === 'geo' || dep === 'clock') continue;
-        expect(needs, `${name}: dependency "${dep}" has no mapping in test/stack/iam.test.ts and lib/route-access.ts`).toBeDefined();
-        expect(needs!(access), `${name} uses "${dep}": its line in lib/route-access.ts must grant it`).toBe(true);
-      }
-      for (const table of Object.keys(access.tables ?? {})) {
-        expect(deps, `${name} is granted table ${table} it does not use`).toContain(TABLE_DEP[table]);
-      }
-      for (const stream of Object.keys(access.streams ?? {}) as StreamName[]) {
-        expect(deps, `${name} is granted stream ${stream} it does not use`).toContain(STREAM_DEP[stream]);
-      }
-      if (access.apiKeys) expect(deps).toContain('rateLimits');
-      if (access.athena) expect(deps).toContain('resultsQuery');
-      if (access.adminToken) expect(deps).toContain('adminToken');
-      if (access.settings?.experimentsCache) expect(deps).toContain('experimentsCacheMs');
+describe('the manifest', () => {
+  it('gives every table, stream and piece of access one dependency, and every dependency one kind of access', () => {
+    const tables = Object.values(DEPENDENCIES).flatMap((d) => ('table' in d ? [d.table] : []));
+    expect([...tables].sort()).toEqual(Object.keys(TABLES).sort());
+    const streams = Object.values(DEPENDENCIES).flatMap((d) => ('stream' in d ? [d.stream] : []));
+    expect([...streams].sort()).toEqual(Object.keys(RAW_STREAMS).sort());
+    for (const [name, d] of Object.entries(DEPENDENCIES)) {
+      const kinds = ['table', 'stream', 'secret', 'athena', 'apiKeys', 'setting'].filter((k) => k in d);
+      expect(kinds, name).toHaveLength(1);
+      if ('table' in d) expect(d.env, name).toContain(tableEnvVar(d.table));
+      if ('stream' in d) expect(d.env, name).toContain(RAW_STREAMS[d.stream].envVar);
     }
+  });
+
+  it('lets exactly the admin routes read the admin token', () => {
+    for (const route of ROUTES) expect('adminToken' in route.uses, route.name).toBe(route.auth === 'admin');
   });
 });
 
@@ -123,7 +101,7 @@ describe('IAM statements', () => {
       for (const table of Object.keys(TABLES) as TableName[]) {
         const tableId = logicalId(s.stack.tables[table]);
         const granted = dynamo.filter((st) => mentions(st.Resource, tableId));
-        const level = access.tables?.[table];
+        const level = access.tables[table];
         if (!level) {
           expect(granted, `${name} must not touch ${table}`).toHaveLength(0);
           continue;
@@ -142,7 +120,7 @@ describe('IAM statements', () => {
       const firehose = statementsOf(fn).filter((st) => asArray(st.Action).some((a) => a.startsWith('firehose:')));
       for (const stream of Object.keys(RAW_STREAMS) as StreamName[]) {
         const granted = firehose.filter((st) => mentions(st.Resource, logicalId(s.stack.raw.streams[stream])));
-        if (access.streams?.[stream]) {
+        if (access.streams[stream]) {
           expect(granted.flatMap((st) => asArray(st.Action)).sort(), name).toEqual(['firehose:PutRecord', 'firehose:PutRecordBatch']);
         } else {
           expect(granted, `${name} must not put to ${stream}`).toHaveLength(0);
@@ -167,7 +145,7 @@ describe('IAM statements', () => {
   it('let only the key create/delete functions manage API Gateway keys and usage plans, verb by verb', () => {
     for (const { name, fn, access } of allFunctions()) {
       const apigw = statementsOf(fn).filter((st) => asArray(st.Action).some((a) => a.startsWith('apigateway:')));
-      if (access.apiKeys !== 'manage') {
+      if (!access.apiKeys) {
         expect(apigw, name).toHaveLength(0);
         continue;
       }
@@ -184,7 +162,7 @@ describe('IAM statements', () => {
       const statements = statementsOf(fn);
       const athena = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('athena:')));
       const s3 = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:')));
-      if (access.athena !== 'query') {
+      if (!access.athena) {
         expect([...athena, ...s3], name).toHaveLength(0);
         continue;
       }
@@ -203,13 +181,13 @@ describe('environment', () => {
   it('names each granted table, stream and the secret by reference, never by value', () => {
     for (const { name, fn, access } of allFunctions()) {
       const env = envOf(fn);
-      for (const table of Object.keys(access.tables ?? {}) as TableName[]) {
+      for (const table of Object.keys(access.tables) as TableName[]) {
         expect(env[tableEnvVar(table)], `${name} ${table}`).toEqual({ Ref: logicalId(s.stack.tables[table]) });
       }
       for (const table of Object.keys(TABLES) as TableName[]) {
-        if (!access.tables?.[table]) expect(env, name).not.toHaveProperty(tableEnvVar(table));
+        if (!access.tables[table]) expect(env, name).not.toHaveProperty(tableEnvVar(table));
       }
-      for (const stream of Object.keys(access.streams ?? {}) as StreamName[]) {
+      for (const stream of Object.keys(access.streams) as StreamName[]) {
         expect(env[RAW_STREAMS[stream].envVar], name).toEqual({ Ref: logicalId(s.stack.raw.streams[stream]) });
       }
       if (access.adminToken) expect(env.ADMIN_TOKEN_SECRET_ARN, name).toEqual({ Ref: logicalId(s.stack.adminToken) });

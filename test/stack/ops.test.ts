@@ -5,10 +5,9 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { Schedule } from 'aws-cdk-lib/aws-events';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN_VERIFY_HEADER } from '../../lambdas/contract/gateway';
-import { ROUTES } from '../../lambdas/routes';
+import { JOBS, ROUTES } from '../../lambdas/routes';
 import { TABLES } from '../../lambdas/store/schema';
 import { RAW_STREAMS } from '../../lib/raw-streams';
-import { JOBS } from '../../lib/route-access';
 import { synthStack, type Synth } from './synth';
 
 let s: Synth;
@@ -17,7 +16,7 @@ beforeAll(() => {
 });
 
 const id = (c: { node: { defaultChild?: unknown } }) => s.stack.getLogicalId(c.node.defaultChild as never);
-const functionCount = ROUTES.length + Object.keys(JOBS).length + 1;
+const functionCount = ROUTES.length + JOBS.length + 1;
 
 describe('functions', () => {
   it('one per route, per job, plus the authorizer: Node.js 22 on arm64, JSON logs, source maps', () => {

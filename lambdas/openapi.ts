@@ -1,0 +1,227 @@
+/**
+ * The OpenAPI 3.1 document of the API, generated from the route manifest (lambdas/routes.ts: paths,
+ * methods, auth) and the zod schemas the handlers validate requests with (z.toJSONSchema), so clients
+ * in other languages can be generated and the reference cannot drift from the code. Response shapes
+ * follow the interface spec for the public routes and the handlers for the admin API.
+ *
+ * Served by the local server at GET /openapi.json; `npm run openapi` writes it to a file;
+ * test/e2e/openapi.e2e.test.ts checks it against the manifest. A route added to the manifest fails
+ * the type check until it has its entry in OPERATIONS below.
+ */
+import * as z from 'zod';
+import { SentEventSchema } from './domain/event';
+import { LIMITS } from './domain/limits';
+import { Query as EventsListQuery } from './handlers/events-list';
+import { CreateExperiment, PatchExperiment } from './handlers/experiments-admin';
+import { CreateKey } from './handlers/keys';
+import { CreateProject } from './handlers/projects';
+import { ROUTES, type Route, type RouteName } from './routes';
+
+/** The /v1/events batch: the per-event schema parseBatch applies to each event, in the documented envelope. */
+export const V1Batch = z.object({
+  events: z.array(SentEventSchema).max(LIMITS.maxEventsPerBatch),
+  context: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Defaults for every event of the batch: any per-event field except name, properties and timestamp'),
+});
+
+const ApiEvent = z.object({
+  name: z.string().min(1),
+  user_id: z.string().optional(),
+  session_id: z.string().optional(),
+  timestamp: z.string().optional().describe('ISO 8601; defaults to now'),
+  properties: z.record(z.string(), z.unknown()).optional(),
+});
+const ApiBatch = z.object({ events: z.array(ApiEvent).max(LIMITS.maxEventsPerBatch) });
+
+const V1Error = z.object({
+  error: z.string(),
+  details: z.array(z.object({ index: z.number().int(), error: z.string() })).optional(),
+  retry_after: z.number().int().optional(),
+});
+const ApiError = z.object({ success: z.literal(false), error: z.string() });
+const AdminError = z.object({ error: z.string() });
+
+const Experiment = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  variants: z.array(z.string()),
+  goal_event: z.string(),
+  description: z.string().nullable(),
+  status: z.string(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  stopped_at: z.string().nullable(),
+});
+const Project = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
+const Key = z.object({
+  id: z.string(),
+  key_prefix: z.string(),
+  plan: z.string(),
+  rate_limit_per_minute: z.number().int(),
+  allowed_origins: z.array(z.string()),
+  allowed_bundle_ids: z.array(z.string()),
+  created_at: z.string(),
+});
+const Results = z.looseObject({
+  experiment_id: z.string(),
+  status: z.string(),
+  computed_at: z.string(),
+  window: z.object({ from: z.string(), to: z.string() }),
+  variants: z.array(z.looseObject({})),
+  comparisons: z.array(z.looseObject({})),
+  srm: z.looseObject({}),
+  multiple_exposures: z.number().int(),
+});
+
+interface Operation {
+  summary: string;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Status to description and body schema (none: empty body). */
+  responses: Record<number, { description: string; body?: z.ZodType }>;
+}
+
+const ok = (description: string, body?: z.ZodType) => ({ 200: { description, ...(body ? { body } : {}) } });
+const created = (description: string, body: z.ZodType) => ({ 201: { description, body } });
+
+/** Every route of the manifest, documented: summary, request schemas, success responses. Errors are added per auth and path. */
+const OPERATIONS: Record<RouteName, Operation> = {
+  'ingest-v1': {
+    summary: 'Send a batch of events (every SDK uses this path); field names are also accepted in camelCase',
+    body: V1Batch,
+    responses: { 204: { description: 'The whole batch was accepted' } },
+  },
+  'ingest-api': {
+    summary: 'Send a batch of events (direct HTTP form)',
+    body: ApiBatch,
+    responses: ok('The batch was accepted', z.object({ success: z.literal(true), events_received: z.number().int() })),
+  },
+  'experiments-assign': {
+    summary: 'Variant assignments for a user (with user_id and/or anonymous_id), or the running experiments (legacy form, no parameters)',
+    query: z.object({ user_id: z.string().optional(), anonymous_id: z.string().optional() }),
+    responses: ok(
+      'Assignments, or the legacy list',
+      z.union([
+        z.object({ assigned_variants: z.record(z.string(), z.string()) }),
+        z.object({ experiments: z.array(z.object({ id: z.string(), variants: z.array(z.string()) })) }),
+      ]),
+    ),
+  },
+  'experiments-configs': {
+    summary: 'Configurations of the running experiments, for on-device bucketing',
+    responses: ok('Running experiments', z.object({ experiments: z.array(z.object({ id: z.string(), name: z.string(), variants: z.array(z.string()) })) })),
+  },
+  'admin-projects-create': { summary: 'Create a project', body: CreateProject, responses: created('The project', Project) },
+  'admin-projects-list': { summary: 'List projects', responses: ok('Projects', z.object({ projects: z.array(Project) })) },
+  'admin-keys-create': {
+    summary: 'Create an API key (its value is shown once)',
+    body: CreateKey,
+    responses: created('The key, with its value', Key.extend({ key: z.string() })),
+  },
+  'admin-keys-list': { summary: "List a project's API keys", responses: ok('Keys (never their values)', z.object({ keys: z.array(Key) })) },
+  'admin-keys-delete': { summary: 'Revoke an API key', responses: { 204: { description: 'Revoked' } } },
+  'admin-events-list': {
+    summary: 'Recent stored events, newest first',
+    query: EventsListQuery,
+    responses: ok('Events', z.object({ events: z.array(z.looseObject({})) })),
+  },
+  'admin-users-get': {
+    summary: 'A user: canonical ID, linked IDs, profile',
+    responses: ok(
+      'The user',
+      z.object({ user_id: z.string(), ids: z.array(z.string()), email: z.string().nullable(), name: z.string().nullable(), first_seen: z.string() }),
+    ),
+  },
+  'admin-experiments-create': { summary: 'Create an experiment', body: CreateExperiment, responses: created('The experiment', Experiment) },
+  'admin-experiments-list': { summary: "List a project's experiments", responses: ok('Experiments', z.object({ experiments: z.array(Experiment) })) },
+  'admin-experiments-get': { summary: 'An experiment', responses: ok('The experiment', Experiment) },
+  'admin-experiments-update': { summary: 'Change an experiment', body: PatchExperiment, responses: ok('The experiment', Experiment) },
+  'admin-experiments-start': { summary: 'Start an experiment', responses: ok('The experiment', Experiment) },
+  'admin-experiments-stop': { summary: 'Stop an experiment', responses: ok('The experiment', Experiment) },
+  'admin-results-get': { summary: 'The latest computed results of an experiment', responses: ok('Results', Results) },
+  'admin-results-refresh': { summary: 'Recompute the results of an experiment now', responses: ok('Results', Results) },
+};
+
+type JsonSchema = Record<string, unknown>;
+
+/** JSON Schema 2020-12 (OpenAPI 3.1's dialect) of what a client sends or receives. */
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  return rest;
+}
+
+const json = (schema: z.ZodType, io: 'input' | 'output') => ({ 'application/json': { schema: schemaOf(schema, io) } });
+
+function errorsOf(route: Route): Record<number, { description: string; body: z.ZodType; headers?: Record<string, unknown> }> {
+  const body = route.path.startsWith('/api/') ? ApiError : route.auth === 'admin' ? AdminError : V1Error;
+  const retryAfter = { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } };
+  const errors: Record<number, { description: string; body: z.ZodType; headers?: Record<string, unknown> }> = {
+    400: { description: 'Invalid request', body },
+    401: { description: route.auth === 'admin' ? 'Missing or wrong admin token' : 'Invalid or missing API key', body },
+  };
+  if (route.auth === 'api-key') {
+    errors[403] = { description: 'Request origin or bundle ID not allowed for this API key', body };
+    errors[429] = { description: 'Rate limit exceeded', body, headers: retryAfter };
+  } else {
+    errors[404] = { description: 'No such project or resource', body };
+    errors[409] = { description: 'Conflicts with the current state', body };
+  }
+  errors[500] = { description: 'Server error', body };
+  return errors;
+}
+
+/** The OpenAPI 3.1 document: one operation per route of the manifest. */
+export function openApiDocument(): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ROUTES as readonly Route[]) {
+    const op = OPERATIONS[route.name as RouteName];
+    const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const queryParams = op.query
+      ? Object.entries((schemaOf(op.query, 'input').properties ?? {}) as Record<string, JsonSchema>).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          required: false,
+          schema,
+        }))
+      : [];
+    const responses: Record<string, unknown> = {};
+    for (const [status, r] of Object.entries(op.responses)) {
+      responses[status] = { description: r.description, ...(r.body ? { content: json(r.body, 'output') } : {}) };
+    }
+    for (const [status, r] of Object.entries(errorsOf(route))) {
+      responses[status] ??= { description: r.description, ...(r.headers ? { headers: r.headers } : {}), content: json(r.body, 'output') };
+    }
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
+      operationId: route.name,
+      summary: op.summary,
+      tags: [route.auth === 'admin' ? 'admin' : 'public'],
+      security: [{ [route.auth === 'admin' ? 'adminToken' : 'apiKey']: [] }],
+      ...(pathParams.length || queryParams.length ? { parameters: [...pathParams, ...queryParams] } : {}),
+      ...(op.body ? { requestBody: { required: true, content: json(op.body, 'input') } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tally',
+      version: '0.1.0',
+      description: 'Event ingestion, identity, experiment assignment and the admin API. Bodies may be gzip-compressed (Content-Encoding: gzip).',
+    },
+    servers: [{ url: '/', description: 'The API base URL (the stack output ApiUrl, or npm start)' }],
+    tags: [
+      { name: 'public', description: 'Project API key: Authorization: Bearer <API_KEY>' },
+      { name: 'admin', description: 'Admin token: Authorization: Bearer <admin token>' },
+    ],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'A project API key' },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token (Secrets Manager on AWS, TALLY_ADMIN_TOKEN or .tally/admin-token locally)' },
+      },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,37 @@
+/** `npm start`'s configuration module: every declared variable is read and checked, the defaults are the declared ones. */
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readStartConfig, START_ENV, type StartEnvName } from '../../lambdas/local/start-config';
+
+describe('START_ENV', () => {
+  it('applies the declared defaults', () => {
+    const read = readStartConfig({});
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(String(read.config.port)).toBe(START_ENV.PORT.default);
+    expect(read.config.host).toBe(START_ENV.TALLY_HOST.default);
+    expect(read.config.dataDir).toBe(resolve(START_ENV.TALLY_DATA_DIR.default));
+    expect(read.config.trustProxy ? '1' : '0').toBe(START_ENV.TALLY_TRUST_PROXY.default);
+    expect(read.config.logLevel).toBe(START_ENV.TALLY_LOG_LEVEL.default);
+    expect(String(read.config.resultsIntervalSeconds)).toBe(START_ENV.TALLY_RESULTS_INTERVAL_SECONDS.default);
+    expect(read.config.adminToken).toBeUndefined();
+    expect(read.config.geoDbPath).toBeUndefined();
+  });
+
+  it('reads every declared variable: a bad value of each is refused by name', () => {
+    const bad: Record<StartEnvName, string> = {
+      PORT: '70000',
+      TALLY_HOST: 'not a host!',
+      TALLY_DATA_DIR: import.meta.filename,
+      TALLY_ADMIN_TOKEN: 'short',
+      TALLY_TRUST_PROXY: 'yes',
+      TALLY_LOG_LEVEL: 'loud',
+      TALLY_GEOIP_DB: '/no/such/file.mmdb',
+      TALLY_RESULTS_INTERVAL_SECONDS: '-1',
+    };
+    const read = readStartConfig(bad);
+    expect(read.ok).toBe(false);
+    if (read.ok) return;
+    expect(read.problems.map((p) => p.slice(0, p.indexOf('='))).sort()).toEqual(Object.keys(START_ENV).sort());
+  });
+});
