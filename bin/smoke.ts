@@ -1,6 +1,6 @@
 /**
- * `npm run smoke -- <ApiUrl> [options]`: checks a deployed stack, or `npm start`, end to end (README
- * "Smoke test"). Exit code 0 when every step passed or was skipped, 1 when one failed, 2 on bad usage.
+ * `npm run smoke -- <ApiUrl> [options]`: checks a deployed stack, or `npm start`, end to end
+ * (docs/deploy.md, "Smoke test"). Exit code 0 when every step passed or was skipped, 1 when one failed, 2 on bad usage.
  *
  * The admin token comes from --secret-id (read with the AWS SDK from Secrets Manager: the stack's
  * AdminTokenSecretArn output) or from TALLY_ADMIN_TOKEN. The raw-stream step uses Athena with

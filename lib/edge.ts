@@ -37,7 +37,7 @@ export class Edge extends Construct {
     });
     Validations.of(this.originSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'Rotation would need CloudFront and the authorizer updated together; rotate by redeploying after put-secret-value (README, Deploy to AWS).',
+      reason: 'Rotation would need CloudFront and the authorizer updated together; rotate by redeploying after put-secret-value (docs/deploy.md).',
     });
 
     this.distribution = new Distribution(this, 'Distribution', {

@@ -98,7 +98,7 @@ const setEnv = (fn: LambdaFunction, name: LambdaEnvName, value: string) => fn.ad
 /** Copies the database next to the bundle; the function finds it through GEOIP_DB_PATH. */
 function geoipBundle(path: string) {
   const source = resolve(path);
-  if (!existsSync(source)) throw new Error(`geoipDatabase ${source} does not exist (download GeoLite2-City.mmdb first; see the README)`);
+  if (!existsSync(source)) throw new Error(`geoipDatabase ${source} does not exist (download GeoLite2-City.mmdb first; see docs/data-model.md, "Geolocation")`);
   return { copyFiles: [{ from: source, to: 'geoip-city.mmdb' }], environment: { GEOIP_DB_PATH: '/var/task/geoip-city.mmdb' } };
 }
 
@@ -147,7 +147,7 @@ export class TallyStack extends Stack {
     });
     Validations.of(adminToken).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'A static bearer token for operators; rotate with put-secret-value (handlers re-read it within 5 minutes), see the README, Deploy to AWS.',
+      reason: 'A static bearer token for operators; rotate with put-secret-value (handlers re-read it within 5 minutes), see docs/deploy.md.',
     });
 
     this.adminToken = adminToken;

@@ -71,7 +71,7 @@ export type SentEvent = {
   properties: Record<string, unknown>;
 } & Partial<Record<EventStringField, string>>;
 
-/** The raw event record: one line of the raw stream (README "Raw event schema"). */
+/** The raw event record: one line of the raw stream (docs/data-model.md, "Raw event schema"). */
 export interface StoredEvent {
   project_id: string;
   /** Hash of (name, sent_user_id, timestamp): the deduplication key within the project. */

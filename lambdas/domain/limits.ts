@@ -1,5 +1,5 @@
 /**
- * Documented limits (README "Limits"). One place, so the API, the docs and the tests agree.
+ * Documented limits (docs/api.md, "Limits"). One place, so the API, the docs and the tests agree.
  * Sizes are bytes.
  */
 export const LIMITS = {

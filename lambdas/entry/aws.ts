@@ -62,7 +62,7 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
     return wire(env);
   };
   const ddb = documentClient();
-  // GEOIP_DB_PATH: a City MMDB shipped with the function (README "Geolocation"); unset, locations are null.
+  // GEOIP_DB_PATH: a City MMDB shipped with the function (docs/data-model.md, "Geolocation"); unset, locations are null.
   const deps: Partial<Deps> = { clock: Date.now, geo: geoLookupFor(env.GEOIP_DB_PATH) };
   if (uses('projects')) deps.projects = new DynamoProjectStore(ddb, env.TABLE_PROJECTS);
   if (uses('keys')) deps.keys = new DynamoApiKeyStore(ddb, env.TABLE_API_KEYS);

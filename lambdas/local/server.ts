@@ -36,7 +36,7 @@ export interface LocalServerOptions {
   clock?: () => number;
   /** Results job interval; 0 (the default here) runs it only on refresh. npm start uses 60 s. */
   resultsIntervalMs?: number;
-  /** How long a request may take to arrive (README "Limits"); tests shorten them. */
+  /** How long a request may take to arrive (docs/api.md, "Limits"); tests shorten them. */
   timeouts?: RequestTimeouts;
   /** Replace parts of the wiring (fault injection in tests). */
   overrides?: (deps: Deps) => Deps;

@@ -1,7 +1,7 @@
 /**
  * `npm start`'s configuration: every environment variable checked with its range before anything
  * starts, so a mistake stops the server with a message naming the variable, the value and the
- * problem (README "Configuration"), never a stack trace or a silently different behaviour.
+ * problem (docs/configuration.md), never a stack trace or a silently different behaviour.
  * An empty value counts as unset (`TALLY_GEOIP_DB= npm start` turns geolocation off).
  */
 import { statSync } from 'node:fs';
@@ -18,7 +18,7 @@ export const MIN_ADMIN_TOKEN_LENGTH = 16;
 export const MAX_ADMIN_TOKEN_LENGTH = 512;
 
 /**
- * Every variable `npm start` reads, declared once: its default (as the README's configuration table
+ * Every variable `npm start` reads, declared once: its default (as docs/configuration.md's table
  * shows it) and what it does. readStartConfig below parses and range-checks each; bin/start.ts names
  * them in its messages through StartEnvName. The Lambda functions' variables are lambdas/lambda-env.ts.
  */

@@ -1,4 +1,4 @@
-/** What the results query counts for one experiment run (README "Experiment results"). */
+/** What the results query counts for one experiment run (docs/identity-and-experiments.md, "Experiment results"). */
 export interface CountRequest {
   projectId: string;
   experimentId: string;

@@ -55,7 +55,7 @@ async function writeLines(path: string, lines: Iterable<string>): Promise<void> 
 
 function eventLine(e: { user: string; name: string; ms: number; props: Record<string, unknown>; seq: number }): string {
   const ts = new Date(e.ms).toISOString();
-  // The StoredEvent shape (README "Raw event schema"); user_id equals sent_user_id here.
+  // The StoredEvent shape (docs/data-model.md, "Raw event schema"); user_id equals sent_user_id here.
   return JSON.stringify({
     project_id: PROJECT,
     dedupe_key: `bench-${e.seq.toString(36)}`,
