@@ -51,6 +51,7 @@ interface Reply {
   status: number;
   headers: Headers;
   text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed body of any route; each step reads the fields it checks
   json: any;
 }
 
