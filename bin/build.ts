@@ -47,7 +47,9 @@ async function main() {
     rows.push([name, kb(size), kb(gzipSync(readFileSync(file)).length), kb(statSync(`${file}.map`).size)]);
     if (analyze && result.metafile) {
       const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
-      const inputs = Object.entries(output?.inputs ?? {}).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput).slice(0, 8);
+      const inputs = Object.entries(output?.inputs ?? {})
+        .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
+        .slice(0, 8);
       for (const [input, { bytesInOutput }] of inputs) console.log(`  ${name}: ${kb(bytesInOutput).padStart(9)}  ${input}`);
     }
   }

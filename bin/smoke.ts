@@ -35,7 +35,8 @@ export async function smokeOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): 
   const [baseUrl, ...extra] = positionals;
   if (!baseUrl || extra.length) throw new UsageError(`Give exactly one API URL (the stack's ApiUrl output).`);
   if (!/^https?:\/\//.test(baseUrl)) throw new UsageError(`The API URL must start with http:// or https://, got ${JSON.stringify(baseUrl)}.`);
-  if (Boolean(values.workgroup) !== Boolean(values.database)) throw new UsageError('--workgroup and --database go together (the AthenaWorkGroup and GlueDatabase outputs).');
+  if (Boolean(values.workgroup) !== Boolean(values.database))
+    throw new UsageError('--workgroup and --database go together (the AthenaWorkGroup and GlueDatabase outputs).');
   if (values.workgroup && values['data-dir']) throw new UsageError('Choose Athena (--workgroup, --database) or local files (--data-dir), not both.');
   const timeout = values.timeout === undefined ? 600 : Number(values.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got ${JSON.stringify(values.timeout)}.`);

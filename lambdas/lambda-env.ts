@@ -37,9 +37,10 @@ const number = (min: number, max: number): LambdaVar<number, true> => ({
   },
 });
 
-const TABLE_VARS = Object.fromEntries(
-  (Object.keys(TABLES) as TableName[]).map((name) => [tableEnvVar(name), text]),
-) as Record<`TABLE_${Uppercase<TableName>}`, LambdaVar<string, true>>;
+const TABLE_VARS = Object.fromEntries((Object.keys(TABLES) as TableName[]).map((name) => [tableEnvVar(name), text])) as Record<
+  `TABLE_${Uppercase<TableName>}`,
+  LambdaVar<string, true>
+>;
 
 export const LAMBDA_ENV = {
   /** TABLE_<NAME>: the physical name of each DynamoDB table (lambdas/store/schema.ts). */

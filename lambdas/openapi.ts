@@ -219,7 +219,11 @@ export function openApiDocument(): JsonSchema {
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'A project API key' },
-        adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token (Secrets Manager on AWS, TALLY_ADMIN_TOKEN or .tally/admin-token locally)' },
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The admin token (Secrets Manager on AWS, TALLY_ADMIN_TOKEN or .tally/admin-token locally)',
+        },
       },
     },
     paths,

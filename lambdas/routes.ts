@@ -151,7 +151,13 @@ export const ROUTES = [
     auth: 'admin',
     uses: { ...ADMIN, experiments: 'readWrite' },
   },
-  { name: 'admin-experiments-list', method: 'GET', path: '/admin/v1/projects/{project_id}/experiments', auth: 'admin', uses: { ...ADMIN, experiments: 'read' } },
+  {
+    name: 'admin-experiments-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/experiments',
+    auth: 'admin',
+    uses: { ...ADMIN, experiments: 'read' },
+  },
   {
     name: 'admin-experiments-get',
     method: 'GET',

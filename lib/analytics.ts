@@ -5,15 +5,7 @@
  */
 import { Duration, RemovalPolicy, Size, Stack } from 'aws-cdk-lib';
 import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
-import {
-  Database,
-  DataFormat,
-  DateIntervalUnit,
-  PartitionProjectionConfiguration,
-  S3Table,
-  S3TableStorage,
-  Schema,
-} from 'aws-cdk-lib/aws-glue';
+import { Database, DataFormat, DateIntervalUnit, PartitionProjectionConfiguration, S3Table, S3TableStorage, Schema } from 'aws-cdk-lib/aws-glue';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { secureBucket } from './buckets';
@@ -122,4 +114,3 @@ function hiveComment(name: string): string | undefined {
   if (name === 'properties') return "JSON object as text; json_extract_scalar(properties, '$.key')";
   return undefined;
 }
-

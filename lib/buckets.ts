@@ -20,9 +20,7 @@ export function secureBucket(scope: Construct, id: string, props: SecureBucketPr
     enforceSSL: true,
     removalPolicy: props.removalPolicy,
     lifecycleRules: [ABORT_UPLOADS, ...(props.lifecycleRules ?? [])],
-    ...(props.accessLogs
-      ? { serverAccessLogsBucket: props.accessLogs.bucket, serverAccessLogsPrefix: props.accessLogs.prefix }
-      : {}),
+    ...(props.accessLogs ? { serverAccessLogsBucket: props.accessLogs.bucket, serverAccessLogsPrefix: props.accessLogs.prefix } : {}),
   });
 }
 

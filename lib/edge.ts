@@ -5,15 +5,7 @@
  * execute-api URL directly cannot forge CloudFront-Viewer-* headers.
  */
 import { Validations } from 'aws-cdk-lib';
-import {
-  AllowedMethods,
-  CachePolicy,
-  Distribution,
-  HttpVersion,
-  OriginRequestPolicy,
-  PriceClass,
-  ViewerProtocolPolicy,
-} from 'aws-cdk-lib/aws-cloudfront';
+import { AllowedMethods, CachePolicy, Distribution, HttpVersion, OriginRequestPolicy, PriceClass, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { RestApiOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';

@@ -54,8 +54,7 @@ export const RAW_STREAMS = {
 
 export type StreamName = keyof typeof RAW_STREAMS;
 
-export const dataOutputPrefix = (prefix: string) =>
-  `${prefix}project_id=!{partitionKeyFromQuery:project_id}/dt=!{partitionKeyFromQuery:dt}/`;
+export const dataOutputPrefix = (prefix: string) => `${prefix}project_id=!{partitionKeyFromQuery:project_id}/dt=!{partitionKeyFromQuery:dt}/`;
 export const errorOutputPrefix = (prefix: string) => `errors/${prefix}!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/`;
 /** jq expressions for the partition keys: dt is the first 10 characters of the ISO 8601 timestamp. */
 export const PARTITION_QUERY = { project_id: '.project_id', dt: '.timestamp[0:10]' };
@@ -82,9 +81,7 @@ export class RawStreams extends Construct {
       lifecycleRules: [
         // Failed records are kept long enough to inspect and replay, then dropped.
         { id: 'expire-delivery-errors', prefix: 'errors/', expiration: Duration.days(90) },
-        ...(props.expiration
-          ? Object.values(RAW_STREAMS).map((s) => ({ id: `expire-${s.table}`, prefix: s.prefix, expiration: props.expiration }))
-          : []),
+        ...(props.expiration ? Object.values(RAW_STREAMS).map((s) => ({ id: `expire-${s.table}`, prefix: s.prefix, expiration: props.expiration })) : []),
       ],
     });
 
@@ -99,27 +96,28 @@ export class RawStreams extends Construct {
           bufferingInterval: props.bufferingInterval,
           bufferingSize: props.bufferingSize,
           dynamicPartitioning: { enabled: true, retryDuration: Duration.minutes(5) },
-          processors: [
-            RecordDeAggregationProcessor.json(),
-            MetadataExtractionProcessor.jq16(PARTITION_QUERY),
-            new AppendDelimiterToRecordProcessor(),
-          ],
+          processors: [RecordDeAggregationProcessor.json(), MetadataExtractionProcessor.jq16(PARTITION_QUERY), new AppendDelimiterToRecordProcessor()],
         }),
       });
       const bucketArn = `<${Stack.of(this).resolve(Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement))}.Arn>`;
       const reason =
         "The delivery role CDK's Firehose S3 destination creates: read/write (bucket.grantReadWrite) on the raw bucket only, which Firehose needs to write objects and multipart uploads under any partition prefix.";
       Validations.of(stream).acknowledge(
-        ...['Action::s3:Abort*', 'Action::s3:DeleteObject*', 'Action::s3:GetBucket*', 'Action::s3:GetObject*', 'Action::s3:List*', `Resource::${bucketArn}/*`].map(
-          (finding) => ({ id: `AwsSolutions-IAM5[${finding}]`, reason }),
-        ),
+        ...[
+          'Action::s3:Abort*',
+          'Action::s3:DeleteObject*',
+          'Action::s3:GetBucket*',
+          'Action::s3:GetObject*',
+          'Action::s3:List*',
+          `Resource::${bucketArn}/*`,
+        ].map((finding) => ({ id: `AwsSolutions-IAM5[${finding}]`, reason })),
       );
       return [name, stream] as const;
     });
     this.streams = Object.fromEntries(entries) as Record<StreamName, DeliveryStream>;
     Validations.of(Stack.of(this)).acknowledge({
       id: 'CloudFormation-Validate::W7001',
-      reason: "The Firehose L2 adds a CIDR-block mapping for Redshift/HTTP destinations; S3 destinations leave it unused.",
+      reason: 'The Firehose L2 adds a CIDR-block mapping for Redshift/HTTP destinations; S3 destinations leave it unused.',
     });
   }
 }

@@ -261,7 +261,10 @@ export class TallyStack extends Stack {
       ...(props.alarmEmail ? { email: props.alarmEmail } : {}),
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: edge ? `https://${edge.distribution.distributionDomainName}/` : this.api.api.url, description: 'Base URL of the API ({base_url})' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: edge ? `https://${edge.distribution.distributionDomainName}/` : this.api.api.url,
+      description: 'Base URL of the API ({base_url})',
+    });
     new CfnOutput(this, 'ExecuteApiUrl', { value: this.api.api.url, description: 'The API Gateway stage URL (bypasses CloudFront when it is on)' });
     new CfnOutput(this, 'AdminTokenSecretArn', { value: adminToken.secretArn, description: 'Secrets Manager secret holding the admin API bearer token' });
     new CfnOutput(this, 'RawBucketName', {

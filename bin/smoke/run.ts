@@ -221,7 +221,10 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     const r = await call('GET', '/v1/experiments/configs', { key: need(key, 'a key') });
     expectStatus(r, 200, 'GET /v1/experiments/configs');
     const listed = (r.json?.experiments ?? []).find((e: { id: string }) => e.id === exp.id);
-    check(listed && listed.name === exp.name && JSON.stringify(listed.variants) === JSON.stringify(exp.variants), `not listed as configured: ${r.text.slice(0, 300)}`);
+    check(
+      listed && listed.name === exp.name && JSON.stringify(listed.variants) === JSON.stringify(exp.variants),
+      `not listed as configured: ${r.text.slice(0, 300)}`,
+    );
     return '';
   });
 

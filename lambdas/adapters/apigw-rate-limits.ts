@@ -31,7 +31,10 @@ import { enterprisePlanName, RATE_LIMIT_ENV, throttleFor, usagePlanName, type Ap
 export class ApiGatewayRateLimits implements RateLimitRegistry {
   private readonly planIds = new Map<string, string>();
 
-  constructor(private readonly apigw: APIGatewayClient, private readonly config: ApiGatewayRateLimitsConfig) {}
+  constructor(
+    private readonly apigw: APIGatewayClient,
+    private readonly config: ApiGatewayRateLimitsConfig,
+  ) {}
 
   async register(key: ApiKeyRecord): Promise<void> {
     const enterprise = key.plan === 'enterprise';
@@ -108,9 +111,7 @@ export class ApiGatewayRateLimits implements RateLimitRegistry {
     do {
       const page = await this.apigw.send(new GetUsagePlansCommand({ limit: 500, position }));
       const match = page.items?.find(
-        (p) =>
-          p.name === name &&
-          (p.apiStages ?? []).some((s) => s.apiId === this.config.restApiId && s.stage === this.config.stage),
+        (p) => p.name === name && (p.apiStages ?? []).some((s) => s.apiId === this.config.restApiId && s.stage === this.config.stage),
       );
       if (match) return match;
       position = page.position;

@@ -158,7 +158,10 @@ export async function partitionFiles(root: string, projectId: string, fromDt?: s
   const files = await Promise.all(
     days.map(async (dt) => {
       const dir = join(projectDir, `dt=${dt}`);
-      return (await listDir(dir)).filter((f) => f.endsWith('.ndjson')).sort().map((f) => join(dir, f));
+      return (await listDir(dir))
+        .filter((f) => f.endsWith('.ndjson'))
+        .sort()
+        .map((f) => join(dir, f));
     }),
   );
   return files.flat();

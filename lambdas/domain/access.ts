@@ -4,9 +4,7 @@
  */
 import type { ApiKeyRecord } from './api-key';
 
-export type AccessDecision =
-  | { allow: true }
-  | { allow: false; status: 401 | 403; error: string };
+export type AccessDecision = { allow: true } | { allow: false; status: 401 | 403; error: string };
 
 export const INVALID_KEY_ERROR = 'Invalid or missing API key';
 export const ORIGIN_NOT_ALLOWED_ERROR = 'Request origin not allowed for this API key';

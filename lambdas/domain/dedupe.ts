@@ -6,5 +6,7 @@ import { createHash } from 'node:crypto';
  * a value like any other.
  */
 export function dedupeKey(name: string, sentUserId: string | null, timestampMs: number): string {
-  return createHash('sha256').update(JSON.stringify([name, sentUserId, timestampMs])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([name, sentUserId, timestampMs]))
+    .digest('base64url');
 }

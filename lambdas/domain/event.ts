@@ -55,13 +55,8 @@ export const SentEventSchema = z.object({
     .min(1, 'name must not be empty')
     .max(LIMITS.maxEventNameLength, `name is longer than ${LIMITS.maxEventNameLength} characters`),
   timestamp: z.unknown().optional(),
-  properties: z
-    .record(z.string(), z.unknown(), { error: 'properties must be a JSON object' })
-    .optional(),
-  ...(Object.fromEntries(EVENT_STRING_FIELDS.map((f) => [f, field(f)])) as Record<
-    EventStringField,
-    ReturnType<typeof field>
-  >),
+  properties: z.record(z.string(), z.unknown(), { error: 'properties must be a JSON object' }).optional(),
+  ...(Object.fromEntries(EVENT_STRING_FIELDS.map((f) => [f, field(f)])) as Record<EventStringField, ReturnType<typeof field>>),
 });
 
 /** An event as the client sent it, after aliasing and context defaults, before enrichment. */
@@ -118,8 +113,7 @@ export type BatchResult =
   | { ok: false; kind: 'too_many'; error: string }
   | { ok: false; kind: 'validation'; details: ValidationDetail[] };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Validates a whole batch body ({ events, context? }). Every event is checked before the caller

@@ -48,7 +48,7 @@ function erfSeries(x: number): number {
     sum += term;
     if (term < sum * EPS) break;
   }
-  return ((2 / SQRT_PI) * Math.exp(-x * x)) * sum;
+  return (2 / SQRT_PI) * Math.exp(-x * x) * sum;
 }
 
 function erfcContinuedFraction(x: number): number {
@@ -115,8 +115,8 @@ export function inverseNormalCdf(p: number): number {
 // relative error around 1e-15 for the gamma function over the positive reals.
 const LANCZOS_G = 7;
 const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
+  9.9843695780195716e-6, 1.5056327351493116e-7,
 ];
 
 /** ln Gamma(x) for x > 0 (reflection formula below 0.5, where Lanczos loses accuracy). */

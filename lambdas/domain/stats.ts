@@ -141,12 +141,7 @@ function compareToControl(v: VariantCounts, control: VariantCounts, z: number): 
     ci_low: ci[0],
     ci_high: ci[1],
     p_value: twoProportionZTestPValue(v.converted, v.enrolled, control.converted, control.enrolled),
-    chance_to_beat_control: probabilityBBeatsA(
-      1 + control.converted,
-      1 + control.enrolled - control.converted,
-      1 + v.converted,
-      1 + v.enrolled - v.converted,
-    ),
+    chance_to_beat_control: probabilityBBeatsA(1 + control.converted, 1 + control.enrolled - control.converted, 1 + v.converted, 1 + v.enrolled - v.converted),
   };
 }
 

@@ -20,9 +20,7 @@ export function errorBody(surface: Surface, error: string, extra: Record<string,
     // This path's documented shape is { success, error } only: fold any detail into the message.
     let detail = typeof extra.message === 'string' ? `: ${extra.message}` : '';
     if (Array.isArray(extra.details)) {
-      detail = ': ' + (extra.details as Array<{ index: number; error: string }>)
-        .map((d) => `event ${d.index}: ${d.error}`)
-        .join('; ');
+      detail = ': ' + (extra.details as Array<{ index: number; error: string }>).map((d) => `event ${d.index}: ${d.error}`).join('; ');
     }
     return { success: false, error: `${error}${detail}` };
   }

@@ -6,8 +6,7 @@
 /** Numbers below this are seconds, at or above it milliseconds (1e11 s is the year 5138; 1e11 ms is 1973). */
 const SECONDS_CEILING = 1e11;
 
-const ISO_8601 =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 export type TimestampResult = { ok: true; ms: number } | { ok: false; error: string };
 
@@ -31,15 +30,17 @@ function fromIso(value: string): TimestampResult {
     return { ok: false, error: `timestamp "${truncate(value)}" is not ISO 8601 (e.g. 2026-01-01T12:00:00.000Z)` };
   }
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone] = m;
-  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d),
+    hour = Number(h),
+    minute = Number(mi),
+    second = Number(s);
   const millis = Number((frac + '000').slice(0, 3));
   const local = Date.UTC(year, month - 1, day, hour, minute, second, millis);
   // Date.UTC rolls 2026-02-30 over into March; reject instead of guessing.
   const check = new Date(local);
-  if (
-    check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day ||
-    hour > 23 || minute > 59 || second > 59
-  ) {
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
     return { ok: false, error: `timestamp "${truncate(value)}" is not a valid date and time` };
   }
   // No zone means UTC (documented): servers and SDKs that omit it almost always mean UTC.

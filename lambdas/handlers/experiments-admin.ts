@@ -20,9 +20,16 @@ const Name = z
   .refine((n) => snakeCase(n) !== '', 'name must contain letters or digits');
 
 const Variants = z
-  .array(z.string({ error: 'each variant must be a string' }).trim().min(1, 'variants must not be empty strings').max(100, 'a variant is longer than 100 characters'), {
-    error: 'variants must be an array of strings',
-  })
+  .array(
+    z
+      .string({ error: 'each variant must be a string' })
+      .trim()
+      .min(1, 'variants must not be empty strings')
+      .max(100, 'a variant is longer than 100 characters'),
+    {
+      error: 'variants must be an array of strings',
+    },
+  )
   .min(2, 'variants needs at least two entries')
   .max(MAX_VARIANTS, `variants may have at most ${MAX_VARIANTS} entries`)
   .refine((v) => new Set(v).size === v.length, 'variants must be unique');
@@ -35,7 +42,10 @@ const GoalEvent = z
 const Description = z.string({ error: 'description must be a string' }).max(2000, 'description is longer than 2000 characters');
 
 export const CreateExperiment = z.object({
-  name: z.unknown().refine((v) => v !== undefined, 'name is required').pipe(Name),
+  name: z
+    .unknown()
+    .refine((v) => v !== undefined, 'name is required')
+    .pipe(Name),
   variants: Variants.optional(),
   goal_event: GoalEvent,
   description: Description.optional(),

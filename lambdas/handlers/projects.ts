@@ -7,11 +7,7 @@ import type { ProjectStore } from '../ports';
 import { wrapAdmin, type AdminDeps } from './admin';
 
 export const CreateProject = z.object({
-  name: z
-    .string({ error: 'name is required and must be a string' })
-    .trim()
-    .min(1, 'name must not be empty')
-    .max(200, 'name is longer than 200 characters'),
+  name: z.string({ error: 'name is required and must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name is longer than 200 characters'),
 });
 
 export interface ProjectDeps extends AdminDeps {

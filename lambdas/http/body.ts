@@ -58,9 +58,7 @@ function decompress(raw: Buffer, encoding: string | undefined): Buffer {
     return gunzipSync(raw, { maxOutputLength: LIMITS.maxDecompressedBytes });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw tooLarge(
-        `Decompressed body exceeds ${LIMITS.maxDecompressedBytes} bytes (5 MiB); send smaller batches`,
-      );
+      throw tooLarge(`Decompressed body exceeds ${LIMITS.maxDecompressedBytes} bytes (5 MiB); send smaller batches`);
     }
     throw invalidPayload('body is not valid gzip data (Content-Encoding: gzip was sent)');
   }

@@ -5,9 +5,7 @@ import type { HttpEvent } from './event';
 
 /** Each zod issue as "<field>: <message>", so a 400 names the field to fix. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
-    .join('; ');
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`).join('; ');
 }
 
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {

@@ -15,9 +15,7 @@ export function lockDataDir(dir: string): () => void {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     const pid = Number(readFileSync(lock, 'utf8'));
     if (pid && pid !== process.pid && isAlive(pid)) {
-      throw new Error(
-        `Another Tally server (pid ${pid}) is using the data directory ${dir}. Stop it, or set TALLY_DATA_DIR to another directory.`,
-      );
+      throw new Error(`Another Tally server (pid ${pid}) is using the data directory ${dir}. Stop it, or set TALLY_DATA_DIR to another directory.`);
     }
     writeFileSync(lock, String(process.pid));
   }

@@ -62,8 +62,5 @@ export async function ensureTables(endpoint: string): Promise<void> {
 }
 
 function keySchema(partitionKey: string, sortKey: string | undefined) {
-  return [
-    { AttributeName: partitionKey, KeyType: 'HASH' as const },
-    ...(sortKey ? [{ AttributeName: sortKey, KeyType: 'RANGE' as const }] : []),
-  ];
+  return [{ AttributeName: partitionKey, KeyType: 'HASH' as const }, ...(sortKey ? [{ AttributeName: sortKey, KeyType: 'RANGE' as const }] : [])];
 }

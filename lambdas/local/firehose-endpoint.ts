@@ -51,7 +51,10 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
   const tails = new Map<string, Promise<void>>();
   const append = (path: string, data: string) => {
     const next = (tails.get(path) ?? Promise.resolve()).then(() => appendFile(path, data));
-    tails.set(path, next.catch(() => undefined));
+    tails.set(
+      path,
+      next.catch(() => undefined),
+    );
     return next;
   };
 
@@ -86,7 +89,9 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
         const errors = join(dirname(dir), 'errors', basename(dir), 'deaggregation-failed', `dt=${new Date().toISOString().slice(0, 10)}`);
         await mkdir(errors, { recursive: true });
         await append(join(errors, objectName), data);
-        process.emitWarning(`local Firehose: a record of ${lines.length} lines (over ${DEAGGREGATION_MAX_LINES}) went to ${errors}, as on AWS it would not be de-aggregated`);
+        process.emitWarning(
+          `local Firehose: a record of ${lines.length} lines (over ${DEAGGREGATION_MAX_LINES}) went to ${errors}, as on AWS it would not be de-aggregated`,
+        );
         continue;
       }
       for (const line of lines) {

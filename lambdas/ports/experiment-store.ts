@@ -14,7 +14,10 @@ export interface ExperimentStore {
 /** A spelling of the name is already claimed by another experiment (ownerId; undefined if it went meanwhile). */
 export class NameTakenError extends Error {
   override name = 'NameTakenError';
-  constructor(readonly spelling: string, readonly ownerId: string | undefined) {
+  constructor(
+    readonly spelling: string,
+    readonly ownerId: string | undefined,
+  ) {
     super(`name spelling "${spelling}" is taken`);
   }
 }

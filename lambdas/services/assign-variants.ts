@@ -15,7 +15,11 @@ export async function assignVariants(
   atIso: string,
 ): Promise<Record<string, string>> {
   if (running.length === 0) return {};
-  const stored = await assignments.getMany(projectId, running.map((e) => e.id), canonicalId);
+  const stored = await assignments.getMany(
+    projectId,
+    running.map((e) => e.id),
+    canonicalId,
+  );
   const entries = await mapLimit(running, 8, async (experiment) => {
     const existing = stored.get(experiment.id);
     // A variant removed from the experiment cannot be stored for it: variants only change while created.

@@ -13,9 +13,7 @@ export interface KeyRequest {
   bundleId: string | undefined;
 }
 
-export type KeyDecision =
-  | { allow: true; key: ApiKeyRecord }
-  | { allow: false; status: 401 | 403; error: string };
+export type KeyDecision = { allow: true; key: ApiKeyRecord } | { allow: false; status: 401 | 403; error: string };
 
 export async function authorizeKey(keys: ApiKeyStore, request: KeyRequest): Promise<KeyDecision> {
   const key = request.key ? await keys.findByHash(hashApiKey(request.key)) : undefined;

@@ -17,25 +17,23 @@ export interface ResultsDeps {
 }
 
 /** project: the experiment's project (its creation bounds the identity links read). */
-export async function computeResults(
-  project: Project,
-  experiment: Experiment,
-  deps: ResultsDeps,
-  options: CountOptions = {},
-): Promise<ExperimentResults> {
+export async function computeResults(project: Project, experiment: Experiment, deps: ResultsDeps, options: CountOptions = {}): Promise<ExperimentResults> {
   if (!experiment.started_at) throw new Error(`Experiment ${experiment.id} has not started`);
   const now = new Date(deps.clock()).toISOString();
   const window = { from: experiment.started_at, to: experiment.stopped_at ?? now };
-  const counted = await deps.resultsQuery.count({
-    projectId: experiment.project_id,
-    experimentId: experiment.id,
-    experimentName: experiment.name,
-    variants: experiment.variants,
-    goalEvent: experiment.goal_event,
-    from: window.from,
-    to: window.to,
-    projectCreatedAt: project.created_at,
-  }, options);
+  const counted = await deps.resultsQuery.count(
+    {
+      projectId: experiment.project_id,
+      experimentId: experiment.id,
+      experimentName: experiment.name,
+      variants: experiment.variants,
+      goalEvent: experiment.goal_event,
+      from: window.from,
+      to: window.to,
+      projectCreatedAt: project.created_at,
+    },
+    options,
+  );
   const stats = experimentStats(counted.variants);
   const results: ExperimentResults = {
     experiment_id: experiment.id,

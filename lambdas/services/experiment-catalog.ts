@@ -10,7 +10,11 @@ export class ExperimentCatalog {
   private readonly cache = new Map<string, { at: number; experiments: Experiment[] }>();
   private readonly allCache = new Map<string, { at: number; names: Set<string> }>();
 
-  constructor(private readonly store: ExperimentStore, private readonly ttlMs: number, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly store: ExperimentStore,
+    private readonly ttlMs: number,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   async running(projectId: string): Promise<Experiment[]> {
     const now = this.clock();

@@ -49,6 +49,9 @@ export function identityJournal(projectId: string, stream: IdentityStream, nowMs
     beforeMerge: (change) => write([change]),
     // Shortcuts only: without their lines the stream's pointers chain through the old root and
     // still resolve, so a failed write does not fail a request whose merge already committed.
-    moved: (changes) => write(changes).catch((err: unknown) => log('warn', 'identity shortcut lines not written', { project_id: projectId, lines: changes.length, ...errorFields(err) })),
+    moved: (changes) =>
+      write(changes).catch((err: unknown) =>
+        log('warn', 'identity shortcut lines not written', { project_id: projectId, lines: changes.length, ...errorFields(err) }),
+      ),
   };
 }

@@ -38,9 +38,10 @@ export async function storeEvents(
   request: { owner: string; nowMs: number },
 ): Promise<StoreEventsResult> {
   const outcomes = await mapLimit(events, CLAIM_CONCURRENCY, (e) =>
-    deps.ledger
-      .claim(e.project_id, e.dedupe_key, request.owner, request.nowMs)
-      .then((outcome): ClaimOutcome | Error => outcome, (err: unknown) => err as Error),
+    deps.ledger.claim(e.project_id, e.dedupe_key, request.owner, request.nowMs).then(
+      (outcome): ClaimOutcome | Error => outcome,
+      (err: unknown) => err as Error,
+    ),
   );
   const claimed = events.filter((_, i) => outcomes[i] === 'claimed');
 
@@ -50,7 +51,11 @@ export async function storeEvents(
     } catch (err) {
       log('error', 'raw stream write failed; releasing claims', { owner: request.owner, events: claimed.length, ...errorFields(err) });
       await deps.ledger
-        .release(claimed[0]!.project_id, claimed.map((e) => e.dedupe_key), request.owner)
+        .release(
+          claimed[0]!.project_id,
+          claimed.map((e) => e.dedupe_key),
+          request.owner,
+        )
         .catch((releaseErr) =>
           // The claims now expire with their lease (CLAIM_LEASE_MS); a retry after that stores them.
           log('error', 'releasing claims failed', { owner: request.owner, ...errorFields(releaseErr) }),
@@ -70,7 +75,11 @@ export async function storeEvents(
   if (failures.length > 0) {
     log('error', 'event ledger write failed', { owner: request.owner, failed: failures.length, stored: claimed.length, ...errorFields(failures[0]) });
     // One permanent failure fails every retry the same way.
-    throw new StoreEventsError('ledger', 'The event ledger is unavailable', failures.every((f) => isTransient(f)));
+    throw new StoreEventsError(
+      'ledger',
+      'The event ledger is unavailable',
+      failures.every((f) => isTransient(f)),
+    );
   }
   if (outcomes.includes('in_flight')) {
     throw new StoreEventsError('in_flight', 'Some events of this batch are being stored by another request', true);

@@ -7,12 +7,13 @@ import type { ApiKeyStore } from '../ports';
 const BY_PROJECT = TABLES.api_keys.indexes[0]!.name;
 
 export class DynamoApiKeyStore implements ApiKeyStore {
-  constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   async create(key: ApiKeyRecord): Promise<void> {
-    await this.ddb.send(
-      new PutCommand({ TableName: this.table, Item: key, ConditionExpression: 'attribute_not_exists(key_hash)' }),
-    );
+    await this.ddb.send(new PutCommand({ TableName: this.table, Item: key, ConditionExpression: 'attribute_not_exists(key_hash)' }));
   }
 
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {

@@ -13,7 +13,10 @@ export class DynamoAssignmentStore implements AssignmentStore {
   /** DynamoDB requests made, for the cost check in tests and benchmarks. */
   readonly calls = { batchGet: 0, put: 0, get: 0 };
 
-  constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   private pk(projectId: string, experimentId: string, userId: string) {
     return `${projectId}#${experimentId}#${userId}`;
@@ -42,7 +45,11 @@ export class DynamoAssignmentStore implements AssignmentStore {
     try {
       this.calls.put++;
       await this.ddb.send(
-        new PutCommand({ TableName: this.table, Item: { pk, project_id: projectId, ...a, assigned_at: atIso }, ConditionExpression: 'attribute_not_exists(pk)' }),
+        new PutCommand({
+          TableName: this.table,
+          Item: { pk, project_id: projectId, ...a, assigned_at: atIso },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
       );
       return a.variant;
     } catch (err) {

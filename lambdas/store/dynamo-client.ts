@@ -1,11 +1,5 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import {
-  DynamoDBDocumentClient,
-  QueryCommand,
-  ScanCommand,
-  type QueryCommandInput,
-  type ScanCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, ScanCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 
 /** One document client per process; the SDK honours AWS_ENDPOINT_URL_DYNAMODB for local endpoints. */
 export function documentClient(config: DynamoDBClientConfig = {}): DynamoDBDocumentClient {

@@ -7,14 +7,7 @@
  * failed too) expires with its lease, so a retry can take it over: nothing is deduplicated against
  * an event that was never stored.
  */
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { StoredEvent } from '../domain/event';
 import { mapLimit } from '../domain/concurrency';
 import { isConditionalCheckFailed } from './dynamo-client';

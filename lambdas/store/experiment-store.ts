@@ -6,13 +6,7 @@
  * project share any spelling and an exposure or super property always names at most one of them.
  * Without transactions: claims are taken one by one and released again when a later one fails.
  */
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { experimentNameSpellings, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
 import { isConditionalCheckFailed, queryAll } from './dynamo-client';
 import { NameTakenError, StatusConflictError, type ExperimentPatch, type ExperimentStore } from '../ports/experiment-store';
@@ -21,7 +15,10 @@ const expKey = (id: string) => `exp#${id}`;
 const nameKey = (spelling: string) => `name#${spelling}`;
 
 export class DynamoExperimentStore implements ExperimentStore {
-  constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   async create(experiment: Experiment): Promise<void> {
     const spellings = experimentNameSpellings(experiment.name);
@@ -68,7 +65,13 @@ export class DynamoExperimentStore implements ExperimentStore {
           UpdateExpression: 'SET #name = :name, variants = :variants, goal_event = :goal, description = :description',
           ConditionExpression: '#status = :created',
           ExpressionAttributeNames: { '#name': 'name', '#status': 'status' },
-          ExpressionAttributeValues: { ':name': next.name, ':variants': next.variants, ':goal': next.goal_event, ':description': next.description, ':created': 'created' },
+          ExpressionAttributeValues: {
+            ':name': next.name,
+            ':variants': next.variants,
+            ':goal': next.goal_event,
+            ':description': next.description,
+            ':created': 'created',
+          },
         }),
       );
     } catch (err) {
@@ -129,9 +132,7 @@ export class DynamoExperimentStore implements ExperimentStore {
       );
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
-      const owner = await this.ddb.send(
-        new GetCommand({ TableName: this.table, Key: { project_id: projectId, sk: nameKey(spelling) }, ConsistentRead: true }),
-      );
+      const owner = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { project_id: projectId, sk: nameKey(spelling) }, ConsistentRead: true }));
       throw new NameTakenError(spelling, owner.Item?.experiment_id as string | undefined);
     }
   }

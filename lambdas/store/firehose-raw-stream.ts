@@ -20,7 +20,10 @@ const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 const ATTEMPTS = 4;
 
 export class FirehoseRawStream<T extends object> implements RawStream<T> {
-  constructor(private readonly firehose: FirehoseClient, private readonly streamName: string) {}
+  constructor(
+    private readonly firehose: FirehoseClient,
+    private readonly streamName: string,
+  ) {}
 
   async put(rows: T[]): Promise<void> {
     for (const batch of toBatches(packRecords(rows))) await this.putBatch(batch);

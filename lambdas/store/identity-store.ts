@@ -14,13 +14,7 @@
  * Every pointer change carries a version (1, 2, … per item) that the conditional write commits; the
  * journal records each change with it, so the identity stream's "latest row" is the table's order.
  */
-import {
-  BatchGetCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mapLimit } from '../domain/concurrency';
 import { creationOrder, firstSightStamp, requestPosition, seenBefore, type SeenId } from '../domain/canonical-order';
 import { TransientError } from '../domain/transient-error';
@@ -34,7 +28,10 @@ const LINK_ATTEMPTS = 8;
 export const NO_JOURNAL: IdentityJournal = { beforeMerge: async () => undefined, moved: async () => undefined };
 
 export class DynamoIdentityStore implements IdentityStore {
-  constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   private pk(projectId: string, id: string) {
     return `${projectId}#${id}`;
@@ -259,9 +256,7 @@ export class DynamoIdentityStore implements IdentityStore {
       for (let attempt = 0; keys.length > 0; attempt++) {
         if (attempt > 5) throw new TransientError('Identity reads left unprocessed after retries');
         if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
-        const out = await this.ddb.send(
-          new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: consistent } } }),
-        );
+        const out = await this.ddb.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: consistent } } }));
         for (const item of (out.Responses?.[this.table] ?? []) as IdentityItem[]) found.set(item.id, item);
         keys = (out.UnprocessedKeys?.[this.table]?.Keys ?? []) as typeof keys;
       }

@@ -3,12 +3,13 @@ import { scanAll } from './dynamo-client';
 import type { Project, ProjectStore } from '../ports';
 
 export class DynamoProjectStore implements ProjectStore {
-  constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   async create(project: Project): Promise<void> {
-    await this.ddb.send(
-      new PutCommand({ TableName: this.table, Item: project, ConditionExpression: 'attribute_not_exists(id)' }),
-    );
+    await this.ddb.send(new PutCommand({ TableName: this.table, Item: project, ConditionExpression: 'attribute_not_exists(id)' }));
   }
 
   async get(id: string): Promise<Project | undefined> {

@@ -2,7 +2,10 @@ import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/li
 import type { ExperimentResults, ResultsStore } from '../ports';
 
 export class DynamoResultsStore implements ResultsStore {
-  constructor(private readonly ddb: DynamoDBDocumentClient, private readonly table: string) {}
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
 
   async put(projectId: string, results: ExperimentResults): Promise<void> {
     // One string attribute: nulls and floats round-trip exactly, and the item is read whole anyway.

@@ -51,8 +51,7 @@ export class TallyClient {
   #setUp(o: Partial<TallyOptions>): void {
     if (typeof o.apiKey !== 'string' || !o.apiKey) throw new Error('apiKey is required');
     if (typeof o.baseURL !== 'string' || !/^https?:\/\//.test(o.baseURL)) throw new Error('baseURL must be an http(s) URL');
-    const count = (value: unknown, fallback: number, max = Infinity) =>
-      typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), max) : fallback;
+    const count = (value: unknown, fallback: number, max = Infinity) => (typeof value === 'number' && value >= 1 ? Math.min(Math.floor(value), max) : fallback);
     this.#readyTimeoutMs = typeof o.readyTimeoutMs === 'number' && o.readyTimeoutMs >= 0 ? o.readyTimeoutMs : DEFAULTS.readyTimeoutMs;
 
     this.#store = new Store(resolveAdapter(o.persistence));

@@ -53,18 +53,20 @@ export class Experiments {
     const path = this.#c.mode === 'server' ? `/v1/experiments?${query}` : '/v1/experiments/configs';
     // One request at a time, in call order: the identify request (both IDs) must not overtake the
     // start-up one (anonymous ID only), or the server could see the user ID first and make it canonical.
-    return (this.loaded = this.loaded.then(() => this.#c.transport.getJson(path)).then(({ status, json }) => {
-      const body = (json ?? {}) as { assigned_variants?: unknown; experiments?: unknown };
-      if (this.#c.mode === 'server' && isRecord(body.assigned_variants)) {
-        this.#assigned = body.assigned_variants as Record<string, string>;
-        this.#c.store.set(SERVER, this.#assigned);
-      } else if (this.#c.mode === 'local' && Array.isArray(body.experiments)) {
-        this.#configs = body.experiments as ExperimentConfig[];
-        this.#c.store.set(CONFIGS, this.#configs);
-      } else {
-        this.#c.log.warn(`experiments not loaded (${status ?? 'network error'})`);
-      }
-    }));
+    return (this.loaded = this.loaded
+      .then(() => this.#c.transport.getJson(path))
+      .then(({ status, json }) => {
+        const body = (json ?? {}) as { assigned_variants?: unknown; experiments?: unknown };
+        if (this.#c.mode === 'server' && isRecord(body.assigned_variants)) {
+          this.#assigned = body.assigned_variants as Record<string, string>;
+          this.#c.store.set(SERVER, this.#assigned);
+        } else if (this.#c.mode === 'local' && Array.isArray(body.experiments)) {
+          this.#configs = body.experiments as ExperimentConfig[];
+          this.#c.store.set(CONFIGS, this.#configs);
+        } else {
+          this.#c.log.warn(`experiments not loaded (${status ?? 'network error'})`);
+        }
+      }));
   }
 
   /** The variant for the current ID, or undefined when none is known yet. */

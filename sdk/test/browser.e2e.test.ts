@@ -53,10 +53,13 @@ describeBrowser('SDK in a browser', () => {
   }
 
   async function init(page: Page, options: Record<string, unknown> = {}) {
-    await page.evaluate((o) => {
-      const g = globalThis as any;
-      g.tally = g.Tally.init(o);
-    }, { apiKey: key, baseURL: stack.url, flushIntervalMs: 60_000, ...options });
+    await page.evaluate(
+      (o) => {
+        const g = globalThis as any;
+        g.tally = g.Tally.init(o);
+      },
+      { apiKey: key, baseURL: stack.url, flushIntervalMs: 60_000, ...options },
+    );
   }
 
   /** Spends a key's burst until the server answers 429, so the SDK's next post is refused too. */
@@ -69,7 +72,6 @@ describeBrowser('SDK in a browser', () => {
   }
 
   const stored = (name: string) => stack.rawEvents(project).filter((e) => e.name === name);
-
 
   it('stores events with every field, and gzips a body over 1 KB', async () => {
     const page = await open({ appVersion: '1.4.0', environment: 'test' });
@@ -173,7 +175,10 @@ describeBrowser('SDK in a browser', () => {
       return t.anonymousId as string;
     });
     expect(stored('browser after login')[0]).toMatchObject({ user_id: anonymousId, sent_user_id: 'browser-user-1' });
-    expect(stored('$identify').find((e) => e.sent_user_id === 'browser-user-1')!.properties).toEqual({ $anonymous_id: anonymousId, email: 'grace@example.com' });
+    expect(stored('$identify').find((e) => e.sent_user_id === 'browser-user-1')!.properties).toEqual({
+      $anonymous_id: anonymousId,
+      email: 'grace@example.com',
+    });
   });
 
   it('honours 429 Retry-After', async () => {

@@ -22,7 +22,14 @@ describe('calls that cannot be sent', () => {
       () => c.track(42 as never),
       () => c.track('ok', [1, 2] as never),
       () => c.track('ok', 'text' as never),
-      () => c.track('ok', { self: (() => { const o: any = {}; o.o = o; return o; })() }),
+      () =>
+        c.track('ok', {
+          self: (() => {
+            const o: any = {};
+            o.o = o;
+            return o;
+          })(),
+        }),
       () => c.identify(''),
       () => c.identify('u1', 'profile' as never),
       () => c.setSuperProperties(null as never),
@@ -177,7 +184,9 @@ describe('identity', () => {
 describe('server mode', () => {
   it('returns the fallback until assignments load, then the server variant; the answer is cached for the next start', async () => {
     let variant = 'b';
-    const net = fakeFetch((req) => (req.url.pathname === '/v1/experiments' ? jsonResponse(200, { assigned_variants: { 'Checkout Flow': variant } }) : undefined));
+    const net = fakeFetch((req) =>
+      req.url.pathname === '/v1/experiments' ? jsonResponse(200, { assigned_variants: { 'Checkout Flow': variant } }) : undefined,
+    );
     const storage = sharedStorage();
     const { c } = client({ persistence: storage });
     expect(c.getVariant('Checkout Flow', 'control')).toBe('control');
@@ -261,7 +270,7 @@ describe('local mode', () => {
 describe('exposure', () => {
   it('is tracked once per user, experiment and variant, across restarts, and later events carry the super property', async () => {
     const net = fakeFetch((req) =>
-      req.url.pathname === '/v1/experiments' ? jsonResponse(200, { assigned_variants: { 'Checkout Flow': 'b', 'newNav': 'on' } }) : undefined,
+      req.url.pathname === '/v1/experiments' ? jsonResponse(200, { assigned_variants: { 'Checkout Flow': 'b', newNav: 'on' } }) : undefined,
     );
     const storage = sharedStorage();
     const { c } = client({ persistence: storage });

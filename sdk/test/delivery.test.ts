@@ -113,7 +113,7 @@ describe('batching', () => {
 });
 
 describe('persistence', () => {
-  it('two tabs sharing the stored queue keep each other\'s events: the next page sends them all', async () => {
+  it("two tabs sharing the stored queue keep each other's events: the next page sends them all", async () => {
     let down = true;
     const net = fakeFetch((req) => (events(req) && down ? 'network-error' : undefined));
     const storage = sharedStorage();
@@ -127,7 +127,12 @@ describe('persistence', () => {
     down = false;
     const next = client({ persistence: storage }).c;
     await next.flush();
-    expect(net.delivered().map((e) => e.name).sort()).toEqual(['a1', 'a2', 'b1']);
+    expect(
+      net
+        .delivered()
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['a1', 'a2', 'b1']);
     expect(JSON.parse(storage.map.get('tally:queue')!)).toEqual([]);
   });
 });
@@ -143,7 +148,10 @@ describe('rejections', () => {
     c.track('bad');
     c.track('third');
     await c.flush();
-    expect(net.posts().map((r) => r.body.events.map((e: any) => e.name))).toEqual([['first', 'bad', 'third'], ['first', 'third']]);
+    expect(net.posts().map((r) => r.body.events.map((e: any) => e.name))).toEqual([
+      ['first', 'bad', 'third'],
+      ['first', 'third'],
+    ]);
     expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(logger.warn.mock.calls[0]![0]).toMatch(/dropped 1 invalid events: bad/);
   });
@@ -151,7 +159,9 @@ describe('rejections', () => {
   it('drops the whole batch for a 400 without usable details, instead of resending it forever', async () => {
     let n = 0;
     const net = fakeFetch((req) =>
-      events(req) && ++n <= 2 ? jsonResponse(400, n === 1 ? { error: 'Invalid payload format' } : { error: 'Validation failed', details: [{ index: 7 }] }) : undefined,
+      events(req) && ++n <= 2
+        ? jsonResponse(400, n === 1 ? { error: 'Invalid payload format' } : { error: 'Validation failed', details: [{ index: 7 }] })
+        : undefined,
     );
     const { c, logger } = client();
     c.track('x');
@@ -183,7 +193,12 @@ describe('rejections', () => {
     await c.shutdown();
     const next = client({ persistence: storage }).c;
     await next.flush();
-    expect(net.posts().at(-1)!.body.events.map((e: any) => e.name)).toEqual(['a', 'b']);
+    expect(
+      net
+        .posts()
+        .at(-1)!
+        .body.events.map((e: any) => e.name),
+    ).toEqual(['a', 'b']);
   });
 });
 

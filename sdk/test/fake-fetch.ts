@@ -52,7 +52,13 @@ export function fakeFetch(answer: (req: Sent) => Answer | undefined = () => unde
      * The events once each by event_id, as the server stores them: clients sharing one storage (a
      * reload, two tabs) may both post a persisted event.
      */
-    delivered: () => [...new Map(posts().flatMap((r) => r.body.events as any[]).map((e) => [e.event_id, e])).values()],
+    delivered: () => [
+      ...new Map(
+        posts()
+          .flatMap((r) => r.body.events as any[])
+          .map((e) => [e.event_id, e]),
+      ).values(),
+    ],
   };
 }
 

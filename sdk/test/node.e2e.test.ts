@@ -35,7 +35,6 @@ function client(options: Partial<TallyOptions> = {}) {
   return c;
 }
 
-
 async function runningExperiment(name: string, variants: string[]) {
   const base = `/admin/v1/projects/${project}/experiments`;
   const created = await stack.admin('POST', base, { name, goal_event: 'purchase', variants });
@@ -147,7 +146,8 @@ describe('delivery', () => {
       let lose = 1;
       const posted: string[] = [];
       vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-        if (String(url).endsWith('/v1/events')) posted.push(...JSON.parse(new TextDecoder().decode(init!.body as Uint8Array)).events.map((e: { name: string }) => e.name));
+        if (String(url).endsWith('/v1/events'))
+          posted.push(...JSON.parse(new TextDecoder().decode(init!.body as Uint8Array)).events.map((e: { name: string }) => e.name));
         const res = await realFetch(url, init);
         if (String(url).endsWith('/v1/events') && lose-- > 0) throw new TypeError('connection reset');
         return res;

@@ -72,8 +72,7 @@ async function captureLogs<T>(run: () => Promise<T>): Promise<{ result: T; lines
   }
 }
 
-const lambdaContext = (requestId: string) =>
-  ({ awsRequestId: requestId, getRemainingTimeInMillis: () => 10_000, functionName: 'bench' }) as unknown as Context;
+const lambdaContext = (requestId: string) => ({ awsRequestId: requestId, getRemainingTimeInMillis: () => 10_000, functionName: 'bench' }) as unknown as Context;
 
 function ingestEvent(body: Buffer, authorizer: Record<string, unknown>, requestId: string): HttpEvent {
   return {
@@ -153,7 +152,12 @@ interface Scenario {
   sentBytesPerEvent: number;
 }
 
-async function runScenario(server: Awaited<ReturnType<typeof startLocalServer>>, meter: Meter, admin: Record<string, string>, batch: number): Promise<Scenario> {
+async function runScenario(
+  server: Awaited<ReturnType<typeof startLocalServer>>,
+  meter: Meter,
+  admin: Record<string, string>,
+  batch: number,
+): Promise<Scenario> {
   const post = async (path: string, body: unknown) => {
     const res = await fetch(server.url + path, { method: 'POST', headers: admin, body: JSON.stringify(body) });
     if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -170,9 +174,19 @@ async function runScenario(server: Awaited<ReturnType<typeof startLocalServer>>,
   const authorizer = createAuthorizerHandler({ keys: server.deps.keys, clock: Date.now, keyCacheTtlMs: defaults.keyCacheTtlSeconds * 1000 });
 
   const s: Scenario = {
-    batch, events: EVENTS, requests: bodies.length, meter,
-    ingestLogBytes: 0, ingestLogLines: 0, authLogBytes: 0, authLogLines: 0, accessLogBytes: 0,
-    authCpuMs: 0, authKeyLookups: 0, ingestCpuMs: 0, wavesPerRequest: { dynamodb: 0, firehose: 0 },
+    batch,
+    events: EVENTS,
+    requests: bodies.length,
+    meter,
+    ingestLogBytes: 0,
+    ingestLogLines: 0,
+    authLogBytes: 0,
+    authLogLines: 0,
+    accessLogBytes: 0,
+    authCpuMs: 0,
+    authKeyLookups: 0,
+    ingestCpuMs: 0,
+    wavesPerRequest: { dynamodb: 0, firehose: 0 },
     sentBytesPerEvent: sentBytes / EVENTS,
   };
   const logBytes = (lines: string[]) => lines.reduce((n, l) => n + Buffer.byteLength(l), 0);
@@ -185,7 +199,8 @@ async function runScenario(server: Awaited<ReturnType<typeof startLocalServer>>,
     const requestId = randomUUID();
     const readsBefore = meter.total(meter.reads);
     const auth = await captureLogs(() => authorizer(authorizerEvent(key.key!)));
-    if (auth.result.policyDocument.Statement[0] && (auth.result.policyDocument.Statement[0] as { Effect: string }).Effect !== 'Allow') throw new Error('authorizer denied the bench key');
+    if (auth.result.policyDocument.Statement[0] && (auth.result.policyDocument.Statement[0] as { Effect: string }).Effect !== 'Allow')
+      throw new Error('authorizer denied the bench key');
     s.authLogBytes += logBytes(auth.lines);
     s.authLogLines += auth.lines.length;
     if (meter.total(meter.reads) > readsBefore) s.authKeyLookups++;
@@ -200,7 +215,8 @@ async function runScenario(server: Awaited<ReturnType<typeof startLocalServer>>,
     s.ingestLogLines += res.lines.length;
     s.wavesPerRequest.dynamodb += meter.waves.dynamodb - waves.dynamodb;
     s.wavesPerRequest.firehose += meter.waves.firehose - waves.firehose;
-    if (defaults.apiAccessLogs) s.accessLogBytes += Buffer.byteLength(accessLogLine(defaults.accessLogFormat, { projectId: project.id!, keyId: auth.result.context!.key_id as string }));
+    if (defaults.apiAccessLogs)
+      s.accessLogBytes += Buffer.byteLength(accessLogLine(defaults.accessLogFormat, { projectId: project.id!, keyId: auth.result.context!.key_id as string }));
   }
   meter.enabled = false;
   s.wavesPerRequest.dynamodb /= s.requests;
@@ -225,37 +241,99 @@ function bill(s: Scenario): { lines: Line[]; total: number; durations: { ingestM
   const cost = (units: number, price: Price, scale = 1) => (units * 1e6 * price.usd) / scale;
   const lines: Line[] = [];
   const requests = per(s.requests);
-  lines.push({ service: 'API Gateway', item: 'REST requests', perEvent: requests, unit: 'requests', usdPerMillion: cost(requests, PRICES.apiGatewayRest, 1e6) });
-  lines.push({ service: 'Lambda', item: 'invocations (ingest + authorizer)', perEvent: 2 * requests, unit: 'requests', usdPerMillion: cost(2 * requests, PRICES.lambdaRequests, 1e6) });
+  lines.push({
+    service: 'API Gateway',
+    item: 'REST requests',
+    perEvent: requests,
+    unit: 'requests',
+    usdPerMillion: cost(requests, PRICES.apiGatewayRest, 1e6),
+  });
+  lines.push({
+    service: 'Lambda',
+    item: 'invocations (ingest + authorizer)',
+    perEvent: 2 * requests,
+    unit: 'requests',
+    usdPerMillion: cost(2 * requests, PRICES.lambdaRequests, 1e6),
+  });
   const cpuScale = FULL_VCPU_MB / defaults.memoryMb;
   const ingestMs = Math.ceil(s.ingestCpuMs * cpuScale + s.wavesPerRequest.dynamodb * DDB_WAVE_MS + s.wavesPerRequest.firehose * FIREHOSE_WAVE_MS);
   const authMs = Math.max(1, Math.ceil(s.authCpuMs * cpuScale));
   const gbSeconds = (requests * (ingestMs + authMs) * defaults.memoryMb) / 1024 / 1000;
-  lines.push({ service: 'Lambda', item: `duration (ingest ${ingestMs} ms + authorizer ${authMs} ms at ${defaults.memoryMb} MB, arm64)`, perEvent: gbSeconds, unit: 'GB-s', usdPerMillion: cost(gbSeconds, PRICES.lambdaArmGbSecond) });
+  lines.push({
+    service: 'Lambda',
+    item: `duration (ingest ${ingestMs} ms + authorizer ${authMs} ms at ${defaults.memoryMb} MB, arm64)`,
+    perEvent: gbSeconds,
+    unit: 'GB-s',
+    usdPerMillion: cost(gbSeconds, PRICES.lambdaArmGbSecond),
+  });
   for (const [key, units] of [...m.writes].sort()) {
-    lines.push({ service: 'DynamoDB', item: `writes ${key}`, perEvent: per(units), unit: 'WRU', usdPerMillion: cost(per(units), PRICES.dynamoWru, 1e6), dynamo: true });
+    lines.push({
+      service: 'DynamoDB',
+      item: `writes ${key}`,
+      perEvent: per(units),
+      unit: 'WRU',
+      usdPerMillion: cost(per(units), PRICES.dynamoWru, 1e6),
+      dynamo: true,
+    });
   }
   for (const [key, units] of [...m.reads].sort()) {
-    lines.push({ service: 'DynamoDB', item: `reads ${key}`, perEvent: per(units), unit: 'RRU', usdPerMillion: cost(per(units), PRICES.dynamoRru, 1e6), dynamo: true });
+    lines.push({
+      service: 'DynamoDB',
+      item: `reads ${key}`,
+      perEvent: per(units),
+      unit: 'RRU',
+      usdPerMillion: cost(per(units), PRICES.dynamoRru, 1e6),
+      dynamo: true,
+    });
   }
   let objectsPerEvent = 0;
   for (const [stream, f] of m.firehose) {
-    lines.push({ service: 'Firehose', item: `${stream}: ${per(f.records).toFixed(3)} records/event, ingestion billed at 5 KB per record`, perEvent: per(f.billedBytes), unit: 'bytes', usdPerMillion: cost(per(f.billedBytes), PRICES.firehoseIngestGb, GB) });
-    lines.push({ service: 'Firehose', item: `${stream}: dynamic partitioning, bytes delivered (uncompressed)`, perEvent: per(f.bytes), unit: 'bytes', usdPerMillion: cost(per(f.bytes), PRICES.firehoseDpGb, GB) });
+    lines.push({
+      service: 'Firehose',
+      item: `${stream}: ${per(f.records).toFixed(3)} records/event, ingestion billed at 5 KB per record`,
+      perEvent: per(f.billedBytes),
+      unit: 'bytes',
+      usdPerMillion: cost(per(f.billedBytes), PRICES.firehoseIngestGb, GB),
+    });
+    lines.push({
+      service: 'Firehose',
+      item: `${stream}: dynamic partitioning, bytes delivered (uncompressed)`,
+      perEvent: per(f.bytes),
+      unit: 'bytes',
+      usdPerMillion: cost(per(f.bytes), PRICES.firehoseDpGb, GB),
+    });
     // One object per active partition (project, day) per buffer flush: the interval, or the size cap if it fills first.
     const bytesPerEvent = f.bytes / s.events;
     const eventsPerObject = Math.min(PROJECT_RATE * defaults.bufferingIntervalSeconds, (defaults.bufferingSizeMiB * 1024 * 1024) / bytesPerEvent);
     objectsPerEvent += 1 / eventsPerObject;
-    lines.push({ service: 'Firehose', item: `${stream}: dynamic partitioning, objects (1 per ${Math.round(eventsPerObject)} events)`, perEvent: 1 / eventsPerObject, unit: 'objects', usdPerMillion: cost(1 / eventsPerObject, PRICES.firehoseDpObjects, 1000) });
+    lines.push({
+      service: 'Firehose',
+      item: `${stream}: dynamic partitioning, objects (1 per ${Math.round(eventsPerObject)} events)`,
+      perEvent: 1 / eventsPerObject,
+      unit: 'objects',
+      usdPerMillion: cost(1 / eventsPerObject, PRICES.firehoseDpObjects, 1000),
+    });
   }
-  lines.push({ service: 'S3', item: 'PUTs by Firehose delivery (one per object)', perEvent: objectsPerEvent, unit: 'PUTs', usdPerMillion: cost(objectsPerEvent, PRICES.s3Put, 1000) });
+  lines.push({
+    service: 'S3',
+    item: 'PUTs by Firehose delivery (one per object)',
+    perEvent: objectsPerEvent,
+    unit: 'PUTs',
+    usdPerMillion: cost(objectsPerEvent, PRICES.s3Put, 1000),
+  });
   const logs = [
     ['ingestion function', s.ingestLogBytes],
     ['authorizer function', s.authLogBytes],
     ['API Gateway access log', s.accessLogBytes],
   ] as const;
   for (const [what, bytes] of logs) {
-    lines.push({ service: 'CloudWatch Logs', item: `ingested: ${what}`, perEvent: per(bytes), unit: 'bytes', usdPerMillion: cost(per(bytes), PRICES.logsIngestGb, GB) });
+    lines.push({
+      service: 'CloudWatch Logs',
+      item: `ingested: ${what}`,
+      perEvent: per(bytes),
+      unit: 'bytes',
+      usdPerMillion: cost(per(bytes), PRICES.logsIngestGb, GB),
+    });
   }
   return { lines, total: lines.reduce((t, l) => t + l.usdPerMillion, 0), durations: { ingestMs, authMs } };
 }
@@ -272,21 +350,40 @@ function report(s: Scenario, primary: boolean): { total: number; dynamo: number;
   console.log(`\n## Batch of ${s.batch} (${s.requests} requests, ${s.events} events, ${s.sentBytesPerEvent.toFixed(0)} bytes per event as sent)\n`);
   console.log('| Service | What | Units per event | Unit | $ per million events | Share |');
   console.log('| --- | --- | ---: | --- | ---: | ---: |');
-  for (const l of lines) console.log(`| ${l.service} | ${l.item} | ${fmt(l.perEvent)} | ${l.unit} | ${l.usdPerMillion.toFixed(4)} | ${((100 * l.usdPerMillion) / total).toFixed(1)}% |`);
+  for (const l of lines)
+    console.log(
+      `| ${l.service} | ${l.item} | ${fmt(l.perEvent)} | ${l.unit} | ${l.usdPerMillion.toFixed(4)} | ${((100 * l.usdPerMillion) / total).toFixed(1)}% |`,
+    );
   console.log(`| **Total** | | | | **${total.toFixed(3)}** | 100% |`);
   console.log('');
-  console.log(`- DynamoDB: ${wru.toFixed(3)} WRU and ${rru.toFixed(3)} RRU per event; $${dynamo.toFixed(3)} per million = ${((100 * dynamo) / total).toFixed(1)}% of the bill (${(wru / README_WRU_PER_EVENT).toFixed(2)}x the README's ${README_WRU_PER_EVENT} WRU per event).`);
-  const firehose = [...m.firehose.entries()].map(([k, f]) => `${k}: ${f.records} records, ${(f.bytes / Math.max(1, f.records)).toFixed(0)} bytes each`).join('; ');
-  console.log(`- Firehose: ${firehose || 'no records'}; stored line ${((m.firehose.get(LOCAL_STREAMS.events)?.bytes ?? 0) / s.events).toFixed(0)} bytes per event.`);
-  console.log(`- Calls per request: ${calls.toFixed(2)} DynamoDB (${[...m.calls].map(([k, v]) => `${k} ${(v / s.requests).toFixed(2)}`).join(', ')}); conditional failures ${[...m.conditionalFailures.values()].reduce((a, b) => a + b, 0)}.`);
-  console.log(`- Lambda duration: ingest ${durations.ingestMs} ms = handler CPU ${s.ingestCpuMs.toFixed(3)} ms (storage stubbed) x ${(FULL_VCPU_MB / defaults.memoryMb).toFixed(2)} (a ${defaults.memoryMb} MB function's share of a vCPU) + ${s.wavesPerRequest.dynamodb.toFixed(2)} DynamoDB waves x ${DDB_WAVE_MS} ms + ${s.wavesPerRequest.firehose.toFixed(2)} Firehose waves x ${FIREHOSE_WAVE_MS} ms; authorizer ${durations.authMs} ms (CPU ${s.authCpuMs.toFixed(3)} ms on a cache hit; ${s.authKeyLookups} key lookup(s) in ${s.requests} requests = ${((100 * (s.requests - s.authKeyLookups)) / s.requests).toFixed(1)}% hit rate).`);
-  console.log(`- Logs: ingestion ${(s.ingestLogBytes / s.requests).toFixed(0)} bytes in ${(s.ingestLogLines / s.requests).toFixed(2)} lines per request, authorizer ${(s.authLogBytes / s.requests).toFixed(0)} bytes in ${(s.authLogLines / s.requests).toFixed(2)} lines, access log ${(s.accessLogBytes / s.requests).toFixed(0)} bytes.`);
+  console.log(
+    `- DynamoDB: ${wru.toFixed(3)} WRU and ${rru.toFixed(3)} RRU per event; $${dynamo.toFixed(3)} per million = ${((100 * dynamo) / total).toFixed(1)}% of the bill (${(wru / README_WRU_PER_EVENT).toFixed(2)}x the README's ${README_WRU_PER_EVENT} WRU per event).`,
+  );
+  const firehose = [...m.firehose.entries()]
+    .map(([k, f]) => `${k}: ${f.records} records, ${(f.bytes / Math.max(1, f.records)).toFixed(0)} bytes each`)
+    .join('; ');
+  console.log(
+    `- Firehose: ${firehose || 'no records'}; stored line ${((m.firehose.get(LOCAL_STREAMS.events)?.bytes ?? 0) / s.events).toFixed(0)} bytes per event.`,
+  );
+  console.log(
+    `- Calls per request: ${calls.toFixed(2)} DynamoDB (${[...m.calls].map(([k, v]) => `${k} ${(v / s.requests).toFixed(2)}`).join(', ')}); conditional failures ${[...m.conditionalFailures.values()].reduce((a, b) => a + b, 0)}.`,
+  );
+  console.log(
+    `- Lambda duration: ingest ${durations.ingestMs} ms = handler CPU ${s.ingestCpuMs.toFixed(3)} ms (storage stubbed) x ${(FULL_VCPU_MB / defaults.memoryMb).toFixed(2)} (a ${defaults.memoryMb} MB function's share of a vCPU) + ${s.wavesPerRequest.dynamodb.toFixed(2)} DynamoDB waves x ${DDB_WAVE_MS} ms + ${s.wavesPerRequest.firehose.toFixed(2)} Firehose waves x ${FIREHOSE_WAVE_MS} ms; authorizer ${durations.authMs} ms (CPU ${s.authCpuMs.toFixed(3)} ms on a cache hit; ${s.authKeyLookups} key lookup(s) in ${s.requests} requests = ${((100 * (s.requests - s.authKeyLookups)) / s.requests).toFixed(1)}% hit rate).`,
+  );
+  console.log(
+    `- Logs: ingestion ${(s.ingestLogBytes / s.requests).toFixed(0)} bytes in ${(s.ingestLogLines / s.requests).toFixed(2)} lines per request, authorizer ${(s.authLogBytes / s.requests).toFixed(0)} bytes in ${(s.authLogLines / s.requests).toFixed(2)} lines, access log ${(s.accessLogBytes / s.requests).toFixed(0)} bytes.`,
+  );
   if (m.unmetered.size) {
-    console.log(`- NOT METERED, so the figures above are incomplete (calls the meter does not know; teach test/bench/cost/meter.ts): ${[...m.unmetered].map(([k, v]) => `${k} x${v}`).join(', ')}`);
+    console.log(
+      `- NOT METERED, so the figures above are incomplete (calls the meter does not know; teach test/bench/cost/meter.ts): ${[...m.unmetered].map(([k, v]) => `${k} x${v}`).join(', ')}`,
+    );
     process.exitCode = 1;
   }
   if (primary) {
-    console.log(`- Against the README (batch 20): $${total.toFixed(3)} vs $${README_USD_PER_MILLION} claimed = ${(total / README_USD_PER_MILLION).toFixed(2)}x; against issue 12's goal of $${GOAL_USD_PER_MILLION.toFixed(2)}: ${(total / GOAL_USD_PER_MILLION).toFixed(2)}x.`);
+    console.log(
+      `- Against the README (batch 20): $${total.toFixed(3)} vs $${README_USD_PER_MILLION} claimed = ${(total / README_USD_PER_MILLION).toFixed(2)}x; against issue 12's goal of $${GOAL_USD_PER_MILLION.toFixed(2)}: ${(total / GOAL_USD_PER_MILLION).toFixed(2)}x.`,
+    );
   }
   return { total, dynamo, wru, rru };
 }
@@ -314,7 +411,9 @@ async function main() {
   const uninstall = installMeter(meter);
   try {
     console.log(`# bench:cost — ingestion cost per event, us-east-1 on-demand list prices (read ${PRICES_READ_ON})`);
-    console.log(`\nCommand: npm run bench:cost (BENCH_EVENTS=${EVENTS}, BENCH_BATCHES=${BATCH_SIZES.join(',')}, BENCH_PROJECT_EVENTS_PER_SECOND=${PROJECT_RATE}, BENCH_DDB_WAVE_MS=${DDB_WAVE_MS}, BENCH_FIREHOSE_WAVE_MS=${FIREHOSE_WAVE_MS}); run ${new Date().toISOString()}`);
+    console.log(
+      `\nCommand: npm run bench:cost (BENCH_EVENTS=${EVENTS}, BENCH_BATCHES=${BATCH_SIZES.join(',')}, BENCH_PROJECT_EVENTS_PER_SECOND=${PROJECT_RATE}, BENCH_DDB_WAVE_MS=${DDB_WAVE_MS}, BENCH_FIREHOSE_WAVE_MS=${FIREHOSE_WAVE_MS}); run ${new Date().toISOString()}`,
+    );
     const totals: Array<{ batch: number; total: number; dynamo: number; wru: number; rru: number }> = [];
     for (const [i, batch] of BATCH_SIZES.entries()) {
       process.stderr.write(`batch ${batch}: ${Math.ceil(EVENTS / batch)} requests…\n`);
@@ -330,7 +429,9 @@ async function main() {
     console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     const base = totals.find((t) => t.batch === 20)?.total;
     for (const t of totals) {
-      console.log(`| ${t.batch} | ${t.wru.toFixed(3)} | ${t.rru.toFixed(3)} | ${t.total.toFixed(3)} | ${t.dynamo.toFixed(3)} | ${((100 * t.dynamo) / t.total).toFixed(1)}% | ${base ? `${(t.total / base).toFixed(2)}x` : '-'} |`);
+      console.log(
+        `| ${t.batch} | ${t.wru.toFixed(3)} | ${t.rru.toFixed(3)} | ${t.total.toFixed(3)} | ${t.dynamo.toFixed(3)} | ${((100 * t.dynamo) / t.total).toFixed(1)}% | ${base ? `${(t.total / base).toFixed(2)}x` : '-'} |`,
+      );
     }
     console.log('\n## Prices\n');
     for (const [name, p] of Object.entries(PRICES) as Array<[string, Price]>) {
@@ -345,7 +446,8 @@ async function main() {
       `S3 objects and Firehose dynamic-partitioning objects: one per partition (project, day) per buffer flush; one project at ${PROJECT_RATE} events/s in one day partition; a slower project pays proportionally more per event (at 10 events/s, 10x the object lines). Firehose delivery PUTs are single-part at these sizes. JQ processing hours (billed per hour of jq time) are not observable here and left out. GZIP output and S3 storage over time are left out (not per event).`,
       'Athena is not per event (the results job runs per experiment on a schedule) and is left out; so are data transfer (responses are 204 with no body), KMS (AWS-owned key, no charge) and S3 server access logs (delivery is free; storage only).',
       'DynamoDB item sizes follow the documented rules (numbers: 1 byte per two significant digits + 1), from the items actually written and read; GSI writes from the items each index projects (every index projects ALL). Prices are on-demand, Standard table class, no free tier.',
-    ]) console.log(`- ${a}`);
+    ])
+      console.log(`- ${a}`);
   } finally {
     uninstall();
     await server.close();

@@ -44,10 +44,16 @@ async function loopback() {
   const dataDir = mkdtempSync(join(tmpdir(), 'tally-bench-'));
   const server = await startLocalServer({ port: 0, dataDir, adminToken: 'bench-admin-token-0123456789' });
   const admin = { Authorization: 'Bearer bench-admin-token-0123456789', 'Content-Type': 'application/json' };
-  const project = (await (await fetch(`${server.url}/admin/v1/projects`, { method: 'POST', headers: admin, body: '{"name":"bench"}' })).json()) as { id: string };
-  const key = (await (await fetch(`${server.url}/admin/v1/projects/${project.id}/keys`, {
-    method: 'POST', headers: admin, body: JSON.stringify({ plan: 'enterprise', rate_limit_per_minute: 600_000 }),
-  })).json()) as { key: string };
+  const project = (await (await fetch(`${server.url}/admin/v1/projects`, { method: 'POST', headers: admin, body: '{"name":"bench"}' })).json()) as {
+    id: string;
+  };
+  const key = (await (
+    await fetch(`${server.url}/admin/v1/projects/${project.id}/keys`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ plan: 'enterprise', rate_limit_per_minute: 600_000 }),
+    })
+  ).json()) as { key: string };
 
   const bodies = Array.from({ length: REQUESTS }, (_, i) => gzipSync(batch(i)));
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -55,9 +61,19 @@ async function loopback() {
   const send = (body: Buffer) =>
     new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port, path: '/v1/events', method: 'POST', agent, headers: {
-          Authorization: `Bearer ${key.key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': body.length,
-        } },
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/v1/events',
+          method: 'POST',
+          agent,
+          headers: {
+            Authorization: `Bearer ${key.key}`,
+            'Content-Type': 'application/json',
+            'Content-Encoding': 'gzip',
+            'Content-Length': body.length,
+          },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -143,7 +159,9 @@ if (process.env.BENCH_CPU_ONLY) {
   console.log(JSON.stringify(cpu));
   process.exit(0);
 }
-console.log(`handler CPU (storage stubbed): ${cpu.handlerUsPerEvent.toFixed(2)} µs/event; JSON.parse of the same bytes: ${cpu.parseUsPerEvent.toFixed(2)} µs/event; ratio ${cpu.ratio.toFixed(1)}x  (batch ${cpu.bytes} B JSON, ${cpu.gzBytes} B gzip)`);
+console.log(
+  `handler CPU (storage stubbed): ${cpu.handlerUsPerEvent.toFixed(2)} µs/event; JSON.parse of the same bytes: ${cpu.parseUsPerEvent.toFixed(2)} µs/event; ratio ${cpu.ratio.toFixed(1)}x  (batch ${cpu.bytes} B JSON, ${cpu.gzBytes} B gzip)`,
+);
 console.error(`loopback: ${REQUESTS} requests × ${BATCH} events, concurrency ${CONCURRENCY}…`);
 const load = await loopback();
 console.log(

@@ -111,7 +111,9 @@ async function generate(dataDir: string): Promise<{ events: number; links: numbe
       const id = anonymous[u] ? `anon-${u}` : `user-${u}`;
       lines.push(eventLine({ user: id, name: '$experiment_exposure', ms, props: { $experiment_name: EXPERIMENT, $variant: variant(u) }, seq: seq++ }));
       if (anonymous[u]) {
-        identity.push(JSON.stringify({ project_id: PROJECT, id: `user-${u}`, canonical_id: `anon-${u}`, timestamp: new Date(ms + 60_000).toISOString(), reason: 'link' }));
+        identity.push(
+          JSON.stringify({ project_id: PROJECT, id: `user-${u}`, canonical_id: `anon-${u}`, timestamp: new Date(ms + 60_000).toISOString(), reason: 'link' }),
+        );
         links++;
       }
       active.push(u);
@@ -130,7 +132,9 @@ async function generate(dataDir: string): Promise<{ events: number; links: numbe
         lines.push(eventLine({ user: `user-${u}`, name: 'add_to_cart', ms, props: { sku: `sku-${Math.floor(random() * 500)}` }, seq: seq++ }));
       } else {
         const id = anonymous[u] && random() < 0.3 ? `anon-${u}` : `user-${u}`;
-        lines.push(eventLine({ user: id, name: 'page_view', ms, props: { path: `/p/${Math.floor(random() * 50)}`, $experiment_checkout_flow: variant(u) }, seq: seq++ }));
+        lines.push(
+          eventLine({ user: id, name: 'page_view', ms, props: { path: `/p/${Math.floor(random() * 50)}`, $experiment_checkout_flow: variant(u) }, seq: seq++ }),
+        );
       }
     }
     const eventsDir = join(dataDir, 'events', `project_id=${PROJECT}`, `dt=${dt}`);

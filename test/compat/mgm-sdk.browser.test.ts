@@ -159,8 +159,7 @@ describeBrowser('MGM JavaScript SDK in headless Chromium, page served from anoth
     return { page, seen };
   }
 
-  const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> =>
-    page.evaluate(`${fn}(...${JSON.stringify(args)})`) as Promise<T>;
+  const call = <T>(page: Page, fn: string, ...args: unknown[]): Promise<T> => page.evaluate(`${fn}(...${JSON.stringify(args)})`) as Promise<T>;
 
   interface SdkRun {
     errors: Array<[string, number | null]>;
@@ -191,13 +190,29 @@ describeBrowser('MGM JavaScript SDK in headless Chromium, page served from anoth
     expect(mine.filter((e) => e.name === 'scrolled')).toHaveLength(25);
     const view = mine.find((e) => e.name === 'page_view')!;
     expect(view).toMatchObject({
-      project_id: project, event_id: expect.any(String), user_id: run.anonymousId, sent_user_id: run.anonymousId, session_id: run.sessionId,
-      platform: 'web', app_version: '5.0.0', os_version: 'Linux', environment: 'production', locale: expect.any(String), timezone: expect.any(String),
-      sdk: 'javascript', sdk_version: '0.4.0', source: 'v1',
+      project_id: project,
+      event_id: expect.any(String),
+      user_id: run.anonymousId,
+      sent_user_id: run.anonymousId,
+      session_id: run.sessionId,
+      platform: 'web',
+      app_version: '5.0.0',
+      os_version: 'Linux',
+      environment: 'production',
+      locale: expect.any(String),
+      timezone: expect.any(String),
+      sdk: 'javascript',
+      sdk_version: '0.4.0',
+      source: 'v1',
       properties: { path: '/pricing', referrer: 'https://search.example/', $sdk: 'javascript', $device_type: 'desktop' },
     });
     // identify: $identify and later events under the user ID.
-    expect(mine.filter((e) => e.sent_user_id === 'browser-user-1').map((e) => e.name).sort()).toEqual(['$identify', 'subscribed']);
+    expect(
+      mine
+        .filter((e) => e.sent_user_id === 'browser-user-1')
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['$identify', 'subscribed']);
     const listed = await stack.admin('GET', `/admin/v1/projects/${project}/events?user_id=browser-user-1`);
     expect(listed.body.events.map((e: { name: string }) => e.name).sort()).toEqual(['$identify', 'subscribed']);
     expect(listed.body.events[0]).toMatchObject({ sdk: 'javascript', sdk_version: '0.4.0', platform: 'web' });
@@ -277,7 +292,8 @@ describeBrowser('MGM JavaScript SDK in headless Chromium, page served from anoth
     ];
     expect(await sdk('send', stack.url, key, localEvents, visitor, 'session-2')).toBe(204);
 
-    const results = async (id: string) => (await stack.admin('POST', `${base}/${id}/results/refresh`)).body.variants.map((v: any) => [v.variant, v.enrolled, v.converted]);
+    const results = async (id: string) =>
+      (await stack.admin('POST', `${base}/${id}/results/refresh`)).body.variants.map((v: any) => [v.variant, v.enrolled, v.converted]);
     expect(await results(hero.id)).toEqual(hero.variants.map((v) => [v, v === variant ? 1 : 0, v === variant ? 1 : 0]));
     expect(await results(pricing.id)).toEqual(pricing.variants.map((v) => [v, v === local ? 1 : 0, v === local ? 1 : 0]));
   });

@@ -89,11 +89,23 @@ describe('MGM JavaScript SDK 0.5.1 in Node', () => {
       sdk: 'javascript',
       sdk_version: SDK_051_VERSION_HEADER,
       source: 'v1',
-      properties: { plan_tier: 'gold', cart_value: 42.5, items: ['a', 'b'], nested: { coupon: 'SPRING' }, $sdk: 'javascript', $device_type: expect.any(String) },
+      properties: {
+        plan_tier: 'gold',
+        cart_value: 42.5,
+        items: ['a', 'b'],
+        nested: { coupon: 'SPRING' },
+        $sdk: 'javascript',
+        $device_type: expect.any(String),
+      },
     });
     const listed = await stack.admin('GET', `/admin/v1/projects/${project}/events?user_id=${encodeURIComponent(sdk.anonymousId)}&name=checkout_started`);
     expect(listed.body.events).toHaveLength(1);
-    expect(listed.body.events[0]).toMatchObject({ event_id: stored[0]!.event_id, sdk: 'javascript', sdk_version: SDK_051_VERSION_HEADER, environment: 'staging' });
+    expect(listed.body.events[0]).toMatchObject({
+      event_id: stored[0]!.event_id,
+      sdk: 'javascript',
+      sdk_version: SDK_051_VERSION_HEADER,
+      environment: 'staging',
+    });
   });
 
   it('gzips bodies over 1 KB, and Tally stores every event of them', async () => {
@@ -126,7 +138,7 @@ describe('MGM JavaScript SDK 0.5.1 in Node', () => {
     expect(profile.body).toMatchObject({ user_id: 'node-user-1', email: 'ada@example.com', name: 'Ada' });
   });
 
-  it('a bundle-restricted key accepts the SDK\'s X-MGM-Bundle-Id and refuses an unlisted one with 403', async () => {
+  it("a bundle-restricted key accepts the SDK's X-MGM-Bundle-Id and refuses an unlisted one with 403", async () => {
     const restricted = await stack.createKey(project, { allowed_bundle_ids: ['com.acme.shop'] });
     const listed = configure({ apiKey: restricted, bundleId: 'com.acme.shop' });
     MostlyGoodMetrics.track('bundle_listed');

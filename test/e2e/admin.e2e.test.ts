@@ -29,7 +29,11 @@ describe('admin API', () => {
   it('names the field in a malformed body', async () => {
     expect((await stack.admin('POST', '/admin/v1/projects', {})).body.error).toMatch(/^name: name is required/);
     expect((await stack.admin('POST', '/admin/v1/projects', { name: 5 })).status).toBe(400);
-    const bad = await fetch(`${stack.url}/admin/v1/projects`, { method: 'POST', headers: { Authorization: 'Bearer test-admin-token-0123456789' }, body: '{"name":' });
+    const bad = await fetch(`${stack.url}/admin/v1/projects`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer test-admin-token-0123456789' },
+      body: '{"name":',
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/Invalid JSON body/);
   });
@@ -38,10 +42,20 @@ describe('admin API', () => {
     const project = await stack.createProject('keys');
     const free = await stack.admin('POST', `/admin/v1/projects/${project}/keys`, {});
     expect(free.status).toBe(201);
-    expect(free.body).toMatchObject({ key: expect.stringMatching(/^tally_/), plan: 'free', rate_limit_per_minute: 100, allowed_origins: [], allowed_bundle_ids: [] });
+    expect(free.body).toMatchObject({
+      key: expect.stringMatching(/^tally_/),
+      plan: 'free',
+      rate_limit_per_minute: 100,
+      allowed_origins: [],
+      allowed_bundle_ids: [],
+    });
     const pro = await stack.admin('POST', `/admin/v1/projects/${project}/keys`, { plan: 'pro', allowed_origins: ['https://App.Example.com/'] });
     expect(pro.body).toMatchObject({ plan: 'pro', rate_limit_per_minute: 1000, allowed_origins: ['https://app.example.com'] });
-    const ent = await stack.admin('POST', `/admin/v1/projects/${project}/keys`, { plan: 'enterprise', rate_limit_per_minute: 5000, allowed_bundle_ids: ['com.acme'] });
+    const ent = await stack.admin('POST', `/admin/v1/projects/${project}/keys`, {
+      plan: 'enterprise',
+      rate_limit_per_minute: 5000,
+      allowed_bundle_ids: ['com.acme'],
+    });
     expect(ent.body).toMatchObject({ plan: 'enterprise', rate_limit_per_minute: 5000, allowed_bundle_ids: ['com.acme'] });
 
     const list = await stack.admin('GET', `/admin/v1/projects/${project}/keys`);
@@ -70,7 +84,11 @@ describe('admin API', () => {
 
   it('answers 404 for unknown projects and keys', async () => {
     const unknown = '00000000-0000-0000-0000-000000000000';
-    for (const [method, path] of [['GET', `/admin/v1/projects/${unknown}/keys`], ['POST', `/admin/v1/projects/${unknown}/keys`], ['GET', `/admin/v1/projects/${unknown}/events`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/admin/v1/projects/${unknown}/keys`],
+      ['POST', `/admin/v1/projects/${unknown}/keys`],
+      ['GET', `/admin/v1/projects/${unknown}/events`],
+    ] as const) {
       const res = await stack.admin(method, path, method === 'POST' ? {} : undefined);
       expect(res.status).toBe(404);
       expect(res.body.error).toMatch(/Project .* not found/);
@@ -102,7 +120,16 @@ describe('admin API', () => {
     await stack.post('/v1/events', otherKey, { events: [{ name: 'view', user_id: 'ann', timestamp: '2026-01-01T13:00:00Z' }] });
     const all = await stack.admin('GET', `/admin/v1/projects/${project}/events`);
     expect(all.body.events.map((e: any) => `${e.name}:${e.user_id}`)).toEqual(['view:bo', 'buy:ann', 'view:ann']);
-    expect(all.body.events[2]).toMatchObject({ event_id: null, session_id: null, timestamp: '2026-01-01T10:00:00.000Z', properties: { n: 1 }, country: null, region: null, city: null, platform: null });
+    expect(all.body.events[2]).toMatchObject({
+      event_id: null,
+      session_id: null,
+      timestamp: '2026-01-01T10:00:00.000Z',
+      properties: { n: 1 },
+      country: null,
+      region: null,
+      city: null,
+      platform: null,
+    });
     const ann = await stack.admin('GET', `/admin/v1/projects/${project}/events?user_id=ann&name=view`);
     expect(ann.body.events).toHaveLength(1);
     const limited = await stack.admin('GET', `/admin/v1/projects/${project}/events?limit=1`);

@@ -16,10 +16,18 @@ describe('project keys', () => {
   it('a missing, malformed or unknown key gets 401 with each path’s body', async () => {
     for (const auth of [undefined, 'Bearer', 'Basic abc', 'Bearer tally_unknown']) {
       const headers = auth ? { Authorization: auth } : undefined;
-      const v1 = await fetch(`${stack.url}/v1/events`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const v1 = await fetch(`${stack.url}/v1/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
       expect(v1.status).toBe(401);
       expect(await v1.json()).toEqual({ error: 'Invalid or missing API key' });
-      const api = await fetch(`${stack.url}/api/events`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const api = await fetch(`${stack.url}/api/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
       expect(api.status).toBe(401);
       expect(await api.json()).toEqual({ success: false, error: 'Invalid or missing API key' });
     }

@@ -51,7 +51,13 @@ describe.each(['/v1/events', '/api/events'])('%s', (path) => {
 
   it('deep nesting and __proto__ keys are rejected', async () => {
     expectError(await stack.post(path, key, undefined, { raw: `{"events":[{"name":"a","properties":{"x":${nested(100)}}}]}` }), 400, /nested deeper than 32/);
-    expectError(await stack.post(path, key, undefined, { raw: `{"events":[{"name":"a","properties":${nested(100_000).replace(/\[/g, '{"a":').replace(/]/g, '}').replace('{"a":}', '{}')}}]}` }), 400, /nested deeper|not valid JSON/);
+    expectError(
+      await stack.post(path, key, undefined, {
+        raw: `{"events":[{"name":"a","properties":${nested(100_000).replace(/\[/g, '{"a":').replace(/]/g, '}').replace('{"a":}', '{}')}}]}`,
+      }),
+      400,
+      /nested deeper|not valid JSON/,
+    );
     expectError(await stack.post(path, key, undefined, { raw: '{"events":[{"name":"a","properties":{"__proto__":{"admin":true}}}]}' }), 400, /__proto__/);
   });
 

@@ -23,7 +23,7 @@ it('serves the example page and the SDK build it loads', async () => {
   const script = await fetch(`${stack.url}/example/tally.min.js`);
   expect(script.status).toBe(200);
   expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
-  expect(await script.text()).toContain("var Tally=");
+  expect(await script.text()).toContain('var Tally=');
 
   expect((await fetch(`${stack.url}/example/nothing.js`)).status).toBe(404);
   // The API is untouched: an unknown path still gets the API's 404 body.

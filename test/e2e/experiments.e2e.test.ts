@@ -29,7 +29,14 @@ describe('experiment admin API', () => {
   it('creates with defaults, lists, gets, edits while created, starts and stops', async () => {
     const created = await stack.admin('POST', base(), { name: 'New Onboarding', goal_event: 'signup', description: 'Shorter form' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'New Onboarding', variants: ['a', 'b'], goal_event: 'signup', status: 'created', created_at: expect.any(String) });
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'New Onboarding',
+      variants: ['a', 'b'],
+      goal_event: 'signup',
+      status: 'created',
+      created_at: expect.any(String),
+    });
     const id = created.body.id;
     expect((await stack.admin('GET', base())).body.experiments.map((e: { id: string }) => e.id)).toContain(id);
     const patched = await stack.admin('PATCH', `${base()}/${id}`, { variants: ['control', 'short', 'shorter'], name: 'Onboarding v2' });
@@ -113,7 +120,11 @@ describe('GET /v1/experiments and /v1/experiments/configs', () => {
       legacy: (await get('/v1/experiments')).body.experiments.map((e: { id: string }) => e.id),
       assigned: Object.keys((await get('/v1/experiments?user_id=visitor')).body.assigned_variants),
     });
-    expect(await listed()).toEqual({ configs: expect.not.arrayContaining([id]), legacy: expect.not.arrayContaining([id]), assigned: expect.not.arrayContaining(['States Visible']) });
+    expect(await listed()).toEqual({
+      configs: expect.not.arrayContaining([id]),
+      legacy: expect.not.arrayContaining([id]),
+      assigned: expect.not.arrayContaining(['States Visible']),
+    });
     await stack.admin('POST', `${base()}/${id}/start`);
     const running = await listed();
     expect(running.configs).toContain(id);
@@ -122,7 +133,11 @@ describe('GET /v1/experiments and /v1/experiments/configs', () => {
     expect((await get('/v1/experiments/configs')).body.experiments).toContainEqual({ id, name: 'States Visible', variants: ['x', 'y', 'z'] });
     expect((await get('/v1/experiments')).body.experiments).toContainEqual({ id, variants: ['x', 'y', 'z'] });
     await stack.admin('POST', `${base()}/${id}/stop`);
-    expect(await listed()).toEqual({ configs: expect.not.arrayContaining([id]), legacy: expect.not.arrayContaining([id]), assigned: expect.not.arrayContaining(['States Visible']) });
+    expect(await listed()).toEqual({
+      configs: expect.not.arrayContaining([id]),
+      legacy: expect.not.arrayContaining([id]),
+      assigned: expect.not.arrayContaining(['States Visible']),
+    });
   });
 
   it('assigns a fresh ID the variant of the spec’s hash rule, and keeps it sticky', async () => {
@@ -138,7 +153,8 @@ describe('GET /v1/experiments and /v1/experiments/configs', () => {
   it('keeps an anonymous visitor’s variant after login, and on later requests with only user_id', async () => {
     const exp = await createRunning('Sticky Login', ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
     // Find an anonymous ID and a user ID whose own buckets differ, so stickiness is observable.
-    let anon = '', user = '';
+    let anon = '',
+      user = '';
     for (let i = 0; !anon; i++) {
       if (variantFor(exp.id, `anon-s${i}`, exp.variants) !== variantFor(exp.id, `user-s${i}`, exp.variants)) [anon, user] = [`anon-s${i}`, `user-s${i}`];
     }

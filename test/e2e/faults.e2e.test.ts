@@ -19,7 +19,9 @@ function faultyLedger(real: EventLedger): EventLedger {
     claim: (...args) => {
       claims++;
       if (claims === faults.failClaimNumber) {
-        return Promise.reject(faults.failClaimWith ?? Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' }));
+        return Promise.reject(
+          faults.failClaimWith ?? Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' }),
+        );
       }
       return real.claim(...args);
     },
@@ -58,8 +60,14 @@ describe('storage faults', () => {
 
     faults.failClaimNumber = 0;
     expect((await stack.post('/v1/events', key, batch('ddb-fault'))).status).toBe(204);
-    const names = stored('ddb-fault').map((e) => e.user_id).sort();
-    expect(names).toEqual(batch('ddb-fault').events.map((e) => e.user_id).sort());
+    const names = stored('ddb-fault')
+      .map((e) => e.user_id)
+      .sort();
+    expect(names).toEqual(
+      batch('ddb-fault')
+        .events.map((e) => e.user_id)
+        .sort(),
+    );
   });
 
   it('a raw event stream failure stores nothing and releases the claims; the retry stores every event once', async () => {
@@ -118,11 +126,14 @@ describe('storage faults', () => {
   it('a permanent storage error (DynamoDB ValidationException) gets 500, never the retry-me 503', async () => {
     // The shape the AWS SDK gives a ValidationException: a client fault, HTTP 400, not retryable.
     faults.failClaimNumber = 2;
-    faults.failClaimWith = Object.assign(new Error('One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of 2048 bytes'), {
-      name: 'ValidationException',
-      $fault: 'client',
-      $metadata: { httpStatusCode: 400 },
-    });
+    faults.failClaimWith = Object.assign(
+      new Error('One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of 2048 bytes'),
+      {
+        name: 'ValidationException',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 400 },
+      },
+    );
     for (const path of ['/v1/events', '/api/events']) {
       claims = 0;
       const res = await stack.post(path, key, batch(`permanent-${path}`, 3));

@@ -24,7 +24,12 @@ describe('identity', () => {
     await send(web, { events: [{ name: 'page_view', user_id: 'anon-1', timestamp: '2026-04-01T10:00:00Z' }] });
     await send(web, {
       events: [
-        { name: '$identify', user_id: 'user-1', timestamp: '2026-04-01T10:05:00Z', properties: { $anonymous_id: 'anon-1', email: 'ann@example.com', name: 'Ann' } },
+        {
+          name: '$identify',
+          user_id: 'user-1',
+          timestamp: '2026-04-01T10:05:00Z',
+          properties: { $anonymous_id: 'anon-1', email: 'ann@example.com', name: 'Ann' },
+        },
         { name: 'add_to_cart', user_id: 'user-1', timestamp: '2026-04-01T10:06:00Z' },
       ],
     });
@@ -34,12 +39,22 @@ describe('identity', () => {
     const before = events('anon-1').find((e) => e.timestamp === '2026-04-01T10:00:00.000Z')!;
     expect(before.user_id).toBe('anon-1'); // stored before the link: stays as it was
     for (const e of [...events('user-1'), ...events('anon-1')]) expect(e.user_id).toBe('anon-1');
-    expect(events('user-1').map((e) => e.name).sort()).toEqual(['$identify', 'add_to_cart', 'purchase']);
+    expect(
+      events('user-1')
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['$identify', 'add_to_cart', 'purchase']);
 
     for (const id of ['anon-1', 'user-1']) {
       const res = await stack.admin('GET', `/admin/v1/projects/${project}/users/${id}`);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ user_id: 'anon-1', ids: ['anon-1', 'user-1'], email: 'ann@example.com', name: 'Ann', first_seen: expect.stringMatching(/Z$/) });
+      expect(res.body).toEqual({
+        user_id: 'anon-1',
+        ids: ['anon-1', 'user-1'],
+        email: 'ann@example.com',
+        name: 'Ann',
+        first_seen: expect.stringMatching(/Z$/),
+      });
     }
     // The listing's user_id matches the stored canonical ID or the ID as sent.
     const bySent = await stack.admin('GET', `/admin/v1/projects/${project}/events?user_id=user-1`);
@@ -86,7 +101,9 @@ describe('identity', () => {
 
   it('handles concurrent identifies of one pair', async () => {
     await send(web, { events: [{ name: 'page_view', user_id: 'race-anon' }] });
-    await Promise.all(Array.from({ length: 5 }, () => send(web, { events: [{ name: '$identify', user_id: 'race-user', properties: { $anonymous_id: 'race-anon' } }] })));
+    await Promise.all(
+      Array.from({ length: 5 }, () => send(web, { events: [{ name: '$identify', user_id: 'race-user', properties: { $anonymous_id: 'race-anon' } }] })),
+    );
     const user = await stack.admin('GET', `/admin/v1/projects/${project}/users/race-user`);
     expect(user.body).toMatchObject({ user_id: 'race-anon', ids: ['race-anon', 'race-user'] });
   });

@@ -15,10 +15,26 @@ afterAll(() => stack.stop());
 
 describe('POST /v1/events', () => {
   it('answers 204 with an empty body and writes the raw stream in the S3 key layout', async () => {
-    const res = await stack.post('/v1/events', key, {
-      context: { platform: 'web', app_version: '3.1' },
-      events: [{ name: 'page_view', user_id: 'layout-user', session_id: 's1', event_id: 'e-1', timestamp: '2026-03-04T05:06:07.089Z', properties: { path: '/pricing' }, locale: 'en-GB', timezone: 'Europe/London' }],
-    }, { headers: { 'X-Tally-SDK': 'tally-js', 'X-Tally-SDK-Version': '1.4.0' } });
+    const res = await stack.post(
+      '/v1/events',
+      key,
+      {
+        context: { platform: 'web', app_version: '3.1' },
+        events: [
+          {
+            name: 'page_view',
+            user_id: 'layout-user',
+            session_id: 's1',
+            event_id: 'e-1',
+            timestamp: '2026-03-04T05:06:07.089Z',
+            properties: { path: '/pricing' },
+            locale: 'en-GB',
+            timezone: 'Europe/London',
+          },
+        ],
+      },
+      { headers: { 'X-Tally-SDK': 'tally-js', 'X-Tally-SDK-Version': '1.4.0' } },
+    );
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     const dir = join(stack.eventsDir, `project_id=${project}`, 'dt=2026-03-04');
@@ -26,9 +42,24 @@ describe('POST /v1/events', () => {
     expect(readdirSync(dir).every((f) => f.endsWith('.ndjson'))).toBe(true);
     const stored = stack.rawEvents(project).find((e) => e.user_id === 'layout-user');
     expect(stored).toMatchObject({
-      project_id: project, name: 'page_view', event_id: 'e-1', user_id: 'layout-user', sent_user_id: 'layout-user', session_id: 's1',
-      timestamp: '2026-03-04T05:06:07.089Z', properties: { path: '/pricing' }, platform: 'web', app_version: '3.1',
-      locale: 'en-GB', timezone: 'Europe/London', country: null, region: null, city: null, sdk: 'tally-js', sdk_version: '1.4.0', source: 'v1',
+      project_id: project,
+      name: 'page_view',
+      event_id: 'e-1',
+      user_id: 'layout-user',
+      sent_user_id: 'layout-user',
+      session_id: 's1',
+      timestamp: '2026-03-04T05:06:07.089Z',
+      properties: { path: '/pricing' },
+      platform: 'web',
+      app_version: '3.1',
+      locale: 'en-GB',
+      timezone: 'Europe/London',
+      country: null,
+      region: null,
+      city: null,
+      sdk: 'tally-js',
+      sdk_version: '1.4.0',
+      source: 'v1',
     });
     expect(stored!.received_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
@@ -37,7 +68,9 @@ describe('POST /v1/events', () => {
     const send = (user: string, headers: Record<string, string>) =>
       stack.post('/v1/events', key, { events: [{ name: 'sdk_headers', user_id: user, timestamp: 1767225700 }] }, { headers });
     expect((await send('mgm', { 'X-MGM-SDK': 'javascript', 'x-mgm-sdk-version': '0.10.0' })).status).toBe(204);
-    expect((await send('both', { 'X-MGM-SDK': 'javascript', 'X-MGM-SDK-Version': '0.10.0', 'X-Tally-SDK': 'tally-js', 'X-Tally-SDK-Version': '2.0.0' })).status).toBe(204);
+    expect(
+      (await send('both', { 'X-MGM-SDK': 'javascript', 'X-MGM-SDK-Version': '0.10.0', 'X-Tally-SDK': 'tally-js', 'X-Tally-SDK-Version': '2.0.0' })).status,
+    ).toBe(204);
     expect((await send('none', {})).status).toBe(204);
     const stored = (user: string) => stack.rawEvents(project).find((e) => e.name === 'sdk_headers' && e.sent_user_id === user);
     expect(stored('mgm')).toMatchObject({ sdk: 'javascript', sdk_version: '0.10.0' });
@@ -47,7 +80,10 @@ describe('POST /v1/events', () => {
 
   it('deduplicates one instant written four ways, across requests and inside one batch', async () => {
     const spellings = ['2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000+00:00', 1767225600, 1767225600000];
-    expect((await stack.post('/v1/events', key, { events: spellings.map((timestamp, i) => ({ name: 'dup', user_id: 'd1', timestamp, event_id: `try-${i}` })) })).status).toBe(204);
+    expect(
+      (await stack.post('/v1/events', key, { events: spellings.map((timestamp, i) => ({ name: 'dup', user_id: 'd1', timestamp, event_id: `try-${i}` })) }))
+        .status,
+    ).toBe(204);
     for (const timestamp of spellings) {
       expect((await stack.post('/v1/events', key, { events: [{ name: 'dup', user_id: 'd1', timestamp }] })).status).toBe(204);
     }
@@ -57,7 +93,13 @@ describe('POST /v1/events', () => {
   });
 
   it('treats an absent user_id as a value: same name and instant without user_id dedupe', async () => {
-    await stack.post('/v1/events', key, { events: [{ name: 'anon', timestamp: 1767225601 }, { name: 'anon', timestamp: 1767225601 }, { name: 'anon', user_id: 'x', timestamp: 1767225601 }] });
+    await stack.post('/v1/events', key, {
+      events: [
+        { name: 'anon', timestamp: 1767225601 },
+        { name: 'anon', timestamp: 1767225601 },
+        { name: 'anon', user_id: 'x', timestamp: 1767225601 },
+      ],
+    });
     await stack.post('/v1/events', key, { events: [{ name: 'anon', timestamp: 1767225601000 }] });
     const stored = stack.rawEvents(project).filter((e) => e.name === 'anon');
     expect(stored.map((e) => e.sent_user_id).sort()).toEqual([null, 'x'].sort());
@@ -90,7 +132,9 @@ describe('POST /v1/events', () => {
   });
 
   it('rejects the whole batch when one event is invalid, storing none of it', async () => {
-    const res = await stack.post('/v1/events', key, { events: [{ name: 'kept-out', user_id: 'v' }, { user_id: 'no-name' }, { name: 'x', timestamp: 'never' }] });
+    const res = await stack.post('/v1/events', key, {
+      events: [{ name: 'kept-out', user_id: 'v' }, { user_id: 'no-name' }, { name: 'x', timestamp: 'never' }],
+    });
     expect(res.status).toBe(400);
     expect(res.json).toEqual({
       error: 'Validation failed',
@@ -113,7 +157,12 @@ describe('POST /v1/events', () => {
 
 describe('POST /api/events', () => {
   it('answers 200 with events_received counting every event sent, duplicates included', async () => {
-    const body = { events: [{ name: 'api', user_id: 'a', timestamp: '2026-02-01T00:00:00Z' }, { name: 'api', user_id: 'a', timestamp: '2026-02-01T00:00:00Z' }] };
+    const body = {
+      events: [
+        { name: 'api', user_id: 'a', timestamp: '2026-02-01T00:00:00Z' },
+        { name: 'api', user_id: 'a', timestamp: '2026-02-01T00:00:00Z' },
+      ],
+    };
     const res = await stack.post('/api/events', key, body);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ success: true, events_received: 2 });
@@ -136,6 +185,9 @@ describe('POST /api/events', () => {
     expect(invalid.json).toEqual({ success: false, error: 'Validation failed: event 1: name must be a string' });
     const payload = await stack.post('/api/events', key, { event: [] });
     expect(payload.status).toBe(400);
-    expect(payload.json).toEqual({ success: false, error: expect.stringMatching(/^Invalid payload format: body must be a JSON object with an "events" array/) });
+    expect(payload.json).toEqual({
+      success: false,
+      error: expect.stringMatching(/^Invalid payload format: body must be a JSON object with an "events" array/),
+    });
   });
 });

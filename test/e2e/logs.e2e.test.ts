@@ -39,7 +39,9 @@ describe('log lines', () => {
     ];
     expect((await stack.post('/v1/events', key, { events })).status).toBe(204);
     expect((await stack.post('/api/events', key, { events: [{ name: EMAIL, user_id: 5 }] })).status).toBe(400);
-    const assign = await fetch(`${stack.url}/v1/experiments?user_id=${encodeURIComponent(EMAIL)}&anonymous_id=${encodeURIComponent(EMAIL + 'x')}`, { headers: { Authorization: `Bearer ${key}` } });
+    const assign = await fetch(`${stack.url}/v1/experiments?user_id=${encodeURIComponent(EMAIL)}&anonymous_id=${encodeURIComponent(EMAIL + 'x')}`, {
+      headers: { Authorization: `Bearer ${key}` },
+    });
     expect(assign.status).toBe(200);
 
     // The capture works: the unknown-experiment warning and the access lines were logged.

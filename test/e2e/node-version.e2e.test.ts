@@ -16,7 +16,10 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 function startOutput(): Promise<string> {
   const env: Record<string, string | undefined> = { ...process.env, PORT: '0', TALLY_DATA_DIR: dataDir, TALLY_LOG_LEVEL: 'warn' };
   delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './lambdas/local/sql-text/register.mjs', 'bin/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './lambdas/local/sql-text/register.mjs', 'bin/start.ts'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -42,7 +45,8 @@ describe('npm start on any supported Node version', () => {
   it('still prints every other warning', () => {
     const env: Record<string, string | undefined> = { ...process.env };
     delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
-    const script = "await import('./bin/node-version.ts'); process.emitWarning('another warning'); await import('@aws-sdk/client-firehose').then((m) => new m.FirehoseClient({ region: 'eu-west-1' }));";
+    const script =
+      "await import('./bin/node-version.ts'); process.emitWarning('another warning'); await import('@aws-sdk/client-firehose').then((m) => new m.FirehoseClient({ region: 'eu-west-1' }));";
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { env, encoding: 'utf8' });
     expect(run.stderr).toContain('Warning: another warning');
     expect(run.stderr).not.toContain('NodeVersionSupportWarning');

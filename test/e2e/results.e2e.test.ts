@@ -58,14 +58,21 @@ describe('experiment results', () => {
     for (let i = 0; i < 20; i++) {
       events.push({ name: '$experiment_exposure', user_id: `c${i}`, timestamp: at(1), properties: { $experiment_name: 'Pricing Page', $variant: 'control' } });
       if (i < 6) events.push({ name: 'purchase', user_id: `c${i}`, timestamp: at(2) });
-      events.push({ name: '$experiment_exposure', user_id: `t${i}`, timestamp: at(1), properties: { $experiment_name: 'pricing_page', $variant: 'treatment' } });
+      events.push({
+        name: '$experiment_exposure',
+        user_id: `t${i}`,
+        timestamp: at(1),
+        properties: { $experiment_name: 'pricing_page', $variant: 'treatment' },
+      });
       if (i < 11) events.push({ name: 'purchase', user_id: `t${i}`, timestamp: at(2) });
     }
     await send(web, events);
     // The early buyer enrolls later: the earlier purchase is before enrollment and does not count.
     await send(web, [{ name: 'page_view', user_id: 'early-buyer', timestamp: at(3), properties: { $experiment_pricing_page: 'control' } }]);
     // An anonymous visitor enrolls, logs in, and a payment integration reports the purchase under the user ID.
-    await send(web, [{ name: '$experiment_exposure', user_id: 'anon-x', timestamp: at(4), properties: { $experiment_name: 'Pricing Page', $variant: 'treatment' } }]);
+    await send(web, [
+      { name: '$experiment_exposure', user_id: 'anon-x', timestamp: at(4), properties: { $experiment_name: 'Pricing Page', $variant: 'treatment' } },
+    ]);
     await send(web, [{ name: '$identify', user_id: 'user-x', timestamp: at(5), properties: { $anonymous_id: 'anon-x' } }]);
     await send(backend, [{ name: 'purchase', user_id: 'user-x', timestamp: at(6) }]);
     // Someone exposed to both variants counts in the first, and in multiple_exposures.
@@ -79,7 +86,10 @@ describe('experiment results', () => {
     expect(refreshed.status).toBe(200);
     const r = refreshed.body;
     // control: 20 + early-buyer + flip = 22 enrolled, 6 converted; treatment: 20 + anon-x = 21, 12 converted.
-    expect(r.variants.map((v: any) => [v.variant, v.enrolled, v.converted])).toEqual([['control', 22, 6], ['treatment', 21, 12]]);
+    expect(r.variants.map((v: any) => [v.variant, v.enrolled, v.converted])).toEqual([
+      ['control', 22, 6],
+      ['treatment', 21, 12],
+    ]);
     expect(r.multiple_exposures).toBe(1);
     expect(r).toMatchObject({ experiment_id: id, status: 'running', window: { from: started.body.started_at } });
 
@@ -101,14 +111,24 @@ describe('experiment results', () => {
     expect(stored.body).toEqual(r);
   });
 
-  it('enrolls by every spelling of the name: as configured, Tally\'s snake_case and the MGM SDKs\' snake_case', async () => {
+  it("enrolls by every spelling of the name: as configured, Tally's snake_case and the MGM SDKs' snake_case", async () => {
     // Hero Banner: hero_banner in Tally, hero__banner in the MGM SDKs (each capital gets a "_").
     const created = await stack.admin('POST', base(), { name: 'Hero Banner', goal_event: 'signup', variants: ['a', 'b'] });
     const id = created.body.id as string;
     const started = await stack.admin('POST', `${base()}/${id}/start`);
     const at = (ms: number) => new Date(Date.parse(started.body.started_at) + ms).toISOString();
-    const exposure = (user: string, name: string, variant: string) => ({ name: '$experiment_exposure', user_id: user, timestamp: at(1), properties: { $experiment_name: name, $variant: variant } });
-    const superProperty = (user: string, key: string, variant: string) => ({ name: 'page_view', user_id: user, timestamp: at(1), properties: { [key]: variant } });
+    const exposure = (user: string, name: string, variant: string) => ({
+      name: '$experiment_exposure',
+      user_id: user,
+      timestamp: at(1),
+      properties: { $experiment_name: name, $variant: variant },
+    });
+    const superProperty = (user: string, key: string, variant: string) => ({
+      name: 'page_view',
+      user_id: user,
+      timestamp: at(1),
+      properties: { [key]: variant },
+    });
     await send(web, [
       exposure('by-name', 'Hero Banner', 'a'),
       exposure('by-snake', 'hero_banner', 'a'),
@@ -123,7 +143,10 @@ describe('experiment results', () => {
       { name: 'signup', user_id: 'super-sdk-snake', timestamp: at(2) },
     ]);
     const r = (await stack.admin('POST', `${base()}/${id}/results/refresh`)).body;
-    expect(r.variants.map((v: any) => [v.variant, v.enrolled, v.converted])).toEqual([['a', 3, 1], ['b', 3, 1]]);
+    expect(r.variants.map((v: any) => [v.variant, v.enrolled, v.converted])).toEqual([
+      ['a', 3, 1],
+      ['b', 3, 1],
+    ]);
   });
 
   it('freezes the results of a stopped experiment at its stop', async () => {
@@ -147,7 +170,10 @@ describe('experiment results', () => {
     expect(summary.failed).toBe(0);
     const frozen = (await stack.admin('GET', `${base()}/${id}/results`)).body;
     expect(frozen).toMatchObject({ status: 'stopped', window: { to: stopped.body.stopped_at } });
-    expect(frozen.variants.map((v: any) => [v.variant, v.enrolled, v.converted])).toEqual([['a', 1, 1], ['b', 0, 0]]);
+    expect(frozen.variants.map((v: any) => [v.variant, v.enrolled, v.converted])).toEqual([
+      ['a', 1, 1],
+      ['b', 0, 0],
+    ]);
     expect(frozen.comparisons[0]).toMatchObject({ p_value: null, chance_to_beat_control: null }); // nothing enrolled in b
 
     // The next run leaves a stopped experiment alone.

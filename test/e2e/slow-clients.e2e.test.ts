@@ -40,8 +40,7 @@ function trickle(socket: Socket): void {
   socket.on('close', () => clearInterval(timer));
 }
 
-const head = (auth: string) =>
-  `POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${auth}Content-Length: 100000\r\n\r\n`;
+const head = (auth: string) => `POST /v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${auth}Content-Length: 100000\r\n\r\n`;
 
 describe('slow clients', () => {
   it('an unauthenticated request trickling a body is answered 401 at once, and the connection is cut within the discard bound', async () => {
@@ -80,7 +79,8 @@ describe('a 50 MB body with Content-Length', () => {
   const body = Buffer.alloc(50 * 1024 * 1024, 0x20);
 
   it('fetch reads the 413 (and an unauthenticated one the 401) instead of a broken pipe', async () => {
-    const send = (auth: string) => fetch(`${stack.url}/v1/events`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body });
+    const send = (auth: string) =>
+      fetch(`${stack.url}/v1/events`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body });
     const tooLarge = await send(`Bearer ${key}`);
     expect(tooLarge.status).toBe(413);
     expect(await tooLarge.json()).toEqual({ error: expect.stringMatching(/larger than 1048576 bytes/) });

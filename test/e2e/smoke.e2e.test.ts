@@ -16,7 +16,13 @@ afterAll(() => stack.stop());
 describe('smoke test', () => {
   it('passes every step against the local server, reading the events from the local raw files', async () => {
     const lines: string[] = [];
-    const results = await runSmoke({ baseUrl: stack.url, adminToken: ADMIN_TOKEN, rawEvents: localRawEvents(stack.dataDir), rawPollMs: 100, print: (l) => lines.push(l) });
+    const results = await runSmoke({
+      baseUrl: stack.url,
+      adminToken: ADMIN_TOKEN,
+      rawEvents: localRawEvents(stack.dataDir),
+      rawPollMs: 100,
+      print: (l) => lines.push(l),
+    });
     expect(results.filter((r) => r.outcome !== 'pass')).toEqual([]);
     expect(results.map((r) => r.name)).toEqual([
       'create a project',
@@ -44,13 +50,23 @@ describe('smoke test', () => {
     const wrongToken = await runSmoke({ baseUrl: stack.url, adminToken: 'not-the-admin-token-000', print: (l) => lines.push(l) });
     expect(wrongToken[0]).toMatchObject({ outcome: 'fail', detail: expect.stringContaining('expected 201, got 401') });
     // The 401 checks need no project and still run; everything else needs it and is skipped.
-    expect(wrongToken.filter((r) => r.outcome === 'pass').map((r) => r.name)).toEqual([expect.stringContaining('/v1/events without a valid key'), expect.stringContaining('/api/events without a valid key')]);
+    expect(wrongToken.filter((r) => r.outcome === 'pass').map((r) => r.name)).toEqual([
+      expect.stringContaining('/v1/events without a valid key'),
+      expect.stringContaining('/api/events without a valid key'),
+    ]);
     expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(9);
     expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 9 skipped/);
 
     lines.length = 0;
     const never = { describe: 'nowhere', count: async () => 0 };
-    const waited = await runSmoke({ baseUrl: stack.url, adminToken: ADMIN_TOKEN, rawEvents: never, rawTimeoutMs: 300, rawPollMs: 100, print: (l) => lines.push(l) });
+    const waited = await runSmoke({
+      baseUrl: stack.url,
+      adminToken: ADMIN_TOKEN,
+      rawEvents: never,
+      rawTimeoutMs: 300,
+      rawPollMs: 100,
+      print: (l) => lines.push(l),
+    });
     expect(waited.find((r) => r.name.startsWith('both events'))).toMatchObject({ outcome: 'fail', detail: expect.stringMatching(/0 of 2 events after \d+ s/) });
     expect(lines.some((l) => l.includes('… 0 of 2 events so far'))).toBe(true);
   });
@@ -60,8 +76,12 @@ describe('smoke test', () => {
     expect(options).toMatchObject({ baseUrl: stack.url, adminToken: ADMIN_TOKEN, rawEvents: { describe: expect.stringContaining(stack.dataDir) } });
     await expect(smokeOptionsFrom([stack.url], {})).rejects.toThrow(/No admin token: pass --secret-id/);
     await expect(smokeOptionsFrom([], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(/exactly one API URL/);
-    await expect(smokeOptionsFrom([stack.url, '--workgroup', 'w'], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(/--workgroup and --database go together/);
-    await expect(smokeOptionsFrom([stack.url, '--workgroup', 'w', '--database', 'Bad-Name'], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(/not a Glue database name/);
+    await expect(smokeOptionsFrom([stack.url, '--workgroup', 'w'], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(
+      /--workgroup and --database go together/,
+    );
+    await expect(smokeOptionsFrom([stack.url, '--workgroup', 'w', '--database', 'Bad-Name'], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(
+      /not a Glue database name/,
+    );
   });
 });
 
@@ -69,9 +89,16 @@ describe('smoke test on AWS: the Athena check (mocked Athena)', () => {
   it('counts the run’s events of the project and day in the stack’s workgroup', async () => {
     const athena = mockClient(AthenaClient);
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
-    athena.on(GetQueryExecutionCommand).resolvesOnce({ QueryExecution: { Status: { State: 'RUNNING' } } }).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
+    athena
+      .on(GetQueryExecutionCommand)
+      .resolvesOnce({ QueryExecution: { Status: { State: 'RUNNING' } } })
+      .resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
     athena.on(GetQueryResultsCommand).resolves({ ResultSet: { Rows: [{ Data: [{ VarCharValue: 'n' }] }, { Data: [{ VarCharValue: '2' }] }] } });
-    const check = athenaRawEvents(new AthenaClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }), 'Tally-analysts', 'tally');
+    const check = athenaRawEvents(
+      new AthenaClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }),
+      'Tally-analysts',
+      'tally',
+    );
     expect(await check.count("p'1", 'tally_smoke_test', '2026-11-22')).toBe(2);
     const input = athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input;
     expect(input).toMatchObject({ WorkGroup: 'Tally-analysts', QueryExecutionContext: { Database: 'tally' } });

@@ -52,7 +52,9 @@ describe('npm start', () => {
     const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
     expect(first.output()).toContain(token);
     const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    const project = (await (await fetch(`${first.url}/admin/v1/projects`, { method: 'POST', headers: auth, body: '{"name":"persisted"}' })).json()) as { id: string };
+    const project = (await (await fetch(`${first.url}/admin/v1/projects`, { method: 'POST', headers: auth, body: '{"name":"persisted"}' })).json()) as {
+      id: string;
+    };
     expect(await stop(first, 'SIGTERM')).toBe(0);
     expect(first.output()).toMatch(/Stopped\./);
 
@@ -100,7 +102,9 @@ describe('npm start', () => {
   });
 
   it('names TALLY_GEOIP_DB and the path when it is a directory or missing', async () => {
-    await expect(start({ TALLY_GEOIP_DB: 'test/fixtures/geoip' })).rejects.toThrow(/TALLY_GEOIP_DB=".*test\/fixtures\/geoip": is a directory; set it to the \.mmdb file/);
+    await expect(start({ TALLY_GEOIP_DB: 'test/fixtures/geoip' })).rejects.toThrow(
+      /TALLY_GEOIP_DB=".*test\/fixtures\/geoip": is a directory; set it to the \.mmdb file/,
+    );
     await expect(start({ TALLY_GEOIP_DB: 'no/such.mmdb' })).rejects.toThrow(/TALLY_GEOIP_DB=".*no\/such\.mmdb": no such file/);
   });
 

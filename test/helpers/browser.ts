@@ -46,8 +46,12 @@ export const describeBrowser = (name: string, fn: () => void): void => {
   if (process.env.CI === 'true') {
     describe(name, () => {
       it('needs Chromium', () => {
-        const where = process.env.TALLY_CHROMIUM ? `TALLY_CHROMIUM=${process.env.TALLY_CHROMIUM} does not exist` : `none of ${CHROMIUM_CANDIDATES.join(', ')} exists`;
-        throw new Error(`Chromium is missing (${where}); CI must run the browser tests. Install it with \`apt-get install -y chromium\` (.ci/run does) or set TALLY_CHROMIUM.`);
+        const where = process.env.TALLY_CHROMIUM
+          ? `TALLY_CHROMIUM=${process.env.TALLY_CHROMIUM} does not exist`
+          : `none of ${CHROMIUM_CANDIDATES.join(', ')} exists`;
+        throw new Error(
+          `Chromium is missing (${where}); CI must run the browser tests. Install it with \`apt-get install -y chromium\` (.ci/run does) or set TALLY_CHROMIUM.`,
+        );
       });
     });
     return;

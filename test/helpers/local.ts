@@ -14,7 +14,12 @@ export interface TestStack extends LocalServer {
   admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
   createProject(name?: string): Promise<string>;
   createKey(projectId: string, options?: Record<string, unknown>): Promise<string>;
-  post(path: string, key: string, body: unknown, init?: { headers?: Record<string, string>; gzip?: boolean; raw?: Buffer | string }): Promise<{ status: number; text: string; json: any; headers: Headers }>;
+  post(
+    path: string,
+    key: string,
+    body: unknown,
+    init?: { headers?: Record<string, string>; gzip?: boolean; raw?: Buffer | string },
+  ): Promise<{ status: number; text: string; json: any; headers: Headers }>;
   /** Every line of every raw event file, in file order. */
   rawEvents(projectId?: string): StoredEvent[];
   /** Every line of the identity stream files. */

@@ -104,10 +104,24 @@ describe('REST API', () => {
       const response = m.props.Integration.IntegrationResponses[0];
       const params = response.ResponseParameters as Record<string, string>;
       // Every header the local server sends, with the value it sends when nothing is reflected.
-      expect(Object.keys(params).sort()).toEqual(Object.keys(local).map((k) => `method.response.header.${k}`).sort());
+      expect(Object.keys(params).sort()).toEqual(
+        Object.keys(local)
+          .map((k) => `method.response.header.${k}`)
+          .sort(),
+      );
       for (const [name, value] of Object.entries(local)) expect(params[`method.response.header.${name}`], name).toBe(`'${value}'`);
       // The fallback allows the spec's headers under both prefixes and the key headers.
-      for (const name of ['X-Tally-SDK', 'X-MGM-SDK', 'X-MGM-SDK-Version', 'X-MGM-Platform', 'X-MGM-Platform-Version', 'X-MGM-Bundle-ID', 'X-Tally-Key', 'X-MGM-Key', 'Content-Encoding']) {
+      for (const name of [
+        'X-Tally-SDK',
+        'X-MGM-SDK',
+        'X-MGM-SDK-Version',
+        'X-MGM-Platform',
+        'X-MGM-Platform-Version',
+        'X-MGM-Bundle-ID',
+        'X-Tally-Key',
+        'X-MGM-Key',
+        'Content-Encoding',
+      ]) {
         expect(params['method.response.header.Access-Control-Allow-Headers']).toContain(name);
       }
       expect(response.ContentHandling).toBe('CONVERT_TO_TEXT');
@@ -232,13 +246,22 @@ describe('gateway responses', () => {
       .UNAUTHENTICATED_USAGE_KEY as string;
     expect(value).toBe('Tally-unauthenticated-requests');
     const [keyId] = Object.entries(s.template.findResources('AWS::ApiGateway::ApiKey')).find(([, k]) => k.Properties.Value === value)!;
-    const [planId] = Object.entries(s.template.findResources('AWS::ApiGateway::UsagePlan')).find(([, p]) => p.Properties.UsagePlanName === 'Tally-unauthenticated')!;
+    const [planId] = Object.entries(s.template.findResources('AWS::ApiGateway::UsagePlan')).find(
+      ([, p]) => p.Properties.UsagePlanName === 'Tally-unauthenticated',
+    )!;
     s.template.hasResourceProperties('AWS::ApiGateway::UsagePlanKey', { KeyId: { Ref: keyId }, UsagePlanId: { Ref: planId }, KeyType: 'API_KEY' });
     // ...so the request reaches the handler, with a context that names no project: principalOf refuses it.
     const admit = createAuthorizerHandler({ keys, clock: Date.now, keyCacheTtlMs: 0, unauthenticatedUsageKey: value });
     for (const path of publicPaths) {
       for (const headers of [{}, { Authorization: 'Bearer tally_nope' }] as Array<Record<string, string>>) {
-        const out = await admit({ type: 'REQUEST', methodArn: 'arn', resource: path, path, httpMethod: 'POST', headers } as unknown as APIGatewayRequestAuthorizerEvent);
+        const out = await admit({
+          type: 'REQUEST',
+          methodArn: 'arn',
+          resource: path,
+          path,
+          httpMethod: 'POST',
+          headers,
+        } as unknown as APIGatewayRequestAuthorizerEvent);
         expect(out.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow' });
         expect(out.usageIdentifierKey, path).toBe(value);
         let refused: unknown;
@@ -270,7 +293,7 @@ describe('gateway responses', () => {
     }
   });
 
-  it('answers throttling with 429, Retry-After, and one static body holding both paths\' members', () => {
+  it("answers throttling with 429, Retry-After, and one static body holding both paths' members", () => {
     for (const type of ['THROTTLED', 'QUOTA_EXCEEDED']) {
       const r = gatewayResponses()[type]!;
       expect(r.status).toBe('429');
@@ -285,7 +308,7 @@ describe('gateway responses', () => {
     }
   });
 
-  it('gives DEFAULT_4XX API Gateway\'s message in the /v1 and /admin shape', () => {
+  it("gives DEFAULT_4XX API Gateway's message in the /v1 and /admin shape", () => {
     const all = gatewayResponses();
     expect(render(all.DEFAULT_4XX!.template, undefined, 'Forbidden')).toEqual({ error: 'Forbidden' });
   });

@@ -112,7 +112,12 @@ describe('register', () => {
 
 describe('unregister', () => {
   it('deletes the API key found by exact name', async () => {
-    apigw.on(GetApiKeysCommand).resolves({ items: [{ id: 'apikey-10', name: 'key-10' }, { id: 'apikey-1', name: 'key-1' }] });
+    apigw.on(GetApiKeysCommand).resolves({
+      items: [
+        { id: 'apikey-10', name: 'key-10' },
+        { id: 'apikey-1', name: 'key-1' },
+      ],
+    });
     apigw.on(DeleteApiKeyCommand).resolves({});
     await registry().unregister(key());
     expect(apigw.commandCalls(GetApiKeysCommand)[0]!.args[0].input).toMatchObject({ nameQuery: 'key-1' });

@@ -5,18 +5,9 @@
  */
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import {
-  BUNDLE_ID_REQUIRED_ERROR,
-  INVALID_KEY_ERROR,
-  ORIGIN_NOT_ALLOWED_ERROR,
-} from '../../lambdas/domain/access';
+import { BUNDLE_ID_REQUIRED_ERROR, INVALID_KEY_ERROR, ORIGIN_NOT_ALLOWED_ERROR } from '../../lambdas/domain/access';
 import { hashApiKey, type ApiKeyRecord } from '../../lambdas/domain/api-key';
-import {
-  CachingKeyStore,
-  createAuthorizerHandler,
-  INVALID_KEY_USAGE_IDENTIFIER,
-  type AuthorizerDeps,
-} from '../../lambdas/handlers/authorizer';
+import { CachingKeyStore, createAuthorizerHandler, INVALID_KEY_USAGE_IDENTIFIER, type AuthorizerDeps } from '../../lambdas/handlers/authorizer';
 import { GATEWAY_CONTEXT, ORIGIN_VERIFY_HEADER } from '../../lambdas/contract/gateway';
 import { authorizeKey, authorizerContext } from '../../lambdas/services/authorize';
 import type { ApiKeyStore } from '../../lambdas/ports';

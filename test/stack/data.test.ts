@@ -33,13 +33,12 @@ describe('DynamoDB tables', () => {
       expect(p.BillingMode).toBe('PAY_PER_REQUEST');
       expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
       expect(p.TimeToLiveSpecification).toEqual(layout.ttlAttribute ? { AttributeName: layout.ttlAttribute, Enabled: true } : undefined);
-      expect((p.GlobalSecondaryIndexes ?? []).map((g: Record<string, unknown>) => ({ name: g.IndexName, keys: g.KeySchema, projection: g.Projection }))).toEqual(
+      expect(
+        (p.GlobalSecondaryIndexes ?? []).map((g: Record<string, unknown>) => ({ name: g.IndexName, keys: g.KeySchema, projection: g.Projection })),
+      ).toEqual(
         layout.indexes.map((index) => ({
           name: index.name,
-          keys: [
-            { AttributeName: index.partitionKey, KeyType: 'HASH' },
-            ...(index.sortKey ? [{ AttributeName: index.sortKey, KeyType: 'RANGE' }] : []),
-          ],
+          keys: [{ AttributeName: index.partitionKey, KeyType: 'HASH' }, ...(index.sortKey ? [{ AttributeName: index.sortKey, KeyType: 'RANGE' }] : [])],
           projection: { ProjectionType: 'ALL' },
         })),
       );
@@ -74,7 +73,10 @@ describe('raw streams (Firehose)', () => {
       expect(dest.FileExtension).toBe('.json.gz');
       expect(dest.BufferingHints).toEqual({ IntervalInSeconds: 300, SizeInMBs: 128 });
       expect(dest.DynamicPartitioningConfiguration).toEqual({ Enabled: true, RetryOptions: { DurationInSeconds: 300 } });
-      const processors = dest.ProcessingConfiguration.Processors as Array<{ Type: string; Parameters: Array<{ ParameterName: string; ParameterValue: string }> }>;
+      const processors = dest.ProcessingConfiguration.Processors as Array<{
+        Type: string;
+        Parameters: Array<{ ParameterName: string; ParameterValue: string }>;
+      }>;
       expect(dest.ProcessingConfiguration.Enabled).toBe(true);
       expect(processors.map((p) => p.Type)).toEqual(['RecordDeAggregation', 'MetadataExtraction', 'AppendDelimiterToRecord']);
       const params = (i: number) => Object.fromEntries(processors[i]!.Parameters.map((p) => [p.ParameterName, p.ParameterValue]));
@@ -120,9 +122,7 @@ describe('raw streams (Firehose)', () => {
     s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: id(s.stack.raw.bucket) },
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
       },
     });
   });
@@ -202,6 +202,8 @@ describe('Glue and Athena', () => {
     });
     expect(JSON.stringify(wg.WorkGroupConfiguration.ResultConfiguration.OutputLocation)).toContain(id(s.stack.analytics.resultsBucket));
     const results = resource(id(s.stack.analytics.resultsBucket)).Properties;
-    expect(results.LifecycleConfiguration.Rules).toEqual(expect.arrayContaining([expect.objectContaining({ Id: 'expire-query-results', ExpirationInDays: 30 })]));
+    expect(results.LifecycleConfiguration.Rules).toEqual(
+      expect.arrayContaining([expect.objectContaining({ Id: 'expire-query-results', ExpirationInDays: 30 })]),
+    );
   });
 });

@@ -44,7 +44,13 @@ describe('Lambda environment', () => {
     expect(() => readLambdaEnv(['TABLE_PROJECTS', 'EXPERIMENTS_CACHE_SECONDS'], { EXPERIMENTS_CACHE_SECONDS: '61' })).toThrow(
       'Invalid or missing environment variables: TABLE_PROJECTS, EXPERIMENTS_CACHE_SECONDS',
     );
-    expect(readLambdaEnv(['TABLE_PROJECTS', 'EXPERIMENTS_CACHE_SECONDS', 'ORIGIN_SECRET_ARN'], { TABLE_PROJECTS: 't', EXPERIMENTS_CACHE_SECONDS: '5', ORIGIN_SECRET_ARN: '' })).toEqual({
+    expect(
+      readLambdaEnv(['TABLE_PROJECTS', 'EXPERIMENTS_CACHE_SECONDS', 'ORIGIN_SECRET_ARN'], {
+        TABLE_PROJECTS: 't',
+        EXPERIMENTS_CACHE_SECONDS: '5',
+        ORIGIN_SECRET_ARN: '',
+      }),
+    ).toEqual({
       TABLE_PROJECTS: 't',
       EXPERIMENTS_CACHE_SECONDS: 5,
     });

@@ -38,8 +38,7 @@ function blockersOfRetry(resources: Resources): string[] {
     .flatMap(([id, r]) => literalNames(r.Properties).map((n) => `${r.Type} ${id} ${n}`));
 }
 
-const resourcesOf = (name: string, props: TallyStackProps = {}) =>
-  Template.fromStack(new TallyStack(testApp(), name, props)).toJSON().Resources as Resources;
+const resourcesOf = (name: string, props: TallyStackProps = {}) => Template.fromStack(new TallyStack(testApp(), name, props)).toJSON().Resources as Resources;
 
 describe('a failed first deploy can be retried', () => {
   it('no resource with a fixed name survives the rollback of its create', () => {

@@ -17,7 +17,14 @@ afterAll(() => dynamo.close());
 function event(name: string, userId: string, ts: number, projectId = 'p1') {
   const r = parseBatch({ events: [{ name, user_id: userId, timestamp: ts }] });
   if (!r.ok) throw new Error('bad');
-  return toStoredEvent(r.events[0]!, { projectId, receivedMs: now, source: 'v1', sdk: null, sdkVersion: null, geo: { country: null, region: null, city: null } });
+  return toStoredEvent(r.events[0]!, {
+    projectId,
+    receivedMs: now,
+    source: 'v1',
+    sdk: null,
+    sdkVersion: null,
+    geo: { country: null, region: null, city: null },
+  });
 }
 
 describe('DynamoEventLedger on dynalite', () => {
@@ -70,11 +77,20 @@ describe('DynamoEventLedger on dynalite', () => {
   });
 
   it('lists stored events newest first, filtered by name or user, within one project only', async () => {
-    const events = [event('view', 'alice', now + 1000, 'list'), event('buy', 'alice', now + 2000, 'list'), event('view', 'bob', now + 3000, 'list'), event('view', 'bob', now + 4000, 'other')];
+    const events = [
+      event('view', 'alice', now + 1000, 'list'),
+      event('buy', 'alice', now + 2000, 'list'),
+      event('view', 'bob', now + 3000, 'list'),
+      event('view', 'bob', now + 4000, 'other'),
+    ];
     for (const e of events) await ledger.claim(e.project_id, e.dedupe_key, 'r', now);
     await ledger.markStored(events, now);
     const all = await ledger.recent('list', { limit: 10 });
-    expect(all.map((e) => [e.name, e.user_id])).toEqual([['view', 'bob'], ['buy', 'alice'], ['view', 'alice']]);
+    expect(all.map((e) => [e.name, e.user_id])).toEqual([
+      ['view', 'bob'],
+      ['buy', 'alice'],
+      ['view', 'alice'],
+    ]);
     expect((await ledger.recent('list', { limit: 10, userId: 'alice' })).map((e) => e.name)).toEqual(['buy', 'view']);
     expect((await ledger.recent('list', { limit: 10, name: 'view' })).map((e) => e.user_id)).toEqual(['bob', 'alice']);
     expect(await ledger.recent('list', { limit: 1 })).toHaveLength(1);

@@ -44,7 +44,10 @@ describe('FirehoseRawStream (AWS path, mocked Firehose)', () => {
     expect(recordCount).toBeGreaterThan(1);
     firehose
       .on(PutRecordBatchCommand)
-      .resolvesOnce({ FailedPutCount: 1, RequestResponses: [{ ErrorCode: 'ServiceUnavailableException' }, ...Array.from({ length: recordCount - 1 }, () => ({ RecordId: 'x' }))] })
+      .resolvesOnce({
+        FailedPutCount: 1,
+        RequestResponses: [{ ErrorCode: 'ServiceUnavailableException' }, ...Array.from({ length: recordCount - 1 }, () => ({ RecordId: 'x' }))],
+      })
       .resolves({ FailedPutCount: 0, RequestResponses: [{ RecordId: 'y' }] });
     await new FirehoseRawStream(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(many);
     const calls = firehose.commandCalls(PutRecordBatchCommand);
@@ -60,7 +63,9 @@ describe('FirehoseRawStream (AWS path, mocked Firehose)', () => {
 
   it('gives up after four attempts when records keep being rejected', async () => {
     firehose.on(PutRecordBatchCommand).resolves({ FailedPutCount: 1, RequestResponses: [{ ErrorCode: 'ServiceUnavailableException' }] });
-    await expect(new FirehoseRawStream(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(events(2))).rejects.toThrow(/rejected 1 records after 4 attempts/);
+    await expect(new FirehoseRawStream(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(events(2))).rejects.toThrow(
+      /rejected 1 records after 4 attempts/,
+    );
     expect(firehose.commandCalls(PutRecordBatchCommand)).toHaveLength(4);
   });
 });

@@ -27,7 +27,12 @@ const canonicalOf = async (p: string, id: string) => (await store.observe(p, [id
 describe('DynamoIdentityStore on dynalite', () => {
   it('remembers when it first saw an ID; an unlinked ID is its own canonical ID', async () => {
     const p = nextProject();
-    expect(await store.observe(p, ['a', 'b'], 1000)).toEqual(new Map([['a', 'a'], ['b', 'b']]));
+    expect(await store.observe(p, ['a', 'b'], 1000)).toEqual(
+      new Map([
+        ['a', 'a'],
+        ['b', 'b'],
+      ]),
+    );
     await store.observe(p, ['a'], 5000);
     const group = await store.group(p, 'a');
     expect(group?.canonical).toMatchObject({ id: 'a', first_seen_ms: 1000 });
@@ -94,7 +99,12 @@ describe('DynamoIdentityStore on dynalite', () => {
     const p = nextProject();
     await store.observe(p, ['a'], 1000);
     await store.observe(p, ['b'], 2000);
-    const failing = { beforeMerge: async () => { throw new Error('stream down'); }, moved: async () => undefined };
+    const failing = {
+      beforeMerge: async () => {
+        throw new Error('stream down');
+      },
+      moved: async () => undefined,
+    };
     await expect(store.link(p, 'a', 'b', 3000, failing)).rejects.toThrow('stream down');
     expect(await canonicalOf(p, 'b')).toBe('b');
     const calls: PointerChange[] = [];
@@ -133,7 +143,8 @@ function memoryStream(projectId: string): { journal: IdentityJournal; records: I
 }
 
 const pointerOf = async (p: string, id: string) =>
-  ((await dynamo.ddb.send(new GetCommand({ TableName: dynamo.table('identities'), Key: { pk: `${p}#${id}` }, ConsistentRead: true }))).Item!.canonical_id as string);
+  (await dynamo.ddb.send(new GetCommand({ TableName: dynamo.table('identities'), Key: { pk: `${p}#${id}` }, ConsistentRead: true }))).Item!
+    .canonical_id as string;
 
 describe('identity resolution when re-points are missed (eventually consistent index)', () => {
   it('a chain of 19 missed re-points still resolves, and reading it compresses the path and records that', async () => {
@@ -149,7 +160,10 @@ describe('identity resolution when re-points are missed (eventually consistent i
     expect((await lagging.observe(p, ['x19'], 9000, { journal: stream.journal })).get('x19')).toBe('x0');
     for (let k = 2; k <= 19; k++) expect(await pointerOf(p, `x${k}`)).toBe('x0');
     expect(stream.records.map((r) => [r.id, r.canonical_id, r.reason]).sort()).toEqual(
-      ids.slice(2).map((id) => [id, 'x0', 'compress']).sort(),
+      ids
+        .slice(2)
+        .map((id) => [id, 'x0', 'compress'])
+        .sort(),
     );
     expect(stream.records.every((r) => r.version === 2)).toBe(true); // each item's second pointer change
     const again = memoryStream(p);
@@ -186,14 +200,33 @@ describe('identity stream and table under concurrent merges', () => {
         writeFileSync(join(dir, 'part.ndjson'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
       };
       write(join(dataDir, 'identities', `project_id=${p}`, 'dt=2026-03-01'), stream.records);
-      const facts = { projectId: p, receivedMs: Date.UTC(2026, 2, 2), source: 'v1' as const, sdk: null, sdkVersion: null, geo: { country: null, region: null, city: null } };
+      const facts = {
+        projectId: p,
+        receivedMs: Date.UTC(2026, 2, 2),
+        source: 'v1' as const,
+        sdk: null,
+        sdkVersion: null,
+        geo: { country: null, region: null, city: null },
+      };
       const events = all.map((id) =>
-        toStoredEvent({ name: '$experiment_exposure', user_id: id, timestampMs: Date.UTC(2026, 2, 2), properties: { $experiment_name: 'exp', $variant: 'a' } }, facts),
+        toStoredEvent(
+          { name: '$experiment_exposure', user_id: id, timestampMs: Date.UTC(2026, 2, 2), properties: { $experiment_name: 'exp', $variant: 'a' } },
+          facts,
+        ),
       );
       write(join(dataDir, 'events', `project_id=${p}`, 'dt=2026-03-02'), events);
       const query = new DuckDbResultsQuery(dataDir, { threads: 1 });
       try {
-        const counts = await query.count({ projectId: p, experimentId: 'e', experimentName: 'exp', variants: ['a', 'b'], goalEvent: 'buy', projectCreatedAt: '2026-03-01T00:00:00.000Z', from: '2026-03-01T00:00:00.000Z', to: '2026-03-03T00:00:00.000Z' });
+        const counts = await query.count({
+          projectId: p,
+          experimentId: 'e',
+          experimentName: 'exp',
+          variants: ['a', 'b'],
+          goalEvent: 'buy',
+          projectCreatedAt: '2026-03-01T00:00:00.000Z',
+          from: '2026-03-01T00:00:00.000Z',
+          to: '2026-03-03T00:00:00.000Z',
+        });
         expect(counts.variants[0]).toEqual({ variant: 'a', enrolled: 2, converted: 0 });
       } finally {
         await query.close();

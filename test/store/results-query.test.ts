@@ -57,7 +57,12 @@ describe('results counting through the local stack (DuckDB over the files the st
     properties: { $experiment_name: experiment, $variant: variant },
   });
   const purchase = (user: string, ts: string) => ({ name: 'purchase', user_id: user, timestamp: ts, properties: { amount: 42 } });
-  const identify = (user: string, anonymous: string, ts: string) => ({ name: '$identify', user_id: user, timestamp: ts, properties: { $anonymous_id: anonymous } });
+  const identify = (user: string, anonymous: string, ts: string) => ({
+    name: '$identify',
+    user_id: user,
+    timestamp: ts,
+    properties: { $anonymous_id: anonymous },
+  });
 
   it('counts the issue’s scenario exactly: anonymous exposure + login + server-side purchase, early and late events', async () => {
     const web = await stack.createKey(project, UNTHROTTLED_KEY);
@@ -109,7 +114,11 @@ describe('results counting through the local stack (DuckDB over the files the st
       exposure('bogus', '2026-05-04T10:00:00Z', 'bogus'),
     ]);
     await send(server, [purchase('other-exp', '2026-05-04T11:00:00Z'), purchase('bogus', '2026-05-04T11:00:00Z')]);
-    await send(otherKey, [exposure('anon-1', '2026-05-04T10:00:00Z', 'control'), exposure('x', '2026-05-04T10:00:00Z', 'treatment'), purchase('x', '2026-05-04T11:00:00Z')]);
+    await send(otherKey, [
+      exposure('anon-1', '2026-05-04T10:00:00Z', 'control'),
+      exposure('x', '2026-05-04T10:00:00Z', 'treatment'),
+      purchase('x', '2026-05-04T11:00:00Z'),
+    ]);
 
     const request: CountRequest = {
       projectId: project,
@@ -145,10 +154,23 @@ describe('results counting through the local stack (DuckDB over the files the st
   it('returns zeros for a project with no events and no identity links yet', async () => {
     const empty = await stack.createProject('empty');
     const result = await results.count({
-      projectId: empty, experimentId: 'e', experimentName: 'Checkout Flow', variants: ['a', 'b'], goalEvent: 'purchase',
-      from: '2026-05-04T00:00:00Z', to: '2026-05-06T00:00:00Z', projectCreatedAt: '2026-05-01T00:00:00Z',
+      projectId: empty,
+      experimentId: 'e',
+      experimentName: 'Checkout Flow',
+      variants: ['a', 'b'],
+      goalEvent: 'purchase',
+      from: '2026-05-04T00:00:00Z',
+      to: '2026-05-06T00:00:00Z',
+      projectCreatedAt: '2026-05-01T00:00:00Z',
     });
-    expect(result).toEqual({ variants: [{ variant: 'a', enrolled: 0, converted: 0 }, { variant: 'b', enrolled: 0, converted: 0 }], multipleExposures: 0, rowsRead: 0 });
+    expect(result).toEqual({
+      variants: [
+        { variant: 'a', enrolled: 0, converted: 0 },
+        { variant: 'b', enrolled: 0, converted: 0 },
+      ],
+      multipleExposures: 0,
+      rowsRead: 0,
+    });
   });
 });
 
@@ -215,7 +237,12 @@ function storedEvent(e: EventSpec): StoredEvent {
 }
 
 /** Appends records to <root>/project_id=<p>/dt=<day>/<file>, the local Firehose layout. */
-function writePartitioned(root: string, records: Array<{ project_id: string; timestamp: string }>, dtOf: (i: number) => string | undefined = () => undefined, file = 'part-0.ndjson'): Map<string, number> {
+function writePartitioned(
+  root: string,
+  records: Array<{ project_id: string; timestamp: string }>,
+  dtOf: (i: number) => string | undefined = () => undefined,
+  file = 'part-0.ndjson',
+): Map<string, number> {
   const byPartition = new Map<string, string[]>();
   records.forEach((r, i) => {
     const dir = join(root, `project_id=${r.project_id}`, `dt=${dtOf(i) ?? r.timestamp.slice(0, 10)}`);
@@ -317,7 +344,9 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
 
     const events = specs.map(storedEvent);
     writePartitioned(join(dataDir, 'events'), events, (i) => specs[i]!.dt);
-    expectedRowsRead = specs.filter((s) => (s.project ?? PROJECT) === PROJECT && (s.dt ?? s.ts.slice(0, 10)) >= '2026-03-02' && (s.dt ?? s.ts.slice(0, 10)) <= '2026-03-04').length;
+    expectedRowsRead = specs.filter(
+      (s) => (s.project ?? PROJECT) === PROJECT && (s.dt ?? s.ts.slice(0, 10)) >= '2026-03-02' && (s.dt ?? s.ts.slice(0, 10)) <= '2026-03-04',
+    ).length;
 
     const links: IdentityRecord[] = [
       link('c3', 'c2', '2026-03-02T09:00:00.000Z'),
@@ -391,7 +420,10 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
         storedEvent({ user: 'q2', name: 'view', ts: '2026-03-02T10:00:00.000Z', props: { $experiment_bob_s_test_drop_table_x: 'plain' } }),
       ]);
       const result = await q.count({ ...REQUEST, experimentName: name, variants: ["it's", 'plain'], goalEvent: "sign'up" });
-      expect(result.variants).toEqual([{ variant: "it's", enrolled: 1, converted: 1 }, { variant: 'plain', enrolled: 1, converted: 0 }]);
+      expect(result.variants).toEqual([
+        { variant: "it's", enrolled: 1, converted: 1 },
+        { variant: 'plain', enrolled: 1, converted: 0 },
+      ]);
     } finally {
       await q.close();
       rmSync(dir, { recursive: true, force: true });
@@ -430,7 +462,9 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
   const header = { Data: [{ VarCharValue: 'variant' }, { VarCharValue: 'enrolled' }, { VarCharValue: 'converted' }, { VarCharValue: 'multiple_exposures' }] };
   const row = (...values: string[]) => ({ Data: values.map((v) => ({ VarCharValue: v })) });
   const metadata = { ColumnInfo: ['variant', 'enrolled', 'converted', 'multiple_exposures'].map((Name) => ({ Name, Type: 'varchar' })) };
-  const state = (State: string, extra: Record<string, unknown> = {}) => ({ QueryExecution: { QueryExecutionId: 'q-1', Status: { State, ...extra }, Statistics: { DataScannedInBytes: 123_456 } } });
+  const state = (State: string, extra: Record<string, unknown> = {}) => ({
+    QueryExecution: { QueryExecutionId: 'q-1', Status: { State, ...extra }, Statistics: { DataScannedInBytes: 123_456 } },
+  });
 
   it('sends the rendered Trino query (partition filters, Glue tables, no DuckDB syntax), polls, and maps paginated results', async () => {
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
@@ -441,7 +475,10 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
       .resolves(state('SUCCEEDED') as never);
     athena
       .on(GetQueryResultsCommand)
-      .resolvesOnce({ ResultSet: { ResultSetMetadata: metadata, Rows: [header, row('a', '10', '4', '2')] }, NextToken: 'page-2' } as GetQueryResultsCommandOutput)
+      .resolvesOnce({
+        ResultSet: { ResultSetMetadata: metadata, Rows: [header, row('a', '10', '4', '2')] },
+        NextToken: 'page-2',
+      } as GetQueryResultsCommandOutput)
       .resolvesOnce({ ResultSet: { ResultSetMetadata: metadata, Rows: [row('b', '12', '7', '2')] } } as GetQueryResultsCommandOutput);
 
     const query = new AthenaResultsQuery(client(), { workGroup: 'tally-analysts', pollMs: 1 });
@@ -464,7 +501,9 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
     const sql = input.QueryString!;
     expect(sql).toContain('FROM tally.events');
     expect(sql).toContain('FROM tally.identities');
-    expect(sql).toMatch(/WHERE project_id = 'proj-main'\s+AND dt BETWEEN '2026-03-02' AND '2026-03-04'\s+AND "timestamp" BETWEEN '2026-03-02T00:00:00.000Z' AND '2026-03-04T12:00:00.000Z'/);
+    expect(sql).toMatch(
+      /WHERE project_id = 'proj-main'\s+AND dt BETWEEN '2026-03-02' AND '2026-03-04'\s+AND "timestamp" BETWEEN '2026-03-02T00:00:00.000Z' AND '2026-03-04T12:00:00.000Z'/,
+    );
     expect(sql).toContain(`json_extract_scalar(properties, '$["$experiment_button_color"]')`);
     expect(sql).toContain(`IN ('Button Color', 'button_color', 'button__color')`);
     expect(sql).toContain(`json_extract_scalar(properties, '$["$experiment_button__color"]')`);
@@ -530,7 +569,9 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
   it('rejects malformed counts from the result set', async () => {
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
     athena.on(GetQueryExecutionCommand).resolves(state('SUCCEEDED') as never);
-    athena.on(GetQueryResultsCommand).resolves({ ResultSet: { ResultSetMetadata: metadata, Rows: [header, row('a', 'lots', '1', '0')] } } as GetQueryResultsCommandOutput);
+    athena
+      .on(GetQueryResultsCommand)
+      .resolves({ ResultSet: { ResultSetMetadata: metadata, Rows: [header, row('a', 'lots', '1', '0')] } } as GetQueryResultsCommandOutput);
     await expect(new AthenaResultsQuery(client(), { workGroup: 'w', pollMs: 1 }).count(REQUEST)).rejects.toThrow(/bad enrolled: lots/);
   });
 });
@@ -557,17 +598,19 @@ describe('SQL rendering', () => {
   it('quotes literals by doubling single quotes; the value round-trips exactly through a real engine', async () => {
     expect(quoteLiteral("O'Brien")).toBe("'O''Brien'");
     expect(renderSql('SELECT * FROM t WHERE a = :a', { a: "x' OR '1'='1" }, {})).toBe("SELECT * FROM t WHERE a = 'x'' OR ''1''=''1'");
-    for (const value of ["O'Brien", "x'; DROP TABLE t; --", 'back\\slash \\\' \\n', 'multi\nline', '"double" $1 ${x} :name {{t}}', 'ünïcødé 🙂', '', "''"]) {
+    for (const value of ["O'Brien", "x'; DROP TABLE t; --", "back\\slash \\' \\n", 'multi\nline', '"double" $1 ${x} :name {{t}}', 'ünïcødé 🙂', '', "''"]) {
       expect(await roundTrip(value)).toBe(value);
     }
   });
 
   it('renders lists and table references', () => {
-    expect(renderSql('SELECT * FROM {{t}} WHERE v IN (:vs)', { vs: ['a', "b'"] }, { t: 'tally.events' })).toBe("SELECT * FROM tally.events WHERE v IN ('a', 'b''')");
+    expect(renderSql('SELECT * FROM {{t}} WHERE v IN (:vs)', { vs: ['a', "b'"] }, { t: 'tally.events' })).toBe(
+      "SELECT * FROM tally.events WHERE v IN ('a', 'b''')",
+    );
   });
 
   it('leaves placeholders inside literals, quoted identifiers and comments alone and drops comments', () => {
-    const sql = "-- header :nope {{nope}}\nSELECT ':lit', \"col:x\", /* :c */ :a -- :trailing\n\n";
+    const sql = '-- header :nope {{nope}}\nSELECT \':lit\', "col:x", /* :c */ :a -- :trailing\n\n';
     expect(renderSql(sql, { a: 'v' }, {})).toBe("SELECT ':lit', \"col:x\",   'v'");
   });
 

@@ -54,7 +54,7 @@ describe('snakeCase', () => {
   });
 });
 
-describe('sdkSnakeCase (the MGM SDKs\' snake_case)', () => {
+describe("sdkSnakeCase (the MGM SDKs' snake_case)", () => {
   it('prefixes each capital with "_", folds each run of blanks or hyphens into "_", lower-cases, strips one leading "_"', () => {
     expect(sdkSnakeCase('Hero Banner')).toBe('hero__banner');
     expect(sdkSnakeCase('checkoutFlow')).toBe('checkout_flow');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareFirstSeen, firstSightStamp, seenBefore } from '../../lambdas/domain/canonical-order';
 
-describe('firstSightStamp: a link\'s later ID is stamped after its partner as committed', () => {
+describe("firstSightStamp: a link's later ID is stamped after its partner as committed", () => {
   it('keeps the arrival stamp when the partner was seen earlier', () => {
     expect(firstSightStamp(2000, 1, [{ id: 'anon', first_seen_ms: 1000, first_seen_order: 0 }])).toEqual({ first_seen_ms: 2000, first_seen_order: 1 });
   });

@@ -16,7 +16,9 @@ describe('requestGeo', () => {
   });
 
   it('falls back to the viewer address when CloudFront sent no country', () => {
-    expect(requestGeo({ sourceIp: '10.0.0.1', viaCloudFront: true, header: headers({ 'cloudfront-viewer-address': '81.2.69.142:443' }) }, lookup).country).toBe('GB');
+    expect(requestGeo({ sourceIp: '10.0.0.1', viaCloudFront: true, header: headers({ 'cloudfront-viewer-address': '81.2.69.142:443' }) }, lookup).country).toBe(
+      'GB',
+    );
     expect(viewerIp('2001:db8::1:443')).toBe('2001:db8::1');
   });
 });

@@ -51,9 +51,19 @@ describe('parseBatch', () => {
 
   it('accepts camelCase names and the client_event_id alias; snake_case wins when both are sent', () => {
     const [e] = ok({
-      events: [{ name: 'a', userId: 'u', sessionId: 's', clientEventId: 'e1', appVersion: '1.2', appBuildNumber: '7', osVersion: '17', deviceManufacturer: 'Apple' }],
+      events: [
+        { name: 'a', userId: 'u', sessionId: 's', clientEventId: 'e1', appVersion: '1.2', appBuildNumber: '7', osVersion: '17', deviceManufacturer: 'Apple' },
+      ],
     });
-    expect(e).toMatchObject({ user_id: 'u', session_id: 's', event_id: 'e1', app_version: '1.2', app_build_number: '7', os_version: '17', device_manufacturer: 'Apple' });
+    expect(e).toMatchObject({
+      user_id: 'u',
+      session_id: 's',
+      event_id: 'e1',
+      app_version: '1.2',
+      app_build_number: '7',
+      os_version: '17',
+      device_manufacturer: 'Apple',
+    });
     expect(ok({ events: [{ name: 'a', client_event_id: 'x' }] })[0]!.event_id).toBe('x');
     expect(ok({ events: [{ name: 'a', user_id: 'snake', userId: 'camel' }] })[0]!.user_id).toBe('snake');
   });

@@ -9,8 +9,16 @@ const T0 = Date.UTC(2026, 0, 10);
 
 function experiment(i: number): Experiment {
   return {
-    id: `exp-${i}`, project_id: 'p', name: `E${i}`, variants: ['a', 'b'], goal_event: 'buy', description: null,
-    status: 'running', created_at: '2026-01-01T00:00:00.000Z', started_at: '2026-01-01T00:00:00.000Z', stopped_at: null,
+    id: `exp-${i}`,
+    project_id: 'p',
+    name: `E${i}`,
+    variants: ['a', 'b'],
+    goal_event: 'buy',
+    description: null,
+    status: 'running',
+    created_at: '2026-01-01T00:00:00.000Z',
+    started_at: '2026-01-01T00:00:00.000Z',
+    stopped_at: null,
   } as Experiment;
 }
 

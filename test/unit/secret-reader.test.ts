@@ -22,7 +22,9 @@ describe('cachedSecretReader', () => {
   it('fails, naming the secret, when it has no string value', async () => {
     const sm = mockClient(SecretsManagerClient);
     sm.on(GetSecretValueCommand).resolves({});
-    await expect(cachedSecretReader('arn:secret', 'The origin secret', new SecretsManagerClient({}))()).rejects.toThrow('The origin secret has no string value');
+    await expect(cachedSecretReader('arn:secret', 'The origin secret', new SecretsManagerClient({}))()).rejects.toThrow(
+      'The origin secret has no string value',
+    );
     sm.restore();
   });
 });

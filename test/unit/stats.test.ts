@@ -265,7 +265,12 @@ describe('sample ratio mismatch', () => {
   it('is null (and unflagged) with fewer than two variants or nobody enrolled', () => {
     expect(srmPValue([500])).toBeNull();
     expect(srmPValue([0, 0])).toBeNull();
-    expect(experimentStats([{ variant: 'a', enrolled: 0, converted: 0 }, { variant: 'b', enrolled: 0, converted: 0 }]).srm).toEqual({
+    expect(
+      experimentStats([
+        { variant: 'a', enrolled: 0, converted: 0 },
+        { variant: 'b', enrolled: 0, converted: 0 },
+      ]).srm,
+    ).toEqual({
       p_value: null,
       flagged: false,
     });
@@ -395,9 +400,7 @@ describe('experimentStats', () => {
       ],
     ];
     for (const input of inputs) {
-      const json = JSON.stringify(experimentStats(input), (_k, v: unknown) =>
-        typeof v === 'number' && !Number.isFinite(v) ? `BAD:${v}` : v,
-      );
+      const json = JSON.stringify(experimentStats(input), (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? `BAD:${v}` : v));
       expect(json).not.toContain('BAD');
     }
   });
@@ -411,7 +414,10 @@ describe('experimentStats', () => {
 
   it('rejects malformed counts and options', () => {
     const bad = (c: Partial<VariantCounts>) => () =>
-      experimentStats([{ variant: 'a', enrolled: 10, converted: 1 }, { variant: 'b', enrolled: 10, converted: 1, ...c }]);
+      experimentStats([
+        { variant: 'a', enrolled: 10, converted: 1 },
+        { variant: 'b', enrolled: 10, converted: 1, ...c },
+      ]);
     expect(bad({ converted: 11 })).toThrow(RangeError);
     expect(bad({ converted: -1 })).toThrow(RangeError);
     expect(bad({ enrolled: 10.5 })).toThrow(RangeError);

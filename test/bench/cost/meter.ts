@@ -109,7 +109,8 @@ const MARSHALL = { removeUndefinedValues: true } as const;
 const toItem = (plain: Record<string, unknown> | undefined): Item | undefined => (plain ? (marshall(plain, MARSHALL) as Item) : undefined);
 const isConditionFailure = (err: unknown) => (err as { name?: string })?.name === 'ConditionalCheckFailedException';
 const keyOf = (table: TableInfo, item: Record<string, unknown>) => Object.fromEntries(table.keys.map((k) => [k, item[k]]));
-const sameKey = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
+const sameKey = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
 
 /** Installs the meter on both SDK clients; returns the function that removes it. */
 export function installMeter(meter: Meter): () => void {
@@ -149,7 +150,10 @@ export function installMeter(meter: Meter): () => void {
       const records = (command.input.Records ?? []) as Array<{ Data: Uint8Array }>;
       // Records the stream rejected (ErrorCode) are not billed; the sink resends them.
       const accepted = records.filter((_, i) => !out.RequestResponses?.[i]?.ErrorCode);
-      meter.firehoseRecords(command.input.DeliveryStreamName, accepted.map((r) => r.Data.length));
+      meter.firehoseRecords(
+        command.input.DeliveryStreamName,
+        accepted.map((r) => r.Data.length),
+      );
     } else {
       meter.skip(`Firehose ${command?.constructor?.name}`);
     }
@@ -271,9 +275,7 @@ async function meterDynamo(meter: Meter, raw: Raw, command: any, tables: Map<str
         const responses = (out.Responses?.[name] ?? []) as Record<string, unknown>[];
         for (const key of request.Keys as Record<string, unknown>[]) {
           if (unprocessed.some((u) => sameKey(u, key))) continue;
-          const found = request.ProjectionExpression
-            ? await current(name, key)
-            : toItem(responses.find((i) => sameKey(keyOf(info, i), key)));
+          const found = request.ProjectionExpression ? await current(name, key) : toItem(responses.find((i) => sameKey(keyOf(info, i), key)));
           const units = readUnits(found ? itemSize(found) : 0, request.ConsistentRead === true);
           meter.read(name, undefined, units);
           ours += units;

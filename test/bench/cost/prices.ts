@@ -24,7 +24,8 @@ export const PRICES = {
   lambdaRequests: {
     usd: 0.2,
     per: 'million Lambda requests',
-    source: 'https://git.mcrn.ar/mariano/lambda_local_runner (docs/lambdas-md/lambda-13-cost.md, arm64 and x86_64 alike); same figure in cloudchipr.com/blog/aws-lambda-pricing',
+    source:
+      'https://git.mcrn.ar/mariano/lambda_local_runner (docs/lambdas-md/lambda-13-cost.md, arm64 and x86_64 alike); same figure in cloudchipr.com/blog/aws-lambda-pricing',
   },
   lambdaArmGbSecond: {
     usd: 0.0000133334,
@@ -34,7 +35,8 @@ export const PRICES = {
   dynamoWru: {
     usd: 0.625,
     per: 'million write request units (on-demand, Standard table class)',
-    source: 'https://airbyte.com/data-engineering-resources/dynamodb-pricing ("Pricing Structure (US East Region)"); unit rules from https://aws.amazon.com/dynamodb/pricing/on-demand/',
+    source:
+      'https://airbyte.com/data-engineering-resources/dynamodb-pricing ("Pricing Structure (US East Region)"); unit rules from https://aws.amazon.com/dynamodb/pricing/on-demand/',
   },
   dynamoRru: {
     usd: 0.125,
