@@ -16,6 +16,7 @@
  *   state, so they throw a RangeError rather than being silently reported.
  */
 import { chiSquareSf, clamp01, erfc, inverseNormalCdf, logBeta, normalCdf } from './numerics';
+import { relativeLift } from './relative-lift';
 
 export interface VariantCounts {
   variant: string;
@@ -37,9 +38,14 @@ export interface Comparison {
   control: string;
   absolute_diff: number | null;
   relative_diff: number | null;
+  /** Interval and p-value of absolute_diff: Newcombe's hybrid score interval, pooled z-test. */
   ci_low: number | null;
   ci_high: number | null;
   p_value: number | null;
+  /** Interval and p-value of relative_diff as gbstats computes them (delta method, Welch t-test: domain/relative-lift.ts). */
+  relative_ci_low: number | null;
+  relative_ci_high: number | null;
+  relative_p_value: number | null;
   chance_to_beat_control: number | null;
 }
 
@@ -80,7 +86,7 @@ export function experimentStats(counts: VariantCounts[], options?: ExperimentSta
   const z = criticalZ(confidence);
   const variants = counts.map((c) => variantStats(c, z));
   const [control, ...treatments] = counts;
-  const comparisons = control === undefined ? [] : treatments.map((v) => compareToControl(v, control, z));
+  const comparisons = control === undefined ? [] : treatments.map((v) => compareToControl(v, control, z, confidence));
   const srmP = srmPValue(counts.map((c) => c.enrolled));
   return {
     variants,
@@ -116,7 +122,7 @@ function variantStats(c: VariantCounts, z: number): VariantStats {
   };
 }
 
-function compareToControl(v: VariantCounts, control: VariantCounts, z: number): Comparison {
+function compareToControl(v: VariantCounts, control: VariantCounts, z: number, confidence: number): Comparison {
   const base = { variant: v.variant, control: control.variant };
   // Without enrolled users in either arm there is nothing to compare. The Bayesian posterior would
   // technically exist (it is the prior), but reporting a 50% "chance to beat" with no data misleads.
@@ -128,12 +134,16 @@ function compareToControl(v: VariantCounts, control: VariantCounts, z: number): 
       ci_low: null,
       ci_high: null,
       p_value: null,
+      relative_ci_low: null,
+      relative_ci_high: null,
+      relative_p_value: null,
       chance_to_beat_control: null,
     };
   }
   const pV = v.converted / v.enrolled;
   const pC = control.converted / control.enrolled;
   const ci = newcombeDifferenceInterval(v.converted, v.enrolled, control.converted, control.enrolled, z);
+  const lift = relativeLift(control, v, confidence);
   return {
     ...base,
     absolute_diff: pV - pC,
@@ -141,6 +151,9 @@ function compareToControl(v: VariantCounts, control: VariantCounts, z: number): 
     ci_low: ci[0],
     ci_high: ci[1],
     p_value: twoProportionZTestPValue(v.converted, v.enrolled, control.converted, control.enrolled),
+    relative_ci_low: lift?.interval[0] ?? null,
+    relative_ci_high: lift?.interval[1] ?? null,
+    relative_p_value: lift?.p_value ?? null,
     chance_to_beat_control: probabilityBBeatsA(1 + control.converted, 1 + control.enrolled - control.converted, 1 + v.converted, 1 + v.enrolled - v.converted),
   };
 }

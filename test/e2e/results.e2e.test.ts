@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { needsComputation, runResultsJob } from '../../lambdas/services/compute-results';
 import { startTestProject, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
+import { relativeLift } from '../../lambdas/domain/relative-lift';
 
 let stack: TestStack;
 let project: string;
@@ -102,6 +103,11 @@ describe('experiment results', () => {
     expect(cmp).toMatchObject({ variant: 'treatment', control: 'control' });
     expect(cmp.absolute_diff).toBeCloseTo(12 / 21 - 6 / 22, 12);
     expect(cmp.relative_diff).toBeCloseTo(12 / 21 / (6 / 22) - 1, 12);
+    // The relative lift's interval and test (gbstats' method; its numbers are checked in test/unit).
+    const lift = relativeLift({ converted: 6, enrolled: 22 }, { converted: 12, enrolled: 21 })!;
+    expect(cmp.relative_ci_low).toBeCloseTo(lift.interval[0], 9);
+    expect(cmp.relative_ci_high).toBeCloseTo(lift.interval[1], 9);
+    expect(cmp.relative_p_value).toBeCloseTo(lift.p_value, 9);
     expect(cmp.p_value).toBeCloseTo(twoProportionP(6, 22, 12, 21), 6);
     expect(cmp.chance_to_beat_control).toBeGreaterThan(0.95);
     expect(cmp.chance_to_beat_control).toBeLessThan(1);

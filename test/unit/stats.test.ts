@@ -355,6 +355,9 @@ describe('experimentStats', () => {
       ci_low: null,
       ci_high: null,
       p_value: null,
+      relative_ci_low: null,
+      relative_ci_high: null,
+      relative_p_value: null,
       chance_to_beat_control: null,
     };
     expect(only(stats.comparisons)).toEqual(nullComparison);
@@ -424,5 +427,22 @@ describe('experimentStats', () => {
     expect(bad({ enrolled: Number.NaN })).toThrow(RangeError);
     expect(() => experimentStats([], { confidence: 1 })).toThrow(RangeError);
     expect(() => experimentStats([], { confidence: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('relative lift in the comparison (as gbstats)', () => {
+  it('carries gbstats’ known answer for 16/30 against 14/28 next to the absolute difference', () => {
+    const stats = experimentStats([
+      { variant: 'control', enrolled: 28, converted: 14 },
+      { variant: 'treatment', enrolled: 30, converted: 16 },
+    ]);
+    const c = stats.comparisons[0]!;
+    expect(c.relative_diff).toBeCloseTo(0.06667, 4);
+    expect(Math.abs(c.relative_ci_low! - -0.47767)).toBeLessThan(1e-3);
+    expect(Math.abs(c.relative_ci_high! - 0.61101)).toBeLessThan(1e-3);
+    expect(Math.abs(c.relative_p_value! - 0.80707)).toBeLessThan(1e-3);
+    // The absolute difference keeps its own interval and test.
+    expect(c.ci_low! < c.absolute_diff! && c.absolute_diff! < c.ci_high!).toBe(true);
+    expect(c.p_value).not.toBeCloseTo(c.relative_p_value!, 3);
   });
 });
