@@ -74,6 +74,7 @@ const Results = z.looseObject({
   comparisons: z.array(z.looseObject({})),
   srm: z.looseObject({}),
   multiple_exposures: z.number().int(),
+  series: z.array(z.looseObject({ date: z.string(), as_of: z.string(), variants: z.array(z.looseObject({})), comparisons: z.array(z.looseObject({})) })),
 });
 
 interface Operation {

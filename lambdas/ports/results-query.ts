@@ -1,3 +1,5 @@
+import type { DayCounts } from '../domain/results-series';
+
 /** What the results query counts for one experiment run (docs/identity-and-experiments.md, "Experiment results"). */
 export interface CountRequest {
   projectId: string;
@@ -11,6 +13,8 @@ export interface CountRequest {
   to: string;
   /** The project's created_at: no identity link of the project is older, so older days are not read. */
   projectCreatedAt: string;
+  /** Also return the per-day counts the series cumulates (CountResult.days). */
+  daily?: boolean;
 }
 
 export interface CountResult {
@@ -18,6 +22,11 @@ export interface CountResult {
   variants: Array<{ variant: string; enrolled: number; converted: number }>;
   /** Canonical users whose enrollment events named more than one variant of this experiment. */
   multipleExposures: number;
+  /**
+   * With CountRequest.daily: per variant and UTC day of the run, the users who enrolled and who
+   * converted that day (days without either are absent). Same query, same scan.
+   */
+  days?: DayCounts[];
   /** Raw rows the engine read (DuckDB locally; Athena reports bytes scanned instead). */
   rowsRead?: number;
   bytesScanned?: number;

@@ -1,3 +1,4 @@
+import type { SeriesPoint } from '../domain/results-series';
 import type { Comparison, Srm, VariantStats } from '../domain/stats';
 
 /** Computed results of an experiment, as GET .../results returns them. */
@@ -10,6 +11,8 @@ export interface ExperimentResults {
   comparisons: Comparison[];
   srm: Srm;
   multiple_exposures: number;
+  /** One point per UTC day of the run, cumulative (domain/results-series.ts); the last is the totals. */
+  series: SeriesPoint[];
 }
 
 export interface ResultsStore {

@@ -6,6 +6,7 @@
 import { mapLimit } from '../domain/concurrency';
 import { DeadlineExceeded } from '../domain/deadline';
 import type { Experiment } from '../domain/experiment';
+import { cumulateSeries, seriesPoints } from '../domain/results-series';
 import { experimentStats } from '../domain/stats';
 import { errorFields, log } from '../logging/log';
 import type { CountOptions, ExperimentResults, ExperimentStore, Project, ProjectStore, ResultsQuery, ResultsStore } from '../ports';
@@ -31,10 +32,13 @@ export async function computeResults(project: Project, experiment: Experiment, d
       from: window.from,
       to: window.to,
       projectCreatedAt: project.created_at,
+      daily: true,
     },
     options,
   );
   const stats = experimentStats(counted.variants);
+  // The series: the same query's per-day counts, cumulated (its last point is these totals).
+  const series = seriesPoints(window, cumulateSeries(window, experiment.variants, counted.days ?? []));
   const results: ExperimentResults = {
     experiment_id: experiment.id,
     status: experiment.status,
@@ -44,6 +48,7 @@ export async function computeResults(project: Project, experiment: Experiment, d
     comparisons: stats.comparisons,
     srm: stats.srm,
     multiple_exposures: counted.multipleExposures,
+    series,
   };
   await deps.results.put(experiment.project_id, results);
   return results;

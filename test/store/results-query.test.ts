@@ -384,6 +384,28 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
     expect(result.multipleExposures).toBe(2);
   });
 
+  it('returns, with daily, each variant’s enrollments and first conversions per UTC day from the same query (the series’ counts)', async () => {
+    const result = await results.count({ ...REQUEST, daily: true });
+    expect(result.variants).toEqual((await results.count(REQUEST)).variants);
+    const byDay = (variant: string) =>
+      result
+        .days!.filter((d) => d.variant === variant)
+        .sort((x, y) => x.day.localeCompare(y.day))
+        .map((d) => [d.day, d.enrolled, d.converted]);
+    // a: c3, d8, same-ms, at-from, bogus-2nd enroll on 03-02, d8 and same-ms convert that day; sp enrolls
+    // on 03-03 and c3 (enrolled 03-02, goal under c1) converts then; sp converts on 03-04.
+    expect(byDay('a')).toEqual([
+      ['2026-03-02', 5, 2],
+      ['2026-03-03', 1, 1],
+      ['2026-03-04', 0, 1],
+    ]);
+    // b: xa, xb, xc, s, tie1, tie2 enroll on 03-02, xb and xc convert that day; at-to enrolls at `to`.
+    expect(byDay('b')).toEqual([
+      ['2026-03-02', 6, 2],
+      ['2026-03-04', 1, 0],
+    ]);
+  });
+
   it('reads only the run’s day partitions of events (rowsRead), whatever the history', async () => {
     const result = await results.count(REQUEST);
     expect(result.rowsRead).toBe(expectedRowsRead);
@@ -564,6 +586,37 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
     expect(athena.commandCalls(StopQueryExecutionCommand)[0]!.args[0].input).toEqual({ QueryExecutionId: 'q-1' });
     await expect(query.count(REQUEST, { deadlineMs: Date.now() - 1 })).rejects.toBeInstanceOf(DeadlineExceeded);
     expect(athena.commandCalls(StartQueryExecutionCommand)).toHaveLength(1);
+  });
+
+  it('maps day rows (on_day set) to days when asked, totals rows to variants', async () => {
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
+    athena.on(GetQueryExecutionCommand).resolves(state('SUCCEEDED') as never);
+    const columns = ['variant', 'on_day', 'enrolled', 'converted', 'multiple_exposures'];
+    const dayMetadata = { ColumnInfo: columns.map((Name) => ({ Name, Type: 'varchar' })) };
+    const nullDay = (variant: string, ...values: string[]) => ({ Data: [{ VarCharValue: variant }, {}, ...values.map((v) => ({ VarCharValue: v }))] });
+    athena.on(GetQueryResultsCommand).resolves({
+      ResultSet: {
+        ResultSetMetadata: dayMetadata,
+        Rows: [
+          { Data: columns.map((c) => ({ VarCharValue: c })) },
+          nullDay('a', '3', '1', '0'),
+          row('a', '2026-03-02', '2', '0', '0'),
+          row('a', '2026-03-03', '1', '1', '0'),
+          nullDay('b', '0', '0', '0'),
+        ],
+      },
+    } as GetQueryResultsCommandOutput);
+    const query = new AthenaResultsQuery(client(), { workGroup: 'w', pollMs: 1 });
+    const result = await query.count({ ...REQUEST, daily: true });
+    expect(result.variants).toEqual([
+      { variant: 'a', enrolled: 3, converted: 1 },
+      { variant: 'b', enrolled: 0, converted: 0 },
+    ]);
+    expect(result.days).toEqual([
+      { variant: 'a', day: '2026-03-02', enrolled: 2, converted: 0 },
+      { variant: 'a', day: '2026-03-03', enrolled: 1, converted: 1 },
+    ]);
+    expect((await query.count(REQUEST)).days).toBeUndefined();
   });
 
   it('rejects malformed counts from the result set', async () => {

@@ -16,6 +16,7 @@
  */
 import { experimentNameSpellings, snakeCase, EXPOSURE_EVENT, SUPER_PROPERTY_PREFIX } from '../../domain/experiment';
 import { sdkSnakeCase } from '../../domain/sdk-snake-case';
+import type { DayCounts } from '../../domain/results-series';
 import type { CountRequest, CountResult } from '../../ports';
 import RESULTS_COUNT_SQL from './results-count.sql';
 
@@ -181,20 +182,30 @@ function toCount(value: unknown, label: string): number {
 }
 
 /**
- * Maps the query's rows (variant, enrolled, converted, multiple_exposures) to the result: every
- * configured variant in configuration order, zeros for a variant without a row.
+ * Maps the query's rows (variant, on_day, enrolled, converted, multiple_exposures) to the result:
+ * totals rows (on_day NULL or absent) give every configured variant in configuration order, zeros
+ * for a variant without a row; day rows give `days`, only when the request asks for them.
  */
-export function toCountResult(request: CountRequest, rows: Array<Record<string, unknown>>): Pick<CountResult, 'variants' | 'multipleExposures'> {
+export function toCountResult(request: CountRequest, rows: Array<Record<string, unknown>>): Pick<CountResult, 'variants' | 'multipleExposures' | 'days'> {
   const byVariant = new Map<string, { enrolled: number; converted: number }>();
+  const days: DayCounts[] = [];
   let multipleExposures = 0;
   for (const row of rows) {
     const variant = row.variant;
     if (typeof variant !== 'string') throw new Error(`Results query returned a row without a variant: ${JSON.stringify(row)}`);
-    byVariant.set(variant, { enrolled: toCount(row.enrolled, 'enrolled'), converted: toCount(row.converted, 'converted') });
+    const counts = { enrolled: toCount(row.enrolled, 'enrolled'), converted: toCount(row.converted, 'converted') };
     multipleExposures = toCount(row.multiple_exposures ?? 0, 'multiple_exposures');
+    const day = row.on_day;
+    if (day === null || day === undefined || day === '') {
+      byVariant.set(variant, counts);
+    } else {
+      if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`Results query returned a bad on_day: ${String(day)}`);
+      days.push({ variant, day, ...counts });
+    }
   }
   return {
     variants: request.variants.map((variant) => ({ variant, ...(byVariant.get(variant) ?? { enrolled: 0, converted: 0 }) })),
     multipleExposures,
+    ...(request.daily ? { days } : {}),
   };
 }

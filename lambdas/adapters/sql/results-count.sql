@@ -1,7 +1,12 @@
 -- Experiment results: who enrolled in which variant and who converted (issue 6 §1, spec "Result
--- counting rules"). One row per configured variant: variant, enrolled, converted, and
--- multiple_exposures (users whose enrollment events named more than one variant; the same value on
--- every row).
+-- counting rules"). Columns: variant, on_day, enrolled, converted, multiple_exposures.
+--  - One totals row per configured variant (on_day NULL): enrolled, converted, and multiple_exposures
+--    (users whose enrollment events named more than one variant; the same value on every row).
+--  - Day rows for the series (issue 13), on_day a UTC day YYYY-MM-DD: the users of the variant who
+--    enrolled on that day (enrolled) and who converted on that day (converted: their first goal event
+--    at or after enrollment). Summed from the run's first day to day D they are exactly the totals
+--    the query would give with :to_ts at the end of day D (lambdas/domain/results-series.ts).
+--    At most two rows' worth of counts per user, so rows <= variants x (1 + days of the run).
 --
 -- ONE SOURCE FOR BOTH ENGINES. Written in the Trino dialect of Athena engine 3. DuckDB runs the same
 -- text (lambdas/adapters/duckdb-results-query.ts) with one macro standing in for a Trino function it
@@ -141,27 +146,71 @@ relevant AS (
   LEFT JOIN canonical c ON c.id = r.sent_user_id
   WHERE r.variant IS NOT NULL OR r.name = :goal_event
 ),
+-- Each event with its user's enrollment time (the first enrollment event's), so users can find the
+-- first goal event at or after it: the day the user converted. A window, not a second read of
+-- relevant: each CTE here is referenced once, because Trino inlines every reference (a second one
+-- would scan the events again).
+relevant_enrolled AS (
+  SELECT
+    user_key,
+    name,
+    event_time,
+    sort_key,
+    variant,
+    min(CASE WHEN variant IS NOT NULL THEN event_time END) OVER (PARTITION BY user_key) AS user_enrolled_at
+  FROM relevant
+),
 -- Per canonical user: the variant of the first enrollment event, when it happened, how many
 -- variants the enrollment events named, and the last goal event of the run. A user converted when
--- that last goal event is at or after enrollment (all of them are at or before :to_ts).
+-- that last goal event is at or after enrollment (all of them are at or before :to_ts); converted_at
+-- is the first goal event at or after enrollment (NULL exactly when the user did not convert).
 users AS (
   SELECT
     user_key,
     min_by(variant, sort_key) FILTER (WHERE variant IS NOT NULL) AS variant,
     min(event_time) FILTER (WHERE variant IS NOT NULL) AS enrolled_at,
     count(DISTINCT variant) AS variants_seen,
-    max(event_time) FILTER (WHERE name = :goal_event) AS last_goal_at
-  FROM relevant
+    max(event_time) FILTER (WHERE name = :goal_event) AS last_goal_at,
+    min(CASE WHEN name = :goal_event AND event_time >= user_enrolled_at THEN event_time END) AS converted_at
+  FROM relevant_enrolled
   GROUP BY user_key
 )
+-- One pass over users (referenced once, see relevant_enrolled): each variant's users three times
+-- over, as kind 'total' (the totals row, on_day NULL), 'enrolled' (on their enrollment day) and
+-- 'converted' (on their conversion day, converters only); a variant nobody enrolled in keeps one
+-- 'total' row of NULLs from the LEFT JOIN, so it gets a totals row of zeros. Days are the first ten
+-- characters of the fixed-form timestamps (substr is 1-based in both engines).
 -- count(CASE WHEN ... THEN 1 END), not count_if: over a group of only NULLs (a variant nobody
 -- enrolled in) Trino's count_if gives 0 but DuckDB's gives NULL.
 SELECT
-  v.variant,
-  count(u.user_key) AS enrolled,
-  count(CASE WHEN u.last_goal_at >= u.enrolled_at THEN 1 END) AS converted,
-  CAST(sum(count(CASE WHEN u.variants_seen > 1 THEN 1 END)) OVER () AS BIGINT) AS multiple_exposures
-FROM UNNEST(ARRAY[:variants]) AS v (variant)
-LEFT JOIN users u ON u.variant = v.variant
-GROUP BY v.variant
-ORDER BY v.variant
+  variant,
+  on_day,
+  count(CASE WHEN kind IN ('total', 'enrolled') THEN user_key END) AS enrolled,
+  count(
+    CASE
+      WHEN kind = 'total' AND last_goal_at >= enrolled_at THEN 1
+      WHEN kind = 'converted' THEN 1
+    END
+  ) AS converted,
+  CAST(sum(count(CASE WHEN kind = 'total' AND variants_seen > 1 THEN 1 END)) OVER () AS BIGINT) AS multiple_exposures
+FROM (
+  SELECT
+    v.variant,
+    k.kind,
+    u.user_key,
+    u.enrolled_at,
+    u.last_goal_at,
+    u.variants_seen,
+    CASE k.kind
+      WHEN 'enrolled' THEN substr(u.enrolled_at, 1, 10)
+      WHEN 'converted' THEN substr(u.converted_at, 1, 10)
+    END AS on_day
+  FROM UNNEST(ARRAY[:variants]) AS v (variant)
+  LEFT JOIN users u ON u.variant = v.variant
+  CROSS JOIN UNNEST(ARRAY['total', 'enrolled', 'converted']) AS k (kind)
+  WHERE k.kind = 'total'
+    OR (k.kind = 'enrolled' AND u.enrolled_at IS NOT NULL)
+    OR (k.kind = 'converted' AND u.converted_at IS NOT NULL)
+) per_kind
+GROUP BY variant, on_day
+ORDER BY variant, on_day
