@@ -10,6 +10,7 @@ import type {
   IdentityStore,
   ProjectStore,
   RateLimitRegistry,
+  RecentEvents,
   ResultsQuery,
   ResultsStore,
 } from './ports';
@@ -28,6 +29,8 @@ export interface Deps {
   experimentsCacheMs: number;
   results: ResultsStore;
   resultsQuery: ResultsQuery;
+  /** The recent-events listing over the raw event stream (DuckDB locally, Athena on AWS). */
+  recentEvents: RecentEvents;
   geo: GeoLookup;
   clock: () => number;
   adminToken: () => Promise<string>;

@@ -60,6 +60,8 @@ export const DEPENDENCIES = {
   identitySink: { stream: 'identities', env: ['IDENTITIES_STREAM_NAME'] },
   adminToken: { secret: 'adminToken', env: ['ADMIN_TOKEN_SECRET_ARN'] },
   resultsQuery: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'] },
+  /** The recent-events listing: Athena over the raw events table's latest partitions; the window is EVENTS_RETENTION_DAYS. */
+  recentEvents: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'EVENTS_RETENTION_DAYS'] },
   rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
   /** EXPERIMENTS_CACHE_SECONDS: how long an instance may serve its copy of the running experiments. */
   experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
@@ -134,7 +136,14 @@ export const ROUTES = [
     auth: 'admin',
     uses: { ...ADMIN, keys: 'readWrite', rateLimits: 'manage' },
   },
-  { name: 'admin-events-list', method: 'GET', path: '/admin/v1/projects/{project_id}/events', auth: 'admin', uses: { ...ADMIN, ledger: 'read' } },
+  {
+    name: 'admin-events-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/events',
+    auth: 'admin',
+    uses: { ...ADMIN, recentEvents: 'query' },
+    timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
   { name: 'admin-users-get', method: 'GET', path: '/admin/v1/projects/{project_id}/users/{id}', auth: 'admin', uses: { ...ADMIN, identities: 'read' } },
   {
     name: 'experiments-assign',

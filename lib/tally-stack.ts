@@ -50,7 +50,7 @@ export interface TallyStackProps extends StackProps {
   readonly keyCacheTtl?: Duration;
   /** How long an instance serves its copy of the running experiments (starts and stops show after at most this). @default Duration.seconds(5) */
   readonly experimentsCacheTtl?: Duration;
-  /** Days the events ledger (deduplication and the admin recent-events listing) keeps an event. @default 30 */
+  /** Days the events ledger keeps an event's claim (deduplication), and the admin recent-events listing's window. @default 30 */
   readonly eventsRetentionDays?: number;
   /** Delete raw events and identity links from S3 this long after delivery. @default - kept forever */
   readonly rawExpiration?: Duration;

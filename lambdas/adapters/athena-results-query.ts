@@ -70,12 +70,20 @@ export class AthenaResultsQuery implements ResultsQuery {
   }
 
   async count(request: CountRequest, options: CountOptions = {}): Promise<CountResult> {
-    const deadlineMs = options.deadlineMs ?? Infinity;
+    const { rows, execution } = await this.run(this.sql(request), options.deadlineMs);
+    return {
+      ...toCountResult(request, rows),
+      bytesScanned: execution.Statistics?.DataScannedInBytes ?? 0,
+    };
+  }
+
+  /** Runs one query in the workgroup and reads all its rows (also used by the recent-events listing). */
+  async run(sql: string, deadlineMs = Infinity): Promise<{ rows: Array<Record<string, string | undefined>>; execution: QueryExecution }> {
     // Not even started past the deadline: a query stopped at once is still billed for what it scanned.
-    if (Date.now() >= deadlineMs) throw new DeadlineExceeded('The run deadline passed before the Athena results query started');
+    if (Date.now() >= deadlineMs) throw new DeadlineExceeded('The run deadline passed before the Athena query started');
     const started = await this.athena.send(
       new StartQueryExecutionCommand({
-        QueryString: this.sql(request),
+        QueryString: sql,
         WorkGroup: this.options.workGroup,
         QueryExecutionContext: { Database: this.database },
       }),
@@ -83,11 +91,12 @@ export class AthenaResultsQuery implements ResultsQuery {
     const id = started.QueryExecutionId;
     if (!id) throw new AthenaQueryError('Athena StartQueryExecution returned no QueryExecutionId', undefined);
     const execution = await this.waitFor(id, deadlineMs);
-    const rows = await this.readRows(id);
-    return {
-      ...toCountResult(request, rows),
-      bytesScanned: execution.Statistics?.DataScannedInBytes ?? 0,
-    };
+    return { rows: await this.readRows(id), execution };
+  }
+
+  /** The qualified events table name. */
+  get eventsTable(): string {
+    return this.tables.events;
   }
 
   private async waitFor(id: string, deadlineMs: number): Promise<QueryExecution> {

@@ -26,7 +26,7 @@ import { quoteLiteral, renderResultsCount, resultsCountParams, toCountResult } f
 type DuckType = 'VARCHAR' | 'JSON';
 
 /** The data columns of the Glue tables (lib/raw-columns.ts): project_id is a partition column only. */
-const EVENT_COLUMNS = {
+export const EVENT_COLUMNS = {
   dedupe_key: 'VARCHAR',
   event_id: 'VARCHAR',
   name: 'VARCHAR',
@@ -136,7 +136,7 @@ export class DuckDbResultsQuery implements ResultsQuery {
   }
 }
 
-async function readRows(connection: DuckDBConnection, sql: string): Promise<Array<Record<string, unknown>>> {
+export async function readRows(connection: DuckDBConnection, sql: string): Promise<Array<Record<string, unknown>>> {
   const reader = await connection.runAndReadAll(sql);
   return reader.getRowObjectsJS() as Array<Record<string, unknown>>;
 }
@@ -183,7 +183,7 @@ async function listDir(dir: string): Promise<string[]> {
  * ignore_errors skips a malformed line (e.g. one being appended while we read) instead of failing
  * the whole job; the next run counts it.
  */
-function viewSql(name: string, files: string[], columns: Record<string, DuckType>): string {
+export function viewSql(name: string, files: string[], columns: Record<string, DuckType>): string {
   if (files.length === 0) {
     const cols = [...Object.entries(columns), ['project_id', 'VARCHAR'], ['dt', 'VARCHAR']]
       .map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`)

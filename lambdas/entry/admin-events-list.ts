@@ -1,4 +1,5 @@
 import { createEventsListHandler } from '../handlers/events-list';
 import { lambdaHandler } from './aws';
+import { athenaRecentEvents } from './athena';
 
-export const handler = lambdaHandler('admin-events-list', createEventsListHandler);
+export const handler = lambdaHandler('admin-events-list', createEventsListHandler, { recentEvents: athenaRecentEvents });

@@ -1,11 +1,19 @@
-/** The results query on AWS: Athena over the raw tables. Only the functions using it import this (lambdaHandler). */
+/** Athena on AWS: the results query and the recent-events listing. Only the functions using them import this (lambdaHandler). */
 import { AthenaClient } from '@aws-sdk/client-athena';
+import { AthenaRecentEvents } from '../adapters/athena-recent-events';
 import { AthenaResultsQuery } from '../adapters/athena-results-query';
+import type { LambdaEnv, LambdaEnvName } from '../lambda-env';
 import type { Wiring } from './aws';
 
-export const athenaResultsQuery: Wiring<'resultsQuery'> = (env) =>
+const athena = (env: LambdaEnv<LambdaEnvName>) =>
   new AthenaResultsQuery(new AthenaClient({}), {
     workGroup: env.ATHENA_WORKGROUP,
     database: env.ATHENA_DATABASE,
     maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000,
   });
+
+export const athenaResultsQuery: Wiring<'resultsQuery'> = athena;
+
+/** The recent-events listing: Athena over the raw events table's latest partitions (the window is EVENTS_RETENTION_DAYS). */
+export const athenaRecentEvents: Wiring<'recentEvents'> = (env) =>
+  new AthenaRecentEvents(athena(env), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });

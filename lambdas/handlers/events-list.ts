@@ -1,8 +1,8 @@
-/** GET /admin/v1/projects/{project_id}/events: recent stored events, newest first. */
+/** GET /admin/v1/projects/{project_id}/events: recent stored events, newest first, read from the raw event stream. */
 import * as z from 'zod';
 import { json } from '../http/event';
 import { parseWith } from '../http/validate';
-import type { EventLedger, ProjectStore } from '../ports';
+import type { ProjectStore, RecentEvents } from '../ports';
 import { requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_LISTING_LIMIT = 1000;
@@ -20,14 +20,15 @@ export const Query = z.object({
 
 export interface EventsListDeps extends AdminDeps {
   projects: ProjectStore;
-  ledger: EventLedger;
+  recentEvents: RecentEvents;
+  clock: () => number;
 }
 
 export function createEventsListHandler(deps: EventsListDeps) {
   return wrapAdmin('admin-events-list', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
     const q = parseWith(Query, event.queryStringParameters ?? {});
-    const events = await deps.ledger.recent(project.id, { userId: q.user_id, name: q.name, limit: q.limit });
+    const events = await deps.recentEvents.recent(project.id, { userId: q.user_id, name: q.name, limit: q.limit }, deps.clock());
     return json(200, { events });
   });
 }

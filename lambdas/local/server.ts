@@ -115,6 +115,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         await schedulerStopped;
         await firehose.close();
         await deps.resultsQuery.close?.();
+        await deps.recentEvents.close?.();
         ddb.destroy();
         firehoseClient.destroy();
         await dynamo.close();

@@ -7,6 +7,7 @@ import { FirehoseClient } from '@aws-sdk/client-firehose';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
 import type { GeoLookup } from '../domain/geo';
+import { DuckDbRecentEvents } from '../adapters/duckdb-recent-events';
 import { DuckDbResultsQuery } from '../adapters/duckdb-results-query';
 import { NO_GEO } from '../adapters/geo-mmdb';
 import { NO_RATE_LIMIT_REGISTRY } from '../adapters/no-rate-limit-registry';
@@ -47,6 +48,7 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     results: new DynamoResultsStore(ddb, localTableName(TABLES.results)),
     // Athena's local stand-in: DuckDB over the same NDJSON files the local Firehose endpoint writes.
     resultsQuery: new DuckDbResultsQuery(dataDir),
+    recentEvents: new DuckDbRecentEvents(dataDir),
     geo: geo ?? NO_GEO,
     clock: clock ?? Date.now,
     adminToken: async () => adminToken,

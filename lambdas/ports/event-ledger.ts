@@ -1,5 +1,3 @@
-import type { StoredEvent } from '../domain/event';
-
 /**
  * claimed:   this request owns the event and must store it.
  * duplicate: an identical event is already stored.
@@ -7,18 +5,18 @@ import type { StoredEvent } from '../domain/event';
  */
 export type ClaimOutcome = 'claimed' | 'duplicate' | 'in_flight';
 
-/** The event ledger: which events are stored, enforced with conditional writes. */
+/**
+ * The event ledger: which events are stored, enforced with conditional writes. It holds keys only, no
+ * event content: the recent-events listing reads the raw event stream (RecentEvents).
+ */
 export interface EventLedger {
+  /** Claims one event for a request (owner); the claim leases it until the request commits or releases. */
   claim(projectId: string, dedupeKey: string, owner: string, nowMs: number): Promise<ClaimOutcome>;
   /** Gives up claims whose events were not stored, so a retry can store them. */
   release(projectId: string, dedupeKeys: string[], owner: string): Promise<void>;
-  /** Records claimed events as stored, with their content for the recent-events listing. */
-  markStored(events: StoredEvent[], nowMs: number): Promise<void>;
-  recent(projectId: string, filter: RecentFilter): Promise<StoredEvent[]>;
-}
-
-export interface RecentFilter {
-  userId?: string;
-  name?: string;
-  limit: number;
+  /**
+   * The request's commit: every event the owner claimed is stored (the raw stream accepted them). One
+   * write per request, whatever its number of events.
+   */
+  markStored(owner: string, nowMs: number): Promise<void>;
 }

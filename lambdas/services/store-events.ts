@@ -1,10 +1,11 @@
 /**
  * Storing a validated batch: claim each event in the ledger, write the claimed ones to the raw
- * stream, then mark them stored. The order makes the guarantees:
+ * stream, then write the request's commit (one item, which marks all its claims stored). The order
+ * makes the guarantees:
  *  - nothing acknowledged is lost: success is reported only after the raw stream accepted every
  *    event this request claimed, and only if no claim failed or was still in flight elsewhere;
- *  - nothing is deduplicated that was not stored: a claim becomes "stored" only after the stream
- *    write, and claims of a failed write are released (or expire) so a retry stores them.
+ *  - nothing is deduplicated that was not stored: a claim counts as stored only once its request's
+ *    commit exists, written after the stream write; and claims of a failed write are released (or expire) so a retry stores them.
  */
 import type { StoredEvent } from '../domain/event';
 import { mapLimit } from '../domain/concurrency';
@@ -63,9 +64,9 @@ export async function storeEvents(
       throw new StoreEventsError('raw_stream', 'The event stream is unavailable', isTransient(err));
     }
     try {
-      await deps.ledger.markStored(claimed, request.nowMs);
+      await deps.ledger.markStored(request.owner, request.nowMs);
     } catch (err) {
-      // The events are in the raw stream, so the request succeeded. Their claims stay pending; a
+      // The events are in the raw stream, so the request succeeded. Their claims have no commit; a
       // duplicate arriving after the lease would be stored again (at-least-once, never lost).
       log('warn', 'marking events stored failed', { owner: request.owner, events: claimed.length, ...errorFields(err) });
     }

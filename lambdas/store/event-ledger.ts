@@ -1,33 +1,54 @@
 /**
- * The events ledger on DynamoDB. Deduplication is a conditional put on (project, dedupe key):
- * no read-then-write, so two concurrent requests can never both store one event.
+ * The events ledger on DynamoDB: one small keys-only claim per event, one commit per request, so an
+ * event costs one write unit (docs/architecture.md, "Storing a batch"). Deduplication is a conditional
+ * put on (project, dedupe key): no read-then-write, so two concurrent requests can never both claim one
+ * event.
  *
- * An item is first "pending" (a claim with an owner and a lease), and becomes "stored" only after
- * the raw stream accepted the event. A claim whose request died before storing (and whose release
- * failed too) expires with its lease, so a retry can take it over: nothing is deduplicated against
- * an event that was never stored.
+ * - claim item, pk `<project>#<dedupe key>`: the owner (the request that claimed it), its lease and
+ *   the TTL. Under 100 bytes: 1 write unit.
+ * - commit item, pk `~commit#<owner>`: written once per request, after the raw stream accepted every
+ *   event the request claimed. It turns all of that owner's claims into stored events at once.
+ *
+ * A claim is a duplicate when its owner's commit exists. A claim without a commit is in flight until
+ * its lease passes; then a retry can take it over (a conditional put on the same owner and lease), so
+ * nothing is deduplicated against an event that was never stored. Claims and commits expire with the
+ * deduplication window (DynamoDB TTL), and so does a claim whose release failed.
+ *
+ * A failed claim reads the existing claim from the ConditionalCheckFailedException
+ * (ReturnValuesOnConditionCheckFailure: ALL_OLD) where DynamoDB returns it; dynalite does not, and then
+ * the claim is read with a consistent GetItem (the fallback).
  */
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { StoredEvent } from '../domain/event';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { mapLimit } from '../domain/concurrency';
 import { isConditionalCheckFailed } from './dynamo-client';
-import type { ClaimOutcome, EventLedger, RecentFilter } from '../ports';
-import { TABLES } from './schema';
-import { TransientError } from '../domain/transient-error';
+import type { ClaimOutcome, EventLedger } from '../ports';
 
 /** Longer than any ingestion request may run (the Lambda timeout is 10 s). */
 export const CLAIM_LEASE_MS = 30_000;
-const BY_PROJECT_TIME = TABLES.events.indexes[0]!.name;
-const BATCH_WRITE_MAX = 25;
-/** The recent-events listing reads at most this many pages of 1 MB before giving up on a filter. */
-const MAX_LISTING_PAGES = 10;
+/** Prefix of commit items' keys: `~` sorts after any project ID and is never one (project IDs are generated). */
+export const COMMIT_PREFIX = '~commit#';
+/** Owners known to have committed (commits are never undone before their TTL): saves reads on retried batches. */
+const KNOWN_COMMITS_MAX = 1000;
 
 export interface EventLedgerOptions {
-  /** How long a stored item is kept (DynamoDB TTL): the deduplication window. */
+  /** How long claims and commits are kept (DynamoDB TTL): the deduplication window. */
   retentionDays: number;
 }
 
+interface ClaimItem {
+  owner?: string;
+  lease_until?: number;
+  /** Items written before commits existed: "stored" (a duplicate) or "pending". */
+  state?: string;
+}
+
+export const claimKey = (projectId: string, dedupeKey: string) => `${projectId}#${dedupeKey}`;
+export const commitKey = (owner: string) => `${COMMIT_PREFIX}${owner}`;
+
 export class DynamoEventLedger implements EventLedger {
+  private readonly knownCommits = new Set<string>();
+
   constructor(
     private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
@@ -35,32 +56,70 @@ export class DynamoEventLedger implements EventLedger {
   ) {}
 
   async claim(projectId: string, dedupeKey: string, owner: string, nowMs: number): Promise<ClaimOutcome> {
-    const pk = `${projectId}#${dedupeKey}`;
-    // Two tries: the item can vanish between a failed put and the read (its owner released it).
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        await this.ddb.send(
-          new PutCommand({
-            TableName: this.table,
-            // expires_at too: a claim whose request died and whose release failed would otherwise stay
-            // forever. It outlives the lease by far, so TTL never removes a claim still in use.
-            Item: { pk, state: 'pending', owner, lease_until: nowMs + CLAIM_LEASE_MS, expires_at: this.expiresAt(nowMs) },
-            ConditionExpression: 'attribute_not_exists(pk) OR (#state = :pending AND lease_until < :now)',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':pending': 'pending', ':now': nowMs },
-          }),
-        );
-        return 'claimed';
-      } catch (err) {
-        if (!isConditionalCheckFailed(err)) throw err;
+    const pk = claimKey(projectId, dedupeKey);
+    // expires_at: a claim whose request died and whose release failed would otherwise stay forever.
+    // It outlives the lease by far, so TTL never removes a claim still in use.
+    const item = { pk, owner, lease_until: nowMs + CLAIM_LEASE_MS, expires_at: this.expiresAt(nowMs) };
+    let existing = await this.put(item, { condition: 'attribute_not_exists(pk)' });
+    // Three tries: the claim can vanish (released) or be taken over between a failed put and the next.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (existing === 'written') return 'claimed';
+      if (existing === undefined) {
+        existing = await this.put(item, { condition: 'attribute_not_exists(pk)' });
+        continue;
       }
-      const existing = await this.ddb.send(
-        new GetCommand({ TableName: this.table, Key: { pk }, ConsistentRead: true, ProjectionExpression: '#s', ExpressionAttributeNames: { '#s': 'state' } }),
-      );
-      if (existing.Item?.state === 'stored') return 'duplicate';
-      if (existing.Item?.state === 'pending') return 'in_flight';
+      if (existing.state === 'stored' || (existing.owner !== undefined && (await this.committed(existing.owner)))) return 'duplicate';
+      if ((existing.lease_until ?? 0) >= nowMs) return 'in_flight';
+      // A pending claim whose lease passed without a commit: its request died. Take it over, unless
+      // someone else did first (same owner and lease, or the put fails).
+      existing = await this.put(item, {
+        condition: '#owner = :old_owner AND lease_until = :old_lease',
+        names: { '#owner': 'owner' },
+        values: { ':old_owner': existing.owner, ':old_lease': existing.lease_until },
+      });
     }
-    return 'in_flight';
+    return existing === 'written' ? 'claimed' : 'in_flight';
+  }
+
+  /**
+   * A conditional put of a claim: 'written', or the claim that failed the condition (undefined when it
+   * is gone by the time it is read).
+   */
+  private async put(
+    item: Record<string, unknown>,
+    cond: { condition: string; names?: Record<string, string>; values?: Record<string, unknown> },
+  ): Promise<'written' | ClaimItem | undefined> {
+    try {
+      await this.ddb.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: item,
+          ConditionExpression: cond.condition,
+          ExpressionAttributeNames: cond.names,
+          ExpressionAttributeValues: cond.values,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return 'written';
+    } catch (err) {
+      if (!isConditionalCheckFailed(err)) throw err;
+      const old = oldItem(err);
+      if (old) return old;
+    }
+    // Fallback where the failure does not carry the item (dynalite).
+    const read = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { pk: item.pk }, ConsistentRead: true }));
+    return read.Item ? (read.Item as ClaimItem) : undefined;
+  }
+
+  private async committed(owner: string): Promise<boolean> {
+    if (this.knownCommits.has(owner)) return true;
+    const read = await this.ddb.send(
+      new GetCommand({ TableName: this.table, Key: { pk: commitKey(owner) }, ConsistentRead: true, ProjectionExpression: 'pk' }),
+    );
+    if (!read.Item) return false;
+    if (this.knownCommits.size >= KNOWN_COMMITS_MAX) this.knownCommits.clear();
+    this.knownCommits.add(owner);
+    return true;
   }
 
   async release(projectId: string, dedupeKeys: string[], owner: string): Promise<void> {
@@ -69,10 +128,10 @@ export class DynamoEventLedger implements EventLedger {
         await this.ddb.send(
           new DeleteCommand({
             TableName: this.table,
-            Key: { pk: `${projectId}#${key}` },
-            ConditionExpression: '#state = :pending AND #owner = :owner',
-            ExpressionAttributeNames: { '#state': 'state', '#owner': 'owner' },
-            ExpressionAttributeValues: { ':pending': 'pending', ':owner': owner },
+            Key: { pk: claimKey(projectId, key) },
+            ConditionExpression: '#owner = :owner',
+            ExpressionAttributeNames: { '#owner': 'owner' },
+            ExpressionAttributeValues: { ':owner': owner },
           }),
         );
       } catch (err) {
@@ -86,68 +145,17 @@ export class DynamoEventLedger implements EventLedger {
     return Math.floor(nowMs / 1000) + this.options.retentionDays * 86_400;
   }
 
-  async markStored(events: StoredEvent[], nowMs: number): Promise<void> {
-    const expiresAt = this.expiresAt(nowMs);
-    const items = events.map((e) => ({
-      pk: `${e.project_id}#${e.dedupe_key}`,
-      state: 'stored',
-      project_id: e.project_id,
-      sort_key: `${e.timestamp}#${e.dedupe_key}`,
-      name: e.name,
-      user_id: e.user_id,
-      sent_user_id: e.sent_user_id,
-      // One string attribute: properties are arbitrary JSON, which DynamoDB maps would reshape.
-      event: JSON.stringify(e),
-      expires_at: expiresAt,
-    }));
-    for (let i = 0; i < items.length; i += BATCH_WRITE_MAX) {
-      await this.batchPut(items.slice(i, i + BATCH_WRITE_MAX));
-    }
+  async markStored(owner: string, nowMs: number): Promise<void> {
+    // Unconditional and idempotent: writing it twice changes nothing.
+    await this.ddb.send(new PutCommand({ TableName: this.table, Item: { pk: commitKey(owner), expires_at: this.expiresAt(nowMs) } }));
   }
+}
 
-  private async batchPut(items: Record<string, unknown>[]): Promise<void> {
-    let pending = items.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) {
-        if (attempt > 5) throw new TransientError(`${pending.length} ledger writes left unprocessed after retries`);
-        await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
-      }
-      const out = await this.ddb.send(new BatchWriteCommand({ RequestItems: { [this.table]: pending } }));
-      pending = (out.UnprocessedItems?.[this.table] ?? []) as typeof pending;
-    }
-  }
-
-  async recent(projectId: string, filter: RecentFilter): Promise<StoredEvent[]> {
-    const conditions: string[] = [];
-    const values: Record<string, unknown> = { ':p': projectId };
-    if (filter.userId !== undefined) {
-      conditions.push('(user_id = :u OR sent_user_id = :u)');
-      values[':u'] = filter.userId;
-    }
-    if (filter.name !== undefined) {
-      conditions.push('#name = :n');
-      values[':n'] = filter.name;
-    }
-    const out: StoredEvent[] = [];
-    let start: Record<string, unknown> | undefined;
-    for (let page = 0; page < MAX_LISTING_PAGES && out.length < filter.limit; page++) {
-      const res = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: BY_PROJECT_TIME,
-          KeyConditionExpression: 'project_id = :p',
-          FilterExpression: conditions.length ? conditions.join(' AND ') : undefined,
-          ExpressionAttributeNames: filter.name !== undefined ? { '#name': 'name' } : undefined,
-          ExpressionAttributeValues: values,
-          ScanIndexForward: false,
-          Limit: conditions.length ? undefined : filter.limit - out.length,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of res.Items ?? []) out.push(JSON.parse(item.event as string) as StoredEvent);
-      start = res.LastEvaluatedKey;
-      if (!start) break;
-    }
-    return out.slice(0, filter.limit);
-  }
+/** The item a ConditionalCheckFailedException carries with ReturnValuesOnConditionCheckFailure: ALL_OLD (wire format). */
+function oldItem(err: unknown): ClaimItem | undefined {
+  const item = (err as { Item?: Record<string, unknown> }).Item;
+  if (!item || typeof item !== 'object' || !('pk' in item)) return undefined;
+  // The document client does not unmarshall errors: values arrive as { S: ... } / { N: ... }.
+  const pk = item.pk;
+  return (pk !== null && typeof pk === 'object' ? unmarshall(item as Parameters<typeof unmarshall>[0]) : item) as ClaimItem;
 }

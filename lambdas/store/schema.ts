@@ -26,12 +26,14 @@ export const TABLES: Record<TableName, TableLayout> = {
     indexes: [{ name: 'by_project', partitionKey: 'project_id', sortKey: 'id' }],
     holdsUserData: true,
   },
-  // The events ledger: one item per stored event, keyed by (project, dedupe key). It enforces
-  // deduplication with conditional writes and serves the admin API's recent-events listing.
+  // The events ledger: a keys-only claim per event, keyed by (project, dedupe key), and one commit per
+  // request (lambdas/store/event-ledger.ts). It enforces deduplication with conditional writes and holds
+  // no event content. No index: an index keyed by project would put a project's every event on one
+  // partition (test/stack/partition-keys.test.ts).
   events: {
     name: 'events',
     partitionKey: 'pk',
-    indexes: [{ name: 'by_project_time', partitionKey: 'project_id', sortKey: 'sort_key' }],
+    indexes: [],
     ttlAttribute: 'expires_at',
     holdsUserData: false,
   },

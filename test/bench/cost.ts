@@ -105,7 +105,7 @@ function authorizerEvent(key: string): APIGatewayRequestAuthorizerEvent {
 /** Handler CPU per request with storage stubbed (the handler's own work: gunzip, parse, validate, enrich). */
 async function stubbedIngestCpuMs(body: Buffer): Promise<number> {
   const handler = createIngestHandler('v1', {
-    ledger: { claim: async () => 'claimed', release: async () => undefined, markStored: async () => undefined, recent: async () => [] },
+    ledger: { claim: async () => 'claimed', release: async () => undefined, markStored: async () => undefined },
     sink: { put: async () => undefined },
     identities: {
       observe: async (_p, ids) => new Map(ids.map((id) => [id, id])),

@@ -115,7 +115,7 @@ async function loopback() {
 
 async function handlerCpu() {
   const handler = createIngestHandler('v1', {
-    ledger: { claim: async () => 'claimed', release: async () => undefined, markStored: async () => undefined, recent: async () => [] },
+    ledger: { claim: async () => 'claimed', release: async () => undefined, markStored: async () => undefined },
     sink: { put: async () => undefined },
     identities: {
       observe: async (_p, ids) => new Map(ids.map((id) => [id, id])),

@@ -27,7 +27,6 @@ function faultyLedger(real: EventLedger): EventLedger {
     },
     release: (...args) => (faults.failRelease ? Promise.reject(new Error('release failed')) : real.release(...args)),
     markStored: (...args) => (faults.failMarkStored ? Promise.reject(new Error('mark failed')) : real.markStored(...args)),
-    recent: (...args) => real.recent(...args),
   };
 }
 

@@ -1,0 +1,41 @@
+/**
+ * The recent-events listing on AWS: Athena over the raw events table (tally.events, Firehose to S3),
+ * reading only the latest partitions: dt (the event's day) from the start of the window on, then
+ * received_at within the window. Partition projection prunes by project_id and dt, so a listing
+ * scans the project's last windowDays days and nothing else; the top-N (ORDER BY ... LIMIT) finds
+ * matching events however far back they are in those days.
+ *
+ * Delay: Firehose delivers to S3 when its buffer fills or its interval passes (lib/raw-streams.ts),
+ * so an event appears here up to that interval (plus a few seconds of delivery) after it was
+ * acknowledged. An event whose timestamp is older than the window (sent late) is not listed on AWS,
+ * where its partition is not read; locally every partition is read.
+ */
+import type { StoredEvent } from '../domain/event';
+import type { RecentEvents, RecentFilter } from '../ports';
+import type { AthenaResultsQuery } from './athena-results-query';
+import { renderRecentEvents, rowToStoredEvent } from './sql/recent-events';
+
+export interface AthenaRecentEventsOptions {
+  /** The window: events received within this many days (EVENTS_RETENTION_DAYS). */
+  windowDays: number;
+  /** How long a listing may wait for Athena; the query is stopped after it. */
+  maxWaitMs: number;
+}
+
+export class AthenaRecentEvents implements RecentEvents {
+  constructor(
+    private readonly athena: Pick<AthenaResultsQuery, 'run' | 'eventsTable'>,
+    private readonly options: AthenaRecentEventsOptions,
+  ) {}
+
+  /** The exact text recent() sends. */
+  sql(projectId: string, filter: RecentFilter, nowMs: number): string {
+    const from = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
+    return renderRecentEvents({ table: this.athena.eventsTable, projectId, filter, receivedFrom: from, fromDt: from.slice(0, 10) });
+  }
+
+  async recent(projectId: string, filter: RecentFilter, nowMs: number): Promise<StoredEvent[]> {
+    const { rows } = await this.athena.run(this.sql(projectId, filter, nowMs), Date.now() + this.options.maxWaitMs);
+    return rows.map(rowToStoredEvent);
+  }
+}

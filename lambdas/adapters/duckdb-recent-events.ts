@@ -1,0 +1,50 @@
+/**
+ * The recent-events listing locally: DuckDB in-process over the NDJSON files the local Firehose
+ * endpoint writes (<dataDir>/events/project_id=<id>/dt=<day>/), the same files the results query reads
+ * (duckdb-results-query.ts, which builds the view the same way). Every day of the project is read:
+ * partitions are by event time, and the window is by receipt (received_at), so an event received
+ * today with an old timestamp is listed too. The raw stream is written before a request is
+ * acknowledged, so an acknowledged event is listed at once.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { join } from 'node:path';
+import type { StoredEvent } from '../domain/event';
+import type { RecentEvents, RecentFilter } from '../ports';
+import { EVENT_COLUMNS, partitionFiles, readRows, viewSql } from './duckdb-results-query';
+import { renderRecentEvents, rowToStoredEvent } from './sql/recent-events';
+
+const VIEW = 'tally_recent_events';
+
+export interface RecentEventsOptions {
+  /** The window: events received within this many days are listed (EVENTS_RETENTION_DAYS). */
+  windowDays: number;
+}
+
+export class DuckDbRecentEvents implements RecentEvents {
+  private instance: Promise<DuckDBInstance> | undefined;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly options: RecentEventsOptions = { windowDays: 30 },
+  ) {}
+
+  async recent(projectId: string, filter: RecentFilter, nowMs: number): Promise<StoredEvent[]> {
+    const files = await partitionFiles(join(this.dataDir, 'events'), projectId);
+    if (files.length === 0) return [];
+    const sql = renderRecentEvents({ table: VIEW, projectId, filter, receivedFrom: new Date(nowMs - this.options.windowDays * 86_400_000).toISOString() });
+    this.instance ??= DuckDBInstance.create(':memory:');
+    const connection = await (await this.instance).connect();
+    try {
+      await connection.run(viewSql(VIEW, files, EVENT_COLUMNS));
+      return (await readRows(connection, sql)).map(rowToStoredEvent);
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  async close(): Promise<void> {
+    const instance = this.instance;
+    this.instance = undefined;
+    if (instance) (await instance).closeSync();
+  }
+}

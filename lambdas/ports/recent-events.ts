@@ -1,0 +1,19 @@
+import type { StoredEvent } from '../domain/event';
+
+export interface RecentFilter {
+  /** Matches the canonical user_id or the ID as sent (sent_user_id). */
+  userId?: string;
+  name?: string;
+  limit: number;
+}
+
+/**
+ * The recent-events listing, read from the raw event stream: DuckDB over the local NDJSON files,
+ * Athena over the latest partitions on AWS (docs/architecture.md, "The recent-events listing").
+ * Newest first by event timestamp; every event received within the window is searched.
+ */
+export interface RecentEvents {
+  recent(projectId: string, filter: RecentFilter, nowMs: number): Promise<StoredEvent[]>;
+  /** Releases the engine (the local DuckDB instance). */
+  close?(): Promise<void> | void;
+}

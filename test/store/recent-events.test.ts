@@ -1,0 +1,133 @@
+/**
+ * The recent-events listing over the raw event stream: DuckDB over NDJSON files laid out as the local
+ * Firehose endpoint (and the S3 bucket) lays them out, and the SQL Athena gets.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AthenaRecentEvents } from '../../lambdas/adapters/athena-recent-events';
+import { DuckDbRecentEvents } from '../../lambdas/adapters/duckdb-recent-events';
+import type { StoredEvent } from '../../lambdas/domain/event';
+
+const DAY = 86_400_000;
+const now = Date.UTC(2026, 5, 30, 12);
+let dataDir: string;
+let listing: DuckDbRecentEvents;
+
+function stored(projectId: string, i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
+  const ts = now - i * 60_000;
+  return {
+    project_id: projectId,
+    dedupe_key: `k${String(i).padStart(6, '0')}`,
+    event_id: null,
+    name: 'view',
+    user_id: `u${i % 100}`,
+    sent_user_id: `u${i % 100}`,
+    session_id: null,
+    timestamp: new Date(ts).toISOString(),
+    received_at: new Date(ts + 1000).toISOString(),
+    properties: { i },
+    platform: null,
+    app_version: null,
+    app_build_number: null,
+    os_version: null,
+    environment: null,
+    device_manufacturer: null,
+    locale: null,
+    timezone: null,
+    country: null,
+    region: null,
+    city: null,
+    sdk: null,
+    sdk_version: null,
+    source: 'v1',
+    ...overrides,
+  };
+}
+
+/** Writes events into <dataDir>/events/project_id=<id>/dt=<day>/<file>.ndjson, several files per day. */
+function write(events: StoredEvent[]) {
+  const groups = new Map<string, StoredEvent[]>();
+  events.forEach((e, i) => {
+    const dir = join(dataDir, 'events', `project_id=${e.project_id}`, `dt=${e.timestamp.slice(0, 10)}`);
+    const file = join(dir, `part-${i % 3}.ndjson`);
+    groups.set(file, [...(groups.get(file) ?? []), e]);
+  });
+  for (const [file, list] of groups) {
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, list.map((e) => JSON.stringify(e) + '\n').join(''));
+  }
+}
+
+/** 30,000 events of one project over about three weeks, the filtered ones the oldest. */
+const MANY = 30_000;
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tally-recent-'));
+  const events = Array.from({ length: MANY }, (_, i) => stored('big', i));
+  events.push(stored('big', MANY, { name: 'rare', user_id: 'canonical-ann', sent_user_id: 'ann-device' }));
+  events.push(stored('big', MANY + 1, { name: 'rare', user_id: 'bo', sent_user_id: 'bo' }));
+  // Received before the window (31 days ago): not listed, whatever its timestamp.
+  events.push(stored('big', 0, { dedupe_key: 'old', name: 'rare', received_at: new Date(now - 31 * DAY).toISOString() }));
+  // Sent late: an old timestamp, received today (listed locally, where every partition is read).
+  events.push(stored('big', 0, { dedupe_key: 'late', name: 'late', timestamp: '2025-01-01T00:00:00.000Z', received_at: new Date(now).toISOString() }));
+  events.push(stored('other', 1, { name: 'rare', user_id: "o'brien", sent_user_id: "o'brien" }));
+  write(events);
+  listing = new DuckDbRecentEvents(dataDir, { windowDays: 30 });
+});
+afterAll(async () => {
+  await listing.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('DuckDbRecentEvents', () => {
+  it('lists the newest events first, 100 by default in the handler, as stored events', async () => {
+    const events = await listing.recent('big', { limit: 3 }, now);
+    expect(events.map((e) => e.dedupe_key)).toEqual(['k000000', 'k000001', 'k000002']);
+    expect(events[0]).toEqual(stored('big', 0));
+  });
+
+  it('finds matching events however far back they are in the window (30,000 newer events in front of them)', async () => {
+    const rare = await listing.recent('big', { limit: 10, name: 'rare' }, now);
+    expect(rare.map((e) => e.user_id)).toEqual(['canonical-ann', 'bo']);
+    // user_id matches the canonical ID or the ID as sent.
+    expect((await listing.recent('big', { limit: 10, userId: 'ann-device' }, now)).map((e) => e.name)).toEqual(['rare']);
+    expect((await listing.recent('big', { limit: 10, userId: 'canonical-ann', name: 'rare' }, now)).map((e) => e.sent_user_id)).toEqual(['ann-device']);
+    expect(await listing.recent('big', { limit: 10, userId: 'canonical-ann', name: 'view' }, now)).toEqual([]);
+  });
+
+  it('reads every partition: an event received in the window with an old timestamp is listed, last', async () => {
+    const late = await listing.recent('big', { limit: 1000, name: 'late' }, now);
+    expect(late.map((e) => e.timestamp)).toEqual(['2025-01-01T00:00:00.000Z']);
+  });
+
+  it('returns up to the limit (max 1000), one project only, and nothing for a project without events', async () => {
+    expect(await listing.recent('big', { limit: 1000 }, now)).toHaveLength(1000);
+    expect((await listing.recent('other', { limit: 10 }, now)).map((e) => e.user_id)).toEqual(["o'brien"]);
+    expect((await listing.recent('other', { limit: 10, userId: "o'brien" }, now)).map((e) => e.name)).toEqual(['rare']);
+    expect(await listing.recent('none', { limit: 10 }, now)).toEqual([]);
+  });
+});
+
+describe('AthenaRecentEvents', () => {
+  it('reads the latest partitions of the project only, with the same query text, and turns rows into stored events', async () => {
+    const sent: string[] = [];
+    const row = Object.fromEntries(Object.entries(stored('p', 0)).map(([k, v]) => [k, v === null ? undefined : typeof v === 'object' ? JSON.stringify(v) : v]));
+    const athena = {
+      eventsTable: 'tally.events',
+      run: async (sql: string) => {
+        sent.push(sql);
+        return { rows: [row], execution: {} };
+      },
+    };
+    const recent = new AthenaRecentEvents(athena, { windowDays: 30, maxWaitMs: 25_000 });
+    expect(await recent.recent('p', { limit: 5, userId: "it's", name: 'view' }, now)).toEqual([stored('p', 0)]);
+    expect(sent[0]).toContain('FROM tally.events');
+    expect(sent[0]).toContain("project_id = 'p'");
+    expect(sent[0]).toContain("dt >= '2026-05-31'");
+    expect(sent[0]).toContain("received_at >= '2026-05-31T12:00:00.000Z'");
+    expect(sent[0]).toContain("(user_id = 'it''s' OR sent_user_id = 'it''s')");
+    expect(sent[0]).toMatch(/ORDER BY "timestamp" DESC.*\nLIMIT 5$/);
+  });
+});
