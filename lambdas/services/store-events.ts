@@ -45,6 +45,7 @@ export async function storeEvents(
     ),
   );
   const claimed = events.filter((_, i) => outcomes[i] === 'claimed');
+  const commit = await releaseUnsureClaims(events, outcomes, deps.ledger, request.owner);
 
   if (claimed.length > 0) {
     try {
@@ -63,12 +64,16 @@ export async function storeEvents(
         );
       throw new StoreEventsError('raw_stream', 'The event stream is unavailable', isTransient(err));
     }
-    try {
-      await deps.ledger.markStored(request.owner, request.nowMs);
-    } catch (err) {
-      // The events are in the raw stream, so the request succeeded. Their claims have no commit; a
-      // duplicate arriving after the lease would be stored again (at-least-once, never lost).
-      log('warn', 'marking events stored failed', { owner: request.owner, events: claimed.length, ...errorFields(err) });
+    // Without a commit (an unsure claim could not be released), every claim of this request expires
+    // with its lease and a later retry stores its events again: at-least-once, never lost.
+    if (commit) {
+      try {
+        await deps.ledger.markStored(request.owner, request.nowMs);
+      } catch (err) {
+        // The events are in the raw stream, so the request succeeded. Their claims have no commit; a
+        // duplicate arriving after the lease would be stored again (at-least-once, never lost).
+        log('warn', 'marking events stored failed', { owner: request.owner, events: claimed.length, ...errorFields(err) });
+      }
     }
   }
 
@@ -86,4 +91,26 @@ export async function storeEvents(
     throw new StoreEventsError('in_flight', 'Some events of this batch are being stored by another request', true);
   }
   return { stored: claimed.length, duplicates: events.length - claimed.length };
+}
+
+/**
+ * A claim whose write failed may still have been written (its answer lost after DynamoDB applied it):
+ * it would carry this request as owner, and the commit would then mark its event stored although the
+ * event never reached the raw stream. Such claims are released (deleted only if they are this
+ * request's) before any commit. Returns whether the commit may be written: not when that release fails.
+ */
+async function releaseUnsureClaims(events: StoredEvent[], outcomes: Array<ClaimOutcome | Error>, ledger: EventLedger, owner: string): Promise<boolean> {
+  const unsure = events.filter((_, i) => outcomes[i] instanceof Error);
+  if (unsure.length === 0) return true;
+  try {
+    await ledger.release(
+      unsure[0]!.project_id,
+      unsure.map((e) => e.dedupe_key),
+      owner,
+    );
+    return true;
+  } catch (err) {
+    log('error', 'releasing unsure claims failed; no commit for this request', { owner, events: unsure.length, ...errorFields(err) });
+    return false;
+  }
 }

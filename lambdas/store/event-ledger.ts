@@ -68,6 +68,8 @@ export class DynamoEventLedger implements EventLedger {
         existing = await this.put(item, { condition: 'attribute_not_exists(pk)' });
         continue;
       }
+      // This request's own claim: an earlier attempt of this put was written but its answer was lost.
+      if (existing.owner === owner) return 'claimed';
       if (existing.state === 'stored' || (existing.owner !== undefined && (await this.committed(existing.owner)))) return 'duplicate';
       if ((existing.lease_until ?? 0) >= nowMs) return 'in_flight';
       // A pending claim whose lease passed without a commit: its request died. Take it over, unless

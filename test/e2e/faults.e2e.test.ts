@@ -10,7 +10,14 @@ import { CLAIM_LEASE_MS } from '../../lambdas/store/event-ledger';
 import { startTestProject, type TestStack } from '../helpers/local';
 
 /** Knobs the tests turn; the wrapped ledger consults them on every call. */
-const faults = { failClaimNumber: 0, failClaimWith: undefined as Error | undefined, failRelease: false, failMarkStored: false };
+const faults = {
+  failClaimNumber: 0,
+  failClaimWith: undefined as Error | undefined,
+  /** The failing claim is written before its error: a response lost after a successful write. */
+  failClaimAfterWrite: false,
+  failRelease: false,
+  failMarkStored: false,
+};
 let claims = 0;
 let now = Date.UTC(2026, 5, 1);
 
@@ -19,6 +26,9 @@ function faultyLedger(real: EventLedger): EventLedger {
     claim: (...args) => {
       claims++;
       if (claims === faults.failClaimNumber) {
+        const error =
+          faults.failClaimWith ?? Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' });
+        if (faults.failClaimAfterWrite) return real.claim(...args).then(() => Promise.reject(error));
         return Promise.reject(
           faults.failClaimWith ?? Object.assign(new Error('Throughput exceeds the current capacity'), { name: 'ProvisionedThroughputExceededException' }),
         );
@@ -39,7 +49,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 beforeEach(() => {
-  Object.assign(faults, { failClaimNumber: 0, failClaimWith: undefined, failRelease: false, failMarkStored: false });
+  Object.assign(faults, { failClaimNumber: 0, failClaimWith: undefined, failClaimAfterWrite: false, failRelease: false, failMarkStored: false });
   stack.firehose.faults.length = 0;
   stack.firehose.down = false;
   claims = 0;
@@ -67,6 +77,36 @@ describe('storage faults', () => {
         .events.map((e) => e.user_id)
         .sort(),
     );
+  });
+
+  it('a claim written but reported failed (a lost response) is not marked stored: the retry stores every event exactly once', async () => {
+    faults.failClaimNumber = 7;
+    faults.failClaimAfterWrite = true;
+    const first = await stack.post('/v1/events', key, batch('lost-claim-response'));
+    expect(first.status).toBe(503);
+    expect(stored('lost-claim-response').length).toBe(19);
+
+    faults.failClaimNumber = 0;
+    expect((await stack.post('/v1/events', key, batch('lost-claim-response'))).status).toBe(204);
+    const names = stored('lost-claim-response')
+      .map((e) => e.user_id)
+      .sort();
+    expect(names).toEqual(
+      batch('lost-claim-response')
+        .events.map((e) => e.user_id)
+        .sort(),
+    );
+  });
+
+  it('when releasing an unsure claim fails, no commit is written: the retry after the lease stores the rest, nothing is lost', async () => {
+    faults.failClaimNumber = 3;
+    faults.failClaimAfterWrite = true;
+    faults.failRelease = true;
+    expect((await stack.post('/v1/events', key, batch('unsure-claim', 5))).status).toBe(503);
+    Object.assign(faults, { failClaimNumber: 0, failRelease: false });
+    now += CLAIM_LEASE_MS + 1;
+    expect((await stack.post('/v1/events', key, batch('unsure-claim', 5))).status).toBe(204);
+    expect(new Set(stored('unsure-claim').map((e) => e.user_id))).toEqual(new Set(batch('unsure-claim', 5).events.map((e) => e.user_id)));
   });
 
   it('a raw event stream failure stores nothing and releases the claims; the retry stores every event once', async () => {

@@ -64,6 +64,12 @@ describe('DynamoEventLedger on dynalite', () => {
     expect(await get(commitKey('a'))).toEqual({ pk: commitKey('a'), expires_at: ttl });
   });
 
+  it('finds its own claim when a put is repeated (a lost answer): still claimed, never in flight against itself', async () => {
+    expect(await ledger.claim('p1', 'repeat', 'same-request', now)).toBe('claimed');
+    expect(await ledger.claim('p1', 'repeat', 'same-request', now)).toBe('claimed');
+    expect(await ledger.claim('p1', 'repeat', 'other-request', now)).toBe('in_flight');
+  });
+
   it('writes claims and commits of one write unit each (under 1 KB), keys only, with the TTL', async () => {
     const dedupeKey = 'f'.repeat(64);
     const project = '0b8f6a34-5c1e-4f4b-9a57-2f0d7c1e9a11';
