@@ -5,6 +5,7 @@
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { ledgerCapacityFromContext } from '../lib/tables';
 import { TallyStack } from '../lib/tally-stack';
 
 const app = new App();
@@ -19,5 +20,6 @@ new TallyStack(app, app.node.tryGetContext('stackName') ?? 'Tally', {
   alarmEmail: app.node.tryGetContext('alarmEmail'),
   glueDatabaseName: app.node.tryGetContext('glueDatabaseName'),
   geoipDatabase: app.node.tryGetContext('geoipDatabase') ?? process.env.TALLY_GEOIP_DB,
+  ledgerCapacity: ledgerCapacityFromContext(app.node.tryGetContext('ledgerCapacity')),
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

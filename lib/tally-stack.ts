@@ -25,7 +25,7 @@ import { Edge } from './edge';
 import { TallyFunction, type LogLevel } from './function';
 import { applyAccess, type AccessTargets } from './grants';
 import { RAW_STREAMS, RawStreams } from './raw-streams';
-import { TallyTables } from './tables';
+import { TallyTables, type LedgerCapacity } from './tables';
 
 export interface TallyStackProps extends StackProps {
   /** API Gateway stage name, the first path segment of the execute-api URL. @default 'prod' */
@@ -52,6 +52,14 @@ export interface TallyStackProps extends StackProps {
   readonly experimentsCacheTtl?: Duration;
   /** Days the events ledger keeps an event's claim (deduplication), and the admin recent-events listing's window. @default 30 */
   readonly eventsRetentionDays?: number;
+  /**
+   * Provisioned capacity with target-tracking auto scaling (write and read) for the events ledger
+   * instead of on-demand: about 0.4x the ledger's write cost for steady traffic at the default 70 %
+   * target, more for spiky or low traffic (docs/cost.md). `{}` takes every default (LedgerCapacity).
+   * Checked at synth: positive integer capacities, min <= max, target 20 to 90.
+   * @default - on-demand (PAY_PER_REQUEST), like every other table
+   */
+  readonly ledgerCapacity?: LedgerCapacity;
   /** Delete raw events and identity links from S3 this long after delivery. @default - kept forever */
   readonly rawExpiration?: Duration;
   /** Firehose buffering interval per partition (60 to 900 s): latency to S3 versus number of files. @default Duration.seconds(300) */
@@ -130,6 +138,7 @@ export class TallyStack extends Stack {
     const { tables } = new TallyTables(this, 'Tables', {
       userDataRemovalPolicy: removalPolicy,
       userDataDeletionProtection: props.deletionProtection ?? true,
+      ...(props.ledgerCapacity ? { ledgerCapacity: props.ledgerCapacity } : {}),
     });
     this.tables = tables;
     const raw = new RawStreams(this, 'Raw', {

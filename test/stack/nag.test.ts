@@ -37,6 +37,7 @@ describe('cdk-nag AwsSolutions', () => {
   const variants: Array<[string, TallyStackProps]> = [
     ['defaults', {}],
     ['CloudFront and alarm e-mail on', { cloudFront: true, alarmEmail: 'ops@example.com' }],
+    ['provisioned ledger capacity', { ledgerCapacity: {} }],
   ];
 
   for (const [label, props] of variants) {
