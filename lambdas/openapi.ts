@@ -9,7 +9,7 @@
  * the type check until it has its entry in OPERATIONS below.
  */
 import * as z from 'zod';
-import { SentEventSchema } from './domain/event';
+import { SentEventSchema } from './domain/event-schema';
 import { LIMITS } from './domain/limits';
 import { Query as EventsListQuery } from './handlers/events-list';
 import { CreateExperiment, PatchExperiment } from './handlers/experiments-admin';

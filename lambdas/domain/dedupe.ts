@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * The deduplication key of the spec: (name, user_id as sent, timestamp as an instant).
@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
  * a value like any other.
  */
 export function dedupeKey(name: string, sentUserId: string | null, timestampMs: number): string {
-  return createHash('sha256')
-    .update(JSON.stringify([name, sentUserId, timestampMs]))
-    .digest('base64url');
+  // crypto.hash (Node 20.12+) is the one-shot form of createHash(...).update(...).digest(...): same digest, no Hash object per event.
+  return hash('sha256', JSON.stringify([name, sentUserId, timestampMs]), 'base64url');
 }

@@ -1,8 +1,11 @@
 /**
  * Event validation and normalisation: what a client sends becomes the record the raw stream stores.
  * Pure: no I/O, no AWS. Both ingestion paths (/v1/events and /api/events) use it.
+ *
+ * Validation is hand-written rather than zod: it runs for every event on the hot path, and zod would
+ * add about 90 KB to the ingestion bundle. domain/event-schema.ts holds the same rules as a zod schema
+ * for the OpenAPI document; test/unit/event-schema.test.ts checks that both give the same messages.
  */
-import * as z from 'zod';
 import { LIMITS } from './limits';
 import { dedupeKey } from './dedupe';
 import { idKeyProblem } from './id-key-budget';
@@ -38,26 +41,6 @@ const ALIASES: Record<string, string> = {
   osVersion: 'os_version',
   deviceManufacturer: 'device_manufacturer',
 };
-
-/** Per-event only: a batch's context never sets these (spec). */
-const NOT_FROM_CONTEXT = new Set(['name', 'properties', 'timestamp']);
-
-const field = (label: string) =>
-  z
-    .string({ error: `${label} must be a string` })
-    .min(1, `${label} must not be empty (leave it out instead)`)
-    .max(LIMITS.maxFieldLength, `${label} is longer than ${LIMITS.maxFieldLength} characters`)
-    .optional();
-
-export const SentEventSchema = z.object({
-  name: z
-    .string({ error: (iss) => (iss.input === undefined ? 'name is required' : 'name must be a string') })
-    .min(1, 'name must not be empty')
-    .max(LIMITS.maxEventNameLength, `name is longer than ${LIMITS.maxEventNameLength} characters`),
-  timestamp: z.unknown().optional(),
-  properties: z.record(z.string(), z.unknown(), { error: 'properties must be a JSON object' }).optional(),
-  ...(Object.fromEntries(EVENT_STRING_FIELDS.map((f) => [f, field(f)])) as Record<EventStringField, ReturnType<typeof field>>),
-});
 
 /** An event as the client sent it, after aliasing and context defaults, before enrichment. */
 export type SentEvent = {
@@ -144,53 +127,117 @@ export function parseBatch(body: unknown): BatchResult {
   return details.length > 0 ? { ok: false, kind: 'validation', details } : { ok: true, events };
 }
 
+/**
+ * The string fields a batch's context sets for every event that does not set them itself. Per-event
+ * only: a context never sets name, properties or timestamp (spec).
+ */
 function contextDefaults(context: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (!context) return {};
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(unalias(context))) {
-    if (!NOT_FROM_CONTEXT.has(key)) out[key] = value;
+  if (!context) return out;
+  for (const f of EVENT_STRING_FIELDS) {
+    const v = fieldValue(context, out, f);
+    if (v !== undefined) out[f] = v;
   }
   return out;
 }
 
-function unalias(raw: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...raw };
-  for (const [alias, canonical] of Object.entries(ALIASES)) {
-    if (alias in raw) {
-      if (!(canonical in raw)) out[canonical] = raw[alias];
-      delete out[alias];
-    }
+/**
+ * The value of a field: the event's own (snake_case first, then its aliases, the last of ALIASES
+ * winning), else the context's.
+ */
+function fieldValue(raw: Record<string, unknown>, context: Record<string, unknown>, f: EventStringField): unknown {
+  if (f in raw) return raw[f];
+  const aliases = ALIASES_OF[f];
+  if (aliases) {
+    for (let i = aliases.length - 1; i >= 0; i--) if (aliases[i]! in raw) return raw[aliases[i]!];
   }
-  return out;
+  return context[f];
 }
 
-/** Returns the event, or a readable error naming the first failing fields. */
+const ALIASES_OF: Partial<Record<EventStringField, string[]>> = {};
+for (const [alias, canonical] of Object.entries(ALIASES)) (ALIASES_OF[canonical as EventStringField] ??= []).push(alias);
+
+function nameProblem(name: unknown): string | undefined {
+  if (typeof name !== 'string') return name === undefined ? 'name is required' : 'name must be a string';
+  if (name.length < 1) return 'name must not be empty';
+  if (name.length > LIMITS.maxEventNameLength) return `name is longer than ${LIMITS.maxEventNameLength} characters`;
+  return undefined;
+}
+
+function fieldProblem(label: string, value: unknown): string | undefined {
+  if (typeof value !== 'string') return `${label} must be a string`;
+  if (value.length < 1) return `${label} must not be empty (leave it out instead)`;
+  if (value.length > LIMITS.maxFieldLength) return `${label} is longer than ${LIMITS.maxFieldLength} characters`;
+  return undefined;
+}
+
+/** Returns the event, or a readable error naming the failing fields (in schema order, joined by "; "). */
 function parseEvent(raw: unknown, context: Record<string, unknown>): SentEvent | string {
   if (!isPlainObject(raw)) return 'event must be a JSON object';
-  const merged = { ...context, ...unalias(raw) };
-  const parsed = SentEventSchema.safeParse(merged);
-  if (!parsed.success) {
-    return parsed.error.issues.map((issue) => issue.message).join('; ');
+  const problems: string[] = [];
+  const name = raw.name;
+  const nameError = nameProblem(name);
+  if (nameError) problems.push(nameError);
+  const properties = raw.properties === undefined ? {} : raw.properties;
+  if (!isPlainObject(properties)) problems.push('properties must be a JSON object');
+  const event = { name, timestampMs: undefined, properties } as SentEvent;
+  for (const f of EVENT_STRING_FIELDS) {
+    const v = fieldValue(raw, context, f);
+    if (v === undefined) continue;
+    const problem = fieldProblem(f, v);
+    if (problem) problems.push(problem);
+    else event[f] = v as string;
   }
-  const { timestamp, properties = {}, ...rest } = parsed.data;
-  let timestampMs: number | undefined;
+  if (problems.length > 0) return problems.join('; ');
+  const timestamp = raw.timestamp;
   if (timestamp !== undefined && timestamp !== null) {
     const ts = parseTimestamp(timestamp);
     if (!ts.ok) return ts.error;
-    timestampMs = ts.ms;
+    event.timestampMs = ts.ms;
   }
-  const idProblem = identityIdProblem(rest.name, rest.user_id, properties);
+  const idProblem = identityIdProblem(event.name, event.user_id, event.properties);
   if (idProblem) return idProblem;
-  const propertiesBytes = Buffer.byteLength(JSON.stringify(properties));
-  if (propertiesBytes > LIMITS.maxPropertiesBytes) {
+  const propertiesBytes = jsonBytesOver(event.properties, LIMITS.maxPropertiesBytes);
+  if (propertiesBytes !== undefined) {
     return `properties are ${propertiesBytes} bytes as JSON; the limit is ${LIMITS.maxPropertiesBytes}`;
   }
-  const event: SentEvent = { name: rest.name, timestampMs, properties };
-  for (const f of EVENT_STRING_FIELDS) {
-    const v = rest[f];
-    if (v !== undefined) event[f] = v;
-  }
   return event;
+}
+
+/**
+ * The UTF-8 bytes of JSON.stringify(value) when they exceed limit, else undefined. Most properties
+ * are far below the limit: a bound computed without serialising (a UTF-16 unit of a string is at most
+ * 6 bytes, as \uXXXX; a number at most 25 characters) settles those, and only the rest are serialised.
+ */
+function jsonBytesOver(value: Record<string, unknown>, limit: number): number | undefined {
+  if (jsonBytesBound(value) <= limit) return undefined;
+  const bytes = Buffer.byteLength(JSON.stringify(value));
+  return bytes > limit ? bytes : undefined;
+}
+
+/** An upper bound of the UTF-8 bytes of JSON.stringify of a value JSON.parse returned. */
+function jsonBytesBound(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return 2 + 6 * value.length;
+    case 'number':
+      return 25;
+    case 'boolean':
+      return 5;
+    case 'object': {
+      if (value === null) return 4;
+      let bytes = 2;
+      if (Array.isArray(value)) {
+        for (const v of value) bytes += jsonBytesBound(v) + 1;
+        return bytes;
+      }
+      const obj = value as Record<string, unknown>;
+      for (const key in obj) bytes += 2 + 6 * key.length + 1 + jsonBytesBound(obj[key]) + 1;
+      return bytes;
+    }
+    default:
+      return 0;
+  }
 }
 
 /** The IDs an event makes part of identity keys: its user_id, and an `$identify`'s $anonymous_id. */
@@ -229,11 +276,39 @@ export function toStoredEvent(sent: SentEvent, facts: RequestFacts, canonical: C
   return withCanonicalUser(toReceivedEvent(sent, facts), canonical);
 }
 
-/** The raw record of a received event: its user_id is the canonical ID of the ID it was sent with. */
+/**
+ * The raw record of a received event: its user_id is the canonical ID of the ID it was sent with.
+ * Fields are listed rather than spread: this runs for every event, and the key order is the record's.
+ */
 export function withCanonicalUser(received: ReceivedEvent, canonical: CanonicalIds): StoredEvent {
-  const { project_id, dedupe_key, event_id, name, ...rest } = received;
-  const userId = received.sent_user_id === null ? null : (canonical.get(received.sent_user_id) ?? received.sent_user_id);
-  return { project_id, dedupe_key, event_id, name, user_id: userId, ...rest };
+  const e = received;
+  const userId = e.sent_user_id === null ? null : (canonical.get(e.sent_user_id) ?? e.sent_user_id);
+  return {
+    project_id: e.project_id,
+    dedupe_key: e.dedupe_key,
+    event_id: e.event_id,
+    name: e.name,
+    user_id: userId,
+    sent_user_id: e.sent_user_id,
+    session_id: e.session_id,
+    timestamp: e.timestamp,
+    received_at: e.received_at,
+    properties: e.properties,
+    platform: e.platform,
+    app_version: e.app_version,
+    app_build_number: e.app_build_number,
+    os_version: e.os_version,
+    environment: e.environment,
+    device_manufacturer: e.device_manufacturer,
+    locale: e.locale,
+    timezone: e.timezone,
+    country: e.country,
+    region: e.region,
+    city: e.city,
+    sdk: e.sdk,
+    sdk_version: e.sdk_version,
+    source: e.source,
+  };
 }
 
 export function toReceivedEvent(sent: SentEvent, facts: RequestFacts): ReceivedEvent {

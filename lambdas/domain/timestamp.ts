@@ -68,9 +68,41 @@ export function effectiveTimestamp(sentMs: number | undefined, receivedMs: numbe
   return sentMs > receivedMs + maxFutureSkewMs ? receivedMs : sentMs;
 }
 
-export function toIso(ms: number): string {
-  return new Date(ms).toISOString();
+const DAY_MS = 86_400_000;
+/**
+ * Date parts ("2026-01-01T") by day number: a batch's instants share a few days (its events' and
+ * its arrival's). Cleared when it reaches MAX_DAYS, so an instance never holds more.
+ */
+const datePrefixes = new Map<number, string>();
+const MAX_DAYS = 1000;
+
+function datePrefix(day: number): string {
+  let prefix = datePrefixes.get(day);
+  if (prefix === undefined) {
+    if (datePrefixes.size >= MAX_DAYS) datePrefixes.clear();
+    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    datePrefixes.set(day, prefix);
+  }
+  return prefix;
 }
+
+/**
+ * new Date(ms).toISOString() for an instant from 1970 to 9999 (the range parseTimestamp accepts), with
+ * the date part formatted once per day (datePrefix) and the time of day by arithmetic: this runs twice per event.
+ */
+export function toIso(ms: number): string {
+  const day = Math.floor(ms / DAY_MS);
+  let t = ms - day * DAY_MS;
+  const millis = t % 1000;
+  t = (t - millis) / 1000;
+  const seconds = t % 60;
+  t = (t - seconds) / 60;
+  const minutes = t % 60;
+  const hours = (t - minutes) / 60;
+  return `${datePrefix(day)}${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+}
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 
 function truncate(s: string): string {
   return s.length > 40 ? `${s.slice(0, 40)}…` : s;

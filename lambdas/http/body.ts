@@ -64,22 +64,28 @@ function decompress(raw: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
-/** Iterative walk: a depth check must not itself overflow the stack. */
+/** Iterative walk: a depth check must not itself overflow the stack. Two stacks, so no pair is allocated per value. */
 function checkShape(root: unknown): void {
-  const stack: Array<[unknown, number]> = [[root, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
     if (typeof value !== 'object' || value === null) continue;
     if (depth > LIMITS.maxJsonDepth) {
       throw invalidPayload(`JSON is nested deeper than ${LIMITS.maxJsonDepth} levels`);
     }
     if (Array.isArray(value)) {
-      for (const v of value) stack.push([v, depth + 1]);
+      for (const v of value) {
+        values.push(v);
+        depths.push(depth + 1);
+      }
       continue;
     }
-    for (const key of Object.keys(value)) {
+    for (const key in value) {
       if (key === '__proto__') throw invalidPayload('the key "__proto__" is not allowed');
-      stack.push([(value as Record<string, unknown>)[key], depth + 1]);
+      values.push((value as Record<string, unknown>)[key]);
+      depths.push(depth + 1);
     }
   }
 }

@@ -5,15 +5,23 @@
  *    20-event gzip batches; events/s, p50/p99 latency, 5xx count.
  * 2. Handler CPU per event with storage stubbed out, as a ratio to JSON.parse of the same bytes,
  *    measured in one process in the same run.
+ * 3. The ingestion function's bundle (esbuild with the stack's options, as `npm run build`): its
+ *    size, and its cold load (a fresh `node` requiring it, which runs the module's init as Lambda
+ *    does) against `node -e 0`, alternating, median of BENCH_COLD_RUNS (default 9) each.
  *
  * BENCH_REQUESTS (default 500) and BENCH_CONCURRENCY (default 16) scale part 1.
  */
 import '../../bin/node-version';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { esbuildOptions } from '../../bin/build';
+import { LAMBDA_ENV } from '../../lambdas/lambda-env';
+import { REPO_ROOT } from '../../lib/function';
 import { createIngestHandler } from '../../lambdas/handlers/ingest';
 import { UNKNOWN_GEO } from '../../lambdas/domain/geo';
 import { startLocalServer } from '../../lambdas/local/server';
@@ -154,13 +162,47 @@ async function handlerCpu() {
   return { handlerUsPerEvent: handlerUs / BATCH, parseUsPerEvent: parseUs / BATCH, ratio: handlerUs / parseUs, bytes: json.length, gzBytes: gz.length };
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function coldLoad() {
+  const runs = Number(process.env.BENCH_COLD_RUNS ?? 9);
+  // Outside the repository: its package.json says "type": "module", and Lambda loads the bundle as CommonJS.
+  const outdir = mkdtempSync(join(tmpdir(), 'tally-bench-bundle-'));
+  try {
+    await build(esbuildOptions('ingest-v1', outdir));
+    const bundle = join(outdir, 'ingest-v1', 'index.js');
+    // What the runtime provides: the SDK (NODE_PATH stands in for its copy) and the required variables.
+    const env: Record<string, string | undefined> = { ...process.env, NODE_PATH: join(REPO_ROOT, 'node_modules'), NODE_OPTIONS: undefined };
+    for (const [name, v] of Object.entries(LAMBDA_ENV)) if (v.required) env[name] = '1';
+    const time = (args: string[]) => {
+      const t = performance.now();
+      const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${r.stderr}`);
+      return performance.now() - t;
+    };
+    const bare: number[] = [];
+    const loaded: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      bare.push(time(['-e', '0']));
+      loaded.push(time(['-e', `require(${JSON.stringify(bundle)})`]));
+    }
+    return { bytes: statSync(bundle).size, bareMs: median(bare), loadMs: median(loaded), runs };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
 const cpu = await handlerCpu();
+const cold = await coldLoad();
 if (process.env.BENCH_CPU_ONLY) {
-  console.log(JSON.stringify(cpu));
+  console.log(JSON.stringify({ ...cpu, cold }));
   process.exit(0);
 }
 console.log(
   `handler CPU (storage stubbed): ${cpu.handlerUsPerEvent.toFixed(2)} µs/event; JSON.parse of the same bytes: ${cpu.parseUsPerEvent.toFixed(2)} µs/event; ratio ${cpu.ratio.toFixed(1)}x  (batch ${cpu.bytes} B JSON, ${cpu.gzBytes} B gzip)`,
+);
+console.log(
+  `ingestion bundle: ${(cold.bytes / 1024).toFixed(1)} KB minified; cold load ${cold.loadMs.toFixed(0)} ms vs node -e 0 ${cold.bareMs.toFixed(0)} ms: +${(cold.loadMs - cold.bareMs).toFixed(0)} ms (${(cold.loadMs / cold.bareMs).toFixed(2)}x, median of ${cold.runs})`,
 );
 console.error(`loopback: ${REQUESTS} requests × ${BATCH} events, concurrency ${CONCURRENCY}…`);
 const load = await loopback();

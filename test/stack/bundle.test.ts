@@ -14,6 +14,12 @@ import { testApp } from './synth';
 
 /** Generous ceiling: the bundles measure 9-150 KB minified (npm run build prints the figures). */
 const MAX_BUNDLE_BYTES = 400 * 1024;
+/**
+ * The ingestion functions (issue 12): they take every event and scale out the most, so their cold
+ * start counts. About 70 KB since validation stopped bundling zod (it was 156 KB).
+ */
+const MAX_INGEST_BUNDLE_BYTES = 100 * 1024;
+const INGEST_FUNCTIONS = ['ingest-v1', 'ingest-api'];
 
 const outdir = mkdtempSync(join(tmpdir(), 'tally-bundle-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
@@ -48,5 +54,6 @@ describe('bundles', () => {
       expect(code.length / code.split('\n').length, `${name} is minified`).toBeGreaterThan(300);
     }
     expect(Object.keys(sizes)).toHaveLength(functions.length);
+    for (const name of INGEST_FUNCTIONS) expect(sizes[name], name).toBeLessThan(MAX_INGEST_BUNDLE_BYTES);
   });
 });
