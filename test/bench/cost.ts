@@ -12,6 +12,7 @@
  * default 100), BENCH_DDB_WAVE_MS / BENCH_FIREHOSE_WAVE_MS (network wait per sequential wave of
  * calls; default 5 and 20), BENCH_CROSSCHECK=0 to skip dynalite's ReturnConsumedCapacity comparison.
  */
+import '../../bin/node-version';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,9 +22,8 @@ import { gzipSync } from 'node:zlib';
 import type { APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { startLocalServer, LOCAL_STREAMS } from '../../lambdas/local/server';
 import { createHandlers } from '../../lambdas/handlers/registry';
-import { createIngestHandler } from '../../lambdas/handlers/ingest';
+import { stubbedIngestHandler } from './stubbed-ingest';
 import { createAuthorizerHandler } from '../../lambdas/handlers/authorizer';
-import { UNKNOWN_GEO } from '../../lambdas/domain/geo';
 import type { HttpEvent } from '../../lambdas/http/event';
 import { installMeter, Meter } from './cost/meter';
 import { GB, PRICES, PRICES_READ_ON, type Price } from './cost/prices';
@@ -104,19 +104,7 @@ function authorizerEvent(key: string): APIGatewayRequestAuthorizerEvent {
 
 /** Handler CPU per request with storage stubbed (the handler's own work: gunzip, parse, validate, enrich). */
 async function stubbedIngestCpuMs(body: Buffer): Promise<number> {
-  const handler = createIngestHandler('v1', {
-    ledger: { claim: async () => 'claimed', release: async () => undefined, markStored: async () => undefined },
-    sink: { put: async () => undefined },
-    identities: {
-      observe: async (_p, ids) => new Map(ids.map((id) => [id, id])),
-      link: async (_p, a) => ({ canonical: a, moved: [] }),
-      group: async () => undefined,
-      updateProfile: async () => undefined,
-    },
-    identitySink: { put: async () => undefined },
-    geo: { lookup: () => UNKNOWN_GEO },
-    clock: Date.now,
-  });
+  const handler = stubbedIngestHandler();
   const event = ingestEvent(body, { project_id: 'p', key_id: 'k' }, 'bench');
   const context = lambdaContext('bench');
   // Warm up for 0.5 s of CPU, then measure for 2 s.

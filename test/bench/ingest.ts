@@ -22,8 +22,7 @@ import { build } from 'esbuild';
 import { esbuildOptions } from '../../bin/build';
 import { LAMBDA_ENV } from '../../lambdas/lambda-env';
 import { REPO_ROOT } from '../../lib/function';
-import { createIngestHandler } from '../../lambdas/handlers/ingest';
-import { UNKNOWN_GEO } from '../../lambdas/domain/geo';
+import { stubbedIngestHandler } from './stubbed-ingest';
 import { startLocalServer } from '../../lambdas/local/server';
 import type { HttpEvent } from '../../lambdas/http/event';
 
@@ -122,19 +121,7 @@ async function loopback() {
 }
 
 async function handlerCpu() {
-  const handler = createIngestHandler('v1', {
-    ledger: { claim: async () => 'claimed', release: async () => undefined, markStored: async () => undefined },
-    sink: { put: async () => undefined },
-    identities: {
-      observe: async (_p, ids) => new Map(ids.map((id) => [id, id])),
-      link: async (_p, a) => ({ canonical: a, moved: [] }),
-      group: async () => undefined,
-      updateProfile: async () => undefined,
-    },
-    identitySink: { put: async () => undefined },
-    geo: { lookup: () => UNKNOWN_GEO },
-    clock: Date.now,
-  });
+  const handler = stubbedIngestHandler();
   const json = batch(1);
   const gz = gzipSync(json);
   const event = {
