@@ -1,45 +1,20 @@
 /**
  * The columns of the Glue tables over the raw streams, one per field of the record each stream
- * carries: tally.events (StoredEvent, lambdas/domain/event.ts) and tally.identities (IdentityRecord,
- * lambdas/domain/identity.ts). `satisfies Record<keyof X, ...>` makes the type check fail when a field
- * is added to or removed from the record type without changing the list here.
+ * carries: tally.events (StoredEvent, whose fields lambdas/domain/event.ts lists once, in
+ * STORED_EVENT_FIELDS) and tally.identities (IdentityRecord, lambdas/domain/identity.ts). The type
+ * check fails when a field is added to or removed from either record type without changing its list.
  *
  * All columns are strings read by the OpenX JSON SerDe from the NDJSON the streams write.
  * Timestamps stay strings (ISO 8601 with "T" and "Z", which Athena's TIMESTAMP type does not parse
  * from JSON text): compare them as text or with from_iso8601_timestamp(timestamp). properties is the
  * event's JSON object as text: json_extract_scalar(properties, '$.plan').
  */
-import type { StoredEvent } from '../lambdas/domain/event';
+import { STORED_EVENT_FIELDS, type StoredEvent } from '../lambdas/domain/event';
 import type { IdentityRecord } from '../lambdas/domain/identity';
 
 export type HiveType = 'string';
 
-export const EVENT_COLUMNS = {
-  project_id: 'string',
-  dedupe_key: 'string',
-  event_id: 'string',
-  name: 'string',
-  user_id: 'string',
-  sent_user_id: 'string',
-  session_id: 'string',
-  timestamp: 'string',
-  received_at: 'string',
-  properties: 'string',
-  platform: 'string',
-  app_version: 'string',
-  app_build_number: 'string',
-  os_version: 'string',
-  environment: 'string',
-  device_manufacturer: 'string',
-  locale: 'string',
-  timezone: 'string',
-  country: 'string',
-  region: 'string',
-  city: 'string',
-  sdk: 'string',
-  sdk_version: 'string',
-  source: 'string',
-} as const satisfies Record<keyof StoredEvent, HiveType>;
+export const EVENT_COLUMNS = Object.fromEntries(STORED_EVENT_FIELDS.map((f) => [f, 'string'])) as Record<keyof StoredEvent, HiveType>;
 
 export const IDENTITY_COLUMNS = {
   project_id: 'string',

@@ -18,7 +18,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StoredEvent } from '../domain/event';
+import { STORED_EVENT_FIELDS, type StoredEvent } from '../domain/event';
 import type { IdentityRecord } from '../domain/identity';
 import type { CountRequest, CountResult, ResultsQuery } from '../ports';
 import { quoteLiteral, renderResultsCount, resultsCountParams, toCountResult } from './sql/render';
@@ -26,31 +26,9 @@ import { quoteLiteral, renderResultsCount, resultsCountParams, toCountResult } f
 type DuckType = 'VARCHAR' | 'JSON';
 
 /** The data columns of the Glue tables (lib/raw-columns.ts): project_id is a partition column only. */
-export const EVENT_COLUMNS = {
-  dedupe_key: 'VARCHAR',
-  event_id: 'VARCHAR',
-  name: 'VARCHAR',
-  user_id: 'VARCHAR',
-  sent_user_id: 'VARCHAR',
-  session_id: 'VARCHAR',
-  timestamp: 'VARCHAR',
-  received_at: 'VARCHAR',
-  properties: 'JSON',
-  platform: 'VARCHAR',
-  app_version: 'VARCHAR',
-  app_build_number: 'VARCHAR',
-  os_version: 'VARCHAR',
-  environment: 'VARCHAR',
-  device_manufacturer: 'VARCHAR',
-  locale: 'VARCHAR',
-  timezone: 'VARCHAR',
-  country: 'VARCHAR',
-  region: 'VARCHAR',
-  city: 'VARCHAR',
-  sdk: 'VARCHAR',
-  sdk_version: 'VARCHAR',
-  source: 'VARCHAR',
-} as const satisfies Record<Exclude<keyof StoredEvent, 'project_id'>, DuckType>;
+export const EVENT_COLUMNS = Object.fromEntries(
+  STORED_EVENT_FIELDS.filter((f) => f !== 'project_id').map((f) => [f, f === 'properties' ? 'JSON' : 'VARCHAR']),
+) as Record<Exclude<keyof StoredEvent, 'project_id'>, DuckType>;
 
 const IDENTITY_COLUMNS = {
   id: 'VARCHAR',

@@ -82,6 +82,38 @@ export interface StoredEvent {
   source: IngestSurface;
 }
 
+/**
+ * Every field of the stored record, in the record's order: the one list the raw events table's columns
+ * (lib/raw-columns.ts), the DuckDB views and the recent-events query derive from. The `satisfies`
+ * makes the type check fail when a field is added to or removed from StoredEvent but not here.
+ */
+export const STORED_EVENT_FIELDS = Object.keys({
+  project_id: true,
+  dedupe_key: true,
+  event_id: true,
+  name: true,
+  user_id: true,
+  sent_user_id: true,
+  session_id: true,
+  timestamp: true,
+  received_at: true,
+  properties: true,
+  platform: true,
+  app_version: true,
+  app_build_number: true,
+  os_version: true,
+  environment: true,
+  device_manufacturer: true,
+  locale: true,
+  timezone: true,
+  country: true,
+  region: true,
+  city: true,
+  sdk: true,
+  sdk_version: true,
+  source: true,
+} satisfies Record<keyof StoredEvent, true>) as ReadonlyArray<keyof StoredEvent>;
+
 /** The surfaces that ingest events (domain/surface.ts): /v1/events and /api/events. */
 export type IngestSurface = Exclude<Surface, 'admin'>;
 

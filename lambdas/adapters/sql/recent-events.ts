@@ -7,37 +7,9 @@
  * is comparing and ordering the instants. ORDER BY ... LIMIT is a top-N: the engine keeps `limit` rows
  * however many match, so a filter finds matching events however far back they are in the window.
  */
-import type { StoredEvent } from '../../domain/event';
+import { STORED_EVENT_FIELDS, type StoredEvent } from '../../domain/event';
 import type { RecentFilter } from '../../ports';
 import { quoteLiteral } from './render';
-
-/** The columns of a stored event, in the record's order. */
-export const STORED_EVENT_FIELDS = [
-  'project_id',
-  'dedupe_key',
-  'event_id',
-  'name',
-  'user_id',
-  'sent_user_id',
-  'session_id',
-  'timestamp',
-  'received_at',
-  'properties',
-  'platform',
-  'app_version',
-  'app_build_number',
-  'os_version',
-  'environment',
-  'device_manufacturer',
-  'locale',
-  'timezone',
-  'country',
-  'region',
-  'city',
-  'sdk',
-  'sdk_version',
-  'source',
-] as const satisfies ReadonlyArray<keyof StoredEvent>;
 
 export interface RecentEventsQuery {
   /** The events table (a Glue table on AWS, a temp view locally). */
