@@ -30,7 +30,7 @@ export const EVENT_STRING_FIELDS = [
 export type EventStringField = (typeof EVENT_STRING_FIELDS)[number];
 
 /** camelCase spellings and the client_event_id alias; the snake_case spelling wins when both are sent. */
-const ALIASES: Record<string, string> = {
+export const FIELD_ALIASES: Record<string, string> = {
   eventId: 'event_id',
   client_event_id: 'event_id',
   clientEventId: 'event_id',
@@ -174,7 +174,7 @@ function contextDefaults(context: Record<string, unknown> | undefined): Record<s
 }
 
 /**
- * The value of a field: the event's own (snake_case first, then its aliases, the last of ALIASES
+ * The value of a field: the event's own (snake_case first, then its aliases, the last of FIELD_ALIASES
  * winning), else the context's.
  */
 function fieldValue(raw: Record<string, unknown>, context: Record<string, unknown>, f: EventStringField): unknown {
@@ -187,7 +187,7 @@ function fieldValue(raw: Record<string, unknown>, context: Record<string, unknow
 }
 
 const ALIASES_OF: Partial<Record<EventStringField, string[]>> = {};
-for (const [alias, canonical] of Object.entries(ALIASES)) (ALIASES_OF[canonical as EventStringField] ??= []).push(alias);
+for (const [alias, canonical] of Object.entries(FIELD_ALIASES)) (ALIASES_OF[canonical as EventStringField] ??= []).push(alias);
 
 function nameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string') return name === undefined ? 'name is required' : 'name must be a string';

@@ -5,25 +5,13 @@
  * parseBatch did with zod before.
  */
 import { describe, expect, it } from 'vitest';
-import { EVENT_STRING_FIELDS, parseBatch } from '../../lambdas/domain/event';
+import { EVENT_STRING_FIELDS, FIELD_ALIASES, parseBatch } from '../../lambdas/domain/event';
 import { SentEventSchema } from '../../lambdas/domain/event-schema';
-
-const ALIASES: Record<string, string> = {
-  eventId: 'event_id',
-  client_event_id: 'event_id',
-  clientEventId: 'event_id',
-  userId: 'user_id',
-  sessionId: 'session_id',
-  appVersion: 'app_version',
-  appBuildNumber: 'app_build_number',
-  osVersion: 'os_version',
-  deviceManufacturer: 'device_manufacturer',
-};
 
 /** The merge parseBatch did before the schema: aliases resolved (snake_case wins), context under the event. */
 function unalias(raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...raw };
-  for (const [alias, canonical] of Object.entries(ALIASES)) {
+  for (const [alias, canonical] of Object.entries(FIELD_ALIASES)) {
     if (alias in raw) {
       if (!(canonical in raw)) out[canonical] = raw[alias];
       delete out[alias];
