@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AthenaRecentEvents } from '../../lambdas/adapters/athena-recent-events';
 import { DuckDbRecentEvents } from '../../lambdas/adapters/duckdb-recent-events';
 import type { StoredEvent } from '../../lambdas/domain/event';
+import { storedEventFixture } from '../helpers/stored-event';
 
 const DAY = 86_400_000;
 const now = Date.UTC(2026, 5, 30, 12);
@@ -17,33 +18,17 @@ let listing: DuckDbRecentEvents;
 
 function stored(projectId: string, i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
   const ts = now - i * 60_000;
-  return {
+  return storedEventFixture({
     project_id: projectId,
     dedupe_key: `k${String(i).padStart(6, '0')}`,
-    event_id: null,
     name: 'view',
     user_id: `u${i % 100}`,
     sent_user_id: `u${i % 100}`,
-    session_id: null,
     timestamp: new Date(ts).toISOString(),
     received_at: new Date(ts + 1000).toISOString(),
     properties: { i },
-    platform: null,
-    app_version: null,
-    app_build_number: null,
-    os_version: null,
-    environment: null,
-    device_manufacturer: null,
-    locale: null,
-    timezone: null,
-    country: null,
-    region: null,
-    city: null,
-    sdk: null,
-    sdk_version: null,
-    source: 'v1',
     ...overrides,
-  };
+  });
 }
 
 /** Writes events into <dataDir>/events/project_id=<id>/dt=<day>/<file>.ndjson, several files per day. */

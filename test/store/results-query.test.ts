@@ -29,6 +29,7 @@ import type { CountRequest } from '../../lambdas/ports';
 import RESULTS_COUNT_SQL from '../../lambdas/adapters/sql/results-count.sql';
 import { quoteLiteral, renderResultsCount, renderSql, resultsCountParams, SqlRenderError } from '../../lambdas/adapters/sql/render';
 import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
+import { storedEventFixture } from '../helpers/stored-event';
 
 // ------------------------------------------------------------------------------------------------
 // (a1) Through the real local stack: events posted over HTTP, identity links made by $identify.
@@ -208,32 +209,17 @@ interface EventSpec {
 let seq = 0;
 function storedEvent(e: EventSpec): StoredEvent {
   seq++;
-  return {
+  return storedEventFixture({
     project_id: e.project ?? PROJECT,
     dedupe_key: e.dedupe ?? `dk-${String(seq).padStart(6, '0')}`,
-    event_id: null,
     name: e.name,
     user_id: e.user,
     sent_user_id: e.user,
-    session_id: null,
     timestamp: e.ts,
     received_at: e.received ?? e.ts,
     properties: e.props ?? {},
     platform: 'web',
-    app_version: null,
-    app_build_number: null,
-    os_version: null,
-    environment: null,
-    device_manufacturer: null,
-    locale: null,
-    timezone: null,
-    country: null,
-    region: null,
-    city: null,
-    sdk: null,
-    sdk_version: null,
-    source: 'v1',
-  };
+  });
 }
 
 /** Appends records to <root>/project_id=<p>/dt=<day>/<file>, the local Firehose layout. */
