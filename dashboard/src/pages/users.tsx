@@ -1,0 +1,6 @@
+import type { PageProps } from '../page';
+
+// Placeholder: this page is built by the dashboard issue (14).
+export function UsersPage(_props: PageProps) {
+  return <h1>Users</h1>;
+}

@@ -1,0 +1,30 @@
+/** Every page of the dashboard and its hash route. The app shell (app.tsx) picks the first match. */
+import type { FunctionComponent } from 'preact';
+import type { PageProps } from './page';
+import { EventsPage } from './pages/events';
+import { ExperimentEditPage } from './pages/experiment-edit';
+import { ExperimentsPage } from './pages/experiments';
+import { InstallPage } from './pages/install';
+import { KeysPage } from './pages/keys';
+import { ProjectsPage } from './pages/projects';
+import { ResultsPage } from './pages/results';
+import { UsersPage } from './pages/users';
+
+export interface Route {
+  pattern: string;
+  title: string;
+  page: FunctionComponent<PageProps>;
+}
+
+export const ROUTES: Route[] = [
+  { pattern: '/projects', title: 'Projects', page: ProjectsPage },
+  { pattern: '/projects/:projectId/keys', title: 'Keys', page: KeysPage },
+  { pattern: '/projects/:projectId/install', title: 'Install', page: InstallPage },
+  { pattern: '/projects/:projectId/events', title: 'Events', page: EventsPage },
+  { pattern: '/projects/:projectId/users', title: 'Users', page: UsersPage },
+  { pattern: '/projects/:projectId/users/:userId', title: 'Users', page: UsersPage },
+  { pattern: '/projects/:projectId/experiments', title: 'Experiments', page: ExperimentsPage },
+  { pattern: '/projects/:projectId/experiments/new', title: 'New experiment', page: ExperimentEditPage },
+  { pattern: '/projects/:projectId/experiments/:experimentId', title: 'Experiment', page: ExperimentEditPage },
+  { pattern: '/projects/:projectId/experiments/:experimentId/results', title: 'Results', page: ResultsPage },
+];

@@ -1,0 +1,32 @@
+/**
+ * What the dashboard, the local server and the CDK app agree on: where the dashboard finds the API
+ * and the Content-Security-Policy every dashboard file is served with (locally by npm start, on AWS
+ * by CloudFront's response headers policy).
+ */
+
+/** Served next to index.html. On AWS the stack writes it at deploy time; locally the API is the same origin. */
+export const DASHBOARD_CONFIG_FILE = 'config.json';
+
+export interface DashboardConfig {
+  /** The API's base URL ending in "/", e.g. "https://abc.execute-api.eu-west-1.amazonaws.com/prod/". Absent: same origin. */
+  apiUrl?: string;
+}
+
+/**
+ * No inline script or style attribute, nothing from another origin except the API the dashboard
+ * calls. `apiOrigin` is the API's origin ("https://host"), or "'self'" when the API is the same origin.
+ */
+export function dashboardCsp(apiOrigin: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self'${apiOrigin === "'self'" ? '' : ` ${apiOrigin}`}`,
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
