@@ -20,6 +20,7 @@ import type { createHandlers } from '../handlers/registry';
 import { openApiDocument } from '../openapi';
 import { ROUTES } from '../routes';
 import { authorizeKey, authorizerContext } from '../services/authorize';
+import { dashboardFiles } from './dashboard-files';
 import { serveExample } from './example-page';
 import { clientIp, lambdaContext, matchRoute, toGatewayEvent, writeResult } from './gateway-event';
 import { answerUnread, readBody, type RequestTimeouts } from './request-body';
@@ -30,6 +31,8 @@ const HANDLER_TIMEOUT_MS = 10_000;
 export interface GatewayOptions {
   timeouts: RequestTimeouts;
   trustProxy: boolean;
+  /** Where the dashboard is built on first use (see dashboard-files.ts). */
+  dataDir: string;
 }
 
 /** The request listener of the local server. */
@@ -37,10 +40,12 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
   const { timeouts } = options;
   const buckets = new TokenBuckets();
   const checkAdmin = requireAdmin(deps.adminToken);
+  const serveDashboard = dashboardFiles(options.dataDir);
 
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://local');
     if (await serveExample(req, res, url.pathname)) return;
+    if (await serveDashboard(req, res, url.pathname)) return;
     // The API's description, generated from the route manifest and the handlers' schemas (local only).
     if (req.method === 'GET' && url.pathname === '/openapi.json') return writeResult(res, json(200, openApiDocument()));
     const surface = surfaceOf(url.pathname);

@@ -74,7 +74,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const handlers = createHandlers(deps);
 
   const timeouts = options.timeouts ?? DEFAULT_REQUEST_TIMEOUTS;
-  const serve = localGateway(deps, handlers, { timeouts, trustProxy: options.trustProxy ?? false });
+  const serve = localGateway(deps, handlers, { timeouts, trustProxy: options.trustProxy ?? false, dataDir: options.dataDir });
   const server = createServer(
     {
       headersTimeout: timeouts.headersMs,
