@@ -34,4 +34,6 @@ export interface Deps {
   geo: GeoLookup;
   clock: () => number;
   adminToken: () => Promise<string>;
+  /** The dashboard's origin, the only one admin responses allow (CORS); unset, none (the dashboard is same-origin). */
+  dashboardOrigin?: string;
 }

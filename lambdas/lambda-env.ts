@@ -8,8 +8,9 @@
  * The parsers are a few lines of plain code rather than zod schemas: the authorizer runs before every
  * public request and must stay small (zod would add about 90 KB to its 9 KB bundle), and the descriptions are doc comments so that no
  * bundle carries them.
- * Plain data and parsers: this file imports nothing but the table layouts.
+ * Plain data and parsers: this file imports nothing but the table layouts and the origin check.
  */
+import { isOrigin } from './contract/cors';
 import { TABLES, tableEnvVar, type TableName } from './store/schema';
 
 /** How a variable is read: whether it must be set, and a parser returning the value or what is wrong with the text. */
@@ -37,6 +38,12 @@ const number = (min: number, max: number): LambdaVar<number, true> => ({
   },
 });
 
+/** An origin (scheme://host[:port], lower case, no path), as lambdas/contract/cors.ts isOrigin checks. */
+const origin: LambdaVar<string, true> = {
+  required: true,
+  parse: (raw) => (isOrigin(raw) ? raw : { problem: 'must be an origin such as https://d111111abcdef8.cloudfront.net' }),
+};
+
 const TABLE_VARS = Object.fromEntries((Object.keys(TABLES) as TableName[]).map((name) => [tableEnvVar(name), text])) as Record<
   `TABLE_${Uppercase<TableName>}`,
   LambdaVar<string, true>
@@ -59,6 +66,8 @@ export const LAMBDA_ENV = {
   ATHENA_DATABASE: text,
   /** How long a results query may run: the function timeout minus time to answer (lib/grants.ts athenaMaxWaitSeconds). */
   ATHENA_MAX_WAIT_SECONDS: wholeNumber(1),
+  /** Admin routes: the dashboard's origin (https://<distribution>.cloudfront.net), the only one their CORS headers allow. */
+  DASHBOARD_ORIGIN: optional(origin),
   /** Secrets Manager secret holding the admin API bearer token. */
   ADMIN_TOKEN_SECRET_ARN: text,
   /** REST API whose usage plans hold the per-key rate limits (lambdas/store/apigw-rate-limits.ts RATE_LIMIT_ENV). */

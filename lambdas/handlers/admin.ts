@@ -9,10 +9,17 @@ import type { ExperimentStore, Project, ProjectStore } from '../ports';
 
 export interface AdminDeps {
   adminToken: () => Promise<string>;
+  /** The dashboard's origin, the only one admin responses allow (CORS); unset, none. */
+  dashboardOrigin?: string;
 }
 
 export function wrapAdmin(route: string, deps: AdminDeps, handler: (event: HttpEvent) => Promise<HttpResult>) {
-  return wrap(handler, { route, surface: 'admin', authenticate: requireAdmin(deps.adminToken) });
+  return wrap(handler, {
+    route,
+    surface: 'admin',
+    authenticate: requireAdmin(deps.adminToken),
+    ...(deps.dashboardOrigin ? { dashboardOrigin: deps.dashboardOrigin } : {}),
+  });
 }
 
 export function pathParam(event: HttpEvent, name: string): string {

@@ -5,7 +5,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError } from './api-error';
-import { corsHeaders } from '../contract/cors';
+import { adminCorsHeaders, corsHeaders } from '../contract/cors';
 import { header, json, type HttpEvent, type HttpResult } from './event';
 import { errorFields, log } from '../logging/log';
 import { errorBody, type Surface } from '../domain/surface';
@@ -18,6 +18,8 @@ export interface WrapOptions {
   surface: Surface;
   /** Runs before the handler; throws an ApiError to refuse the request (the admin token check). */
   authenticate?: (event: HttpEvent) => Promise<void>;
+  /** Admin routes: the one origin their responses allow (lambdas/contract/cors.ts adminCorsHeaders); unset, none. */
+  dashboardOrigin?: string;
 }
 
 export function errorResult(surface: Surface, err: ApiError): HttpResult {
@@ -50,9 +52,9 @@ export function wrap(handler: (event: HttpEvent) => Promise<HttpResult>, options
 }
 
 function finish(event: HttpEvent, response: HttpResult, options: WrapOptions, startedAt: number | undefined): void {
-  if (options.surface !== 'admin') {
-    response.headers = { ...corsHeaders(header(event, 'origin')), ...response.headers };
-  }
+  const origin = header(event, 'origin');
+  const cors = options.surface === 'admin' ? adminCorsHeaders(origin, options.dashboardOrigin) : corsHeaders(origin);
+  response.headers = { ...cors, ...response.headers };
   log(response.statusCode >= 500 ? 'warn' : 'info', 'request', {
     route: options.route,
     status: response.statusCode,

@@ -11,7 +11,7 @@ import { TokenBuckets } from '../domain/rate-limit';
 import { retryAfterHeader } from '../domain/retry-after';
 import { errorBody, surfaceOf, throttledBody } from '../domain/surface';
 import { metadataHeader, presentedApiKey } from '../contract/client-headers';
-import { corsHeaders, preflightHeaders } from '../contract/cors';
+import { adminCorsHeaders, adminPreflightHeaders, corsHeaders, preflightHeaders } from '../contract/cors';
 import { requireAdmin } from '../http/admin-auth';
 import { ApiError } from '../http/api-error';
 import { header, json, type HttpEvent } from '../http/event';
@@ -50,15 +50,21 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
     if (req.method === 'GET' && url.pathname === '/openapi.json') return writeResult(res, json(200, openApiDocument()));
     const surface = surfaceOf(url.pathname);
     const origin = req.headers.origin;
+    const cors = surface === 'admin' ? adminCorsHeaders(origin, deps.dashboardOrigin) : corsHeaders(origin);
     // Every early answer leaves the body unread: answerUnread lets the client finish sending it.
     const fail = (status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}, close = false) =>
-      answerUnread(req, res, json(status, errorBody(surface, error, extra), { ...corsHeaders(origin), ...headers }), timeouts, { close });
+      answerUnread(req, res, json(status, errorBody(surface, error, extra), { ...cors, ...headers }), timeouts, { close });
 
     const matched = matchRoute(ROUTES, req.method ?? 'GET', url.pathname);
     if (req.method === 'OPTIONS' && matched !== undefined && surface !== 'admin') {
       req.resume();
       const requested = header({ headers: req.headers as Record<string, string> }, 'access-control-request-headers');
       return writeResult(res, { statusCode: 204, headers: preflightHeaders(origin, requested), body: '' });
+    }
+    // Admin preflights are answered only when a dashboard origin is configured, and allow only it.
+    if (req.method === 'OPTIONS' && matched !== undefined && surface === 'admin' && deps.dashboardOrigin) {
+      req.resume();
+      return writeResult(res, { statusCode: 204, headers: adminPreflightHeaders(origin, deps.dashboardOrigin), body: '' });
     }
     if (matched === undefined) return fail(404, `No route ${req.method} ${url.pathname}; see the README for the API`);
     if (matched === 'method') return fail(405, `Method ${req.method} is not allowed on ${url.pathname}`);

@@ -38,6 +38,8 @@ export interface LocalServerOptions {
   resultsIntervalMs?: number;
   /** How long a request may take to arrive (docs/api.md, "Limits"); tests shorten them. */
   timeouts?: RequestTimeouts;
+  /** The one origin admin responses allow (CORS), for a dashboard served elsewhere; unset, none. */
+  dashboardOrigin?: string;
   /** Replace parts of the wiring (fault injection in tests). */
   overrides?: (deps: Deps) => Deps;
 }
@@ -69,6 +71,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     adminToken: options.adminToken,
     geo: options.geo,
     clock: options.clock,
+    dashboardOrigin: options.dashboardOrigin,
   });
   const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
   const handlers = createHandlers(deps);

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import type { GeoLookup } from '../domain/geo';
 import { LOG_LEVELS, type LogLevel } from '../logging/log';
 import { MmdbGeoLookup, NO_GEO } from '../adapters/geo-mmdb';
+import { isOrigin } from '../contract/cors';
 
 /** One day. Node's timers overflow above 2^31-1 ms (about 24.8 days) and then fire every millisecond. */
 export const MAX_RESULTS_INTERVAL_SECONDS = 86_400;
@@ -37,6 +38,11 @@ export const START_ENV = {
     default: '60',
     description: `Seconds between results job runs, 1 to ${MAX_RESULTS_INTERVAL_SECONDS}; 0 runs it only on refresh`,
   },
+  TALLY_DASHBOARD_ORIGIN: {
+    default: 'unset',
+    description:
+      'Origin of a dashboard served elsewhere (http://localhost:5173, say), the only one whose browser may call the admin API (CORS); unset, none: npm start serves the dashboard on its own origin',
+  },
 } as const satisfies Record<string, { default: string; description: string }>;
 
 export type StartEnvName = keyof typeof START_ENV;
@@ -51,6 +57,7 @@ export interface StartConfig {
   geo: GeoLookup;
   resultsIntervalSeconds: number;
   logLevel: LogLevel;
+  dashboardOrigin: string | undefined;
 }
 
 export type ConfigResult = { ok: true; config: StartConfig } | { ok: false; problems: string[] };
@@ -115,6 +122,15 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
     else geo = opened;
   }
 
+  const dashboardOrigin = get('TALLY_DASHBOARD_ORIGIN');
+  if (dashboardOrigin !== undefined && !isOrigin(dashboardOrigin)) {
+    bad(
+      'TALLY_DASHBOARD_ORIGIN',
+      quote(dashboardOrigin),
+      'must be an origin as browsers send it: scheme, host and optional port, lower case, no path (http://localhost:5173)',
+    );
+  }
+
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -128,6 +144,7 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
       geo,
       resultsIntervalSeconds: interval,
       logLevel: logLevel as LogLevel,
+      dashboardOrigin,
     },
   };
 }

@@ -31,9 +31,11 @@ export interface LocalWiring {
   adminToken: string;
   geo?: GeoLookup;
   clock?: () => number;
+  /** The one origin admin responses allow (CORS); unset, none (the dashboard is served on the API's origin). */
+  dashboardOrigin?: string;
 }
 
-export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock }: LocalWiring): Deps {
+export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin }: LocalWiring): Deps {
   return {
     projects: new DynamoProjectStore(ddb, localTableName(TABLES.projects)),
     keys: new DynamoApiKeyStore(ddb, localTableName(TABLES.api_keys)),
@@ -52,5 +54,6 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     geo: geo ?? NO_GEO,
     clock: clock ?? Date.now,
     adminToken: async () => adminToken,
+    ...(dashboardOrigin ? { dashboardOrigin } : {}),
   };
 }

@@ -28,6 +28,7 @@ describe('START_ENV', () => {
       TALLY_LOG_LEVEL: 'loud',
       TALLY_GEOIP_DB: '/no/such/file.mmdb',
       TALLY_RESULTS_INTERVAL_SECONDS: '-1',
+      TALLY_DASHBOARD_ORIGIN: 'http://localhost:5173/',
     };
     const read = readStartConfig(bad);
     expect(read.ok).toBe(false);
