@@ -65,6 +65,8 @@ export const DEPENDENCIES = {
   rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
   /** EXPERIMENTS_CACHE_SECONDS: how long an instance may serve its copy of the running experiments. */
   experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
+  /** DASHBOARD_ORIGIN: the dashboard's origin (its CloudFront distribution), the only one admin responses allow (CORS). */
+  dashboardOrigin: { setting: true, env: ['DASHBOARD_ORIGIN'] },
 } as const satisfies Partial<Record<keyof Deps, DependencyAccess>>;
 
 export type DependencyName = keyof typeof DEPENDENCIES;
@@ -103,8 +105,8 @@ export interface Route extends FunctionLine {
 /** API Gateway gives up on an integration after 29 s: a route doing Athena work gets just under it. */
 const ATHENA_ROUTE_TIMEOUT = 28;
 
-/** Admin routes authenticate with the admin token and look their project up. */
-const ADMIN = { projects: 'read', adminToken: 'read' } as const;
+/** Admin routes authenticate with the admin token, look their project up and answer CORS for the dashboard. */
+const ADMIN = { projects: 'read', adminToken: 'read', dashboardOrigin: 'read' } as const;
 
 /** Both ingestion paths: ledger, identity links, both raw streams, the running experiments (exposures). */
 const INGEST = {

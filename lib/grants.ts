@@ -37,6 +37,8 @@ export interface AccessTargets {
   rateLimits: ApiGatewayRateLimitsConfig;
   /** EXPERIMENTS_CACHE_SECONDS. */
   experimentsCacheSeconds: number;
+  /** DASHBOARD_ORIGIN: https://<the dashboard distribution's domain>. */
+  dashboardOrigin: string;
   athena: AthenaTargets;
 }
 
@@ -52,6 +54,7 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
     [RAW_STREAMS.identities.envVar]: targets.streams.identities.deliveryStreamName,
     ADMIN_TOKEN_SECRET_ARN: targets.adminToken.secretArn,
     EXPERIMENTS_CACHE_SECONDS: String(targets.experimentsCacheSeconds),
+    DASHBOARD_ORIGIN: targets.dashboardOrigin,
     ATHENA_WORKGROUP: targets.athena.workGroupName,
     ATHENA_DATABASE: targets.athena.databaseName,
     ATHENA_MAX_WAIT_SECONDS: String(athenaMaxWaitSeconds(fn.timeout?.toSeconds() ?? 3)),

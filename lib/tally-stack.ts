@@ -21,6 +21,7 @@ import { Alarms } from './alarms';
 import { Analytics, glueDatabaseNameFor, RESULTS_PREFIX } from './analytics';
 import { TallyApi } from './api/api';
 import { accessLogBucket } from './buckets';
+import { Dashboard } from './dashboard';
 import { Edge } from './edge';
 import { TallyFunction, type LogLevel } from './function';
 import { applyAccess, type AccessTargets } from './grants';
@@ -96,7 +97,7 @@ export interface TallyStackProps extends StackProps {
   readonly geoipDatabase?: string;
   /** Put CloudFront in front of the API (viewer geolocation headers, origin secret header). @default false */
   readonly cloudFront?: boolean;
-  /** CloudFront price class, when cloudFront is on. @default PriceClass.PRICE_CLASS_100 */
+  /** CloudFront price class of the dashboard's distribution and, when cloudFront is on, the API's. @default PriceClass.PRICE_CLASS_100 */
   readonly cloudFrontPriceClass?: PriceClass;
 }
 
@@ -120,6 +121,7 @@ export class TallyStack extends Stack {
   readonly analytics: Analytics;
   readonly adminToken: Secret;
   readonly edge?: Edge;
+  readonly dashboard: Dashboard;
   readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: TallyStackProps = {}) {
@@ -215,6 +217,14 @@ export class TallyStack extends Stack {
 
     setEnv(this.authorizer.fn, 'UNAUTHENTICATED_USAGE_KEY', this.api.unauthenticatedKeyValue);
 
+    // The dashboard: its CSP names the API by ID, the admin functions and preflights name its origin.
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      api: this.api.api,
+      accessLogs,
+      priceClass: props.cloudFrontPriceClass ?? PriceClass.PRICE_CLASS_100,
+    });
+    this.api.addAdminPreflights(this.dashboard.origin);
+
     const targets: AccessTargets = {
       tables,
       streams: raw.streams,
@@ -223,6 +233,7 @@ export class TallyStack extends Stack {
       // The stage name, not the stage: the stage depends on these functions.
       rateLimits: { restApiId: this.api.api.restApiId, stage: stageName, planPrefix },
       experimentsCacheSeconds: (props.experimentsCacheTtl ?? Duration.seconds(5)).toSeconds(),
+      dashboardOrigin: this.dashboard.origin,
       athena: {
         workGroupName: analytics.workGroupName,
         databaseName: analytics.database.databaseName,
@@ -273,6 +284,10 @@ export class TallyStack extends Stack {
     new CfnOutput(this, 'ApiUrl', {
       value: edge ? `https://${edge.distribution.distributionDomainName}/` : this.api.api.url,
       description: 'Base URL of the API ({base_url})',
+    });
+    new CfnOutput(this, 'DashboardUrl', {
+      value: this.dashboard.url,
+      description: 'The dashboard: open it and sign in with the admin token (AdminTokenSecretArn)',
     });
     new CfnOutput(this, 'ExecuteApiUrl', { value: this.api.api.url, description: 'The API Gateway stage URL (bypasses CloudFront when it is on)' });
     new CfnOutput(this, 'AdminTokenSecretArn', { value: adminToken.secretArn, description: 'Secrets Manager secret holding the admin API bearer token' });

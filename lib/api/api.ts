@@ -1,7 +1,8 @@
 /**
  * The REST API: one resource and method per ROUTES entry (so routes added later appear here without
  * changes), the key authorizer on api-key routes, usage plans per key plan, CORS preflight on the
- * public routes and the gateway's own error responses.
+ * public routes (and on the admin routes for the dashboard's origin, addAdminPreflights) and the
+ * gateway's own error responses.
  */
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import {
@@ -17,13 +18,14 @@ import {
   PassthroughBehavior,
   RequestAuthorizer,
   RestApi,
+  type Resource,
   type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { CORS_ALLOW_HEADERS, PREFLIGHT_HEADER_LIST_PATTERN, PREFLIGHT_STATIC_HEADERS } from '../../lambdas/contract/cors';
+import { ADMIN_PREFLIGHT_STATIC_HEADERS, CORS_ALLOW_HEADERS, PREFLIGHT_HEADER_LIST_PATTERN, PREFLIGHT_STATIC_HEADERS } from '../../lambdas/contract/cors';
 import { ROUTES, type RouteName } from '../../lambdas/routes';
 import { throttleFor, usagePlanName } from '../../lambdas/contract/usage-plans';
 import { GATEWAY_ERRORS, GATEWAY_RESPONSE_HEADERS } from './gateway-responses';
@@ -62,6 +64,18 @@ export class TallyApi extends Construct {
    * values are unique in an account and region.
    */
   readonly unauthenticatedKeyValue: string;
+  /** The resources of the admin routes, for their preflight (addAdminPreflights). */
+  private readonly adminResources = new Map<string, Resource>();
+
+  /**
+   * OPTIONS on every admin path, allowing `dashboardOrigin` only (lambdas/contract/cors.ts
+   * adminPreflightHeaders). Called once the dashboard's distribution exists (lib/tally-stack.ts).
+   */
+  addAdminPreflights(dashboardOrigin: string): void {
+    for (const resource of this.adminResources.values()) {
+      addPreflightMock(resource, ADMIN_PREFLIGHT_STATIC_HEADERS, ['Access-Control-Allow-Origin'], adminPreflightResponseTemplate(dashboardOrigin));
+    }
+  }
 
   constructor(scope: Construct, id: string, props: TallyApiProps) {
     super(scope, id);
@@ -157,6 +171,7 @@ export class TallyApi extends Construct {
         }
       } else {
         // The admin handlers check the admin bearer token themselves (token in Secrets Manager).
+        this.adminResources.set(route.path, resource);
         const method = resource.addMethod(route.method, integration, { authorizationType: AuthorizationType.NONE });
         Validations.of(method).acknowledge(
           {
@@ -208,6 +223,31 @@ export class TallyApi extends Construct {
 }
 
 /**
+ * The admin preflight's template: Access-Control-Allow-Origin only when Origin is the dashboard's
+ * (lambdas/contract/cors.ts adminPreflightHeaders), set through $context.responseOverride.header
+ * as in preflightResponseTemplate. Any other Origin gets the static headers only, so the browser
+ * refuses the call.
+ */
+export function adminPreflightResponseTemplate(dashboardOrigin: string): string {
+  return [
+    ...readHeader('origin', 'Origin'),
+    `#if("$!origin" == "${dashboardOrigin}")`,
+    '  #set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)',
+    '#end',
+  ].join('\n');
+}
+
+/** Velocity lines setting $variable to a request header, looked up in both spellings (HTTP/2 sends lower case). */
+function readHeader(variable: string, name: string): string[] {
+  return [
+    `#set($${variable} = $input.params().header.get("${name}"))`,
+    `#if("$!${variable}" == "")`,
+    `  #set($${variable} = $input.params().header.get("${name.toLowerCase()}"))`,
+    '#end',
+  ];
+}
+
+/**
  * OPTIONS for browsers, answering as the local server does (lambdas/contract/cors.ts preflightHeaders).
  * CDK's addCorsPreflight cannot be used: with binaryMediaTypes ["*\/*"] a mock integration only maps
  * its templates when told to convert the (binary) body to text.
@@ -221,15 +261,9 @@ export class TallyApi extends Construct {
  * sends them lower-case), as CDK does for Origin.
  */
 export function preflightResponseTemplate(): string {
-  const read = (variable: string, name: string) => [
-    `#set($${variable} = $input.params().header.get("${name}"))`,
-    `#if("$!${variable}" == "")`,
-    `  #set($${variable} = $input.params().header.get("${name.toLowerCase()}"))`,
-    '#end',
-  ];
   return [
-    ...read('origin', 'Origin'),
-    ...read('requested', 'Access-Control-Request-Headers'),
+    ...readHeader('origin', 'Origin'),
+    ...readHeader('requested', 'Access-Control-Request-Headers'),
     '#if("$!origin" != "")',
     '  #set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)',
     '#end',
@@ -239,13 +273,25 @@ export function preflightResponseTemplate(): string {
   ].join('\n');
 }
 
-function addPreflight(resource: import('aws-cdk-lib/aws-apigateway').Resource): void {
-  const headers: Record<string, string> = {
-    'Access-Control-Allow-Origin': '*',
-    'Access-Control-Expose-Headers': 'Retry-After',
-    ...PREFLIGHT_STATIC_HEADERS,
-    'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
-  };
+function addPreflight(resource: Resource): void {
+  addPreflightMock(
+    resource,
+    {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Expose-Headers': 'Retry-After',
+      ...PREFLIGHT_STATIC_HEADERS,
+      'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
+    },
+    [],
+    preflightResponseTemplate(),
+  );
+}
+
+/**
+ * A mock answering OPTIONS with 204, `staticHeaders`, and what the template overrides. Headers only
+ * the template sets (`overriddenHeaders`) are declared in the method response without a value.
+ */
+function addPreflightMock(resource: Resource, staticHeaders: Record<string, string>, overriddenHeaders: string[], template: string): void {
   const method = resource.addMethod(
     'OPTIONS',
     new MockIntegration({
@@ -255,10 +301,10 @@ function addPreflight(resource: import('aws-cdk-lib/aws-apigateway').Resource): 
       integrationResponses: [
         {
           statusCode: '204',
-          responseParameters: Object.fromEntries(Object.entries(headers).map(([k, v]) => [`method.response.header.${k}`, `'${v}'`])),
+          responseParameters: Object.fromEntries(Object.entries(staticHeaders).map(([k, v]) => [`method.response.header.${k}`, `'${v}'`])),
           // The template must run on a text body, as the request template does.
           contentHandling: ContentHandling.CONVERT_TO_TEXT,
-          responseTemplates: { 'application/json': preflightResponseTemplate() },
+          responseTemplates: { 'application/json': template },
         },
       ],
     }),
@@ -267,7 +313,7 @@ function addPreflight(resource: import('aws-cdk-lib/aws-apigateway').Resource): 
       methodResponses: [
         {
           statusCode: '204',
-          responseParameters: Object.fromEntries(Object.keys(headers).map((k) => [`method.response.header.${k}`, true])),
+          responseParameters: Object.fromEntries([...Object.keys(staticHeaders), ...overriddenHeaders].map((k) => [`method.response.header.${k}`, true])),
         },
       ],
     },

@@ -67,10 +67,16 @@ describe('entry files', () => {
     vi.resetModules();
   });
 
+  /** Placeholders of references whose value has a checked form (names and ARNs are plain text). */
+  const SHAPED: Record<string, string> = { DASHBOARD_ORIGIN: 'https://d111111abcdef8.cloudfront.net' };
+
   /** The stack's values with references replaced by placeholders (names, ARNs) and the database by the test one. */
   function deployedEnv(name: FunctionName): Record<string, string> {
     return Object.fromEntries(
-      Object.entries(envOfFunction(name)).map(([k, v]) => [k, k === 'GEOIP_DB_PATH' ? GEOIP : typeof v === 'string' ? v : `${k.toLowerCase()}-placeholder`]),
+      Object.entries(envOfFunction(name)).map(([k, v]) => [
+        k,
+        k === 'GEOIP_DB_PATH' ? GEOIP : typeof v === 'string' ? v : (SHAPED[k] ?? `${k.toLowerCase()}-placeholder`),
+      ]),
     );
   }
 

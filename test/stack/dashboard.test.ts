@@ -1,0 +1,250 @@
+/**
+ * The dashboard on AWS (lib/dashboard.ts): a private bucket only CloudFront reads (origin access
+ * control), the CSP and security headers, the deployed config.json naming the API, the DashboardUrl
+ * output, and admin CORS for the dashboard's origin alone (the functions' DASHBOARD_ORIGIN and the
+ * admin OPTIONS mocks). Plus: the template has no dependency cycle (the CSP names the API, the admin
+ * functions name the distribution).
+ */
+import { Template } from 'aws-cdk-lib/assertions';
+import { CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { AnyPrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Asset } from 'aws-cdk-lib/aws-s3-assets';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PREFLIGHT_STATIC_HEADERS } from '../../lambdas/contract/cors';
+import { DASHBOARD_CONFIG_FILE, type DashboardConfig } from '../../lambdas/contract/dashboard';
+import { ROUTES } from '../../lambdas/routes';
+import { adminPreflightResponseTemplate } from '../../lib/api/api';
+import { ASSETS_CACHE_CONTROL, ENTRY_CACHE_CONTROL } from '../../lib/dashboard';
+import { TallyStack } from '../../lib/tally-stack';
+import { synthStack, testApp, type Synth } from './synth';
+
+let s: Synth;
+let json: { Resources: Record<string, any>; Outputs: Record<string, any> };
+beforeAll(() => {
+  s = synthStack();
+  json = s.template.toJSON() as typeof json;
+});
+
+const idOf = (construct: { node: { defaultChild?: unknown } }) => s.stack.getLogicalId(construct.node.defaultChild as never);
+const ofType = (template: { Resources: Record<string, any> }, type: string) => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
+
+/**
+ * Why the dashboard bucket would be readable by anyone but its distribution, or nothing. Checks the
+ * public access block, website hosting, ACLs and every Allow of the bucket policy.
+ */
+function publicAccessProblems(template: { Resources: Record<string, any> }, bucketId: string, distributionId: string): string[] {
+  const problems: string[] = [];
+  const bucket = template.Resources[bucketId].Properties;
+  const block = bucket.PublicAccessBlockConfiguration ?? {};
+  for (const flag of ['BlockPublicAcls', 'BlockPublicPolicy', 'IgnorePublicAcls', 'RestrictPublicBuckets']) {
+    if (block[flag] !== true) problems.push(`${flag} is not true`);
+  }
+  if (bucket.WebsiteConfiguration) problems.push('website hosting is on');
+  if (bucket.AccessControl && bucket.AccessControl !== 'Private') problems.push(`ACL ${bucket.AccessControl}`);
+  const policies = ofType(template, 'AWS::S3::BucketPolicy').filter(([, p]) => JSON.stringify(p.Properties.Bucket).includes(bucketId));
+  for (const [, policy] of policies) {
+    for (const st of policy.Properties.PolicyDocument.Statement) {
+      if (st.Effect !== 'Allow') continue;
+      const cloudfront = JSON.stringify(st.Principal) === JSON.stringify({ Service: 'cloudfront.amazonaws.com' });
+      const sourceArn = st.Condition?.StringEquals?.['AWS:SourceArn'];
+      // CDK's BucketDeployment and autoDelete handlers get access through their roles, not the policy.
+      if (!cloudfront) problems.push(`policy allows ${JSON.stringify(st.Principal)}`);
+      else if (!JSON.stringify(sourceArn ?? '').includes(distributionId)) problems.push('CloudFront read is not limited to the distribution (AWS:SourceArn)');
+      const actions = ([] as string[]).concat(st.Action);
+      if (actions.some((a) => a !== 's3:GetObject')) problems.push(`policy allows ${actions.join(', ')}`);
+    }
+  }
+  return problems;
+}
+
+describe('dashboard bucket', () => {
+  it('is private: public access blocked, no website hosting, only the distribution reads it through OAC', () => {
+    const bucketId = idOf(s.stack.dashboard.bucket);
+    const distributionId = idOf(s.stack.dashboard.distribution);
+    expect(publicAccessProblems(json, bucketId, distributionId)).toEqual([]);
+    const bucket = json.Resources[bucketId].Properties;
+    expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    // TLS only.
+    const policy = ofType(json, 'AWS::S3::BucketPolicy').find(([, p]) => JSON.stringify(p.Properties.Bucket).includes(bucketId))![1];
+    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+  });
+
+  it('the check fails when the bucket becomes public (a policy for anyone, or the access block removed)', () => {
+    const app = testApp();
+    const stack = new TallyStack(app, 'Tally');
+    stack.dashboard.bucket.addToResourcePolicy(
+      new PolicyStatement({ principals: [new AnyPrincipal()], actions: ['s3:GetObject'], resources: [stack.dashboard.bucket.arnForObjects('*')] }),
+    );
+    (stack.dashboard.bucket.node.defaultChild as CfnBucket).publicAccessBlockConfiguration = { blockPublicPolicy: false };
+    (stack.dashboard.bucket.node.defaultChild as CfnBucket).websiteConfiguration = { indexDocument: 'index.html' };
+    const template = Template.fromStack(stack).toJSON() as typeof json;
+    const problems = publicAccessProblems(
+      template,
+      stack.getLogicalId(stack.dashboard.bucket.node.defaultChild as never),
+      stack.getLogicalId(stack.dashboard.distribution.node.defaultChild as never),
+    );
+    expect(problems).toEqual(expect.arrayContaining(['BlockPublicPolicy is not true', 'website hosting is on', 'policy allows {"AWS":"*"}']));
+  });
+
+  it('is destroyed with the stack, emptied first by the deployments (it holds build output only)', () => {
+    expect(json.Resources[idOf(s.stack.dashboard.bucket)].DeletionPolicy).toBe('Delete');
+    for (const [, d] of ofType(json, 'Custom::CDKBucketDeployment')) expect(d.Properties.RetainOnDelete).toBe(false);
+  });
+});
+
+describe('dashboard distribution', () => {
+  const distribution = () => json.Resources[idOf(s.stack.dashboard.distribution)].Properties.DistributionConfig;
+
+  it('reads the bucket through origin access control, serves index.html at /, redirects HTTP to HTTPS', () => {
+    const config = distribution();
+    expect(config.DefaultRootObject).toBe('index.html');
+    expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+    expect(config.Origins).toHaveLength(1);
+    expect(config.Origins[0].OriginAccessControlId).toBeDefined();
+    expect(config.Origins[0].S3OriginConfig.OriginAccessIdentity).toBe('');
+    const [[oacId, oac]] = ofType(json, 'AWS::CloudFront::OriginAccessControl') as [[string, any]];
+    expect(config.Origins[0].OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
+    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' });
+    // Hash routes: no error-page rewrite to index.html.
+    expect(config.CustomErrorResponses).toBeUndefined();
+  });
+
+  it("sends the dashboard's CSP (no inline script, the API's origin for connect-src) and the security headers", () => {
+    const policyRef = distribution().DefaultCacheBehavior.ResponseHeadersPolicyId.Ref;
+    const headers = json.Resources[policyRef].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    const csp = JSON.stringify(s.stack.resolve(headers.ContentSecurityPolicy.ContentSecurityPolicy));
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain("default-src 'none'");
+    // connect-src names the API by its RestApi ID (not its stage: no cycle).
+    expect(csp).toContain(`connect-src 'self' https://`);
+    expect(csp).toContain(idOf(s.stack.api.api));
+    expect(csp).toContain('.execute-api.');
+    expect(headers.ContentSecurityPolicy.Override).toBe(true);
+    expect(headers.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31536000, Override: true });
+    expect(headers.ContentTypeOptions).toEqual({ Override: true });
+    expect(headers.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
+    expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: 'no-referrer', Override: true });
+  });
+});
+
+describe('dashboard deployment', () => {
+  const deployments = () => ofType(json, 'Custom::CDKBucketDeployment').map(([, d]) => d.Properties);
+
+  it('writes config.json with the API stage URL at deploy time, next to index.html, never cached', () => {
+    const entryId = idOf(s.stack.dashboard.node.findChild('DeployEntry').node.findChild('CustomResource'));
+    const entry = json.Resources[entryId].Properties;
+    expect(entry.SystemMetadata['cache-control']).toBe(ENTRY_CACHE_CONTROL);
+    expect(entry.Exclude).toEqual(['assets/*']);
+    // Source.jsonData's asset: config.json with markers the deployment replaces by the resolved values.
+    const staged = s.stack.dashboard.node
+      .findChild('DeployEntry')
+      .node.children.filter((c): c is Asset => c instanceof Asset)
+      .map((a) => (a.node.findChild('Stage') as unknown as { absoluteStagedPath: string }).absoluteStagedPath)
+      .filter((dir) => existsSync(join(dir, DASHBOARD_CONFIG_FILE)));
+    expect(staged).toHaveLength(1);
+    const config = JSON.parse(readFileSync(join(staged[0]!, DASHBOARD_CONFIG_FILE), 'utf8')) as DashboardConfig;
+    const markers = (entry.SourceMarkers as Array<Record<string, unknown>>).find((m) => Object.keys(m).length > 0)!;
+    const resolved = config.apiUrl!.replace(/<<marker:0xbaba:\d+>>/g, (m) => `{${JSON.stringify(markers[m])}}`);
+    const stageId = s.stack.getLogicalId(s.stack.api.api.deploymentStage.node.defaultChild as never);
+    expect(resolved).toBe(
+      `https://{{"Ref":"${idOf(s.stack.api.api)}"}}.execute-api.{{"Ref":"AWS::Region"}}.{{"Ref":"AWS::URLSuffix"}}/{{"Ref":"${stageId}"}}/`,
+    );
+  });
+
+  it('deploys the hashed assets with a year-long immutable cache, before the entry, and keeps old ones', () => {
+    const assets = deployments().find((d) => JSON.stringify(d.Include ?? []) === JSON.stringify(['assets/*']));
+    expect(assets).toBeDefined();
+    expect(assets.SystemMetadata['cache-control']).toBe(ASSETS_CACHE_CONTROL);
+    expect(assets.Prune).toBe(false);
+    const entryId = idOf(s.stack.dashboard.node.findChild('DeployEntry').node.findChild('CustomResource'));
+    const [assetsId] = ofType(json, 'Custom::CDKBucketDeployment').find(([, d]) => d.Properties === assets)!;
+    expect(JSON.stringify(json.Resources[entryId].DependsOn ?? [])).toContain(assetsId);
+  });
+
+  it('prints DashboardUrl: https://<distribution domain>/', () => {
+    expect(json.Outputs.DashboardUrl.Value).toEqual({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [idOf(s.stack.dashboard.distribution), 'DomainName'] }, '/']],
+    });
+  });
+});
+
+describe('admin CORS for the dashboard origin', () => {
+  const dashboardOrigin = () => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [idOf(s.stack.dashboard.distribution), 'DomainName'] }]] });
+
+  it('gives every admin function DASHBOARD_ORIGIN, and no other function', () => {
+    for (const route of ROUTES) {
+      const env = json.Resources[idOf(s.stack.functions[route.name].fn)].Properties.Environment.Variables;
+      if (route.auth === 'admin') expect(env.DASHBOARD_ORIGIN, route.name).toEqual(dashboardOrigin());
+      else expect(env.DASHBOARD_ORIGIN, route.name).toBeUndefined();
+    }
+  });
+
+  it('answers OPTIONS on every admin path with a mock allowing only the dashboard origin', () => {
+    const resources = s.template.findResources('AWS::ApiGateway::Resource');
+    const pathOf = (id: string): string => {
+      const p = resources[id]!.Properties;
+      return `${p.ParentId.Ref ? pathOf(p.ParentId.Ref) : ''}/${p.PathPart}`;
+    };
+    const options = ofType(json, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties.HttpMethod === 'OPTIONS');
+    const adminPaths = new Set<string>(ROUTES.filter((r) => r.auth === 'admin').map((r) => r.path));
+    const adminOptions = options.filter(([, m]) => adminPaths.has(pathOf(m.Properties.ResourceId.Ref)));
+    expect(new Set(adminOptions.map(([, m]) => pathOf(m.Properties.ResourceId.Ref)))).toEqual(adminPaths);
+
+    // The template, with the distribution's domain in place of its token.
+    const expected = s.stack.resolve(adminPreflightResponseTemplate(s.stack.dashboard.origin));
+    for (const [, m] of adminOptions) {
+      expect(m.Properties).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK', ContentHandling: 'CONVERT_TO_TEXT' } });
+      const response = m.Properties.Integration.IntegrationResponses[0];
+      const params = response.ResponseParameters as Record<string, string>;
+      // No static allow-origin: only the template sets it, and only for the dashboard.
+      expect(params['method.response.header.Access-Control-Allow-Origin']).toBeUndefined();
+      for (const [name, value] of Object.entries(ADMIN_PREFLIGHT_STATIC_HEADERS)) expect(params[`method.response.header.${name}`], name).toBe(`'${value}'`);
+      const template = response.ResponseTemplates['application/json'];
+      expect(template).toEqual(expected);
+      const text = JSON.stringify(template);
+      expect(text).toContain(`#if(\\"$!origin\\" == \\"https://`);
+      expect(text).toContain(idOf(s.stack.dashboard.distribution));
+      expect(text).toContain('#set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)');
+      expect(Object.keys(m.Properties.MethodResponses[0].ResponseParameters)).toContain('method.response.header.Access-Control-Allow-Origin');
+    }
+  });
+});
+
+describe('dependencies', () => {
+  it('the template has no cycle (admin functions -> distribution -> CSP -> RestApi; config.json -> stage)', () => {
+    const resources = json.Resources;
+    const refs = (value: unknown, out: Set<string>): Set<string> => {
+      if (Array.isArray(value)) value.forEach((v) => refs(v, out));
+      else if (value && typeof value === 'object') {
+        const v = value as Record<string, unknown>;
+        if (typeof v.Ref === 'string' && v.Ref in resources) out.add(v.Ref);
+        const att = v['Fn::GetAtt'] as string[] | undefined;
+        if (Array.isArray(att) && att[0]! in resources) out.add(att[0]!);
+        Object.values(v).forEach((x) => refs(x, out));
+      }
+      return out;
+    };
+    const edges = new Map(
+      Object.entries(resources).map(([id, r]) => [id, new Set([...refs(r.Properties, new Set()), ...([] as string[]).concat(r.DependsOn ?? [])])]),
+    );
+    const state = new Map<string, 'visiting' | 'done'>();
+    const cycleFrom = (id: string, path: string[]): string[] | undefined => {
+      if (state.get(id) === 'done') return undefined;
+      if (state.get(id) === 'visiting') return [...path.slice(path.indexOf(id)), id];
+      state.set(id, 'visiting');
+      for (const next of edges.get(id) ?? []) {
+        const cycle = cycleFrom(next, [...path, id]);
+        if (cycle) return cycle;
+      }
+      state.set(id, 'done');
+      return undefined;
+    };
+    for (const id of edges.keys()) expect(cycleFrom(id, [])).toBeUndefined();
+  });
+});
