@@ -5,13 +5,6 @@
 import type { ComponentChildren } from 'preact';
 import { cloneElement, isValidElement, type VNode } from 'preact';
 
-let nextId = 0;
-/** A stable-enough unique id for a label/control/error triple. */
-export function fieldId(name: string): string {
-  nextId += 1;
-  return `f-${name}-${nextId}`;
-}
-
 export interface FieldProps {
   /** The control's id (the label's `for`). */
   id: string;

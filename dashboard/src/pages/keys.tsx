@@ -119,7 +119,7 @@ export function KeysPage({ api, params }: PageProps) {
               <p class="muted">No keys yet.</p>
             ) : (
               <div class="table-wrap">
-                <table>
+                <table class="stack">
                   <thead>
                     <tr>
                       <th scope="col">Prefix</th>
@@ -137,13 +137,17 @@ export function KeysPage({ api, params }: PageProps) {
                       .sort((a, b) => b.created_at.localeCompare(a.created_at))
                       .map((k) => (
                         <tr key={k.id}>
-                          <td class="mono">{k.key_prefix}…</td>
-                          <td>{k.plan}</td>
-                          <td class="num">{k.rate_limit_per_minute.toLocaleString('en')}/min</td>
-                          <td>
+                          <td class="mono nowrap" data-label="Prefix">
+                            {k.key_prefix}…
+                          </td>
+                          <td data-label="Plan">{k.plan}</td>
+                          <td class="num" data-label="Limit">
+                            {k.rate_limit_per_minute.toLocaleString('en')}/min
+                          </td>
+                          <td data-label="Restrictions">
                             <Restrictions k={k} />
                           </td>
-                          <td>{formatTime(k.created_at)}</td>
+                          <td data-label="Created">{formatTime(k.created_at)}</td>
                           <td>
                             <button
                               type="button"
