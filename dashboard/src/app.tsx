@@ -54,7 +54,8 @@ export function App({ apiBase }: { apiBase: string }) {
       const Page = route.page;
       return (
         <Shell api={api} path={path} projectId={params.projectId} title={route.title} onSignOut={signOut}>
-          <Page api={api} apiBase={apiBase} params={params} />
+          {/* A new page per route and project, so nothing (a new key, filters) carries over to another project. */}
+          <Page key={`${route.pattern} ${params.projectId ?? ''}`} api={api} apiBase={apiBase} params={params} />
         </Shell>
       );
     }

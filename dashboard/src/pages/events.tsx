@@ -54,7 +54,7 @@ export function EventsPage({ api, params }: PageProps) {
           Refresh
         </button>
         <span class="muted" role="status">
-          {list.loading ? 'Loading…' : list.data ? `${list.data.events.length} event${list.data.events.length === 1 ? '' : 's'}, newest first` : ''}
+          {list.data ? `${list.data.events.length} event${list.data.events.length === 1 ? '' : 's'}, newest first` : ''}
         </span>
       </div>
       <AsyncView state={list}>{({ events }) => <EventList events={events} userHref={(id) => `#${projectPath}/users/${encodeURIComponent(id)}`} />}</AsyncView>
