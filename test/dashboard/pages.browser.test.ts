@@ -121,6 +121,26 @@ describeBrowser('dashboard pages', () => {
     await page.close();
   });
 
+  it('fills the install snippets with this server and a key created right there, which then sends events', async () => {
+    const projectId = await stack.createProject('Install project');
+    const dash = await openDashboard(browser, stack.url);
+    const { page } = dash;
+    await dash.go(`/projects/${projectId}/install`);
+    await page.waitForSelector('pre.code');
+    expect(await page.$eval('pre.code', (e) => e.textContent)).toContain(`apiKey: "YOUR_PROJECT_KEY", baseURL: "${stack.url}"`);
+    await page.click('button ::-p-text(Create key)');
+    await page.waitForSelector('.new-key');
+    const key = await page.$eval('.new-key code.secret', (e) => e.textContent!);
+    expect(await page.$eval('#install-key', (e) => (e as any).value)).toBe(key);
+    const snippets = await page.$$eval('pre.code', (els) => els.map((e) => e.textContent!));
+    expect(snippets[0]).toContain(`Tally.init({ apiKey: "${key}", baseURL: "${stack.url}" })`);
+    expect(snippets[1]).toContain(`npm install @tally/sdk`);
+    expect(snippets[1]).toContain(`init({ apiKey: "${key}", baseURL: "${stack.url}" })`);
+    expect((await stack.post('/v1/events', key, { events: [{ name: 'installed', user_id: 'u1' }] })).status).toBe(204);
+    expect(dash.problems).toEqual([]);
+    await page.close();
+  });
+
   it('lists events sent with a key, newest first, filtered by name, each row expandable to its JSON', async () => {
     const projectId = await stack.createProject('Events project');
     const key = await stack.createKey(projectId, UNTHROTTLED_KEY);

@@ -2,7 +2,7 @@
  * Keys of a project: "Create key" (plan, rate limit, allowed origins, allowed bundle IDs; each field
  * shows the API's own message), the new key shown once, the list, and "Revoke" with a confirmation.
  */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { ApiKey, CreatedKey } from '../admin-types';
 import { ApiError } from '../api';
 import { AsyncView, useAsync } from '../components/async-view';
@@ -44,6 +44,8 @@ export function KeysPage({ api, params }: PageProps) {
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [revokeError, setRevokeError] = useState<string | null>(null);
   const [revokeBusy, setRevokeBusy] = useState(false);
+  // After a revoke its row (which had focus) is gone: focus goes to the list's heading instead.
+  const listHeading = useRef<HTMLHeadingElement>(null);
   return (
     <>
       <h1>Keys</h1>
@@ -112,7 +114,9 @@ export function KeysPage({ api, params }: PageProps) {
         </form>
       </section>
       <section aria-labelledby="key-list">
-        <h2 id="key-list">Active keys</h2>
+        <h2 id="key-list" tabIndex={-1} ref={listHeading}>
+          Active keys
+        </h2>
         <AsyncView state={list}>
           {({ keys }) =>
             keys.length === 0 ? (
@@ -184,6 +188,7 @@ export function KeysPage({ api, params }: PageProps) {
             await api.delete(`${base}/${encodeURIComponent(revoking.id)}`);
             setRevoking(null);
             list.reload();
+            listHeading.current?.focus();
           } catch (err) {
             setRevokeError(err instanceof Error ? err.message : String(err));
           } finally {
