@@ -81,6 +81,7 @@ describeBrowser('dashboard pages', () => {
     expect(await page.$eval('#key-limit-error', (e) => e.textContent)).toBe('rate_limit_per_minute must be at least 1');
     expect(await page.$eval('#key-origins', (e) => e.getAttribute('aria-invalid'))).toBe('true');
     expect(await page.$eval('#key-origins', (e) => e.getAttribute('aria-describedby'))).toContain('key-origins-error');
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'key-limit');
     expect((await stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys).toEqual([]);
 
     await page.$eval('#key-origins', (e) => ((e as any).value = 'https://shop.example.com'));

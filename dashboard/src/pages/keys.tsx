@@ -70,6 +70,8 @@ export function KeysPage({ api, params }: PageProps) {
               list.reload();
             } catch (err) {
               setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
+              // Focus the first field the API named, once it is marked.
+              requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
             } finally {
               setBusy(false);
             }
