@@ -20,6 +20,8 @@
  * | lib (CDK) | lib                   | the route manifest, the Lambda variables (lambda-env.ts),     |
  * |           |                       | domain, contract, store/schema.ts (table layouts): plain data |
  * |           |                       | only, never handlers/, http/ or adapters                      |
+ * | dashboard | dashboard/src         | dashboard/src, lambdas/contract/dashboard.ts, pure            |
+ * |           |                       | lambdas/domain modules, preact, uplot: it runs in a browser   |
  *
  * A module that breaks a row fails the check with the rule's name. To see it fail:
  * test/layers/layers.test.ts runs the checker on a fixture with a wrong-way import.
@@ -139,11 +141,20 @@ module.exports = {
         pathNot: ['^lambdas/routes\\.ts$', '^lambdas/lambda-env\\.ts$', tally('domain'), tally('contract'), '^lambdas/store/schema\\.ts$'],
       },
     },
+    {
+      name: 'dashboard-is-a-browser-app',
+      comment: 'dashboard/src: the browser app; its own modules, the dashboard contract, pure domain rules, preact and uplot only',
+      severity: 'error',
+      from: { path: '^dashboard/src/' },
+      to: {
+        pathNot: ['^dashboard/src/', '^lambdas/contract/dashboard\\.ts$', tally('domain'), '(^|/)node_modules/(preact|uplot)/'],
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
-    exclude: { path: ['\\.d\\.ts$'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.json'] },
+    exclude: { path: ['\\.d\\.ts$', '^dashboard/dist/'] },
   },
 };

@@ -38,6 +38,9 @@ async function main() {
   });
 
   console.log(`Tally is running at ${server.url}`);
+  // The dashboard is the server's "/": sign in there with the admin token.
+  const tokenSource = generated ? 'the admin token below' : `your ${'TALLY_ADMIN_TOKEN' satisfies StartEnvName}`;
+  console.log(`  dashboard:      ${server.url}/  (open it and sign in with ${tokenSource})`);
   console.log(`  data directory: ${dataDir}`);
   console.log(`  raw events:     ${server.eventsDir}`);
   console.log(`  identity links: ${server.identitiesDir}`);

@@ -18,9 +18,32 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** The API's message for one field (details[].field), for display next to that input. */
+  /**
+   * The API's message for one field, for display next to that input: from details[].field, else from
+   * the admin API's "<field>: <message>; …" error text (a field path such as "allowed_origins.2"
+   * counts for "allowed_origins").
+   */
   forField(field: string): string | undefined {
-    return this.details.find((d) => d.field === field)?.message;
+    const detail = this.details.find((d) => d.field === field)?.message;
+    if (detail !== undefined) return detail;
+    const parts = this.fieldMessages().filter((p) => p.field === field || p.field.startsWith(`${field}.`));
+    return parts.length ? parts.map((p) => p.message).join('; ') : undefined;
+  }
+
+  /** The message without the parts forField gives to one of `fields` (for a form-level error), or undefined if nothing is left. */
+  apartFrom(fields: string[]): string | undefined {
+    if (fields.some((f) => this.details.some((d) => d.field === f))) return undefined;
+    const parts = this.fieldMessages();
+    if (!parts.length) return this.message;
+    const left = parts.filter((p) => !fields.some((f) => p.field === f || p.field.startsWith(`${f}.`)));
+    return left.length ? left.map((p) => `${p.field}: ${p.message}`).join('; ') : undefined;
+  }
+
+  private fieldMessages(): { field: string; message: string }[] {
+    if (this.status !== 400) return [];
+    const parts = this.message.split('; ').map((part) => /^([A-Za-z_][\w.]*): (.+)$/s.exec(part));
+    if (parts.some((m) => m === null)) return [];
+    return parts.map((m) => ({ field: m![1]!, message: m![2]! }));
   }
 }
 

@@ -1,9 +1,21 @@
-/** The app shell: sign-in when there is no token, else the navigation and the routed page. */
-import { useMemo, useState } from 'preact/hooks';
-import { createApiClient } from './api';
-import { match, navigate, useRoute } from './router';
+/** The app shell: sign-in when there is no token, else the header, the navigation and the routed page. */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { Project } from './admin-types';
+import { createApiClient, type ApiClient } from './api';
+import { match, navigate, pathOf, useRoute } from './router';
 import { ROUTES } from './routes';
 import { session } from './session';
+import { SignIn } from './sign-in';
+
+/** The sections of a project, in the navigation's order. */
+const SECTIONS = [
+  { segment: 'keys', label: 'Keys' },
+  { segment: 'install', label: 'Install' },
+  { segment: 'events', label: 'Events' },
+  { segment: 'users', label: 'Users' },
+  { segment: 'experiments', label: 'Experiments' },
+] as const;
 
 export function App({ apiBase }: { apiBase: string }) {
   const path = useRoute();
@@ -20,47 +32,122 @@ export function App({ apiBase }: { apiBase: string }) {
   );
   if (!signedIn) {
     return (
-      <main>
-        {notice && <p role="alert">{notice}</p>}
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            const token = new FormData(e.currentTarget).get('token');
-            if (typeof token === 'string' && token !== '') {
-              session.signIn(token);
-              setNotice(null);
-              setSignedIn(true);
-            }
-          }}
-        >
-          <label>
-            Admin token <input name="token" type="password" autoComplete="current-password" required />
-          </label>
-          <button type="submit">Sign in</button>
-        </form>
-      </main>
+      <SignIn
+        apiBase={apiBase}
+        notice={notice}
+        onSignedIn={(token) => {
+          session.signIn(token);
+          setNotice(null);
+          setSignedIn(true);
+        }}
+      />
     );
   }
+  const signOut = () => {
+    session.signOut();
+    setNotice(null);
+    setSignedIn(false);
+  };
   for (const route of ROUTES) {
     const params = match(route.pattern, path);
     if (params) {
       const Page = route.page;
       return (
-        <main>
-          <button
-            type="button"
-            onClick={() => {
-              session.signOut();
-              setSignedIn(false);
-            }}
-          >
-            Sign out
-          </button>
-          <Page api={api} apiBase={apiBase} params={params} />
-        </main>
+        <Shell api={api} path={path} projectId={params.projectId} title={route.title} onSignOut={signOut}>
+          {/* A new page per route and project, so nothing (a new key, filters) carries over to another project. */}
+          <Page key={`${route.pattern} ${params.projectId ?? ''}`} api={api} apiBase={apiBase} params={params} />
+        </Shell>
       );
     }
   }
   navigate('/projects');
   return null;
+}
+
+function Shell({
+  api,
+  path,
+  projectId,
+  title,
+  onSignOut,
+  children,
+}: {
+  api: ApiClient;
+  path: string;
+  projectId: string | undefined;
+  title: string;
+  onSignOut: () => void;
+  children: ComponentChildren;
+}) {
+  const [projects, setProjects] = useState<Project[] | null>(null);
+  // The switcher's list: loaded once, and again when the route names a project it does not know (just created).
+  const known = projects === null || projectId === undefined || projects.some((p) => p.id === projectId);
+  useEffect(() => {
+    if (projects !== null && known) return;
+    let live = true;
+    api.get<{ projects: Project[] }>('/admin/v1/projects').then(
+      (r) => live && setProjects(r.projects),
+      () => live && setProjects((p) => p ?? []),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, projectId, known]);
+  const project = projects?.find((p) => p.id === projectId);
+  useEffect(() => {
+    document.title = [title, project?.name, 'Tally'].filter(Boolean).join(' · ');
+  }, [title, project?.name]);
+  const section = SECTIONS.find((s) => projectId !== undefined && path.startsWith(`${pathOf('projects', projectId)}/${s.segment}`))?.segment;
+  return (
+    <>
+      <a class="skip-link" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
+        Skip to content
+      </a>
+      <header class="top">
+        <div class="bar">
+          <a class="brand" href="#/projects">
+            Tally
+          </a>
+          {projects && projects.length > 0 && (
+            <label class="switcher">
+              <span class="visually-hidden">Project</span>
+              <select
+                value={projectId ?? ''}
+                onChange={(e) => {
+                  const id = e.currentTarget.value;
+                  navigate(id ? `${pathOf('projects', id)}/${section ?? 'keys'}` : '/projects');
+                }}
+              >
+                <option value="">All projects</option>
+                {projects.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <button type="button" class="secondary sign-out" onClick={onSignOut}>
+            Sign out
+          </button>
+        </div>
+        {projectId !== undefined && (
+          <nav aria-label="Project">
+            <ul>
+              {SECTIONS.map((s) => (
+                <li key={s.segment}>
+                  <a href={`#${pathOf('projects', projectId)}/${s.segment}`} aria-current={s.segment === section ? 'page' : undefined}>
+                    {s.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+      </header>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
 }

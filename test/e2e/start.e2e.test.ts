@@ -51,6 +51,8 @@ describe('npm start', () => {
     const first = await start();
     const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
     expect(first.output()).toContain(token);
+    expect(first.output()).toContain(`dashboard:      ${first.url}/  (open it and sign in with the admin token below)`);
+    expect((await fetch(`${first.url}/`)).headers.get('content-type')).toBe('text/html; charset=utf-8');
     const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const project = (await (await fetch(`${first.url}/admin/v1/projects`, { method: 'POST', headers: auth, body: '{"name":"persisted"}' })).json()) as {
       id: string;

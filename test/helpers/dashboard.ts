@@ -3,7 +3,8 @@
  * /): open a page, sign in, take screenshots into test-output/dashboard/ (not committed; look at them),
  * and fail on any console error or CSP violation the page reports.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { ADMIN_TOKEN } from './local';
@@ -50,4 +51,26 @@ export async function openDashboard(browser: Browser, serverUrl: string, options
       return path;
     },
   };
+}
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+let axeSource: string | undefined;
+
+/**
+ * Runs axe-core on the page as it is now and returns its serious and critical violations, each as
+ * "<rule>: <help> (<selectors>)", so a failing assertion says what to fix.
+ */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not apply to: an added <script>
+  // tag (page.addScriptTag) is inline script, which the dashboard's CSP rightly blocks.
+  axeSource ??= readFileSync(AXE_PATH, 'utf8');
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }
+    ).axe;
+    const result = await axe.run();
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`);
 }

@@ -1,6 +1,221 @@
+/**
+ * Keys of a project: "Create key" (plan, rate limit, allowed origins, allowed bundle IDs; each field
+ * shows the API's own message), the new key shown once, the list, and "Revoke" with a confirmation.
+ */
+import { useRef, useState } from 'preact/hooks';
+import type { ApiKey, CreatedKey } from '../admin-types';
+import { ApiError } from '../api';
+import { AsyncView, useAsync } from '../components/async-view';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { Field } from '../components/field';
+import { NewKeyPanel } from '../components/new-key';
+import { formatTime } from '../format';
 import type { PageProps } from '../page';
+import { pathOf } from '../router';
 
-// Placeholder: this page is built by the dashboard issue (14).
-export function KeysPage(_props: PageProps) {
-  return <h1>Keys</h1>;
+const FIELDS = ['plan', 'rate_limit_per_minute', 'allowed_origins', 'allowed_bundle_ids'];
+
+/** One entry a line; blank lines ignored. */
+const lines = (value: FormDataEntryValue | null) =>
+  String(value ?? '')
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The create body from the form: only what was filled in, so the API's defaults apply otherwise. */
+function keyBody(form: FormData): Record<string, unknown> {
+  const body: Record<string, unknown> = { plan: form.get('plan') };
+  const limit = String(form.get('rate_limit_per_minute') ?? '').trim();
+  // Sent as typed when it is not a number, so the API's message names the problem.
+  if (limit !== '') body.rate_limit_per_minute = /^-?\d+(\.\d+)?$/.test(limit) ? Number(limit) : limit;
+  const origins = lines(form.get('allowed_origins'));
+  if (origins.length) body.allowed_origins = origins;
+  const bundles = lines(form.get('allowed_bundle_ids'));
+  if (bundles.length) body.allowed_bundle_ids = bundles;
+  return body;
+}
+
+export function KeysPage({ api, params }: PageProps) {
+  const base = `/admin/v1${pathOf('projects', params.projectId!)}/keys`;
+  const list = useAsync(() => api.get<{ keys: ApiKey[] }>(base), [api, base]);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [revokeError, setRevokeError] = useState<string | null>(null);
+  const [revokeBusy, setRevokeBusy] = useState(false);
+  // After a revoke its row (which had focus) is gone: focus goes to the list's heading instead.
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  return (
+    <>
+      <h1>Keys</h1>
+      <p class="muted">
+        An app sends events with a project key. After creating one, see <a href={`#${pathOf('projects', params.projectId!)}/install`}>Install</a>.
+      </p>
+      {created && <NewKeyPanel created={created} onDone={() => setCreated(null)} />}
+      <section aria-labelledby="create-key">
+        <h2 id="create-key">New key</h2>
+        <form
+          class="grid-form"
+          noValidate
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const form = e.currentTarget;
+            setBusy(true);
+            try {
+              const key = await api.post<CreatedKey>(base, keyBody(new FormData(form)));
+              setError(null);
+              setCreated(key);
+              form.reset();
+              list.reload();
+            } catch (err) {
+              setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
+              // Focus the first field the API named, once it is marked.
+              requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          <Field id="key-plan" label="Plan" error={error?.forField('plan')}>
+            <select name="plan">
+              <option value="free">free</option>
+              <option value="pro">pro</option>
+              <option value="enterprise">enterprise</option>
+            </select>
+          </Field>
+          <Field id="key-limit" label="Rate limit per minute" hint="Optional: overrides the plan's limit." error={error?.forField('rate_limit_per_minute')}>
+            <input name="rate_limit_per_minute" type="text" inputMode="numeric" autoComplete="off" />
+          </Field>
+          <Field
+            id="key-origins"
+            label="Allowed origins"
+            hint="Optional, one a line, e.g. https://app.example.com or https://*.example.com. Empty: any origin."
+            error={error?.forField('allowed_origins')}
+          >
+            <textarea name="allowed_origins" rows={2} />
+          </Field>
+          <Field
+            id="key-bundles"
+            label="Allowed bundle IDs"
+            hint="Optional, one a line, e.g. com.example.app. Empty: any app."
+            error={error?.forField('allowed_bundle_ids')}
+          >
+            <textarea name="allowed_bundle_ids" rows={2} />
+          </Field>
+          {error?.apartFrom(FIELDS) && (
+            <p class="error" role="alert">
+              {error.apartFrom(FIELDS)}
+            </p>
+          )}
+          <div class="actions">
+            <button type="submit" disabled={busy}>
+              Create key
+            </button>
+          </div>
+        </form>
+      </section>
+      <section aria-labelledby="key-list">
+        <h2 id="key-list" tabIndex={-1} ref={listHeading}>
+          Active keys
+        </h2>
+        <AsyncView state={list}>
+          {({ keys }) =>
+            keys.length === 0 ? (
+              <p class="muted">No keys yet.</p>
+            ) : (
+              <div class="table-wrap">
+                <table class="stack">
+                  <thead>
+                    <tr>
+                      <th scope="col">Prefix</th>
+                      <th scope="col">Plan</th>
+                      <th scope="col">Limit</th>
+                      <th scope="col">Restrictions</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">
+                        <span class="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {[...keys]
+                      .sort((a, b) => b.created_at.localeCompare(a.created_at))
+                      .map((k) => (
+                        <tr key={k.id}>
+                          <td class="mono nowrap" data-label="Prefix">
+                            {k.key_prefix}…
+                          </td>
+                          <td data-label="Plan">{k.plan}</td>
+                          <td class="num" data-label="Limit">
+                            {k.rate_limit_per_minute.toLocaleString('en')}/min
+                          </td>
+                          <td data-label="Restrictions">
+                            <Restrictions k={k} />
+                          </td>
+                          <td data-label="Created">{formatTime(k.created_at)}</td>
+                          <td>
+                            <button
+                              type="button"
+                              class="danger small"
+                              aria-label={`Revoke ${k.key_prefix}`}
+                              onClick={() => {
+                                setRevokeError(null);
+                                setRevoking(k);
+                              }}
+                            >
+                              Revoke
+                            </button>
+                          </td>
+                        </tr>
+                      ))}
+                  </tbody>
+                </table>
+              </div>
+            )
+          }
+        </AsyncView>
+      </section>
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this key?"
+        confirmLabel="Revoke"
+        busy={revokeBusy}
+        error={revokeError}
+        onCancel={() => setRevoking(null)}
+        onConfirm={async () => {
+          if (!revoking) return;
+          setRevokeBusy(true);
+          try {
+            await api.delete(`${base}/${encodeURIComponent(revoking.id)}`);
+            setRevoking(null);
+            list.reload();
+            listHeading.current?.focus();
+          } catch (err) {
+            setRevokeError(err instanceof Error ? err.message : String(err));
+          } finally {
+            setRevokeBusy(false);
+          }
+        }}
+      >
+        <p>
+          Every app using the key <code>{revoking?.key_prefix}…</code> gets 401 from then on, and its events are refused. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function Restrictions({ k }: { k: ApiKey }) {
+  if (!k.allowed_origins.length && !k.allowed_bundle_ids.length) return <span class="muted">None</span>;
+  return (
+    <ul class="plain">
+      {k.allowed_origins.map((o) => (
+        <li key={`o${o}`}>Origin {o}</li>
+      ))}
+      {k.allowed_bundle_ids.map((b) => (
+        <li key={`b${b}`}>App {b}</li>
+      ))}
+    </ul>
+  );
 }

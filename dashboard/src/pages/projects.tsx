@@ -1,6 +1,74 @@
+/** Projects: the list, and "Create project" (which opens the new project's Keys page). */
+import { useState } from 'preact/hooks';
+import type { Project } from '../admin-types';
+import { ApiError } from '../api';
+import { AsyncView, useAsync } from '../components/async-view';
+import { Field } from '../components/field';
+import { formatTime } from '../format';
 import type { PageProps } from '../page';
+import { navigate, pathOf } from '../router';
 
-// Placeholder: this page is built by the dashboard issue (14).
-export function ProjectsPage(_props: PageProps) {
-  return <h1>Projects</h1>;
+export function ProjectsPage({ api }: PageProps) {
+  const list = useAsync(() => api.get<{ projects: Project[] }>('/admin/v1/projects'), [api]);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <h1>Projects</h1>
+      <section aria-labelledby="new-project">
+        <h2 id="new-project">New project</h2>
+        <form
+          class="inline-form"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const name = String(new FormData(e.currentTarget).get('name') ?? '');
+            setBusy(true);
+            try {
+              const project = await api.post<Project>('/admin/v1/projects', { name });
+              navigate(`${pathOf('projects', project.id)}/keys`);
+            } catch (err) {
+              setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
+              setBusy(false);
+            }
+          }}
+        >
+          <Field id="project-name" label="Name" error={error?.forField('name') ?? error?.apartFrom(['name'])}>
+            <input name="name" type="text" autoComplete="off" />
+          </Field>
+          <button type="submit" disabled={busy}>
+            Create project
+          </button>
+        </form>
+      </section>
+      <section aria-labelledby="all-projects">
+        <h2 id="all-projects">All projects</h2>
+        <AsyncView state={list}>
+          {({ projects }) =>
+            projects.length === 0 ? (
+              <p class="muted">No projects yet. Create one above; then create a key for your app on its Keys page.</p>
+            ) : (
+              <ul class="cards">
+                {[...projects]
+                  .sort((a, b) => b.created_at.localeCompare(a.created_at))
+                  .map((p) => (
+                    <li key={p.id} class="card">
+                      <a class="card-title" href={`#${pathOf('projects', p.id)}/keys`}>
+                        {p.name}
+                      </a>
+                      <span class="muted mono">{p.id}</span>
+                      <span class="muted">Created {formatTime(p.created_at)}</span>
+                      <span class="links">
+                        <a href={`#${pathOf('projects', p.id)}/install`}>Install</a>
+                        <a href={`#${pathOf('projects', p.id)}/events`}>Events</a>
+                        <a href={`#${pathOf('projects', p.id)}/experiments`}>Experiments</a>
+                      </span>
+                    </li>
+                  ))}
+              </ul>
+            )
+          }
+        </AsyncView>
+      </section>
+    </>
+  );
 }

@@ -1,6 +1,100 @@
+/** Users: look up any ID (canonical or linked) and see the canonical ID, every linked ID, the profile, first seen and their recent events. */
+import { useEffect, useRef } from 'preact/hooks';
+import type { StoredEvent, User } from '../admin-types';
+import { AsyncView, useAsync } from '../components/async-view';
+import { EventList } from '../components/event-list';
+import { Field } from '../components/field';
+import { formatTime } from '../format';
 import type { PageProps } from '../page';
+import { navigate, pathOf } from '../router';
 
-// Placeholder: this page is built by the dashboard issue (14).
-export function UsersPage(_props: PageProps) {
-  return <h1>Users</h1>;
+/** Events are listed per ID (the listing matches the canonical or the sent ID); at most this many IDs are asked. */
+const MAX_IDS_LISTED = 10;
+
+export function UsersPage({ api, params }: PageProps) {
+  const projectPath = pathOf('projects', params.projectId!);
+  const userId = params.userId;
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (input.current) input.current.value = userId ?? '';
+  }, [userId]);
+  return (
+    <>
+      <h1>Users</h1>
+      <form
+        class="inline-form"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const id = String(new FormData(e.currentTarget).get('user_id') ?? '').trim();
+          if (id) navigate(`${projectPath}/users/${encodeURIComponent(id)}`);
+        }}
+      >
+        <Field id="lookup-user" label="User ID" hint="Any ID: a signed-in user's ID or an anonymous ID linked to it.">
+          <input ref={input} name="user_id" type="text" autoComplete="off" required />
+        </Field>
+        <button type="submit">Look up</button>
+      </form>
+      {userId !== undefined && <UserDetails key={userId} api={api} projectPath={projectPath} userId={userId} />}
+    </>
+  );
+}
+
+function UserDetails({ api, projectPath, userId }: { api: PageProps['api']; projectPath: string; userId: string }) {
+  const user = useAsync(() => api.get<User>(`/admin/v1${projectPath}/users/${encodeURIComponent(userId)}`), [api, projectPath, userId]);
+  return (
+    <AsyncView state={user}>
+      {(u) => (
+        <>
+          <section aria-labelledby="user-profile">
+            <h2 id="user-profile">User</h2>
+            <dl class="facts">
+              <dt>Canonical ID</dt>
+              <dd class="mono">{u.user_id}</dd>
+              <dt>Linked IDs</dt>
+              <dd>
+                <ul class="plain mono">
+                  {u.ids.map((id) => (
+                    <li key={id}>{id}</li>
+                  ))}
+                </ul>
+              </dd>
+              <dt>Email</dt>
+              <dd>{u.email ?? <span class="muted">—</span>}</dd>
+              <dt>Name</dt>
+              <dd>{u.name ?? <span class="muted">—</span>}</dd>
+              <dt>First seen</dt>
+              <dd>{formatTime(u.first_seen)}</dd>
+            </dl>
+          </section>
+          <UserEvents api={api} projectPath={projectPath} ids={u.ids.length ? u.ids : [u.user_id]} />
+        </>
+      )}
+    </AsyncView>
+  );
+}
+
+function UserEvents({ api, projectPath, ids }: { api: PageProps['api']; projectPath: string; ids: string[] }) {
+  const events = useAsync(async () => {
+    const asked = ids.slice(0, MAX_IDS_LISTED);
+    const lists = await Promise.all(
+      asked.map((id) => api.get<{ events: StoredEvent[] }>(`/admin/v1${projectPath}/events?${new URLSearchParams({ user_id: id, limit: '100' })}`)),
+    );
+    const seen = new Set<string>();
+    const merged: StoredEvent[] = [];
+    for (const e of lists.flatMap((l) => l.events)) {
+      const k = e.dedupe_key ?? e.event_id ?? JSON.stringify(e);
+      if (!seen.has(k)) {
+        seen.add(k);
+        merged.push(e);
+      }
+    }
+    return merged.sort((a, b) => b.timestamp.localeCompare(a.timestamp)).slice(0, 100);
+  }, [api, projectPath, ids.join('\n')]);
+  return (
+    <section aria-labelledby="user-events">
+      <h2 id="user-events">Recent events</h2>
+      <AsyncView state={events}>{(list) => <EventList events={list} />}</AsyncView>
+    </section>
+  );
 }

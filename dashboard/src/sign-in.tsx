@@ -1,0 +1,59 @@
+/**
+ * The sign-in page: the admin token is checked with GET /admin/v1/projects before it is kept (in
+ * sessionStorage, see session.ts); a wrong token shows the API's own message.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, createApiClient } from './api';
+import { Field } from './components/field';
+
+export function SignIn({ apiBase, notice, onSignedIn }: { apiBase: string; notice: string | null; onSignedIn: (token: string) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    document.title = 'Sign in · Tally';
+    input.current?.focus();
+  }, []);
+  return (
+    <main id="main" class="sign-in">
+      <h1>Tally</h1>
+      <p class="muted">Sign in with this deployment's admin token (npm start prints it).</p>
+      {notice && (
+        <p class="notice" role="alert">
+          {notice}
+        </p>
+      )}
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const token = String(new FormData(e.currentTarget).get('token') ?? '').trim();
+          if (!token) {
+            setError('Enter the admin token.');
+            return;
+          }
+          setBusy(true);
+          setError(null);
+          try {
+            await createApiClient(
+              apiBase,
+              () => token,
+              () => {},
+            ).get('/admin/v1/projects');
+            onSignedIn(token);
+          } catch (err) {
+            setError(err instanceof ApiError ? err.message : String(err));
+            setBusy(false);
+            input.current?.focus();
+          }
+        }}
+      >
+        <Field id="token" label="Admin token" error={error ?? undefined}>
+          <input ref={input} name="token" type="password" autoComplete="current-password" required />
+        </Field>
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,267 @@
+/**
+ * The dashboard's project pages end to end in Chromium against the local server: sign-in (a wrong
+ * token shows the API's message), projects, keys (the API's message next to a bad field, the new
+ * key shown once, revoke with a confirmation), events sent with a key (filter, expand), a user after
+ * $identify, a 401 mid-session, and an event name that is HTML shown as text.
+ */
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBrowser, launchBrowser } from '../helpers/browser';
+import { openDashboard } from '../helpers/dashboard';
+import { ADMIN_TOKEN, startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
+
+/** The problems other than Chromium's report of an API answer the test provoked on purpose (e.g. 401 for a wrong token). */
+const apartFromStatus = (problems: string[], status: number) => problems.filter((p) => !p.includes(`status of ${status}`));
+
+const text = (page: Page) => page.evaluate(() => (globalThis as any).document.body.innerText as string);
+
+async function sendEvents(stack: TestStack, key: string, events: unknown[]) {
+  const res = await stack.post('/v1/events', key, { events });
+  expect(res.status, res.text).toBeLessThan(300);
+}
+
+/** The listing reads the raw event files: wait until the API lists `count` events for the project. */
+async function waitListed(stack: TestStack, projectId: string, count: number) {
+  for (let i = 0; i < 100; i++) {
+    const res = await stack.admin('GET', `/admin/v1/projects/${projectId}/events`);
+    if (res.body.events.length >= count) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`fewer than ${count} events listed`);
+}
+
+describeBrowser('dashboard pages', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  beforeAll(async () => {
+    stack = await startTestStack();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('refuses a wrong token with the API message, then signs in with the right one', async () => {
+    const dash = await openDashboard(browser, stack.url, { signIn: false });
+    const { page } = dash;
+    expect(await page.title()).toBe('Sign in · Tally');
+    await page.type('#token', 'not-the-token');
+    await page.click('button ::-p-text(Sign in)');
+    await page.waitForSelector('#token-error');
+    expect(await page.$eval('#token-error', (e) => e.textContent)).toBe('Invalid or missing admin token');
+    expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('tally.adminToken'))).toBeNull();
+    await page.$eval('#token', (e) => ((e as any).value = ''));
+    await page.type('#token', ADMIN_TOKEN);
+    await page.click('button ::-p-text(Sign in)');
+    await page.waitForSelector('h1 ::-p-text(Projects)');
+    expect(await page.title()).toBe('Projects · Tally');
+    expect(apartFromStatus(dash.problems, 401)).toEqual([]);
+    await page.close();
+  });
+
+  it('creates a project and a key (a bad field shows the API message next to it; the key shown once), then revokes it', async () => {
+    const dash = await openDashboard(browser, stack.url);
+    const { page } = dash;
+    await page.type('#project-name', 'Web shop');
+    await page.click('button ::-p-text(Create project)');
+    await page.waitForSelector('h1 ::-p-text(Keys)');
+    const projectId = decodeURIComponent(page.url().split('#/projects/')[1]!.split('/')[0]!);
+    expect((await stack.admin('GET', '/admin/v1/projects')).body.projects.map((p: any) => p.name)).toContain('Web shop');
+    await page.waitForFunction(() => (globalThis as any).document.title === 'Keys · Web shop · Tally');
+    expect(await page.$eval('nav a[aria-current="page"]', (e) => e.textContent)).toBe('Keys');
+
+    await page.type('#key-origins', 'not an origin');
+    await page.type('#key-limit', '0');
+    await page.click('button ::-p-text(Create key)');
+    await page.waitForSelector('#key-origins-error');
+    expect(await page.$eval('#key-origins-error', (e) => e.textContent)).toBe(
+      'each allowed origin must look like https://app.example.com or https://*.example.com',
+    );
+    expect(await page.$eval('#key-limit-error', (e) => e.textContent)).toBe('rate_limit_per_minute must be at least 1');
+    expect(await page.$eval('#key-origins', (e) => e.getAttribute('aria-invalid'))).toBe('true');
+    expect(await page.$eval('#key-origins', (e) => e.getAttribute('aria-describedby'))).toContain('key-origins-error');
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'key-limit');
+    expect((await stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys).toEqual([]);
+
+    await page.$eval('#key-origins', (e) => ((e as any).value = 'https://shop.example.com'));
+    await page.$eval('#key-limit', (e) => ((e as any).value = ''));
+    await page.select('#key-plan', 'pro');
+    await page.click('button ::-p-text(Create key)');
+    await page.waitForSelector('.new-key');
+    const key = await page.$eval('.new-key code.secret', (e) => e.textContent!);
+    expect(await page.$eval('.new-key', (e) => e.textContent)).toContain('you will not see it again');
+    expect(await page.$('#key-origins-error')).toBeNull();
+    const listed = (await stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys;
+    expect(listed).toHaveLength(1);
+    expect(key.startsWith(listed[0].key_prefix)).toBe(true);
+    const row = await page.waitForSelector(`tbody tr ::-p-text(${listed[0].key_prefix})`);
+    expect(row).not.toBeNull();
+    expect(await text(page)).toContain('Origin https://shop.example.com');
+    await dash.screenshot('keys-new-key');
+    // The key works, and is shown only once: after "I have saved it" it is nowhere on the page.
+    expect(
+      (await stack.post('/v1/events', key, { events: [{ name: 'ping', user_id: 'u' }] }, { headers: { Origin: 'https://shop.example.com' } })).status,
+    ).toBe(204);
+    await page.click('button ::-p-text(I have saved it)');
+    expect(await text(page)).not.toContain(key);
+
+    await page.click('button[aria-label^="Revoke"]');
+    await page.waitForSelector('dialog[open]');
+    expect(await page.$eval('dialog[open]', (e) => e.textContent)).toContain('cannot be undone');
+    await dash.screenshot('keys-revoke-dialog');
+    await page.click('dialog[open] button ::-p-text(Cancel)');
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('dialog[open]'));
+    expect((await stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys).toHaveLength(1);
+    await page.click('button[aria-label^="Revoke"]');
+    await (await page.waitForSelector('dialog[open] button.danger'))!.click();
+    await page.waitForSelector('::-p-text(No keys yet.)');
+    expect((await stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys).toEqual([]);
+    expect((await stack.post('/v1/events', key, { events: [{ name: 'ping', user_id: 'u' }] })).status).toBe(401);
+    expect(apartFromStatus(dash.problems, 400)).toEqual([]);
+    await page.close();
+  });
+
+  it('fills the install snippets with this server and a key created right there, which then sends events', async () => {
+    const projectId = await stack.createProject('Install project');
+    const dash = await openDashboard(browser, stack.url);
+    const { page } = dash;
+    await dash.go(`/projects/${projectId}/install`);
+    await page.waitForSelector('pre.code');
+    expect(await page.$eval('pre.code', (e) => e.textContent)).toContain(`apiKey: "YOUR_PROJECT_KEY", baseURL: "${stack.url}"`);
+    await page.click('button ::-p-text(Create key)');
+    await page.waitForSelector('.new-key');
+    const key = await page.$eval('.new-key code.secret', (e) => e.textContent!);
+    expect(await page.$eval('#install-key', (e) => (e as any).value)).toBe(key);
+    const snippets = await page.$$eval('pre.code', (els) => els.map((e) => e.textContent!));
+    expect(snippets[0]).toContain(`Tally.init({ apiKey: "${key}", baseURL: "${stack.url}" })`);
+    expect(snippets[1]).toContain(`npm install @tally/sdk`);
+    expect(snippets[1]).toContain(`init({ apiKey: "${key}", baseURL: "${stack.url}" })`);
+    expect((await stack.post('/v1/events', key, { events: [{ name: 'installed', user_id: 'u1' }] })).status).toBe(204);
+    expect(dash.problems).toEqual([]);
+    await page.close();
+  });
+
+  it('lists events sent with a key, newest first, filtered by name, each row expandable to its JSON', async () => {
+    const projectId = await stack.createProject('Events project');
+    const key = await stack.createKey(projectId, UNTHROTTLED_KEY);
+    await sendEvents(stack, key, [
+      { name: 'signup', user_id: 'ada', timestamp: '2026-01-01T10:00:00Z', properties: { plan: 'pro' } },
+      { name: 'page_viewed', user_id: 'ada', timestamp: '2026-01-01T10:05:00Z', properties: { path: '/pricing' } },
+      { name: 'page_viewed', user_id: 'bob', timestamp: '2026-01-01T10:10:00Z', properties: { path: '/' } },
+    ]);
+    await waitListed(stack, projectId, 3);
+    const dash = await openDashboard(browser, stack.url);
+    const { page } = dash;
+    await dash.go(`/projects/${projectId}/events`);
+    await page.waitForSelector('ol.events');
+    const names = () => page.$$eval('ol.events .event-name', (els) => els.map((e) => e.textContent));
+    expect(await names()).toEqual(['page_viewed', 'page_viewed', 'signup']);
+    expect(await page.$$eval('ol.events .event-user', (els) => els.map((e) => e.textContent))).toEqual(['bob', 'ada', 'ada']);
+
+    await page.type('#filter-name', 'signup');
+    await page.click('button ::-p-text(Filter)');
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('ol.events li').length === 1);
+    expect(await names()).toEqual(['signup']);
+    await page.click('ol.events summary');
+    const json = JSON.parse(await page.$eval('ol.events details[open] pre', (e) => e.textContent!));
+    expect(json).toMatchObject({ name: 'signup', user_id: 'ada', sent_user_id: 'ada', properties: { plan: 'pro' }, country: null });
+    await dash.screenshot('events-expanded');
+
+    // Auto-refresh picks up a new event without a click.
+    await page.$eval('#filter-name', (e) => ((e as any).value = ''));
+    await page.click('button ::-p-text(Filter)');
+    await page.click('label.check input');
+    await sendEvents(stack, key, [{ name: 'purchase', user_id: 'ada', timestamp: '2026-01-01T11:00:00Z' }]);
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('ol.events .event-name')?.textContent === 'purchase', { timeout: 12_000 });
+    expect(dash.problems).toEqual([]);
+    await page.close();
+  });
+
+  it('looks up a user after $identify: canonical ID, linked IDs, profile and their events', async () => {
+    const projectId = await stack.createProject('Users project');
+    const key = await stack.createKey(projectId, UNTHROTTLED_KEY);
+    await sendEvents(stack, key, [{ name: 'page_viewed', user_id: 'anon-7', timestamp: '2026-02-01T09:00:00Z' }]);
+    await sendEvents(stack, key, [
+      {
+        name: '$identify',
+        user_id: 'user-42',
+        timestamp: '2026-02-01T09:01:00Z',
+        properties: { $anonymous_id: 'anon-7', email: 'ada@example.com', name: 'Ada' },
+      },
+      { name: 'purchase', user_id: 'user-42', timestamp: '2026-02-01T09:02:00Z' },
+    ]);
+    await waitListed(stack, projectId, 3);
+    const dash = await openDashboard(browser, stack.url);
+    const { page } = dash;
+    await dash.go(`/projects/${projectId}/users`);
+    await page.type('#lookup-user', 'user-42');
+    await page.click('button ::-p-text(Look up)');
+    await page.waitForSelector('dl.facts');
+    const facts = await page.$eval('dl.facts', (e) => (e as any).innerText as string);
+    expect(facts).toContain('anon-7');
+    expect(facts).toContain('user-42');
+    expect(facts).toContain('ada@example.com');
+    expect(facts).toContain('Ada');
+    expect(await page.$$eval('dl.facts ul li', (els) => els.map((e) => e.textContent))).toEqual(['anon-7', 'user-42']);
+    expect(await page.$eval('dl.facts dd.mono', (e) => e.textContent)).toBe('anon-7');
+    await page.waitForSelector('ol.events');
+    expect(await page.$$eval('ol.events .event-name', (els) => els.map((e) => e.textContent))).toEqual(['purchase', '$identify', 'page_viewed']);
+    expect(await page.title()).toBe('Users · Users project · Tally');
+    await dash.screenshot('users-found');
+
+    await page.$eval('#lookup-user', (e) => ((e as any).value = ''));
+    await page.type('#lookup-user', 'nobody');
+    await page.click('button ::-p-text(Look up)');
+    await page.waitForSelector('::-p-text(User nobody not found)');
+    expect(apartFromStatus(dash.problems, 404)).toEqual([]);
+    await page.close();
+  });
+
+  it('returns to sign-in with the API message when a call gets 401 mid-session', async () => {
+    const projectId = await stack.createProject('Session project');
+    const dash = await openDashboard(browser, stack.url);
+    const { page } = dash;
+    await page.evaluate(() => (globalThis as any).sessionStorage.setItem('tally.adminToken', 'revoked-token'));
+    await dash.go(`/projects/${projectId}/keys`);
+    await page.waitForSelector('#token');
+    expect(await page.$eval('.notice', (e) => e.textContent)).toBe('Signed out: Invalid or missing admin token. Sign in again.');
+    expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('tally.adminToken'))).toBeNull();
+    await dash.screenshot('sign-in-after-401');
+    expect(apartFromStatus(dash.problems, 401)).toEqual([]);
+    await page.close();
+  });
+
+  it('shows an event whose name and properties are HTML as text and runs nothing', async () => {
+    const projectId = await stack.createProject('<b>XSS</b> project');
+    const key = await stack.createKey(projectId, UNTHROTTLED_KEY);
+    const evil = '<img src=x onerror=alert(1)>';
+    await sendEvents(stack, key, [
+      { name: evil, user_id: '<svg onload=alert(2)>', timestamp: '2026-03-01T00:00:00Z', properties: { html: evil, [evil]: '<script>alert(3)</script>' } },
+    ]);
+    await waitListed(stack, projectId, 1);
+    const dash = await openDashboard(browser, stack.url);
+    const { page } = dash;
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await dash.go(`/projects/${projectId}/events`);
+    await page.waitForSelector('ol.events');
+    await page.click('ol.events summary');
+    await page.waitForSelector('ol.events details[open] pre');
+    expect(await page.$eval('.event-name', (e) => e.textContent)).toBe(evil);
+    expect(await page.$eval('ol.events details[open] pre', (e) => e.textContent)).toContain('"<script>alert(3)</script>"');
+    await dash.go(`/projects/${projectId}/users/${encodeURIComponent('<svg onload=alert(2)>')}`);
+    await page.waitForSelector('ol.events');
+    await page.click('ol.events summary');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await page.$$eval('img, svg, script:not([src])', (els) => els.length)).toBe(0);
+    expect(await text(page)).toContain('<svg onload=alert(2)>');
+    expect(dialogs).toEqual([]);
+    await dash.screenshot('events-xss');
+    expect(dash.problems).toEqual([]);
+    await page.close();
+  });
+});
