@@ -78,7 +78,10 @@ describeBrowser('dashboard: experiments and results', () => {
   let dash: DashboardPage;
   let experimentId = '';
   let srmId = '';
+  let seriesId = '';
   let t0 = 0;
+  /** The local server's clock runs this far behind real time (a run that started days ago). */
+  let clockOffsetMs = 0;
   const base = () => `/admin/v1/projects/${project}/experiments`;
   const send = async (events: unknown[]) => expect((await stack.post('/v1/events', key, { events })).status).toBe(204);
   const exposure = (user: string, name: string, variant: string, at: number) => ({
@@ -89,7 +92,7 @@ describeBrowser('dashboard: experiments and results', () => {
   });
 
   beforeAll(async () => {
-    ({ stack, project, key } = await startTestProject('dashboard experiments'));
+    ({ stack, project, key } = await startTestProject('dashboard experiments', { clock: () => Date.now() + clockOffsetMs }));
     browser = await launchBrowser();
     // Event names seen recently: the goal field offers them.
     await send([
@@ -132,6 +135,7 @@ describeBrowser('dashboard: experiments and results', () => {
     await clickButton(page, 'Save');
     await page.waitForFunction(() => /\/experiments\/[0-9a-f-]{36}$/.test((globalThis as any).location.hash));
     experimentId = (await page.evaluate(() => (globalThis as any).location.hash as string)).split('/').pop()!;
+    await page.waitForSelector('::-p-text(Created.)');
     const created = (await stack.admin('GET', `${base()}/${experimentId}`)).body;
     expect(created).toMatchObject({ name: 'Checkout button', goal_event: 'purchase', status: 'created' });
     expect(created.variants[0]).toBe('control');
@@ -142,6 +146,12 @@ describeBrowser('dashboard: experiments and results', () => {
     await fill(page, '#experiment-description', 'Green button against the blue one');
     await clickButton(page, 'Save');
     await page.waitForSelector('::-p-text(Saved.)');
+    // Unsaved changes hold Start back.
+    await page.type('#experiment-description', '!');
+    await page.waitForSelector('::-p-text(Save your changes before starting.)');
+    expect(await page.$eval('.actions button', (b: any) => b.disabled)).toBe(true);
+    await page.keyboard.press('Backspace');
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('.actions button').disabled);
     expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.description).toBe('Green button against the blue one');
     await dash.screenshot('experiment-created');
     expect(await axeProblems(page)).toEqual([]);
@@ -288,6 +298,43 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(unexpected(dash.problems)).toEqual([]);
   });
 
+  it('draws one line per variant over the days of a longer run', async () => {
+    const { page } = dash;
+    const day = 86_400_000;
+    clockOffsetMs = -3 * day; // start three days ago
+    const id = (await stack.admin('POST', base(), { name: 'Three days', goal_event: 'purchase', variants: ['a', 'b', 'c'] })).body.id;
+    seriesId = id;
+    const started = Date.parse((await stack.admin('POST', `${base()}/${id}/start`)).body.started_at);
+    clockOffsetMs = 0;
+    const events: unknown[] = [];
+    for (let d = 0; d < 4; d++) {
+      for (let i = 0; i < 10; i++) {
+        for (const v of ['a', 'b', 'c']) {
+          const user = `${v}${d}-${i}`;
+          // Day d of the run (a little under d days after the start, so the last day's events are not in the future).
+          const at = started + d * (day - 120_000) + 1000;
+          events.push(exposure(user, 'Three days', v, at));
+          if (i < (v === 'a' ? 2 : v === 'b' ? 4 : 6)) events.push({ name: 'purchase', user_id: user, timestamp: at + 1000 });
+        }
+      }
+    }
+    await send(events);
+    await dash.go(`/projects/${project}/experiments/${id}/results`);
+    await clickButton(page, 'Refresh');
+    await page.waitForSelector('[data-chart="series"] canvas');
+    const api = (await stack.admin('GET', `${base()}/${id}/results`)).body;
+    expect(api.series.length).toBe(4);
+    const chart = await chartInfo(page, 'series');
+    expect(chart.legend.slice(1)).toEqual(['a', 'b', 'c']);
+    expect(chart.width).toBeGreaterThan(300);
+    // The text alternative has one row per day, one column per variant.
+    const rows = await page.$$eval('[data-chart="series"] ~ details tbody tr', (trs) => trs.map((tr: any) => tr.cells.length));
+    expect(rows).toEqual([4, 4, 4, 4]);
+    await dash.screenshot('results-series');
+    expect(await axeProblems(page)).toEqual([]);
+    expect(unexpected(dash.problems)).toEqual([]);
+  });
+
   it('works at 375 px: no sideways scrolling, charts fit, no accessibility violations', async () => {
     const small = await openDashboard(browser, stack.url, { width: 375 });
     const { page } = small;
@@ -297,6 +344,7 @@ describeBrowser('dashboard: experiments and results', () => {
       ['experiment-stopped', `/projects/${project}/experiments/${experimentId}`, '.status-badge.status-stopped'],
       ['results', `/projects/${project}/experiments/${experimentId}/results`, '[data-chart="series"] canvas'],
       ['results-srm', `/projects/${project}/experiments/${srmId}/results`, '.srm-warning'],
+      ['results-series', `/projects/${project}/experiments/${seriesId}/results`, '[data-chart="series"] canvas'],
     ];
     for (const [name, route, ready] of pages) {
       await small.go(route);

@@ -55,6 +55,12 @@ export function ExperimentEditPage({ api, params }: PageProps) {
   }, [experiment, experimentId]);
 
   const editable = !experimentId || experiment?.status === 'created';
+  const dirty =
+    experiment !== undefined &&
+    (draft.name !== experiment.name ||
+      draft.goal_event !== experiment.goal_event ||
+      draft.description !== (experiment.description ?? '') ||
+      draft.variants.join('\n') !== experiment.variants.join('\n'));
   const title = experimentId ? (experiment?.name ?? 'Experiment') : 'New experiment';
 
   async function save() {
@@ -67,7 +73,7 @@ export function ExperimentEditPage({ api, params }: PageProps) {
         setNotice('Saved.');
       } else {
         const created = await api.post<Experiment>(base, body);
-        setNotice('Saved.');
+        setNotice('Created. Edit it until you start it.');
         navigate(pathOf('projects', projectId, 'experiments', created.id));
       }
       setError(undefined);
@@ -171,7 +177,7 @@ export function ExperimentEditPage({ api, params }: PageProps) {
                 <option key={n} value={n} />
               ))}
             </datalist>
-            <p class="hint" id="goal-hint">
+            <p class="hint" id="goal-hint" hidden={!editable}>
               {(names.value ?? []).length > 0
                 ? `Pick one of the ${names.value!.length} event names seen recently, or type a name.`
                 : 'No events seen recently: type the name of the event that counts as a conversion.'}
@@ -229,9 +235,14 @@ export function ExperimentEditPage({ api, params }: PageProps) {
       {experiment && experiment.status !== 'stopped' && (
         <div class="actions">
           {experiment.status === 'created' && (
-            <button type="button" disabled={busy} onClick={() => setConfirming('start')}>
+            <button type="button" disabled={busy || dirty} aria-describedby={dirty ? 'start-hint' : undefined} onClick={() => setConfirming('start')}>
               Start
             </button>
+          )}
+          {experiment.status === 'created' && dirty && (
+            <p class="hint" id="start-hint">
+              Save your changes before starting.
+            </p>
           )}
           {experiment.status === 'running' && (
             <button type="button" class="danger" disabled={busy} onClick={() => setConfirming('stop')}>
@@ -249,7 +260,7 @@ export function ExperimentEditPage({ api, params }: PageProps) {
       >
         <p>
           Users get assigned to the variants ({experiment?.variants.join(', ')}) from now on, and results are computed. The name, goal and variants can no
-          longer be edited. Save your changes first.
+          longer be edited.
         </p>
       </ConfirmAction>
       <ConfirmAction

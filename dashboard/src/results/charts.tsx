@@ -133,15 +133,18 @@ export function SeriesChart({ series, variants }: { series: SeriesPoint[]; varia
     const xs = series.map((p) => Date.parse(`${p.date}T00:00:00Z`) / 1000);
     const data: uPlot.AlignedData = [xs, ...variants.map((name) => series.map((p) => pp(p.variants.find((v) => v.variant === name)?.conversion_rate ?? null)))];
     const options: Omit<uPlot.Options, 'width' | 'height'> = {
-      tzDate: (ts) => uPlotUtc(ts),
       scales: {
-        // A day either side, so one or two points are not spread over years by the automatic range.
-        x: { time: true, range: (_u, min, max) => [(min ?? 0) - DAY_SECONDS / 2, (max ?? 0) + DAY_SECONDS / 2] },
+        // Fixed to the run's days plus half a day either side: one or two points are not spread over
+        // years by the automatic time range, and the axis shows UTC days.
+        x: { time: false, auto: false, min: (xs[0] ?? 0) - DAY_SECONDS / 2, max: (xs[xs.length - 1] ?? 0) + DAY_SECONDS / 2 },
         y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil((max ?? 0) * 1.1))] },
       },
-      axes: [{}, { label: 'Conversion rate (%)', values: (_u, splits) => splits.map((v) => `${Number(v.toFixed(2))}%`), size: 56 }],
+      axes: [
+        { splits: () => daySplits(xs), values: (_u, splits) => splits.map((v) => new Date(v * 1000).toISOString().slice(5, 10)) },
+        { label: 'Conversion rate (%)', values: (_u, splits) => splits.map((v) => `${Number(v.toFixed(2))}%`), size: 56 },
+      ],
       series: [
-        { label: 'Day (UTC)' },
+        { label: 'Day (UTC)', value: (_u: uPlot, v: number | null) => (v === null ? '—' : new Date(v * 1000).toISOString().slice(0, 10)) },
         ...variants.map((name, i) => ({
           label: name,
           stroke: variantColor(i),
@@ -190,8 +193,8 @@ export function SeriesChart({ series, variants }: { series: SeriesPoint[]; varia
   );
 }
 
-/** Dates on the time axis in UTC (the series' days are UTC days). */
-function uPlotUtc(ts: number): Date {
-  const d = new Date(ts * 1000);
-  return new Date(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
+/** At most about six day ticks, evenly spaced from the first day. */
+function daySplits(xs: number[]): number[] {
+  const step = Math.max(1, Math.ceil(xs.length / 6));
+  return xs.filter((_, i) => i % step === 0);
 }
