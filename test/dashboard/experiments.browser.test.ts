@@ -231,6 +231,10 @@ describeBrowser('dashboard: experiments and results', () => {
     }
     expect(api.computation.engine).toBe('duckdb');
     expect(await page.$eval('.query-text code', (c: any) => c.textContent)).toBe(api.computation.query);
+    await browser.defaultBrowserContext().overridePermissions(stack.url, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    await clickButton(page, 'Copy query');
+    await page.waitForSelector('::-p-text(Copied.)');
+    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(api.computation.query);
     await dash.screenshot('results');
     expect(await axeProblems(page)).toEqual([]);
     expect(unexpected(dash.problems)).toEqual([]);
@@ -274,6 +278,7 @@ describeBrowser('dashboard: experiments and results', () => {
     await page.waitForSelector('[role="alert"].srm-warning');
     expect(await text(page, '.srm-warning')).toContain('Sample ratio mismatch');
     expect(await text(page, '.srm-warning')).toContain('40 / 5');
+    expect(await text(page, '.srm-warning')).toContain('p < 0.001');
     expect(await text(page, '.verdicts')).toBe('Not enough data to compare b with a yet.');
     await dash.screenshot('results-srm');
     expect(await axeProblems(page)).toEqual([]);

@@ -6,6 +6,7 @@ import {
   formatInterval,
   formatPercent,
   formatPoints,
+  formatPStatement,
   formatPValue,
   formatRelative,
   formatTime,
@@ -61,6 +62,9 @@ describe('dashboard number formatting', () => {
     expect(formatPValue(0.0123)).toBe('0.012');
     expect(formatPValue(0.80707)).toBe('0.81');
     expect(formatPValue(1)).toBe('1');
+    expect(formatPStatement(0.0004)).toBe('p < 0.001');
+    expect(formatPStatement(0.0123)).toBe('p = 0.012');
+    expect(formatPStatement(null)).toBe('p —');
     expect(formatChance(0.99995)).toBe('> 99.9%');
     expect(formatChance(0.00001)).toBe('< 0.1%');
     expect(formatChance(0.8734)).toBe('87.3%');

@@ -8,7 +8,18 @@ import { ApiError } from '../api';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
 import { IntervalChart, SeriesChart } from '../results/charts';
-import { formatChance, formatCount, formatInterval, formatPercent, formatPoints, formatPValue, formatRelative, formatTime, verdict } from '../results/format';
+import {
+  formatChance,
+  formatCount,
+  formatInterval,
+  formatPercent,
+  formatPoints,
+  formatPStatement,
+  formatPValue,
+  formatRelative,
+  formatTime,
+  verdict,
+} from '../results/format';
 import { HowComputed } from '../results/how-computed';
 import { StatusBadge } from '../results/status-badge';
 import type { Experiment, Results } from '../results/types';
@@ -107,8 +118,8 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
       {results.srm.flagged && (
         <div role="alert" class="srm-warning">
           <strong>Sample ratio mismatch.</strong> The variants enrolled {results.variants.map((v) => formatCount(v.enrolled)).join(' / ')} users, far from the
-          equal split the assignment aims for (chi-square p = {formatPValue(results.srm.p_value)}). Exposure logging or assignment is likely broken for some
-          users; do not trust these results until you find why.
+          equal split the assignment aims for (chi-square test, {formatPStatement(results.srm.p_value)}). Exposure logging or assignment is likely broken for
+          some users; do not trust these results until you find why.
         </div>
       )}
       {enrolled === 0 ? (

@@ -77,6 +77,12 @@ export function formatTime(iso: string | null | undefined): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** A p-value in a sentence: "p = 0.012", "p < 0.001", "p —". */
+export function formatPStatement(p: number | null | undefined): string {
+  const text = formatPValue(p);
+  return text.startsWith('<') ? `p ${text}` : text === NOT_COMPUTABLE ? `p ${text}` : `p = ${text}`;
+}
+
 /** The significance level the verdict uses (two-sided, on the absolute difference's p-value). */
 export const ALPHA = 0.05;
 
@@ -88,7 +94,7 @@ export const ALPHA = 0.05;
 export function verdict(comparison: Comparison, running: boolean): string {
   const { variant, control, p_value: p, absolute_diff: diff } = comparison;
   if (p === null || diff === null) return `Not enough data to compare ${variant} with ${control} yet.`;
-  const shown = p < 0.001 ? 'p < 0.001' : `p = ${formatPValue(p)}`;
+  const shown = formatPStatement(p);
   if (p < ALPHA && diff !== 0) return `${variant} converts ${diff > 0 ? 'better' : 'worse'} than ${control} (${shown}).`;
   return `No significant difference${running ? ' yet' : ''} between ${variant} and ${control} (${shown}).`;
 }
