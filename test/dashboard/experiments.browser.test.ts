@@ -173,7 +173,17 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(dialog).toContain('can no longer be edited');
     await dash.screenshot('experiment-start-confirm');
     expect(await axeProblems(page)).toEqual([]);
-    await clickButton(page, 'Yes, start it');
+    // Escape cancels: nothing starts.
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog[open]', { hidden: true });
+    expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.status).toBe('created');
+    // Keyboard alone: focus starts on Cancel, Tab to the confirmation, Enter.
+    await clickButton(page, 'Start');
+    await page.waitForSelector('dialog[open]');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe('Cancel');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe('Yes, start it');
+    await page.keyboard.press('Enter');
     await page.waitForSelector('.status-badge.status-running');
     expect(await page.$eval('.experiment-form fieldset', (f: any) => f.disabled)).toBe(true);
     expect(await page.$$eval('button', (bs) => bs.map((b: any) => b.textContent.trim()))).not.toContain('Save');
@@ -187,7 +197,7 @@ describeBrowser('dashboard: experiments and results', () => {
   it('refreshes and reads the results: tables, verdict, both charts and the query', async () => {
     const { page } = dash;
     await dash.go(`/projects/${project}/experiments/${experimentId}/results`);
-    await page.waitForSelector('::-p-text(Not computed yet)');
+    await page.waitForSelector('::-p-text(Not computed yet)', { timeout: 10_000 });
     await dash.screenshot('results-not-computed');
 
     // 40 users per variant; control converts 6, green 20.
@@ -202,7 +212,7 @@ describeBrowser('dashboard: experiments and results', () => {
     await send(events);
 
     await clickButton(page, 'Refresh');
-    await page.waitForSelector('table[data-table="variants"]');
+    await page.waitForSelector('table[data-table="variants"]', { timeout: 10_000 });
     const api = (await stack.admin('GET', `${base()}/${experimentId}/results`)).body;
     const [control, green] = api.variants;
     expect(await tableRows(page, 'variants')).toEqual([
@@ -233,7 +243,8 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(await page.$eval('.query-text code', (c: any) => c.textContent)).toBe(api.computation.query);
     await browser.defaultBrowserContext().overridePermissions(stack.url, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
     await clickButton(page, 'Copy query');
-    await page.waitForSelector('::-p-text(Copied.)');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('.copy-status').textContent !== '', { timeout: 5000 });
+    expect(await text(page, '.copy-status')).toBe('Copied.');
     expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(api.computation.query);
     await dash.screenshot('results');
     expect(await axeProblems(page)).toEqual([]);
