@@ -75,6 +75,8 @@ const Results = z.looseObject({
   srm: z.looseObject({}),
   multiple_exposures: z.number().int(),
   series: z.array(z.looseObject({ date: z.string(), as_of: z.string(), variants: z.array(z.looseObject({})), comparisons: z.array(z.looseObject({})) })),
+  /** How the results were computed: the engine and the exact full-recompute query (docs/identity-and-experiments.md). */
+  computation: z.object({ engine: z.enum(['athena', 'duckdb']), query: z.string() }).optional(),
 });
 
 interface Operation {

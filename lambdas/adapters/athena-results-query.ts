@@ -18,7 +18,7 @@ import {
   type QueryExecution,
 } from '@aws-sdk/client-athena';
 import { DeadlineExceeded } from '../domain/deadline';
-import type { CountOptions, CountRequest, CountResult, ResultsQuery } from '../ports';
+import type { Computation, CountOptions, CountRequest, CountResult, ResultsQuery } from '../ports';
 import { renderResultsCount, toCountResult } from './sql/render';
 
 export interface AthenaResultsQueryOptions {
@@ -69,8 +69,12 @@ export class AthenaResultsQuery implements ResultsQuery {
     return renderResultsCount(request, this.tables);
   }
 
+  describe(request: CountRequest): Computation {
+    return { engine: 'athena', query: this.sql(request) };
+  }
+
   async count(request: CountRequest, options: CountOptions = {}): Promise<CountResult> {
-    const { rows, execution } = await this.run(this.sql(request), options.deadlineMs);
+    const { rows, execution } = await this.run(this.describe(request).query, options.deadlineMs);
     return {
       ...toCountResult(request, rows),
       bytesScanned: execution.Statistics?.DataScannedInBytes ?? 0,

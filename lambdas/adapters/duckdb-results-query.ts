@@ -20,7 +20,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STORED_EVENT_FIELDS, type StoredEvent } from '../domain/event';
 import type { IdentityRecord } from '../domain/identity';
-import type { CountRequest, CountResult, ResultsQuery } from '../ports';
+import type { Computation, CountRequest, CountResult, ResultsQuery } from '../ports';
 import { quoteLiteral, renderResultsCount, resultsCountParams, toCountResult } from './sql/render';
 
 type DuckType = 'VARCHAR' | 'JSON';
@@ -74,9 +74,22 @@ export class DuckDbResultsQuery implements ResultsQuery {
     private readonly options: DuckDbResultsQueryOptions = {},
   ) {}
 
-  async count(request: CountRequest): Promise<CountResult> {
+  /** The exact text count() runs for a request, over the temp views LOCAL_TABLES names. */
+  describe(request: CountRequest): Computation {
+    return { engine: 'duckdb', query: renderResultsCount(request, LOCAL_TABLES) };
+  }
+
+  count(request: CountRequest): Promise<CountResult> {
+    return this.execute(request, this.describe(request).query);
+  }
+
+  /**
+   * Runs a counting query text over the request's files (the temp views and macro set up as for
+   * count()) and maps its rows to a result. count() runs describe(request).query through it; a test
+   * runs the text the API reports to show it reproduces the reported counts.
+   */
+  async execute(request: CountRequest, sql: string): Promise<CountResult> {
     const params = resultsCountParams(request);
-    const sql = renderResultsCount(request, LOCAL_TABLES);
     const [eventFiles, identityFiles] = await Promise.all([
       partitionFiles(join(this.dataDir, 'events'), request.projectId, params.from_dt as string, params.to_dt as string),
       partitionFiles(join(this.dataDir, 'identities'), request.projectId),

@@ -41,8 +41,22 @@ export interface CountOptions {
   deadlineMs?: number;
 }
 
+/**
+ * How a result is computed, for an analyst to reproduce it: the engine and the full-recompute query
+ * text for the request, exactly as the adapter runs it (table names as that adapter uses them).
+ */
+export interface Computation {
+  engine: 'athena' | 'duckdb';
+  query: string;
+}
+
 export interface ResultsQuery {
   count(request: CountRequest, options?: CountOptions): Promise<CountResult>;
+  /**
+   * The engine and the exact query text count() runs for this request (no query is run). Optional:
+   * an implementation without one query text leaves the results' `computation` out.
+   */
+  describe?(request: CountRequest): Computation;
   /** Releases the engine (the local DuckDB instance). */
   close?(): Promise<void> | void;
 }

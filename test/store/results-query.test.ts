@@ -507,6 +507,8 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
     expect(input.WorkGroup).toBe('tally-analysts');
     expect(input.QueryExecutionContext).toEqual({ Database: 'tally' });
     const sql = input.QueryString!;
+    // describe() reports exactly the text sent (the results response's `computation`).
+    expect(query.describe({ ...REQUEST, variants: ['a', 'b', 'c'] })).toEqual({ engine: 'athena', query: sql });
     expect(sql).toContain('FROM tally.events');
     expect(sql).toContain('FROM tally.identities');
     expect(sql).toMatch(

@@ -1,6 +1,280 @@
+/**
+ * Create an experiment, or edit it while it is `created`: name, goal event (picked from the event
+ * names seen recently, or typed), variants (control first, at least two), description. Start and
+ * Stop, each after a confirmation saying what happens. Once started the form is read-only.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { ApiClient } from '../api';
 import type { PageProps } from '../page';
+import { navigate, pathOf } from '../router';
+import { ConfirmAction } from '../results/confirm-action';
+import { coveredByFields, fieldError } from '../results/field-errors';
+import { formatTime } from '../results/format';
+import { StatusBadge } from '../results/status-badge';
+import type { Experiment } from '../results/types';
+import { errorText, useLoad } from '../results/use-load';
+import '../results/results.css';
 
-// Placeholder: this page is built by the dashboard issue (14).
-export function ExperimentEditPage(_props: PageProps) {
-  return <h1>ExperimentEdit</h1>;
+const FIELDS = ['name', 'goal_event', 'variants', 'description'];
+
+interface Draft {
+  name: string;
+  goal_event: string;
+  variants: string[];
+  description: string;
+}
+
+const EMPTY: Draft = { name: '', goal_event: '', variants: ['control', 'treatment'], description: '' };
+
+/** Event names seen recently (the admin events listing), without Tally's own `$` events. */
+async function recentEventNames(api: ApiClient, projectId: string): Promise<string[]> {
+  const { events } = await api.get<{ events: Array<{ name: string }> }>(`/admin/v1/projects/${encodeURIComponent(projectId)}/events?limit=1000`);
+  return [...new Set(events.map((e) => e.name).filter((n) => !n.startsWith('$')))].sort();
+}
+
+export function ExperimentEditPage({ api, params }: PageProps) {
+  const { projectId, experimentId } = params as { projectId: string; experimentId?: string };
+  const base = `/admin/v1/projects/${encodeURIComponent(projectId)}/experiments`;
+  const loaded = useLoad(
+    () => (experimentId ? api.get<Experiment>(`${base}/${encodeURIComponent(experimentId)}`) : Promise.resolve(undefined)),
+    [api, base, experimentId],
+  );
+  const names = useLoad(() => recentEventNames(api, projectId).catch(() => []), [api, projectId]);
+  const experiment = loaded.value;
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [error, setError] = useState<unknown>(undefined);
+  const [notice, setNotice] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState<'start' | 'stop' | null>(null);
+
+  useEffect(() => {
+    if (experiment) {
+      setDraft({ name: experiment.name, goal_event: experiment.goal_event, variants: [...experiment.variants], description: experiment.description ?? '' });
+    } else if (!experimentId) setDraft(EMPTY);
+    setError(undefined);
+  }, [experiment, experimentId]);
+
+  const editable = !experimentId || experiment?.status === 'created';
+  const dirty =
+    experiment !== undefined &&
+    (draft.name !== experiment.name ||
+      draft.goal_event !== experiment.goal_event ||
+      draft.description !== (experiment.description ?? '') ||
+      draft.variants.join('\n') !== experiment.variants.join('\n'));
+  const title = experimentId ? (experiment?.name ?? 'Experiment') : 'New experiment';
+
+  async function save() {
+    setBusy(true);
+    setNotice('');
+    try {
+      const body = { name: draft.name, goal_event: draft.goal_event, variants: draft.variants, description: draft.description };
+      if (experimentId) {
+        loaded.set(await api.patch<Experiment>(`${base}/${encodeURIComponent(experimentId)}`, body));
+        setNotice('Saved.');
+      } else {
+        const created = await api.post<Experiment>(base, body);
+        setNotice('Created. Edit it until you start it.');
+        navigate(pathOf('projects', projectId, 'experiments', created.id));
+      }
+      setError(undefined);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function transition(action: 'start' | 'stop') {
+    setConfirming(null);
+    setBusy(true);
+    setNotice('');
+    try {
+      loaded.set(await api.post<Experiment>(`${base}/${encodeURIComponent(experimentId!)}/${action}`));
+      setNotice(action === 'start' ? 'Started: users are now assigned to variants.' : 'Stopped: the results are final.');
+      setError(undefined);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (experimentId && loaded.error !== undefined) {
+    return (
+      <section class="results-page">
+        <h1>Experiment</h1>
+        <p role="alert">Could not load the experiment: {errorText(loaded.error)}</p>
+      </section>
+    );
+  }
+  if (experimentId && !experiment) return <p>Loading…</p>;
+
+  const fieldMessage = (field: string) => fieldError(error, field);
+  const described = (field: string) => (fieldMessage(field) ? { 'aria-invalid': true, 'aria-describedby': `${field}-error` } : {});
+  const errorFor = (field: string) =>
+    fieldMessage(field) && (
+      <p class="field-error" id={`${field}-error`}>
+        {fieldMessage(field)}
+      </p>
+    );
+  const setVariant = (i: number, value: string) => setDraft({ ...draft, variants: draft.variants.map((v, j) => (j === i ? value : v)) });
+
+  return (
+    <section class="results-page">
+      <p class="breadcrumb">
+        <a href={`#${pathOf('projects', projectId, 'experiments')}`}>Experiments</a>
+      </p>
+      <div class="page-heading">
+        <h1>{title}</h1>
+        {experiment && <StatusBadge status={experiment.status} />}
+      </div>
+      {experiment && experiment.status !== 'created' && (
+        <p class="readonly-note">
+          {experiment.status === 'running'
+            ? `Running since ${formatTime(experiment.started_at)}. A started experiment cannot be edited.`
+            : `Stopped at ${formatTime(experiment.stopped_at)}. Its results are final; a new run needs a new experiment.`}{' '}
+          <a href={`#${pathOf('projects', projectId, 'experiments', experiment.id, 'results')}`}>See the results</a>
+        </p>
+      )}
+      {error !== undefined && !coveredByFields(error, FIELDS) && <p role="alert">{errorText(error)}</p>}
+      {error !== undefined && coveredByFields(error, FIELDS) && <p role="alert">The experiment was not saved: fix the fields marked below.</p>}
+      <p role="status" class="notice">
+        {notice}
+      </p>
+      <form
+        class="experiment-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (editable) void save();
+        }}
+      >
+        <fieldset disabled={!editable || busy}>
+          <legend class="visually-hidden">Experiment settings</legend>
+          <div class="field">
+            <label for="experiment-name">Name</label>
+            <input
+              id="experiment-name"
+              name="name"
+              value={draft.name}
+              onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
+              {...described('name')}
+            />
+            {errorFor('name')}
+          </div>
+          <div class="field">
+            <label for="experiment-goal">Goal event</label>
+            <input
+              id="experiment-goal"
+              name="goal_event"
+              list="recent-event-names"
+              value={draft.goal_event}
+              onInput={(e) => setDraft({ ...draft, goal_event: e.currentTarget.value })}
+              aria-describedby={fieldMessage('goal_event') ? 'goal_event-error goal-hint' : 'goal-hint'}
+              aria-invalid={fieldMessage('goal_event') ? true : undefined}
+            />
+            <datalist id="recent-event-names">
+              {(names.value ?? []).map((n) => (
+                <option key={n} value={n} />
+              ))}
+            </datalist>
+            <p class="hint" id="goal-hint" hidden={!editable}>
+              {(names.value ?? []).length > 0
+                ? `Pick one of the ${names.value!.length} event names seen recently, or type a name.`
+                : 'No events seen recently: type the name of the event that counts as a conversion.'}
+            </p>
+            {errorFor('goal_event')}
+          </div>
+          <fieldset class="field variants-field" {...described('variants')}>
+            <legend>Variants (the first is the control)</legend>
+            <ol>
+              {draft.variants.map((v, i) => (
+                <li key={i}>
+                  <label class="visually-hidden" for={`variant-${i}`}>
+                    {i === 0 ? 'Variant 1 (control)' : `Variant ${i + 1}`}
+                  </label>
+                  <input id={`variant-${i}`} name={`variant-${i}`} value={v} onInput={(e) => setVariant(i, e.currentTarget.value)} />
+                  {i === 0 && <span class="hint"> control</span>}
+                  {editable && draft.variants.length > 2 && (
+                    <button
+                      type="button"
+                      onClick={() => setDraft({ ...draft, variants: draft.variants.filter((_, j) => j !== i) })}
+                      aria-label={`Remove variant ${i + 1}`}
+                    >
+                      Remove
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ol>
+            {editable && (
+              <button type="button" onClick={() => setDraft({ ...draft, variants: [...draft.variants, ''] })}>
+                Add variant
+              </button>
+            )}
+            {errorFor('variants')}
+          </fieldset>
+          <div class="field">
+            <label for="experiment-description">Description</label>
+            <textarea
+              id="experiment-description"
+              name="description"
+              rows={3}
+              value={draft.description}
+              onInput={(e) => setDraft({ ...draft, description: e.currentTarget.value })}
+              {...described('description')}
+            />
+            {errorFor('description')}
+          </div>
+          {editable && (
+            <button type="submit" class="primary">
+              Save
+            </button>
+          )}
+        </fieldset>
+      </form>
+      {experiment && experiment.status !== 'stopped' && (
+        <div class="actions">
+          {experiment.status === 'created' && (
+            <button type="button" disabled={busy || dirty} aria-describedby={dirty ? 'start-hint' : undefined} onClick={() => setConfirming('start')}>
+              Start
+            </button>
+          )}
+          {experiment.status === 'created' && dirty && (
+            <p class="hint" id="start-hint">
+              Save your changes before starting.
+            </p>
+          )}
+          {experiment.status === 'running' && (
+            <button type="button" class="danger" disabled={busy} onClick={() => setConfirming('stop')}>
+              Stop
+            </button>
+          )}
+        </div>
+      )}
+      <ConfirmAction
+        open={confirming === 'start'}
+        title={`Start "${experiment?.name ?? ''}"?`}
+        confirmLabel="Yes, start it"
+        onConfirm={() => void transition('start')}
+        onCancel={() => setConfirming(null)}
+      >
+        <p>
+          Users get assigned to the variants ({experiment?.variants.join(', ')}) from now on, and results are computed. The name, goal and variants can no
+          longer be edited.
+        </p>
+      </ConfirmAction>
+      <ConfirmAction
+        open={confirming === 'stop'}
+        title={`Stop "${experiment?.name ?? ''}"?`}
+        confirmLabel="Yes, stop it"
+        onConfirm={() => void transition('stop')}
+        onCancel={() => setConfirming(null)}
+      >
+        <p>
+          Stopping is final: no one is assigned any more, the results are computed once more up to now and then freeze. Running it again means creating a new
+          experiment.
+        </p>
+      </ConfirmAction>
+    </section>
+  );
 }

@@ -1,6 +1,217 @@
+/**
+ * The results of an experiment: per-variant table, comparison with control, the interval and
+ * over-time charts, the SRM warning, the multiple-exposure count, when it was computed, Refresh, and
+ * "How this was computed". Empty states: not started, not computed yet, no one enrolled.
+ */
+import { useState } from 'preact/hooks';
+import { ApiError } from '../api';
 import type { PageProps } from '../page';
+import { pathOf } from '../router';
+import { IntervalChart, SeriesChart } from '../results/charts';
+import {
+  formatChance,
+  formatCount,
+  formatInterval,
+  formatPercent,
+  formatPoints,
+  formatPStatement,
+  formatPValue,
+  formatRelative,
+  formatTime,
+  verdict,
+} from '../results/format';
+import { HowComputed } from '../results/how-computed';
+import { StatusBadge } from '../results/status-badge';
+import type { Experiment, Results } from '../results/types';
+import { errorText, useLoad } from '../results/use-load';
+import '../results/results.css';
 
-// Placeholder: this page is built by the dashboard issue (14).
-export function ResultsPage(_props: PageProps) {
-  return <h1>Results</h1>;
+/** The stored results, or null when none are computed yet (404) or the experiment has not started (409). */
+async function readResults(get: () => Promise<Results>): Promise<Results | null> {
+  try {
+    return await get();
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 409)) return null;
+    throw err;
+  }
+}
+
+export function ResultsPage({ api, params }: PageProps) {
+  const { projectId, experimentId } = params as { projectId: string; experimentId: string };
+  const path = `/admin/v1/projects/${encodeURIComponent(projectId)}/experiments/${encodeURIComponent(experimentId)}`;
+  const experiment = useLoad(() => api.get<Experiment>(path), [api, path]);
+  const status = experiment.value?.status;
+  // Results exist only once started: a created experiment is not asked for them.
+  const results = useLoad(
+    () => (status === undefined || status === 'created' ? Promise.resolve(null) : readResults(() => api.get<Results>(`${path}/results`))),
+    [api, path, status],
+  );
+  const [refreshing, setRefreshing] = useState(false);
+  const [refreshError, setRefreshError] = useState<unknown>(undefined);
+
+  async function refresh() {
+    setRefreshing(true);
+    setRefreshError(undefined);
+    try {
+      await api.post(`${path}/results/refresh`);
+      await Promise.all([results.reload(), experiment.reload()]);
+    } catch (err) {
+      setRefreshError(err);
+    } finally {
+      setRefreshing(false);
+    }
+  }
+
+  const exp = experiment.value;
+  const res = results.value;
+  const loadError = experiment.error ?? results.error;
+  return (
+    <section class="results-page">
+      <p class="breadcrumb">
+        <a href={`#${pathOf('projects', projectId, 'experiments')}`}>Experiments</a>
+        {exp && (
+          <>
+            {' / '}
+            <a href={`#${pathOf('projects', projectId, 'experiments', experimentId)}`}>{exp.name}</a>
+          </>
+        )}
+      </p>
+      <div class="page-heading">
+        <h1>Results{exp ? `: ${exp.name}` : ''}</h1>
+        {exp && <StatusBadge status={exp.status} />}
+        {exp && exp.status !== 'created' && (
+          <button type="button" onClick={() => void refresh()} disabled={refreshing} aria-describedby="computed-at">
+            Refresh
+          </button>
+        )}
+      </div>
+      {loadError !== undefined && <p role="alert">Could not load the results: {errorText(loadError)}</p>}
+      {refreshError !== undefined && <p role="alert">Could not refresh the results: {errorText(refreshError)}</p>}
+      <p role="status" class="notice">
+        {refreshing ? 'Computing the results…' : ''}
+      </p>
+      {!exp || results.value === undefined || (results.loading && results.value === null) ? (
+        loadError === undefined && <p>Loading…</p>
+      ) : exp.status === 'created' ? (
+        <p class="empty-state">
+          This experiment has not started, so there are no results yet.{' '}
+          <a href={`#${pathOf('projects', projectId, 'experiments', experimentId)}`}>Start it from its page.</a>
+        </p>
+      ) : res === null || res === undefined ? (
+        <p class="empty-state">Not computed yet. Results are computed by the scheduled job after the start; press Refresh to compute them now.</p>
+      ) : (
+        <ResultsBody experiment={exp} results={res} />
+      )}
+    </section>
+  );
+}
+
+function ResultsBody({ experiment, results }: { experiment: Experiment; results: Results }) {
+  const enrolled = results.variants.reduce((n, v) => n + v.enrolled, 0);
+  const running = experiment.status === 'running';
+  return (
+    <>
+      <p class="computed-at" id="computed-at">
+        Computed {formatTime(results.computed_at)} over {formatTime(results.window.from)} to {formatTime(results.window.to)}
+        {experiment.status === 'stopped' ? ' (stopped: these results are final)' : ''}. Goal: <code>{experiment.goal_event}</code>.
+      </p>
+      {results.srm.flagged && (
+        <div role="alert" class="srm-warning">
+          <strong>Sample ratio mismatch.</strong> The variants enrolled {results.variants.map((v) => formatCount(v.enrolled)).join(' / ')} users, far from the
+          equal split the assignment aims for (chi-square test, {formatPStatement(results.srm.p_value)}). Exposure logging or assignment is likely broken for
+          some users; do not trust these results until you find why.
+        </div>
+      )}
+      {enrolled === 0 ? (
+        <p class="empty-state">
+          No one is enrolled yet. Users enroll with their first <code>$experiment_exposure</code> event (or an event carrying the experiment's super property)
+          after the start.
+        </p>
+      ) : (
+        <>
+          <ul class="verdicts">
+            {results.comparisons.map((c) => (
+              <li key={c.variant}>{verdict(c, running)}</li>
+            ))}
+          </ul>
+          <p>
+            Multiple exposures: <strong>{formatCount(results.multiple_exposures)}</strong> {results.multiple_exposures === 1 ? 'user was' : 'users were'}{' '}
+            exposed to more than one variant (each counts in the first).
+          </p>
+        </>
+      )}
+      <h2>Variants</h2>
+      <div class="table-scroll" tabIndex={0} role="region" aria-label="Variants">
+        <table class="results-table" data-table="variants">
+          <thead>
+            <tr>
+              <th scope="col">Variant</th>
+              <th scope="col">Enrolled</th>
+              <th scope="col">Converted</th>
+              <th scope="col">Conversion rate</th>
+              <th scope="col">95% interval</th>
+            </tr>
+          </thead>
+          <tbody>
+            {results.variants.map((v, i) => (
+              <tr key={v.variant}>
+                <th scope="row">
+                  {v.variant}
+                  {i === 0 && <span class="hint"> (control)</span>}
+                </th>
+                <td>{formatCount(v.enrolled)}</td>
+                <td>{formatCount(v.converted)}</td>
+                <td>{formatPercent(v.conversion_rate)}</td>
+                <td>{formatInterval(v.ci_low, v.ci_high, formatPercent)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h2>Compared with control</h2>
+      <div class="table-scroll" tabIndex={0} role="region" aria-label="Compared with control">
+        <table class="results-table" data-table="comparisons">
+          <thead>
+            <tr>
+              <th scope="col">Variant</th>
+              <th scope="col">Difference</th>
+              <th scope="col">95% interval</th>
+              <th scope="col">p-value</th>
+              <th scope="col">Relative difference</th>
+              <th scope="col">95% interval</th>
+              <th scope="col">p-value (relative)</th>
+              <th scope="col">Chance to beat control</th>
+            </tr>
+          </thead>
+          <tbody>
+            {results.comparisons.map((c) => (
+              <tr key={c.variant}>
+                <th scope="row">{c.variant}</th>
+                <td>{formatPoints(c.absolute_diff)}</td>
+                <td>{formatInterval(c.ci_low, c.ci_high, formatPoints)}</td>
+                <td>{formatPValue(c.p_value)}</td>
+                <td>{formatRelative(c.relative_diff)}</td>
+                <td>{formatInterval(c.relative_ci_low, c.relative_ci_high, formatRelative)}</td>
+                <td>{formatPValue(c.relative_p_value)}</td>
+                <td>{formatChance(c.chance_to_beat_control)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {enrolled > 0 && (
+        <>
+          <h2>Difference to control</h2>
+          <IntervalChart comparisons={results.comparisons} />
+          <h2>Conversion over time</h2>
+          {results.series.length > 0 ? (
+            <SeriesChart series={results.series} variants={results.variants.map((v) => v.variant)} />
+          ) : (
+            <p class="empty-state">No daily series yet: it appears with the next computation.</p>
+          )}
+        </>
+      )}
+      <HowComputed experiment={experiment} results={results} />
+    </>
+  );
 }

@@ -1,0 +1,200 @@
+/**
+ * The results charts (uPlot): each treatment's difference to control with its 95% interval, and the
+ * cumulative conversion rate per variant over time (the response's `series`). Each chart has a
+ * caption and its numbers as a table, the text alternative of the canvas.
+ */
+import { useMemo } from 'preact/hooks';
+import type uPlot from 'uplot';
+import { formatInterval, formatPercent, formatPoints } from './format';
+import type { Comparison, SeriesPoint } from './types';
+import { UPlotChart, variantColor } from './uplot-chart';
+
+const DAY_SECONDS = 86_400;
+const pp = (rate: number | null) => (rate === null ? null : rate * 100);
+
+/** Whiskers of the interval (low to high) per treatment and the control line at zero, on uPlot's canvas. */
+function drawIntervals(u: uPlot): void {
+  const ctx = u.ctx;
+  const dpr = devicePixelRatio || 1;
+  const [xs, , lows, highs] = u.data as unknown as [number[], Array<number | null>, Array<number | null>, Array<number | null>];
+  ctx.save();
+  const y0 = u.valToPos(0, 'y', true);
+  ctx.strokeStyle = '#444';
+  ctx.lineWidth = dpr;
+  ctx.setLineDash([4 * dpr, 4 * dpr]);
+  ctx.beginPath();
+  ctx.moveTo(u.bbox.left, y0);
+  ctx.lineTo(u.bbox.left + u.bbox.width, y0);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.fillStyle = '#444';
+  ctx.font = `${12 * dpr}px system-ui, sans-serif`;
+  ctx.textAlign = 'right';
+  ctx.fillText('control', u.bbox.left + u.bbox.width - 4 * dpr, y0 - 4 * dpr);
+  ctx.lineWidth = 2 * dpr;
+  xs.forEach((x, i) => {
+    const low = lows[i];
+    const high = highs[i];
+    if (low === null || low === undefined || high === null || high === undefined) return;
+    const cx = u.valToPos(x, 'x', true);
+    const top = u.valToPos(high, 'y', true);
+    const bottom = u.valToPos(low, 'y', true);
+    const cap = 8 * dpr;
+    ctx.strokeStyle = variantColor(x);
+    ctx.beginPath();
+    ctx.moveTo(cx, top);
+    ctx.lineTo(cx, bottom);
+    ctx.moveTo(cx - cap, top);
+    ctx.lineTo(cx + cap, top);
+    ctx.moveTo(cx - cap, bottom);
+    ctx.lineTo(cx + cap, bottom);
+    ctx.stroke();
+  });
+  ctx.restore();
+}
+
+const noPath = () => null;
+
+export function IntervalChart({ comparisons }: { comparisons: Comparison[] }) {
+  const { options, data } = useMemo(() => {
+    const xs = comparisons.map((_, i) => i + 1);
+    const names = comparisons.map((c) => c.variant);
+    const data: uPlot.AlignedData = [
+      xs,
+      comparisons.map((c) => pp(c.absolute_diff)),
+      comparisons.map((c) => pp(c.ci_low)),
+      comparisons.map((c) => pp(c.ci_high)),
+    ];
+    const options: Omit<uPlot.Options, 'width' | 'height'> = {
+      legend: { show: false },
+      cursor: { show: false },
+      scales: {
+        x: { time: false, range: () => [0.5, xs.length + 0.5] },
+        y: {
+          range: (_u, min, max) => {
+            const lo = Math.min(min ?? 0, 0);
+            const hi = Math.max(max ?? 0, 0);
+            const pad = Math.max((hi - lo) * 0.1, 0.5);
+            return [lo - pad, hi + pad];
+          },
+        },
+      },
+      axes: [
+        { splits: () => xs, values: (_u, splits) => splits.map((v) => names[v - 1] ?? '') },
+        { label: 'Difference to control (pp)', values: (_u, splits) => splits.map((v) => `${Number(v.toFixed(2))}`), size: 50 },
+      ],
+      series: [
+        {},
+        { label: 'Difference', stroke: '#222', fill: '#222', paths: noPath, points: { show: true, size: 10, fill: '#222' } },
+        { label: '95% interval low', stroke: '#888', paths: noPath, points: { show: false } },
+        { label: '95% interval high', stroke: '#888', paths: noPath, points: { show: false } },
+      ],
+      hooks: { draw: [drawIntervals] },
+    };
+    return { options, data };
+  }, [comparisons]);
+  return (
+    <figure class="results-figure">
+      <figcaption id="interval-chart-caption">
+        Difference in conversion rate to control, with its 95% interval (percentage points). An interval that crosses the dashed control line is not
+        significant.
+      </figcaption>
+      <UPlotChart name="intervals" options={options} data={data} height={220} />
+      <details>
+        <summary>The chart's numbers</summary>
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Difference to control per variant">
+          <table class="results-table">
+            <caption class="visually-hidden">Difference to control per variant</caption>
+            <thead>
+              <tr>
+                <th scope="col">Variant</th>
+                <th scope="col">Difference</th>
+                <th scope="col">95% interval</th>
+              </tr>
+            </thead>
+            <tbody>
+              {comparisons.map((c) => (
+                <tr key={c.variant}>
+                  <th scope="row">{c.variant}</th>
+                  <td>{formatPoints(c.absolute_diff)}</td>
+                  <td>{formatInterval(c.ci_low, c.ci_high, formatPoints)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}
+
+export function SeriesChart({ series, variants }: { series: SeriesPoint[]; variants: string[] }) {
+  const { options, data } = useMemo(() => {
+    const xs = series.map((p) => Date.parse(`${p.date}T00:00:00Z`) / 1000);
+    const data: uPlot.AlignedData = [xs, ...variants.map((name) => series.map((p) => pp(p.variants.find((v) => v.variant === name)?.conversion_rate ?? null)))];
+    const options: Omit<uPlot.Options, 'width' | 'height'> = {
+      scales: {
+        // Fixed to the run's days plus half a day either side: one or two points are not spread over
+        // years by the automatic time range, and the axis shows UTC days.
+        x: { time: false, auto: false, min: (xs[0] ?? 0) - DAY_SECONDS / 2, max: (xs[xs.length - 1] ?? 0) + DAY_SECONDS / 2 },
+        y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil((max ?? 0) * 1.1))] },
+      },
+      axes: [
+        { splits: () => daySplits(xs), values: (_u, splits) => splits.map((v) => new Date(v * 1000).toISOString().slice(5, 10)) },
+        { label: 'Conversion rate (%)', values: (_u, splits) => splits.map((v) => `${Number(v.toFixed(2))}%`), size: 56 },
+      ],
+      series: [
+        { label: 'Day (UTC)', value: (_u: uPlot, v: number | null) => (v === null ? '—' : new Date(v * 1000).toISOString().slice(0, 10)) },
+        ...variants.map((name, i) => ({
+          label: name,
+          stroke: variantColor(i),
+          width: 2,
+          points: { show: series.length <= 31, size: 6 },
+          value: (_u: uPlot, v: number | null) => (v === null ? '—' : `${Number(v.toFixed(2))}%`),
+        })),
+      ],
+    };
+    return { options, data };
+  }, [series, variants]);
+  return (
+    <figure class="results-figure">
+      <figcaption>Cumulative conversion rate per variant, one point per UTC day of the run.</figcaption>
+      <UPlotChart name="series" options={options} data={data} height={260} />
+      <details>
+        <summary>The chart's numbers</summary>
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Cumulative conversion per day">
+          <table class="results-table">
+            <caption class="visually-hidden">Cumulative conversion rate per variant and day</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                {variants.map((v) => (
+                  <th scope="col" key={v}>
+                    {v}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {series.map((p) => (
+                <tr key={p.date}>
+                  <th scope="row">{p.date}</th>
+                  {variants.map((name) => {
+                    const v = p.variants.find((x) => x.variant === name);
+                    return <td key={name}>{v ? `${formatPercent(v.conversion_rate)} (${v.converted}/${v.enrolled})` : '—'}</td>;
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}
+
+/** At most about six day ticks, evenly spaced from the first day. */
+function daySplits(xs: number[]): number[] {
+  const step = Math.max(1, Math.ceil(xs.length / 6));
+  return xs.filter((_, i) => i % step === 0);
+}

@@ -1,0 +1,384 @@
+/**
+ * The experiments and results pages in real Chromium against the local server: create (the API's own
+ * message next to a bad field), edit, start and stop with confirmations, events sent over HTTP,
+ * Refresh, the tables, both uPlot charts, the "How this was computed" query, the SRM warning, the
+ * empty states, axe-core at 1280 and 375 px, and screenshots of every page (test-output/dashboard/).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { formatPercent } from '../../dashboard/src/results/format';
+import { describeBrowser, launchBrowser } from '../helpers/browser';
+import { openDashboard, type DashboardPage } from '../helpers/dashboard';
+import { startTestProject, type TestStack } from '../helpers/local';
+
+const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/**
+ * axe-core's serious and critical violations on the page as it is now ("rule: target" lines). axe is
+ * evaluated through the DevTools protocol: a script tag would be inline script, which the CSP blocks.
+ */
+async function axeProblems(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const result = await (globalThis as any).axe.run();
+    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n: any) => n.target.join(' ')) }));
+  });
+  return violations
+    .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: { id: string; targets: string[] }) => `${v.id}: ${v.targets.join(', ')}`);
+}
+
+/**
+ * The page's problems, less Chromium's console line for an API answer the pages get by design: 400
+ * (a bad field, shown next to it) and 404 (results not computed yet, shown as such). A 409, a 5xx or
+ * a CSP violation still counts.
+ */
+const unexpected = (problems: string[]) => problems.filter((p) => !/^Failed to load resource: the server responded with a status of (400|404) /.test(p));
+
+/** Clicks the button whose text is exactly `name`. */
+async function clickButton(page: Page, name: string): Promise<void> {
+  const handle = await page.waitForFunction(
+    (n) => [...(globalThis as any).document.querySelectorAll('button')].find((b: any) => b.textContent.trim() === n && !b.disabled && b.offsetParent !== null),
+    {},
+    name,
+  );
+  await (handle as any).click();
+}
+
+async function fill(page: Page, selector: string, value: string): Promise<void> {
+  await page.click(selector, { count: 3 });
+  await page.keyboard.press('Backspace');
+  if (value) await page.type(selector, value);
+}
+
+const text = (page: Page, selector: string) => page.$eval(selector, (el) => (el as any).innerText as string);
+
+/** The rows of a results table as arrays of cell texts. */
+const tableRows = (page: Page, name: string) =>
+  page.$$eval(`table[data-table="${name}"] tbody tr`, (rows) => rows.map((r) => [...(r as any).cells].map((c: any) => c.innerText.trim())));
+
+/** Canvas sizes and legend series labels of the uPlot chart named `name`. */
+const chartInfo = (page: Page, name: string) =>
+  page.$eval(`[data-chart="${name}"]`, (el: any) => {
+    const canvas = el.querySelector('canvas');
+    return {
+      width: canvas?.getBoundingClientRect().width ?? 0,
+      height: canvas?.getBoundingClientRect().height ?? 0,
+      legend: [...el.querySelectorAll('.u-legend .u-series .u-label')].map((l: any) => l.textContent),
+    };
+  });
+
+describeBrowser('dashboard: experiments and results', () => {
+  let stack: TestStack;
+  let project: string;
+  let key: string;
+  let browser: Browser;
+  let dash: DashboardPage;
+  let experimentId = '';
+  let srmId = '';
+  let seriesId = '';
+  let t0 = 0;
+  /** The local server's clock runs this far behind real time (a run that started days ago). */
+  let clockOffsetMs = 0;
+  const base = () => `/admin/v1/projects/${project}/experiments`;
+  const send = async (events: unknown[]) => expect((await stack.post('/v1/events', key, { events })).status).toBe(204);
+  const exposure = (user: string, name: string, variant: string, at: number) => ({
+    name: '$experiment_exposure',
+    user_id: user,
+    timestamp: new Date(at).toISOString(),
+    properties: { $experiment_name: name, $variant: variant },
+  });
+
+  beforeAll(async () => {
+    ({ stack, project, key } = await startTestProject('dashboard experiments', { clock: () => Date.now() + clockOffsetMs }));
+    browser = await launchBrowser();
+    // Event names seen recently: the goal field offers them.
+    await send([
+      { name: 'purchase', user_id: 'someone', timestamp: Date.now() - 60_000 },
+      { name: 'signup', user_id: 'someone', timestamp: Date.now() - 60_000 },
+    ]);
+    dash = await openDashboard(browser, stack.url, { width: 1280 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('creates an experiment, showing the API’s message next to a bad field, then edits it', async () => {
+    const { page } = dash;
+    await dash.go(`/projects/${project}/experiments`);
+    await page.waitForSelector('::-p-text(No experiments yet)');
+    await dash.screenshot('experiments-empty');
+    expect(await axeProblems(page)).toEqual([]);
+    await clickButton(page, 'Create experiment');
+    await page.waitForSelector('#experiment-name');
+    // The goal event is offered from the names seen recently ($ events left out).
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('#recent-event-names option').length === 2);
+    expect(await page.$$eval('#recent-event-names option', (o) => o.map((x: any) => x.value))).toEqual(['purchase', 'signup']);
+    await page.type('#experiment-name', 'Checkout button');
+    await page.type('#experiment-goal', 'purchase');
+    await fill(page, '#variant-1', 'control'); // a duplicate: the API refuses it
+    await clickButton(page, 'Save');
+    await page.waitForSelector('#variants-error');
+    expect(await text(page, '#variants-error')).toBe('variants must be unique');
+    expect(await text(page, '[role="alert"]')).toContain('not saved');
+    await dash.screenshot('experiment-new-error');
+    expect(await axeProblems(page)).toEqual([]);
+
+    await fill(page, '#variant-1', 'green');
+    await clickButton(page, 'Add variant');
+    await page.type('#variant-2', 'blue');
+    await page.click('button[aria-label="Remove variant 3"]');
+    expect(await page.$('#variant-2')).toBeNull();
+    await clickButton(page, 'Save');
+    await page.waitForFunction(() => /\/experiments\/[0-9a-f-]{36}$/.test((globalThis as any).location.hash));
+    experimentId = (await page.evaluate(() => (globalThis as any).location.hash as string)).split('/').pop()!;
+    await page.waitForSelector('::-p-text(Created.)');
+    const created = (await stack.admin('GET', `${base()}/${experimentId}`)).body;
+    expect(created).toMatchObject({ name: 'Checkout button', goal_event: 'purchase', status: 'created' });
+    expect(created.variants[0]).toBe('control');
+    expect(created.variants).toHaveLength(2);
+
+    // Edit while created.
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('#experiment-name')?.value === 'Checkout button');
+    await fill(page, '#experiment-description', 'Green button against the blue one');
+    await clickButton(page, 'Save');
+    await page.waitForSelector('::-p-text(Saved.)');
+    // Unsaved changes hold Start back.
+    await page.type('#experiment-description', '!');
+    await page.waitForSelector('::-p-text(Save your changes before starting.)');
+    expect(await page.$eval('.actions button', (b: any) => b.disabled)).toBe(true);
+    await page.keyboard.press('Backspace');
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('.actions button').disabled);
+    expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.description).toBe('Green button against the blue one');
+    await dash.screenshot('experiment-created');
+    expect(await axeProblems(page)).toEqual([]);
+    expect(unexpected(dash.problems)).toEqual([]);
+  });
+
+  it('shows the not-started state, starts after a confirmation, and the form turns read-only', async () => {
+    const { page } = dash;
+    await dash.go(`/projects/${project}/experiments/${experimentId}/results`);
+    await page.waitForSelector('::-p-text(has not started)');
+    await dash.screenshot('results-not-started');
+    expect(await axeProblems(page)).toEqual([]);
+
+    await dash.go(`/projects/${project}/experiments/${experimentId}`);
+    await clickButton(page, 'Start');
+    await page.waitForSelector('dialog[open]');
+    const dialog = await text(page, 'dialog[open]');
+    expect(dialog).toContain('assigned');
+    expect(dialog).toContain('can no longer be edited');
+    await dash.screenshot('experiment-start-confirm');
+    expect(await axeProblems(page)).toEqual([]);
+    // Escape cancels: nothing starts.
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog[open]', { hidden: true });
+    expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.status).toBe('created');
+    // Keyboard alone: focus starts on Cancel, Tab to the confirmation, Enter.
+    await clickButton(page, 'Start');
+    await page.waitForSelector('dialog[open]');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe('Cancel');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe('Yes, start it');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.status-badge.status-running');
+    expect(await page.$eval('.experiment-form fieldset', (f: any) => f.disabled)).toBe(true);
+    expect(await page.$$eval('button', (bs) => bs.map((b: any) => b.textContent.trim()))).not.toContain('Save');
+    const started = (await stack.admin('GET', `${base()}/${experimentId}`)).body;
+    expect(started.status).toBe('running');
+    t0 = Date.parse(started.started_at);
+    await dash.screenshot('experiment-running');
+    expect(unexpected(dash.problems)).toEqual([]);
+  });
+
+  it('refreshes and reads the results: tables, verdict, both charts and the query', async () => {
+    const { page } = dash;
+    await dash.go(`/projects/${project}/experiments/${experimentId}/results`);
+    await page.waitForSelector('::-p-text(Not computed yet)', { timeout: 10_000 });
+    await dash.screenshot('results-not-computed');
+
+    // 40 users per variant; control converts 6, green 20.
+    const events: unknown[] = [];
+    for (let i = 0; i < 40; i++) {
+      events.push(exposure(`c${i}`, 'Checkout button', 'control', t0 + 1));
+      events.push(exposure(`g${i}`, 'checkout_button', 'green', t0 + 1));
+      if (i < 6) events.push({ name: 'purchase', user_id: `c${i}`, timestamp: t0 + 2 });
+      if (i < 20) events.push({ name: 'purchase', user_id: `g${i}`, timestamp: t0 + 2 });
+    }
+    events.push(exposure('both', 'Checkout button', 'control', t0 + 3), exposure('both', 'Checkout button', 'green', t0 + 4));
+    await send(events);
+
+    await clickButton(page, 'Refresh');
+    await page.waitForSelector('table[data-table="variants"]', { timeout: 10_000 });
+    const api = (await stack.admin('GET', `${base()}/${experimentId}/results`)).body;
+    const [control, green] = api.variants;
+    expect(await tableRows(page, 'variants')).toEqual([
+      ['control (control)', '41', '6', '14.6%', `${formatPercent(control.ci_low)} to ${formatPercent(control.ci_high)}`],
+      ['green', '40', '20', '50%', `${formatPercent(green.ci_low)} to ${formatPercent(green.ci_high)}`],
+    ]);
+    const [comparison] = await tableRows(page, 'comparisons');
+    expect(comparison![0]).toBe('green');
+    expect(comparison![1]).toBe(`+${(api.comparisons[0].absolute_diff * 100).toFixed(1)} pp`);
+    expect(comparison![3]).toBe('< 0.001');
+    expect(await text(page, '.verdicts')).toBe('green converts better than control (p < 0.001).');
+    expect(await text(page, 'main')).toContain('Multiple exposures: 1 user was exposed');
+    expect(await page.$('.srm-warning')).toBeNull();
+
+    const intervals = await chartInfo(page, 'intervals');
+    expect(intervals.width).toBeGreaterThan(300);
+    expect(intervals.height).toBeGreaterThan(100);
+    const series = await chartInfo(page, 'series');
+    expect(series.width).toBeGreaterThan(300);
+    expect(series.legend.slice(1)).toEqual(['control', 'green']); // one series per variant (after the x axis)
+
+    // "How this was computed": the rules, the methods and the exact query the API reports.
+    const panel = await text(page, '.how-computed');
+    for (const words of ['first', 'identity links', 'Wilson', 'Newcombe', 'delta method', "Welch's t-test", 'Beta(1, 1)', 'chi-square']) {
+      expect(panel).toContain(words);
+    }
+    expect(api.computation.engine).toBe('duckdb');
+    expect(await page.$eval('.query-text code', (c: any) => c.textContent)).toBe(api.computation.query);
+    await browser.defaultBrowserContext().overridePermissions(stack.url, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    await clickButton(page, 'Copy query');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('.copy-status').textContent !== '', { timeout: 5000 });
+    expect(await text(page, '.copy-status')).toBe('Copied.');
+    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(api.computation.query);
+    await dash.screenshot('results');
+    expect(await axeProblems(page)).toEqual([]);
+    expect(unexpected(dash.problems)).toEqual([]);
+  });
+
+  it('stops after a confirmation; the form stays read-only and the results freeze', async () => {
+    const { page } = dash;
+    await dash.go(`/projects/${project}/experiments/${experimentId}`);
+    await clickButton(page, 'Stop');
+    await page.waitForSelector('dialog[open]');
+    expect(await text(page, 'dialog[open]')).toContain('Stopping is final');
+    await clickButton(page, 'Yes, stop it');
+    await page.waitForSelector('.status-badge.status-stopped');
+    expect(await page.$eval('.experiment-form fieldset', (f: any) => f.disabled)).toBe(true);
+    expect(await page.$$eval('button', (bs) => bs.map((b: any) => b.textContent.trim()))).not.toContain('Stop');
+    await dash.screenshot('experiment-stopped');
+
+    // Events after the stop change nothing.
+    await send([exposure('late', 'Checkout button', 'control', Date.now() + 5), { name: 'purchase', user_id: 'late', timestamp: Date.now() + 6 }]);
+    await dash.go(`/projects/${project}/experiments/${experimentId}/results`);
+    await clickButton(page, 'Refresh');
+    await page.waitForSelector('::-p-text(these results are final)');
+    expect((await tableRows(page, 'variants')).map((r) => r.slice(1, 3))).toEqual([
+      ['41', '6'],
+      ['40', '20'],
+    ]);
+    expect(await text(page, '.verdicts')).toBe('green converts better than control (p < 0.001).');
+    expect(unexpected(dash.problems)).toEqual([]);
+  });
+
+  it('warns prominently about a sample ratio mismatch, and shows a started experiment with no one enrolled', async () => {
+    const { page } = dash;
+    srmId = (await stack.admin('POST', base(), { name: 'Skewed split', goal_event: 'purchase', variants: ['a', 'b'] })).body.id;
+    const started = Date.parse((await stack.admin('POST', `${base()}/${srmId}/start`)).body.started_at);
+    const events: unknown[] = [];
+    for (let i = 0; i < 40; i++) events.push(exposure(`sa${i}`, 'Skewed split', 'a', started + 1));
+    for (let i = 0; i < 5; i++) events.push(exposure(`sb${i}`, 'Skewed split', 'b', started + 1));
+    await send(events);
+    await dash.go(`/projects/${project}/experiments/${srmId}/results`);
+    await clickButton(page, 'Refresh');
+    await page.waitForSelector('[role="alert"].srm-warning');
+    expect(await text(page, '.srm-warning')).toContain('Sample ratio mismatch');
+    expect(await text(page, '.srm-warning')).toContain('40 / 5');
+    expect(await text(page, '.srm-warning')).toContain('p < 0.001');
+    expect(await text(page, '.verdicts')).toBe('Not enough data to compare b with a yet.');
+    await dash.screenshot('results-srm');
+    expect(await axeProblems(page)).toEqual([]);
+
+    const emptyId = (await stack.admin('POST', base(), { name: 'Nobody yet', goal_event: 'purchase' })).body.id;
+    await stack.admin('POST', `${base()}/${emptyId}/start`);
+    await dash.go(`/projects/${project}/experiments/${emptyId}/results`);
+    await clickButton(page, 'Refresh');
+    await page.waitForSelector('::-p-text(No one is enrolled yet)');
+    expect(await tableRows(page, 'variants')).toEqual([
+      ['a (control)', '0', '0', '—', '—'],
+      ['b', '0', '0', '—', '—'],
+    ]);
+    await dash.screenshot('results-no-enrollments');
+    expect(await axeProblems(page)).toEqual([]);
+
+    await dash.go(`/projects/${project}/experiments`);
+    await page.waitForSelector('.experiments-table');
+    expect(await page.$$eval('.experiments-table .status-badge', (b) => b.map((x: any) => x.textContent).sort())).toEqual(['running', 'running', 'stopped']);
+    await dash.screenshot('experiments');
+    expect(await axeProblems(page)).toEqual([]);
+    expect(unexpected(dash.problems)).toEqual([]);
+  });
+
+  it('draws one line per variant over the days of a longer run', async () => {
+    const { page } = dash;
+    const day = 86_400_000;
+    clockOffsetMs = -3 * day; // start three days ago
+    const id = (await stack.admin('POST', base(), { name: 'Three days', goal_event: 'purchase', variants: ['a', 'b', 'c'] })).body.id;
+    seriesId = id;
+    const started = Date.parse((await stack.admin('POST', `${base()}/${id}/start`)).body.started_at);
+    clockOffsetMs = 0;
+    const events: unknown[] = [];
+    for (let d = 0; d < 4; d++) {
+      for (let i = 0; i < 10; i++) {
+        for (const v of ['a', 'b', 'c']) {
+          const user = `${v}${d}-${i}`;
+          // Day d of the run (a little under d days after the start, so the last day's events are not in the future).
+          const at = started + d * (day - 120_000) + 1000;
+          events.push(exposure(user, 'Three days', v, at));
+          if (i < (v === 'a' ? 2 : v === 'b' ? 4 : 6)) events.push({ name: 'purchase', user_id: user, timestamp: at + 1000 });
+        }
+      }
+    }
+    await send(events);
+    await dash.go(`/projects/${project}/experiments/${id}/results`);
+    await clickButton(page, 'Refresh');
+    await page.waitForSelector('[data-chart="series"] canvas');
+    const api = (await stack.admin('GET', `${base()}/${id}/results`)).body;
+    expect(api.series.length).toBe(4);
+    const chart = await chartInfo(page, 'series');
+    expect(chart.legend.slice(1)).toEqual(['a', 'b', 'c']);
+    expect(chart.width).toBeGreaterThan(300);
+    // The text alternative has one row per day, one column per variant.
+    const rows = await page.$$eval('[data-chart="series"] ~ details tbody tr', (trs) => trs.map((tr: any) => tr.cells.length));
+    expect(rows).toEqual([4, 4, 4, 4]);
+    await dash.screenshot('results-series');
+    expect(await axeProblems(page)).toEqual([]);
+    expect(unexpected(dash.problems)).toEqual([]);
+  });
+
+  it('works at 375 px: no sideways scrolling, charts fit, no accessibility violations', async () => {
+    const small = await openDashboard(browser, stack.url, { width: 375 });
+    const { page } = small;
+    const pages: Array<[string, string, string]> = [
+      ['experiments', `/projects/${project}/experiments`, '.experiments-table'],
+      ['experiment-new', `/projects/${project}/experiments/new`, '#experiment-name'],
+      ['experiment-stopped', `/projects/${project}/experiments/${experimentId}`, '.status-badge.status-stopped'],
+      ['results', `/projects/${project}/experiments/${experimentId}/results`, '[data-chart="series"] canvas'],
+      ['results-srm', `/projects/${project}/experiments/${srmId}/results`, '.srm-warning'],
+      ['results-series', `/projects/${project}/experiments/${seriesId}/results`, '[data-chart="series"] canvas'],
+    ];
+    for (const [name, route, ready] of pages) {
+      await small.go(route);
+      await page.waitForSelector(ready);
+      const overflow = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
+      const wide = await page.evaluate(() =>
+        [...(globalThis as any).document.querySelectorAll('body *')]
+          .filter((e: any) => e.getBoundingClientRect().right > 376 && !e.closest('.table-scroll, .query-text'))
+          .slice(0, 5)
+          .map((e: any) => `${e.tagName}.${e.className}`),
+      );
+      expect([overflow, wide], name).toEqual([375, []]);
+      expect(await axeProblems(page), name).toEqual([]);
+      await small.screenshot(name);
+    }
+    const series = await chartInfo(page, 'intervals');
+    expect(series.width).toBeGreaterThan(200);
+    expect(series.width).toBeLessThanOrEqual(375);
+    expect(unexpected(small.problems)).toEqual([]);
+  });
+});
