@@ -10,7 +10,9 @@
  *    size, and its cold load (a fresh `node` requiring it, which runs the module's init as Lambda
  *    does) against `node -e 0`, alternating, median of BENCH_COLD_RUNS (default 9) each.
  *
- * BENCH_REQUESTS (default 500) and BENCH_CONCURRENCY (default 16) scale part 1.
+ * 4. Its baseline, in the same run: the DynamoDB work of the same requests alone (storageAlone).
+ *
+ * BENCH_REQUESTS (default 500) and BENCH_CONCURRENCY (default 10, the connections issue 12's goal names) scale parts 1 and 4.
  */
 import '../../bin/node-version';
 import { spawnSync } from 'node:child_process';
@@ -26,10 +28,15 @@ import { REPO_ROOT } from '../../lib/function';
 import { stubbedIngestHandler } from './stubbed-ingest';
 import { startLocalServer } from '../../lambdas/local/server';
 import type { HttpEvent } from '../../lambdas/http/event';
+import { ensureTables, localTableName, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from '../../lambdas/local/dynalite';
+import { documentClient } from '../../lambdas/store/dynamo-client';
+import { DynamoEventLedger } from '../../lambdas/store/event-ledger';
+import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
+import { TABLES } from '../../lambdas/store/schema';
 
 process.env.TALLY_LOG_LEVEL ??= 'silent';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const BATCH = 20;
 
 function batch(seed: number): Buffer {
@@ -122,6 +129,40 @@ async function loopback() {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * The baseline of the loopback figure, in the same run: the DynamoDB work of the same requests on the
+ * same on-disk dynalite, through the same SDK client and stores, with no HTTP server, handler or raw
+ * stream: per request one identity read and 20 conditional claims in parallel, then the commit.
+ */
+async function storageAlone() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tally-bench-ddb-'));
+  const dynamo = await startDynalite(join(dataDir, 'dynamodb'));
+  try {
+    await ensureTables(dynamo.endpoint);
+    const ddb = documentClient({ endpoint: dynamo.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    const ledger = new DynamoEventLedger(ddb, localTableName(TABLES.events));
+    const identities = new DynamoIdentityStore(ddb, localTableName(TABLES.identities));
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < REQUESTS) {
+          const i = next++;
+          const owner = `req-${i}`;
+          const now = Date.now();
+          await identities.observe('bench', [`user-${i % 997}`], now);
+          await Promise.all(Array.from({ length: BATCH }, (_, e) => ledger.claim('bench', `key-${i}-${e}`, owner, now)));
+          await ledger.markStored(owner, now);
+        }
+      }),
+    );
+    return { eventsPerSecond: (REQUESTS * BATCH) / ((performance.now() - started) / 1000) };
+  } finally {
+    await dynamo.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
 async function handlerCpu() {
   const handler = stubbedIngestHandler();
@@ -227,7 +268,11 @@ console.log(
   `ingestion bundle: ${(cold.bytes / 1024).toFixed(1)} KB minified; cold load ${cold.loadMs.toFixed(0)} ms vs node -e 0 ${cold.bareMs.toFixed(0)} ms: +${(cold.loadMs - cold.bareMs).toFixed(0)} ms (${(cold.loadMs / cold.bareMs).toFixed(2)}x, median of ${cold.runs}); the SDK packages it requires (${cold.sdkPackages.join(', ')}) alone: +${(cold.sdkMs - cold.bareMs).toFixed(0)} ms`,
 );
 console.error(`loopback: ${REQUESTS} requests × ${BATCH} events, concurrency ${CONCURRENCY}…`);
+const alone = await storageAlone();
 const load = await loopback();
 console.log(
   `loopback: ${load.eventsPerSecond.toFixed(0)} events/s (${(REQUESTS / load.seconds).toFixed(0)} req/s), p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, 5xx ${load.errors5xx}, other non-204 ${load.other}, ${load.seconds.toFixed(1)} s`,
+);
+console.log(
+  `baseline: the same requests' DynamoDB work alone (same dynalite on disk, SDK and stores; no HTTP, handler or raw stream): ${alone.eventsPerSecond.toFixed(0)} events/s; the local server does ${((100 * load.eventsPerSecond) / alone.eventsPerSecond).toFixed(0)}% of it`,
 );
