@@ -3,10 +3,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toStoredEvent } from '../../lambdas/domain/event';
+import { toStoredEvent, type ReceivedEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
 import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
+import { resolveIdentities } from '../../lambdas/services/resolve-identities';
 import type { IdentityJournal, PointerChange } from '../../lambdas/ports/identity-store';
 import { TABLES } from '../../lambdas/store/schema';
 import { startTestDynamo, type TestDynamo } from '../helpers/dynamo';
@@ -141,6 +142,33 @@ describe('DynamoIdentityStore on dynalite', () => {
     await new DynamoIdentityStore(ddb, dynamo.table('identities')).updateProfile(p, 'u', { email: 'a@example.com', name: 'Ann' }, 2000);
     expect(sent).toEqual(['UpdateCommand']);
     expect((await store.group(p, 'u'))!.canonical).toMatchObject({ email: 'a@example.com', name: 'Ann' });
+  });
+
+  it('resolves a login batch (a new user ID, its profile, its events) in one read, one put and one update', async () => {
+    const p = nextProject();
+    await store.observe(p, ['visitor'], 1000);
+    const { ddb, sent } = recording(dynamo.ddb);
+    const records: IdentityRecord[] = [];
+    const at = '2026-01-01T00:00:02.000Z';
+    const batch = [
+      { name: 'page', sent_user_id: 'visitor', properties: {}, timestamp: at },
+      { name: '$identify', sent_user_id: 'member', properties: { $anonymous_id: 'visitor', email: 'm@example.com', name: 'M' }, timestamp: at },
+      { name: 'page', sent_user_id: 'member', properties: {}, timestamp: at },
+    ] as unknown as ReceivedEvent[];
+    const deps = {
+      identities: new DynamoIdentityStore(ddb, dynamo.table('identities')),
+      identitySink: { put: async (r: IdentityRecord[]) => void records.push(...r) },
+    };
+    const canonical = await resolveIdentities(p, batch, deps, 2000);
+    expect(canonical).toEqual(
+      new Map([
+        ['visitor', 'visitor'],
+        ['member', 'visitor'],
+      ]),
+    );
+    expect(sent).toEqual(['BatchGetCommand', 'PutCommand', 'UpdateCommand']);
+    expect(records.map((r) => [r.id, r.canonical_id, r.version, r.reason])).toEqual([['member', 'visitor', 1, 'link']]);
+    expect((await store.group(p, 'member'))!.members.find((m) => m.id === 'member')).toMatchObject({ email: 'm@example.com', name: 'M' });
   });
 
   it('keeps the later profile value, ignores an older one, and leaves absent fields alone', async () => {
