@@ -1,4 +1,5 @@
 import { createExperimentsCreateHandler } from '../handlers/experiments-admin';
 import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
 
-export const handler = lambdaHandler('admin-experiments-create', createExperimentsCreateHandler);
+export const handler = lambdaHandler('admin-experiments-create', createExperimentsCreateHandler, { adminToken: secretsManagerAdminToken });

@@ -1,4 +1,5 @@
 import { createExperimentsGetHandler } from '../handlers/experiments-admin';
 import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
 
-export const handler = lambdaHandler('admin-experiments-get', createExperimentsGetHandler);
+export const handler = lambdaHandler('admin-experiments-get', createExperimentsGetHandler, { adminToken: secretsManagerAdminToken });

@@ -1,4 +1,5 @@
 import { createExperimentsListHandler } from '../handlers/experiments-admin';
 import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
 
-export const handler = lambdaHandler('admin-experiments-list', createExperimentsListHandler);
+export const handler = lambdaHandler('admin-experiments-list', createExperimentsListHandler, { adminToken: secretsManagerAdminToken });

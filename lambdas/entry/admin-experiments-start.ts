@@ -1,4 +1,5 @@
 import { createExperimentsStartHandler } from '../handlers/experiments-admin';
 import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
 
-export const handler = lambdaHandler('admin-experiments-start', createExperimentsStartHandler);
+export const handler = lambdaHandler('admin-experiments-start', createExperimentsStartHandler, { adminToken: secretsManagerAdminToken });

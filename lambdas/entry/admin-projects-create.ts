@@ -1,4 +1,5 @@
 import { createProjectsCreateHandler } from '../handlers/projects';
 import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
 
-export const handler = lambdaHandler('admin-projects-create', createProjectsCreateHandler);
+export const handler = lambdaHandler('admin-projects-create', createProjectsCreateHandler, { adminToken: secretsManagerAdminToken });

@@ -1,5 +1,9 @@
 import { createResultsRefreshHandler } from '../handlers/results';
 import { athenaResultsQuery } from './athena';
 import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
 
-export const handler = lambdaHandler('admin-results-refresh', createResultsRefreshHandler, { resultsQuery: athenaResultsQuery });
+export const handler = lambdaHandler('admin-results-refresh', createResultsRefreshHandler, {
+  resultsQuery: athenaResultsQuery,
+  adminToken: secretsManagerAdminToken,
+});

@@ -19,14 +19,13 @@ import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoResultsStore } from '../store/results-store';
-import { cachedSecretReader } from '../adapters/secret-reader';
 
 /**
- * Dependencies with heavy clients (Athena and its SQL, API Gateway): the few entries using them pass
- * their wiring (lambdas/entry/athena.ts, lambdas/entry/rate-limits.ts), so the other bundles neither
+ * Dependencies with heavy clients (Athena and its SQL, API Gateway, Secrets Manager): the entries using them pass
+ * their wiring (lambdas/entry/athena.ts, lambdas/entry/rate-limits.ts, lambdas/entry/secrets.ts), so the other bundles neither
  * carry nor load them. The type checker asks exactly the functions whose line lists one for it.
  */
-export type SeparatelyWired = 'resultsQuery' | 'recentEvents' | 'rateLimits';
+export type SeparatelyWired = 'resultsQuery' | 'recentEvents' | 'rateLimits' | 'adminToken';
 export type Wiring<D extends SeparatelyWired> = (env: LambdaEnv<LambdaEnvName>) => Deps[D];
 type WiringOf<N extends FunctionName> = { [D in UsedBy<N> & SeparatelyWired]: Wiring<D> };
 type WiringArgs<N extends FunctionName> = [UsedBy<N> & SeparatelyWired] extends [never] ? [] : [wiring: WiringOf<N>];
@@ -81,7 +80,7 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('experimentsCacheMs')) deps.experimentsCacheMs = env.EXPERIMENTS_CACHE_SECONDS * 1000;
   if (uses('rateLimits')) deps.rateLimits = separately('rateLimits');
   if (uses('dashboardOrigin') && env.DASHBOARD_ORIGIN) deps.dashboardOrigin = env.DASHBOARD_ORIGIN;
-  if (uses('adminToken')) deps.adminToken = cachedSecretReader(env.ADMIN_TOKEN_SECRET_ARN, 'The admin token secret');
+  if (uses('adminToken')) deps.adminToken = separately('adminToken');
   return deps;
 }
 

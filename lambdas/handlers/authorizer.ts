@@ -91,7 +91,9 @@ export function createAuthorizerHandler(deps: AuthorizerDeps): AuthorizerHandler
     } else {
       result = policy('anonymous', 'Deny', event.methodArn, { ...gateway, [GATEWAY_CONTEXT.error]: jsonEscape(decision.error) });
     }
-    log('info', 'authorizer decision', {
+    // Allowed requests are in the API Gateway access log (key, project, authorizer status and latency),
+    // so the function repeats them only at debug; refusals stay at info.
+    log(decision.allow ? 'debug' : 'info', 'authorizer decision', {
       route: event.resource,
       outcome: decision.allow ? 'allow' : decision.status,
       key_id: decision.allow ? decision.key.id : undefined,

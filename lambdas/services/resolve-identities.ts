@@ -22,8 +22,15 @@ export async function resolveIdentities(projectId: string, events: ReceivedEvent
   // Linked pairs are created in order (the user ID after its anonymous ID), see the store.
   const pairs = links.map((l): [string, string] => [l.anonymousId, l.userId]);
   let canonical = await deps.identities.observe(projectId, ids, nowMs, { links: pairs, journal });
-  for (const link of links) await deps.identities.link(projectId, link.anonymousId, link.userId, nowMs, journal);
-  if (links.length > 0) canonical = await deps.identities.observe(projectId, ids, nowMs, { journal });
+  // A link whose IDs already share a canonical ID (usually: the user ID was just created linked) changes
+  // nothing (links are never undone), so IDs are read again only after a link that had work to do.
+  let linked = false;
+  for (const link of links) {
+    if (canonical.get(link.anonymousId) === canonical.get(link.userId)) continue;
+    await deps.identities.link(projectId, link.anonymousId, link.userId, nowMs, journal);
+    linked = true;
+  }
+  if (linked) canonical = await deps.identities.observe(projectId, ids, nowMs, { journal });
   for (const p of profiles) await deps.identities.updateProfile(projectId, p.userId, p, p.atMs);
   return canonical;
 }

@@ -41,7 +41,7 @@ export class DynamoIdentityStore implements IdentityStore {
    * Records first sight of each ID (ids in order of appearance) and returns each ID's canonical ID.
    */
   async observe(projectId: string, ids: string[], seenMs: number, options: ObserveOptions = {}): Promise<Map<string, string>> {
-    const items = await this.ensure(projectId, ids, seenMs, options.links ?? []);
+    const items = await this.ensure(projectId, ids, seenMs, options.links ?? [], options.journal ?? NO_JOURNAL);
     const roots = await this.roots(projectId, [...items.values()], options.journal);
     return new Map(ids.map((id) => [id, roots.get(id)!.id]));
   }
@@ -49,9 +49,16 @@ export class DynamoIdentityStore implements IdentityStore {
   /**
    * The items of the IDs (in order of appearance), creating those seen for the first time. Creation
    * runs in waves: the later ID of a link waits until the earlier one is committed, then is stamped
-   * after it. Unlinked IDs are created in parallel.
+   * after it and created already linked: pointing where its partner points (see create). Unlinked IDs
+   * are created in parallel.
    */
-  private async ensure(projectId: string, ids: string[], seenMs: number, links: Array<[string, string]>): Promise<Map<string, IdentityItem>> {
+  private async ensure(
+    projectId: string,
+    ids: string[],
+    seenMs: number,
+    links: Array<[string, string]>,
+    journal: IdentityJournal,
+  ): Promise<Map<string, IdentityItem>> {
     // Strongly consistent: an event sent right after a link must already resolve through it.
     const items = await this.getMany(projectId, ids, true);
     const earlierPartners = new Map<string, string[]>();
@@ -65,7 +72,7 @@ export class DynamoIdentityStore implements IdentityStore {
       const ready = missing.filter((id) => (earlierPartners.get(id) ?? []).every((p) => items.has(p)));
       await mapLimit(ready, 8, async (id) => {
         const partners = (earlierPartners.get(id) ?? []).map((p) => items.get(p)!);
-        items.set(id, await this.create(projectId, id, firstSightStamp(seenMs, requestPosition(ids, id), partners)));
+        items.set(id, await this.create(projectId, id, firstSightStamp(seenMs, requestPosition(ids, id), partners), partners[0], journal));
       });
       missing = missing.filter((id) => !items.has(id));
     }
@@ -77,7 +84,7 @@ export class DynamoIdentityStore implements IdentityStore {
    * change goes to the journal before it is applied, so the stream never misses a merge that happened.
    */
   async link(projectId: string, a: string, b: string, seenMs: number, journal: IdentityJournal = NO_JOURNAL): Promise<LinkResult> {
-    let items = await this.ensure(projectId, [a, b], seenMs, [[a, b]]);
+    let items = await this.ensure(projectId, [a, b], seenMs, [[a, b]], journal);
     for (let attempt = 0; attempt < LINK_ATTEMPTS; attempt++) {
       // A retry follows a lost race: re-read, the pointers have moved.
       if (attempt > 0) items = await this.getMany(projectId, [a, b], true);
@@ -130,37 +137,81 @@ export class DynamoIdentityStore implements IdentityStore {
     return { canonical: root, members: [...members.values()] };
   }
 
-  /** Sets profile fields on the item of the ID that sent them; a later value (by its time) wins. */
+  /**
+   * Sets profile fields on the item of the ID that sent them; a later value (by its time) wins, field
+   * by field. Fields sent together are first written in one conditional update (one write, one index
+   * write); only if one of them already holds a later value is each field tried on its own.
+   */
   async updateProfile(projectId: string, id: string, fields: { email?: string; name?: string }, atMs: number): Promise<void> {
-    for (const field of ['email', 'name'] as const) {
-      const value = fields[field];
-      if (value === undefined) continue;
-      try {
-        await this.ddb.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { pk: this.pk(projectId, id) },
-            UpdateExpression: `SET #f = :v, #at = :t`,
-            ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(#at) OR #at <= :t)`,
-            ExpressionAttributeNames: { '#f': field, '#at': `${field}_at` },
-            ExpressionAttributeValues: { ':v': value, ':t': atMs },
-          }),
-        );
-      } catch (err) {
-        if (!isConditionalCheckFailed(err)) throw err; // an older update arriving late changes nothing
-      }
+    const sent = (['email', 'name'] as const).filter((f) => fields[f] !== undefined);
+    if (sent.length === 0) return;
+    if (sent.length > 1 && (await this.setProfileFields(projectId, id, sent, fields, atMs))) return;
+    for (const field of sent) await this.setProfileFields(projectId, id, [field], fields, atMs);
+  }
+
+  /** One conditional update of the given fields; false when one of them holds a later value (nothing written). */
+  private async setProfileFields(
+    projectId: string,
+    id: string,
+    sent: ReadonlyArray<'email' | 'name'>,
+    fields: { email?: string; name?: string },
+    atMs: number,
+  ): Promise<boolean> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':t': atMs };
+    const sets: string[] = [];
+    const conditions = ['attribute_exists(pk)'];
+    sent.forEach((field, i) => {
+      Object.assign(names, { [`#f${i}`]: field, [`#at${i}`]: `${field}_at` });
+      values[`:v${i}`] = fields[field];
+      sets.push(`#f${i} = :v${i}`, `#at${i} = :t`);
+      conditions.push(`(attribute_not_exists(#at${i}) OR #at${i} <= :t)`);
+    });
+    try {
+      await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: this.pk(projectId, id) },
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (!isConditionalCheckFailed(err)) throw err; // an older update arriving late changes nothing
+      return false;
     }
   }
 
-  private async create(projectId: string, id: string, stamp: Omit<SeenId, 'id'>): Promise<IdentityItem> {
+  /**
+   * Records first sight of an ID. The later ID of a link is created pointing where its committed
+   * partner points (version 1, journalled first like any merge): what linking it after creating it
+   * as a root would do (it is stamped after the partner, so the partner's group wins), without the
+   * second write and its two index writes. Nothing was ever resolved through the new ID, so no event
+   * carries it; the link then finds both IDs in one group. Another partner, if any, is linked as usual.
+   */
+  private async create(
+    projectId: string,
+    id: string,
+    stamp: Omit<SeenId, 'id'>,
+    partner: IdentityItem | undefined,
+    journal: IdentityJournal,
+  ): Promise<IdentityItem> {
+    const canonical = partner?.canonical_id ?? id;
     const item: IdentityItem = {
       pk: this.pk(projectId, id),
       project_id: projectId,
       id,
-      canonical_id: id,
-      canonical_pk: this.pk(projectId, id),
+      canonical_id: canonical,
+      canonical_pk: this.pk(projectId, canonical),
       ...stamp,
     };
+    if (partner) {
+      item.version = 1;
+      await journal.beforeMerge({ id, canonical_id: canonical, version: 1, reason: 'link' });
+    }
     try {
       await this.ddb.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
       return item;

@@ -3,10 +3,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toStoredEvent } from '../../lambdas/domain/event';
+import { toStoredEvent, type ReceivedEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
 import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
+import { resolveIdentities } from '../../lambdas/services/resolve-identities';
 import type { IdentityJournal, PointerChange } from '../../lambdas/ports/identity-store';
 import { TABLES } from '../../lambdas/store/schema';
 import { startTestDynamo, type TestDynamo } from '../helpers/dynamo';
@@ -113,6 +114,63 @@ describe('DynamoIdentityStore on dynalite', () => {
     expect(await canonicalOf(p, 'b')).toBe('a');
   });
 
+  it('creates a new user ID already linked: one journalled put, no re-pointing write', async () => {
+    const p = nextProject();
+    await store.observe(p, ['anon'], 1000);
+    const { ddb, sent } = recording(dynamo.ddb);
+    const linking = new DynamoIdentityStore(ddb, dynamo.table('identities'));
+    const stream = memoryStream(p);
+    const canonical = await linking.observe(p, ['anon', 'user'], 2000, { links: [['anon', 'user']], journal: stream.journal });
+    expect(canonical).toEqual(
+      new Map([
+        ['anon', 'anon'],
+        ['user', 'anon'],
+      ]),
+    );
+    expect(stream.records.map((r) => [r.id, r.canonical_id, r.version, r.reason])).toEqual([['user', 'anon', 1, 'link']]);
+    expect(sent.filter((c) => c === 'UpdateCommand')).toEqual([]);
+    expect(await linking.link(p, 'anon', 'user', 2000, stream.journal)).toEqual({ canonical: 'anon', moved: [] });
+    const group = await store.group(p, 'user');
+    expect(group?.canonical.id).toBe('anon');
+    expect(group?.members.find((m) => m.id === 'user')).toMatchObject({ version: 1, first_seen_ms: 2000 });
+  });
+
+  it('writes email and name sent together in one update', async () => {
+    const p = nextProject();
+    await store.observe(p, ['u'], 1000);
+    const { ddb, sent } = recording(dynamo.ddb);
+    await new DynamoIdentityStore(ddb, dynamo.table('identities')).updateProfile(p, 'u', { email: 'a@example.com', name: 'Ann' }, 2000);
+    expect(sent).toEqual(['UpdateCommand']);
+    expect((await store.group(p, 'u'))!.canonical).toMatchObject({ email: 'a@example.com', name: 'Ann' });
+  });
+
+  it('resolves a login batch (a new user ID, its profile, its events) in one read, one put and one update', async () => {
+    const p = nextProject();
+    await store.observe(p, ['visitor'], 1000);
+    const { ddb, sent } = recording(dynamo.ddb);
+    const records: IdentityRecord[] = [];
+    const at = '2026-01-01T00:00:02.000Z';
+    const batch = [
+      { name: 'page', sent_user_id: 'visitor', properties: {}, timestamp: at },
+      { name: '$identify', sent_user_id: 'member', properties: { $anonymous_id: 'visitor', email: 'm@example.com', name: 'M' }, timestamp: at },
+      { name: 'page', sent_user_id: 'member', properties: {}, timestamp: at },
+    ] as unknown as ReceivedEvent[];
+    const deps = {
+      identities: new DynamoIdentityStore(ddb, dynamo.table('identities')),
+      identitySink: { put: async (r: IdentityRecord[]) => void records.push(...r) },
+    };
+    const canonical = await resolveIdentities(p, batch, deps, 2000);
+    expect(canonical).toEqual(
+      new Map([
+        ['visitor', 'visitor'],
+        ['member', 'visitor'],
+      ]),
+    );
+    expect(sent).toEqual(['BatchGetCommand', 'PutCommand', 'UpdateCommand']);
+    expect(records.map((r) => [r.id, r.canonical_id, r.version, r.reason])).toEqual([['member', 'visitor', 1, 'link']]);
+    expect((await store.group(p, 'member'))!.members.find((m) => m.id === 'member')).toMatchObject({ email: 'm@example.com', name: 'M' });
+  });
+
   it('keeps the later profile value, ignores an older one, and leaves absent fields alone', async () => {
     const p = nextProject();
     await store.observe(p, ['u'], 1000);
@@ -125,6 +183,16 @@ describe('DynamoIdentityStore on dynalite', () => {
     expect((await store.group(p, 'u'))!.canonical).toMatchObject({ email: 'new@example.com', name: 'Annie' });
   });
 });
+
+/** A client that records the name of every command it sends. */
+function recording(ddb: DynamoDBDocumentClient): { ddb: DynamoDBDocumentClient; sent: string[] } {
+  const sent: string[] = [];
+  const send = (command: { constructor: { name: string } }) => {
+    sent.push(command.constructor.name);
+    return ddb.send(command as never);
+  };
+  return { sent, ddb: new Proxy(ddb, { get: (target, prop, receiver) => (prop === 'send' ? send : Reflect.get(target, prop, receiver)) }) };
+}
 
 /** A client whose by_canonical index reads return nothing: AWS's eventually consistent index, at its worst. */
 function staleIndex(ddb: DynamoDBDocumentClient): DynamoDBDocumentClient {
