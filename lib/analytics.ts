@@ -108,7 +108,11 @@ export class Analytics extends Construct {
           step: { interval: 1, intervalUnit: DateIntervalUnit.DAYS },
         }),
       },
-      parameters: { 'storage.location.template': `${stateLocation}project_id=\${project_id}/experiment_id=\${experiment_id}/dt=\${dt}/` },
+      parameters: {
+        'storage.location.template': `${stateLocation}project_id=\${project_id}/experiment_id=\${experiment_id}/dt=\${dt}/`,
+        // What INSERT INTO writes with, as DuckDB's COPY does locally.
+        'parquet.compression': 'ZSTD',
+      },
     });
 
     this.resultsBucket = secureBucket(this, 'ResultsBucket', {

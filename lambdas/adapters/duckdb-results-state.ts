@@ -125,7 +125,7 @@ async function writeSlice(
   await mkdir(sliceDir, { recursive: true });
   const target = join(sliceDir, `slice-${compact(slice.lo)}_${compact(slice.hi)}.parquet`);
   const temporary = join(sliceDir, `.${randomUUID()}.parquet.tmp`);
-  await connection.run(`COPY (${renderResultsSummary(request, slice, LOCAL_TABLES)}) TO ${quoteLiteral(temporary)} (FORMAT parquet)`);
+  await connection.run(`COPY (${renderResultsSummary(request, slice, LOCAL_TABLES)}) TO ${quoteLiteral(temporary)} (FORMAT parquet, COMPRESSION zstd)`);
   await rename(temporary, target);
   return options.rowsRead ? countRows(connection, LOCAL_TABLES.events, files.length) : 0;
 }

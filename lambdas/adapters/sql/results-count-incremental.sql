@@ -18,7 +18,7 @@
 --  - conversion: a goal row (is_goal) with last_at >= enrolled_at: that day has a goal event at or
 --    after enrollment, so the smallest such on_day is the day of the first one (the series' day);
 --  - the window: rows were cut at :from_ts when summarised; pending rows (one event each, timestamped
---    after the slice's end) count only up to :to_ts. Merged rows are at or before every run's end.
+--    after the slice's end; first_at or last_at is its time) count only up to :to_ts. Merged rows are at or before every run's end.
 -- Identities are resolved as now, through the whole identity stream (small: one line per change of
 -- an ID's pointer), exactly as in results-count.sql, so a link that arrives days after the goal
 -- event still re-attributes it.
@@ -79,7 +79,7 @@ resolved AS (
     s.last_at
   FROM summaries s
   LEFT JOIN canonical c ON c.id = s.sent_user_id
-  WHERE s.pending_key IS NULL OR s.first_at <= :to_ts
+  WHERE s.pending_key IS NULL OR coalesce(s.first_at, s.last_at) <= :to_ts
 ),
 resolved_enrolled AS (
   SELECT

@@ -9,8 +9,9 @@
 --   is_goal      the event is a goal event (an enrollment event can also be one)
 --   on_day       the UTC day of its timestamp
 --   first_key    the smallest sort key (timestamp, received_at, dedupe_key): the first enrollment
---   first_at     its timestamp
---   last_at      the latest timestamp: a goal event of that day at or after a user's enrollment exists
+--                (enrollment rows only)
+--   first_at     its timestamp (enrollment rows only)
+--   last_at      the latest timestamp (goal rows only): a goal event of that day at or after a user's enrollment exists
 --                exactly when last_at >= enrolled_at, which is all the conversion rule and the series
 --                need (the day of the first goal event at or after enrollment)
 -- Events timestamped after :aggregate_to (the slice's end; the run's end for the newest events) are
@@ -29,9 +30,10 @@ SELECT
   is_goal,
   on_day,
   pending_key,
-  min(sort_key) AS first_key,
-  min(event_time) AS first_at,
-  max(event_time) AS last_at,
+  -- Only what the row's kind needs (NULL otherwise): the state is read whole on every run.
+  CASE WHEN variant IS NOT NULL THEN min(sort_key) END AS first_key,
+  CASE WHEN variant IS NOT NULL THEN min(event_time) END AS first_at,
+  CASE WHEN is_goal THEN max(event_time) END AS last_at,
   :slice_lo AS slice_lo,
   :slice_hi AS slice_hi,
   :project_id AS project_id,
