@@ -38,10 +38,15 @@ export interface AccessTargets {
   adminToken: ISecret;
   eventsRetentionDays: number;
   rateLimits: ApiGatewayRateLimitsConfig;
+  /** The raw streams' Firehose buffering interval, in seconds (RESULTS_ARRIVAL_ALLOWANCE_SECONDS adds 5 minutes). */
+  firehoseBufferingSeconds: number;
   /** EXPERIMENTS_CACHE_SECONDS. */
   experimentsCacheSeconds: number;
   athena: AthenaTargets;
 }
+
+/** The incremental results job's arrival allowance: the Firehose buffering interval plus a 5-minute margin. */
+export const arrivalAllowanceSeconds = (bufferingSeconds: number) => bufferingSeconds + 300;
 
 /** How long an Athena-querying function waits for its query: its timeout minus time to answer. */
 export const athenaMaxWaitSeconds = (timeoutSeconds: number) => Math.max(1, timeoutSeconds - 3);
@@ -58,6 +63,7 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
     ATHENA_WORKGROUP: targets.athena.workGroupName,
     ATHENA_DATABASE: targets.athena.databaseName,
     ATHENA_MAX_WAIT_SECONDS: String(athenaMaxWaitSeconds(fn.timeout?.toSeconds() ?? 3)),
+    RESULTS_ARRIVAL_ALLOWANCE_SECONDS: String(arrivalAllowanceSeconds(targets.firehoseBufferingSeconds)),
     [RATE_LIMIT_ENV.restApiId]: targets.rateLimits.restApiId,
     [RATE_LIMIT_ENV.stage]: targets.rateLimits.stage,
     [RATE_LIMIT_ENV.planPrefix]: targets.rateLimits.planPrefix,

@@ -224,6 +224,7 @@ export class TallyStack extends Stack {
       // The stage name, not the stage: the stage depends on these functions.
       rateLimits: { restApiId: this.api.api.restApiId, stage: stageName, planPrefix },
       experimentsCacheSeconds: (props.experimentsCacheTtl ?? Duration.seconds(5)).toSeconds(),
+      firehoseBufferingSeconds: bufferingInterval.toSeconds(),
       athena: {
         workGroupName: analytics.workGroupName,
         databaseName: analytics.database.databaseName,
