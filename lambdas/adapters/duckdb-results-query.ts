@@ -124,7 +124,7 @@ export class DuckDbResultsQuery implements ResultsQuery {
     } catch (err) {
       if (!(err instanceof StateCannotServe)) throw err;
       const full = await this.count(request);
-      return { ...full, incremental: { previousWatermark: '', watermark: '', committed: false, fullRecompute: true } };
+      return { ...full, incremental: { previousWatermark: err.watermark, watermark: err.watermark, committed: false, fullRecompute: true } };
     } finally {
       connection.closeSync();
     }

@@ -106,7 +106,10 @@ export async function countIncrementalDuckDb(
 /** The committed watermark is after the run's end (a stop raced a running computation). */
 export class StateCannotServe extends Error {
   override name = 'StateCannotServe';
-  constructor(watermark: string, to: string) {
+  constructor(
+    readonly watermark: string,
+    to: string,
+  ) {
     super(`The results state reaches ${watermark}, after the run's end ${to}: counting from raw`);
   }
 }

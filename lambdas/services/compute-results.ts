@@ -9,7 +9,17 @@ import type { Experiment } from '../domain/experiment';
 import { cumulateSeries, seriesPoints } from '../domain/results-series';
 import { experimentStats } from '../domain/stats';
 import { errorFields, log } from '../logging/log';
-import type { CountOptions, CountRequest, ExperimentResults, ExperimentStore, Project, ProjectStore, ResultsQuery, ResultsStore } from '../ports';
+import type {
+  CountOptions,
+  CountRequest,
+  ExperimentResults,
+  IncrementalCountResult,
+  ExperimentStore,
+  Project,
+  ProjectStore,
+  ResultsQuery,
+  ResultsStore,
+} from '../ports';
 
 export interface ResultsDeps {
   resultsQuery: ResultsQuery;
@@ -38,6 +48,19 @@ export async function computeResults(project: Project, experiment: Experiment, d
   const counted = deps.resultsQuery.countIncremental
     ? await deps.resultsQuery.countIncremental({ ...request, now }, options)
     : await deps.resultsQuery.count(request, options);
+  if ('incremental' in counted) {
+    const run = (counted as IncrementalCountResult).incremental;
+    log('info', 'results counted incrementally', {
+      project_id: experiment.project_id,
+      experiment_id: experiment.id,
+      watermark: run.watermark,
+      committed: run.committed,
+      full_recompute: run.fullRecompute,
+      ...(counted.rowsRead !== undefined ? { raw_rows_read: counted.rowsRead } : {}),
+      ...(counted.bytesScanned !== undefined ? { bytes_scanned: counted.bytesScanned } : {}),
+      ...(run.stateRows !== undefined ? { state_rows: run.stateRows } : {}),
+    });
+  }
   const stats = experimentStats(counted.variants);
   // The series: the same query's per-day counts, cumulated (its last point is these totals).
   const series = seriesPoints(window, cumulateSeries(window, experiment.variants, counted.days ?? []));

@@ -199,4 +199,12 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     expect(full.multipleExposures).toBeGreaterThan(0);
     expect(full.variants.some((v) => v.converted > 0)).toBe(true);
   });
+
+  it('counts from raw when the state holds events received after the run ends (a stop racing a running computation)', async () => {
+    const stoppedAt = START + 3 * DAY + 5 * HOUR;
+    const final = { ...request(stoppedAt), now: iso(START + 7 * DAY) };
+    const incremental = await query.countIncremental(final);
+    expect(incremental.incremental).toMatchObject({ fullRecompute: true, committed: false });
+    expect(comparable(incremental)).toEqual(comparable(await query.count(request(stoppedAt))));
+  });
 });
