@@ -68,6 +68,11 @@ export const LAMBDA_ENV = {
   ATHENA_MAX_WAIT_SECONDS: wholeNumber(1),
   /** Admin routes: the dashboard's origin (https://<distribution>.cloudfront.net), the only one their CORS headers allow. */
   DASHBOARD_ORIGIN: optional(origin),
+  /**
+   * The incremental results job's arrival allowance: how long after its arrival an event may reach S3
+   * (the Firehose buffering interval plus 5 minutes; lib/grants.ts arrivalAllowanceSeconds).
+   */
+  RESULTS_ARRIVAL_ALLOWANCE_SECONDS: wholeNumber(1),
   /** Secrets Manager secret holding the admin API bearer token. */
   ADMIN_TOKEN_SECRET_ARN: text,
   /** REST API whose usage plans hold the per-key rate limits (lambdas/store/apigw-rate-limits.ts RATE_LIMIT_ENV). */

@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import { secureBucket } from './buckets';
 import { dataColumns, PARTITION_COLUMNS } from './raw-columns';
 import { RAW_STREAMS, type RawStreamSpec, type StreamName } from './raw-streams';
+import { RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../lambdas/contract/results-state';
 
 /** First day partition projection knows; records timestamped earlier are stored but not projected. */
 export const FIRST_EVENT_DAY = '2020-01-01';
@@ -43,6 +44,8 @@ export interface AnalyticsProps {
 export class Analytics extends Construct {
   readonly database: Database;
   readonly tables: Record<StreamName, S3Table>;
+  /** The incremental results job's state (issue 13): Parquet in the raw bucket under results-state/. */
+  readonly resultsState: S3Table;
   readonly resultsBucket: Bucket;
   readonly workGroup: CfnWorkGroup;
   readonly workGroupName: string;
@@ -81,6 +84,36 @@ export class Analytics extends Construct {
       return [name, table] as const;
     });
     this.tables = Object.fromEntries(entries) as Record<StreamName, S3Table>;
+
+    // Written by the results job (INSERT INTO, lambdas/adapters/sql/results-summary.sql), read back by
+    // its incremental count. Projection: any project and experiment without a deploy; queries filter
+    // both with =. dt is the UTC day a slice starts (slices cover arrival times since the job began).
+    const stateLocation = `s3://${props.rawBucket.bucketName}/${RESULTS_STATE.prefix}`;
+    this.resultsState = new S3Table(this, 'ResultsStateTable', {
+      database: this.database,
+      tableName: RESULTS_STATE.table,
+      description: 'Incremental results state: per experiment and slice of arrival time, summaries of enrollment and goal events per ID as sent',
+      storage: S3TableStorage.fromBucket(props.rawBucket),
+      s3Prefix: RESULTS_STATE.prefix,
+      dataFormat: DataFormat.PARQUET,
+      columns: Object.entries(RESULTS_STATE_COLUMNS).map(([name, type]) => ({ name, type: type === 'boolean' ? Schema.BOOLEAN : Schema.STRING })),
+      partitionKeys: RESULTS_STATE_PARTITIONS.map((c) => ({ name: c, type: Schema.STRING })),
+      partitionProjection: {
+        project_id: PartitionProjectionConfiguration.injected(),
+        experiment_id: PartitionProjectionConfiguration.injected(),
+        dt: PartitionProjectionConfiguration.date({
+          min: FIRST_EVENT_DAY,
+          max: LAST_EVENT_DAY,
+          format: 'yyyy-MM-dd',
+          step: { interval: 1, intervalUnit: DateIntervalUnit.DAYS },
+        }),
+      },
+      parameters: {
+        'storage.location.template': `${stateLocation}project_id=\${project_id}/experiment_id=\${experiment_id}/dt=\${dt}/`,
+        // What INSERT INTO writes with, as DuckDB's COPY does locally.
+        'parquet.compression': 'ZSTD',
+      },
+    });
 
     this.resultsBucket = secureBucket(this, 'ResultsBucket', {
       removalPolicy: props.removalPolicy,

@@ -25,6 +25,9 @@ export interface AthenaTargets {
   rawBucket: IBucket;
   /** S3 prefixes of the raw objects the tables cover (events/, identities/). */
   rawPrefixes: string[];
+  /** The incremental results state (Glue table and prefix in the raw bucket), which the results job writes. */
+  stateTableName: string;
+  statePrefix: string;
   resultsBucket: IBucket;
   resultsPrefix: string;
 }
@@ -35,12 +38,17 @@ export interface AccessTargets {
   adminToken: ISecret;
   eventsRetentionDays: number;
   rateLimits: ApiGatewayRateLimitsConfig;
+  /** The raw streams' Firehose buffering interval, in seconds (RESULTS_ARRIVAL_ALLOWANCE_SECONDS adds 5 minutes). */
+  firehoseBufferingSeconds: number;
   /** EXPERIMENTS_CACHE_SECONDS. */
   experimentsCacheSeconds: number;
   /** DASHBOARD_ORIGIN: https://<the dashboard distribution's domain>. */
   dashboardOrigin: string;
   athena: AthenaTargets;
 }
+
+/** The incremental results job's arrival allowance: the Firehose buffering interval plus a 5-minute margin. */
+export const arrivalAllowanceSeconds = (bufferingSeconds: number) => bufferingSeconds + 300;
 
 /** How long an Athena-querying function waits for its query: its timeout minus time to answer. */
 export const athenaMaxWaitSeconds = (timeoutSeconds: number) => Math.max(1, timeoutSeconds - 3);
@@ -58,6 +66,7 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
     ATHENA_WORKGROUP: targets.athena.workGroupName,
     ATHENA_DATABASE: targets.athena.databaseName,
     ATHENA_MAX_WAIT_SECONDS: String(athenaMaxWaitSeconds(fn.timeout?.toSeconds() ?? 3)),
+    RESULTS_ARRIVAL_ALLOWANCE_SECONDS: String(arrivalAllowanceSeconds(targets.firehoseBufferingSeconds)),
     [RATE_LIMIT_ENV.restApiId]: targets.rateLimits.restApiId,
     [RATE_LIMIT_ENV.stage]: targets.rateLimits.stage,
     [RATE_LIMIT_ENV.planPrefix]: targets.rateLimits.planPrefix,
@@ -84,14 +93,17 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
       fn.addEnvironment(name, value);
     }
     if ('athena' in access) {
-      for (const statement of athenaStatements(Stack.of(fn), targets.athena)) fn.addToRolePolicy(statement);
+      for (const statement of athenaStatements(Stack.of(fn), targets.athena, { writeState: dep === 'resultsQuery' })) fn.addToRolePolicy(statement);
       Validations.of(fn.role!).acknowledge(
         ...[
-          ...targets.athena.rawPrefixes.map((prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`),
+          ...[...targets.athena.rawPrefixes, ...(dep === 'resultsQuery' ? [targets.athena.statePrefix] : [])].map(
+            (prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`,
+          ),
           `Resource::<${logicalIdOf(targets.athena.resultsBucket)}.Arn>/${targets.athena.resultsPrefix}*`,
         ].map((finding) => ({
           id: `AwsSolutions-IAM5[${finding}]`,
-          reason: 'Athena reads every object under the raw prefixes it queries and writes result objects with generated names under the results prefix.',
+          reason:
+            'Athena reads every object under the raw prefixes it queries, and writes result objects and the results state objects with generated names under their prefixes.',
         })),
       );
     }
@@ -132,9 +144,29 @@ function logicalIdOf(bucket: IBucket): string {
   return stack.resolve(stack.getLogicalId(bucket.node.defaultChild as CfnElement)) as string;
 }
 
-/** Run queries in the workgroup only, read the raw tables' metadata and objects, write results. */
-export function athenaStatements(stack: Stack, t: AthenaTargets): PolicyStatement[] {
+/**
+ * Run queries in the workgroup only, read the raw tables' metadata and objects, write results; with
+ * writeState (the results query), also read and write the incremental results state.
+ */
+export function athenaStatements(stack: Stack, t: AthenaTargets, options: { writeState: boolean } = { writeState: false }): PolicyStatement[] {
   const glue = (resource: string) => stack.formatArn({ service: 'glue', resource });
+  const tableNames = options.writeState ? [...t.tableNames, t.stateTableName] : t.tableNames;
+  const state = options.writeState
+    ? [
+        // INSERT INTO the state table (partition projection: nothing to register, but Athena may still
+        // ask the catalog to create the partitions it writes).
+        new PolicyStatement({
+          sid: 'WriteResultsStateTable',
+          actions: ['glue:BatchCreatePartition', 'glue:CreatePartition', 'glue:UpdatePartition'],
+          resources: [glue('catalog'), glue(`database/${t.databaseName}`), glue(`table/${t.databaseName}/${t.stateTableName}`)],
+        }),
+        new PolicyStatement({
+          sid: 'WriteResultsState',
+          actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+          resources: [t.rawBucket.arnForObjects(`${t.statePrefix}*`)],
+        }),
+      ]
+    : [];
   return [
     new PolicyStatement({
       sid: 'QueryInWorkGroup',
@@ -144,7 +176,7 @@ export function athenaStatements(stack: Stack, t: AthenaTargets): PolicyStatemen
     new PolicyStatement({
       sid: 'ReadRawTables',
       actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartition', 'glue:GetPartitions'],
-      resources: [glue('catalog'), glue(`database/${t.databaseName}`), ...t.tableNames.map((name) => glue(`table/${t.databaseName}/${name}`))],
+      resources: [glue('catalog'), glue(`database/${t.databaseName}`), ...tableNames.map((name) => glue(`table/${t.databaseName}/${name}`))],
     }),
     new PolicyStatement({
       sid: 'ListBuckets',
@@ -152,6 +184,7 @@ export function athenaStatements(stack: Stack, t: AthenaTargets): PolicyStatemen
       resources: [t.rawBucket.bucketArn, t.resultsBucket.bucketArn],
     }),
     new PolicyStatement({ sid: 'ReadRawObjects', actions: ['s3:GetObject'], resources: t.rawPrefixes.map((p) => t.rawBucket.arnForObjects(`${p}*`)) }),
+    ...state,
     new PolicyStatement({
       sid: 'WriteQueryResults',
       actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],

@@ -19,6 +19,7 @@ import { AUTHORIZER, JOBS, ROUTES, type JobName, type RouteName } from '../lambd
 import type { TableName } from '../lambdas/store/schema';
 import { Alarms } from './alarms';
 import { Analytics, glueDatabaseNameFor, RESULTS_PREFIX } from './analytics';
+import { RESULTS_STATE } from '../lambdas/contract/results-state';
 import { TallyApi } from './api/api';
 import { accessLogBucket } from './buckets';
 import { Dashboard } from './dashboard';
@@ -234,12 +235,15 @@ export class TallyStack extends Stack {
       rateLimits: { restApiId: this.api.api.restApiId, stage: stageName, planPrefix },
       experimentsCacheSeconds: (props.experimentsCacheTtl ?? Duration.seconds(5)).toSeconds(),
       dashboardOrigin: this.dashboard.origin,
+      firehoseBufferingSeconds: bufferingInterval.toSeconds(),
       athena: {
         workGroupName: analytics.workGroupName,
         databaseName: analytics.database.databaseName,
         tableNames: Object.values(RAW_STREAMS).map((s) => s.table),
         rawBucket: raw.bucket,
         rawPrefixes: Object.values(RAW_STREAMS).map((s) => s.prefix),
+        stateTableName: analytics.resultsState.tableName,
+        statePrefix: RESULTS_STATE.prefix,
         resultsBucket: analytics.resultsBucket,
         resultsPrefix: RESULTS_PREFIX,
       },

@@ -20,7 +20,9 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STORED_EVENT_FIELDS, type StoredEvent } from '../domain/event';
 import type { IdentityRecord } from '../domain/identity';
-import type { Computation, CountRequest, CountResult, ResultsQuery } from '../ports';
+import { DEFAULT_ARRIVAL_ALLOWANCE_MS } from '../domain/results-watermark';
+import type { Computation, CountRequest, CountResult, IncrementalCountRequest, IncrementalCountResult, ResultsQuery } from '../ports';
+import { countIncrementalDuckDb, StateCannotServe } from './duckdb-results-state';
 import { quoteLiteral, renderResultsCount, resultsCountParams, toCountResult } from './sql/render';
 
 type DuckType = 'VARCHAR' | 'JSON';
@@ -52,6 +54,8 @@ const TRINO_COMPAT_MACROS = [
   `CREATE OR REPLACE TEMP MACRO json_extract_scalar(json_text, path) AS (
     CASE WHEN json_type(json_text, tally_duck_path(path)) IN ('OBJECT', 'ARRAY') THEN NULL
     ELSE json_extract_string(json_text, tally_duck_path(path)) END)`,
+  // Trino's from_iso8601_timestamp, for the incremental summary's "$file_modified_time" filter.
+  `CREATE OR REPLACE TEMP MACRO from_iso8601_timestamp(text) AS CAST(text AS TIMESTAMPTZ)`,
 ];
 
 export interface DuckDbResultsQueryOptions {
@@ -62,6 +66,11 @@ export interface DuckDbResultsQueryOptions {
    * a fifth of the query's time on NDJSON). @default true
    */
   rowsRead?: boolean;
+  /**
+   * How long after an event's arrival (received_at) its file may appear: the incremental state takes
+   * in only events received at least this long before the run. @default DEFAULT_ARRIVAL_ALLOWANCE_MS
+   */
+  arrivalAllowanceMs?: number;
 }
 
 export class DuckDbResultsQuery implements ResultsQuery {
@@ -105,6 +114,30 @@ export class DuckDbResultsQuery implements ResultsQuery {
       if (this.options.rowsRead === false) return result;
       const rowsRead = eventFiles.length === 0 ? 0 : Number((await readRows(connection, `SELECT count(*) AS n FROM ${LOCAL_TABLES.events}`))[0]?.n ?? 0);
       return { ...result, rowsRead };
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  /**
+   * The incremental count (duckdb-results-state.ts): the experiment's Parquet state under
+   * <dataDir>/results-state plus the events files modified since its watermark.
+   */
+  async countIncremental(request: IncrementalCountRequest): Promise<IncrementalCountResult> {
+    const [identityFiles] = await Promise.all([partitionFiles(join(this.dataDir, 'identities'), request.projectId)]);
+    const connection = await (await this.db()).connect();
+    try {
+      for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
+      await connection.run(viewSql(LOCAL_TABLES.identities, identityFiles, IDENTITY_COLUMNS));
+      return await countIncrementalDuckDb(connection, request, {
+        dataDir: this.dataDir,
+        allowanceMs: this.options.arrivalAllowanceMs ?? DEFAULT_ARRIVAL_ALLOWANCE_MS,
+        rowsRead: this.options.rowsRead !== false,
+      });
+    } catch (err) {
+      if (!(err instanceof StateCannotServe)) throw err;
+      const full = await this.count(request);
+      return { ...full, incremental: { previousWatermark: err.watermark, watermark: err.watermark, committed: false, fullRecompute: true } };
     } finally {
       connection.closeSync();
     }

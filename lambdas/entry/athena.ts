@@ -12,7 +12,13 @@ const athena = (env: LambdaEnv<LambdaEnvName>) =>
     maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000,
   });
 
-export const athenaResultsQuery: Wiring<'resultsQuery'> = athena;
+export const athenaResultsQuery: Wiring<'resultsQuery'> = (env) =>
+  new AthenaResultsQuery(new AthenaClient({}), {
+    workGroup: env.ATHENA_WORKGROUP,
+    database: env.ATHENA_DATABASE,
+    maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000,
+    arrivalAllowanceMs: env.RESULTS_ARRIVAL_ALLOWANCE_SECONDS * 1000,
+  });
 
 /** The recent-events listing: Athena over the raw events table's latest partitions (the window is EVENTS_RETENTION_DAYS). */
 export const athenaRecentEvents: Wiring<'recentEvents'> = (env) =>

@@ -50,13 +50,44 @@ export interface Computation {
   query: string;
 }
 
+/** An incremental count (issue 13): the run's time decides which raw events the state may take in. */
+export interface IncrementalCountRequest extends CountRequest {
+  /** The job's clock at the run, ISO 8601 UTC. */
+  now: string;
+}
+
+/** What an incremental run did to the experiment's state (docs/identity-and-experiments.md, "Incremental computation"). */
+export interface IncrementalRun {
+  /** The committed watermark before the run (the state's empty watermark if there was none). */
+  previousWatermark: string;
+  /** The committed watermark after the run: raw events received before it are in the state. */
+  watermark: string;
+  /** Whether the run appended a slice and committed it (false: nothing to add yet, or the write failed). */
+  committed: boolean;
+  /** The state could not serve the run (it ended before the watermark): counted from raw instead. */
+  fullRecompute: boolean;
+  /** State rows the count read. */
+  stateRows?: number;
+}
+
+export interface IncrementalCountResult extends CountResult {
+  incremental: IncrementalRun;
+}
+
 export interface ResultsQuery {
+  /** The full recompute over the run's raw events (the reference the incremental count must equal). */
   count(request: CountRequest, options?: CountOptions): Promise<CountResult>;
   /**
    * The engine and the exact query text count() runs for this request (no query is run). Optional:
    * an implementation without one query text leaves the results' `computation` out.
    */
   describe?(request: CountRequest): Computation;
+  /**
+   * The same counts from the experiment's compact state plus the raw events received since its
+   * watermark, appending the newly complete slice to the state first. Optional: without it the job
+   * counts in full.
+   */
+  countIncremental?(request: IncrementalCountRequest, options?: CountOptions): Promise<IncrementalCountResult>;
   /** Releases the engine (the local DuckDB instance). */
   close?(): Promise<void> | void;
 }

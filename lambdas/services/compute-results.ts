@@ -1,6 +1,6 @@
 /**
- * Experiment results: count enrollments and conversions over the raw stream (ResultsQuery), then the
- * statistics. The window is the run: started_at to stopped_at, or to now while running, so results
+ * Experiment results: count enrollments and conversions (ResultsQuery: incrementally from the
+ * experiment's state where the engine keeps one, else over the raw stream), then the statistics. The window is the run: started_at to stopped_at, or to now while running, so results
  * of a stopped experiment freeze at its stop.
  */
 import { mapLimit } from '../domain/concurrency';
@@ -9,7 +9,8 @@ import type { Experiment } from '../domain/experiment';
 import { cumulateSeries, seriesPoints } from '../domain/results-series';
 import { experimentStats } from '../domain/stats';
 import { errorFields, log } from '../logging/log';
-import type { CountOptions, ExperimentResults, ExperimentStore, Project, ProjectStore, ResultsQuery, ResultsStore } from '../ports';
+import { countRequestFor } from './count-request';
+import type { CountOptions, ExperimentResults, IncrementalCountResult, ExperimentStore, Project, ProjectStore, ResultsQuery, ResultsStore } from '../ports';
 
 export interface ResultsDeps {
   resultsQuery: ResultsQuery;
@@ -22,20 +23,25 @@ export async function computeResults(project: Project, experiment: Experiment, d
   if (!experiment.started_at) throw new Error(`Experiment ${experiment.id} has not started`);
   const now = new Date(deps.clock()).toISOString();
   const window = { from: experiment.started_at, to: experiment.stopped_at ?? now };
-  const counted = await deps.resultsQuery.count(
-    {
-      projectId: experiment.project_id,
-      experimentId: experiment.id,
-      experimentName: experiment.name,
-      variants: experiment.variants,
-      goalEvent: experiment.goal_event,
-      from: window.from,
-      to: window.to,
-      projectCreatedAt: project.created_at,
-      daily: true,
-    },
-    options,
-  );
+  const request = countRequestFor(project, experiment, window);
+  // Incremental where the engine keeps a state (issue 13): the same counts from the state plus the
+  // raw events received since its watermark; otherwise the full recompute over the run's raw events.
+  const counted = deps.resultsQuery.countIncremental
+    ? await deps.resultsQuery.countIncremental({ ...request, now }, options)
+    : await deps.resultsQuery.count(request, options);
+  if ('incremental' in counted) {
+    const run = (counted as IncrementalCountResult).incremental;
+    log('info', 'results counted incrementally', {
+      project_id: experiment.project_id,
+      experiment_id: experiment.id,
+      watermark: run.watermark,
+      committed: run.committed,
+      full_recompute: run.fullRecompute,
+      ...(counted.rowsRead !== undefined ? { raw_rows_read: counted.rowsRead } : {}),
+      ...(counted.bytesScanned !== undefined ? { bytes_scanned: counted.bytesScanned } : {}),
+      ...(run.stateRows !== undefined ? { state_rows: run.stateRows } : {}),
+    });
+  }
   const stats = experimentStats(counted.variants);
   // The series: the same query's per-day counts, cumulated (its last point is these totals).
   const series = seriesPoints(window, cumulateSeries(window, experiment.variants, counted.days ?? []));

@@ -4,22 +4,8 @@
  * numbers (in Athena on AWS, in DuckDB locally). Runs no query.
  */
 import type { Experiment } from '../domain/experiment';
-import type { Computation, CountRequest, Project, ResultsQuery } from '../ports';
-
-/** The count request of an experiment over a results window (the one compute-results counts). */
-export function countRequestFor(project: Project, experiment: Experiment, window: { from: string; to: string }): CountRequest {
-  return {
-    projectId: experiment.project_id,
-    experimentId: experiment.id,
-    experimentName: experiment.name,
-    variants: experiment.variants,
-    goalEvent: experiment.goal_event,
-    from: window.from,
-    to: window.to,
-    projectCreatedAt: project.created_at,
-    daily: true,
-  };
-}
+import type { Computation, Project, ResultsQuery } from '../ports';
+import { countRequestFor } from './count-request';
 
 export function describeComputation(
   resultsQuery: ResultsQuery,

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
-import { countRequestFor } from '../../lambdas/services/describe-computation';
+import { countRequestFor } from '../../lambdas/services/count-request';
 import { startTestProject, type TestStack } from '../helpers/local';
 
 let stack: TestStack;

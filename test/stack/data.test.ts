@@ -1,7 +1,8 @@
 /** Tables from TABLES, the raw streams to S3, and the Glue/Athena side analysts query. */
-import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Size, type CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../../lambdas/contract/results-state';
 import { parseBatch, toStoredEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
 import { TABLES, type TableLayout, type TableName } from '../../lambdas/store/schema';
@@ -98,6 +99,25 @@ describe('raw streams (Firehose)', () => {
     fast.template.hasResourceProperties('AWS::KinesisFirehose::DeliveryStream', {
       ExtendedS3DestinationConfiguration: Match.objectLike({ BufferingHints: { IntervalInSeconds: 60, SizeInMBs: 64 } }),
     });
+    // The incremental results job waits for the buffering interval plus 5 minutes before taking events in.
+    const job = fast.template.toJSON().Resources[fast.stack.getLogicalId(fast.stack.jobs['results-job'].fn.node.defaultChild as CfnElement)].Properties;
+    expect(job.Environment.Variables.RESULTS_ARRIVAL_ALLOWANCE_SECONDS).toBe('360');
+    const byDefault = s.template.toJSON().Resources[s.stack.getLogicalId(s.stack.jobs['results-job'].fn.node.defaultChild as CfnElement)].Properties;
+    expect(byDefault.Environment.Variables.RESULTS_ARRIVAL_ALLOWANCE_SECONDS).toBe('600');
+  });
+
+  it('declares the incremental results state as a Parquet table partitioned by project, experiment and day, in the raw bucket', () => {
+    const table = Object.values(s.template.findResources('AWS::Glue::Table')).find((t) => t.Properties.TableInput.Name === 'results_state')!;
+    const input = table.Properties.TableInput;
+    expect(input.StorageDescriptor.Columns.map((c: { Name: string; Type: string }) => `${c.Name}:${c.Type}`)).toEqual(
+      Object.entries(RESULTS_STATE_COLUMNS).map(([name, type]) => `${name}:${type}`),
+    );
+    expect(input.PartitionKeys.map((c: { Name: string }) => c.Name)).toEqual([...RESULTS_STATE_PARTITIONS]);
+    expect(input.StorageDescriptor.SerdeInfo.SerializationLibrary).toContain('parquet');
+    expect(input.Parameters['projection.experiment_id.type']).toBe('injected');
+    expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain(
+      'results-state/project_id=${project_id}/experiment_id=${experiment_id}/dt=${dt}/',
+    );
   });
 
   it('writes to an encrypted, private, TLS-only, access-logged bucket with lifecycle rules', () => {

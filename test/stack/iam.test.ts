@@ -2,6 +2,7 @@
  * Least privilege: each function's IAM statements and environment follow its line of the route
  * manifest (lambdas/routes.ts): the dependencies it uses and the access each implies (DEPENDENCIES).
  */
+import { RESULTS_STATE } from '../../lambdas/contract/results-state';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZER, DEPENDENCIES, JOBS, ROUTES, type DependencyName, type Uses } from '../../lambdas/routes';
 import { TABLES, tableEnvVar, type TableName } from '../../lambdas/store/schema';
@@ -157,7 +158,9 @@ describe('IAM statements', () => {
     }
   });
 
-  it('let only Athena-querying functions query, in the stack workgroup, reading raw prefixes only', () => {
+  it('let only Athena-querying functions query, in the stack workgroup, reading raw prefixes only; only the results query writes its state', () => {
+    const usesResultsQuery = new Set<string>([...ROUTES, ...JOBS].filter((f) => 'resultsQuery' in f.uses).map((f) => f.name));
+    expect(usesResultsQuery.size).toBeGreaterThan(0);
     for (const { name, fn, access } of allFunctions()) {
       const statements = statementsOf(fn);
       const athena = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('athena:')));
@@ -171,8 +174,15 @@ describe('IAM statements', () => {
       const objects = JSON.stringify(reads.map((st) => st.Resource));
       for (const spec of Object.values(RAW_STREAMS)) expect(objects).toContain(`/${spec.prefix}*`);
       expect(objects).not.toContain('errors/');
-      const writes = s3.filter((st) => asArray(st.Action).includes('s3:PutObject'));
-      expect(JSON.stringify(writes)).not.toContain(logicalId(s.stack.raw.bucket));
+      const writes = s3.filter((st) => asArray(st.Action).includes('s3:PutObject') && mentions(st.Resource, logicalId(s.stack.raw.bucket)));
+      // The raw bucket is written only under the incremental results state's prefix, by the results query.
+      if (usesResultsQuery.has(name)) {
+        expect(writes, name).toHaveLength(1);
+        expect(JSON.stringify(writes[0]!.Resource), name).toContain(`/${RESULTS_STATE.prefix}*`);
+        for (const spec of Object.values(RAW_STREAMS)) expect(JSON.stringify(writes[0]!.Resource), name).not.toContain(`/${spec.prefix}`);
+      } else {
+        expect(writes, name).toHaveLength(0);
+      }
     }
   });
 });

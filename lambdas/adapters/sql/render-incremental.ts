@@ -1,0 +1,114 @@
+/**
+ * Renders the incremental results job's two queries (issue 13) for both engines, like render.ts does
+ * for the full count (which stays the reference: renderResultsCount):
+ *  - renderResultsSummary: one slice of raw events (received_at in [lo, hi)) as state rows
+ *    (results-summary.sql), for DuckDB's COPY ... TO Parquet and Athena's INSERT INTO;
+ *  - renderResultsCountIncremental: the counts from the state plus the raw events received since the
+ *    committed watermark (`WITH tail AS (<summary>)` + results-count-incremental.sql);
+ *  - on AWS only (locally the watermark is a file): renderResultsStateInsert (INSERT INTO the state
+ *    table + the summary), renderResultsCommit (the slice's marker row) and renderResultsWatermark.
+ * Pure; the same text for both engines except for the table names.
+ */
+import type { Slice } from '../../domain/results-watermark';
+import type { CountRequest } from '../../ports';
+import { renderSql, resultsCountParams, tableRef, toStoredIso, type SqlParam } from './render';
+import RESULTS_COMMIT_SQL from './results-commit.sql';
+import RESULTS_COUNT_INCREMENTAL_SQL from './results-count-incremental.sql';
+import RESULTS_SUMMARY_SQL from './results-summary.sql';
+import RESULTS_WATERMARK_SQL from './results-watermark.sql';
+
+export interface IncrementalTables {
+  events: string;
+  identities: string;
+  /** The experiments' state: tally.results_state on AWS, a view over the Parquet files locally. */
+  state: string;
+}
+
+/** The end of time as a received_at bound: the newest raw events have no upper bound. */
+const OPEN_END = '9999-12-31T23:59:59.999Z';
+const DAY_MS = 86_400_000;
+/** How far after its arrival an event may be timestamped (the spec's 48-hour clamp, domain/limits.ts). */
+const FUTURE_DAYS = 2;
+
+const day = (iso: string) => iso.slice(0, 10);
+const addDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * DAY_MS).toISOString();
+
+function summaryParams(request: CountRequest, received: { lo: string; hi: string }, aggregateTo: string, eventsToDt: string): Record<string, SqlParam> {
+  const p = resultsCountParams(request);
+  return {
+    project_id: p.project_id!,
+    experiment_id: request.experimentId,
+    slice_lo: received.lo,
+    slice_hi: received.hi,
+    slice_dt: day(received.lo),
+    aggregate_to: aggregateTo,
+    from_ts: p.from_ts!,
+    from_dt: p.from_dt!,
+    events_to_dt: eventsToDt,
+    experiment_spellings: p.experiment_spellings!,
+    exposure_event: p.exposure_event!,
+    super_property_path: p.super_property_path!,
+    sdk_super_property_path: p.sdk_super_property_path!,
+    name_super_property_path: p.name_super_property_path!,
+    variants: p.variants!,
+    goal_event: p.goal_event!,
+  };
+}
+
+/**
+ * The state rows of one slice: events received in [slice.lo, slice.hi), timestamped from the run's
+ * start (on any day up to two after the slice's end: the future clamp), merged up to slice.hi.
+ */
+export function renderResultsSummary(request: CountRequest, slice: Slice, tables: Pick<IncrementalTables, 'events'>): string {
+  const lo = toStoredIso(slice.lo, 'slice.lo');
+  const hi = toStoredIso(slice.hi, 'slice.hi');
+  return renderSql(RESULTS_SUMMARY_SQL, summaryParams(request, { lo, hi }, hi, day(addDays(hi, FUTURE_DAYS))), { events: tables.events });
+}
+
+/** The incremental count: state rows of slices ending by `watermark`, plus the raw events received since. */
+export function renderResultsCountIncremental(request: CountRequest, watermark: string, tables: IncrementalTables): string {
+  const p = resultsCountParams(request);
+  const w = toStoredIso(watermark, 'watermark');
+  const tail = renderSql(RESULTS_SUMMARY_SQL, summaryParams(request, { lo: w, hi: OPEN_END }, p.to_ts as string, p.to_dt as string), {
+    events: tables.events,
+  });
+  const body = renderSql(
+    RESULTS_COUNT_INCREMENTAL_SQL,
+    {
+      project_id: p.project_id!,
+      experiment_id: request.experimentId,
+      watermark: w,
+      to_ts: p.to_ts!,
+      identities_from_dt: p.identities_from_dt!,
+      variants: p.variants!,
+    },
+    { state: tables.state, identities: tables.identities },
+  );
+  return `WITH tail AS (\n${tail}\n),\n${body}`;
+}
+
+/** The UTC days whose events partitions a slice reads: the run's first day to two days after the slice's end. */
+export function summaryDays(request: CountRequest, slice: Slice): { fromDt: string; toDt: string } {
+  return { fromDt: day(toStoredIso(request.from, 'from')), toDt: day(addDays(toStoredIso(slice.hi, 'slice.hi'), FUTURE_DAYS)) };
+}
+
+/** Athena: appends a slice's summary to the state table. */
+export function renderResultsStateInsert(request: CountRequest, slice: Slice, tables: Pick<IncrementalTables, 'events' | 'state'>): string {
+  return `INSERT INTO ${tableRef(tables.state)}\n${renderResultsSummary(request, slice, tables)}`;
+}
+
+/** Athena: the marker row that commits a slice (its end becomes the watermark). */
+export function renderResultsCommit(request: CountRequest, slice: Slice, tables: Pick<IncrementalTables, 'state'>): string {
+  const lo = toStoredIso(slice.lo, 'slice.lo');
+  const hi = toStoredIso(slice.hi, 'slice.hi');
+  return renderSql(
+    RESULTS_COMMIT_SQL,
+    { slice_lo: lo, slice_hi: hi, slice_dt: day(lo), project_id: request.projectId, experiment_id: request.experimentId },
+    { state: tables.state },
+  );
+}
+
+/** Athena: the committed watermark (one row, NULL for an empty state). */
+export function renderResultsWatermark(request: Pick<CountRequest, 'projectId' | 'experimentId'>, tables: Pick<IncrementalTables, 'state'>): string {
+  return renderSql(RESULTS_WATERMARK_SQL, { project_id: request.projectId, experiment_id: request.experimentId }, { state: tables.state });
+}

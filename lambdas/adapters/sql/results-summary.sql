@@ -1,0 +1,89 @@
+-- The incremental results job's summary of a slice of raw events (issue 13; docs/identity-and-experiments.md,
+-- "Incremental computation"): the events RECEIVED in [:slice_lo, :slice_hi), reduced to what the
+-- counting rules need, per ID as sent. The job appends these rows to the experiment's state (DuckDB
+-- COPY to Parquet locally, Athena INSERT INTO tally.results_state on AWS), and the incremental count
+-- (results-count-incremental.sql) uses the same text over the newest raw events.
+--
+-- One row per (sent_user_id, variant, is_goal, on_day) of the enrollment and goal events, where
+--   variant      the configured variant the event names for this experiment (NULL: a goal event only)
+--   is_goal      the event is a goal event (an enrollment event can also be one)
+--   on_day       the UTC day of its timestamp
+--   first_key    the smallest sort key (timestamp, received_at, dedupe_key): the first enrollment
+--                (enrollment rows only)
+--   first_at     its timestamp (enrollment rows only)
+--   last_at      the latest timestamp (goal rows only): a goal event of that day at or after a user's enrollment exists
+--                exactly when last_at >= enrolled_at, which is all the conversion rule and the series
+--                need (the day of the first goal event at or after enrollment)
+-- Events timestamped after :aggregate_to (the slice's end; the run's end for the newest events) are
+-- not merged: they keep a row each (pending_key = their sort key), so a later run whose window ends
+-- before them can leave them out one by one. Every merged row is at or before any later run's end.
+-- Every aggregate is idempotent (min, max, distinct), so a summary read twice (a slice rewritten
+-- after a failed commit) counts once.
+--
+-- Same dialect rules as results-count.sql (Trino; DuckDB with the json_extract_scalar and
+-- from_iso8601_timestamp macros). Events are read from the run's days whose files were modified at
+-- or after :slice_lo ("$file_modified_time": Athena skips older objects; DuckDB lists only those
+-- files): an event is written to a file after it is received.
+SELECT
+  sent_user_id,
+  variant,
+  is_goal,
+  on_day,
+  pending_key,
+  -- Only what the row's kind needs (NULL otherwise): the state is read whole on every run.
+  CASE WHEN variant IS NOT NULL THEN min(sort_key) END AS first_key,
+  CASE WHEN variant IS NOT NULL THEN min(event_time) END AS first_at,
+  CASE WHEN is_goal THEN max(event_time) END AS last_at,
+  :slice_lo AS slice_lo,
+  :slice_hi AS slice_hi,
+  :project_id AS project_id,
+  :experiment_id AS experiment_id,
+  :slice_dt AS dt
+FROM (
+  SELECT
+    sent_user_id,
+    variant,
+    name = :goal_event AS is_goal,
+    substr(event_time, 1, 10) AS on_day,
+    CASE WHEN event_time > :aggregate_to THEN sort_key END AS pending_key,
+    sort_key,
+    event_time
+  FROM (
+    SELECT
+      sent_user_id,
+      name,
+      event_time,
+      sort_key,
+      CASE
+        WHEN name = :exposure_event
+          AND exposure_experiment IN (:experiment_spellings)
+          AND exposure_variant IN (:variants)
+          THEN exposure_variant
+        WHEN super_variant IN (:variants) THEN super_variant
+      END AS variant
+    FROM (
+      SELECT
+        sent_user_id,
+        name,
+        "timestamp" AS event_time,
+        concat("timestamp", coalesce(received_at, ''), coalesce(dedupe_key, '')) AS sort_key,
+        json_extract_scalar(properties, '$["$experiment_name"]') AS exposure_experiment,
+        json_extract_scalar(properties, '$["$variant"]') AS exposure_variant,
+        coalesce(
+          json_extract_scalar(properties, :super_property_path),
+          json_extract_scalar(properties, :sdk_super_property_path),
+          json_extract_scalar(properties, :name_super_property_path)
+        ) AS super_variant
+      FROM {{events}}
+      WHERE project_id = :project_id
+        AND dt BETWEEN :from_dt AND :events_to_dt
+        AND "$file_modified_time" >= from_iso8601_timestamp(:slice_lo)
+        AND received_at >= :slice_lo
+        AND received_at < :slice_hi
+        AND "timestamp" >= :from_ts
+        AND sent_user_id IS NOT NULL
+    ) parsed
+  ) named
+  WHERE variant IS NOT NULL OR name = :goal_event
+) relevant
+GROUP BY sent_user_id, variant, is_goal, on_day, pending_key

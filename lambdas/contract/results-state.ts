@@ -1,0 +1,26 @@
+/**
+ * The incremental results job's state (issue 13; docs/identity-and-experiments.md, "Incremental
+ * computation"): the summary rows of lambdas/adapters/sql/results-summary.sql, stored as Parquet.
+ * Shared by the Lambdas (DuckDB view locally, Athena INSERT INTO on AWS) and the CDK app (the Glue
+ * table tally.results_state in lib/analytics.ts), so both declare the same columns.
+ */
+
+/** Glue table name and S3 prefix (in the raw bucket; locally under the data directory). */
+export const RESULTS_STATE = { table: 'results_state', prefix: 'results-state/' } as const;
+
+/** Data columns, in the order results-summary.sql selects them. */
+export const RESULTS_STATE_COLUMNS = {
+  sent_user_id: 'string',
+  variant: 'string',
+  is_goal: 'boolean',
+  on_day: 'string',
+  pending_key: 'string',
+  first_key: 'string',
+  first_at: 'string',
+  last_at: 'string',
+  slice_lo: 'string',
+  slice_hi: 'string',
+} as const;
+
+/** Partition columns, after the data columns: the experiment's state, by the UTC day of its slices' start. */
+export const RESULTS_STATE_PARTITIONS = ['project_id', 'experiment_id', 'dt'] as const;
