@@ -2,7 +2,6 @@
 import { ApiError, notFound } from '../http/api-error';
 import { json, type HttpEvent } from '../http/event';
 import { computeResults, type ResultsDeps } from '../services/compute-results';
-import { describeComputation } from '../services/describe-computation';
 import type { ExperimentStore, Project, ProjectStore } from '../ports';
 import { requireExperiment, wrapAdmin, type AdminDeps } from './admin';
 import type { Experiment } from '../domain/experiment';
@@ -22,13 +21,12 @@ async function startedExperiment(deps: ResultsHandlerDeps, event: HttpEvent): Pr
 
 export function createResultsGetHandler(deps: ResultsHandlerDeps) {
   return wrapAdmin('admin-results-get', deps, async (event) => {
-    const { project, experiment } = await startedExperiment(deps, event);
+    const { experiment } = await startedExperiment(deps, event);
     const results = await deps.results.get(experiment.project_id, experiment.id);
     if (!results) {
       throw notFound('No results computed yet: they appear after the next scheduled run, or POST .../results/refresh to compute them now');
     }
-    const computation = describeComputation(deps.resultsQuery, project, experiment, results.window);
-    return json(200, { ...results, status: experiment.status, computation });
+    return json(200, { ...results, status: experiment.status });
   });
 }
 
@@ -36,6 +34,6 @@ export function createResultsRefreshHandler(deps: ResultsHandlerDeps) {
   return wrapAdmin('admin-results-refresh', deps, async (event) => {
     const { project, experiment } = await startedExperiment(deps, event);
     const results = await computeResults(project, experiment, deps);
-    return json(200, { ...results, computation: describeComputation(deps.resultsQuery, project, experiment, results.window) });
+    return json(200, results);
   });
 }

@@ -1,5 +1,6 @@
 import type { SeriesPoint } from '../domain/results-series';
 import type { Comparison, Srm, VariantStats } from '../domain/stats';
+import type { Computation } from './results-query';
 
 /** Computed results of an experiment, as GET .../results returns them. */
 export interface ExperimentResults {
@@ -13,6 +14,12 @@ export interface ExperimentResults {
   multiple_exposures: number;
   /** One point per UTC day of the run, cumulative (domain/results-series.ts); the last is the totals. */
   series: SeriesPoint[];
+  /**
+   * The engine and the full-recompute query text for this window (ResultsQuery.describe), stored with
+   * the numbers it reproduces, so reading results needs no query engine. Absent for results computed
+   * before it existed, or by an engine without one query text.
+   */
+  computation?: Computation;
 }
 
 export interface ResultsStore {

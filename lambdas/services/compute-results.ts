@@ -56,6 +56,9 @@ export async function computeResults(project: Project, experiment: Experiment, d
     multiple_exposures: counted.multipleExposures,
     series,
   };
+  // "How this was computed": stored with the numbers, so reading results needs no query engine.
+  const computation = deps.resultsQuery.describe?.(request);
+  if (computation) results.computation = computation;
   await deps.results.put(experiment.project_id, results);
   return results;
 }
