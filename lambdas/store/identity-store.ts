@@ -217,9 +217,34 @@ export class DynamoIdentityStore implements IdentityStore {
       return item;
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
-      const existing = await this.getMany(projectId, [id], true);
-      return existing.get(id)!;
+      if (!partner) return (await this.getMany(projectId, [id], true)).get(id)!;
+      return this.reassert(projectId, id, journal);
     }
+  }
+
+  /**
+   * A linked create that lost the race to another request creating the same ID: the line journalled
+   * above (version 1, pointing at the partner's group) was never committed, and the ID may be a root
+   * or point elsewhere. Left alone, that line would win for the ID in the stream (the stored version
+   * of a root created unlinked is absent, so 1 is the highest) and could even form a cycle with the
+   * link that follows. So the item's version is raised past it, atomically, and its actual pointer
+   * journalled with that version: the stream again says what the table says. The link then proceeds
+   * as for any existing ID.
+   */
+  private async reassert(projectId: string, id: string, journal: IdentityJournal): Promise<IdentityItem> {
+    const out = await this.ddb.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: this.pk(projectId, id) },
+        UpdateExpression: 'SET version = if_not_exists(version, :zero) + :two',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':zero': 0, ':two': 2 },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    const item = out.Attributes as IdentityItem;
+    await journal.moved([{ id, canonical_id: item.canonical_id, version: item.version!, reason: 'link' }]);
+    return item;
   }
 
   /**

@@ -135,6 +135,41 @@ describe('DynamoIdentityStore on dynalite', () => {
     expect(group?.members.find((m) => m.id === 'user')).toMatchObject({ version: 1, first_seen_ms: 2000 });
   });
 
+  it('a linked create that loses the race to an unlinked create re-asserts the ID in the stream, which then agrees with the table', async () => {
+    const p = nextProject();
+    const table = dynamo.table('identities');
+    const other = new DynamoIdentityStore(dynamo.ddb, table);
+    let raced = false;
+    // Another request (which arrived earlier) creates 'member' unlinked between this request's read and its put.
+    const send = async (command: { constructor: { name: string }; input: { Item?: { id?: string } } }) => {
+      if (!raced && command.constructor.name === 'PutCommand' && command.input.Item?.id === 'member') {
+        raced = true;
+        await other.observe(p, ['member'], 1500);
+      }
+      return dynamo.ddb.send(command as never);
+    };
+    const ddb = new Proxy(dynamo.ddb, { get: (t, prop, r) => (prop === 'send' ? send : Reflect.get(t, prop, r)) });
+    const records: IdentityRecord[] = [];
+    const deps = {
+      identities: new DynamoIdentityStore(ddb, table),
+      identitySink: { put: async (r: IdentityRecord[]) => void records.push(...r) },
+    };
+    const batch = [
+      { name: '$identify', sent_user_id: 'member', properties: { $anonymous_id: 'visitor' }, timestamp: '2026-01-01T00:00:02.000Z' },
+    ] as unknown as ReceivedEvent[];
+    const canonical = await resolveIdentities(p, batch, deps, 2000);
+    expect(raced).toBe(true);
+    // The stream's answer for an ID is its highest-version line (as the results SQL reads it); an ID
+    // with no line is its own canonical ID.
+    const streamPointer = (id: string) => records.filter((r) => r.id === id).sort((a, b) => b.version - a.version)[0]?.canonical_id ?? id;
+    const root = (id: string): string => {
+      const next = streamPointer(id);
+      return next === id ? id : root(next);
+    };
+    for (const id of ['visitor', 'member']) expect(root(id), id).toBe(canonical.get(id));
+    expect(canonical.get('visitor')).toBe(canonical.get('member'));
+  });
+
   it('writes email and name sent together in one update', async () => {
     const p = nextProject();
     await store.observe(p, ['u'], 1000);
