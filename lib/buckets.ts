@@ -8,6 +8,8 @@ export interface SecureBucketProps {
   /** Where S3 server access logs go; none only for the access-log bucket itself. */
   accessLogs?: { bucket: Bucket; prefix: string };
   lifecycleRules?: LifecycleRule[];
+  /** Empty the bucket when the stack deletes it (CDK's auto-delete custom resource); only with RemovalPolicy.DESTROY. */
+  autoDeleteObjects?: boolean;
 }
 
 const ABORT_UPLOADS: LifecycleRule = { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(7) };
@@ -19,6 +21,7 @@ export function secureBucket(scope: Construct, id: string, props: SecureBucketPr
     objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
     enforceSSL: true,
     removalPolicy: props.removalPolicy,
+    autoDeleteObjects: props.autoDeleteObjects ?? false,
     lifecycleRules: [ABORT_UPLOADS, ...(props.lifecycleRules ?? [])],
     ...(props.accessLogs ? { serverAccessLogsBucket: props.accessLogs.bucket, serverAccessLogsPrefix: props.accessLogs.prefix } : {}),
   });

@@ -86,8 +86,13 @@ export class Dashboard extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
 
-    // Build output only: nothing to keep when the stack goes (the deployments below empty it first).
-    this.bucket = secureBucket(this, 'Bucket', { removalPolicy: RemovalPolicy.DESTROY, accessLogs: { bucket: props.accessLogs, prefix: 'dashboard/' } });
+    // Build output only: nothing to keep when the stack goes. Emptied by CDK's auto-delete resource:
+    // the deployments below do not empty a bucket they tag as their own (their handler skips it).
+    this.bucket = secureBucket(this, 'Bucket', {
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+      accessLogs: { bucket: props.accessLogs, prefix: 'dashboard/' },
+    });
 
     this.apiOrigin = `https://${props.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
     const headers = new ResponseHeadersPolicy(this, 'Headers', {

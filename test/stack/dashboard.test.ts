@@ -34,6 +34,8 @@ const ofType = (template: { Resources: Record<string, any> }, type: string) => O
  * Why the dashboard bucket would be readable by anyone but its distribution, or nothing. Checks the
  * public access block, website hosting, ACLs and every Allow of the bucket policy.
  */
+const AUTO_DELETE_ROLE = 'CustomS3AutoDeleteObjectsCustomResourceProviderRole3B1BD092';
+
 function publicAccessProblems(template: { Resources: Record<string, any> }, bucketId: string, distributionId: string): string[] {
   const problems: string[] = [];
   const bucket = template.Resources[bucketId].Properties;
@@ -49,7 +51,9 @@ function publicAccessProblems(template: { Resources: Record<string, any> }, buck
       if (st.Effect !== 'Allow') continue;
       const cloudfront = JSON.stringify(st.Principal) === JSON.stringify({ Service: 'cloudfront.amazonaws.com' });
       const sourceArn = st.Condition?.StringEquals?.['AWS:SourceArn'];
-      // CDK's BucketDeployment and autoDelete handlers get access through their roles, not the policy.
+      // CDK's auto-delete handler (empties the bucket when the stack is deleted) is named by its role's
+      // ARN in the policy; the BucketDeployment handler gets access through its role.
+      if (JSON.stringify(st.Principal) === JSON.stringify({ AWS: { 'Fn::GetAtt': [AUTO_DELETE_ROLE, 'Arn'] } })) continue;
       if (!cloudfront) problems.push(`policy allows ${JSON.stringify(st.Principal)}`);
       else if (!JSON.stringify(sourceArn ?? '').includes(distributionId)) problems.push('CloudFront read is not limited to the distribution (AWS:SourceArn)');
       const actions = ([] as string[]).concat(st.Action);
@@ -90,8 +94,12 @@ describe('dashboard bucket', () => {
     expect(problems).toEqual(expect.arrayContaining(['BlockPublicPolicy is not true', 'website hosting is on', 'policy allows {"AWS":"*"}']));
   });
 
-  it('is destroyed with the stack, emptied first by the deployments (it holds build output only)', () => {
-    expect(json.Resources[idOf(s.stack.dashboard.bucket)].DeletionPolicy).toBe('Delete');
+  it('is destroyed with the stack, emptied first by CDK's auto-delete handler (it holds build output only)', () => {
+    const bucketId = idOf(s.stack.dashboard.bucket);
+    expect(json.Resources[bucketId].DeletionPolicy).toBe('Delete');
+    // The deployments' handler never empties a bucket it tagged as its own, so deletion needs auto-delete.
+    const autoDeletes = ofType(json, 'Custom::S3AutoDeleteObjects').filter(([, r]) => JSON.stringify(r.Properties.BucketName).includes(bucketId));
+    expect(autoDeletes).toHaveLength(1);
     for (const [, d] of ofType(json, 'Custom::CDKBucketDeployment')) expect(d.Properties.RetainOnDelete).toBe(false);
   });
 });

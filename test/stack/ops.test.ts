@@ -18,7 +18,8 @@ beforeAll(() => {
 const id = (c: { node: { defaultChild?: unknown } }) => s.stack.getLogicalId(c.node.defaultChild as never);
 const functionCount = ROUTES.length + JOBS.length + 1;
 /** CDK's own function copying the dashboard into its bucket at deploy time (lib/dashboard.ts): not a Tally function. */
-const isCdkDeployHandler = (logicalId: string) => logicalId.startsWith('CustomCDKBucketDeployment');
+/** Functions CDK writes for the dashboard: the BucketDeployment copier and the bucket's auto-delete handler. */
+const isCdkDeployHandler = (logicalId: string) => logicalId.startsWith('CustomCDKBucketDeployment') || logicalId.startsWith('CustomS3AutoDeleteObjects');
 
 describe('functions', () => {
   it('one per route, per job, plus the authorizer: Node.js 22 on arm64, JSON logs, source maps', () => {
