@@ -94,7 +94,7 @@ describe('dashboard bucket', () => {
     expect(problems).toEqual(expect.arrayContaining(['BlockPublicPolicy is not true', 'website hosting is on', 'policy allows {"AWS":"*"}']));
   });
 
-  it('is destroyed with the stack, emptied first by CDK's auto-delete handler (it holds build output only)', () => {
+  it("is destroyed with the stack, emptied first by CDK's auto-delete handler (it holds build output only)", () => {
     const bucketId = idOf(s.stack.dashboard.bucket);
     expect(json.Resources[bucketId].DeletionPolicy).toBe('Delete');
     // The deployments' handler never empties a bucket it tagged as its own, so deletion needs auto-delete.
