@@ -47,6 +47,8 @@ export const ENTRY_CACHE_CONTROL = 'no-cache';
 
 export interface DashboardProps {
   api: RestApi;
+  /** The API's {base_url} for apps (the ApiUrl output: CloudFront's URL when it fronts the API), shown in the install snippet. */
+  baseUrl: string;
   /** Where the bucket's S3 server access logs go. */
   accessLogs: Bucket;
   priceClass: PriceClass;
@@ -147,7 +149,7 @@ export class Dashboard extends Construct {
       retainOnDelete: false,
       cacheControl: [CacheControl.fromString(ASSETS_CACHE_CONTROL)],
     });
-    const config: DashboardConfig = { apiUrl: props.api.url };
+    const config: DashboardConfig = { apiUrl: props.api.url, baseUrl: props.baseUrl };
     const entry = new BucketDeployment(this, 'DeployEntry', {
       destinationBucket: this.bucket,
       sources: [app, Source.jsonData(DASHBOARD_CONFIG_FILE, config)],

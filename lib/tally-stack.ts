@@ -218,9 +218,20 @@ export class TallyStack extends Stack {
 
     setEnv(this.authorizer.fn, 'UNAUTHENTICATED_USAGE_KEY', this.api.unauthenticatedKeyValue);
 
+    let edge: Edge | undefined;
+    if (props.cloudFront) {
+      edge = this.edge = new Edge(this, 'Edge', { api: this.api.api, priceClass: props.cloudFrontPriceClass ?? PriceClass.PRICE_CLASS_100 });
+      edge.originSecret.grantRead(this.authorizer.fn);
+      setEnv(this.authorizer.fn, 'ORIGIN_SECRET_ARN', edge.originSecret.secretArn);
+    }
+
+    // {base_url}: CloudFront's URL when it fronts the API, else the stage URL.
+    const baseUrl = edge ? `https://${edge.distribution.distributionDomainName}/` : this.api.api.url;
+
     // The dashboard: its CSP names the API by ID, the admin functions and preflights name its origin.
     this.dashboard = new Dashboard(this, 'Dashboard', {
       api: this.api.api,
+      baseUrl,
       accessLogs,
       priceClass: props.cloudFrontPriceClass ?? PriceClass.PRICE_CLASS_100,
     });
@@ -264,13 +275,6 @@ export class TallyStack extends Stack {
       targets: [new LambdaFunctionTarget(this.jobs['results-job'].fn, { retryAttempts: 0 })],
     });
 
-    let edge: Edge | undefined;
-    if (props.cloudFront) {
-      edge = this.edge = new Edge(this, 'Edge', { api: this.api.api, priceClass: props.cloudFrontPriceClass ?? PriceClass.PRICE_CLASS_100 });
-      edge.originSecret.grantRead(this.authorizer.fn);
-      setEnv(this.authorizer.fn, 'ORIGIN_SECRET_ARN', edge.originSecret.secretArn);
-    }
-
     this.alarms = new Alarms(this, 'Alarms', {
       api: this.api.api,
       functions: {
@@ -286,7 +290,7 @@ export class TallyStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', {
-      value: edge ? `https://${edge.distribution.distributionDomainName}/` : this.api.api.url,
+      value: baseUrl,
       description: 'Base URL of the API ({base_url})',
     });
     new CfnOutput(this, 'DashboardUrl', {

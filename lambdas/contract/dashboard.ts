@@ -10,6 +10,11 @@ export const DASHBOARD_CONFIG_FILE = 'config.json';
 export interface DashboardConfig {
   /** The API's base URL ending in "/", e.g. "https://abc.execute-api.eu-west-1.amazonaws.com/prod/". Absent: same origin. */
   apiUrl?: string;
+  /**
+   * The base URL apps send events to, for the install snippet: the stack's ApiUrl output, which is
+   * CloudFront's URL when CloudFront fronts the API (geolocation needs it). Absent: apiUrl.
+   */
+  baseUrl?: string;
 }
 
 /**

@@ -163,6 +163,25 @@ describe('dashboard deployment', () => {
     expect(resolved).toBe(
       `https://{{"Ref":"${idOf(s.stack.api.api)}"}}.execute-api.{{"Ref":"AWS::Region"}}.{{"Ref":"AWS::URLSuffix"}}/{{"Ref":"${stageId}"}}/`,
     );
+    // Without CloudFront in front of the API, apps send to the same stage URL.
+    expect(config.baseUrl!.replace(/<<marker:0xbaba:\d+>>/g, (m) => `{${JSON.stringify(markers[m])}}`)).toBe(resolved);
+  });
+
+  it("gives the install snippet CloudFront's URL when CloudFront fronts the API (the ApiUrl output), so apps get geolocation", () => {
+    const edged = synthStack({ cloudFront: true });
+    const entryId = edged.stack.getLogicalId(edged.stack.dashboard.node.findChild('DeployEntry').node.findChild('CustomResource').node.defaultChild as never);
+    const entry = edged.template.toJSON().Resources[entryId].Properties;
+    const staged = edged.stack.dashboard.node
+      .findChild('DeployEntry')
+      .node.children.filter((c): c is Asset => c instanceof Asset)
+      .map((a) => (a.node.findChild('Stage') as unknown as { absoluteStagedPath: string }).absoluteStagedPath)
+      .filter((dir) => existsSync(join(dir, DASHBOARD_CONFIG_FILE)));
+    const config = JSON.parse(readFileSync(join(staged[0]!, DASHBOARD_CONFIG_FILE), 'utf8')) as DashboardConfig;
+    const markers = (entry.SourceMarkers as Array<Record<string, unknown>>).find((m) => Object.keys(m).length > 0)!;
+    const resolved = config.baseUrl!.replace(/<<marker:0xbaba:\d+>>/g, (m) => `{${JSON.stringify(markers[m])}}`);
+    const edgeId = edged.stack.getLogicalId(edged.stack.edge!.distribution.node.defaultChild as never);
+    expect(resolved).toBe(`https://{{"Fn::GetAtt":["${edgeId}","DomainName"]}}/`);
+    expect(edged.template.toJSON().Outputs.ApiUrl.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [edgeId, 'DomainName'] }, '/']] });
   });
 
   it('deploys the hashed assets with a year-long immutable cache, before the entry, and keeps old ones', () => {
