@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { formatPercent } from '../../dashboard/src/results/format';
+import { formatPercent } from '../../dashboard/src/results/format-stats';
 import { describeBrowser, launchBrowser } from '../helpers/browser';
 import { openDashboard, type DashboardPage } from '../helpers/dashboard';
 import { startTestProject, type TestStack } from '../helpers/local';
@@ -149,9 +149,9 @@ describeBrowser('dashboard: experiments and results', () => {
     // Unsaved changes hold Start back.
     await page.type('#experiment-description', '!');
     await page.waitForSelector('::-p-text(Save your changes before starting.)');
-    expect(await page.$eval('.actions button', (b: any) => b.disabled)).toBe(true);
+    expect(await page.$eval('.lifecycle button', (b: any) => b.disabled)).toBe(true);
     await page.keyboard.press('Backspace');
-    await page.waitForFunction(() => !(globalThis as any).document.querySelector('.actions button').disabled);
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('.lifecycle button').disabled);
     expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.description).toBe('Green button against the blue one');
     await dash.screenshot('experiment-created');
     expect(await axeProblems(page)).toEqual([]);
@@ -368,7 +368,7 @@ describeBrowser('dashboard: experiments and results', () => {
       const overflow = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
       const wide = await page.evaluate(() =>
         [...(globalThis as any).document.querySelectorAll('body *')]
-          .filter((e: any) => e.getBoundingClientRect().right > 376 && !e.closest('.table-scroll, .query-text'))
+          .filter((e: any) => e.getBoundingClientRect().right > 376 && !e.closest('.table-wrap, .query-text'))
           .slice(0, 5)
           .map((e: any) => `${e.tagName}.${e.className}`),
       );

@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { ADMIN_TOKEN } from './local';
 
+/** How long a page wait may take before it fails (generous: the CI machine has 2 cores shared with other test files). */
+export const WAIT_MS = 15_000;
+
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-output', 'dashboard');
 
 export interface DashboardPage {
@@ -23,6 +26,8 @@ export interface DashboardPage {
 
 export async function openDashboard(browser: Browser, serverUrl: string, options: { width?: number; signIn?: boolean } = {}): Promise<DashboardPage> {
   const page = await browser.newPage();
+  // A wait that never comes true fails with its selector or condition, well before the test's own timeout.
+  page.setDefaultTimeout(WAIT_MS);
   const width = options.width ?? 1280;
   await page.setViewport({ width, height: width < 600 ? 800 : 900 });
   const problems: string[] = [];

@@ -9,7 +9,7 @@ import { AsyncView, useAsync } from '../components/async-view';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { Field } from '../components/field';
 import { NewKeyPanel } from '../components/new-key';
-import { formatTime } from '../format';
+import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
 
@@ -67,7 +67,7 @@ export function KeysPage({ api, params }: PageProps) {
               setError(null);
               setCreated(key);
               form.reset();
-              list.reload();
+              void list.reload();
             } catch (err) {
               setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
               // Focus the first field the API named, once it is marked.
@@ -189,7 +189,7 @@ export function KeysPage({ api, params }: PageProps) {
           try {
             await api.delete(`${base}/${encodeURIComponent(revoking.id)}`);
             setRevoking(null);
-            list.reload();
+            void list.reload();
             listHeading.current?.focus();
           } catch (err) {
             setRevokeError(err instanceof Error ? err.message : String(err));

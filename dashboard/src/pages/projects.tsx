@@ -4,7 +4,7 @@ import type { Project } from '../admin-types';
 import { ApiError } from '../api';
 import { AsyncView, useAsync } from '../components/async-view';
 import { Field } from '../components/field';
-import { formatTime } from '../format';
+import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 import { navigate, pathOf } from '../router';
 

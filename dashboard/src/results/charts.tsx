@@ -5,8 +5,8 @@
  */
 import { useMemo } from 'preact/hooks';
 import type uPlot from 'uplot';
-import { formatInterval, formatPercent, formatPoints } from './format';
-import type { Comparison, SeriesPoint } from './types';
+import { formatInterval, formatPercent, formatPoints } from './format-stats';
+import type { Comparison, SeriesPoint } from '../admin-types';
 import { UPlotChart, variantColor } from './uplot-chart';
 
 const DAY_SECONDS = 86_400;
@@ -102,7 +102,7 @@ export function IntervalChart({ comparisons }: { comparisons: Comparison[] }) {
       <UPlotChart name="intervals" options={options} data={data} height={220} />
       <details>
         <summary>The chart's numbers</summary>
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="Difference to control per variant">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Difference to control per variant">
           <table class="results-table">
             <caption class="visually-hidden">Difference to control per variant</caption>
             <thead>
@@ -162,7 +162,7 @@ export function SeriesChart({ series, variants }: { series: SeriesPoint[]; varia
       <UPlotChart name="series" options={options} data={data} height={260} />
       <details>
         <summary>The chart's numbers</summary>
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="Cumulative conversion per day">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Cumulative conversion per day">
           <table class="results-table">
             <caption class="visually-hidden">Cumulative conversion rate per variant and day</caption>
             <thead>
