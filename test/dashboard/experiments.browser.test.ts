@@ -140,6 +140,8 @@ describeBrowser('dashboard: experiments and results', () => {
     // Escape cancels: nothing starts.
     await page.keyboard.press('Escape');
     await page.waitForSelector('dialog[open]', { hidden: true });
+    // Focus is back on the button that opened the dialog.
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe('Start');
     expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.status).toBe('created');
     // Keyboard alone: focus starts on Cancel, Tab to the confirmation, Enter.
     await clickButton(page, 'Start');

@@ -228,7 +228,12 @@ export function ExperimentEditPage({ api, params }: PageProps) {
               </p>
             )}
           </fieldset>
-          <Field id="experiment-description" label="Description" hint="Optional: what you change and what you expect." error={error?.forField('description')}>
+          <Field
+            id="experiment-description"
+            label="Description"
+            hint={editable ? 'Optional: what you change and what you expect.' : undefined}
+            error={error?.forField('description')}
+          >
             <textarea name="description" rows={3} value={draft.description} onInput={(e) => setDraft({ ...draft, description: e.currentTarget.value })} />
           </Field>
           {editable && <button type="submit">Save</button>}

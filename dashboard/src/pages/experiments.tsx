@@ -1,6 +1,7 @@
 /** The experiments of a project: the list with status, and "Create experiment". */
 import type { Experiment } from '../admin-types';
 import { AsyncView, useAsync } from '../components/async-view';
+import { ListTable, newestFirst } from '../components/list-table';
 import { StatusBadge } from '../components/status-badge';
 import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
@@ -24,50 +25,32 @@ export function ExperimentsPage({ api, params }: PageProps) {
       <AsyncView state={list}>
         {({ experiments }) =>
           experiments.length === 0 ? (
-            <p class="empty-state">No experiments yet. Create one to test a change against a control.</p>
+            <p class="muted">No experiments yet. Create one to test a change against a control.</p>
           ) : (
-            <div class="table-wrap">
-              <table class="stack experiments-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Goal</th>
-                    <th scope="col">Variants</th>
-                    <th scope="col">Started</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Results</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...experiments]
-                    .sort((a, b) => b.created_at.localeCompare(a.created_at))
-                    .map((e) => (
-                      <tr key={e.id}>
-                        <td data-label="Name">
-                          <a href={`#${pathOf('projects', projectId, 'experiments', e.id)}`}>{e.name}</a>
-                        </td>
-                        <td data-label="Status">
-                          <StatusBadge status={e.status} />
-                        </td>
-                        <td data-label="Goal">
-                          <code>{e.goal_event}</code>
-                        </td>
-                        <td data-label="Variants">{e.variants.join(', ')}</td>
-                        <td data-label="Started">{e.started_at ? formatTime(e.started_at) : 'not started'}</td>
-                        <td>
-                          {e.status !== 'created' && (
-                            <a href={`#${pathOf('projects', projectId, 'experiments', e.id, 'results')}`} aria-label={`Results of ${e.name}`}>
-                              Results
-                            </a>
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                </tbody>
-              </table>
-            </div>
+            <ListTable columns={['Name', 'Status', 'Goal', 'Variants', 'Started']} action="Results" name="experiments-table">
+              {newestFirst(experiments).map((e) => (
+                <tr key={e.id}>
+                  <td data-label="Name">
+                    <a href={`#${pathOf('projects', projectId, 'experiments', e.id)}`}>{e.name}</a>
+                  </td>
+                  <td data-label="Status">
+                    <StatusBadge status={e.status} />
+                  </td>
+                  <td data-label="Goal">
+                    <code>{e.goal_event}</code>
+                  </td>
+                  <td data-label="Variants">{e.variants.join(', ')}</td>
+                  <td data-label="Started">{e.started_at ? formatTime(e.started_at) : 'not started'}</td>
+                  <td>
+                    {e.status !== 'created' && (
+                      <a href={`#${pathOf('projects', projectId, 'experiments', e.id, 'results')}`} aria-label={`Results of ${e.name}`}>
+                        Results
+                      </a>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </ListTable>
           )
         }
       </AsyncView>

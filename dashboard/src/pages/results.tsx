@@ -25,6 +25,7 @@ import {
   verdict,
 } from '../results/format-stats';
 import { HowComputed } from '../results/how-computed';
+import { NumbersTable } from '../results/numbers-table';
 
 /** The stored results, or null when none are computed yet (404) or the experiment has not started (409). */
 async function readResults(get: () => Promise<Results>): Promise<Results | null> {
@@ -153,64 +154,39 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
         </>
       )}
       <h2>Variants</h2>
-      <div class="table-wrap" tabIndex={0} role="region" aria-label="Variants">
-        <table class="results-table" data-table="variants">
-          <thead>
-            <tr>
-              <th scope="col">Variant</th>
-              <th scope="col">Enrolled</th>
-              <th scope="col">Converted</th>
-              <th scope="col">Conversion rate</th>
-              <th scope="col">95% interval</th>
-            </tr>
-          </thead>
-          <tbody>
-            {results.variants.map((v, i) => (
-              <tr key={v.variant}>
-                <th scope="row">
-                  {v.variant}
-                  {i === 0 && <span class="hint"> (control)</span>}
-                </th>
-                <td>{formatCount(v.enrolled)}</td>
-                <td>{formatCount(v.converted)}</td>
-                <td>{formatPercent(v.conversion_rate)}</td>
-                <td>{formatInterval(v.ci_low, v.ci_high, formatPercent)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <NumbersTable label="Variants" columns={['Variant', 'Enrolled', 'Converted', 'Conversion rate', '95% interval']} name="variants">
+        {results.variants.map((v, i) => (
+          <tr key={v.variant}>
+            <th scope="row">
+              {v.variant}
+              {i === 0 && <span class="hint"> (control)</span>}
+            </th>
+            <td>{formatCount(v.enrolled)}</td>
+            <td>{formatCount(v.converted)}</td>
+            <td>{formatPercent(v.conversion_rate)}</td>
+            <td>{formatInterval(v.ci_low, v.ci_high, formatPercent)}</td>
+          </tr>
+        ))}
+      </NumbersTable>
       <h2>Compared with control</h2>
-      <div class="table-wrap" tabIndex={0} role="region" aria-label="Compared with control">
-        <table class="results-table" data-table="comparisons">
-          <thead>
-            <tr>
-              <th scope="col">Variant</th>
-              <th scope="col">Difference</th>
-              <th scope="col">95% interval</th>
-              <th scope="col">p-value</th>
-              <th scope="col">Relative difference</th>
-              <th scope="col">95% interval</th>
-              <th scope="col">p-value (relative)</th>
-              <th scope="col">Chance to beat control</th>
-            </tr>
-          </thead>
-          <tbody>
-            {results.comparisons.map((c) => (
-              <tr key={c.variant}>
-                <th scope="row">{c.variant}</th>
-                <td>{formatPoints(c.absolute_diff)}</td>
-                <td>{formatInterval(c.ci_low, c.ci_high, formatPoints)}</td>
-                <td>{formatPValue(c.p_value)}</td>
-                <td>{formatRelative(c.relative_diff)}</td>
-                <td>{formatInterval(c.relative_ci_low, c.relative_ci_high, formatRelative)}</td>
-                <td>{formatPValue(c.relative_p_value)}</td>
-                <td>{formatChance(c.chance_to_beat_control)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <NumbersTable
+        label="Compared with control"
+        columns={['Variant', 'Difference', '95% interval', 'p-value', 'Relative difference', '95% interval', 'p-value (relative)', 'Chance to beat control']}
+        name="comparisons"
+      >
+        {results.comparisons.map((c) => (
+          <tr key={c.variant}>
+            <th scope="row">{c.variant}</th>
+            <td>{formatPoints(c.absolute_diff)}</td>
+            <td>{formatInterval(c.ci_low, c.ci_high, formatPoints)}</td>
+            <td>{formatPValue(c.p_value)}</td>
+            <td>{formatRelative(c.relative_diff)}</td>
+            <td>{formatInterval(c.relative_ci_low, c.relative_ci_high, formatRelative)}</td>
+            <td>{formatPValue(c.relative_p_value)}</td>
+            <td>{formatChance(c.chance_to_beat_control)}</td>
+          </tr>
+        ))}
+      </NumbersTable>
       {enrolled > 0 && (
         <>
           <h2>Difference to control</h2>
