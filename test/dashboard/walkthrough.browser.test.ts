@@ -57,17 +57,11 @@ describeBrowser('dashboard: the README walk-through', () => {
     await example.goto(`${server.stack.url}/example/`);
     await typeInto(example, 'API key', key);
     await clickButton(example, 'Start');
-    await example.waitForFunction(() => (globalThis as any).document.getElementById('log').textContent.includes('ready'));
+    // The log says "ready" once the assignments are in.
+    await example.waitForFunction(() => (globalThis as any).document.getElementById('log').textContent.split('\n').includes('ready'));
     await typeInto(example, 'Experiment name', 'Checkout button');
-    // As the README says: press getVariant() until it shows a variant (the fallback while none is known).
-    const assignedLine = await example.waitForFunction(() => {
-      const doc = (globalThis as any).document;
-      const line = doc.getElementById('log').textContent.split('\n')[0] as string;
-      if (/ → (control|treatment)$/.test(line)) return line;
-      doc.getElementById('variant').click();
-      return null;
-    });
-    const assigned = (await assignedLine.jsonValue()) as string;
+    await clickButton(example, 'getVariant()');
+    const assigned = await example.$eval('#log', (l) => l.textContent!.split('\n')[0]!);
     expect(assigned).toMatch(/^Checkout button → (control|treatment)$/);
     await example.$eval('#event', (i: any) => (i.value = ''));
     await typeInto(example, 'Event name', 'purchase');
