@@ -1,4 +1,8 @@
 /** The admin API's response shapes the dashboard reads (docs/api.md, "Admin API"). */
+import type { ExperimentStatus } from '../../lambdas/domain/experiment';
+import type { SeriesPoint } from '../../lambdas/domain/results-series';
+import type { ExperimentStats } from '../../lambdas/domain/stats';
+
 export interface Project {
   id: string;
   name: string;
@@ -40,4 +44,21 @@ export interface User {
   email: string | null;
   name: string | null;
   first_seen: string;
+}
+
+/* Experiments and their results (docs/identity-and-experiments.md): the API returns the domain's own shapes. */
+export type { Experiment, ExperimentStatus } from '../../lambdas/domain/experiment';
+export type { SeriesPoint } from '../../lambdas/domain/results-series';
+export type { Comparison, VariantStats } from '../../lambdas/domain/stats';
+
+/** GET …/experiments/{id}/results. */
+export interface Results extends ExperimentStats {
+  experiment_id: string;
+  status: ExperimentStatus;
+  computed_at: string;
+  window: { from: string; to: string };
+  multiple_exposures: number;
+  series: SeriesPoint[];
+  /** The engine and the exact counting query it ran ("How this was computed"). */
+  computation?: { engine: 'athena' | 'duckdb'; query: string };
 }

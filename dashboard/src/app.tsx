@@ -54,8 +54,9 @@ export function App({ apiBase }: { apiBase: string }) {
       const Page = route.page;
       return (
         <Shell api={api} path={path} projectId={params.projectId} title={route.title} onSignOut={signOut}>
-          {/* A new page per route and project, so nothing (a new key, filters) carries over to another project. */}
-          <Page key={`${route.pattern} ${params.projectId ?? ''}`} api={api} apiBase={apiBase} params={params} />
+          {/* A new page per page and project, so nothing (a new key, filters) carries over to another project; one page's own
+              routes keep it (a created experiment's "Created." survives the move from …/new to its own address). */}
+          <Page key={`${ROUTES.findIndex((r) => r.page === Page)} ${params.projectId ?? ''}`} api={api} apiBase={apiBase} params={params} />
         </Shell>
       );
     }

@@ -4,48 +4,12 @@
  * Refresh, the tables, both uPlot charts, the "How this was computed" query, the SRM warning, the
  * empty states, axe-core at 1280 and 375 px, and screenshots of every page (test-output/dashboard/).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { formatPercent } from '../../dashboard/src/results/format';
+import { formatPercent } from '../../dashboard/src/results/format-stats';
 import { describeBrowser, launchBrowser } from '../helpers/browser';
-import { openDashboard, type DashboardPage } from '../helpers/dashboard';
+import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, type DashboardPage } from '../helpers/dashboard';
 import { startTestProject, type TestStack } from '../helpers/local';
-
-const AXE_SOURCE = readFileSync(join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-
-/**
- * axe-core's serious and critical violations on the page as it is now ("rule: target" lines). axe is
- * evaluated through the DevTools protocol: a script tag would be inline script, which the CSP blocks.
- */
-async function axeProblems(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run();
-    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n: any) => n.target.join(' ')) }));
-  });
-  return violations
-    .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v: { id: string; targets: string[] }) => `${v.id}: ${v.targets.join(', ')}`);
-}
-
-/**
- * The page's problems, less Chromium's console line for an API answer the pages get by design: 400
- * (a bad field, shown next to it) and 404 (results not computed yet, shown as such). A 409, a 5xx or
- * a CSP violation still counts.
- */
-const unexpected = (problems: string[]) => problems.filter((p) => !/^Failed to load resource: the server responded with a status of (400|404) /.test(p));
-
-/** Clicks the button whose text is exactly `name`. */
-async function clickButton(page: Page, name: string): Promise<void> {
-  const handle = await page.waitForFunction(
-    (n) => [...(globalThis as any).document.querySelectorAll('button')].find((b: any) => b.textContent.trim() === n && !b.disabled && b.offsetParent !== null),
-    {},
-    name,
-  );
-  await (handle as any).click();
-}
 
 async function fill(page: Page, selector: string, value: string): Promise<void> {
   await page.click(selector, { count: 3 });
@@ -111,7 +75,7 @@ describeBrowser('dashboard: experiments and results', () => {
     await dash.go(`/projects/${project}/experiments`);
     await page.waitForSelector('::-p-text(No experiments yet)');
     await dash.screenshot('experiments-empty');
-    expect(await axeProblems(page)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await clickButton(page, 'Create experiment');
     await page.waitForSelector('#experiment-name');
     // The goal event is offered from the names seen recently ($ events left out).
@@ -125,7 +89,7 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(await text(page, '#variants-error')).toBe('variants must be unique');
     expect(await text(page, '[role="alert"]')).toContain('not saved');
     await dash.screenshot('experiment-new-error');
-    expect(await axeProblems(page)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     await fill(page, '#variant-1', 'green');
     await clickButton(page, 'Add variant');
@@ -149,13 +113,13 @@ describeBrowser('dashboard: experiments and results', () => {
     // Unsaved changes hold Start back.
     await page.type('#experiment-description', '!');
     await page.waitForSelector('::-p-text(Save your changes before starting.)');
-    expect(await page.$eval('.actions button', (b: any) => b.disabled)).toBe(true);
+    expect(await page.$eval('.lifecycle button', (b: any) => b.disabled)).toBe(true);
     await page.keyboard.press('Backspace');
-    await page.waitForFunction(() => !(globalThis as any).document.querySelector('.actions button').disabled);
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('.lifecycle button').disabled);
     expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.description).toBe('Green button against the blue one');
     await dash.screenshot('experiment-created');
-    expect(await axeProblems(page)).toEqual([]);
-    expect(unexpected(dash.problems)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
   });
 
   it('shows the not-started state, starts after a confirmation, and the form turns read-only', async () => {
@@ -163,7 +127,7 @@ describeBrowser('dashboard: experiments and results', () => {
     await dash.go(`/projects/${project}/experiments/${experimentId}/results`);
     await page.waitForSelector('::-p-text(has not started)');
     await dash.screenshot('results-not-started');
-    expect(await axeProblems(page)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     await dash.go(`/projects/${project}/experiments/${experimentId}`);
     await clickButton(page, 'Start');
@@ -172,10 +136,12 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(dialog).toContain('assigned');
     expect(dialog).toContain('can no longer be edited');
     await dash.screenshot('experiment-start-confirm');
-    expect(await axeProblems(page)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
     // Escape cancels: nothing starts.
     await page.keyboard.press('Escape');
     await page.waitForSelector('dialog[open]', { hidden: true });
+    // Focus is back on the button that opened the dialog.
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe('Start');
     expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.status).toBe('created');
     // Keyboard alone: focus starts on Cancel, Tab to the confirmation, Enter.
     await clickButton(page, 'Start');
@@ -191,7 +157,7 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(started.status).toBe('running');
     t0 = Date.parse(started.started_at);
     await dash.screenshot('experiment-running');
-    expect(unexpected(dash.problems)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
   });
 
   it('refreshes and reads the results: tables, verdict, both charts and the query', async () => {
@@ -247,8 +213,8 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(await text(page, '.copy-status')).toBe('Copied.');
     expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(api.computation.query);
     await dash.screenshot('results');
-    expect(await axeProblems(page)).toEqual([]);
-    expect(unexpected(dash.problems)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
   });
 
   it('stops after a confirmation; the form stays read-only and the results freeze', async () => {
@@ -273,7 +239,7 @@ describeBrowser('dashboard: experiments and results', () => {
       ['40', '20'],
     ]);
     expect(await text(page, '.verdicts')).toBe('green converts better than control (p < 0.001).');
-    expect(unexpected(dash.problems)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
   });
 
   it('warns prominently about a sample ratio mismatch, and shows a started experiment with no one enrolled', async () => {
@@ -292,7 +258,7 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(await text(page, '.srm-warning')).toContain('p < 0.001');
     expect(await text(page, '.verdicts')).toBe('Not enough data to compare b with a yet.');
     await dash.screenshot('results-srm');
-    expect(await axeProblems(page)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     const emptyId = (await stack.admin('POST', base(), { name: 'Nobody yet', goal_event: 'purchase' })).body.id;
     await stack.admin('POST', `${base()}/${emptyId}/start`);
@@ -304,14 +270,14 @@ describeBrowser('dashboard: experiments and results', () => {
       ['b', '0', '0', '—', '—'],
     ]);
     await dash.screenshot('results-no-enrollments');
-    expect(await axeProblems(page)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     await dash.go(`/projects/${project}/experiments`);
     await page.waitForSelector('.experiments-table');
     expect(await page.$$eval('.experiments-table .status-badge', (b) => b.map((x: any) => x.textContent).sort())).toEqual(['running', 'running', 'stopped']);
     await dash.screenshot('experiments');
-    expect(await axeProblems(page)).toEqual([]);
-    expect(unexpected(dash.problems)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
   });
 
   it('draws one line per variant over the days of a longer run', async () => {
@@ -347,8 +313,8 @@ describeBrowser('dashboard: experiments and results', () => {
     const rows = await page.$$eval('[data-chart="series"] ~ details tbody tr', (trs) => trs.map((tr: any) => tr.cells.length));
     expect(rows).toEqual([4, 4, 4, 4]);
     await dash.screenshot('results-series');
-    expect(await axeProblems(page)).toEqual([]);
-    expect(unexpected(dash.problems)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
   });
 
   it('works at 375 px: no sideways scrolling, charts fit, no accessibility violations', async () => {
@@ -368,17 +334,17 @@ describeBrowser('dashboard: experiments and results', () => {
       const overflow = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
       const wide = await page.evaluate(() =>
         [...(globalThis as any).document.querySelectorAll('body *')]
-          .filter((e: any) => e.getBoundingClientRect().right > 376 && !e.closest('.table-scroll, .query-text'))
+          .filter((e: any) => e.getBoundingClientRect().right > 376 && !e.closest('.table-wrap, .query-text'))
           .slice(0, 5)
           .map((e: any) => `${e.tagName}.${e.className}`),
       );
       expect([overflow, wide], name).toEqual([375, []]);
-      expect(await axeProblems(page), name).toEqual([]);
+      expect(await seriousA11yViolations(page), name).toEqual([]);
       await small.screenshot(name);
     }
     const series = await chartInfo(page, 'intervals');
     expect(series.width).toBeGreaterThan(200);
     expect(series.width).toBeLessThanOrEqual(375);
-    expect(unexpected(small.problems)).toEqual([]);
+    expect(problemsApartFrom(small.problems, 400, 404)).toEqual([]);
   });
 });

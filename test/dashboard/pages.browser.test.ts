@@ -4,14 +4,11 @@
  * key shown once, revoke with a confirmation), events sent with a key (filter, expand), a user after
  * $identify, a 401 mid-session, and an event name that is HTML shown as text.
  */
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser } from '../helpers/browser';
-import { openDashboard } from '../helpers/dashboard';
-import { ADMIN_TOKEN, startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
-
-/** The problems other than Chromium's report of an API answer the test provoked on purpose (e.g. 401 for a wrong token). */
-const apartFromStatus = (problems: string[], status: number) => problems.filter((p) => !p.includes(`status of ${status}`));
+import type { Page } from 'puppeteer-core';
+import { expect, it } from 'vitest';
+import { describeBrowser } from '../helpers/browser';
+import { openDashboard, problemsApartFrom, useDashboardServer } from '../helpers/dashboard';
+import { ADMIN_TOKEN, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 
 const text = (page: Page) => page.evaluate(() => (globalThis as any).document.body.innerText as string);
 
@@ -31,19 +28,10 @@ async function waitListed(stack: TestStack, projectId: string, count: number) {
 }
 
 describeBrowser('dashboard pages', () => {
-  let stack: TestStack;
-  let browser: Browser;
-  beforeAll(async () => {
-    stack = await startTestStack();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  const server = useDashboardServer();
 
   it('refuses a wrong token with the API message, then signs in with the right one', async () => {
-    const dash = await openDashboard(browser, stack.url, { signIn: false });
+    const dash = await openDashboard(server.browser, server.stack.url, { signIn: false });
     const { page } = dash;
     expect(await page.title()).toBe('Sign in · Tally');
     await page.type('#token', 'not-the-token');
@@ -56,18 +44,18 @@ describeBrowser('dashboard pages', () => {
     await page.click('button ::-p-text(Sign in)');
     await page.waitForSelector('h1 ::-p-text(Projects)');
     expect(await page.title()).toBe('Projects · Tally');
-    expect(apartFromStatus(dash.problems, 401)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 401)).toEqual([]);
     await page.close();
   });
 
   it('creates a project and a key (a bad field shows the API message next to it; the key shown once), then revokes it', async () => {
-    const dash = await openDashboard(browser, stack.url);
+    const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
     await page.type('#project-name', 'Web shop');
     await page.click('button ::-p-text(Create project)');
     await page.waitForSelector('h1 ::-p-text(Keys)');
     const projectId = decodeURIComponent(page.url().split('#/projects/')[1]!.split('/')[0]!);
-    expect((await stack.admin('GET', '/admin/v1/projects')).body.projects.map((p: any) => p.name)).toContain('Web shop');
+    expect((await server.stack.admin('GET', '/admin/v1/projects')).body.projects.map((p: any) => p.name)).toContain('Web shop');
     await page.waitForFunction(() => (globalThis as any).document.title === 'Keys · Web shop · Tally');
     expect(await page.$eval('nav a[aria-current="page"]', (e) => e.textContent)).toBe('Keys');
 
@@ -82,7 +70,7 @@ describeBrowser('dashboard pages', () => {
     expect(await page.$eval('#key-origins', (e) => e.getAttribute('aria-invalid'))).toBe('true');
     expect(await page.$eval('#key-origins', (e) => e.getAttribute('aria-describedby'))).toContain('key-origins-error');
     await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'key-limit');
-    expect((await stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys).toEqual([]);
+    expect((await server.stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys).toEqual([]);
 
     await page.$eval('#key-origins', (e) => ((e as any).value = 'https://shop.example.com'));
     await page.$eval('#key-limit', (e) => ((e as any).value = ''));
@@ -92,7 +80,7 @@ describeBrowser('dashboard pages', () => {
     const key = await page.$eval('.new-key code.secret', (e) => e.textContent!);
     expect(await page.$eval('.new-key', (e) => e.textContent)).toContain('you will not see it again');
     expect(await page.$('#key-origins-error')).toBeNull();
-    const listed = (await stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys;
+    const listed = (await server.stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys;
     expect(listed).toHaveLength(1);
     expect(key.startsWith(listed[0].key_prefix)).toBe(true);
     const row = await page.waitForSelector(`tbody tr ::-p-text(${listed[0].key_prefix})`);
@@ -101,7 +89,7 @@ describeBrowser('dashboard pages', () => {
     await dash.screenshot('keys-new-key');
     // The key works, and is shown only once: after "I have saved it" it is nowhere on the page.
     expect(
-      (await stack.post('/v1/events', key, { events: [{ name: 'ping', user_id: 'u' }] }, { headers: { Origin: 'https://shop.example.com' } })).status,
+      (await server.stack.post('/v1/events', key, { events: [{ name: 'ping', user_id: 'u' }] }, { headers: { Origin: 'https://shop.example.com' } })).status,
     ).toBe(204);
     await page.click('button ::-p-text(I have saved it)');
     expect(await text(page)).not.toContain(key);
@@ -112,46 +100,46 @@ describeBrowser('dashboard pages', () => {
     await dash.screenshot('keys-revoke-dialog');
     await page.click('dialog[open] button ::-p-text(Cancel)');
     await page.waitForFunction(() => !(globalThis as any).document.querySelector('dialog[open]'));
-    expect((await stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys).toHaveLength(1);
+    expect((await server.stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys).toHaveLength(1);
     await page.click('button[aria-label^="Revoke"]');
     await (await page.waitForSelector('dialog[open] button.danger'))!.click();
     await page.waitForSelector('::-p-text(No keys yet.)');
-    expect((await stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys).toEqual([]);
-    expect((await stack.post('/v1/events', key, { events: [{ name: 'ping', user_id: 'u' }] })).status).toBe(401);
-    expect(apartFromStatus(dash.problems, 400)).toEqual([]);
+    expect((await server.stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys).toEqual([]);
+    expect((await server.stack.post('/v1/events', key, { events: [{ name: 'ping', user_id: 'u' }] })).status).toBe(401);
+    expect(problemsApartFrom(dash.problems, 400)).toEqual([]);
     await page.close();
   });
 
   it('fills the install snippets with this server and a key created right there, which then sends events', async () => {
-    const projectId = await stack.createProject('Install project');
-    const dash = await openDashboard(browser, stack.url);
+    const projectId = await server.stack.createProject('Install project');
+    const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
     await dash.go(`/projects/${projectId}/install`);
     await page.waitForSelector('pre.code');
-    expect(await page.$eval('pre.code', (e) => e.textContent)).toContain(`apiKey: "YOUR_PROJECT_KEY", baseURL: "${stack.url}"`);
+    expect(await page.$eval('pre.code', (e) => e.textContent)).toContain(`apiKey: "YOUR_PROJECT_KEY", baseURL: "${server.stack.url}"`);
     await page.click('button ::-p-text(Create key)');
     await page.waitForSelector('.new-key');
     const key = await page.$eval('.new-key code.secret', (e) => e.textContent!);
     expect(await page.$eval('#install-key', (e) => (e as any).value)).toBe(key);
     const snippets = await page.$$eval('pre.code', (els) => els.map((e) => e.textContent!));
-    expect(snippets[0]).toContain(`Tally.init({ apiKey: "${key}", baseURL: "${stack.url}" })`);
+    expect(snippets[0]).toContain(`Tally.init({ apiKey: "${key}", baseURL: "${server.stack.url}" })`);
     expect(snippets[1]).toContain(`npm install @tally/sdk`);
-    expect(snippets[1]).toContain(`init({ apiKey: "${key}", baseURL: "${stack.url}" })`);
-    expect((await stack.post('/v1/events', key, { events: [{ name: 'installed', user_id: 'u1' }] })).status).toBe(204);
+    expect(snippets[1]).toContain(`init({ apiKey: "${key}", baseURL: "${server.stack.url}" })`);
+    expect((await server.stack.post('/v1/events', key, { events: [{ name: 'installed', user_id: 'u1' }] })).status).toBe(204);
     expect(dash.problems).toEqual([]);
     await page.close();
   });
 
   it('lists events sent with a key, newest first, filtered by name, each row expandable to its JSON', async () => {
-    const projectId = await stack.createProject('Events project');
-    const key = await stack.createKey(projectId, UNTHROTTLED_KEY);
-    await sendEvents(stack, key, [
+    const projectId = await server.stack.createProject('Events project');
+    const key = await server.stack.createKey(projectId, UNTHROTTLED_KEY);
+    await sendEvents(server.stack, key, [
       { name: 'signup', user_id: 'ada', timestamp: '2026-01-01T10:00:00Z', properties: { plan: 'pro' } },
       { name: 'page_viewed', user_id: 'ada', timestamp: '2026-01-01T10:05:00Z', properties: { path: '/pricing' } },
       { name: 'page_viewed', user_id: 'bob', timestamp: '2026-01-01T10:10:00Z', properties: { path: '/' } },
     ]);
-    await waitListed(stack, projectId, 3);
-    const dash = await openDashboard(browser, stack.url);
+    await waitListed(server.stack, projectId, 3);
+    const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
     await dash.go(`/projects/${projectId}/events`);
     await page.waitForSelector('ol.events');
@@ -172,17 +160,17 @@ describeBrowser('dashboard pages', () => {
     await page.$eval('#filter-name', (e) => ((e as any).value = ''));
     await page.click('button ::-p-text(Filter)');
     await page.click('label.check input');
-    await sendEvents(stack, key, [{ name: 'purchase', user_id: 'ada', timestamp: '2026-01-01T11:00:00Z' }]);
+    await sendEvents(server.stack, key, [{ name: 'purchase', user_id: 'ada', timestamp: '2026-01-01T11:00:00Z' }]);
     await page.waitForFunction(() => (globalThis as any).document.querySelector('ol.events .event-name')?.textContent === 'purchase', { timeout: 12_000 });
     expect(dash.problems).toEqual([]);
     await page.close();
   });
 
   it('looks up a user after $identify: canonical ID, linked IDs, profile and their events', async () => {
-    const projectId = await stack.createProject('Users project');
-    const key = await stack.createKey(projectId, UNTHROTTLED_KEY);
-    await sendEvents(stack, key, [{ name: 'page_viewed', user_id: 'anon-7', timestamp: '2026-02-01T09:00:00Z' }]);
-    await sendEvents(stack, key, [
+    const projectId = await server.stack.createProject('Users project');
+    const key = await server.stack.createKey(projectId, UNTHROTTLED_KEY);
+    await sendEvents(server.stack, key, [{ name: 'page_viewed', user_id: 'anon-7', timestamp: '2026-02-01T09:00:00Z' }]);
+    await sendEvents(server.stack, key, [
       {
         name: '$identify',
         user_id: 'user-42',
@@ -191,8 +179,8 @@ describeBrowser('dashboard pages', () => {
       },
       { name: 'purchase', user_id: 'user-42', timestamp: '2026-02-01T09:02:00Z' },
     ]);
-    await waitListed(stack, projectId, 3);
-    const dash = await openDashboard(browser, stack.url);
+    await waitListed(server.stack, projectId, 3);
+    const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
     await dash.go(`/projects/${projectId}/users`);
     await page.type('#lookup-user', 'user-42');
@@ -214,13 +202,13 @@ describeBrowser('dashboard pages', () => {
     await page.type('#lookup-user', 'nobody');
     await page.click('button ::-p-text(Look up)');
     await page.waitForSelector('::-p-text(User nobody not found)');
-    expect(apartFromStatus(dash.problems, 404)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 404)).toEqual([]);
     await page.close();
   });
 
   it('returns to sign-in with the API message when a call gets 401 mid-session', async () => {
-    const projectId = await stack.createProject('Session project');
-    const dash = await openDashboard(browser, stack.url);
+    const projectId = await server.stack.createProject('Session project');
+    const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
     await page.evaluate(() => (globalThis as any).sessionStorage.setItem('tally.adminToken', 'revoked-token'));
     await dash.go(`/projects/${projectId}/keys`);
@@ -228,19 +216,19 @@ describeBrowser('dashboard pages', () => {
     expect(await page.$eval('.notice', (e) => e.textContent)).toBe('Signed out: Invalid or missing admin token. Sign in again.');
     expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('tally.adminToken'))).toBeNull();
     await dash.screenshot('sign-in-after-401');
-    expect(apartFromStatus(dash.problems, 401)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 401)).toEqual([]);
     await page.close();
   });
 
   it('shows an event whose name and properties are HTML as text and runs nothing', async () => {
-    const projectId = await stack.createProject('<b>XSS</b> project');
-    const key = await stack.createKey(projectId, UNTHROTTLED_KEY);
+    const projectId = await server.stack.createProject('<b>XSS</b> project');
+    const key = await server.stack.createKey(projectId, UNTHROTTLED_KEY);
     const evil = '<img src=x onerror=alert(1)>';
-    await sendEvents(stack, key, [
+    await sendEvents(server.stack, key, [
       { name: evil, user_id: '<svg onload=alert(2)>', timestamp: '2026-03-01T00:00:00Z', properties: { html: evil, [evil]: '<script>alert(3)</script>' } },
     ]);
-    await waitListed(stack, projectId, 1);
-    const dash = await openDashboard(browser, stack.url);
+    await waitListed(server.stack, projectId, 1);
+    const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
     const dialogs: string[] = [];
     page.on('dialog', (d) => {

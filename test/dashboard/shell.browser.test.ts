@@ -1,24 +1,14 @@
 /** The dashboard shell: served at / with its CSP, sign in and out, the token in sessionStorage only. */
-import type { Browser } from 'puppeteer-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser } from '../helpers/browser';
-import { openDashboard } from '../helpers/dashboard';
-import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
+import { expect, it } from 'vitest';
+import { describeBrowser } from '../helpers/browser';
+import { openDashboard, useDashboardServer } from '../helpers/dashboard';
+import { ADMIN_TOKEN } from '../helpers/local';
 
 describeBrowser('dashboard shell', () => {
-  let stack: TestStack;
-  let browser: Browser;
-  beforeAll(async () => {
-    stack = await startTestStack();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  const server = useDashboardServer();
 
   it('serves the dashboard at / with a CSP that allows no inline script', async () => {
-    const response = await fetch(`${stack.url}/`);
+    const response = await fetch(`${server.stack.url}/`);
     expect(response.status).toBe(200);
     const csp = response.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
@@ -28,7 +18,7 @@ describeBrowser('dashboard shell', () => {
   });
 
   it('signs in with the admin token kept in sessionStorage only, and signs out', async () => {
-    const dash = await openDashboard(browser, stack.url);
+    const dash = await openDashboard(server.browser, server.stack.url);
     const stored = await dash.page.evaluate(() => ({
       session: (globalThis as any).sessionStorage.getItem('tally.adminToken'),
       local: (globalThis as any).localStorage.length,

@@ -7,7 +7,12 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { ADMIN_TOKEN } from './local';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser } from './browser';
+import { ADMIN_TOKEN, startTestStack, type TestStack } from './local';
+
+/** How long a page wait may take before it fails (generous: the CI machine has 2 cores shared with other test files). */
+export const WAIT_MS = 15_000;
 
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-output', 'dashboard');
 
@@ -23,6 +28,8 @@ export interface DashboardPage {
 
 export async function openDashboard(browser: Browser, serverUrl: string, options: { width?: number; signIn?: boolean } = {}): Promise<DashboardPage> {
   const page = await browser.newPage();
+  // A wait that never comes true fails with its selector or condition, well before the test's own timeout.
+  page.setDefaultTimeout(WAIT_MS);
   const width = options.width ?? 1280;
   await page.setViewport({ width, height: width < 600 ? 800 : 900 });
   const problems: string[] = [];
@@ -73,4 +80,40 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`);
+}
+
+/**
+ * The page's problems apart from Chromium's console line for an API answer a test provoked on
+ * purpose (400 for a bad field, 401 for a wrong token, 404 for results not computed yet). Anything
+ * else (another status, a script error, a CSP violation) still counts.
+ */
+export function problemsApartFrom(problems: string[], ...statuses: number[]): string[] {
+  return problems.filter((p) => !statuses.some((s) => p.startsWith(`Failed to load resource: the server responded with a status of ${s} `)));
+}
+
+/** Waits for the visible, enabled button whose text is exactly `name`, and clicks it. */
+export async function clickButton(page: Page, name: string): Promise<void> {
+  const handle = await page.waitForFunction(
+    (n) => [...(globalThis as any).document.querySelectorAll('button')].find((b: any) => b.textContent.trim() === n && !b.disabled && b.offsetParent !== null),
+    {},
+    name,
+  );
+  await (handle as any).click();
+}
+
+/**
+ * A local server and a Chromium for the test file (started in beforeAll, stopped in afterAll); read
+ * `stack` and `browser` inside tests.
+ */
+export function useDashboardServer(): { readonly stack: TestStack; readonly browser: Browser } {
+  const state = {} as { stack: TestStack; browser: Browser };
+  beforeAll(async () => {
+    state.stack = await startTestStack();
+    state.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+    await state.stack?.stop();
+  });
+  return state;
 }

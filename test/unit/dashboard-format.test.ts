@@ -1,4 +1,4 @@
-/** The results page's number formatting (dashboard/src/results/format.ts). */
+/** The dashboard's formatting: statistics numbers (dashboard/src/results/format-stats.ts) and times (dashboard/src/format-time.ts). */
 import { describe, expect, it } from 'vitest';
 import {
   formatChance,
@@ -9,10 +9,10 @@ import {
   formatPStatement,
   formatPValue,
   formatRelative,
-  formatTime,
   verdict,
-} from '../../dashboard/src/results/format';
-import type { Comparison } from '../../dashboard/src/results/types';
+} from '../../dashboard/src/results/format-stats';
+import type { Comparison } from '../../dashboard/src/admin-types';
+import { formatTime } from '../../dashboard/src/format-time';
 
 const comparison = (p: number | null, diff: number | null): Comparison => ({
   variant: 'treatment',
@@ -72,7 +72,8 @@ describe('dashboard number formatting', () => {
 
   it('formats counts and times for people', () => {
     expect(formatCount(1234567)).toBe('1,234,567');
-    expect(formatTime('2026-11-22T15:04:05.123Z')).toBe('2026-11-22 15:04 UTC');
+    expect(formatTime('2026-11-22T15:04:05.123Z')).toBe('2026-11-22 15:04:05 UTC');
+    expect(formatTime('not a date')).toBe('not a date');
   });
 
   it('says in plain words whether a variant converts better', () => {

@@ -7,38 +7,54 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 export interface AsyncState<T> {
   data: T | undefined;
+  /** The failed request's message (the API's own words), or null. */
   error: string | null;
   loading: boolean;
-  /** Runs the request again (keeps showing the current data meanwhile). */
-  reload: () => void;
+  /** Runs the request again (keeps showing the current data meanwhile); resolves once it has settled. */
+  reload: () => Promise<void>;
+  /** Replaces the data with a value the page already has (e.g. a change's response), dropping any request under way. */
+  set: (data: T) => void;
+}
+
+/** An error's message for the page. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 export function useAsync<T>(load: () => Promise<T>, inputs: unknown[]): AsyncState<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
-  const [round, setRound] = useState(0);
   const latest = useRef(0);
-  useEffect(() => {
+  // The newest render's request, so reload() uses the current inputs.
+  const current = useRef(load);
+  current.current = load;
+  const reload = useCallback(async () => {
     const mine = ++latest.current;
     setLoading(true);
-    load().then(
-      (value) => {
-        if (mine !== latest.current) return;
-        setData(value);
-        setError(null);
-        setLoading(false);
-      },
-      (err: unknown) => {
-        if (mine !== latest.current) return;
-        setError(err instanceof Error ? err.message : String(err));
-        setLoading(false);
-      },
-    );
+    try {
+      const value = await current.current();
+      if (mine !== latest.current) return;
+      setData(value);
+      setError(null);
+    } catch (err) {
+      if (mine !== latest.current) return;
+      setError(errorText(err));
+    } finally {
+      if (mine === latest.current) setLoading(false);
+    }
+  }, []);
+  const set = useCallback((value: T) => {
+    latest.current++;
+    setData(value);
+    setError(null);
+    setLoading(false);
+  }, []);
+  useEffect(() => {
+    void reload();
     // The caller names the inputs, as with useEffect.
-  }, [...inputs, round]);
-  const reload = useCallback(() => setRound((r) => r + 1), []);
-  return { data, error, loading, reload };
+  }, inputs);
+  return { data, error, loading, reload, set };
 }
 
 export function AsyncView<T>({ state, children }: { state: AsyncState<T>; children: (data: T) => ComponentChildren }) {

@@ -1,17 +1,20 @@
 /**
- * A modal confirmation (the native <dialog>, so focus is trapped and Escape cancels) that says what
- * will happen before a change that cannot be undone (revoking a key, stopping an experiment).
+ * A modal confirmation that says what will happen before a change (starting or stopping an
+ * experiment, revoking a key). The native <dialog>: focus moves into it (on Cancel) and is trapped
+ * there, Escape cancels, and on closing focus returns to the control that opened it.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 
 export interface ConfirmDialogProps {
   open: boolean;
   title: string;
   /** What happens if confirmed, in plain words. */
   children: ComponentChildren;
-  /** The confirm button's name, e.g. "Revoke" or "Stop". */
+  /** The confirm button's name, e.g. "Revoke" or "Yes, stop it". */
   confirmLabel: string;
+  /** "danger" (the default) for a change that cannot be undone, "primary" otherwise. */
+  tone?: 'danger' | 'primary';
   /** Disables the buttons while the change is under way. */
   busy?: boolean;
   /** An error from the attempted change, shown in the dialog. */
@@ -20,19 +23,29 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-export function ConfirmDialog({ open, title, children, confirmLabel, busy, error, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'danger', busy, error, onConfirm, onCancel }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
+    if (open && !dialog.open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      dialog.showModal();
+    }
+    if (!open && dialog.open) {
+      dialog.close();
+      // Back to the control that opened it, if it is still there (a revoked key's row is not).
+      if (opener.current?.isConnected) opener.current.focus();
+      opener.current = null;
+    }
   }, [open]);
   return (
     <dialog
       ref={ref}
       class="confirm"
-      aria-labelledby="confirm-title"
+      aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();
         if (!busy) onCancel();
@@ -40,7 +53,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busy, error
     >
       {open && (
         <>
-          <h2 id="confirm-title">{title}</h2>
+          <h2 id={titleId}>{title}</h2>
           <div class="confirm-body">{children}</div>
           {error && (
             <p class="error" role="alert">
@@ -51,7 +64,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busy, error
             <button type="button" class="secondary" disabled={busy} onClick={onCancel}>
               Cancel
             </button>
-            <button type="button" class="danger" disabled={busy} onClick={onConfirm}>
+            <button type="button" class={tone} disabled={busy} onClick={onConfirm}>
               {confirmLabel}
             </button>
           </div>

@@ -4,7 +4,10 @@
  * string inside a <pre>, never HTML.
  */
 import type { StoredEvent } from '../admin-types';
-import { asJson, formatTime } from '../format';
+import { formatTime } from '../format-time';
+
+/** A value as JSON text for a <pre> (text content: Preact escapes it). */
+const asJson = (value: unknown): string => JSON.stringify(value, null, 2) ?? 'undefined';
 
 export function EventList({ events, userHref }: { events: StoredEvent[]; userHref?: (userId: string) => string }) {
   if (events.length === 0) return <p class="muted">No events.</p>;

@@ -1,5 +1,6 @@
-/** A short status word in a coloured pill (an experiment's created, running or stopped); the word itself carries the meaning, not the colour. */
-export function StatusBadge({ status }: { status: string }) {
-  const tone = status === 'running' ? 'ok' : status === 'stopped' ? 'done' : 'neutral';
-  return <span class={`badge badge-${tone}`}>{status}</span>;
+/** An experiment's status (created, running or stopped) in a coloured pill; the word itself carries the meaning, not the colour. */
+import type { ExperimentStatus } from '../admin-types';
+
+export function StatusBadge({ status }: { status: ExperimentStatus }) {
+  return <span class={`status-badge status-${status}`}>{status}</span>;
 }

@@ -23,7 +23,7 @@ export function EventsPage({ api, params }: PageProps) {
   }, [api, projectPath, filters]);
   useEffect(() => {
     if (!auto) return;
-    const timer = setInterval(list.reload, AUTO_REFRESH_MS);
+    const timer = setInterval(() => void list.reload(), AUTO_REFRESH_MS);
     return () => clearInterval(timer);
   }, [auto, list.reload]);
   return (
@@ -50,7 +50,7 @@ export function EventsPage({ api, params }: PageProps) {
         <label class="check">
           <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} /> Auto-refresh every {AUTO_REFRESH_MS / 1000} s
         </label>
-        <button type="button" class="secondary" onClick={list.reload} disabled={list.loading}>
+        <button type="button" class="secondary" onClick={() => void list.reload()} disabled={list.loading}>
           Refresh
         </button>
         <span class="muted" role="status">

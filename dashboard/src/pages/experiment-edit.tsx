@@ -4,15 +4,15 @@
  * Stop, each after a confirmation saying what happens. Once started the form is read-only.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { ApiClient } from '../api';
+import type { Experiment } from '../admin-types';
+import { ApiError, type ApiClient } from '../api';
+import { errorText, useAsync } from '../components/async-view';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { Field } from '../components/field';
+import { StatusBadge } from '../components/status-badge';
+import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 import { navigate, pathOf } from '../router';
-import { ConfirmAction } from '../results/confirm-action';
-import { coveredByFields, fieldError } from '../results/field-errors';
-import { formatTime } from '../results/format';
-import { StatusBadge } from '../results/status-badge';
-import type { Experiment } from '../results/types';
-import { errorText, useLoad } from '../results/use-load';
 import '../results/results.css';
 
 const FIELDS = ['name', 'goal_event', 'variants', 'description'];
@@ -35,14 +35,14 @@ async function recentEventNames(api: ApiClient, projectId: string): Promise<stri
 export function ExperimentEditPage({ api, params }: PageProps) {
   const { projectId, experimentId } = params as { projectId: string; experimentId?: string };
   const base = `/admin/v1/projects/${encodeURIComponent(projectId)}/experiments`;
-  const loaded = useLoad(
+  const loaded = useAsync(
     () => (experimentId ? api.get<Experiment>(`${base}/${encodeURIComponent(experimentId)}`) : Promise.resolve(undefined)),
     [api, base, experimentId],
   );
-  const names = useLoad(() => recentEventNames(api, projectId).catch(() => []), [api, projectId]);
-  const experiment = loaded.value;
+  const names = useAsync(() => recentEventNames(api, projectId).catch(() => []), [api, projectId]);
+  const experiment = loaded.data;
   const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [error, setError] = useState<unknown>(undefined);
+  const [error, setError] = useState<ApiError | null>(null);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<'start' | 'stop' | null>(null);
@@ -51,7 +51,7 @@ export function ExperimentEditPage({ api, params }: PageProps) {
     if (experiment) {
       setDraft({ name: experiment.name, goal_event: experiment.goal_event, variants: [...experiment.variants], description: experiment.description ?? '' });
     } else if (!experimentId) setDraft(EMPTY);
-    setError(undefined);
+    setError(null);
   }, [experiment, experimentId]);
 
   const editable = !experimentId || experiment?.status === 'created';
@@ -76,9 +76,9 @@ export function ExperimentEditPage({ api, params }: PageProps) {
         setNotice('Created. Edit it until you start it.');
         navigate(pathOf('projects', projectId, 'experiments', created.id));
       }
-      setError(undefined);
+      setError(null);
     } catch (err) {
-      setError(err);
+      setError(err instanceof ApiError ? err : new ApiError(0, errorText(err)));
     } finally {
       setBusy(false);
     }
@@ -91,36 +91,37 @@ export function ExperimentEditPage({ api, params }: PageProps) {
     try {
       loaded.set(await api.post<Experiment>(`${base}/${encodeURIComponent(experimentId!)}/${action}`));
       setNotice(action === 'start' ? 'Started: users are now assigned to variants.' : 'Stopped: the results are final.');
-      setError(undefined);
+      setError(null);
     } catch (err) {
-      setError(err);
+      setError(err instanceof ApiError ? err : new ApiError(0, errorText(err)));
     } finally {
       setBusy(false);
     }
   }
 
-  if (experimentId && loaded.error !== undefined) {
+  if (experimentId && loaded.error !== null) {
     return (
-      <section class="results-page">
+      <>
         <h1>Experiment</h1>
-        <p role="alert">Could not load the experiment: {errorText(loaded.error)}</p>
-      </section>
+        <p class="error" role="alert">
+          Could not load the experiment: {loaded.error}
+        </p>
+      </>
     );
   }
-  if (experimentId && !experiment) return <p>Loading…</p>;
-
-  const fieldMessage = (field: string) => fieldError(error, field);
-  const described = (field: string) => (fieldMessage(field) ? { 'aria-invalid': true, 'aria-describedby': `${field}-error` } : {});
-  const errorFor = (field: string) =>
-    fieldMessage(field) && (
-      <p class="field-error" id={`${field}-error`}>
-        {fieldMessage(field)}
+  if (experimentId && !experiment)
+    return (
+      <p class="muted" role="status">
+        Loading…
       </p>
     );
+
+  const formError = error?.apartFrom(FIELDS);
+  const variantsError = error?.forField('variants');
   const setVariant = (i: number, value: string) => setDraft({ ...draft, variants: draft.variants.map((v, j) => (j === i ? value : v)) });
 
   return (
-    <section class="results-page">
+    <>
       <p class="breadcrumb">
         <a href={`#${pathOf('projects', projectId, 'experiments')}`}>Experiments</a>
       </p>
@@ -136,13 +137,16 @@ export function ExperimentEditPage({ api, params }: PageProps) {
           <a href={`#${pathOf('projects', projectId, 'experiments', experiment.id, 'results')}`}>See the results</a>
         </p>
       )}
-      {error !== undefined && !coveredByFields(error, FIELDS) && <p role="alert">{errorText(error)}</p>}
-      {error !== undefined && coveredByFields(error, FIELDS) && <p role="alert">The experiment was not saved: fix the fields marked below.</p>}
-      <p role="status" class="notice">
+      {error && (
+        <p class="error" role="alert">
+          {formError ?? 'The experiment was not saved: fix the fields marked below.'}
+        </p>
+      )}
+      <p role="status" class="status-line">
         {notice}
       </p>
       <form
-        class="experiment-form"
+        class="stack-form experiment-form"
         onSubmit={(e) => {
           e.preventDefault();
           if (editable) void save();
@@ -150,41 +154,39 @@ export function ExperimentEditPage({ api, params }: PageProps) {
       >
         <fieldset disabled={!editable || busy}>
           <legend class="visually-hidden">Experiment settings</legend>
-          <div class="field">
-            <label for="experiment-name">Name</label>
+          <Field id="experiment-name" label="Name" error={error?.forField('name')}>
+            <input type="text" name="name" autoComplete="off" value={draft.name} onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })} />
+          </Field>
+          <Field
+            id="experiment-goal"
+            label="Goal event"
+            hint={
+              !editable
+                ? undefined
+                : (names.data ?? []).length > 0
+                  ? `Pick one of the ${names.data!.length} event names seen recently, or type a name.`
+                  : 'No events seen recently: type the name of the event that counts as a conversion.'
+            }
+            error={error?.forField('goal_event')}
+          >
             <input
-              id="experiment-name"
-              name="name"
-              value={draft.name}
-              onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
-              {...described('name')}
-            />
-            {errorFor('name')}
-          </div>
-          <div class="field">
-            <label for="experiment-goal">Goal event</label>
-            <input
-              id="experiment-goal"
+              type="text"
               name="goal_event"
+              autoComplete="off"
               list="recent-event-names"
               value={draft.goal_event}
               onInput={(e) => setDraft({ ...draft, goal_event: e.currentTarget.value })}
-              aria-describedby={fieldMessage('goal_event') ? 'goal_event-error goal-hint' : 'goal-hint'}
-              aria-invalid={fieldMessage('goal_event') ? true : undefined}
             />
-            <datalist id="recent-event-names">
-              {(names.value ?? []).map((n) => (
-                <option key={n} value={n} />
-              ))}
-            </datalist>
-            <p class="hint" id="goal-hint" hidden={!editable}>
-              {(names.value ?? []).length > 0
-                ? `Pick one of the ${names.value!.length} event names seen recently, or type a name.`
-                : 'No events seen recently: type the name of the event that counts as a conversion.'}
-            </p>
-            {errorFor('goal_event')}
-          </div>
-          <fieldset class="field variants-field" {...described('variants')}>
+          </Field>
+          <datalist id="recent-event-names">
+            {(names.data ?? []).map((n) => (
+              <option key={n} value={n} />
+            ))}
+          </datalist>
+          <fieldset
+            class={variantsError ? 'field variants-field field-invalid' : 'field variants-field'}
+            aria-describedby={variantsError ? 'variants-error' : undefined}
+          >
             <legend>Variants (the first is the control)</legend>
             <ol>
               {draft.variants.map((v, i) => (
@@ -192,11 +194,20 @@ export function ExperimentEditPage({ api, params }: PageProps) {
                   <label class="visually-hidden" for={`variant-${i}`}>
                     {i === 0 ? 'Variant 1 (control)' : `Variant ${i + 1}`}
                   </label>
-                  <input id={`variant-${i}`} name={`variant-${i}`} value={v} onInput={(e) => setVariant(i, e.currentTarget.value)} />
+                  <input
+                    type="text"
+                    id={`variant-${i}`}
+                    name={`variant-${i}`}
+                    autoComplete="off"
+                    value={v}
+                    aria-invalid={variantsError ? 'true' : undefined}
+                    onInput={(e) => setVariant(i, e.currentTarget.value)}
+                  />
                   {i === 0 && <span class="hint"> control</span>}
                   {editable && draft.variants.length > 2 && (
                     <button
                       type="button"
+                      class="secondary small"
                       onClick={() => setDraft({ ...draft, variants: draft.variants.filter((_, j) => j !== i) })}
                       aria-label={`Remove variant ${i + 1}`}
                     >
@@ -207,33 +218,29 @@ export function ExperimentEditPage({ api, params }: PageProps) {
               ))}
             </ol>
             {editable && (
-              <button type="button" onClick={() => setDraft({ ...draft, variants: [...draft.variants, ''] })}>
+              <button type="button" class="secondary" onClick={() => setDraft({ ...draft, variants: [...draft.variants, ''] })}>
                 Add variant
               </button>
             )}
-            {errorFor('variants')}
+            {variantsError && (
+              <p class="field-error" id="variants-error">
+                {variantsError}
+              </p>
+            )}
           </fieldset>
-          <div class="field">
-            <label for="experiment-description">Description</label>
-            <textarea
-              id="experiment-description"
-              name="description"
-              rows={3}
-              value={draft.description}
-              onInput={(e) => setDraft({ ...draft, description: e.currentTarget.value })}
-              {...described('description')}
-            />
-            {errorFor('description')}
-          </div>
-          {editable && (
-            <button type="submit" class="primary">
-              Save
-            </button>
-          )}
+          <Field
+            id="experiment-description"
+            label="Description"
+            hint={editable ? 'Optional: what you change and what you expect.' : undefined}
+            error={error?.forField('description')}
+          >
+            <textarea name="description" rows={3} value={draft.description} onInput={(e) => setDraft({ ...draft, description: e.currentTarget.value })} />
+          </Field>
+          {editable && <button type="submit">Save</button>}
         </fieldset>
       </form>
       {experiment && experiment.status !== 'stopped' && (
-        <div class="actions">
+        <div class="toolbar lifecycle">
           {experiment.status === 'created' && (
             <button type="button" disabled={busy || dirty} aria-describedby={dirty ? 'start-hint' : undefined} onClick={() => setConfirming('start')}>
               Start
@@ -251,10 +258,11 @@ export function ExperimentEditPage({ api, params }: PageProps) {
           )}
         </div>
       )}
-      <ConfirmAction
+      <ConfirmDialog
         open={confirming === 'start'}
         title={`Start "${experiment?.name ?? ''}"?`}
         confirmLabel="Yes, start it"
+        tone="primary"
         onConfirm={() => void transition('start')}
         onCancel={() => setConfirming(null)}
       >
@@ -262,8 +270,8 @@ export function ExperimentEditPage({ api, params }: PageProps) {
           Users get assigned to the variants ({experiment?.variants.join(', ')}) from now on, and results are computed. The name, goal and variants can no
           longer be edited.
         </p>
-      </ConfirmAction>
-      <ConfirmAction
+      </ConfirmDialog>
+      <ConfirmDialog
         open={confirming === 'stop'}
         title={`Stop "${experiment?.name ?? ''}"?`}
         confirmLabel="Yes, stop it"
@@ -274,7 +282,7 @@ export function ExperimentEditPage({ api, params }: PageProps) {
           Stopping is final: no one is assigned any more, the results are computed once more up to now and then freeze. Running it again means creating a new
           experiment.
         </p>
-      </ConfirmAction>
-    </section>
+      </ConfirmDialog>
+    </>
   );
 }

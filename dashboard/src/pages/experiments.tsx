@@ -1,56 +1,46 @@
 /** The experiments of a project: the list with status, and "Create experiment". */
-import { navigate, pathOf } from '../router';
+import type { Experiment } from '../admin-types';
+import { AsyncView, useAsync } from '../components/async-view';
+import { ListTable, newestFirst } from '../components/list-table';
+import { StatusBadge } from '../components/status-badge';
+import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
-import { formatTime } from '../results/format';
-import { StatusBadge } from '../results/status-badge';
-import type { Experiment } from '../results/types';
-import { errorText, useLoad } from '../results/use-load';
-import '../results/results.css';
+import { navigate, pathOf } from '../router';
 
 export function ExperimentsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
-  const list = useLoad(() => api.get<{ experiments: Experiment[] }>(`/admin/v1/projects/${encodeURIComponent(projectId)}/experiments`), [api, projectId]);
-  const experiments = [...(list.value?.experiments ?? [])].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const list = useAsync(() => api.get<{ experiments: Experiment[] }>(`/admin/v1${pathOf('projects', projectId)}/experiments`), [api, projectId]);
   return (
-    <section class="results-page">
+    <>
       <div class="page-heading">
         <h1>Experiments</h1>
-        <button type="button" class="primary" onClick={() => navigate(`${pathOf('projects', projectId, 'experiments')}/new`)}>
+        <button type="button" onClick={() => navigate(`${pathOf('projects', projectId, 'experiments')}/new`)}>
           Create experiment
         </button>
       </div>
-      {list.error !== undefined && <p role="alert">Could not load the experiments: {errorText(list.error)}</p>}
-      {list.loading && !list.value && <p>Loading…</p>}
-      {list.value && experiments.length === 0 && <p>No experiments yet. Create one to test a change against a control.</p>}
-      {experiments.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="Experiments">
-          <table class="results-table experiments-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Goal</th>
-                <th scope="col">Variants</th>
-                <th scope="col">Started</th>
-                <th scope="col">
-                  <span class="visually-hidden">Results</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {experiments.map((e) => (
+      <p class="muted">
+        An experiment splits users between variants (the first is the control) and compares how many reach its goal event. Create it, then Start it; Stop it
+        when you have your answer.
+      </p>
+      <AsyncView state={list}>
+        {({ experiments }) =>
+          experiments.length === 0 ? (
+            <p class="muted">No experiments yet. Create one to test a change against a control.</p>
+          ) : (
+            <ListTable columns={['Name', 'Status', 'Goal', 'Variants', 'Started']} action="Results" name="experiments-table">
+              {newestFirst(experiments).map((e) => (
                 <tr key={e.id}>
-                  <th scope="row">
+                  <td data-label="Name">
                     <a href={`#${pathOf('projects', projectId, 'experiments', e.id)}`}>{e.name}</a>
-                  </th>
-                  <td>
+                  </td>
+                  <td data-label="Status">
                     <StatusBadge status={e.status} />
                   </td>
-                  <td>
+                  <td data-label="Goal">
                     <code>{e.goal_event}</code>
                   </td>
-                  <td>{e.variants.join(', ')}</td>
-                  <td>{e.started_at ? formatTime(e.started_at) : 'not started'}</td>
+                  <td data-label="Variants">{e.variants.join(', ')}</td>
+                  <td data-label="Started">{e.started_at ? formatTime(e.started_at) : 'not started'}</td>
                   <td>
                     {e.status !== 'created' && (
                       <a href={`#${pathOf('projects', projectId, 'experiments', e.id, 'results')}`} aria-label={`Results of ${e.name}`}>
@@ -60,10 +50,10 @@ export function ExperimentsPage({ api, params }: PageProps) {
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
+            </ListTable>
+          )
+        }
+      </AsyncView>
+    </>
   );
 }

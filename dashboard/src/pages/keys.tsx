@@ -6,10 +6,11 @@ import { useRef, useState } from 'preact/hooks';
 import type { ApiKey, CreatedKey } from '../admin-types';
 import { ApiError } from '../api';
 import { AsyncView, useAsync } from '../components/async-view';
+import { ListTable, newestFirst } from '../components/list-table';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { Field } from '../components/field';
 import { NewKeyPanel } from '../components/new-key';
-import { formatTime } from '../format';
+import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
 
@@ -67,7 +68,7 @@ export function KeysPage({ api, params }: PageProps) {
               setError(null);
               setCreated(key);
               form.reset();
-              list.reload();
+              void list.reload();
             } catch (err) {
               setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
               // Focus the first field the API named, once it is marked.
@@ -124,54 +125,36 @@ export function KeysPage({ api, params }: PageProps) {
             keys.length === 0 ? (
               <p class="muted">No keys yet.</p>
             ) : (
-              <div class="table-wrap">
-                <table class="stack">
-                  <thead>
-                    <tr>
-                      <th scope="col">Prefix</th>
-                      <th scope="col">Plan</th>
-                      <th scope="col">Limit</th>
-                      <th scope="col">Restrictions</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">
-                        <span class="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {[...keys]
-                      .sort((a, b) => b.created_at.localeCompare(a.created_at))
-                      .map((k) => (
-                        <tr key={k.id}>
-                          <td class="mono nowrap" data-label="Prefix">
-                            {k.key_prefix}…
-                          </td>
-                          <td data-label="Plan">{k.plan}</td>
-                          <td class="num" data-label="Limit">
-                            {k.rate_limit_per_minute.toLocaleString('en')}/min
-                          </td>
-                          <td data-label="Restrictions">
-                            <Restrictions k={k} />
-                          </td>
-                          <td data-label="Created">{formatTime(k.created_at)}</td>
-                          <td>
-                            <button
-                              type="button"
-                              class="danger small"
-                              aria-label={`Revoke ${k.key_prefix}`}
-                              onClick={() => {
-                                setRevokeError(null);
-                                setRevoking(k);
-                              }}
-                            >
-                              Revoke
-                            </button>
-                          </td>
-                        </tr>
-                      ))}
-                  </tbody>
-                </table>
-              </div>
+              <ListTable columns={['Prefix', 'Plan', 'Limit', 'Restrictions', 'Created']} action="Actions">
+                {newestFirst(keys).map((k) => (
+                  <tr key={k.id}>
+                    <td class="mono nowrap" data-label="Prefix">
+                      {k.key_prefix}…
+                    </td>
+                    <td data-label="Plan">{k.plan}</td>
+                    <td class="num" data-label="Limit">
+                      {k.rate_limit_per_minute.toLocaleString('en')}/min
+                    </td>
+                    <td data-label="Restrictions">
+                      <Restrictions k={k} />
+                    </td>
+                    <td data-label="Created">{formatTime(k.created_at)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        class="danger small"
+                        aria-label={`Revoke ${k.key_prefix}`}
+                        onClick={() => {
+                          setRevokeError(null);
+                          setRevoking(k);
+                        }}
+                      >
+                        Revoke
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </ListTable>
             )
           }
         </AsyncView>
@@ -189,7 +172,7 @@ export function KeysPage({ api, params }: PageProps) {
           try {
             await api.delete(`${base}/${encodeURIComponent(revoking.id)}`);
             setRevoking(null);
-            list.reload();
+            void list.reload();
             listHeading.current?.focus();
           } catch (err) {
             setRevokeError(err instanceof Error ? err.message : String(err));

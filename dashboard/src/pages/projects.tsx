@@ -3,8 +3,9 @@ import { useState } from 'preact/hooks';
 import type { Project } from '../admin-types';
 import { ApiError } from '../api';
 import { AsyncView, useAsync } from '../components/async-view';
+import { newestFirst } from '../components/list-table';
 import { Field } from '../components/field';
-import { formatTime } from '../format';
+import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 import { navigate, pathOf } from '../router';
 
@@ -48,22 +49,20 @@ export function ProjectsPage({ api }: PageProps) {
               <p class="muted">No projects yet. Create one above; then create a key for your app on its Keys page.</p>
             ) : (
               <ul class="cards">
-                {[...projects]
-                  .sort((a, b) => b.created_at.localeCompare(a.created_at))
-                  .map((p) => (
-                    <li key={p.id} class="card">
-                      <a class="card-title" href={`#${pathOf('projects', p.id)}/keys`}>
-                        {p.name}
-                      </a>
-                      <span class="muted mono">{p.id}</span>
-                      <span class="muted">Created {formatTime(p.created_at)}</span>
-                      <span class="links">
-                        <a href={`#${pathOf('projects', p.id)}/install`}>Install</a>
-                        <a href={`#${pathOf('projects', p.id)}/events`}>Events</a>
-                        <a href={`#${pathOf('projects', p.id)}/experiments`}>Experiments</a>
-                      </span>
-                    </li>
-                  ))}
+                {newestFirst(projects).map((p) => (
+                  <li key={p.id} class="card">
+                    <a class="card-title" href={`#${pathOf('projects', p.id)}/keys`}>
+                      {p.name}
+                    </a>
+                    <span class="muted mono">{p.id}</span>
+                    <span class="muted">Created {formatTime(p.created_at)}</span>
+                    <span class="links">
+                      <a href={`#${pathOf('projects', p.id)}/install`}>Install</a>
+                      <a href={`#${pathOf('projects', p.id)}/events`}>Events</a>
+                      <a href={`#${pathOf('projects', p.id)}/experiments`}>Experiments</a>
+                    </span>
+                  </li>
+                ))}
               </ul>
             )
           }

@@ -4,9 +4,14 @@
  * "How this was computed". Empty states: not started, not computed yet, no one enrolled.
  */
 import { useState } from 'preact/hooks';
+import type { Experiment, Results } from '../admin-types';
 import { ApiError } from '../api';
+import { errorText, useAsync } from '../components/async-view';
+import { StatusBadge } from '../components/status-badge';
+import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
+import '../results/results.css';
 import { IntervalChart, SeriesChart } from '../results/charts';
 import {
   formatChance,
@@ -17,14 +22,10 @@ import {
   formatPStatement,
   formatPValue,
   formatRelative,
-  formatTime,
   verdict,
-} from '../results/format';
+} from '../results/format-stats';
 import { HowComputed } from '../results/how-computed';
-import { StatusBadge } from '../results/status-badge';
-import type { Experiment, Results } from '../results/types';
-import { errorText, useLoad } from '../results/use-load';
-import '../results/results.css';
+import { NumbersTable } from '../results/numbers-table';
 
 /** The stored results, or null when none are computed yet (404) or the experiment has not started (409). */
 async function readResults(get: () => Promise<Results>): Promise<Results | null> {
@@ -39,34 +40,34 @@ async function readResults(get: () => Promise<Results>): Promise<Results | null>
 export function ResultsPage({ api, params }: PageProps) {
   const { projectId, experimentId } = params as { projectId: string; experimentId: string };
   const path = `/admin/v1/projects/${encodeURIComponent(projectId)}/experiments/${encodeURIComponent(experimentId)}`;
-  const experiment = useLoad(() => api.get<Experiment>(path), [api, path]);
-  const status = experiment.value?.status;
+  const experiment = useAsync(() => api.get<Experiment>(path), [api, path]);
+  const status = experiment.data?.status;
   // Results exist only once started: a created experiment is not asked for them.
-  const results = useLoad(
+  const results = useAsync(
     () => (status === undefined || status === 'created' ? Promise.resolve(null) : readResults(() => api.get<Results>(`${path}/results`))),
     [api, path, status],
   );
   const [refreshing, setRefreshing] = useState(false);
-  const [refreshError, setRefreshError] = useState<unknown>(undefined);
+  const [refreshError, setRefreshError] = useState<string | null>(null);
 
   async function refresh() {
     setRefreshing(true);
-    setRefreshError(undefined);
+    setRefreshError(null);
     try {
       await api.post(`${path}/results/refresh`);
       await Promise.all([results.reload(), experiment.reload()]);
     } catch (err) {
-      setRefreshError(err);
+      setRefreshError(errorText(err));
     } finally {
       setRefreshing(false);
     }
   }
 
-  const exp = experiment.value;
-  const res = results.value;
+  const exp = experiment.data;
+  const res = results.data;
   const loadError = experiment.error ?? results.error;
   return (
-    <section class="results-page">
+    <>
       <p class="breadcrumb">
         <a href={`#${pathOf('projects', projectId, 'experiments')}`}>Experiments</a>
         {exp && (
@@ -80,18 +81,30 @@ export function ResultsPage({ api, params }: PageProps) {
         <h1>Results{exp ? `: ${exp.name}` : ''}</h1>
         {exp && <StatusBadge status={exp.status} />}
         {exp && exp.status !== 'created' && (
-          <button type="button" onClick={() => void refresh()} disabled={refreshing} aria-describedby="computed-at">
+          <button type="button" class="secondary" onClick={() => void refresh()} disabled={refreshing} aria-describedby="computed-at">
             Refresh
           </button>
         )}
       </div>
-      {loadError !== undefined && <p role="alert">Could not load the results: {errorText(loadError)}</p>}
-      {refreshError !== undefined && <p role="alert">Could not refresh the results: {errorText(refreshError)}</p>}
-      <p role="status" class="notice">
+      {loadError !== null && (
+        <p class="error" role="alert">
+          Could not load the results: {loadError}
+        </p>
+      )}
+      {refreshError !== null && (
+        <p class="error" role="alert">
+          Could not refresh the results: {refreshError}
+        </p>
+      )}
+      <p role="status" class="status-line">
         {refreshing ? 'Computing the results…' : ''}
       </p>
-      {!exp || results.value === undefined || (results.loading && results.value === null) ? (
-        loadError === undefined && <p>Loading…</p>
+      {!exp || results.data === undefined || (results.loading && results.data === null) ? (
+        loadError === null && (
+          <p class="muted" role="status">
+            Loading…
+          </p>
+        )
       ) : exp.status === 'created' ? (
         <p class="empty-state">
           This experiment has not started, so there are no results yet.{' '}
@@ -102,7 +115,7 @@ export function ResultsPage({ api, params }: PageProps) {
       ) : (
         <ResultsBody experiment={exp} results={res} />
       )}
-    </section>
+    </>
   );
 }
 
@@ -141,64 +154,39 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
         </>
       )}
       <h2>Variants</h2>
-      <div class="table-scroll" tabIndex={0} role="region" aria-label="Variants">
-        <table class="results-table" data-table="variants">
-          <thead>
-            <tr>
-              <th scope="col">Variant</th>
-              <th scope="col">Enrolled</th>
-              <th scope="col">Converted</th>
-              <th scope="col">Conversion rate</th>
-              <th scope="col">95% interval</th>
-            </tr>
-          </thead>
-          <tbody>
-            {results.variants.map((v, i) => (
-              <tr key={v.variant}>
-                <th scope="row">
-                  {v.variant}
-                  {i === 0 && <span class="hint"> (control)</span>}
-                </th>
-                <td>{formatCount(v.enrolled)}</td>
-                <td>{formatCount(v.converted)}</td>
-                <td>{formatPercent(v.conversion_rate)}</td>
-                <td>{formatInterval(v.ci_low, v.ci_high, formatPercent)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <NumbersTable label="Variants" columns={['Variant', 'Enrolled', 'Converted', 'Conversion rate', '95% interval']} name="variants">
+        {results.variants.map((v, i) => (
+          <tr key={v.variant}>
+            <th scope="row">
+              {v.variant}
+              {i === 0 && <span class="hint"> (control)</span>}
+            </th>
+            <td>{formatCount(v.enrolled)}</td>
+            <td>{formatCount(v.converted)}</td>
+            <td>{formatPercent(v.conversion_rate)}</td>
+            <td>{formatInterval(v.ci_low, v.ci_high, formatPercent)}</td>
+          </tr>
+        ))}
+      </NumbersTable>
       <h2>Compared with control</h2>
-      <div class="table-scroll" tabIndex={0} role="region" aria-label="Compared with control">
-        <table class="results-table" data-table="comparisons">
-          <thead>
-            <tr>
-              <th scope="col">Variant</th>
-              <th scope="col">Difference</th>
-              <th scope="col">95% interval</th>
-              <th scope="col">p-value</th>
-              <th scope="col">Relative difference</th>
-              <th scope="col">95% interval</th>
-              <th scope="col">p-value (relative)</th>
-              <th scope="col">Chance to beat control</th>
-            </tr>
-          </thead>
-          <tbody>
-            {results.comparisons.map((c) => (
-              <tr key={c.variant}>
-                <th scope="row">{c.variant}</th>
-                <td>{formatPoints(c.absolute_diff)}</td>
-                <td>{formatInterval(c.ci_low, c.ci_high, formatPoints)}</td>
-                <td>{formatPValue(c.p_value)}</td>
-                <td>{formatRelative(c.relative_diff)}</td>
-                <td>{formatInterval(c.relative_ci_low, c.relative_ci_high, formatRelative)}</td>
-                <td>{formatPValue(c.relative_p_value)}</td>
-                <td>{formatChance(c.chance_to_beat_control)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <NumbersTable
+        label="Compared with control"
+        columns={['Variant', 'Difference', '95% interval', 'p-value', 'Relative difference', '95% interval', 'p-value (relative)', 'Chance to beat control']}
+        name="comparisons"
+      >
+        {results.comparisons.map((c) => (
+          <tr key={c.variant}>
+            <th scope="row">{c.variant}</th>
+            <td>{formatPoints(c.absolute_diff)}</td>
+            <td>{formatInterval(c.ci_low, c.ci_high, formatPoints)}</td>
+            <td>{formatPValue(c.p_value)}</td>
+            <td>{formatRelative(c.relative_diff)}</td>
+            <td>{formatInterval(c.relative_ci_low, c.relative_ci_high, formatRelative)}</td>
+            <td>{formatPValue(c.relative_p_value)}</td>
+            <td>{formatChance(c.chance_to_beat_control)}</td>
+          </tr>
+        ))}
+      </NumbersTable>
       {enrolled > 0 && (
         <>
           <h2>Difference to control</h2>

@@ -4,7 +4,7 @@ import type { StoredEvent, User } from '../admin-types';
 import { AsyncView, useAsync } from '../components/async-view';
 import { EventList } from '../components/event-list';
 import { Field } from '../components/field';
-import { formatTime } from '../format';
+import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 import { navigate, pathOf } from '../router';
 

@@ -5,8 +5,9 @@
  */
 import { useMemo } from 'preact/hooks';
 import type uPlot from 'uplot';
-import { formatInterval, formatPercent, formatPoints } from './format';
-import type { Comparison, SeriesPoint } from './types';
+import { formatInterval, formatPercent, formatPoints } from './format-stats';
+import type { Comparison, SeriesPoint } from '../admin-types';
+import { NumbersTable } from './numbers-table';
 import { UPlotChart, variantColor } from './uplot-chart';
 
 const DAY_SECONDS = 86_400;
@@ -102,27 +103,15 @@ export function IntervalChart({ comparisons }: { comparisons: Comparison[] }) {
       <UPlotChart name="intervals" options={options} data={data} height={220} />
       <details>
         <summary>The chart's numbers</summary>
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="Difference to control per variant">
-          <table class="results-table">
-            <caption class="visually-hidden">Difference to control per variant</caption>
-            <thead>
-              <tr>
-                <th scope="col">Variant</th>
-                <th scope="col">Difference</th>
-                <th scope="col">95% interval</th>
-              </tr>
-            </thead>
-            <tbody>
-              {comparisons.map((c) => (
-                <tr key={c.variant}>
-                  <th scope="row">{c.variant}</th>
-                  <td>{formatPoints(c.absolute_diff)}</td>
-                  <td>{formatInterval(c.ci_low, c.ci_high, formatPoints)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <NumbersTable label="Difference to control per variant" columns={['Variant', 'Difference', '95% interval']} caption="Difference to control per variant">
+          {comparisons.map((c) => (
+            <tr key={c.variant}>
+              <th scope="row">{c.variant}</th>
+              <td>{formatPoints(c.absolute_diff)}</td>
+              <td>{formatInterval(c.ci_low, c.ci_high, formatPoints)}</td>
+            </tr>
+          ))}
+        </NumbersTable>
       </details>
     </figure>
   );
@@ -162,32 +151,17 @@ export function SeriesChart({ series, variants }: { series: SeriesPoint[]; varia
       <UPlotChart name="series" options={options} data={data} height={260} />
       <details>
         <summary>The chart's numbers</summary>
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="Cumulative conversion per day">
-          <table class="results-table">
-            <caption class="visually-hidden">Cumulative conversion rate per variant and day</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                {variants.map((v) => (
-                  <th scope="col" key={v}>
-                    {v}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {series.map((p) => (
-                <tr key={p.date}>
-                  <th scope="row">{p.date}</th>
-                  {variants.map((name) => {
-                    const v = p.variants.find((x) => x.variant === name);
-                    return <td key={name}>{v ? `${formatPercent(v.conversion_rate)} (${v.converted}/${v.enrolled})` : '—'}</td>;
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <NumbersTable label="Cumulative conversion per day" columns={['Day', ...variants]} caption="Cumulative conversion rate per variant and day">
+          {series.map((p) => (
+            <tr key={p.date}>
+              <th scope="row">{p.date}</th>
+              {variants.map((name) => {
+                const v = p.variants.find((x) => x.variant === name);
+                return <td key={name}>{v ? `${formatPercent(v.conversion_rate)} (${v.converted}/${v.enrolled})` : '—'}</td>;
+              })}
+            </tr>
+          ))}
+        </NumbersTable>
       </details>
     </figure>
   );

@@ -3,9 +3,9 @@
  * and relative-lift.ts implement them) and the exact query the engine ran, so an analyst can
  * reproduce the numbers (in Athena on AWS).
  */
-import { CopyTextButton } from './copy-text-button';
-import { formatTime } from './format';
-import type { Experiment, Results } from './types';
+import { CopyButton } from '../components/copy-button';
+import { formatTime } from '../format-time';
+import type { Experiment, Results } from '../admin-types';
 
 export function HowComputed({ experiment, results }: { experiment: Experiment; results: Results }) {
   const computation = results.computation;
@@ -62,7 +62,7 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
               ? 'Run by Athena over the raw event and identity streams. Paste it into the Athena console (the stack’s analysts workgroup) to reproduce the counts: the rows without on_day are the totals, the others the daily counts of the series.'
               : 'Run locally by DuckDB over the raw event files, with tally_events and tally_identities as views over them; on AWS, Athena runs the same text over the Glue tables. The rows without on_day are the totals, the others the daily counts of the series.'}
           </p>
-          <CopyTextButton text={computation.query} label="Copy query" />
+          <CopyButton text={computation.query} label="Copy query" />
           <pre class="query-text" tabIndex={0} aria-label={`Counting query (${computation.engine})`}>
             <code>{computation.query}</code>
           </pre>

@@ -3,7 +3,7 @@
  * decimals, differences signed (percentage points for the absolute difference), p-values with a
  * floor, and "—" for anything the statistics could not compute (null). Pure: unit-tested.
  */
-import type { Comparison } from './types';
+import type { Comparison } from '../admin-types';
 
 export const NOT_COMPUTABLE = '—';
 const MINUS = '\u2212';
@@ -67,14 +67,6 @@ export function formatChance(p: number | null | undefined): string {
 /** 12345 → "12,345". */
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
-}
-
-/** "2026-11-22T15:04:05.123Z" → "2026-11-22 15:04 UTC". */
-export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return NOT_COMPUTABLE;
-  const ms = Date.parse(iso);
-  if (!Number.isFinite(ms)) return iso;
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** A p-value in a sentence: "p = 0.012", "p < 0.001", "p —". */
