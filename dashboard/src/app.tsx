@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Project } from './admin-types';
 import { createApiClient, type ApiClient } from './api';
+import type { Endpoints } from './config';
 import { match, navigate, pathOf, useRoute } from './router';
 import { ROUTES } from './routes';
 import { session } from './session';
@@ -17,7 +18,7 @@ const SECTIONS = [
   { segment: 'experiments', label: 'Experiments' },
 ] as const;
 
-export function App({ apiBase }: { apiBase: string }) {
+export function App({ apiBase, baseUrl }: Endpoints) {
   const path = useRoute();
   const [signedIn, setSignedIn] = useState(session.token() !== null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -56,7 +57,7 @@ export function App({ apiBase }: { apiBase: string }) {
         <Shell api={api} path={path} projectId={params.projectId} title={route.title} onSignOut={signOut}>
           {/* A new page per page and project, so nothing (a new key, filters) carries over to another project; one page's own
               routes keep it (a created experiment's "Created." survives the move from …/new to its own address). */}
-          <Page key={`${ROUTES.findIndex((r) => r.page === Page)} ${params.projectId ?? ''}`} api={api} apiBase={apiBase} params={params} />
+          <Page key={`${ROUTES.findIndex((r) => r.page === Page)} ${params.projectId ?? ''}`} api={api} apiBase={apiBase} baseUrl={baseUrl} params={params} />
         </Shell>
       );
     }

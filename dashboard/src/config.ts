@@ -1,15 +1,27 @@
-/** Where the API is: config.json next to index.html (written by the stack on AWS), else this origin. */
+/**
+ * Where the API is: config.json next to index.html (written by the stack on AWS), else this origin
+ * (npm start serves the dashboard and the API together).
+ */
 import { DASHBOARD_CONFIG_FILE, type DashboardConfig } from '../../lambdas/contract/dashboard';
 
-export async function loadApiBase(): Promise<string> {
+export interface Endpoints {
+  /** The admin API's base URL, ending in "/". */
+  apiBase: string;
+  /** The {base_url} apps send events to (the install snippet), ending in "/": CloudFront's URL when it fronts the API. */
+  baseUrl: string;
+}
+
+const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
+const given = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+export async function loadEndpoints(): Promise<Endpoints> {
+  let config: DashboardConfig = {};
   try {
     const response = await fetch(DASHBOARD_CONFIG_FILE, { cache: 'no-store' });
-    if (response.ok) {
-      const config = (await response.json()) as DashboardConfig;
-      if (typeof config.apiUrl === 'string' && config.apiUrl !== '') return config.apiUrl.endsWith('/') ? config.apiUrl : `${config.apiUrl}/`;
-    }
+    if (response.ok) config = (await response.json()) as DashboardConfig;
   } catch {
     // No config file: the API is served from this origin (npm start).
   }
-  return new URL('/', location.href).href;
+  const apiBase = given(config.apiUrl) ? withSlash(config.apiUrl) : new URL('/', location.href).href;
+  return { apiBase, baseUrl: given(config.baseUrl) ? withSlash(config.baseUrl) : apiBase };
 }

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { App } from './app';
-import { loadApiBase } from './config';
+import { loadEndpoints } from './config';
 import './styles.css';
 
-void loadApiBase().then((apiBase) => render(<App apiBase={apiBase} />, document.getElementById('app')!));
+void loadEndpoints().then((endpoints) => render(<App {...endpoints} />, document.getElementById('app')!));

@@ -130,6 +130,20 @@ describeBrowser('dashboard pages', () => {
     await page.close();
   });
 
+  it("fills the install snippets with the deployment's base URL from config.json (CloudFront's when it fronts the API)", async () => {
+    const projectId = await server.stack.createProject('Edge install project');
+    // As the stack writes it with CloudFront in front of the API: the admin API stays this origin.
+    const dash = await openDashboard(server.browser, server.stack.url, { config: { baseUrl: 'https://d111111abcdef8.cloudfront.net/' } });
+    const { page } = dash;
+    await dash.go(`/projects/${projectId}/install`);
+    await page.waitForSelector('pre.code');
+    const snippets = await page.$$eval('pre.code', (els) => els.map((e) => e.textContent!));
+    expect(snippets[0]).toContain(`baseURL: "https://d111111abcdef8.cloudfront.net"`);
+    expect(snippets[1]).toContain(`baseURL: "https://d111111abcdef8.cloudfront.net"`);
+    expect(dash.problems).toEqual([]);
+    await page.close();
+  });
+
   it('lists events sent with a key, newest first, filtered by name, each row expandable to its JSON', async () => {
     const projectId = await server.stack.createProject('Events project');
     const key = await server.stack.createKey(projectId, UNTHROTTLED_KEY);

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
+import { DASHBOARD_CONFIG_FILE, type DashboardConfig } from '../../lambdas/contract/dashboard';
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser } from './browser';
 import { ADMIN_TOKEN, startTestStack, type TestStack } from './local';
@@ -26,8 +27,24 @@ export interface DashboardPage {
   screenshot(name: string): Promise<string>;
 }
 
-export async function openDashboard(browser: Browser, serverUrl: string, options: { width?: number; signIn?: boolean } = {}): Promise<DashboardPage> {
+export interface OpenOptions {
+  width?: number;
+  signIn?: boolean;
+  /** Serve this config.json instead of the local server's (as the stack writes it on AWS). */
+  config?: DashboardConfig;
+}
+
+export async function openDashboard(browser: Browser, serverUrl: string, options: OpenOptions = {}): Promise<DashboardPage> {
   const page = await browser.newPage();
+  const { config } = options;
+  if (config) {
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === `/${DASHBOARD_CONFIG_FILE}`) {
+        void request.respond({ status: 200, contentType: 'application/json', body: JSON.stringify(config) });
+      } else void request.continue();
+    });
+  }
   // A wait that never comes true fails with its selector or condition, well before the test's own timeout.
   page.setDefaultTimeout(WAIT_MS);
   const width = options.width ?? 1280;

@@ -33,12 +33,12 @@ export function npmSnippet(baseURL: string, apiKey: string): string {
   ].join('\n');
 }
 
-export function InstallPage({ api, apiBase, params }: PageProps) {
+export function InstallPage({ api, baseUrl, params }: PageProps) {
   const [key, setKey] = useState('');
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const baseURL = apiBase.replace(/\/$/, '');
+  const baseURL = baseUrl.replace(/\/$/, '');
   const apiKey = key.trim() || KEY_PLACEHOLDER;
   return (
     <>
