@@ -8,7 +8,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { formatPercent } from '../../dashboard/src/results/format-stats';
 import { describeBrowser, launchBrowser } from '../helpers/browser';
-import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, type DashboardPage } from '../helpers/dashboard';
+import { clickButton, refreshResults, openDashboard, problemsApartFrom, seriousA11yViolations, type DashboardPage } from '../helpers/dashboard';
 import { startTestProject, type TestStack } from '../helpers/local';
 
 async function fill(page: Page, selector: string, value: string): Promise<void> {
@@ -177,7 +177,7 @@ describeBrowser('dashboard: experiments and results', () => {
     events.push(exposure('both', 'Checkout button', 'control', t0 + 3), exposure('both', 'Checkout button', 'green', t0 + 4));
     await send(events);
 
-    await clickButton(page, 'Refresh');
+    await refreshResults(page);
     await page.waitForSelector('table[data-table="variants"]', { timeout: 10_000 });
     const api = (await stack.admin('GET', `${base()}/${experimentId}/results`)).body;
     const [control, green] = api.variants;
@@ -232,7 +232,7 @@ describeBrowser('dashboard: experiments and results', () => {
     // Events after the stop change nothing.
     await send([exposure('late', 'Checkout button', 'control', Date.now() + 5), { name: 'purchase', user_id: 'late', timestamp: Date.now() + 6 }]);
     await dash.go(`/projects/${project}/experiments/${experimentId}/results`);
-    await clickButton(page, 'Refresh');
+    await refreshResults(page);
     await page.waitForSelector('::-p-text(these results are final)');
     expect((await tableRows(page, 'variants')).map((r) => r.slice(1, 3))).toEqual([
       ['41', '6'],
@@ -251,7 +251,7 @@ describeBrowser('dashboard: experiments and results', () => {
     for (let i = 0; i < 5; i++) events.push(exposure(`sb${i}`, 'Skewed split', 'b', started + 1));
     await send(events);
     await dash.go(`/projects/${project}/experiments/${srmId}/results`);
-    await clickButton(page, 'Refresh');
+    await refreshResults(page);
     await page.waitForSelector('[role="alert"].srm-warning');
     expect(await text(page, '.srm-warning')).toContain('Sample ratio mismatch');
     expect(await text(page, '.srm-warning')).toContain('40 / 5');
@@ -263,7 +263,7 @@ describeBrowser('dashboard: experiments and results', () => {
     const emptyId = (await stack.admin('POST', base(), { name: 'Nobody yet', goal_event: 'purchase' })).body.id;
     await stack.admin('POST', `${base()}/${emptyId}/start`);
     await dash.go(`/projects/${project}/experiments/${emptyId}/results`);
-    await clickButton(page, 'Refresh');
+    await refreshResults(page);
     await page.waitForSelector('::-p-text(No one is enrolled yet)');
     expect(await tableRows(page, 'variants')).toEqual([
       ['a (control)', '0', '0', '—', '—'],
@@ -302,7 +302,7 @@ describeBrowser('dashboard: experiments and results', () => {
     }
     await send(events);
     await dash.go(`/projects/${project}/experiments/${id}/results`);
-    await clickButton(page, 'Refresh');
+    await refreshResults(page);
     await page.waitForSelector('[data-chart="series"] canvas');
     const api = (await stack.admin('GET', `${base()}/${id}/results`)).body;
     expect(api.series.length).toBe(4);

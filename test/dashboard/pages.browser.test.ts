@@ -258,11 +258,33 @@ describeBrowser('dashboard pages', () => {
     await dash.go(`/projects/${projectId}/users/${encodeURIComponent('<svg onload=alert(2)>')}`);
     await page.waitForSelector('ol.events');
     await page.click('ol.events summary');
-    await new Promise((r) => setTimeout(r, 300));
+    await page.waitForSelector('ol.events details[open] pre');
+    // Rendered as text: no element or handler attribute came from the payload (the CSP would also block
+    // an inline handler, so the absence of dialogs alone would prove nothing).
     expect(await page.$$eval('img, svg, script:not([src])', (els) => els.length)).toBe(0);
+    expect(await page.$$eval('[onerror], [onload]', (els) => els.length)).toBe(0);
     expect(await text(page)).toContain('<svg onload=alert(2)>');
     expect(dialogs).toEqual([]);
     await dash.screenshot('events-xss');
+
+    // An experiment named and goaled with HTML: the list, the form (whose goal picker lists event
+    // names) and the results page show it as text.
+    const experiments = `/admin/v1/projects/${projectId}/experiments`;
+    const created = await server.stack.admin('POST', experiments, { name: evil, goal_event: evil, variants: ['<i>a</i>', 'b'] });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    for (const route of [`/projects/${projectId}/experiments`, `/projects/${projectId}/experiments/${id}`]) {
+      await dash.go(route);
+      await page.waitForSelector(`::-p-text(${evil})`);
+      expect(await page.$$eval('img, svg, i, script:not([src]), [onerror], [onload]', (els) => els.length), route).toBe(0);
+    }
+    expect((await server.stack.admin('POST', `${experiments}/${id}/start`)).status).toBe(200);
+    expect((await server.stack.admin('POST', `${experiments}/${id}/results/refresh`)).status).toBe(200);
+    await dash.go(`/projects/${projectId}/experiments/${id}/results`);
+    await page.waitForSelector('table[data-table="variants"]');
+    expect(await text(page)).toContain('<i>a</i>');
+    expect(await page.$$eval('img, svg, i, script:not([src]), [onerror], [onload]', (els) => els.length)).toBe(0);
+    expect(dialogs).toEqual([]);
     expect(dash.problems).toEqual([]);
     await page.close();
   });

@@ -6,7 +6,7 @@
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
 import { describeBrowser } from '../helpers/browser';
-import { clickButton, openDashboard, problemsApartFrom, useDashboardServer, WAIT_MS } from '../helpers/dashboard';
+import { clickButton, refreshResults, openDashboard, problemsApartFrom, useDashboardServer, WAIT_MS } from '../helpers/dashboard';
 import { ADMIN_TOKEN } from '../helpers/local';
 
 /** Types into the control labelled `label` (its <label>'s text, as a user reads it). */
@@ -60,7 +60,16 @@ describeBrowser('dashboard: the README walk-through', () => {
     // The log says "ready" once the assignments are in.
     await example.waitForFunction(() => (globalThis as any).document.getElementById('log').textContent.split('\n').includes('ready'));
     await typeInto(example, 'Experiment name', 'Checkout button');
-    await clickButton(example, 'getVariant()');
+    // ready() gives up after 5 s and getVariant() then answers the fallback; on a busy machine the
+    // assignments can take longer, so press getVariant() until they are in.
+    await example.waitForFunction(
+      () => {
+        const document = (globalThis as any).document;
+        document.getElementById('variant').click();
+        return !document.getElementById('log').textContent.split('\n')[0].endsWith('(fallback)');
+      },
+      { polling: 250 },
+    );
     const assigned = await example.$eval('#log', (l) => l.textContent!.split('\n')[0]!);
     expect(assigned).toMatch(/^Checkout button → (control|treatment)$/);
     await example.$eval('#event', (i: any) => (i.value = ''));
@@ -79,7 +88,7 @@ describeBrowser('dashboard: the README walk-through', () => {
     // 7. Results: Refresh, then one user enrolled and converted in the assigned variant.
     await page.click('nav a ::-p-text(Experiments)');
     await (await page.waitForSelector('a[aria-label="Results of Checkout button"]'))!.click();
-    await clickButton(page, 'Refresh');
+    await refreshResults(page);
     await page.waitForSelector('table[data-table="variants"]');
     const rows = await page.$$eval('table[data-table="variants"] tbody tr', (trs) => trs.map((tr: any) => [...tr.cells].map((c: any) => c.innerText.trim())));
     const variant = assigned.split(' → ')[1]!;

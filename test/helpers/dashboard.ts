@@ -134,3 +134,24 @@ export function useDashboardServer(): { readonly stack: TestStack; readonly brow
   });
   return state;
 }
+
+/**
+ * Presses the results page's Refresh and waits until it is done: the refresh POST answered, the
+ * results re-read after it, and the button enabled again. Reading the page before that would read
+ * the results from before the refresh.
+ */
+export async function refreshResults(page: Page): Promise<void> {
+  let refreshed = false;
+  const reread = page.waitForResponse((response) => {
+    const { pathname } = new URL(response.url());
+    const method = response.request().method();
+    if (method === 'POST' && pathname.endsWith('/results/refresh')) refreshed = true;
+    return refreshed && method === 'GET' && pathname.endsWith('/results');
+  });
+  await clickButton(page, 'Refresh');
+  await reread;
+  await page.waitForFunction(() => {
+    const button = [...(globalThis as any).document.querySelectorAll('button')].find((b: any) => b.textContent.trim() === 'Refresh');
+    return button !== undefined && !button.disabled;
+  });
+}
