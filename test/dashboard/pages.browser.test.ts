@@ -271,7 +271,7 @@ describeBrowser('dashboard pages', () => {
     // names) and the results page show it as text.
     const experiments = `/admin/v1/projects/${projectId}/experiments`;
     const created = await server.stack.admin('POST', experiments, { name: evil, goal_event: evil, variants: ['<i>a</i>', 'b'] });
-    expect(created.status, created.text).toBe(201);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id as string;
     for (const route of [`/projects/${projectId}/experiments`, `/projects/${projectId}/experiments/${id}`]) {
       await dash.go(route);
