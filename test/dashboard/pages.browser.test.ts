@@ -216,6 +216,15 @@ describeBrowser('dashboard pages', () => {
     await page.type('#lookup-user', 'nobody');
     await page.click('button ::-p-text(Look up)');
     await page.waitForSelector('::-p-text(User nobody not found)');
+
+    // "." and ".." are path steps to every URL parser: the page says so instead of asking a wrong URL.
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await page.$eval('#lookup-user', (e) => ((e as any).value = ''));
+    await page.type('#lookup-user', '..');
+    await page.click('button ::-p-text(Look up)');
+    await page.waitForSelector('::-p-text(cannot be looked up)');
+    expect(asked.filter((path) => path.startsWith('/admin/'))).toEqual([]);
     expect(problemsApartFrom(dash.problems, 404)).toEqual([]);
     await page.close();
   });

@@ -35,7 +35,15 @@ export function UsersPage({ api, params }: PageProps) {
         </Field>
         <button type="submit">Look up</button>
       </form>
-      {userId !== undefined && <UserDetails key={userId} api={api} projectPath={projectPath} userId={userId} />}
+      {userId !== undefined &&
+        (userId === '.' || userId === '..' ? (
+          // URLs read these as path steps ("%2E" too), so GET .../users/{id} can never name them.
+          <p role="alert" class="notice">
+            The ID “{userId}” cannot be looked up: URLs read it as a path step. Filter <a href={`#${projectPath}/events`}>Events</a> by this user ID instead.
+          </p>
+        ) : (
+          <UserDetails key={userId} api={api} projectPath={projectPath} userId={userId} />
+        ))}
     </>
   );
 }
