@@ -20,8 +20,8 @@
 --  - the window: rows were cut at :from_ts when summarised; pending rows (one event each, timestamped
 --    after the slice's end; first_at or last_at is its time) count only up to :to_ts. Merged rows are at or before every run's end.
 -- Identities are resolved as now, through the whole identity stream (small: one line per change of
--- an ID's pointer), exactly as in results-count.sql, so a link that arrives days after the goal
--- event still re-attributes it.
+-- an ID's pointer), by the same rule as results-count.sql (rules/canonical-ids.sql), so a link that
+-- arrives days after the goal event still re-attributes it.
 state_rows AS (
   SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at
   FROM {{state}}
@@ -36,38 +36,8 @@ summaries AS (
   UNION ALL
   SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at FROM tail
 ),
-links AS (
-  SELECT id, canonical_id
-  FROM (
-    SELECT
-      id,
-      canonical_id,
-      row_number() OVER (
-        PARTITION BY id ORDER BY coalesce(try_cast("version" AS bigint), 0) DESC, "timestamp" DESC, canonical_id DESC
-      ) AS rn
-    FROM {{identities}}
-    WHERE project_id = :project_id
-      AND dt >= :identities_from_dt
-  ) latest
-  WHERE rn = 1 AND id <> canonical_id
-),
--- 8 hops, as in results-count.sql (no WITH RECURSIVE: Athena caps recursion at depth 10).
-canonical AS (
-  SELECT
-    h1.id,
-    coalesce(
-      h8.canonical_id, h7.canonical_id, h6.canonical_id, h5.canonical_id,
-      h4.canonical_id, h3.canonical_id, h2.canonical_id, h1.canonical_id
-    ) AS canonical_id
-  FROM links h1
-  LEFT JOIN links h2 ON h2.id = h1.canonical_id
-  LEFT JOIN links h3 ON h3.id = h2.canonical_id
-  LEFT JOIN links h4 ON h4.id = h3.canonical_id
-  LEFT JOIN links h5 ON h5.id = h4.canonical_id
-  LEFT JOIN links h6 ON h6.id = h5.canonical_id
-  LEFT JOIN links h7 ON h7.id = h6.canonical_id
-  LEFT JOIN links h8 ON h8.id = h7.canonical_id
-),
+-- Identity resolution as in results-count.sql: links and canonical.
+{{> rules/canonical-ids.sql}},
 resolved AS (
   SELECT
     coalesce(c.canonical_id, s.sent_user_id) AS user_key,
