@@ -2,7 +2,7 @@
  * Expands the includes of the results SQL: a line holding only `{{> rules/<name>.sql}}` (optionally
  * followed by a comma) becomes that rule's text, each line indented like the include line and the
  * comma appended to its last line. Each counting rule the queries share (identity resolution, the
- * raw event's columns, the enrollment variant) lives in one file under rules/, with the comment that
+ * raw event's columns, the enrollment variant, the result rows) lives in one file under rules/, with the comment that
  * explains it, and every query that applies it includes it. Expanded before rendering (render.ts),
  * so the text an engine runs, and the text the results' `computation.query` shows, is one complete
  * query. Pure.
@@ -10,6 +10,7 @@
 import CANONICAL_IDS_SQL from './rules/canonical-ids.sql';
 import ENROLLMENT_VARIANT_SQL from './rules/enrollment-variant.sql';
 import EVENT_COLUMNS_SQL from './rules/event-columns.sql';
+import VARIANT_ROWS_SQL from './rules/variant-rows.sql';
 import { SqlRenderError } from './render-error';
 
 /** The rules the queries may include, by their path relative to lambdas/adapters/sql/. */
@@ -17,6 +18,7 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/canonical-ids.sql': CANONICAL_IDS_SQL,
   'rules/enrollment-variant.sql': ENROLLMENT_VARIANT_SQL,
   'rules/event-columns.sql': EVENT_COLUMNS_SQL,
+  'rules/variant-rows.sql': VARIANT_ROWS_SQL,
 };
 
 const INCLUDE_LINE = /^([ \t]*)\{\{>\s*([^\s{}]+)\s*\}\}(,?)[ \t]*$/;

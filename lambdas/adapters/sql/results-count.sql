@@ -16,10 +16,11 @@
 -- order in both engines. JSON paths use the bracket form $["key"]: Trino's path tokenizer accepts no
 -- `$` in a dotted key, and the DuckDB macro rewrites $["key"] to DuckDB's $."key".
 -- The rules this query shares with the incremental queries live in one file each under rules/,
--- with the comment that explains them: identity resolution (canonical-ids.sql), the columns read from
--- a raw event (event-columns.sql) and the enrollment variant (enrollment-variant.sql). A line
--- `{{> rules/<name>.sql}}` includes one; render.ts expands the includes (include.ts), then fills in
--- the placeholders, so the text an engine runs is one complete query.
+-- with the comment that explains them: identity resolution (canonical-ids.sql), the columns read
+-- from a raw event (event-columns.sql), the enrollment variant (enrollment-variant.sql) and the
+-- result rows per variant and day (variant-rows.sql). A line `{{> rules/<name>.sql}}` includes one;
+-- render.ts expands the includes (include.ts), then fills in the placeholders, so the text an
+-- engine runs is one complete query.
 --
 -- Tables (rendered from {{events}} and {{identities}}):
 --   {{events}}      tally.events on AWS: StoredEvent (lambdas/domain/event.ts), all columns strings,
@@ -117,42 +118,5 @@ users AS (
   FROM relevant_enrolled
   GROUP BY user_key
 )
--- One pass over users (referenced once, see relevant_enrolled): each variant's users three times
--- over, as kind 'total' (the totals row, on_day NULL), 'enrolled' (on their enrollment day) and
--- 'converted' (on their conversion day, converters only); a variant nobody enrolled in keeps one
--- 'total' row of NULLs from the LEFT JOIN, so it gets a totals row of zeros. Days are the first ten
--- characters of the fixed-form timestamps (substr is 1-based in both engines).
--- count(CASE WHEN ... THEN 1 END), not count_if: over a group of only NULLs (a variant nobody
--- enrolled in) Trino's count_if gives 0 but DuckDB's gives NULL.
-SELECT
-  variant,
-  on_day,
-  count(CASE WHEN kind IN ('total', 'enrolled') THEN user_key END) AS enrolled,
-  count(
-    CASE
-      WHEN kind = 'total' AND last_goal_at >= enrolled_at THEN 1
-      WHEN kind = 'converted' THEN 1
-    END
-  ) AS converted,
-  CAST(sum(count(CASE WHEN kind = 'total' AND variants_seen > 1 THEN 1 END)) OVER () AS BIGINT) AS multiple_exposures
-FROM (
-  SELECT
-    v.variant,
-    k.kind,
-    u.user_key,
-    u.enrolled_at,
-    u.last_goal_at,
-    u.variants_seen,
-    CASE k.kind
-      WHEN 'enrolled' THEN substr(u.enrolled_at, 1, 10)
-      WHEN 'converted' THEN substr(u.converted_at, 1, 10)
-    END AS on_day
-  FROM UNNEST(ARRAY[:variants]) AS v (variant)
-  LEFT JOIN users u ON u.variant = v.variant
-  CROSS JOIN UNNEST(ARRAY['total', 'enrolled', 'converted']) AS k (kind)
-  WHERE k.kind = 'total'
-    OR (k.kind = 'enrolled' AND u.enrolled_at IS NOT NULL)
-    OR (k.kind = 'converted' AND u.converted_at IS NOT NULL)
-) per_kind
-GROUP BY variant, on_day
-ORDER BY variant, on_day
+-- The result rows per variant and day from users.
+{{> rules/variant-rows.sql}}
