@@ -2,8 +2,9 @@
  * Expands the includes of the results SQL: a line holding only `{{> rules/<name>.sql}}` (optionally
  * followed by a comma) becomes that rule's text, each line indented like the include line and the
  * comma appended to its last line. Each counting rule the queries share (identity resolution, the
- * raw event's columns, the enrollment variant, the result rows) lives in one file under rules/, with the comment that
- * explains it, and every query that applies it includes it. Expanded before rendering (render.ts),
+ * raw event's columns, the enrollment variant, the result rows) lives in one file under rules/,
+ * with the comment that explains it, and every query that applies it includes it. Expanded before
+ * rendering (render.ts),
  * so the text an engine runs, and the text the results' `computation.query` shows, is one complete
  * query. Pure.
  */
