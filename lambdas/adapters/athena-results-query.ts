@@ -1,7 +1,7 @@
 /**
  * The results query on AWS: Athena over the raw streams in S3 (Glue tables tally.events and
  * tally.identities, lib/analytics.ts), running the same SQL text as DuckDB locally
- * (sql/results-count.sql, rendered by sql/render.ts with the Glue table names).
+ * (sql/results-count.sql with its sql/rules/ included, rendered by sql/render.ts with the Glue table names).
  *
  * StartQueryExecution in the workgroup (which fixes the results location, encryption and the
  * per-query scan limit), then GetQueryExecution polled with exponential backoff (pollMs doubling up

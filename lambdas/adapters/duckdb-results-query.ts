@@ -1,6 +1,6 @@
 /**
  * The results query locally: DuckDB in-process (@duckdb/node-api) over the NDJSON files the local
- * Firehose endpoint writes, running the same SQL text as Athena (sql/results-count.sql).
+ * Firehose endpoint writes, running the same SQL text as Athena (sql/results-count.sql, its rules included).
  *
  * Per count():
  *  - lists the files in Node: events only under <dataDir>/events/project_id=<id>/dt=<day>/ for the

@@ -11,11 +11,16 @@
  */
 import type { Slice } from '../../domain/results-watermark';
 import type { CountRequest } from '../../ports';
+import { expandIncludes } from './include';
 import { renderSql, resultsCountParams, tableRef, toStoredIso, type SqlParam } from './render';
 import RESULTS_COMMIT_SQL from './results-commit.sql';
 import RESULTS_COUNT_INCREMENTAL_SQL from './results-count-incremental.sql';
 import RESULTS_SUMMARY_SQL from './results-summary.sql';
 import RESULTS_WATERMARK_SQL from './results-watermark.sql';
+
+/** The queries that share results-count.sql's rules, with the rules included (include.ts). */
+const RESULTS_SUMMARY = expandIncludes(RESULTS_SUMMARY_SQL);
+const RESULTS_COUNT_INCREMENTAL = expandIncludes(RESULTS_COUNT_INCREMENTAL_SQL);
 
 export interface IncrementalTables {
   events: string;
@@ -62,18 +67,18 @@ function summaryParams(request: CountRequest, received: { lo: string; hi: string
 export function renderResultsSummary(request: CountRequest, slice: Slice, tables: Pick<IncrementalTables, 'events'>): string {
   const lo = toStoredIso(slice.lo, 'slice.lo');
   const hi = toStoredIso(slice.hi, 'slice.hi');
-  return renderSql(RESULTS_SUMMARY_SQL, summaryParams(request, { lo, hi }, hi, day(addDays(hi, FUTURE_DAYS))), { events: tables.events });
+  return renderSql(RESULTS_SUMMARY, summaryParams(request, { lo, hi }, hi, day(addDays(hi, FUTURE_DAYS))), { events: tables.events });
 }
 
 /** The incremental count: state rows of slices ending by `watermark`, plus the raw events received since. */
 export function renderResultsCountIncremental(request: CountRequest, watermark: string, tables: IncrementalTables): string {
   const p = resultsCountParams(request);
   const w = toStoredIso(watermark, 'watermark');
-  const tail = renderSql(RESULTS_SUMMARY_SQL, summaryParams(request, { lo: w, hi: OPEN_END }, p.to_ts as string, p.to_dt as string), {
+  const tail = renderSql(RESULTS_SUMMARY, summaryParams(request, { lo: w, hi: OPEN_END }, p.to_ts as string, p.to_dt as string), {
     events: tables.events,
   });
   const body = renderSql(
-    RESULTS_COUNT_INCREMENTAL_SQL,
+    RESULTS_COUNT_INCREMENTAL,
     {
       project_id: p.project_id!,
       experiment_id: request.experimentId,

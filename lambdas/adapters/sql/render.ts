@@ -1,6 +1,7 @@
 /**
- * Renders the one SQL source both engines run (results-count.sql) into the final query text: named
- * placeholders become quoted literals, {{table}} references become table names. Pure; shared by
+ * Renders the one SQL source both engines run (results-count.sql, its rules included by include.ts)
+ * into the final query text: named placeholders become quoted literals, {{table}} references become
+ * table names. Pure; shared by
  * DuckDbResultsQuery (locally) and AthenaResultsQuery (AWS), so both engines get the same text except
  * for the table names.
  *
@@ -18,14 +19,14 @@ import { experimentNameSpellings, snakeCase, EXPOSURE_EVENT, SUPER_PROPERTY_PREF
 import { sdkSnakeCase } from '../../domain/sdk-snake-case';
 import type { DayCounts } from '../../domain/results-series';
 import type { CountRequest, CountResult } from '../../ports';
+import { expandIncludes } from './include';
+import { SqlRenderError } from './render-error';
 import RESULTS_COUNT_SQL from './results-count.sql';
 
 /** A parameter: a string, or a non-empty list of strings (rendered as `'a', 'b'`, for IN (...) and ARRAY[...]). */
 export type SqlParam = string | readonly string[];
 
-export class SqlRenderError extends Error {
-  override name = 'SqlRenderError';
-}
+export { SqlRenderError };
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 /** table, schema.table or catalog.schema.table, unquoted. */
@@ -86,6 +87,8 @@ export function renderSql(sql: string, params: Record<string, SqlParam>, tables:
       if (end < 0) throw new SqlRenderError(`Unterminated comment at offset ${i}`);
       out += ' ';
       i = end + 2;
+    } else if (sql.startsWith('{{>', i)) {
+      throw new SqlRenderError(`Include at offset ${i} not expanded: pass the text through expandIncludes (include.ts) first`);
     } else if (sql.startsWith('{{', i)) {
       const m = /^\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}/.exec(sql.slice(i, i + 100));
       if (!m) throw new SqlRenderError(`Malformed table reference at offset ${i}`);
@@ -170,8 +173,11 @@ export function resultsCountParams(request: CountRequest): Record<string, SqlPar
   };
 }
 
+/** results-count.sql with its rules included. */
+const RESULTS_COUNT = expandIncludes(RESULTS_COUNT_SQL);
+
 export function renderResultsCount(request: CountRequest, tables: ResultsTables): string {
-  return renderSql(RESULTS_COUNT_SQL, resultsCountParams(request), { ...tables });
+  return renderSql(RESULTS_COUNT, resultsCountParams(request), { ...tables });
 }
 
 /** A count as either engine returns it: a bigint (DuckDB), a decimal string (Athena) or a number. */

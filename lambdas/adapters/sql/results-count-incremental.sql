@@ -15,13 +15,14 @@
 -- The counting rules are results-count.sql's, applied to summaries:
 --  - enrollment: per canonical user, the variant of the smallest first_key among rows naming one,
 --    enrolled_at the smallest first_at; multiple_exposures counts users whose rows name more than one;
---  - conversion: a goal row (is_goal) with last_at >= enrolled_at: that day has a goal event at or
---    after enrollment, so the smallest such on_day is the day of the first one (the series' day);
+--  - conversion: a goal row (is_goal) with last_at >= enrolled_at, i.e. the latest last_at
+--    (last_goal_at) at or after enrolled_at: that day has a goal event at or after enrollment, so
+--    the smallest such on_day is the day of the first one (the series' day, given as converted_at);
 --  - the window: rows were cut at :from_ts when summarised; pending rows (one event each, timestamped
 --    after the slice's end; first_at or last_at is its time) count only up to :to_ts. Merged rows are at or before every run's end.
 -- Identities are resolved as now, through the whole identity stream (small: one line per change of
--- an ID's pointer), exactly as in results-count.sql, so a link that arrives days after the goal
--- event still re-attributes it.
+-- an ID's pointer), by the same rule as results-count.sql (rules/canonical-ids.sql), so a link that
+-- arrives days after the goal event still re-attributes it.
 state_rows AS (
   SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at
   FROM {{state}}
@@ -36,38 +37,8 @@ summaries AS (
   UNION ALL
   SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at FROM tail
 ),
-links AS (
-  SELECT id, canonical_id
-  FROM (
-    SELECT
-      id,
-      canonical_id,
-      row_number() OVER (
-        PARTITION BY id ORDER BY coalesce(try_cast("version" AS bigint), 0) DESC, "timestamp" DESC, canonical_id DESC
-      ) AS rn
-    FROM {{identities}}
-    WHERE project_id = :project_id
-      AND dt >= :identities_from_dt
-  ) latest
-  WHERE rn = 1 AND id <> canonical_id
-),
--- 8 hops, as in results-count.sql (no WITH RECURSIVE: Athena caps recursion at depth 10).
-canonical AS (
-  SELECT
-    h1.id,
-    coalesce(
-      h8.canonical_id, h7.canonical_id, h6.canonical_id, h5.canonical_id,
-      h4.canonical_id, h3.canonical_id, h2.canonical_id, h1.canonical_id
-    ) AS canonical_id
-  FROM links h1
-  LEFT JOIN links h2 ON h2.id = h1.canonical_id
-  LEFT JOIN links h3 ON h3.id = h2.canonical_id
-  LEFT JOIN links h4 ON h4.id = h3.canonical_id
-  LEFT JOIN links h5 ON h5.id = h4.canonical_id
-  LEFT JOIN links h6 ON h6.id = h5.canonical_id
-  LEFT JOIN links h7 ON h7.id = h6.canonical_id
-  LEFT JOIN links h8 ON h8.id = h7.canonical_id
-),
+-- Identity resolution as in results-count.sql: links and canonical.
+{{> rules/canonical-ids.sql}},
 resolved AS (
   SELECT
     coalesce(c.canonical_id, s.sent_user_id) AS user_key,
@@ -99,39 +70,13 @@ users AS (
     min_by(variant, first_key) FILTER (WHERE variant IS NOT NULL) AS variant,
     min(first_at) FILTER (WHERE variant IS NOT NULL) AS enrolled_at,
     count(DISTINCT variant) AS variants_seen,
-    min(CASE WHEN is_goal AND last_at >= user_enrolled_at THEN on_day END) AS converted_day
+    -- last_at is the latest time of a goal row (NULL on the others).
+    max(last_at) AS last_goal_at,
+    -- The conversion day (the rows know goal events to the day): the first day with a goal event at
+    -- or after enrollment.
+    min(CASE WHEN is_goal AND last_at >= user_enrolled_at THEN on_day END) AS converted_at
   FROM resolved_enrolled
   GROUP BY user_key
 )
--- The output step of results-count.sql, with the conversion day in place of converted_at.
-SELECT
-  variant,
-  on_day,
-  count(CASE WHEN kind IN ('total', 'enrolled') THEN user_key END) AS enrolled,
-  count(
-    CASE
-      WHEN kind = 'total' AND converted_day IS NOT NULL THEN 1
-      WHEN kind = 'converted' THEN 1
-    END
-  ) AS converted,
-  CAST(sum(count(CASE WHEN kind = 'total' AND variants_seen > 1 THEN 1 END)) OVER () AS BIGINT) AS multiple_exposures
-FROM (
-  SELECT
-    v.variant,
-    k.kind,
-    u.user_key,
-    u.converted_day,
-    u.variants_seen,
-    CASE k.kind
-      WHEN 'enrolled' THEN substr(u.enrolled_at, 1, 10)
-      WHEN 'converted' THEN u.converted_day
-    END AS on_day
-  FROM UNNEST(ARRAY[:variants]) AS v (variant)
-  LEFT JOIN users u ON u.variant = v.variant
-  CROSS JOIN UNNEST(ARRAY['total', 'enrolled', 'converted']) AS k (kind)
-  WHERE k.kind = 'total'
-    OR (k.kind = 'enrolled' AND u.enrolled_at IS NOT NULL)
-    OR (k.kind = 'converted' AND u.converted_day IS NOT NULL)
-) per_kind
-GROUP BY variant, on_day
-ORDER BY variant, on_day
+-- The result rows per variant and day from users, as in results-count.sql.
+{{> rules/variant-rows.sql}}

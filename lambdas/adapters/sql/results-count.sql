@@ -15,8 +15,12 @@
 -- stored timestamp has the one fixed form YYYY-MM-DDTHH:MM:SS.sssZ (UTC), so text order is time
 -- order in both engines. JSON paths use the bracket form $["key"]: Trino's path tokenizer accepts no
 -- `$` in a dotted key, and the DuckDB macro rewrites $["key"] to DuckDB's $."key".
--- The code loads it from results-count-sql.ts, this file as a TypeScript string (generated; a test
--- keeps the two identical). render.ts fills in the placeholders.
+-- The rules this query shares with the incremental queries live in one file each under rules/,
+-- with the comment that explains them: identity resolution (canonical-ids.sql), the columns read
+-- from a raw event (event-columns.sql), the enrollment variant (enrollment-variant.sql) and the
+-- result rows per variant and day (variant-rows.sql). A line `{{> rules/<name>.sql}}` includes one;
+-- render.ts expands the includes (include.ts), then fills in the placeholders, so the text an
+-- engine runs is one complete query.
 --
 -- Tables (rendered from {{events}} and {{identities}}):
 --   {{events}}      tally.events on AWS: StoredEvent (lambdas/domain/event.ts), all columns strings,
@@ -51,82 +55,21 @@
 -- bound Athena would list every projected day since 2020-01-01 (lib/analytics.ts), about 2,200
 -- empty prefixes. There is no upper bound to add: projection stops at NOW+2DAYS.
 WITH
--- The latest record of each linked ID (all of them, whatever their timestamp: this resolves the
--- CURRENT canonical ID, which is how events stored before a link join the user's later events).
--- Latest is by version: the identities table's pointer version the change committed, so the order
--- is the table's commit order, not the requests' arrival order (records without one count as 0).
--- A latest record pointing at itself makes the ID a root again, like an ID without records.
-links AS (
-  SELECT id, canonical_id
-  FROM (
-    SELECT
-      id,
-      canonical_id,
-      row_number() OVER (
-        PARTITION BY id ORDER BY coalesce(try_cast("version" AS bigint), 0) DESC, "timestamp" DESC, canonical_id DESC
-      ) AS rn
-    FROM {{identities}}
-    WHERE project_id = :project_id
-      AND dt >= :identities_from_dt
-  ) latest
-  WHERE rn = 1 AND id <> canonical_id
-),
--- Follow the pointers to the root with a fixed number of self-joins, 8 hops. Not WITH RECURSIVE:
--- Athena caps recursion at depth 10 with no way to raise it and fails the query beyond, and both
--- engines evaluate it as repeated joins anyway. Chains are short in practice: edges point to an
--- earlier-seen ID (no cycles), a merge writes a record for every member it re-points straight at the
--- new root, and reading a longer chain in the table shortens it and records that too
--- (lambdas/store/identity-store.ts), so a chain grows by one hop only when a group's root is itself
--- merged later and the member's re-point was missed; 8 hops means 8 such merges in a row.
-canonical AS (
-  SELECT
-    h1.id,
-    coalesce(
-      h8.canonical_id, h7.canonical_id, h6.canonical_id, h5.canonical_id,
-      h4.canonical_id, h3.canonical_id, h2.canonical_id, h1.canonical_id
-    ) AS canonical_id
-  FROM links h1
-  LEFT JOIN links h2 ON h2.id = h1.canonical_id
-  LEFT JOIN links h3 ON h3.id = h2.canonical_id
-  LEFT JOIN links h4 ON h4.id = h3.canonical_id
-  LEFT JOIN links h5 ON h5.id = h4.canonical_id
-  LEFT JOIN links h6 ON h6.id = h5.canonical_id
-  LEFT JOIN links h7 ON h7.id = h6.canonical_id
-  LEFT JOIN links h8 ON h8.id = h7.canonical_id
-),
--- The run's events (the only scan of {{events}}), with the variant each names for this experiment:
--- an exposure's $variant, else the super property's value; NULL when neither names a configured
--- variant (such events enroll nobody).
+-- Identity resolution: links and canonical, the current canonical ID of every linked ID.
+{{> rules/canonical-ids.sql}},
+-- The run's events (the only scan of {{events}}), with the variant each names for this experiment
+-- (rules/enrollment-variant.sql: an exposure's $variant, else the super property's value; NULL when
+-- neither names a configured variant, and such events enroll nobody).
 run_events AS (
   SELECT
     sent_user_id,
     name,
     event_time,
     sort_key,
-    CASE
-      WHEN name = :exposure_event
-        AND exposure_experiment IN (:experiment_spellings)
-        AND exposure_variant IN (:variants)
-        THEN exposure_variant
-      WHEN super_variant IN (:variants) THEN super_variant
-    END AS variant
+    {{> rules/enrollment-variant.sql}}
   FROM (
     SELECT
-      sent_user_id,
-      name,
-      "timestamp" AS event_time,
-      -- Total order for ties at one timestamp: timestamp, then received_at, then dedupe_key.
-      -- timestamp and received_at have a fixed width, so text order of the concatenation is the
-      -- order of the tuple.
-      concat("timestamp", coalesce(received_at, ''), coalesce(dedupe_key, '')) AS sort_key,
-      json_extract_scalar(properties, '$["$experiment_name"]') AS exposure_experiment,
-      json_extract_scalar(properties, '$["$variant"]') AS exposure_variant,
-      -- The first spelling present wins; the paths may repeat one another (short names).
-      coalesce(
-        json_extract_scalar(properties, :super_property_path),
-        json_extract_scalar(properties, :sdk_super_property_path),
-        json_extract_scalar(properties, :name_super_property_path)
-      ) AS super_variant
+      {{> rules/event-columns.sql}}
     FROM {{events}}
     WHERE project_id = :project_id
       AND dt BETWEEN :from_dt AND :to_dt
@@ -175,42 +118,5 @@ users AS (
   FROM relevant_enrolled
   GROUP BY user_key
 )
--- One pass over users (referenced once, see relevant_enrolled): each variant's users three times
--- over, as kind 'total' (the totals row, on_day NULL), 'enrolled' (on their enrollment day) and
--- 'converted' (on their conversion day, converters only); a variant nobody enrolled in keeps one
--- 'total' row of NULLs from the LEFT JOIN, so it gets a totals row of zeros. Days are the first ten
--- characters of the fixed-form timestamps (substr is 1-based in both engines).
--- count(CASE WHEN ... THEN 1 END), not count_if: over a group of only NULLs (a variant nobody
--- enrolled in) Trino's count_if gives 0 but DuckDB's gives NULL.
-SELECT
-  variant,
-  on_day,
-  count(CASE WHEN kind IN ('total', 'enrolled') THEN user_key END) AS enrolled,
-  count(
-    CASE
-      WHEN kind = 'total' AND last_goal_at >= enrolled_at THEN 1
-      WHEN kind = 'converted' THEN 1
-    END
-  ) AS converted,
-  CAST(sum(count(CASE WHEN kind = 'total' AND variants_seen > 1 THEN 1 END)) OVER () AS BIGINT) AS multiple_exposures
-FROM (
-  SELECT
-    v.variant,
-    k.kind,
-    u.user_key,
-    u.enrolled_at,
-    u.last_goal_at,
-    u.variants_seen,
-    CASE k.kind
-      WHEN 'enrolled' THEN substr(u.enrolled_at, 1, 10)
-      WHEN 'converted' THEN substr(u.converted_at, 1, 10)
-    END AS on_day
-  FROM UNNEST(ARRAY[:variants]) AS v (variant)
-  LEFT JOIN users u ON u.variant = v.variant
-  CROSS JOIN UNNEST(ARRAY['total', 'enrolled', 'converted']) AS k (kind)
-  WHERE k.kind = 'total'
-    OR (k.kind = 'enrolled' AND u.enrolled_at IS NOT NULL)
-    OR (k.kind = 'converted' AND u.converted_at IS NOT NULL)
-) per_kind
-GROUP BY variant, on_day
-ORDER BY variant, on_day
+-- The result rows per variant and day from users.
+{{> rules/variant-rows.sql}}

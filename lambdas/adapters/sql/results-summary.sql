@@ -20,6 +20,8 @@
 -- Every aggregate is idempotent (min, max, distinct), so a summary read twice (a slice rewritten
 -- after a failed commit) counts once.
 --
+-- The columns read from an event and the enrollment variant are results-count.sql's rules, included
+-- from rules/event-columns.sql and rules/enrollment-variant.sql.
 -- Same dialect rules as results-count.sql (Trino; DuckDB with the json_extract_scalar and
 -- from_iso8601_timestamp macros). Events are read from the run's days whose files were modified at
 -- or after :slice_lo ("$file_modified_time": Athena skips older objects; DuckDB lists only those
@@ -54,26 +56,10 @@ FROM (
       name,
       event_time,
       sort_key,
-      CASE
-        WHEN name = :exposure_event
-          AND exposure_experiment IN (:experiment_spellings)
-          AND exposure_variant IN (:variants)
-          THEN exposure_variant
-        WHEN super_variant IN (:variants) THEN super_variant
-      END AS variant
+      {{> rules/enrollment-variant.sql}}
     FROM (
       SELECT
-        sent_user_id,
-        name,
-        "timestamp" AS event_time,
-        concat("timestamp", coalesce(received_at, ''), coalesce(dedupe_key, '')) AS sort_key,
-        json_extract_scalar(properties, '$["$experiment_name"]') AS exposure_experiment,
-        json_extract_scalar(properties, '$["$variant"]') AS exposure_variant,
-        coalesce(
-          json_extract_scalar(properties, :super_property_path),
-          json_extract_scalar(properties, :sdk_super_property_path),
-          json_extract_scalar(properties, :name_super_property_path)
-        ) AS super_variant
+        {{> rules/event-columns.sql}}
       FROM {{events}}
       WHERE project_id = :project_id
         AND dt BETWEEN :from_dt AND :events_to_dt

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { expandIncludes, SQL_RULES } from '../../lambdas/adapters/sql/include';
+import { renderSql, SqlRenderError } from '../../lambdas/adapters/sql/render';
+import RESULTS_COUNT_SQL from '../../lambdas/adapters/sql/results-count.sql';
+import RESULTS_COUNT_INCREMENTAL_SQL from '../../lambdas/adapters/sql/results-count-incremental.sql';
+import RESULTS_SUMMARY_SQL from '../../lambdas/adapters/sql/results-summary.sql';
+
+describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
+  const rules = { 'rules/cols.sql': '-- why\na,\nb AS c\n\n', 'rules/cte.sql': 'x AS (\n\n  SELECT 1\n)\n' };
+
+  it('puts the rule in place of the include line, indented like it, with its comma on the last line', () => {
+    const sql = 'WITH\n{{> rules/cte.sql}},\ny AS (\n  SELECT\n    {{> rules/cols.sql}}\n  FROM x\n)\nSELECT * FROM y';
+    expect(expandIncludes(sql, rules)).toBe('WITH\nx AS (\n\n  SELECT 1\n),\ny AS (\n  SELECT\n    -- why\n    a,\n    b AS c\n  FROM x\n)\nSELECT * FROM y');
+    expect(renderSql(expandIncludes(sql, rules), {}, {})).toBe(
+      'WITH\nx AS (\n  SELECT 1\n),\ny AS (\n  SELECT\n    a,\n    b AS c\n  FROM x\n)\nSELECT * FROM y',
+    );
+  });
+
+  it('leaves an include named inside a comment or a longer line alone', () => {
+    const sql = "-- included with {{> rules/cols.sql}}\nSELECT '{{> rules/cols.sql}}'";
+    expect(expandIncludes(sql, rules)).toBe(sql);
+  });
+
+  it('refuses an unknown rule, a rule that includes another, a comma after a trailing comment, and an unexpanded include', () => {
+    expect(() => expandIncludes('{{> rules/none.sql}}', rules)).toThrow(/No SQL rule "rules\/none.sql" to include \(known: rules\/cols.sql, rules\/cte.sql\)/);
+    expect(() => expandIncludes('{{> rules/a.sql}}', { 'rules/a.sql': '  {{> rules/a.sql}}' })).toThrow(/must not include another rule/);
+    expect(() => expandIncludes('{{> rules/a.sql}},', { 'rules/a.sql': 'x AS (SELECT 1) -- note' })).toThrow(/must end in code/);
+    expect(() => renderSql('SELECT\n  {{> rules/cols.sql}}\nFROM t', {}, {})).toThrow(SqlRenderError);
+    expect(() => renderSql('SELECT\n  {{> rules/cols.sql}}\nFROM t', {}, {})).toThrow(/not expanded/);
+  });
+
+  it('every rule is included by a results query, and each query expands to text without includes', () => {
+    const queries = [RESULTS_COUNT_SQL, RESULTS_COUNT_INCREMENTAL_SQL, RESULTS_SUMMARY_SQL];
+    for (const name of Object.keys(SQL_RULES)) {
+      const includers = queries.filter((sql) => sql.split('\n').some((line) => line.trim().replace(/,$/, '') === `{{> ${name}}}`));
+      expect(includers.length, name).toBeGreaterThanOrEqual(2);
+    }
+    for (const sql of queries) expect(expandIncludes(sql)).not.toMatch(/^\s*\{\{>/m);
+  });
+});
