@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
+import { prng } from '../helpers/prng';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 300_000);
 const DAYS = 30;
@@ -34,18 +35,6 @@ const EXPERIMENT = 'Checkout Flow';
 const VARIANTS = ['control', 'treatment'];
 const FIRST_DAY_MS = Date.UTC(2026, 0, 1);
 const DAY_MS = 86_400_000;
-
-/** Seeded PRNG (mulberry32): the same data on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

@@ -16,6 +16,7 @@ import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query'
 import type { StoredEvent } from '../../lambdas/domain/event';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
 import { storedEventFixture } from '../helpers/stored-event';
+import { prng } from '../helpers/prng';
 
 const PROJECT = 'prop';
 const EXPERIMENT_ID = 'exp-prop';
@@ -24,17 +25,6 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const ALLOWANCE = 10 * 60_000;
 const USERS = 300;
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Delivery {
   /** When the file appears (its modification time). */
