@@ -88,12 +88,3 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
 export function withCatalog<D extends Pick<Deps, 'experiments' | 'experimentsCacheMs'>>(deps: D): D & { catalog: ExperimentCatalog } {
   return { ...deps, catalog: new ExperimentCatalog(deps.experiments, deps.experimentsCacheMs) };
 }
-
-/** Stands in for a dependency a shared handler type names but this function never calls: any use throws. */
-export function notWired<T extends object>(name: string): T {
-  return new Proxy({} as T, {
-    get: () => {
-      throw new Error(`${name} is not wired into this function`);
-    },
-  });
-}

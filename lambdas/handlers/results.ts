@@ -2,16 +2,20 @@
 import { ApiError, notFound } from '../http/api-error';
 import { json, type HttpEvent } from '../http/event';
 import { computeResults, type ResultsDeps } from '../services/compute-results';
-import type { ExperimentStore, Project, ProjectStore } from '../ports';
+import type { ExperimentStore, Project, ProjectStore, ResultsStore } from '../ports';
 import { requireExperiment, wrapAdmin, type AdminDeps } from './admin';
 import type { Experiment } from '../domain/experiment';
 
-export interface ResultsHandlerDeps extends AdminDeps, ResultsDeps {
+/** Reading stored results: no query engine (the stored results carry their computation). */
+export interface ResultsReadDeps extends AdminDeps {
   projects: ProjectStore;
   experiments: ExperimentStore;
+  results: ResultsStore;
 }
 
-async function startedExperiment(deps: ResultsHandlerDeps, event: HttpEvent): Promise<{ project: Project; experiment: Experiment }> {
+export interface ResultsHandlerDeps extends ResultsReadDeps, ResultsDeps {}
+
+async function startedExperiment(deps: ResultsReadDeps, event: HttpEvent): Promise<{ project: Project; experiment: Experiment }> {
   const { project, experiment } = await requireExperiment(deps, event);
   if (experiment.status === 'created') {
     throw new ApiError(409, 'The experiment has not started: results exist once it is running');
@@ -19,7 +23,7 @@ async function startedExperiment(deps: ResultsHandlerDeps, event: HttpEvent): Pr
   return { project, experiment };
 }
 
-export function createResultsGetHandler(deps: ResultsHandlerDeps) {
+export function createResultsGetHandler(deps: ResultsReadDeps) {
   return wrapAdmin('admin-results-get', deps, async (event) => {
     const { experiment } = await startedExperiment(deps, event);
     const results = await deps.results.get(experiment.project_id, experiment.id);

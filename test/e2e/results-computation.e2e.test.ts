@@ -21,7 +21,7 @@ beforeAll(async () => {
       ...deps,
       resultsQuery: new Proxy(deps.resultsQuery, {
         get(target, property, receiver) {
-          if (queryUnavailable) throw new Error('resultsQuery is not wired into this function');
+          if (queryUnavailable) throw new Error('no results query in this function');
           return Reflect.get(target, property, receiver);
         },
       }),
