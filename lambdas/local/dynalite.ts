@@ -25,14 +25,18 @@ type ThreadMessage = { port: number } | { error: string } | 'closed';
 export async function startDynalite(path: string | undefined): Promise<LocalDynamo> {
   const worker = new Worker(new URL('./dynalite-thread.mjs', import.meta.url), { workerData: { path } });
   let closing = false;
+  const where = path ?? 'memory';
   const port = await new Promise<number>((resolve, reject) => {
-    const onMessage = (message: ThreadMessage) => {
+    const fail = (why: string) => reject(new Error(`local DynamoDB (dynalite) could not start on ${where}: ${why}`));
+    worker.once('message', (message: ThreadMessage) => {
       if (typeof message === 'object' && 'port' in message) resolve(message.port);
-      else if (typeof message === 'object') reject(new Error(`local DynamoDB (dynalite) did not start: ${message.error}`));
-    };
-    worker.once('message', onMessage);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`local DynamoDB (dynalite) exited with code ${code} while starting`)));
+      else if (typeof message === 'object') fail(message.error);
+    });
+    worker.once('error', (err) => fail(err.message));
+    worker.once('exit', (code) => fail(`its thread exited with code ${code}`));
+  }).catch(async (err: unknown) => {
+    await worker.terminate();
+    throw err;
   });
   worker.on('error', (err) => log('error', 'local DynamoDB (dynalite) failed', errorFields(err)));
   worker.on('exit', (code) => {
@@ -42,7 +46,11 @@ export async function startDynalite(path: string | undefined): Promise<LocalDyna
     endpoint: `http://127.0.0.1:${port}`,
     close: async () => {
       closing = true;
-      const closed = new Promise<void>((resolve) => worker.on('message', (m: ThreadMessage) => m === 'closed' && resolve()));
+      // 'closed' once dynalite has closed its LevelDB; 'exit' if the thread had already stopped.
+      const closed = new Promise<void>((resolve) => {
+        worker.on('message', (m: ThreadMessage) => m === 'closed' && resolve());
+        worker.once('exit', () => resolve());
+      });
       worker.postMessage('close');
       await closed;
       await worker.terminate();
