@@ -2,9 +2,9 @@
  * DynamoDB for the local stack: dynalite in-process, persisting under the data directory
  * (LevelDB), or in memory when no directory is given (tests).
  */
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
+import { CreateTableCommand, DocumentClient, ListTablesCommand } from '../aws-client/dynamodb';
 import { TABLES, type TableLayout } from '../store/schema';
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -33,9 +33,9 @@ export const localTableName = (layout: TableLayout) => `tally-${layout.name}`;
 
 /** Creates the tables that do not exist yet, from the same layouts the CDK stack uses. */
 export async function ensureTables(endpoint: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const client = new DocumentClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
-    const existing = new Set((await client.send(new ListTablesCommand({}))).TableNames ?? []);
+    const existing = new Set<string>((await client.send(new ListTablesCommand({}))).TableNames ?? []);
     for (const layout of Object.values(TABLES)) {
       const name = localTableName(layout);
       if (existing.has(name)) continue;
