@@ -250,6 +250,12 @@ function binaryToBase64(value: unknown): unknown {
   return copy ?? value;
 }
 
+/** A Uint8Array as the SDK gives binary values (not a Buffer), over the decoded bytes. */
+function bytes(base64: string): Uint8Array {
+  const b = Buffer.from(base64, 'base64');
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
 /** The reverse for answers: B and BS (base64 strings) back to bytes, inside maps and lists too. */
 function base64ToBinary(item: Record<string, unknown>): Record<string, unknown> {
   let copy: Record<string, unknown> | undefined;
@@ -261,8 +267,8 @@ function base64ToBinary(item: Record<string, unknown>): Record<string, unknown> 
 }
 function attributeFromWire(av: Record<string, unknown>): Record<string, unknown> {
   if (!av || typeof av !== 'object') return av;
-  if (typeof av.B === 'string') return { B: Buffer.from(av.B, 'base64') };
-  if (Array.isArray(av.BS)) return { BS: (av.BS as string[]).map((b) => Buffer.from(b, 'base64')) };
+  if (typeof av.B === 'string') return { B: bytes(av.B) };
+  if (Array.isArray(av.BS)) return { BS: (av.BS as string[]).map(bytes) };
   if (av.M && typeof av.M === 'object') {
     const m = base64ToBinary(av.M as Record<string, unknown>);
     return m === av.M ? av : { M: m };
