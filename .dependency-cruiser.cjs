@@ -8,7 +8,9 @@
  * | logging   | lambdas/logging       | nothing of Tally's (a domain-free module anyone may use)      |
  * | contract  | lambdas/contract      | domain: plain data shared by the Lambdas and the CDK app      |
  * | ports     | lambdas/ports         | domain: interfaces, their types, the errors callers catch     |
- * | store     | lambdas/store         | ports, domain, contract, logging: storage adapters            |
+ * | aws-client| lambdas/aws-client    | domain, logging, node built-ins, @aws-sdk/util-dynamodb: the  |
+ * |           |                       | signed JSON client for DynamoDB and Firehose                  |
+ * | store     | lambdas/store         | ports, domain, contract, logging, aws-client: storage adapters|
  * | adapters  | lambdas/adapters      | ports, domain, contract, logging, store: adapters that store  |
  * |           |                       | nothing (geolocation, rate-limit registry, results queries)   |
  * | services  | lambdas/services      | ports, domain, logging                                        |
@@ -22,6 +24,10 @@
  * |           |                       | only, never handlers/, http/ or adapters                      |
  * | dashboard | dashboard/src         | dashboard/src, lambdas/contract/dashboard.ts, pure            |
  * |           |                       | lambdas/domain modules, preact, uplot: it runs in a browser   |
+ *
+ * No module under lambdas/ imports @aws-sdk/client-dynamodb, @aws-sdk/lib-dynamodb or
+ * @aws-sdk/client-firehose: the Lambdas reach DynamoDB and Firehose through lambdas/aws-client (its
+ * cold load is what docs/decisions/ingestion-cold-start.md is about).
  *
  * A module that breaks a row fails the check with the rule's name. To see it fail:
  * test/layers/layers.test.ts runs the checker on a fixture with a wrong-way import.
@@ -67,11 +73,32 @@ module.exports = {
       to: { path: '^(lambdas|lib|bin)/', pathNot: [tally('ports'), tally('domain')] },
     },
     {
+      name: 'aws-client-is-self-contained',
+      comment: 'aws-client: the signed JSON client; domain and logging of Tally, node built-ins, @aws-sdk/util-dynamodb',
+      severity: 'error',
+      from: { path: tally('aws-client') },
+      to: {
+        path: ['^(lambdas|lib|bin)/', '^@aws-sdk/', '(^|/)node_modules/@aws-sdk/'],
+        pathNot: [tally('aws-client'), tally('domain'), tally('logging'), '(^|/)node_modules/@aws-sdk/util-dynamodb/', '^@aws-sdk/util-dynamodb$'],
+      },
+    },
+    {
+      name: 'lambdas-use-the-small-aws-client',
+      comment:
+        'DynamoDB and Firehose through lambdas/aws-client, never the SDK clients (their load is the cold start of docs/decisions/ingestion-cold-start.md)',
+      severity: 'error',
+      from: { path: '^lambdas/' },
+      to: { path: ['(^|/)node_modules/@aws-sdk/(client-dynamodb|lib-dynamodb|client-firehose)/', '^@aws-sdk/(client-dynamodb|lib-dynamodb|client-firehose)$'] },
+    },
+    {
       name: 'store-implements-ports',
-      comment: 'store: storage adapters import ports, domain, contract and logging',
+      comment: 'store: storage adapters import ports, domain, contract, logging and the AWS client',
       severity: 'error',
       from: { path: tally('store') },
-      to: { path: '^(lambdas|lib|bin)/', pathNot: [tally('store'), tally('ports'), tally('domain'), tally('contract'), tally('logging')] },
+      to: {
+        path: '^(lambdas|lib|bin)/',
+        pathNot: [tally('store'), tally('ports'), tally('domain'), tally('contract'), tally('logging'), tally('aws-client')],
+      },
     },
     {
       name: 'adapters-implement-ports',

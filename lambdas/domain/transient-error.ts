@@ -25,6 +25,19 @@ const TRANSIENT_NAMES = new Set([
   'TimeoutError',
 ]);
 
+/**
+ * Throttling: the service is busy because of our rate (the AWS SDK's THROTTLING_ERROR_CODES, the
+ * ones DynamoDB and Firehose can answer). A retry after one of these backs off harder (retry-backoff.ts).
+ */
+const THROTTLING_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'Throttling',
+  'RequestLimitExceeded',
+  'TooManyRequestsException',
+  'LimitExceededException',
+]);
+
 /** Socket-level failures: the request may not even have reached the service. */
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -51,6 +64,13 @@ export function isTransient(err: unknown, depth = 0): boolean {
   if (typeof e.name === 'string' && TRANSIENT_NAMES.has(e.name)) return true;
   if (typeof e.code === 'string' && TRANSIENT_CODES.has(e.code)) return true;
   return isTransient(e.cause, depth + 1);
+}
+
+/** Whether a failure is throttling (HTTP 429 or a throttling error name): transient, with a longer backoff. */
+export function isThrottling(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as ErrorShape;
+  return e.$metadata?.httpStatusCode === 429 || (typeof e.name === 'string' && THROTTLING_NAMES.has(e.name));
 }
 
 /** A failure of Tally's own that a retry of the same request may not hit again. */

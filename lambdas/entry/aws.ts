@@ -4,11 +4,11 @@
  * (lambdas/lambda-env.ts). Missing variables fail the cold start with their names, so a misconfigured
  * deployment shows up on its first invocation log line rather than as odd behaviour.
  */
-import { FirehoseClient } from '@aws-sdk/client-firehose';
 import type { Deps } from '../deps';
 import { readLambdaEnv, type LambdaEnv, type LambdaEnvName } from '../lambda-env';
 import { envOf, functionLine, type DependencyName, type FunctionName, type RouteDeps, type UsedBy } from '../routes';
 import { ExperimentCatalog } from '../services/experiment-catalog';
+import { FirehoseClient } from '../aws-client/firehose';
 import { DynamoApiKeyStore } from '../store/api-key-store';
 import { documentClient } from '../store/dynamo-client';
 import { DynamoEventLedger } from '../store/event-ledger';

@@ -7,8 +7,8 @@
  * on AWS. On one thread, dynalite's work and the handlers' took turns: `npm run bench:ingest`
  * measured 839 events/s on one thread and 1,218 with the worker, same machine, same run of minutes.
  */
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { Worker } from 'node:worker_threads';
+import { CreateTableCommand, DocumentClient, ListTablesCommand } from '../aws-client/dynamodb';
 import { errorFields, log } from '../logging/log';
 import { TABLES, type TableLayout } from '../store/schema';
 
@@ -63,9 +63,9 @@ export const localTableName = (layout: TableLayout) => `tally-${layout.name}`;
 
 /** Creates the tables that do not exist yet, from the same layouts the CDK stack uses. */
 export async function ensureTables(endpoint: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const client = new DocumentClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
-    const existing = new Set((await client.send(new ListTablesCommand({}))).TableNames ?? []);
+    const existing = new Set<string>((await client.send(new ListTablesCommand({}))).TableNames ?? []);
     for (const layout of Object.values(TABLES)) {
       const name = localTableName(layout);
       if (existing.has(name)) continue;

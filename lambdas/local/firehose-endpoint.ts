@@ -1,6 +1,6 @@
 /**
  * A local endpoint speaking Firehose's PutRecordBatch wire protocol (JSON 1.1), so the unchanged
- * @aws-sdk/client-firehose code of the AWS path runs locally. It does what the delivery stream does
+ * Firehose client of the AWS path (lambdas/aws-client/firehose.ts) runs locally. It does what the delivery stream does
  * on AWS: splits each record into its NDJSON lines and appends every line under
  * <dir>/project_id=<id>/dt=<YYYY-MM-DD>/ (dt from the line's `timestamp`), the S3 bucket's key layout.
  *
@@ -28,7 +28,9 @@ export type FirehoseFault =
   /** The whole call fails with a 500 ServiceUnavailableException. */
   | 'unavailable'
   /** Every record of the call fails (FailedPutCount = records), as under throttling. */
-  | 'reject-records';
+  | 'reject-records'
+  /** The call's first record fails, the others are stored (a partial failure). */
+  | 'reject-first-record';
 
 export interface LocalFirehose {
   endpoint: string;
@@ -36,6 +38,8 @@ export interface LocalFirehose {
   faults: FirehoseFault[];
   /** Fault injection for tests: while true, every call fails as 'unavailable'. */
   down: boolean;
+  /** PutRecordBatch calls received, failed ones included. */
+  calls: number;
   close(): Promise<void>;
 }
 
@@ -45,7 +49,7 @@ const fileName = () => `tally-${new Date().toISOString().replace(/[:.]/g, '-')}-
 /** dirs: delivery stream name -> the directory standing in for its S3 prefix. */
 export async function startLocalFirehose(dirs: Record<string, string>): Promise<LocalFirehose> {
   const faults: FirehoseFault[] = [];
-  const local = { faults, down: false } as LocalFirehose;
+  const local = { faults, down: false, calls: 0 } as LocalFirehose;
   const objectName = fileName();
   // Appends to one file are chained so concurrent requests never interleave partial lines.
   const tails = new Map<string, Promise<void>>();
@@ -65,6 +69,7 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
     if (!target.endsWith('.PutRecordBatch')) {
       return reply(res, 400, { __type: 'UnknownOperationException', message: `${target} is not supported locally` });
     }
+    local.calls++;
     const fault = local.down ? 'unavailable' : faults.shift();
     if (fault === 'unavailable') {
       return reply(res, 500, { __type: 'ServiceUnavailableException', message: 'injected fault' });
@@ -82,7 +87,9 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
       });
     }
     const byPartition = new Map<string, string[]>();
-    for (const record of body.Records) {
+    const rejected = (i: number) => fault === 'reject-first-record' && i === 0;
+    for (const [i, record] of body.Records.entries()) {
+      if (rejected(i)) continue;
       const data = Buffer.from(record.Data, 'base64').toString('utf8');
       const lines = data.split('\n').filter(Boolean);
       if (lines.length > DEAGGREGATION_MAX_LINES) {
@@ -105,9 +112,11 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
       await append(join(dir, partition, objectName), lines.join(''));
     }
     reply(res, 200, {
-      FailedPutCount: 0,
+      FailedPutCount: body.Records.filter((_, i) => rejected(i)).length,
       Encrypted: false,
-      RequestResponses: body.Records.map(() => ({ RecordId: randomUUID() })),
+      RequestResponses: body.Records.map((_, i) =>
+        rejected(i) ? { ErrorCode: 'ServiceUnavailableException', ErrorMessage: 'injected fault' } : { RecordId: randomUUID() },
+      ),
     });
   };
 

@@ -3,7 +3,6 @@
  * handlers the Lambdas run. This module starts and stops the pieces; the wiring is in wiring.ts, what
  * API Gateway does in api-gateway.ts, and the results job's schedule in results-scheduler.ts.
  */
-import { FirehoseClient } from '@aws-sdk/client-firehose';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { json } from '../http/event';
 import { errorFields, log } from '../logging/log';
 import { createHandlers } from '../handlers/registry';
 import { documentClient } from '../store/dynamo-client';
+import { FirehoseClient } from '../aws-client/firehose';
 import { localGateway } from './api-gateway';
 import { lockDataDir } from './data-dir';
 import { ensureTables, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from './dynalite';

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DocumentClient } from '../aws-client/dynamodb';
 import type { ApiKeyRecord } from '../domain/api-key';
 import { queryAll } from './dynamo-client';
 import { TABLES } from './schema';
@@ -8,7 +8,7 @@ const BY_PROJECT = TABLES.api_keys.indexes[0]!.name;
 
 export class DynamoApiKeyStore implements ApiKeyStore {
   constructor(
-    private readonly ddb: DynamoDBDocumentClient,
+    private readonly ddb: DocumentClient,
     private readonly table: string,
   ) {}
 

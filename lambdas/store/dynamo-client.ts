@@ -1,11 +1,12 @@
-import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, ScanCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DocumentClient, QueryCommand, ScanCommand, type QueryInput, type ScanInput } from '../aws-client/dynamodb';
+import type { AwsClientOptions } from '../aws-client/json-client';
 
-/** One document client per process; the SDK honours AWS_ENDPOINT_URL_DYNAMODB for local endpoints. */
-export function documentClient(config: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(new DynamoDBClient(config), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+/**
+ * One document client per process (lambdas/aws-client: undefined values removed, AWS_ENDPOINT_URL_DYNAMODB
+ * honoured for local endpoints). Without options: the region and credentials Lambda sets.
+ */
+export function documentClient(options: AwsClientOptions = {}): DocumentClient {
+  return new DocumentClient(options);
 }
 
 export function isConditionalCheckFailed(err: unknown): boolean {
@@ -26,10 +27,10 @@ async function allPages<T>(read: (start: Record<string, unknown> | undefined) =>
   return items;
 }
 
-export function queryAll<T>(ddb: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<T[]> {
+export function queryAll<T>(ddb: DocumentClient, input: Omit<QueryInput, 'ExclusiveStartKey'>): Promise<T[]> {
   return allPages((start) => ddb.send(new QueryCommand({ ...input, ExclusiveStartKey: start })));
 }
 
-export function scanAll<T>(ddb: DynamoDBDocumentClient, input: Omit<ScanCommandInput, 'ExclusiveStartKey'>): Promise<T[]> {
+export function scanAll<T>(ddb: DocumentClient, input: Omit<ScanInput, 'ExclusiveStartKey'>): Promise<T[]> {
   return allPages((start) => ddb.send(new ScanCommand({ ...input, ExclusiveStartKey: start })));
 }

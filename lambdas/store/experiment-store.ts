@@ -6,7 +6,7 @@
  * project share any spelling and an exposure or super property always names at most one of them.
  * Without transactions: claims are taken one by one and released again when a later one fails.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DocumentClient } from '../aws-client/dynamodb';
 import { experimentNameSpellings, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
 import { isConditionalCheckFailed, queryAll } from './dynamo-client';
 import { NameTakenError, StatusConflictError, type ExperimentPatch, type ExperimentStore } from '../ports/experiment-store';
@@ -16,7 +16,7 @@ const nameKey = (spelling: string) => `name#${spelling}`;
 
 export class DynamoExperimentStore implements ExperimentStore {
   constructor(
-    private readonly ddb: DynamoDBDocumentClient,
+    private readonly ddb: DocumentClient,
     private readonly table: string,
   ) {}
 

@@ -3,7 +3,7 @@
  * as fit: Firehose bills each record rounded up to 5 KB, so one 20-event record costs what one event
  * alone would. The delivery stream de-aggregates the lines again and partitions them by project and day.
  */
-import { FirehoseClient, PutRecordBatchCommand, type _Record } from '@aws-sdk/client-firehose';
+import { PutRecordBatchCommand, type FirehoseClient, type FirehoseRecord } from '../aws-client/firehose';
 import { RawStreamError, type RawStream } from '../ports';
 
 /** Firehose limits: 1,000 KiB per record, 500 records and 4 MiB per PutRecordBatch. */
@@ -31,9 +31,9 @@ export class FirehoseRawStream<T extends object> implements RawStream<T> {
 
   /**
    * PutRecordBatch can fail per record: resend only the failed ones, with backoff. A whole-call error
-   * has already been retried by the SDK's own retry strategy, so it fails the write at once.
+   * has already been retried by the client (lambdas/aws-client, the SDK's standard retries), so it fails the write at once.
    */
-  private async putBatch(records: _Record[]): Promise<void> {
+  private async putBatch(records: FirehoseRecord[]): Promise<void> {
     let pending = records;
     for (let attempt = 1; ; attempt++) {
       let out;
@@ -52,8 +52,8 @@ export class FirehoseRawStream<T extends object> implements RawStream<T> {
   }
 }
 
-export function packRecords(events: object[]): _Record[] {
-  const records: _Record[] = [];
+export function packRecords(events: object[]): FirehoseRecord[] {
+  const records: FirehoseRecord[] = [];
   let lines: Buffer[] = [];
   let size = 0;
   const flush = () => {
@@ -71,9 +71,9 @@ export function packRecords(events: object[]): _Record[] {
   return records;
 }
 
-function toBatches(records: _Record[]): _Record[][] {
-  const batches: _Record[][] = [];
-  let current: _Record[] = [];
+function toBatches(records: FirehoseRecord[]): FirehoseRecord[][] {
+  const batches: FirehoseRecord[][] = [];
+  let current: FirehoseRecord[] = [];
   let bytes = 0;
   for (const r of records) {
     const n = r.Data!.length;

@@ -14,7 +14,7 @@
  * Every pointer change carries a version (1, 2, … per item) that the conditional write commits; the
  * journal records each change with it, so the identity stream's "latest row" is the table's order.
  */
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type DocumentClient } from '../aws-client/dynamodb';
 import { mapLimit } from '../domain/concurrency';
 import { creationOrder, firstSightStamp, requestPosition, seenBefore, type SeenId } from '../domain/canonical-order';
 import { TransientError } from '../domain/transient-error';
@@ -29,7 +29,7 @@ export const NO_JOURNAL: IdentityJournal = { beforeMerge: async () => undefined,
 
 export class DynamoIdentityStore implements IdentityStore {
   constructor(
-    private readonly ddb: DynamoDBDocumentClient,
+    private readonly ddb: DocumentClient,
     private readonly table: string,
   ) {}
 

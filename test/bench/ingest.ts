@@ -43,7 +43,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /**
  * The baseline of the loopback figure, in the same run: the DynamoDB work of the same requests on the
- * same on-disk dynalite, through the same SDK client and stores, with no HTTP server, handler or raw
+ * same on-disk dynalite, through the same DynamoDB client (lambdas/aws-client) and stores, with no HTTP server, handler or raw
  * stream: per request one identity read and 20 conditional claims in parallel, then the commit.
  */
 async function storageAlone() {
@@ -143,7 +143,7 @@ async function coldLoad() {
       if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${r.stderr}`);
       return performance.now() - t;
     };
-    // The SDK packages the bundle requires, loaded alone: the part of its cold load that is the SDK's.
+    // The @aws-sdk packages the bundle requires (util-dynamodb: lambdas/aws-client replaced the SDK clients), loaded alone: the part of its cold load that is the SDK's.
     const sdkPackages = [...new Set(readFileSync(bundle, 'utf8').match(/require\("@aws-sdk\/[^"]+"\)/g) ?? [])];
     const bare: number[] = [];
     const loaded: number[] = [];
@@ -176,7 +176,7 @@ console.log(
   `handler CPU (storage stubbed): ${cpu.handlerUsPerEvent.toFixed(2)} µs/event; JSON.parse of the same bytes: ${cpu.parseUsPerEvent.toFixed(2)} µs/event; ratio ${cpu.ratio.toFixed(1)}x steady state (median of 7 alternating rounds after 10,000 warm-up requests); ${cpu.earlyRatio.toFixed(1)}x over a new container's requests 300-3,300  (batch ${cpu.bytes} B JSON, ${cpu.gzBytes} B gzip)`,
 );
 console.log(
-  `ingestion bundle: ${(cold.bytes / 1024).toFixed(1)} KB minified; cold load ${cold.loadMs.toFixed(0)} ms vs node -e 0 ${cold.bareMs.toFixed(0)} ms: +${(cold.loadMs - cold.bareMs).toFixed(0)} ms (${(cold.loadMs / cold.bareMs).toFixed(2)}x, median of ${cold.runs}); the SDK packages it requires (${cold.sdkPackages.join(', ')}) alone: +${(cold.sdkMs - cold.bareMs).toFixed(0)} ms`,
+  `ingestion bundle: ${(cold.bytes / 1024).toFixed(1)} KB minified; cold load ${cold.loadMs.toFixed(0)} ms vs node -e 0 ${cold.bareMs.toFixed(0)} ms: +${(cold.loadMs - cold.bareMs).toFixed(0)} ms (${(cold.loadMs / cold.bareMs).toFixed(2)}x, median of ${cold.runs}); the @aws-sdk packages it requires (${cold.sdkPackages.join(', ')}) alone: +${(cold.sdkMs - cold.bareMs).toFixed(0)} ms`,
 );
 console.error(`loopback: ${REQUESTS} requests × ${BATCH} events, concurrency ${CONCURRENCY}…`);
 const alone = await storageAlone();
@@ -185,5 +185,5 @@ console.log(
   `loopback: ${load.eventsPerSecond.toFixed(0)} events/s (${(REQUESTS / load.seconds).toFixed(0)} req/s), p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, 5xx ${load.errors5xx}, other non-204 ${load.other}, ${load.seconds.toFixed(1)} s`,
 );
 console.log(
-  `baseline: the same requests' DynamoDB work alone (same dynalite on disk, SDK and stores; no HTTP, handler or raw stream): ${alone.eventsPerSecond.toFixed(0)} events/s; the local server does ${((100 * load.eventsPerSecond) / alone.eventsPerSecond).toFixed(0)}% of it`,
+  `baseline: the same requests' DynamoDB work alone (same dynalite on disk, DynamoDB client and stores; no HTTP, handler or raw stream): ${alone.eventsPerSecond.toFixed(0)} events/s; the local server does ${((100 * load.eventsPerSecond) / alone.eventsPerSecond).toFixed(0)}% of it`,
 );

@@ -1,11 +1,11 @@
 /** dynalite in memory with the project's tables, for store tests. */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DocumentClient } from '../../lambdas/aws-client/dynamodb';
 import { documentClient } from '../../lambdas/store/dynamo-client';
 import { ensureTables, LOCAL_CREDENTIALS, LOCAL_REGION, localTableName, startDynalite } from '../../lambdas/local/dynalite';
 import { TABLES, type TableName } from '../../lambdas/store/schema';
 
 export interface TestDynamo {
-  ddb: DynamoDBDocumentClient;
+  ddb: DocumentClient;
   table(name: TableName): string;
   close(): Promise<void>;
 }

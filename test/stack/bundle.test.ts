@@ -1,7 +1,7 @@
 /**
  * The one test that bundles for real (local esbuild, no Docker): every function's asset exists, is a
- * CommonJS bundle with its source map, keeps @aws-sdk external, and stays small enough for a fast
- * cold start. One synthesis for all functions; the other stack tests skip bundling.
+ * CommonJS bundle with its source map, keeps @aws-sdk external, reaches DynamoDB and Firehose through
+ * lambdas/aws-client rather than the SDK's clients, and stays small enough for a fast cold start. One synthesis for all functions; the other stack tests skip bundling.
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -35,10 +35,12 @@ describe('bundles', () => {
       { name: 'authorizer', fn: stack.authorizer.fn },
     ];
     const sizes: Record<string, number> = {};
+    const bundleDirs: Record<string, string> = {};
     for (const { name, fn } of functions) {
       const props = template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as never)].Properties;
       const hash = String(props.Code.S3Key).replace(/\.zip$/, '');
       const dir = join(outdir, `asset.${hash}`);
+      bundleDirs[name] = `asset.${hash}`;
       const bundle = join(dir, 'index.js');
       expect(existsSync(bundle), `${name}: ${bundle}`).toBe(true);
       expect(existsSync(`${bundle}.map`), `${name}: source map`).toBe(true);
@@ -48,8 +50,12 @@ describe('bundles', () => {
       expect(sizes[name], name).toBeGreaterThan(1024);
       // CommonJS with the handler export, the SDK left to the runtime.
       expect(code, name).toMatch(/module\.exports/);
-      expect(code, name).toMatch(/require\("@aws-sdk\/client-dynamodb"\)|require\("@aws-sdk\/lib-dynamodb"\)/);
+      expect(code, name).toMatch(/require\("@aws-sdk\/util-dynamodb"\)/);
       expect(code, name).not.toMatch(/class DynamoDBClient\b/);
+      // DynamoDB and Firehose through lambdas/aws-client: the SDK's clients for them cost the ingestion
+      // functions about 80 ms of cold start (docs/decisions/ingestion-cold-start.md).
+      expect(code, name).not.toMatch(/require\("@aws-sdk\/(client-dynamodb|lib-dynamodb|client-firehose)"\)/);
+      expect(code, name).toMatch(/DynamoDB_20120810/);
       // Minified: almost no indented statement lines. The newlines left are inside template literals:
       // SQL texts (indented SQL, not JavaScript) and zod's code generation (a dozen such lines); an
       // unminified bundle has over a thousand.
@@ -58,5 +64,10 @@ describe('bundles', () => {
     }
     expect(Object.keys(sizes)).toHaveLength(functions.length);
     for (const name of INGEST_FUNCTIONS) expect(sizes[name], name).toBeLessThan(MAX_INGEST_BUNDLE_BYTES);
+    // The ingestion functions require no SDK package but util-dynamodb (marshalling, about 2 ms to load).
+    for (const name of INGEST_FUNCTIONS) {
+      const code = readFileSync(join(outdir, bundleDirs[name]!, 'index.js'), 'utf8');
+      expect([...new Set(code.match(/require\("@aws-sdk\/[^"]+"\)/g))], name).toEqual(['require("@aws-sdk/util-dynamodb")']);
+    }
   });
 });

@@ -1,71 +1,109 @@
-import { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-firehose';
-import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+/**
+ * The raw stream's AWS path (FirehoseRawStream over lambdas/aws-client's Firehose client) against the
+ * local Firehose endpoint, which speaks PutRecordBatch and injects faults: records packed as NDJSON,
+ * Firehose's limits kept, rejected records resent alone, failed calls reported as RawStreamError.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FirehoseClient } from '../../lambdas/aws-client/firehose';
 import type { StoredEvent } from '../../lambdas/domain/event';
-import { FirehoseRawStream, packRecords } from '../../lambdas/store/firehose-raw-stream';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lambdas/local/dynalite';
+import { startLocalFirehose, type LocalFirehose } from '../../lambdas/local/firehose-endpoint';
 import { RawStreamError } from '../../lambdas/ports';
+import { FirehoseRawStream, packRecords } from '../../lambdas/store/firehose-raw-stream';
 
-const firehose = mockClient(FirehoseClient);
-beforeEach(() => firehose.reset());
+let dir: string;
+let local: LocalFirehose;
+let client: FirehoseClient;
+let stream: FirehoseRawStream<StoredEvent>;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'tally-firehose-'));
+  local = await startLocalFirehose({ stream: join(dir, 'events') });
+  client = new FirehoseClient({ endpoint: local.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, backoffScale: 0 });
+  stream = new FirehoseRawStream(client, 'stream');
+});
+afterEach(async () => {
+  client.destroy();
+  await local.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const events = (n: number, size = 10): StoredEvent[] =>
-  Array.from({ length: n }, (_, i) => ({ project_id: 'p', name: `e${i}`, properties: { pad: 'x'.repeat(size) } }) as unknown as StoredEvent);
+  Array.from(
+    { length: n },
+    (_, i) => ({ project_id: 'p', name: `e${i}`, timestamp: '2026-11-22T10:00:00.000Z', properties: { pad: 'x'.repeat(size) } }) as unknown as StoredEvent,
+  );
 
-describe('FirehoseRawStream (AWS path, mocked Firehose)', () => {
-  it('packs a 20-event batch into one NDJSON record', async () => {
-    firehose.on(PutRecordBatchCommand).resolves({ FailedPutCount: 0, RequestResponses: [{ RecordId: '1' }] });
-    await new FirehoseRawStream(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(events(20));
-    const calls = firehose.commandCalls(PutRecordBatchCommand);
-    expect(calls).toHaveLength(1);
-    const input = calls[0]!.args[0].input;
-    expect(input.DeliveryStreamName).toBe('stream');
-    expect(input.Records).toHaveLength(1);
-    const lines = Buffer.from(input.Records![0]!.Data!).toString().split('\n').filter(Boolean);
-    expect(lines.map((l) => JSON.parse(l).name)).toEqual(events(20).map((e) => e.name));
+/** The names of the events the stream delivered, in file order. */
+function delivered(): string[] {
+  const partition = join(dir, 'events', 'project_id=p', 'dt=2026-11-22');
+  let files: string[];
+  try {
+    files = readdirSync(partition);
+  } catch {
+    return [];
+  }
+  return files.flatMap((f) =>
+    readFileSync(join(partition, f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).name as string),
+  );
+}
+
+describe('FirehoseRawStream (AWS path, against the local Firehose endpoint)', () => {
+  it('packs a 20-event batch into one NDJSON record, in one call', async () => {
+    await stream.put(events(20));
+    expect(local.calls).toBe(1);
+    expect(delivered()).toEqual(events(20).map((e) => e.name));
   });
 
   it('keeps every record under Firehose limits', () => {
     const records = packRecords(events(300, 30_000));
     expect(records.length).toBeGreaterThan(1);
-    for (const r of records) expect(r.Data!.length).toBeLessThanOrEqual(1000 * 1024);
-    const total = records.reduce((n, r) => n + Buffer.from(r.Data!).toString().split('\n').filter(Boolean).length, 0);
+    for (const r of records) expect(r.Data.length).toBeLessThanOrEqual(1000 * 1024);
+    const total = records.reduce((n, r) => n + Buffer.from(r.Data).toString().split('\n').filter(Boolean).length, 0);
     expect(total).toBe(300);
   });
 
   it('puts at most 500 lines in a record, the most Firehose de-aggregates from one record', () => {
     const records = packRecords(events(1201));
-    const lines = records.map((r) => Buffer.from(r.Data!).toString().split('\n').filter(Boolean).length);
+    const lines = records.map((r) => Buffer.from(r.Data).toString().split('\n').filter(Boolean).length);
     expect(lines).toEqual([500, 500, 201]);
   });
 
-  it('resends only the records Firehose rejected', async () => {
+  it('resends only the records Firehose rejected: every event delivered once', async () => {
     const many = events(100, 30_000); // several records, one PutRecordBatch (under 4 MiB)
-    const recordCount = packRecords(many).length;
-    expect(recordCount).toBeGreaterThan(1);
-    firehose
-      .on(PutRecordBatchCommand)
-      .resolvesOnce({
-        FailedPutCount: 1,
-        RequestResponses: [{ ErrorCode: 'ServiceUnavailableException' }, ...Array.from({ length: recordCount - 1 }, () => ({ RecordId: 'x' }))],
-      })
-      .resolves({ FailedPutCount: 0, RequestResponses: [{ RecordId: 'y' }] });
-    await new FirehoseRawStream(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(many);
-    const calls = firehose.commandCalls(PutRecordBatchCommand);
-    expect(calls).toHaveLength(2);
-    expect(calls[1]!.args[0].input.Records).toHaveLength(1);
+    expect(packRecords(many).length).toBeGreaterThan(1);
+    local.faults.push('reject-first-record');
+    await stream.put(many);
+    expect(local.calls).toBe(2);
+    expect(delivered().sort()).toEqual(many.map((e) => e.name).sort());
   });
 
-  it('fails with a RawStreamError when the call itself fails (the SDK has retried it already)', async () => {
-    firehose.on(PutRecordBatchCommand).rejects(Object.assign(new Error('down'), { name: 'ServiceUnavailableException' }));
-    await expect(new FirehoseRawStream(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(events(2))).rejects.toBeInstanceOf(RawStreamError);
-    expect(firehose.commandCalls(PutRecordBatchCommand)).toHaveLength(1);
+  it('fails with a RawStreamError when the call itself fails, after the client retried it (3 attempts)', async () => {
+    local.down = true;
+    const err = await stream.put(events(2)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RawStreamError);
+    expect((err as Error).message).toMatch(/ServiceUnavailableException/);
+    expect(local.calls).toBe(3);
+    expect(delivered()).toEqual([]);
+  });
+
+  it('rides out one failed call: the client retries it', async () => {
+    local.faults.push('unavailable');
+    await stream.put(events(3));
+    expect(local.calls).toBe(2);
+    expect(delivered()).toEqual(['e0', 'e1', 'e2']);
   });
 
   it('gives up after four attempts when records keep being rejected', async () => {
-    firehose.on(PutRecordBatchCommand).resolves({ FailedPutCount: 1, RequestResponses: [{ ErrorCode: 'ServiceUnavailableException' }] });
-    await expect(new FirehoseRawStream(new FirehoseClient({ region: 'eu-west-1' }), 'stream').put(events(2))).rejects.toThrow(
-      /rejected 1 records after 4 attempts/,
-    );
-    expect(firehose.commandCalls(PutRecordBatchCommand)).toHaveLength(4);
+    local.faults.push('reject-records', 'reject-records', 'reject-records', 'reject-records');
+    await expect(stream.put(events(2))).rejects.toThrow(/rejected 1 records after 4 attempts/);
+    expect(local.calls).toBe(4);
+    expect(delivered()).toEqual([]);
   });
 });

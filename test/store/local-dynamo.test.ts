@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '../../lambdas/aws-client/dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureTables, localTableName, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from '../../lambdas/local/dynalite';
 import { documentClient } from '../../lambdas/store/dynamo-client';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTransient, TransientError } from '../../lambdas/domain/transient-error';
+import { isThrottling, isTransient, TransientError } from '../../lambdas/domain/transient-error';
 import { RawStreamError } from '../../lambdas/ports';
 
 const aws = (name: string, fault: 'client' | 'server', status: number, extra: object = {}) =>
@@ -21,5 +21,16 @@ describe('isTransient: only failures a retry may cure get the retry-me 503', () 
     expect(isTransient(new RawStreamError('call failed', { cause: aws('InvalidArgumentException', 'client', 400) }))).toBe(false);
     expect(isTransient(new TypeError('x is undefined'))).toBe(false);
     expect(isTransient(undefined)).toBe(false);
+  });
+});
+
+describe('isThrottling: the transient failures that back off from 1 s', () => {
+  it('throttling names and HTTP 429 are throttling; other transient failures are not', () => {
+    expect(isThrottling(aws('ProvisionedThroughputExceededException', 'client', 400))).toBe(true);
+    expect(isThrottling(aws('ThrottlingException', 'client', 400))).toBe(true);
+    expect(isThrottling(aws('Whatever', 'client', 429))).toBe(true);
+    expect(isThrottling(aws('InternalServerError', 'server', 500))).toBe(false);
+    expect(isThrottling(aws('ValidationException', 'client', 400))).toBe(false);
+    expect(isThrottling(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Counts the billed units of every DynamoDB and Firehose call the process makes, by wrapping
- * `send` of the SDK's DynamoDBDocumentClient and FirehoseClient (every store gets its client from
+ * `send` of lambdas/aws-client's DocumentClient and FirehoseClient (every store gets its client from
  * those classes, wherever the stores live). The calls still go to dynalite and the local Firehose
  * endpoint unchanged; the meter only reads around them:
  *  - item sizes come from the items themselves (the item before a write, read with an unmetered
@@ -9,10 +9,10 @@
  * It also counts "waves" of AWS calls: each time the number of calls in flight rises from zero,
  * one sequential wait a Lambda would spend on the network.
  */
-import { DescribeTableCommand, DynamoDBClient, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { FirehoseClient } from '@aws-sdk/client-firehose';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { DescribeTableCommand, DocumentClient, GetCommand, QueryCommand, ScanCommand } from '../../../lambdas/aws-client/dynamodb';
+import { FirehoseClient } from '../../../lambdas/aws-client/firehose';
 import { itemSize, itemWriteBill, pageReadUnits, readUnits, type Item, type TableInfo, type WriteBill } from './dynamo-units';
 
 /** Firehose bills every record rounded up to 5 KB (Firehose pricing page, "Direct PUT"). */
@@ -112,7 +112,7 @@ const keyOf = (table: TableInfo, item: Record<string, unknown>) => Object.fromEn
 const sameKey = (a: Record<string, unknown>, b: Record<string, unknown>) =>
   JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
 
-/** Installs the meter on both SDK clients; returns the function that removes it. */
+/** Installs the meter on both clients; returns the function that removes it. */
 export function installMeter(meter: Meter): () => void {
   const restore: Array<() => void> = [];
   const tables = new Map<string, Promise<TableInfo>>();
@@ -137,13 +137,7 @@ export function installMeter(meter: Meter): () => void {
     });
   };
 
-  wrap(DynamoDBDocumentClient.prototype, 'dynamodb', (raw, command) => meterDynamo(meter, raw, command, tables));
-  // Stores use the document client. A call through the low-level client (marshalled items) is not
-  // metered; it is counted as such, so the report says the figures are incomplete instead of hiding it.
-  wrap(DynamoDBClient.prototype, 'dynamodb', (raw, command: any) => {
-    meter.skip(`DynamoDB low-level client ${command?.constructor?.name}`);
-    return raw(command);
-  });
+  wrap(DocumentClient.prototype, 'dynamodb', (raw, command) => meterDynamo(meter, raw, command, tables));
   wrap(FirehoseClient.prototype, 'firehose', async (raw, command) => {
     const out = await raw(command);
     if (command?.constructor?.name === 'PutRecordBatchCommand') {
