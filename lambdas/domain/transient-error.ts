@@ -6,25 +6,6 @@
  * retry what may never succeed. Reads error shapes only, so it imports nothing from the AWS SDK.
  */
 
-/** AWS error names that mean "busy" or "briefly broken" (throttling, service-side faults, timeouts). */
-const TRANSIENT_NAMES = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'Throttling',
-  'RequestLimitExceeded',
-  'TooManyRequestsException',
-  'LimitExceededException',
-  'TransactionConflictException',
-  'InternalServerError',
-  'InternalFailure',
-  'InternalServerException',
-  'ServiceUnavailable',
-  'ServiceUnavailableException',
-  'RequestTimeout',
-  'RequestTimeoutException',
-  'TimeoutError',
-]);
-
 /**
  * Throttling: the service is busy because of our rate (the AWS SDK's THROTTLING_ERROR_CODES, the
  * ones DynamoDB and Firehose can answer). A retry after one of these backs off harder (retry-backoff.ts).
@@ -36,6 +17,20 @@ const THROTTLING_NAMES = new Set([
   'RequestLimitExceeded',
   'TooManyRequestsException',
   'LimitExceededException',
+]);
+
+/** AWS error names that mean "busy" or "briefly broken": throttling, service-side faults, timeouts. */
+const TRANSIENT_NAMES = new Set([
+  ...THROTTLING_NAMES,
+  'TransactionConflictException',
+  'InternalServerError',
+  'InternalFailure',
+  'InternalServerException',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'TimeoutError',
 ]);
 
 /** Socket-level failures: the request may not even have reached the service. */
