@@ -59,10 +59,18 @@ async function main() {
 
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      console.log(`${signal} received again: stopping now, without waiting for requests or the data store.`);
+      process.exit(1);
+    }
     stopping = true;
-    console.log(`${signal} received: finishing requests and closing the data store…`);
-    await server.close();
+    console.log(`${signal} received: finishing requests and closing the data store… (again to stop at once)`);
+    try {
+      await server.close();
+    } catch (err) {
+      console.error(`Could not close cleanly: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    }
     console.log('Stopped.');
     process.exit(0);
   };

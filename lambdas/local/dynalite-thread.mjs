@@ -1,7 +1,7 @@
 // The body of the local DynamoDB's worker thread (lambdas/local/dynalite.ts): dynalite listening on
 // 127.0.0.1, on a port of the system's choosing. Plain JavaScript, so the thread starts without the
-// TypeScript loader. Messages: out { port } once it answers, { error } if it cannot start, 'closed'
-// after 'close' in (dynalite's close also closes its LevelDB, so nothing acknowledged is lost).
+// TypeScript loader. Messages: out { port } once it answers, { error } if it cannot start or fails,
+// { closed, error? } after 'close' in (dynalite's close also closes its LevelDB, so nothing acknowledged is lost).
 import { request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
@@ -18,7 +18,7 @@ server.listen(0, '127.0.0.1', () => {
   );
 });
 parentPort.on('message', (message) => {
-  if (message === 'close') server.close(() => parentPort.postMessage('closed'));
+  if (message === 'close') server.close((err) => parentPort.postMessage({ closed: true, error: err?.message }));
 });
 
 function selfCheck(port) {

@@ -17,20 +17,26 @@ export const LOCAL_REGION = 'us-east-1';
 
 export interface LocalDynamo {
   endpoint: string;
+  /** Closes dynalite (and its LevelDB) and ends its thread; resolves also when the thread had already stopped. */
   close(): Promise<void>;
+  /** The thread dynalite runs in (tests stop it to see the server cope). */
+  thread: Worker;
 }
 
-type ThreadMessage = { port: number } | { error: string } | 'closed';
+/** Messages from dynalite-thread.mjs. */
+type ThreadMessage = { port: number } | { error: string } | { closed: true; error?: string };
+
+/** How long close() waits for dynalite to close its LevelDB before ending the thread anyway. */
+const CLOSE_TIMEOUT_MS = 10_000;
 
 export async function startDynalite(path: string | undefined): Promise<LocalDynamo> {
   const worker = new Worker(new URL('./dynalite-thread.mjs', import.meta.url), { workerData: { path } });
-  let closing = false;
   const where = path ?? 'memory';
   const port = await new Promise<number>((resolve, reject) => {
     const fail = (why: string) => reject(new Error(`local DynamoDB (dynalite) could not start on ${where}: ${why}`));
     worker.once('message', (message: ThreadMessage) => {
-      if (typeof message === 'object' && 'port' in message) resolve(message.port);
-      else if (typeof message === 'object') fail(message.error);
+      if ('port' in message) resolve(message.port);
+      else fail(message.error ?? 'it closed while starting');
     });
     worker.once('error', (err) => fail(err.message));
     worker.once('exit', (code) => fail(`its thread exited with code ${code}`));
@@ -38,21 +44,35 @@ export async function startDynalite(path: string | undefined): Promise<LocalDyna
     await worker.terminate();
     throw err;
   });
-  worker.on('error', (err) => log('error', 'local DynamoDB (dynalite) failed', errorFields(err)));
-  worker.on('exit', (code) => {
-    if (!closing) log('error', 'local DynamoDB (dynalite) stopped; restart the server', { code });
+
+  let closing = false;
+  let exited = false;
+  const closed = new Promise<void>((resolve) => {
+    worker.on('message', (message: ThreadMessage) => {
+      if ('closed' in message) {
+        if (message.error) log('error', 'local DynamoDB (dynalite) did not close cleanly', { error_message: message.error });
+        resolve();
+      } else if ('error' in message) log('error', 'local DynamoDB (dynalite) failed', { error_message: message.error });
+    });
+    worker.on('exit', (code) => {
+      exited = true;
+      if (!closing) log('error', 'local DynamoDB (dynalite) stopped; restart the server', { code });
+      resolve();
+    });
   });
+  worker.on('error', (err) => log('error', 'local DynamoDB (dynalite) failed', errorFields(err)));
+
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    thread: worker,
     close: async () => {
+      if (closing || exited) return void (await closed);
       closing = true;
-      // 'closed' once dynalite has closed its LevelDB; 'exit' if the thread had already stopped.
-      const closed = new Promise<void>((resolve) => {
-        worker.on('message', (m: ThreadMessage) => m === 'closed' && resolve());
-        worker.once('exit', () => resolve());
-      });
       worker.postMessage('close');
-      await closed;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)));
+      await Promise.race([closed, timedOut]);
+      clearTimeout(timer);
       await worker.terminate();
     },
   };

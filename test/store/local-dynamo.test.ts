@@ -45,4 +45,13 @@ describe('local DynamoDB', () => {
     writeFileSync(path, 'a file where the database directory should be');
     await expect(startDynalite(path)).rejects.toThrow(`local DynamoDB (dynalite) could not start on ${path}`);
   });
+
+  it('closes at once when its thread has already stopped, instead of waiting for an answer that cannot come', async () => {
+    const dynamo = await startDynalite(undefined);
+    await dynamo.thread.terminate();
+    const outcome = await Promise.race([dynamo.close().then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000))]);
+    expect(outcome).toBe('closed');
+    // A second close is as quick.
+    await expect(dynamo.close()).resolves.toBeUndefined();
+  });
 });
