@@ -1,15 +1,15 @@
 /**
  * One AWS JSON-protocol call (DynamoDB, Firehose): a SigV4-signed POST over node:http(s) with a
- * keep-alive agent (50 sockets, as the SDK), retried like the SDK's standard mode: failures isTransient
- * calls transient (throttling, 5xx, 429, dropped connections) are sent again, freshly signed, after
- * backoffDelayMs, up to the service's attempts; any other failure (ValidationException,
- * ConditionalCheckFailedException) is thrown at once. docs/decisions/ingestion-cold-start.md says why
+ * keep-alive agent (50 sockets, as the SDK), retried like the SDK's standard mode: failures isRetryable
+ * accepts (the SDK's rule: throttling, 500/502/503/504, socket and DNS failures, timeouts) are sent
+ * again, freshly signed, after backoffDelayMs, up to the service's attempts; any other failure
+ * (ValidationException, ConditionalCheckFailedException, a 501) is thrown at once. docs/decisions/ingestion-cold-start.md says why
  * this replaces the SDK on these two services, and what it leaves out.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { backoffDelayMs, THROTTLING_BACKOFF_BASE_MS } from '../domain/retry-backoff';
-import { isThrottling, isTransient } from '../domain/transient-error';
+import { isRetryable, isThrottling } from '../domain/transient-error';
 import { resolveCredentials, type Credentials } from './credentials';
 import { resolveEndpoint, type ResolvedEndpoint } from './endpoint';
 import { serviceError, type ResponseMetadata } from './service-error';
@@ -82,7 +82,7 @@ export class AwsJsonClient {
       } catch (err) {
         const e = err as { $metadata?: Partial<ResponseMetadata> };
         if (e && typeof e === 'object') e.$metadata = { ...e.$metadata, attempts: attempt, totalRetryDelay };
-        if (attempt >= maxAttempts || !isTransient(err)) throw err;
+        if (attempt >= maxAttempts || !isRetryable(err)) throw err;
         const base = isThrottling(err) ? THROTTLING_BACKOFF_BASE_MS : this.service.backoffBaseMs;
         const delay = backoffDelayMs(attempt - 1, base) * (this.options.backoffScale ?? 1);
         totalRetryDelay += delay;

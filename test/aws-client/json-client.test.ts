@@ -148,6 +148,23 @@ describe('AWS JSON client: retries', () => {
     expect(isTransient(err)).toBe(true);
   });
 
+  it('does not retry what the SDK does not: a 501 is tried once (though still answered 503 as a server fault)', async () => {
+    always = error(501, 'NotImplemented');
+    const err = await failure(ddb().send(get));
+    expect(seen).toHaveLength(1);
+    expect(err.$metadata.attempts).toBe(1);
+    expect(isTransient(err)).toBe(true);
+  });
+
+  it('retries a failed DNS lookup (ENOTFOUND), as the SDK does, and the failure is transient', async () => {
+    const client = new DocumentClient({ endpoint: 'http://tally-nowhere.invalid', region: 'eu-west-1', credentials, backoffScale: 0 });
+    const err = await failure(client.send(get));
+    expect(err.code).toBe('ENOTFOUND');
+    expect(err.$metadata.attempts).toBe(4);
+    expect(isTransient(err)).toBe(true);
+    client.destroy();
+  });
+
   it('gives up after the last attempt with a transient error: throttling, marked $retryable', async () => {
     always = error(400, 'ProvisionedThroughputExceededException');
     const err = await failure(ddb(2).send(get));
