@@ -3,12 +3,14 @@
  * keep-alive agent (50 sockets, as the SDK), retried like the SDK's standard mode: failures isRetryable
  * accepts (the SDK's rule: throttling, 500/502/503/504, socket and DNS failures, timeouts) are sent
  * again, freshly signed, after backoffDelayMs, up to the service's attempts; any other failure
- * (ValidationException, ConditionalCheckFailedException, a 501) is thrown at once. docs/decisions/ingestion-cold-start.md says why
+ * (ValidationException, ConditionalCheckFailedException, a 501) is thrown at once, and so is a
+ * retryable one when the client's retry quota (retry-quota.ts, the SDK's token bucket) cannot pay. docs/decisions/ingestion-cold-start.md says why
  * this replaces the SDK on these two services, and what it leaves out.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { backoffDelayMs, THROTTLING_BACKOFF_BASE_MS } from '../domain/retry-backoff';
+import { RetryQuota } from '../domain/retry-quota';
 import { isRetryable, isThrottling } from '../domain/transient-error';
 import { resolveCredentials, type Credentials } from './credentials';
 import { resolveEndpoint, type ResolvedEndpoint } from './endpoint';
@@ -49,6 +51,8 @@ interface Answer {
 
 export class AwsJsonClient {
   private resolved?: { endpoint: ResolvedEndpoint; credentials: Credentials; agent: http.Agent; host: string };
+  /** One bucket per client, as the SDK: sustained failures soon stop being retried. */
+  readonly retryQuota = new RetryQuota();
 
   constructor(
     private readonly service: AwsService,
@@ -71,6 +75,7 @@ export class AwsJsonClient {
     const body = JSON.stringify(input);
     const maxAttempts = this.options.maxAttempts ?? this.service.maxAttempts;
     let totalRetryDelay = 0;
+    let lastRetryCost: number | undefined;
     for (let attempt = 1; ; attempt++) {
       try {
         const answer = await this.send(operation, body);
@@ -78,12 +83,16 @@ export class AwsJsonClient {
         if (answer.status >= 300) throw Object.assign(serviceError(answer.status, answer.headers, answer.text), { $metadata: metadata });
         const out = (answer.text ? JSON.parse(answer.text) : {}) as Output;
         out.$metadata = metadata;
+        this.retryQuota.succeeded(lastRetryCost);
         return out;
       } catch (err) {
         const e = err as { $metadata?: Partial<ResponseMetadata> };
         if (e && typeof e === 'object') e.$metadata = { ...e.$metadata, attempts: attempt, totalRetryDelay };
         if (attempt >= maxAttempts || !isRetryable(err)) throw err;
-        const base = isThrottling(err) ? THROTTLING_BACKOFF_BASE_MS : this.service.backoffBaseMs;
+        const throttling = isThrottling(err);
+        lastRetryCost = this.retryQuota.take(throttling);
+        if (lastRetryCost === undefined) throw err;
+        const base = throttling ? THROTTLING_BACKOFF_BASE_MS : this.service.backoffBaseMs;
         const delay = backoffDelayMs(attempt - 1, base) * (this.options.backoffScale ?? 1);
         totalRetryDelay += delay;
         if (delay > 0) await new Promise((r) => setTimeout(r, delay));

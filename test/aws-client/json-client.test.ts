@@ -191,6 +191,23 @@ describe('AWS JSON client: retries', () => {
     client.destroy();
   });
 
+  it('stops retrying when the retry quota is spent under sustained throttling, and successes refill it', async () => {
+    always = error(400, 'ProvisionedThroughputExceededException');
+    const client = ddb();
+    const attempts: number[] = [];
+    for (let i = 0; i < 36; i++) attempts.push((await failure(client.send(get))).$metadata.attempts);
+    // 500 tokens at 5 a retry: 33 calls with all 4 attempts (3 retries, 15 tokens each), one with 2, then 1.
+    expect(attempts.slice(0, 33)).toEqual(Array(33).fill(4));
+    expect(attempts.slice(33)).toEqual([2, 1, 1]);
+    expect(seen).toHaveLength(33 * 4 + 2 + 1 + 1);
+    // Successes without retries give back a token each: five make room for one retry again.
+    always = { status: 200, body: {} };
+    for (let i = 0; i < 5; i++) await client.send(get);
+    always = error(400, 'ProvisionedThroughputExceededException');
+    expect((await failure(client.send(get))).$metadata.attempts).toBe(2);
+    client.destroy();
+  });
+
   it('reads the error name from x-amzn-errortype and Message in capitals (Firehose: 3 attempts)', async () => {
     always = { status: 500, body: { Message: 'Service busy' }, headers: { 'x-amzn-errortype': 'ServiceUnavailableException:http://internal.amazon.com/' } };
     const firehose = new FirehoseClient({ endpoint, region: 'eu-west-1', credentials, backoffScale: 0 });
