@@ -9,7 +9,14 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { AwsJsonClient, type AwsClientOptions, type Output } from './json-client';
 import type { ResponseMetadata } from './service-error';
 
-export const DYNAMODB = { name: 'dynamodb', targetPrefix: 'DynamoDB_20120810', jsonVersion: '1.0', maxAttempts: 4, backoffBaseMs: 25 } as const;
+export const DYNAMODB = {
+  name: 'dynamodb',
+  targetPrefix: 'DynamoDB_20120810',
+  jsonVersion: '1.0',
+  maxAttempts: 4,
+  backoffBaseMs: 25,
+  attemptTimeoutMs: 3_000,
+} as const;
 
 /**
  * An item, key or value map as plain JavaScript values. Its values are `any`, as lib-dynamodb's

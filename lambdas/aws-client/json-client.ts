@@ -27,6 +27,12 @@ export interface AwsService {
   /** The SDK's defaults for the service: DynamoDB 4 attempts from 25 ms, others 3 from 50 ms. */
   maxAttempts: number;
   backoffBaseMs: number;
+  /**
+   * How long an attempt may go without a byte on its connection before it fails with a TimeoutError
+   * (retryable, on a new connection). A kept-alive socket that died while the Lambda was frozen
+   * otherwise stalls the call until the Lambda timeout.
+   */
+  attemptTimeoutMs: number;
 }
 
 export interface AwsClientOptions {
@@ -37,6 +43,8 @@ export interface AwsClientOptions {
   maxAttempts?: number;
   /** Scales every backoff (tests: 0 for no waiting). */
   backoffScale?: number;
+  /** Overrides the service's idle timeout per attempt. */
+  attemptTimeoutMs?: number;
 }
 
 /** A call's answer as JSON.parse gives it (the services' members are not modelled here), with the SDK's $metadata. */
@@ -130,6 +138,15 @@ export class AwsJsonClient {
         },
       );
       req.on('error', reject);
+      // Idle time on the socket, connecting included; the socket is destroyed, so the retry opens a new one.
+      const idleMs = this.options.attemptTimeoutMs ?? this.service.attemptTimeoutMs;
+      req.setTimeout(idleMs, () => {
+        const err = Object.assign(new Error(`No answer from ${this.service.name} after ${idleMs} ms without a byte on the connection`), {
+          name: 'TimeoutError',
+        });
+        reject(err);
+        req.destroy(err);
+      });
       req.end(body);
     });
   }

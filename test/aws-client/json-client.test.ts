@@ -5,7 +5,7 @@
  * endpoint come from.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DocumentClient, GetCommand, PutCommand } from '../../lambdas/aws-client/dynamodb';
 import { resolveEndpoint } from '../../lambdas/aws-client/endpoint';
@@ -14,10 +14,12 @@ import { resolveCredentials } from '../../lambdas/aws-client/credentials';
 import { signRequest } from '../../lambdas/aws-client/sigv4';
 import { isTransient } from '../../lambdas/domain/transient-error';
 
-type Reply = { status: number; body: object; headers?: Record<string, string> } | 'drop';
+type Reply = { status: number; body: object; headers?: Record<string, string> } | 'drop' | 'stall';
 interface Seen {
   headers: IncomingMessage['headers'];
   body: string;
+  /** The client's port: which connection the request came on. */
+  port: number | undefined;
 }
 
 let server: Server;
@@ -37,9 +39,10 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      seen.push({ headers: req.headers, body });
+      seen.push({ headers: req.headers, body, port: req.socket.remotePort });
       const reply = replies.shift() ?? always ?? { status: 200, body: {} };
       if (reply === 'drop') return void req.socket.destroy();
+      if (reply === 'stall') return;
       res.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.0', ...reply.headers });
       res.end(JSON.stringify(reply.body));
     });
@@ -47,7 +50,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((r) => server.close(() => r()));
+});
 beforeEach(() => {
   replies = [];
   always = undefined;
@@ -205,6 +211,52 @@ describe('AWS JSON client: retries', () => {
     for (let i = 0; i < 5; i++) await client.send(get);
     always = error(400, 'ProvisionedThroughputExceededException');
     expect((await failure(client.send(get))).$metadata.attempts).toBe(2);
+    client.destroy();
+  });
+
+  it('fails an attempt that gets no byte within the idle timeout with a TimeoutError, and retries it on a new connection', async () => {
+    replies = [{ status: 200, body: {} }, 'stall', { status: 200, body: { Item: { pk: { S: 'b' } } } }];
+    const client = new DocumentClient({ endpoint, region: 'eu-west-1', credentials, backoffScale: 0, attemptTimeoutMs: 300 });
+    await client.send(get);
+    const started = Date.now();
+    const out = await client.send(get);
+    expect(out.Item).toEqual({ pk: 'b' });
+    expect(out.$metadata.attempts).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    // The first call's kept-alive connection carried the stalled attempt; the retry came on another.
+    expect(seen[1]!.port).toBe(seen[0]!.port);
+    expect(seen[2]!.port).not.toBe(seen[1]!.port);
+    client.destroy();
+  });
+
+  it('against a server that accepts connections and never answers, every attempt times out: a transient TimeoutError', async () => {
+    const sockets: Socket[] = [];
+    const silent = createTcpServer((socket) => void sockets.push(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const client = new DocumentClient({ endpoint: `http://127.0.0.1:${port}`, region: 'eu-west-1', credentials, backoffScale: 0, attemptTimeoutMs: 100 });
+      const err = await failure(client.send(get));
+      expect(err.name).toBe('TimeoutError');
+      expect(err.message).toMatch(/dynamodb after 100 ms/);
+      expect(err.$metadata.attempts).toBe(4);
+      expect(sockets).toHaveLength(4);
+      expect(isTransient(err)).toBe(true);
+      client.destroy();
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
+  it('keeps the idle timeout per attempt: a kept-alive connection idle longer than it between calls is still used', async () => {
+    const client = new DocumentClient({ endpoint, region: 'eu-west-1', credentials, backoffScale: 0, attemptTimeoutMs: 100 });
+    await client.send(get);
+    await new Promise((r) => setTimeout(r, 250));
+    const out = await client.send(get);
+    expect(out.$metadata.attempts).toBe(1);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.port).toBe(seen[0]!.port);
     client.destroy();
   });
 
