@@ -237,9 +237,14 @@ export class DocumentClient {
   }
 }
 
-/** B and BS values go over JSON as base64 (the SDK's serializer does this); the rest as marshall made them. */
+/**
+ * B and BS values go over JSON as base64 (the SDK's serializer does this); the rest as marshall made them.
+ * Binary is whatever marshall takes as binary and leaves as given: an ArrayBuffer, or any view of one
+ * (Buffer, Uint8Array, other typed arrays, DataView), whose own bytes are sent (not its whole buffer).
+ */
 function binaryToBase64(value: unknown): unknown {
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (value instanceof ArrayBuffer) return Buffer.from(value).toString('base64');
+  if (ArrayBuffer.isView(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     let list: unknown[] | undefined;
