@@ -4,8 +4,10 @@
  * accepts (the SDK's rule: throttling, 500/502/503/504, socket and DNS failures, timeouts) are sent
  * again, freshly signed, after backoffDelayMs, up to the service's attempts; any other failure
  * (ValidationException, ConditionalCheckFailedException, a 501) is thrown at once, and so is a
- * retryable one when the client's retry quota (retry-quota.ts, the SDK's token bucket) cannot pay. docs/decisions/ingestion-cold-start.md says why
- * this replaces the SDK on these two services, and what it leaves out.
+ * retryable one when the client's retry quota (retry-quota.ts, the SDK's token bucket) cannot pay.
+ * Each attempt fails with a TimeoutError after the service's idle time without a byte on its connection.
+ * docs/decisions/ingestion-cold-start.md says why this replaces the SDK on these two services, and what
+ * it leaves out.
  */
 import http from 'node:http';
 import https from 'node:https';
