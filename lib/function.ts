@@ -21,8 +21,11 @@ export const ESBUILD_TARGET = 'node22';
 
 /**
  * esbuild options, shared with bin/build.ts. CommonJS output: the Node.js runtime resolves the
- * @aws-sdk/* it ships only for require(), and CJS needs no createRequire banner. The SDK stays
- * external (it is in the runtime, and bundling it would double the bundle). Source maps without
+ * @aws-sdk/* it ships only for require(), and CJS needs no createRequire banner. The SDK's clients
+ * (Athena, Secrets Manager, API Gateway) stay external (they are in the runtime, and bundling them
+ * would double the bundle); @aws-sdk/util-dynamodb, the marshalling every store relies on, is bundled
+ * at the version package-lock.json pins rather than taken from whatever the runtime ships (about
+ * 5 KB, no slower cold load: docs/decisions/ingestion-cold-start.md). Source maps without
  * sources content keep the .map small; NODE_OPTIONS=--enable-source-maps makes stack traces use them.
  */
 export const BUNDLING = {
@@ -31,7 +34,7 @@ export const BUNDLING = {
   sourcesContent: false,
   target: ESBUILD_TARGET,
   format: OutputFormat.CJS,
-  externalModules: ['@aws-sdk/*'],
+  externalModules: ['@aws-sdk/client-*'],
   // Prefer packages' ES module builds: esbuild tree-shakes them (zod, middy).
   mainFields: ['module', 'main'],
   loader: { '.sql': 'text' as const },

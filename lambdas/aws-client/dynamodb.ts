@@ -9,7 +9,14 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { AwsJsonClient, type AwsClientOptions, type Output } from './json-client';
 import type { ResponseMetadata } from './service-error';
 
-export const DYNAMODB = { name: 'dynamodb', targetPrefix: 'DynamoDB_20120810', jsonVersion: '1.0', maxAttempts: 4, backoffBaseMs: 25 } as const;
+export const DYNAMODB = {
+  name: 'dynamodb',
+  targetPrefix: 'DynamoDB_20120810',
+  jsonVersion: '1.0',
+  maxAttempts: 4,
+  backoffBaseMs: 25,
+  attemptTimeoutMs: 3_000,
+} as const;
 
 /**
  * An item, key or value map as plain JavaScript values. Its values are `any`, as lib-dynamodb's
@@ -230,9 +237,14 @@ export class DocumentClient {
   }
 }
 
-/** B and BS values go over JSON as base64 (the SDK's serializer does this); the rest as marshall made them. */
+/**
+ * B and BS values go over JSON as base64 (the SDK's serializer does this); the rest as marshall made them.
+ * Binary is whatever marshall takes as binary and leaves as given: an ArrayBuffer, or any view of one
+ * (Buffer, Uint8Array, other typed arrays, DataView), whose own bytes are sent (not its whole buffer).
+ */
 function binaryToBase64(value: unknown): unknown {
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+  if (value instanceof ArrayBuffer) return Buffer.from(value).toString('base64');
+  if (ArrayBuffer.isView(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     let list: unknown[] | undefined;

@@ -5,7 +5,14 @@
 import { AwsJsonClient, type AwsClientOptions } from './json-client';
 import type { ResponseMetadata } from './service-error';
 
-export const FIREHOSE = { name: 'firehose', targetPrefix: 'Firehose_20150804', jsonVersion: '1.1', maxAttempts: 3, backoffBaseMs: 50 } as const;
+export const FIREHOSE = {
+  name: 'firehose',
+  targetPrefix: 'Firehose_20150804',
+  jsonVersion: '1.1',
+  maxAttempts: 3,
+  backoffBaseMs: 50,
+  attemptTimeoutMs: 5_000,
+} as const;
 
 export interface FirehoseRecord {
   Data: Uint8Array;

@@ -1,15 +1,19 @@
 /**
  * One AWS JSON-protocol call (DynamoDB, Firehose): a SigV4-signed POST over node:http(s) with a
- * keep-alive agent (50 sockets, as the SDK), retried like the SDK's standard mode: failures isTransient
- * calls transient (throttling, 5xx, 429, dropped connections) are sent again, freshly signed, after
- * backoffDelayMs, up to the service's attempts; any other failure (ValidationException,
- * ConditionalCheckFailedException) is thrown at once. docs/decisions/ingestion-cold-start.md says why
- * this replaces the SDK on these two services, and what it leaves out.
+ * keep-alive agent (50 sockets, as the SDK), retried like the SDK's standard mode: failures isRetryable
+ * accepts (the SDK's rule: throttling, 500/502/503/504, socket and DNS failures, timeouts) are sent
+ * again, freshly signed, after backoffDelayMs, up to the service's attempts; any other failure
+ * (ValidationException, ConditionalCheckFailedException, a 501) is thrown at once, and so is a
+ * retryable one when the client's retry quota (retry-quota.ts, the SDK's token bucket) cannot pay.
+ * Each attempt fails with a TimeoutError after the service's idle time without a byte on its connection.
+ * docs/decisions/ingestion-cold-start.md says why this replaces the SDK on these two services, and what
+ * it leaves out.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { backoffDelayMs, THROTTLING_BACKOFF_BASE_MS } from '../domain/retry-backoff';
-import { isThrottling, isTransient } from '../domain/transient-error';
+import { RetryQuota } from '../domain/retry-quota';
+import { isRetryable, isThrottling } from '../domain/transient-error';
 import { resolveCredentials, type Credentials } from './credentials';
 import { resolveEndpoint, type ResolvedEndpoint } from './endpoint';
 import { serviceError, type ResponseMetadata } from './service-error';
@@ -25,6 +29,12 @@ export interface AwsService {
   /** The SDK's defaults for the service: DynamoDB 4 attempts from 25 ms, others 3 from 50 ms. */
   maxAttempts: number;
   backoffBaseMs: number;
+  /**
+   * How long an attempt may go without a byte on its connection before it fails with a TimeoutError
+   * (retryable, on a new connection). A kept-alive socket that died while the Lambda was frozen
+   * otherwise stalls the call until the Lambda timeout.
+   */
+  attemptTimeoutMs: number;
 }
 
 export interface AwsClientOptions {
@@ -35,6 +45,8 @@ export interface AwsClientOptions {
   maxAttempts?: number;
   /** Scales every backoff (tests: 0 for no waiting). */
   backoffScale?: number;
+  /** Overrides the service's idle timeout per attempt. */
+  attemptTimeoutMs?: number;
 }
 
 /** A call's answer as JSON.parse gives it (the services' members are not modelled here), with the SDK's $metadata. */
@@ -49,6 +61,8 @@ interface Answer {
 
 export class AwsJsonClient {
   private resolved?: { endpoint: ResolvedEndpoint; credentials: Credentials; agent: http.Agent; host: string };
+  /** One bucket per client, as the SDK: sustained failures soon stop being retried. */
+  readonly retryQuota = new RetryQuota();
 
   constructor(
     private readonly service: AwsService,
@@ -71,6 +85,7 @@ export class AwsJsonClient {
     const body = JSON.stringify(input);
     const maxAttempts = this.options.maxAttempts ?? this.service.maxAttempts;
     let totalRetryDelay = 0;
+    let lastRetryCost: number | undefined;
     for (let attempt = 1; ; attempt++) {
       try {
         const answer = await this.send(operation, body);
@@ -78,12 +93,16 @@ export class AwsJsonClient {
         if (answer.status >= 300) throw Object.assign(serviceError(answer.status, answer.headers, answer.text), { $metadata: metadata });
         const out = (answer.text ? JSON.parse(answer.text) : {}) as Output;
         out.$metadata = metadata;
+        this.retryQuota.succeeded(lastRetryCost);
         return out;
       } catch (err) {
         const e = err as { $metadata?: Partial<ResponseMetadata> };
         if (e && typeof e === 'object') e.$metadata = { ...e.$metadata, attempts: attempt, totalRetryDelay };
-        if (attempt >= maxAttempts || !isTransient(err)) throw err;
-        const base = isThrottling(err) ? THROTTLING_BACKOFF_BASE_MS : this.service.backoffBaseMs;
+        if (attempt >= maxAttempts || !isRetryable(err)) throw err;
+        const throttling = isThrottling(err);
+        lastRetryCost = this.retryQuota.take(throttling);
+        if (lastRetryCost === undefined) throw err;
+        const base = throttling ? THROTTLING_BACKOFF_BASE_MS : this.service.backoffBaseMs;
         const delay = backoffDelayMs(attempt - 1, base) * (this.options.backoffScale ?? 1);
         totalRetryDelay += delay;
         if (delay > 0) await new Promise((r) => setTimeout(r, delay));
@@ -121,6 +140,15 @@ export class AwsJsonClient {
         },
       );
       req.on('error', reject);
+      // Idle time on the socket, connecting included; the socket is destroyed, so the retry opens a new one.
+      const idleMs = this.options.attemptTimeoutMs ?? this.service.attemptTimeoutMs;
+      req.setTimeout(idleMs, () => {
+        const err = Object.assign(new Error(`No answer from ${this.service.name} after ${idleMs} ms without a byte on the connection`), {
+          name: 'TimeoutError',
+        });
+        reject(err);
+        req.destroy(err);
+      });
       req.end(body);
     });
   }

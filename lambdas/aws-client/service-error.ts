@@ -1,5 +1,5 @@
 /**
- * Errors shaped like the AWS SDK's, so callers written for it (isTransient, the stores' checks of
+ * Errors shaped like the AWS SDK's, so callers written for it (isRetryable, isTransient, the stores' checks of
  * `name`) read them unchanged: `name` (ValidationException, ConditionalCheckFailedException…),
  * `message`, `$fault`, `$metadata`, `$retryable` for throttling, and the body's other members (DynamoDB's
  * `Item` with ReturnValuesOnConditionCheckFailure: ALL_OLD, `CancellationReasons`), as the wire has them.

@@ -3,7 +3,7 @@
  * @smithy/core's DefaultRetryBackoffStrategy, the version in package-lock.json), exponential with
  * full jitter. Retry n (0 for the first retry) waits a uniformly random time in
  * [0, min(base × 2^n, 20 s)). The base is the service's (DynamoDB 25 ms, others 50 ms), or 1 s when
- * the failure was throttling. Which failures are retried at all is isTransient (transient-error.ts).
+ * the failure was throttling. Which failures are retried at all is isRetryable (transient-error.ts).
  */
 
 /** No wait is longer than this, however many retries came before. */

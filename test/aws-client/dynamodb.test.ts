@@ -55,6 +55,36 @@ describe('DocumentClient on dynalite', () => {
     expect(out.Item).not.toHaveProperty('gone');
   });
 
+  it('stores every binary form marshall accepts: ArrayBuffer, DataView, other typed arrays, a binary set, a slice of a larger buffer', async () => {
+    const backing = new Uint8Array([9, 9, 1, 2, 3, 9]);
+    const item = {
+      project_id: 'p1',
+      sk: 'binary-forms',
+      arrayBuffer: new Uint8Array([0, 1, 2]).buffer,
+      dataView: new DataView(new Uint8Array([3, 4, 250]).buffer),
+      uint16: new Uint16Array([1, 258]),
+      int8: new Int8Array([-1, 5]),
+      slice: backing.subarray(2, 5),
+      nested: { list: [new Uint8Array([7]).buffer] },
+      set: new Set([new Uint8Array([1]), new Uint8Array([2, 3])]),
+    };
+    await dynamo.ddb.send(new PutCommand({ TableName: table, Item: item }));
+    const out = await dynamo.ddb.send(new GetCommand({ TableName: table, Key: { project_id: 'p1', sk: 'binary-forms' }, ConsistentRead: true }));
+    const bytesOf = (v: ArrayBuffer | ArrayBufferView) => (v instanceof ArrayBuffer ? new Uint8Array(v) : new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+    expect(out.Item).toEqual({
+      project_id: 'p1',
+      sk: 'binary-forms',
+      arrayBuffer: new Uint8Array([0, 1, 2]),
+      dataView: new Uint8Array([3, 4, 250]),
+      uint16: bytesOf(item.uint16),
+      int8: new Uint8Array([255, 5]),
+      slice: new Uint8Array([1, 2, 3]),
+      nested: { list: [new Uint8Array([7])] },
+      set: new Set([new Uint8Array([1]), new Uint8Array([2, 3])]),
+    });
+    expect((out.Item!.uint16 as Uint8Array).byteLength).toBe(4);
+  });
+
   it('answers no Item for a missing key, and Attributes for ReturnValues', async () => {
     expect((await dynamo.ddb.send(new GetCommand({ TableName: table, Key: { project_id: 'p1', sk: 'missing' } }))).Item).toBeUndefined();
     await dynamo.ddb.send(new PutCommand({ TableName: table, Item: { project_id: 'p1', sk: 'counter', n: 1 } }));

@@ -4,20 +4,26 @@
  * shaped like the SDK's (what isTransient and the stores read), and where credentials, region and
  * endpoint come from.
  */
+import { SignatureV4 } from '@smithy/signature-v4';
+import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DocumentClient, GetCommand, PutCommand } from '../../lambdas/aws-client/dynamodb';
 import { resolveEndpoint } from '../../lambdas/aws-client/endpoint';
 import { FirehoseClient, PutRecordBatchCommand } from '../../lambdas/aws-client/firehose';
 import { resolveCredentials } from '../../lambdas/aws-client/credentials';
-import { signRequest } from '../../lambdas/aws-client/sigv4';
 import { isTransient } from '../../lambdas/domain/transient-error';
 
-type Reply = { status: number; body: object; headers?: Record<string, string> } | 'drop';
+type Reply = { status: number; body: object; headers?: Record<string, string> } | 'drop' | 'stall';
 interface Seen {
   headers: IncomingMessage['headers'];
   body: string;
+  /** The client's port: which connection the request came on. */
+  port: number | undefined;
+  path: string | undefined;
+  /** When the request arrived (ms). */
+  at: number;
 }
 
 let server: Server;
@@ -34,12 +40,14 @@ const error = (status: number, type: string, extra: object = {}): Reply => ({
 
 beforeAll(async () => {
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ headers: req.headers, body });
+      const body = Buffer.concat(chunks).toString('utf8');
+      seen.push({ headers: req.headers, body, port: req.socket.remotePort, path: req.url, at: performance.now() });
       const reply = replies.shift() ?? always ?? { status: 200, body: {} };
       if (reply === 'drop') return void req.socket.destroy();
+      if (reply === 'stall') return;
       res.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.0', ...reply.headers });
       res.end(JSON.stringify(reply.body));
     });
@@ -47,12 +55,30 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((r) => server.close(() => r()));
+});
+afterEach(() => vi.restoreAllMocks());
 beforeEach(() => {
   replies = [];
   always = undefined;
   seen = [];
 });
+
+/** The hash constructor SignatureV4 wants: node:crypto's SHA-256, as the SDK's Node.js default. */
+class Sha256 {
+  private readonly hash: Hash | Hmac;
+  constructor(secret?: string | Uint8Array) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', secret);
+  }
+  update(data: Uint8Array) {
+    this.hash.update(data);
+  }
+  async digest() {
+    return new Uint8Array(this.hash.digest());
+  }
+}
 
 const credentials = { accessKeyId: 'AK', secretAccessKey: 'SK', sessionToken: 'TOKEN' };
 const ddb = (maxAttempts?: number) =>
@@ -90,20 +116,30 @@ describe('AWS JSON client: retries', () => {
     client.destroy();
   });
 
-  it('sends what it signed: the server recomputes the same signature from the request it received', async () => {
+  it("sends what it signed: the SDK's own SignatureV4, run by the server over the request it received, gives the same signature", async () => {
     replies = [{ status: 200, body: {} }];
     const client = ddb();
-    await client.send(get);
-    const { headers, body } = seen[0]!;
-    const date = String(headers['x-amz-date']);
-    const when = new Date(`${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}T${date.slice(9, 11)}:${date.slice(11, 13)}:${date.slice(13, 15)}Z`);
-    const signedNames = /SignedHeaders=([^,]+)/.exec(String(headers.authorization))![1]!.split(';');
-    const unsigned = Object.fromEntries(
-      signedNames.filter((n) => !['x-amz-date', 'x-amz-security-token', 'x-amz-content-sha256'].includes(n)).map((n) => [n, String(headers[n])]),
-    );
-    const again = signRequest({ method: 'POST', path: '/', headers: unsigned, body }, { credentials, region: 'eu-west-1', service: 'dynamodb', date: when });
-    expect(again.authorization).toBe(headers.authorization);
+    await client.send(new PutCommand({ TableName: 't', Item: { pk: 'a', name: 'Zoë 🚀', bytes: new Uint8Array([1, 2]) } }));
+    const { headers, body, path } = seen[0]!;
     expect(headers['x-amz-security-token']).toBe('TOKEN');
+    const date = String(headers['x-amz-date']);
+    const signingDate = new Date(
+      `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}T${date.slice(9, 11)}:${date.slice(11, 13)}:${date.slice(13, 15)}Z`,
+    );
+    // Everything received but what signing adds; the SDK leaves out the headers it never signs (connection).
+    const received = Object.fromEntries(
+      Object.entries(headers)
+        .filter(([n]) => !['authorization', 'x-amz-date', 'x-amz-security-token', 'x-amz-content-sha256'].includes(n))
+        .map(([n, v]) => [n, String(v)]),
+    );
+    const url = new URL(endpoint);
+    const signer = new SignatureV4({ credentials, region: 'eu-west-1', service: 'dynamodb', sha256: Sha256 as never });
+    const signed = (await signer.sign(
+      { method: 'POST', protocol: 'http:', hostname: url.hostname, port: Number(url.port), path: path!, query: {}, headers: received, body } as never,
+      { signingDate },
+    )) as unknown as { headers: Record<string, string> };
+    expect(signed.headers['x-amz-content-sha256']).toBe(headers['x-amz-content-sha256']);
+    expect(signed.headers.authorization).toBe(headers.authorization);
     client.destroy();
   });
 
@@ -148,6 +184,23 @@ describe('AWS JSON client: retries', () => {
     expect(isTransient(err)).toBe(true);
   });
 
+  it('does not retry what the SDK does not: a 501 is tried once (though still answered 503 as a server fault)', async () => {
+    always = error(501, 'NotImplemented');
+    const err = await failure(ddb().send(get));
+    expect(seen).toHaveLength(1);
+    expect(err.$metadata.attempts).toBe(1);
+    expect(isTransient(err)).toBe(true);
+  });
+
+  it('retries a failed DNS lookup (ENOTFOUND), as the SDK does, and the failure is transient', async () => {
+    const client = new DocumentClient({ endpoint: 'http://tally-nowhere.invalid', region: 'eu-west-1', credentials, backoffScale: 0 });
+    const err = await failure(client.send(get));
+    expect(err.code).toBe('ENOTFOUND');
+    expect(err.$metadata.attempts).toBe(4);
+    expect(isTransient(err)).toBe(true);
+    client.destroy();
+  });
+
   it('gives up after the last attempt with a transient error: throttling, marked $retryable', async () => {
     always = error(400, 'ProvisionedThroughputExceededException');
     const err = await failure(ddb(2).send(get));
@@ -165,12 +218,88 @@ describe('AWS JSON client: retries', () => {
     expect(isTransient(err)).toBe(true);
   });
 
-  it('retries a 429 (throttling by status) and waits between attempts when not scaled down', async () => {
+  it('waits between attempts as the backoff rule says: from 1 s after throttling (a 429), from 25 ms otherwise, doubling', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    // Throttling: half of 1 s, scaled by 0.1: 50 ms.
     replies = [{ status: 429, body: {} }];
-    const client = new DocumentClient({ endpoint, region: 'eu-west-1', credentials, backoffScale: 0.01 });
+    const client = new DocumentClient({ endpoint, region: 'eu-west-1', credentials, backoffScale: 0.1 });
+    const throttled = await client.send(get);
+    expect(throttled.$metadata).toMatchObject({ attempts: 2, totalRetryDelay: 50 });
+    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(45);
+    // 5xx on DynamoDB: half of 25 ms, then half of 50 ms, then half of 100 ms, unscaled: 12, 25 and 50 ms.
+    seen = [];
+    replies = [error(500, 'InternalServerError'), error(502, 'BadGateway'), error(504, 'GatewayTimeout')];
+    const unscaled = new DocumentClient({ endpoint, region: 'eu-west-1', credentials });
+    const out = await unscaled.send(get);
+    expect(out.$metadata).toMatchObject({ attempts: 4, totalRetryDelay: 12 + 25 + 50 });
+    const gaps = seen.slice(1).map((s, i) => s.at - seen[i]!.at);
+    expect(gaps[0]).toBeGreaterThanOrEqual(11);
+    expect(gaps[1]).toBeGreaterThanOrEqual(24);
+    expect(gaps[2]).toBeGreaterThanOrEqual(49);
+    client.destroy();
+    unscaled.destroy();
+  });
+
+  it('stops retrying when the retry quota is spent under sustained throttling, and successes refill it', async () => {
+    always = error(400, 'ProvisionedThroughputExceededException');
+    const client = ddb();
+    const attempts: number[] = [];
+    for (let i = 0; i < 36; i++) attempts.push((await failure(client.send(get))).$metadata.attempts);
+    // 500 tokens at 5 a retry: 33 calls with all 4 attempts (3 retries, 15 tokens each), one with 2, then 1.
+    expect(attempts.slice(0, 33)).toEqual(Array(33).fill(4));
+    expect(attempts.slice(33)).toEqual([2, 1, 1]);
+    expect(seen).toHaveLength(33 * 4 + 2 + 1 + 1);
+    // Successes without retries give back a token each: five make room for one retry again.
+    always = { status: 200, body: {} };
+    for (let i = 0; i < 5; i++) await client.send(get);
+    always = error(400, 'ProvisionedThroughputExceededException');
+    expect((await failure(client.send(get))).$metadata.attempts).toBe(2);
+    client.destroy();
+  });
+
+  it('fails an attempt that gets no byte within the idle timeout with a TimeoutError, and retries it on a new connection', async () => {
+    replies = [{ status: 200, body: {} }, 'stall', { status: 200, body: { Item: { pk: { S: 'b' } } } }];
+    const client = new DocumentClient({ endpoint, region: 'eu-west-1', credentials, backoffScale: 0, attemptTimeoutMs: 300 });
+    await client.send(get);
+    const started = Date.now();
     const out = await client.send(get);
-    expect(seen).toHaveLength(2);
+    expect(out.Item).toEqual({ pk: 'b' });
     expect(out.$metadata.attempts).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    // The first call's kept-alive connection carried the stalled attempt; the retry came on another.
+    expect(seen[1]!.port).toBe(seen[0]!.port);
+    expect(seen[2]!.port).not.toBe(seen[1]!.port);
+    client.destroy();
+  });
+
+  it('against a server that accepts connections and never answers, every attempt times out: a transient TimeoutError', async () => {
+    const sockets: Socket[] = [];
+    const silent = createTcpServer((socket) => void sockets.push(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const client = new DocumentClient({ endpoint: `http://127.0.0.1:${port}`, region: 'eu-west-1', credentials, backoffScale: 0, attemptTimeoutMs: 100 });
+      const err = await failure(client.send(get));
+      expect(err.name).toBe('TimeoutError');
+      expect(err.message).toMatch(/dynamodb after 100 ms/);
+      expect(err.$metadata.attempts).toBe(4);
+      expect(sockets).toHaveLength(4);
+      expect(isTransient(err)).toBe(true);
+      client.destroy();
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
+  it('keeps the idle timeout per attempt: a kept-alive connection idle longer than it between calls is still used', async () => {
+    const client = new DocumentClient({ endpoint, region: 'eu-west-1', credentials, backoffScale: 0, attemptTimeoutMs: 100 });
+    await client.send(get);
+    await new Promise((r) => setTimeout(r, 250));
+    const out = await client.send(get);
+    expect(out.$metadata.attempts).toBe(1);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.port).toBe(seen[0]!.port);
     client.destroy();
   });
 
@@ -216,7 +345,8 @@ describe('Firehose PutRecordBatch', () => {
 
 describe('credentials, region and endpoint', () => {
   it('fails the first call, not the construction, naming the variables to set', async () => {
-    const saved = { ...process.env };
+    const names = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_REGION', 'AWS_DEFAULT_REGION'];
+    const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
     try {
       delete process.env.AWS_ACCESS_KEY_ID;
       delete process.env.AWS_SECRET_ACCESS_KEY;
@@ -229,7 +359,10 @@ describe('credentials, region and endpoint', () => {
       const noRegion = await failure(new DocumentClient({ endpoint, credentials }).send(get));
       expect(noRegion.message).toMatch(/AWS_REGION/);
     } finally {
-      process.env = saved;
+      for (const [n, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[n];
+        else process.env[n] = v;
+      }
     }
   });
 

@@ -1,6 +1,7 @@
 /**
  * The layer rules (.dependency-cruiser.cjs) catch a wrong-way import: run the checker on a fixture
- * whose port imports its implementation and whose domain module reads a file.
+ * whose port imports its implementation, whose domain module reads a file, and whose store reaches
+ * DynamoDB and Firehose through the SDK's clients instead of lambdas/aws-client.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -22,12 +23,14 @@ async function cruise(cwd: string, paths: string[]): Promise<{ code: number; out
 }
 
 describe('layer rules', () => {
-  it('fail on a port importing its implementation and on domain I/O', async () => {
+  it("fail on a port importing its implementation, on domain I/O and on the SDK's DynamoDB and Firehose clients", async () => {
     const { code, output } = await cruise(join(import.meta.dirname, 'fixture'), ['lambdas']);
     expect(code).not.toBe(0);
     expect(output).toContain('ports-import-only-domain: lambdas/ports/widget-store.ts → lambdas/store/widget-store.ts');
     expect(output).toContain('domain-does-no-io: lambdas/domain/widget.ts → fs');
-    expect(output).toContain('2 dependency violations');
+    expect(output).toMatch(/lambdas-use-the-small-aws-client: lambdas\/store\/sdk-widget-store\.ts → \S*node_modules\/@aws-sdk\/client-dynamodb\//);
+    expect(output).toMatch(/lambdas-use-the-small-aws-client: lambdas\/store\/sdk-widget-store\.ts → \S*node_modules\/@aws-sdk\/client-firehose\//);
+    expect(output).toContain('4 dependency violations');
   });
 
   it('pass on the code base', async () => {

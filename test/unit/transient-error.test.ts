@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isThrottling, isTransient, TransientError } from '../../lambdas/domain/transient-error';
+import { isThrottlingError, isTransientError } from '@smithy/core/retry';
+import { isRetryable, isThrottling, isTransient, TransientError } from '../../lambdas/domain/transient-error';
 import { RawStreamError } from '../../lambdas/ports';
 
 const aws = (name: string, fault: 'client' | 'server', status: number, extra: object = {}) =>
@@ -32,5 +33,67 @@ describe('isThrottling: the transient failures that back off from 1 s', () => {
     expect(isThrottling(aws('InternalServerError', 'server', 500))).toBe(false);
     expect(isThrottling(aws('ValidationException', 'client', 400))).toBe(false);
     expect(isThrottling(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toBe(false);
+  });
+});
+
+describe("isRetryable: what lambdas/aws-client resends is what the AWS SDK's standard mode resends", () => {
+  const sock = (code: string) => Object.assign(new Error(code), { code });
+  const names = [
+    // Throttling, the SDK's transient names, service faults, client errors, clock skew.
+    'ProvisionedThroughputExceededException',
+    'ThrottlingException',
+    'RequestLimitExceeded',
+    'LimitExceededException',
+    'TransactionInProgressException',
+    'SlowDown',
+    'TimeoutError',
+    'RequestTimeout',
+    'RequestTimeoutException',
+    'InternalServerError',
+    'ServiceUnavailableException',
+    'TransactionConflictException',
+    'ValidationException',
+    'ConditionalCheckFailedException',
+    'ResourceNotFoundException',
+    'AccessDeniedException',
+    'RequestExpired',
+    'SignatureDoesNotMatch',
+    'AbortError',
+  ];
+  const cases: unknown[] = [
+    ...names.flatMap((n) => [aws(n, 'client', 400), aws(n, 'server', 500), Object.assign(new Error(n), { name: n })]),
+    ...[429, 500, 501, 502, 503, 504, 505, 400, 403, 413].map((status) => aws('Whatever', status >= 500 ? 'server' : 'client', status)),
+    ...['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED', 'EPROTO'].map(sock),
+    aws('ReplicatedWriteConflictException', 'client', 400, { $retryable: {} }),
+    aws('Whatever', 'client', 400, { $retryable: { throttling: true } }),
+    Object.assign(aws('InvalidSignatureException', 'client', 400), { message: 'Signature expired: 20260101T000000Z is now earlier than ...' }),
+    aws('InvalidSignatureException', 'client', 400),
+    new Error('wrapped', { cause: sock('ENOTFOUND') }),
+    new Error('wrapped', { cause: aws('ValidationException', 'client', 400) }),
+    new TypeError('x is undefined'),
+  ];
+
+  it('agrees with @smithy/core/retry (isThrottlingError || isTransientError) on every case', () => {
+    for (const err of cases) {
+      const sdk = isThrottlingError(err as never) || isTransientError(err as never);
+      expect(isRetryable(err), `${(err as Error).name} ${(err as any).code ?? (err as any).$metadata?.httpStatusCode}`).toBe(sdk);
+      expect(isThrottling(err), `${(err as Error).name}`).toBe(isThrottlingError(err as never));
+    }
+  });
+
+  it('every retryable failure is transient (the client is told to retry what the call itself retried)', () => {
+    for (const err of cases) if (isRetryable(err)) expect(isTransient(err), (err as Error).name).toBe(true);
+  });
+
+  it('a DNS failure (ENOTFOUND, which Lambda meets now and then) is retried and answered 503', () => {
+    expect(isRetryable(sock('ENOTFOUND'))).toBe(true);
+    expect(isTransient(sock('ENOTFOUND'))).toBe(true);
+  });
+
+  it('transient but not resent: a 501, a transaction conflict, an aborted connection', () => {
+    for (const err of [aws('NotImplemented', 'server', 501), aws('TransactionConflictException', 'client', 400), sock('ECONNABORTED')]) {
+      expect(isRetryable(err), (err as Error).name).toBe(false);
+      expect(isTransient(err), (err as Error).name).toBe(true);
+    }
   });
 });
