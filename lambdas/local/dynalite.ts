@@ -14,6 +14,12 @@ import { TABLES, type TableLayout } from '../store/schema';
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const LOCAL_REGION = 'us-east-1';
+/**
+ * Local calls fail an attempt after this long without a byte (on AWS: 3 s for DynamoDB, 5 s for
+ * Firehose, against half-open sockets after a Lambda freeze). Loopback has no such sockets, and
+ * dynalite on a busy laptop can take seconds over a large scan.
+ */
+export const LOCAL_ATTEMPT_TIMEOUT_MS = 30_000;
 
 export interface LocalDynamo {
   endpoint: string;

@@ -15,7 +15,7 @@ import { documentClient } from '../store/dynamo-client';
 import { FirehoseClient } from '../aws-client/firehose';
 import { localGateway } from './api-gateway';
 import { lockDataDir } from './data-dir';
-import { ensureTables, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from './dynalite';
+import { ensureTables, LOCAL_ATTEMPT_TIMEOUT_MS, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from './dynalite';
 import { startLocalFirehose, type LocalFirehose } from './firehose-endpoint';
 import { answerUnread, DEFAULT_REQUEST_TIMEOUTS, type RequestTimeouts } from './request-body';
 import { scheduleResultsJob } from './results-scheduler';
@@ -53,9 +53,6 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-/** Local calls fail an attempt after this long without a byte (on AWS: 3 s DynamoDB, 5 s Firehose). */
-const LOCAL_ATTEMPT_TIMEOUT_MS = 30_000;
-
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const unlock = options.inMemoryDynamo ? () => undefined : lockDataDir(options.dataDir);
   const dynamo = await startDynalite(options.inMemoryDynamo ? undefined : join(options.dataDir, 'dynamodb'));
@@ -64,8 +61,6 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const identitiesDir = join(options.dataDir, 'identities');
   const firehose = await startLocalFirehose({ [LOCAL_STREAMS.events]: eventsDir, [LOCAL_STREAMS.identities]: identitiesDir });
 
-  // The per-attempt idle timeout guards against half-open sockets to AWS after a Lambda freeze; the
-  // local stand-ins are on loopback, and dynalite on a busy laptop can take seconds over a large scan.
   const awsLocal = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, attemptTimeoutMs: LOCAL_ATTEMPT_TIMEOUT_MS };
   const ddb = documentClient({ ...awsLocal, endpoint: dynamo.endpoint });
   const firehoseClient = new FirehoseClient({ ...awsLocal, endpoint: firehose.endpoint });
