@@ -13,6 +13,7 @@ import { NameTakenError, StatusConflictError } from '../../lambdas/ports/experim
 import type { IdentityJournal, PointerChange } from '../../lambdas/ports/identity-store';
 import { DynamoApiKeyStore } from '../../lambdas/store/api-key-store';
 import { DynamoAssignmentStore } from '../../lambdas/store/assignment-store';
+import { claimKey, DynamoEventLedger } from '../../lambdas/store/event-ledger';
 import { DynamoExperimentStore } from '../../lambdas/store/experiment-store';
 import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
 import { DynamoProjectStore } from '../../lambdas/store/project-store';
@@ -223,6 +224,36 @@ describe('identities', () => {
     expect(canonical.get('user')).toBe('anon');
     expect(await tableItem(p, 'user')).toMatchObject({ canonical_id: 'anon', version: 1, first_seen_ms: 2000 });
     expect(lines).toEqual([{ id: 'user', canonical_id: 'anon', version: 1, reason: 'link' }]);
+  });
+
+  it('a retried linked create that finds the ID created by another request (its own never arrived) re-asserts it, as before', async () => {
+    const p = nextProject();
+    const { journal: stream, lines } = journal();
+    await direct.identities.observe(p, ['anon'], 1000);
+    proxy.lose({
+      operation: 'PutItem',
+      when: (b) => b.Item?.version !== undefined,
+      lose: 'before',
+      meanwhile: async () => void (await direct.identities.observe(p, ['user'], 1500)),
+    });
+    await lossy.identities.observe(p, ['anon', 'user'], 2000, { links: [['anon', 'user']], journal: stream });
+    expect(lostNow()).toBe(1);
+    // The line journalled before the put (version 1 → anon) never committed: the table's pointer is
+    // journalled again above it.
+    const item = await tableItem(p, 'user');
+    expect(item).toMatchObject({ canonical_id: 'user', version: 2, first_seen_ms: 1500 });
+    expect(streamed(lines, 'user')).toEqual({ canonical_id: 'user', version: 2 });
+  });
+});
+
+describe('events ledger (already handled: a claim whose owner is this request is its own)', () => {
+  it('a claim whose answer is lost is claimed, not in flight against itself', async () => {
+    const p = nextProject();
+    const ledger = new DynamoEventLedger(dynamo.client({ endpoint: proxy.endpoint, backoffScale: 0 }), dynamo.table('events'));
+    proxy.lose({ operation: 'PutItem', when: (b) => b.Item?.pk?.S === claimKey(p, 'k1') });
+    expect(await ledger.claim(p, 'k1', 'request-1', Date.now())).toBe('claimed');
+    expect(lostNow()).toBe(1);
+    expect(await new DynamoEventLedger(dynamo.ddb, dynamo.table('events')).claim(p, 'k1', 'request-2', Date.now())).toBe('in_flight');
   });
 });
 
