@@ -42,6 +42,11 @@ export interface LocalServerOptions {
   dashboardOrigin?: string;
   /** Replace parts of the wiring (fault injection in tests). */
   overrides?: (deps: Deps) => Deps;
+  /**
+   * Puts something between the stores and dynalite (tests: a proxy that loses answers): given
+   * dynalite's endpoint, returns the one the stores' client uses.
+   */
+  interposeDynamo?: (endpoint: string) => Promise<string>;
 }
 
 export interface LocalServer {
@@ -62,7 +67,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const firehose = await startLocalFirehose({ [LOCAL_STREAMS.events]: eventsDir, [LOCAL_STREAMS.identities]: identitiesDir });
 
   const awsLocal = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, attemptTimeoutMs: LOCAL_ATTEMPT_TIMEOUT_MS };
-  const ddb = documentClient({ ...awsLocal, endpoint: dynamo.endpoint });
+  const ddb = documentClient({ ...awsLocal, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });
   const firehoseClient = new FirehoseClient({ ...awsLocal, endpoint: firehose.endpoint });
   const baseDeps = localDeps({
     ddb,

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DocumentClient } from '../aws-client/dynamodb';
 import type { ApiKeyRecord } from '../domain/api-key';
-import { queryAll } from './dynamo-client';
+import { mayHaveLanded, queryAll } from './dynamo-client';
 import { TABLES } from './schema';
 import type { ApiKeyStore } from '../ports';
 
@@ -13,7 +13,15 @@ export class DynamoApiKeyStore implements ApiKeyStore {
   ) {}
 
   async create(key: ApiKeyRecord): Promise<void> {
-    await this.ddb.send(new PutCommand({ TableName: this.table, Item: key, ConditionExpression: 'attribute_not_exists(key_hash)' }));
+    try {
+      await this.ddb.send(new PutCommand({ TableName: this.table, Item: key, ConditionExpression: 'attribute_not_exists(key_hash)' }));
+    } catch (err) {
+      // A retried put that finds its own earlier attempt (its answer lost): the key is stored. The hash
+      // is of a fresh random key, so an item under it with this key's ID is this put's.
+      if (!mayHaveLanded(err)) throw err;
+      const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { key_hash: key.key_hash }, ConsistentRead: true })).catch(() => undefined);
+      if (out?.Item?.id !== key.id) throw err;
+    }
   }
 
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {

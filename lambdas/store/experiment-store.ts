@@ -5,14 +5,29 @@
  * snake_case, the MGM SDKs' snake_case), one item `name#<spelling>` each, so no two experiments of a
  * project share any spelling and an exposure or super property always names at most one of them.
  * Without transactions: claims are taken one by one and released again when a later one fails.
+ *
+ * Every write may be sent more than once (lambdas/aws-client retries a call whose answer was lost, as
+ * the SDK did), so a conditional write can fail on its own earlier attempt. Each one therefore carries
+ * what identifies it, and a failure that may hide a landed write (mayHaveLanded: a
+ * ConditionalCheckFailedException of a retried call, or a last attempt lost in transit) reads the item
+ * (consistently) before it is believed:
+ *  - create: the item's key holds the experiment ID, a fresh UUID per create, so an item under it with
+ *    this create's `created_at` is this create's;
+ *  - update: `update_token`, a fresh UUID the update sets (a later update replaces it);
+ *  - start and stop: `start_token` and `stop_token`, each set once by the transition that made it.
+ * A name claim needs none: its condition already accepts a claim of the same experiment.
+ * The tokens are never returned (strip).
  */
+import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DocumentClient } from '../aws-client/dynamodb';
 import { experimentNameSpellings, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
-import { isConditionalCheckFailed, queryAll } from './dynamo-client';
+import { isConditionalCheckFailed, mayHaveLanded, queryAll } from './dynamo-client';
 import { NameTakenError, StatusConflictError, type ExperimentPatch, type ExperimentStore } from '../ports/experiment-store';
 
 const expKey = (id: string) => `exp#${id}`;
 const nameKey = (spelling: string) => `name#${spelling}`;
+/** Attributes that identify a write (see above); stored, never part of an Experiment. */
+const TOKENS = ['update_token', 'start_token', 'stop_token'] as const;
 
 export class DynamoExperimentStore implements ExperimentStore {
   constructor(
@@ -28,14 +43,27 @@ export class DynamoExperimentStore implements ExperimentStore {
         new PutCommand({ TableName: this.table, Item: { ...experiment, sk: expKey(experiment.id) }, ConditionExpression: 'attribute_not_exists(sk)' }),
       );
     } catch (err) {
+      // Written after all? Then the claims belong to an experiment that exists: keep them.
+      if (mayHaveLanded(err) && (await this.created(experiment).catch(() => false))) return;
       await this.releaseSpellings(experiment.project_id, spellings, experiment.id);
       throw err;
     }
   }
 
-  async get(projectId: string, id: string): Promise<Experiment | undefined> {
+  /** Whether this create's item exists (a consistent read): its key is this create's fresh experiment ID. */
+  private async created(experiment: Experiment): Promise<boolean> {
+    const item = await this.read(experiment.project_id, experiment.id);
+    return item?.created_at === experiment.created_at;
+  }
+
+  private async read(projectId: string, id: string): Promise<Record<string, unknown> | undefined> {
     const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { project_id: projectId, sk: expKey(id) }, ConsistentRead: true }));
-    return out.Item ? strip(out.Item) : undefined;
+    return out.Item;
+  }
+
+  async get(projectId: string, id: string): Promise<Experiment | undefined> {
+    const item = await this.read(projectId, id);
+    return item ? strip(item) : undefined;
   }
 
   async list(projectId: string): Promise<Experiment[]> {
@@ -57,12 +85,13 @@ export class DynamoExperimentStore implements ExperimentStore {
     const dropped = held.filter((s) => !wanted.includes(s));
     if (added.length > 0) await this.claimSpellings(current.project_id, added, current.id);
     const next = { ...current, ...patch };
+    const token = randomUUID();
     try {
       await this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { project_id: current.project_id, sk: expKey(current.id) },
-          UpdateExpression: 'SET #name = :name, variants = :variants, goal_event = :goal, description = :description',
+          UpdateExpression: 'SET #name = :name, variants = :variants, goal_event = :goal, description = :description, update_token = :token',
           ConditionExpression: '#status = :created',
           ExpressionAttributeNames: { '#name': 'name', '#status': 'status' },
           ExpressionAttributeValues: {
@@ -71,12 +100,19 @@ export class DynamoExperimentStore implements ExperimentStore {
             ':goal': next.goal_event,
             ':description': next.description,
             ':created': 'created',
+            ':token': token,
           },
         }),
       );
     } catch (err) {
+      // Applied after all (e.g. its answer lost, then a start before the retry): keep the new claims.
+      const item = mayHaveLanded(err) ? await this.read(current.project_id, current.id).catch(() => undefined) : undefined;
+      if (item?.update_token === token) {
+        await this.releaseSpellings(current.project_id, dropped, current.id);
+        return strip(item);
+      }
       await this.releaseSpellings(current.project_id, added, current.id);
-      if (isConditionalCheckFailed(err)) throw new StatusConflictError((await this.get(current.project_id, current.id))!);
+      if (isConditionalCheckFailed(err)) throw new StatusConflictError(strip(item ?? (await this.read(current.project_id, current.id))!));
       throw err;
     }
     await this.releaseSpellings(current.project_id, dropped, current.id);
@@ -87,21 +123,27 @@ export class DynamoExperimentStore implements ExperimentStore {
   async transition(projectId: string, id: string, transition: Transition, atIso: string): Promise<Experiment> {
     const { from, to } = TRANSITIONS[transition];
     const stamp = transition === 'start' ? 'started_at' : 'stopped_at';
+    const tokenName = transition === 'start' ? 'start_token' : 'stop_token';
+    const token = randomUUID();
     try {
       const out = await this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { project_id: projectId, sk: expKey(id) },
-          UpdateExpression: `SET #status = :to, ${stamp} = :at`,
+          UpdateExpression: `SET #status = :to, ${stamp} = :at, ${tokenName} = :token`,
           ConditionExpression: '#status = :from',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':to': to, ':from': from, ':at': atIso },
+          ExpressionAttributeValues: { ':to': to, ':from': from, ':at': atIso, ':token': token },
           ReturnValues: 'ALL_NEW',
         }),
       );
       return strip(out.Attributes!);
     } catch (err) {
-      if (isConditionalCheckFailed(err)) throw new StatusConflictError((await this.get(projectId, id))!);
+      // This transition's own earlier attempt was applied (its answer lost): success, with the item as
+      // it is now (a stop may already have followed a start).
+      const item = mayHaveLanded(err) ? await this.read(projectId, id).catch(() => undefined) : undefined;
+      if (item?.[tokenName] === token) return strip(item!);
+      if (isConditionalCheckFailed(err)) throw new StatusConflictError(strip(item ?? (await this.read(projectId, id))!));
       throw err;
     }
   }
@@ -157,5 +199,6 @@ export class DynamoExperimentStore implements ExperimentStore {
 
 function strip(item: Record<string, unknown>): Experiment {
   const { sk: _sk, ...rest } = item;
+  for (const token of TOKENS) delete rest[token];
   return rest as unknown as Experiment;
 }

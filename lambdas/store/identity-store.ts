@@ -13,12 +13,22 @@
  *    chain they walk (path compression), so resolution converges instead of failing.
  * Every pointer change carries a version (1, 2, … per item) that the conditional write commits; the
  * journal records each change with it, so the identity stream's "latest row" is the table's order.
+ *
+ * A write may be sent more than once (lambdas/aws-client retries a call whose answer was lost, as the
+ * SDK did), so a conditional write can fail on its own earlier attempt. A ConditionalCheckFailedException
+ * of a retried call is therefore checked against the item, read consistently (committedEarlier): the
+ * write counts as committed when the item holds exactly what it writes. The pointer and the version are
+ * what identify a change: another request that made the same change wrote the same pointer with the
+ * same version and journals the same line, so the table and the stream agree either way, and no token
+ * is needed. Two writes need no check: a profile update (its condition accepts its own values again)
+ * and reassert (its only condition is that the item exists: a retry raises the version by 2 once more,
+ * and the line it journals carries the version and pointer the table then holds, the highest one).
  */
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type DocumentClient } from '../aws-client/dynamodb';
 import { mapLimit } from '../domain/concurrency';
 import { creationOrder, firstSightStamp, requestPosition, seenBefore, type SeenId } from '../domain/canonical-order';
 import { TransientError } from '../domain/transient-error';
-import { isConditionalCheckFailed, queryAll } from './dynamo-client';
+import { isConditionalCheckFailed, isRetriedConditionalCheckFailed, queryAll } from './dynamo-client';
 import { TABLES } from './schema';
 import type { IdentityItem, IdentityJournal, IdentityStore, LinkResult, ObserveOptions, PointerChange, UserGroup } from '../ports/identity-store';
 
@@ -107,8 +117,11 @@ export class DynamoIdentityStore implements IdentityStore {
           }),
         );
       } catch (err) {
-        if (isConditionalCheckFailed(err)) continue; // someone merged the loser meanwhile: re-read roots
-        throw err;
+        if (!isConditionalCheckFailed(err)) throw err;
+        // Someone merged the loser meanwhile: re-read roots. Unless the loser holds exactly this merge
+        // (a retried call whose first attempt committed): then its members are re-pointed as below.
+        const merged = (item: IdentityItem) => item.canonical_id === winner.id && item.version === version;
+        if (!(await this.committedEarlier(err, projectId, loser.id, merged))) continue;
       }
       const members = (await this.children(projectId, loser.id)).filter((c) => c.id !== loser.id);
       const changes = await this.repoint(projectId, members, winner.id, 'merge');
@@ -217,6 +230,13 @@ export class DynamoIdentityStore implements IdentityStore {
       return item;
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
+      // This put's own earlier attempt (same stamp, pointer and version): committed, and journalled above.
+      const same = (found: IdentityItem) =>
+        found.canonical_id === item.canonical_id &&
+        found.version === item.version &&
+        found.first_seen_ms === item.first_seen_ms &&
+        found.first_seen_order === item.first_seen_order;
+      if (partner && (await this.committedEarlier(err, projectId, id, same))) return item;
       if (!partner) return (await this.getMany(projectId, [id], true)).get(id)!;
       return this.reassert(projectId, id, journal);
     }
@@ -305,9 +325,30 @@ export class DynamoIdentityStore implements IdentityStore {
         changes.push({ id: item.id, canonical_id: to, version: out.Attributes!.version as number, reason });
       } catch (err) {
         if (!isConditionalCheckFailed(err)) throw err;
+        // Moved since it was read: nothing to journal, unless it moved to `to` (this update's own earlier
+        // attempt, or the same change by another request): then the table holds a change the stream
+        // must have, with the version the table gave it.
+        const moved = await this.committedEarlier(err, projectId, item.id, (i) => i.canonical_id === to);
+        if (moved) changes.push({ id: item.id, canonical_id: to, version: moved.version!, reason });
       }
     });
     return changes.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  }
+
+  /**
+   * After a ConditionalCheckFailedException: whether the call was retried and the item (read
+   * consistently) holds what this write writes, i.e. an earlier attempt committed and its answer was
+   * lost: the item, else undefined.
+   */
+  private async committedEarlier(
+    err: unknown,
+    projectId: string,
+    id: string,
+    holdsThisWrite: (item: IdentityItem) => boolean,
+  ): Promise<IdentityItem | undefined> {
+    if (!isRetriedConditionalCheckFailed(err)) return undefined;
+    const item = (await this.getMany(projectId, [id], true)).get(id);
+    return item && holdsThisWrite(item) ? item : undefined;
   }
 
   private children(projectId: string, canonicalId: string): Promise<IdentityItem[]> {

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, type DocumentClient } from '../aws-client/dynamodb';
-import { scanAll } from './dynamo-client';
+import { mayHaveLanded, scanAll } from './dynamo-client';
 import type { Project, ProjectStore } from '../ports';
 
 export class DynamoProjectStore implements ProjectStore {
@@ -9,7 +9,15 @@ export class DynamoProjectStore implements ProjectStore {
   ) {}
 
   async create(project: Project): Promise<void> {
-    await this.ddb.send(new PutCommand({ TableName: this.table, Item: project, ConditionExpression: 'attribute_not_exists(id)' }));
+    try {
+      await this.ddb.send(new PutCommand({ TableName: this.table, Item: project, ConditionExpression: 'attribute_not_exists(id)' }));
+    } catch (err) {
+      // A retried put that finds its own earlier attempt (its answer lost): the project is stored. Its ID
+      // is a fresh UUID, so an item under it with this create's created_at is this create's.
+      if (!mayHaveLanded(err)) throw err;
+      const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { id: project.id }, ConsistentRead: true })).catch(() => undefined);
+      if (out?.Item?.created_at !== project.created_at) throw err;
+    }
   }
 
   async get(id: string): Promise<Project | undefined> {

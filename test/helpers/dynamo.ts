@@ -1,11 +1,16 @@
 /** dynalite in memory with the project's tables, for store tests. */
 import type { DocumentClient } from '../../lambdas/aws-client/dynamodb';
+import type { AwsClientOptions } from '../../lambdas/aws-client/json-client';
 import { documentClient } from '../../lambdas/store/dynamo-client';
 import { ensureTables, LOCAL_ATTEMPT_TIMEOUT_MS, LOCAL_CREDENTIALS, LOCAL_REGION, localTableName, startDynalite } from '../../lambdas/local/dynalite';
 import { TABLES, type TableName } from '../../lambdas/store/schema';
 
 export interface TestDynamo {
   ddb: DocumentClient;
+  /** dynalite's endpoint (to put a proxy in front of it). */
+  endpoint: string;
+  /** Another document client on the same credentials, e.g. through a proxy; closed with close(). */
+  client(options: Pick<AwsClientOptions, 'endpoint' | 'maxAttempts' | 'backoffScale'>): DocumentClient;
   table(name: TableName): string;
   close(): Promise<void>;
 }
@@ -14,11 +19,24 @@ export async function startTestDynamo(): Promise<TestDynamo> {
   const dynamo = await startDynalite(undefined);
   await ensureTables(dynamo.endpoint);
   const ddb = documentClient({ endpoint: dynamo.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, attemptTimeoutMs: LOCAL_ATTEMPT_TIMEOUT_MS });
+  const clients = [ddb];
   return {
     ddb,
+    endpoint: dynamo.endpoint,
+    client: (options) => {
+      const client = documentClient({
+        endpoint: dynamo.endpoint,
+        region: LOCAL_REGION,
+        credentials: LOCAL_CREDENTIALS,
+        attemptTimeoutMs: LOCAL_ATTEMPT_TIMEOUT_MS,
+        ...options,
+      });
+      clients.push(client);
+      return client;
+    },
     table: (name) => localTableName(TABLES[name]),
     close: async () => {
-      ddb.destroy();
+      for (const client of clients) client.destroy();
       await dynamo.close();
     },
   };

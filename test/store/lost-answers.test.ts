@@ -1,0 +1,308 @@
+/**
+ * Conditional writes whose answer is lost: the write lands in DynamoDB, the client never hears so and
+ * retries (lambdas/aws-client, as the SDK did), and the retry fails its condition on the write's own
+ * effect. Each store must recognise its own write (and only its own) and count it as done. A proxy in
+ * front of dynalite loses the chosen answers (test/helpers/answer-losing-proxy.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GetCommand } from '../../lambdas/aws-client/dynamodb';
+import type { ApiKeyRecord } from '../../lambdas/domain/api-key';
+import type { Experiment } from '../../lambdas/domain/experiment';
+import { NameTakenError, StatusConflictError } from '../../lambdas/ports/experiment-store';
+import type { IdentityJournal, PointerChange } from '../../lambdas/ports/identity-store';
+import { DynamoApiKeyStore } from '../../lambdas/store/api-key-store';
+import { DynamoAssignmentStore } from '../../lambdas/store/assignment-store';
+import { claimKey, DynamoEventLedger } from '../../lambdas/store/event-ledger';
+import { DynamoExperimentStore } from '../../lambdas/store/experiment-store';
+import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
+import { DynamoProjectStore } from '../../lambdas/store/project-store';
+import { startAnswerLosingProxy, type AnswerLosingProxy } from '../helpers/answer-losing-proxy';
+import { startTestDynamo, type TestDynamo } from '../helpers/dynamo';
+
+let dynamo: TestDynamo;
+let proxy: AnswerLosingProxy;
+/** Stores on a client whose calls go through the proxy (retries without waiting). */
+let lossy: ReturnType<typeof stores>;
+/** The same stores on a direct client: another request, or the test reading the truth. */
+let direct: ReturnType<typeof stores>;
+let project = 0;
+const nextProject = () => `p${++project}`;
+
+function stores(ddb: TestDynamo['ddb']) {
+  return {
+    experiments: new DynamoExperimentStore(ddb, dynamo.table('experiments')),
+    identities: new DynamoIdentityStore(ddb, dynamo.table('identities')),
+    keys: new DynamoApiKeyStore(ddb, dynamo.table('api_keys')),
+    projects: new DynamoProjectStore(ddb, dynamo.table('projects')),
+    assignments: new DynamoAssignmentStore(ddb, dynamo.table('assignments')),
+  };
+}
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+  proxy = await startAnswerLosingProxy(dynamo.endpoint);
+  lossy = stores(dynamo.client({ endpoint: proxy.endpoint, backoffScale: 0 }));
+  direct = stores(dynamo.ddb);
+});
+afterAll(async () => {
+  await proxy.close();
+  await dynamo.close();
+});
+
+let lostBefore = 0;
+afterEach(() => {
+  lostBefore = proxy.lost;
+});
+/** Answers lost by the proxy during the current test. */
+const lostNow = () => proxy.lost - lostBefore;
+
+function experiment(projectId: string, name: string): Experiment {
+  return {
+    id: randomUUID(),
+    project_id: projectId,
+    name,
+    variants: ['a', 'b'],
+    goal_event: 'purchase',
+    description: null,
+    status: 'created',
+    created_at: new Date().toISOString(),
+    started_at: null,
+    stopped_at: null,
+  };
+}
+
+/** The wire-format string value of an attribute of a request's Item. */
+const itemString = (body: Record<string, any>, name: string): string | undefined => body.Item?.[name]?.S;
+const isExperimentPut = (body: Record<string, any>) => itemString(body, 'sk')?.startsWith('exp#') ?? false;
+const isTransition = (body: Record<string, any>) => body.ConditionExpression === '#status = :from';
+const isPatch = (body: Record<string, any>) => body.ConditionExpression === '#status = :created';
+
+describe('experiments', () => {
+  it('a create whose put answer is lost succeeds, and keeps its name claims', async () => {
+    const p = nextProject();
+    const first = experiment(p, 'Checkout Flow');
+    proxy.lose({ operation: 'PutItem', when: isExperimentPut });
+    await lossy.experiments.create(first);
+    expect(lostNow()).toBe(1);
+    expect(await direct.experiments.get(p, first.id)).toEqual(first);
+    // The name is still taken: a later experiment cannot have it.
+    const clash = await direct.experiments.create(experiment(p, 'checkout-flow')).catch((e: unknown) => e);
+    expect(clash).toBeInstanceOf(NameTakenError);
+    expect((clash as NameTakenError).ownerId).toBe(first.id);
+  });
+
+  it('a create whose every answer is lost (the last attempt ends in a reset) still finds its item and keeps its claims', async () => {
+    const p = nextProject();
+    const first = experiment(p, 'Hero Banner');
+    proxy.lose({ operation: 'PutItem', when: isExperimentPut, times: 4 });
+    await lossy.experiments.create(first);
+    expect(lostNow()).toBe(4);
+    expect(await direct.experiments.get(p, first.id)).toEqual(first);
+    await expect(direct.experiments.create(experiment(p, 'hero__banner'))).rejects.toBeInstanceOf(NameTakenError);
+  });
+
+  it('a start and a stop whose answers are lost (a reset, then a 500) answer with the change, not 409', async () => {
+    const p = nextProject();
+    const exp = experiment(p, 'Pricing Page');
+    await direct.experiments.create(exp);
+    proxy.lose({ operation: 'UpdateItem', when: isTransition });
+    const started = await lossy.experiments.transition(p, exp.id, 'start', '2026-03-01T10:00:00.000Z');
+    expect(started).toEqual({ ...exp, status: 'running', started_at: '2026-03-01T10:00:00.000Z' });
+    proxy.lose({ operation: 'UpdateItem', when: isTransition, as: 'internal-error' });
+    const stopped = await lossy.experiments.transition(p, exp.id, 'stop', '2026-03-02T10:00:00.000Z');
+    expect(stopped).toEqual({ ...started, status: 'stopped', stopped_at: '2026-03-02T10:00:00.000Z' });
+    expect(lostNow()).toBe(2);
+    // The tokens that identify the writes never leave the store.
+    expect(await direct.experiments.get(p, exp.id)).toEqual(stopped);
+    expect(await direct.experiments.list(p)).toEqual([stopped]);
+  });
+
+  it("a retried start that finds another request's start (its own never arrived) still answers 409", async () => {
+    const p = nextProject();
+    const exp = experiment(p, 'Onboarding');
+    await direct.experiments.create(exp);
+    proxy.lose({
+      operation: 'UpdateItem',
+      when: isTransition,
+      lose: 'before',
+      meanwhile: async () => void (await direct.experiments.transition(p, exp.id, 'start', '2026-03-01T10:00:00.000Z')),
+    });
+    const refused = await lossy.experiments.transition(p, exp.id, 'start', '2026-03-01T10:00:00.000Z').catch((e: unknown) => e);
+    expect(lostNow()).toBe(1);
+    expect(refused).toBeInstanceOf(StatusConflictError);
+    expect((refused as StatusConflictError).current).toMatchObject({ status: 'running' });
+  });
+
+  it('a start that is not retried and finds the experiment running is 409, as before', async () => {
+    const p = nextProject();
+    const exp = experiment(p, 'Search');
+    await direct.experiments.create(exp);
+    await lossy.experiments.transition(p, exp.id, 'start', '2026-03-01T10:00:00.000Z');
+    await expect(lossy.experiments.transition(p, exp.id, 'start', '2026-03-01T11:00:00.000Z')).rejects.toBeInstanceOf(StatusConflictError);
+  });
+
+  it('a rename whose answer is lost, with a start before the retry, is applied: the new name stays claimed, the old is released', async () => {
+    const p = nextProject();
+    const exp = experiment(p, 'Old Name');
+    await direct.experiments.create(exp);
+    proxy.lose({
+      operation: 'UpdateItem',
+      when: isPatch,
+      meanwhile: async () => void (await direct.experiments.transition(p, exp.id, 'start', '2026-03-01T10:00:00.000Z')),
+    });
+    const updated = await lossy.experiments.update(exp, { name: 'New Name' });
+    expect(lostNow()).toBe(1);
+    expect(updated).toMatchObject({ id: exp.id, name: 'New Name', status: 'running' });
+    expect(await direct.experiments.get(p, exp.id)).toEqual(updated);
+    const clash = await direct.experiments.create(experiment(p, 'new_name')).catch((e: unknown) => e);
+    expect((clash as NameTakenError).ownerId).toBe(exp.id);
+    await direct.experiments.create(experiment(p, 'old name')); // released
+  });
+});
+
+describe('identities', () => {
+  /** A journal that keeps every line, as the identity stream does. */
+  function journal(): { journal: IdentityJournal; lines: PointerChange[] } {
+    const lines: PointerChange[] = [];
+    return { lines, journal: { beforeMerge: async (c) => void lines.push(c), moved: async (cs) => void lines.push(...cs) } };
+  }
+  const tableItem = async (p: string, id: string) =>
+    (await dynamo.ddb.send(new GetCommand({ TableName: dynamo.table('identities'), Key: { pk: `${p}#${id}` }, ConsistentRead: true }))).Item!;
+  /** The stream's pointer and version of an ID: its highest-version line. */
+  const streamed = (lines: PointerChange[], id: string) => {
+    const line = lines.filter((l) => l.id === id).sort((a, b) => b.version - a.version)[0];
+    return line && { canonical_id: line.canonical_id, version: line.version };
+  };
+  /**
+   * a2 (seen first) and a1 are roots; m is linked to a1 (created pointing at it, version 1). Linking
+   * a2 and a1 then moves a1 (the loser root) to a2, and re-points its member m at a2.
+   */
+  async function twoGroups(p: string, stream: IdentityJournal) {
+    await direct.identities.observe(p, ['a2'], 500);
+    await direct.identities.observe(p, ['a1'], 1000);
+    await direct.identities.link(p, 'a1', 'm', 2000, stream);
+  }
+
+  it('a member re-point whose answer is lost is journalled: the stream has every pointer change the table committed', async () => {
+    const p = nextProject();
+    const { journal: stream, lines } = journal();
+    await twoGroups(p, stream);
+    proxy.lose({ operation: 'UpdateItem', when: (b) => b.ConditionExpression === 'canonical_id = :from' });
+    const result = await lossy.identities.link(p, 'a2', 'a1', 3000, stream);
+    expect(lostNow()).toBe(1);
+    expect(result).toEqual({ canonical: 'a2', moved: ['a1', 'm'] });
+    expect(await tableItem(p, 'm')).toMatchObject({ canonical_id: 'a2', version: 2 });
+    for (const id of ['a1', 'm']) {
+      const item = await tableItem(p, id);
+      expect(streamed(lines, id), id).toEqual({ canonical_id: item.canonical_id, version: item.version });
+    }
+    expect(lines.at(-1)).toEqual({ id: 'm', canonical_id: 'a2', version: 2, reason: 'merge' });
+  });
+
+  it("a root merge whose answer is lost goes on to re-point the loser's members", async () => {
+    const p = nextProject();
+    const { journal: stream, lines } = journal();
+    await twoGroups(p, stream);
+    proxy.lose({ operation: 'UpdateItem', when: (b) => b.ConditionExpression === 'canonical_id = :self' });
+    const result = await lossy.identities.link(p, 'a2', 'a1', 3000, stream);
+    expect(lostNow()).toBe(1);
+    expect(result).toEqual({ canonical: 'a2', moved: ['a1', 'm'] });
+    expect(await tableItem(p, 'a1')).toMatchObject({ canonical_id: 'a2', version: 1 });
+    expect(await tableItem(p, 'm')).toMatchObject({ canonical_id: 'a2', version: 2 });
+    expect(lines.filter((l) => l.id === 'a1')).toEqual([{ id: 'a1', canonical_id: 'a2', version: 1, reason: 'link' }]);
+    expect(streamed(lines, 'm')).toEqual({ canonical_id: 'a2', version: 2 });
+  });
+
+  it('a linked create whose answer is lost is its own write: version 1 and its one line, no re-assertion', async () => {
+    const p = nextProject();
+    const { journal: stream, lines } = journal();
+    await direct.identities.observe(p, ['anon'], 1000);
+    proxy.lose({ operation: 'PutItem', when: (b) => b.Item?.version !== undefined });
+    const canonical = await lossy.identities.observe(p, ['anon', 'user'], 2000, { links: [['anon', 'user']], journal: stream });
+    expect(lostNow()).toBe(1);
+    expect(canonical.get('user')).toBe('anon');
+    expect(await tableItem(p, 'user')).toMatchObject({ canonical_id: 'anon', version: 1, first_seen_ms: 2000 });
+    expect(lines).toEqual([{ id: 'user', canonical_id: 'anon', version: 1, reason: 'link' }]);
+  });
+
+  it('a retried linked create that finds the ID created by another request (its own never arrived) re-asserts it, as before', async () => {
+    const p = nextProject();
+    const { journal: stream, lines } = journal();
+    await direct.identities.observe(p, ['anon'], 1000);
+    proxy.lose({
+      operation: 'PutItem',
+      when: (b) => b.Item?.version !== undefined,
+      lose: 'before',
+      meanwhile: async () => void (await direct.identities.observe(p, ['user'], 1500)),
+    });
+    await lossy.identities.observe(p, ['anon', 'user'], 2000, { links: [['anon', 'user']], journal: stream });
+    expect(lostNow()).toBe(1);
+    // The line journalled before the put (version 1 → anon) never committed: the table's pointer is
+    // journalled again above it.
+    const item = await tableItem(p, 'user');
+    expect(item).toMatchObject({ canonical_id: 'user', version: 2, first_seen_ms: 1500 });
+    expect(streamed(lines, 'user')).toEqual({ canonical_id: 'user', version: 2 });
+  });
+});
+
+describe('events ledger (already handled: a claim whose owner is this request is its own)', () => {
+  it('a claim whose answer is lost is claimed, not in flight against itself', async () => {
+    const p = nextProject();
+    const ledger = new DynamoEventLedger(dynamo.client({ endpoint: proxy.endpoint, backoffScale: 0 }), dynamo.table('events'));
+    proxy.lose({ operation: 'PutItem', when: (b) => b.Item?.pk?.S === claimKey(p, 'k1') });
+    expect(await ledger.claim(p, 'k1', 'request-1', Date.now())).toBe('claimed');
+    expect(lostNow()).toBe(1);
+    expect(await new DynamoEventLedger(dynamo.ddb, dynamo.table('events')).claim(p, 'k1', 'request-2', Date.now())).toBe('in_flight');
+  });
+});
+
+describe('projects, keys and assignments', () => {
+  it('a project create whose answer is lost succeeds', async () => {
+    const created = { id: randomUUID(), name: 'lost answer', created_at: new Date().toISOString() };
+    proxy.lose({ operation: 'PutItem', when: (b) => itemString(b, 'id') === created.id });
+    await lossy.projects.create(created);
+    expect(lostNow()).toBe(1);
+    expect(await direct.projects.get(created.id)).toEqual(created);
+  });
+
+  it('a project create that finds another project under its ID (its own never arrived) still fails', async () => {
+    const id = randomUUID();
+    proxy.lose({
+      operation: 'PutItem',
+      when: (b) => itemString(b, 'id') === id,
+      lose: 'before',
+      meanwhile: () => direct.projects.create({ id, name: 'other', created_at: '2026-01-01T00:00:00.000Z' }),
+    });
+    await expect(lossy.projects.create({ id, name: 'mine', created_at: '2026-01-02T00:00:00.000Z' })).rejects.toMatchObject({
+      name: 'ConditionalCheckFailedException',
+    });
+    expect(lostNow()).toBe(1);
+  });
+
+  it('an API key create whose answer is lost succeeds', async () => {
+    const key: ApiKeyRecord = {
+      id: randomUUID(),
+      project_id: nextProject(),
+      key_hash: randomUUID(),
+      key_prefix: 'tk_live_0123',
+      plan: 'free',
+      rate_limit_per_minute: 60,
+      allowed_origins: [],
+      allowed_bundle_ids: [],
+      created_at: new Date().toISOString(),
+    };
+    proxy.lose({ operation: 'PutItem', when: (b) => itemString(b, 'key_hash') === key.key_hash });
+    await lossy.keys.create(key);
+    expect(lostNow()).toBe(1);
+    expect(await direct.keys.findByHash(key.key_hash)).toEqual(key);
+  });
+
+  it('an assignment whose answer is lost returns its own variant (safe before this change: the loser reads the stored one)', async () => {
+    const p = nextProject();
+    proxy.lose({ operation: 'PutItem', when: (b) => itemString(b, 'pk')?.startsWith(`${p}#`) ?? false });
+    expect(await lossy.assignments.assign(p, { experiment_id: 'e1', user_id: 'u1', variant: 'b' }, '2026-03-01T00:00:00.000Z')).toBe('b');
+    expect(lostNow()).toBe(1);
+    expect(await direct.assignments.getMany(p, ['e1'], 'u1')).toEqual(new Map([['e1', 'b']]));
+  });
+});
