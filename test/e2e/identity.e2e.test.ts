@@ -102,7 +102,11 @@ describe('identity', () => {
   it('handles concurrent identifies of one pair', async () => {
     await send(web, { events: [{ name: 'page_view', user_id: 'race-anon' }] });
     await Promise.all(
-      Array.from({ length: 5 }, () => send(web, { events: [{ name: '$identify', user_id: 'race-user', properties: { $anonymous_id: 'race-anon' } }] })),
+      // Five different events (the dedupe key is name, user and timestamp: without their own
+      // timestamps, two received in the same millisecond would be one event, the second "in flight").
+      Array.from({ length: 5 }, (_, i) =>
+        send(web, { events: [{ name: '$identify', user_id: 'race-user', timestamp: `2026-04-01T09:00:0${i}Z`, properties: { $anonymous_id: 'race-anon' } }] }),
+      ),
     );
     const user = await stack.admin('GET', `/admin/v1/projects/${project}/users/race-user`);
     expect(user.body).toMatchObject({ user_id: 'race-anon', ids: ['race-anon', 'race-user'] });
