@@ -5,7 +5,7 @@
  * endpoint come from.
  */
 import { SignatureV4 } from '@smithy/signature-v4';
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import { Sha256 } from '../helpers/sdk-sha256';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -65,20 +65,6 @@ beforeEach(() => {
   always = undefined;
   seen = [];
 });
-
-/** The hash constructor SignatureV4 wants: node:crypto's SHA-256, as the SDK's Node.js default. */
-class Sha256 {
-  private readonly hash: Hash | Hmac;
-  constructor(secret?: string | Uint8Array) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', secret);
-  }
-  update(data: Uint8Array) {
-    this.hash.update(data);
-  }
-  async digest() {
-    return new Uint8Array(this.hash.digest());
-  }
-}
 
 const credentials = { accessKeyId: 'AK', secretAccessKey: 'SK', sessionToken: 'TOKEN' };
 const ddb = (maxAttempts?: number) =>

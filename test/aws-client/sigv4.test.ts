@@ -4,24 +4,10 @@
  * here is a 403 on every DynamoDB and Firehose call on AWS, which no local test would otherwise notice.
  */
 import { SignatureV4 } from '@smithy/signature-v4';
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import { Sha256 } from '../helpers/sdk-sha256';
 import { describe, expect, it } from 'vitest';
 import { canonicalPath, signRequest, type SignableRequest } from '../../lambdas/aws-client/sigv4';
 import type { Credentials } from '../../lambdas/aws-client/credentials';
-
-/** The SDK wants a hash constructor; node:crypto's SHA-256 (the SDK's Node.js default is the same). */
-class Sha256 {
-  private readonly hash: Hash | Hmac;
-  constructor(secret?: string | Uint8Array) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', secret);
-  }
-  update(data: Uint8Array) {
-    this.hash.update(data);
-  }
-  async digest() {
-    return new Uint8Array(this.hash.digest());
-  }
-}
 
 const PERMANENT: Credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 const TEMPORARY: Credentials = {
