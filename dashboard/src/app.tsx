@@ -1,6 +1,6 @@
 /** The app shell: sign-in when there is no token, else the header, the navigation and the routed page. */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import type { Project } from './admin-types';
 import { createApiClient, type ApiClient } from './api';
 import type { Endpoints } from './config';
@@ -96,7 +96,8 @@ function Shell({
     };
   }, [api, projectId, known]);
   const project = projects?.find((p) => p.id === projectId);
-  useEffect(() => {
+  // Set before the page paints, so the title never lags the heading it names.
+  useLayoutEffect(() => {
     document.title = [title, project?.name, 'Tally'].filter(Boolean).join(' · ');
   }, [title, project?.name]);
   const section = SECTIONS.find((s) => projectId !== undefined && path.startsWith(`${pathOf('projects', projectId)}/${s.segment}`))?.segment;

@@ -3,7 +3,7 @@
  * names seen recently, or typed), variants (control first, at least two), description. Start and
  * Stop, each after a confirmation saying what happens. Once started the form is read-only.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import type { Experiment } from '../admin-types';
 import { ApiError, type ApiClient } from '../api';
 import { errorText, useAsync } from '../components/async-view';
@@ -47,7 +47,10 @@ export function ExperimentEditPage({ api, params }: PageProps) {
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState<'start' | 'stop' | null>(null);
 
-  useEffect(() => {
+  // The form follows the experiment as loaded or saved. A layout effect runs before the browser paints,
+  // so a keystroke right after "Saved." is never overwritten by a reset that came after it (an effect
+  // waits for the next frame, up to 100 ms in a hidden tab).
+  useLayoutEffect(() => {
     if (experiment) {
       setDraft({ name: experiment.name, goal_event: experiment.goal_event, variants: [...experiment.variants], description: experiment.description ?? '' });
     } else if (!experimentId) setDraft(EMPTY);
