@@ -100,7 +100,7 @@ describe('identity', () => {
   });
 
   it('handles concurrent identifies of one pair', async () => {
-    await send(web, { events: [{ name: 'page_view', user_id: 'race-anon' }] });
+    await send(web, { events: [{ name: 'page_view', user_id: 'race-anon', timestamp: '2026-04-01T08:59:00Z' }] });
     await Promise.all(
       // Five different events (the dedupe key is name, user and timestamp: without their own
       // timestamps, two received in the same millisecond would be one event, the second "in flight").
