@@ -5,7 +5,9 @@
  * again, freshly signed, after backoffDelayMs, up to the service's attempts; any other failure
  * (ValidationException, ConditionalCheckFailedException, a 501) is thrown at once, and so is a
  * retryable one when the client's retry quota (retry-quota.ts, the SDK's token bucket) cannot pay.
- * Each attempt fails with a TimeoutError after the service's idle time without a byte on its connection.
+ * Each attempt fails with a TimeoutError after the service's idle time without a byte on its connection
+ * (from the DNS lookup on; once the body is handed to the kernel, plus a drain allowance per MiB), and
+ * the agent's idle pooled sockets are dropped with it, so the retry opens a new connection.
  * docs/decisions/ingestion-cold-start.md says why this replaces the SDK on these two services, and what
  * it leaves out.
  */
@@ -128,9 +130,21 @@ export class AwsJsonClient {
       { credentials, region: endpoint.region, service: this.service.name, date: new Date() },
     );
     const transport = endpoint.url.protocol === 'https:' ? https : http;
+    const idleMs = this.options.attemptTimeoutMs ?? this.service.attemptTimeoutMs;
+    let waitMs = idleMs;
     return new Promise<Answer>((resolve, reject) => {
+      // timeout: the socket's idle timer, armed when the socket is created (so the DNS lookup and the
+      // connect count) or taken from the pool, and reset by every byte read or written.
       const req = transport.request(
-        { agent, method: 'POST', hostname: endpoint.url.hostname.replace(/^\[|\]$/g, ''), port: endpoint.url.port || undefined, path, headers },
+        {
+          agent,
+          method: 'POST',
+          hostname: endpoint.url.hostname.replace(/^\[|\]$/g, ''),
+          port: endpoint.url.port || undefined,
+          path,
+          headers,
+          timeout: idleMs,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -140,14 +154,25 @@ export class AwsJsonClient {
         },
       );
       req.on('error', reject);
-      // Idle time on the socket, connecting included; the socket is destroyed, so the retry opens a new one.
-      const idleMs = this.options.attemptTimeoutMs ?? this.service.attemptTimeoutMs;
-      req.setTimeout(idleMs, () => {
-        const err = Object.assign(new Error(`No answer from ${this.service.name} after ${idleMs} ms without a byte on the connection`), {
+      req.on('timeout', () => {
+        const err = Object.assign(new Error(`No answer from ${this.service.name} after ${waitMs} ms without a byte on the connection`), {
           name: 'TimeoutError',
         });
         reject(err);
+        // This attempt's socket is destroyed, and so are the pooled idle ones: after a Lambda freeze they
+        // are all half-open, and the retry would otherwise take the next dead one. Sockets of calls in
+        // flight are not in the pool and are left alone.
         req.destroy(err);
+        destroyFreeSockets(agent);
+      });
+      // Node counts a write in progress as activity, but not what the kernel's socket buffers (several MB
+      // on a busy connection) still hold after the last write was handed over: that leaves at the
+      // receiver's pace out of sight. From then until the answer, the attempt may take longer by the time
+      // those bytes need at DRAIN_BYTES_PER_MS.
+      const size = Buffer.byteLength(body);
+      req.on('finish', () => {
+        waitMs = idleMs + Math.floor(size / DRAIN_BYTES_PER_MS);
+        req.setTimeout(waitMs);
       });
       req.end(body);
     });
@@ -157,6 +182,13 @@ export class AwsJsonClient {
   destroy(): void {
     this.resolved?.agent.destroy();
   }
+}
+
+/** 4 MiB/s: a floor far below an in-region endpoint; Firehose's largest batch (4 MiB, 5.6 MB as base64) gets 1.4 s more. */
+const DRAIN_BYTES_PER_MS = (4 * 1024 * 1024) / 1000;
+
+function destroyFreeSockets(agent: http.Agent): void {
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of [...(sockets ?? [])]) socket.destroy();
 }
 
 function requestIdOf(headers: http.IncomingHttpHeaders): string | undefined {

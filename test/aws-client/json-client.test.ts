@@ -1,11 +1,12 @@
 /**
  * The signed JSON client against a local node:http server standing in for DynamoDB and Firehose:
  * retries like the SDK's standard mode (throttling, 5xx, dropped connections; never other 4xx), errors
- * shaped like the SDK's (what isTransient and the stores read), and where credentials, region and
- * endpoint come from.
+ * shaped like the SDK's (what isTransient and the stores read), the idle timeout per attempt (a frozen
+ * pool, connecting, a large body), and where credentials, region and endpoint come from.
  */
 import { SignatureV4 } from '@smithy/signature-v4';
 import { Sha256 } from '../helpers/sdk-sha256';
+import dns from 'node:dns';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,7 +16,8 @@ import { FirehoseClient, PutRecordBatchCommand } from '../../lambdas/aws-client/
 import { resolveCredentials } from '../../lambdas/aws-client/credentials';
 import { isTransient } from '../../lambdas/domain/transient-error';
 
-type Reply = { status: number; body: object; headers?: Record<string, string> } | 'drop' | 'stall';
+/** delayMs: the answer is sent that long after the request arrived. */
+type Reply = { status: number; body: object; headers?: Record<string, string>; delayMs?: number } | 'drop' | 'stall';
 interface Seen {
   headers: IncomingMessage['headers'];
   body: string;
@@ -31,6 +33,8 @@ let endpoint: string;
 let replies: Reply[] = [];
 let always: Reply | undefined;
 let seen: Seen[] = [];
+/** Connections (by the client's port) that get no answer any more, as kept-alive sockets after a Lambda freeze. */
+let silentPorts = new Set<number>();
 
 const error = (status: number, type: string, extra: object = {}): Reply => ({
   status,
@@ -45,11 +49,16 @@ beforeAll(async () => {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       seen.push({ headers: req.headers, body, port: req.socket.remotePort, path: req.url, at: performance.now() });
+      if (silentPorts.has(req.socket.remotePort!)) return;
       const reply = replies.shift() ?? always ?? { status: 200, body: {} };
       if (reply === 'drop') return void req.socket.destroy();
       if (reply === 'stall') return;
-      res.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.0', ...reply.headers });
-      res.end(JSON.stringify(reply.body));
+      const answer = () => {
+        res.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.0', ...reply.headers });
+        res.end(JSON.stringify(reply.body));
+      };
+      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -64,6 +73,7 @@ beforeEach(() => {
   replies = [];
   always = undefined;
   seen = [];
+  silentPorts = new Set();
 });
 
 const credentials = { accessKeyId: 'AK', secretAccessKey: 'SK', sessionToken: 'TOKEN' };
@@ -298,6 +308,97 @@ describe('AWS JSON client: retries', () => {
     expect(err.message).toBe('Service busy');
     expect(isTransient(err)).toBe(true);
     firehose.destroy();
+  });
+});
+
+describe('AWS JSON client: the idle timeout after a Lambda freeze, while connecting and while sending', () => {
+  it('after a TimeoutError drops the pooled kept-alive connections too: when all 8 went silent (a Lambda freeze), the retry opens a new one', async () => {
+    const client = new DocumentClient({ endpoint, region: 'eu-west-1', credentials, backoffScale: 0, attemptTimeoutMs: 200 });
+    await Promise.all(Array.from({ length: 8 }, () => client.send(get)));
+    const pooled = new Set(seen.map((s) => s.port!));
+    expect(pooled.size).toBe(8);
+    // Every pooled connection now takes requests and never answers; new connections still do.
+    silentPorts = new Set(pooled);
+    seen = [];
+    const out = await client.send(get);
+    expect(out.$metadata.attempts).toBe(2);
+    expect(seen).toHaveLength(2);
+    expect(pooled.has(seen[0]!.port!)).toBe(true);
+    expect(pooled.has(seen[1]!.port!)).toBe(false);
+    // The next call finds no dead connection left in the pool.
+    const next = await client.send(get);
+    expect(next.$metadata.attempts).toBe(1);
+    expect(pooled.has(seen[2]!.port!)).toBe(false);
+    client.destroy();
+  });
+
+  it("leaves the connections of calls still in flight alone: a concurrent call's answer arrives after another call's timeout dropped the pool", async () => {
+    const client = new DocumentClient({ endpoint, region: 'eu-west-1', credentials, backoffScale: 0, attemptTimeoutMs: 400 });
+    await client.send(get);
+    silentPorts = new Set([seen[0]!.port!]);
+    // The first call takes the silent pooled connection and times out at ~400 ms; the second, started at
+    // ~200 ms on a new connection, is answered at ~500 ms, after that timeout.
+    const stalled = client.send(get);
+    await new Promise((r) => setTimeout(r, 200));
+    replies = [{ status: 200, body: { Item: { pk: { S: 'slow' } } }, delayMs: 300 }];
+    const inFlight = await client.send(get);
+    expect(inFlight.Item).toEqual({ pk: 'slow' });
+    expect(inFlight.$metadata.attempts).toBe(1);
+    expect((await stalled).$metadata.attempts).toBe(2);
+    client.destroy();
+  });
+
+  it('counts the DNS lookup and the connect in the idle timeout: a lookup that never answers fails each attempt with a TimeoutError', async () => {
+    const lookup = dns.lookup;
+    const hung: string[] = [];
+    vi.spyOn(dns, 'lookup').mockImplementation(((hostname: string, ...rest: unknown[]) => {
+      if (hostname === 'dynamodb.hangs.test') return void hung.push(hostname);
+      return (lookup as (...args: unknown[]) => void)(hostname, ...rest);
+    }) as never);
+    const client = new DocumentClient({ endpoint: 'http://dynamodb.hangs.test', region: 'eu-west-1', credentials, backoffScale: 0, attemptTimeoutMs: 100 });
+    const err = await failure(client.send(get));
+    expect(err.name).toBe('TimeoutError');
+    expect(err.$metadata.attempts).toBe(4);
+    expect(hung).toHaveLength(4);
+    expect(isTransient(err)).toBe(true);
+    client.destroy();
+  }, 5_000);
+
+  it('gives the bytes still in the socket buffers time to leave: a 6 MB body whose last megabytes reach the reader well after the idle timeout is answered on its first attempt', async () => {
+    let received = 0;
+    let readMs = 0;
+    const slow = createServer((req, res) => {
+      const started = performance.now();
+      req.pause();
+      // What arrived since the last look, every 10 ms: steady, but the body takes most of a second.
+      const reader = setInterval(() => {
+        const chunk = req.read() as Buffer | null;
+        if (chunk) received += chunk.length;
+      }, 10);
+      req.on('end', () => {
+        clearInterval(reader);
+        readMs = performance.now() - started;
+        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(JSON.stringify({ FailedPutCount: 0, RequestResponses: [{ RecordId: 'r' }] }));
+      });
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    try {
+      const port = (slow.address() as AddressInfo).port;
+      const firehose = new FirehoseClient({ endpoint: `http://127.0.0.1:${port}`, region: 'eu-west-1', credentials, backoffScale: 0, attemptTimeoutMs: 200 });
+      // 4.5 MB of records, 6 MB as base64 on the wire (Firehose's largest batch is 4 MiB).
+      const records = Array.from({ length: 3 }, (_, i) => ({ Data: Buffer.alloc(1_500_000, 97 + i) }));
+      const out = await firehose.send(new PutRecordBatchCommand({ DeliveryStreamName: 's', Records: records }));
+      expect(out.$metadata.attempts).toBe(1);
+      expect(received).toBeGreaterThan(6_000_000);
+      // Several idle timeouts in all; the kernel took the whole body long before the reader had it (on
+      // loopback its buffers hold a few MB), so no byte moved in Node's sight for longer than 200 ms.
+      expect(readMs).toBeGreaterThan(3 * 200);
+      firehose.destroy();
+    } finally {
+      slow.closeAllConnections();
+      await new Promise<void>((r) => slow.close(() => r()));
+    }
   });
 });
 
