@@ -27,6 +27,11 @@ let proxy: AnswerLosingProxy;
 let lossy: ReturnType<typeof stores>;
 /** The same stores on a direct client: another request, or the test reading the truth. */
 let direct: ReturnType<typeof stores>;
+/**
+ * Stores on a client of their own through the proxy: for a test that loses many answers, so that it
+ * neither drains nor depends on the shared client's retry quota (each retry after a reset costs 10 of 500).
+ */
+const ownLossy = () => stores(dynamo.client({ endpoint: proxy.endpoint, backoffScale: 0 }));
 let project = 0;
 const nextProject = () => `p${++project}`;
 
@@ -195,7 +200,9 @@ describe('experiments: a write that may have landed and cannot be read back', ()
     const p = nextProject();
     const first = experiment(p, 'Lost Twice');
     loseWriteAndReadBack('PutItem', isExperimentPut);
-    const failed = await lossy.experiments.create(first).catch((e: unknown) => e);
+    const failed = await ownLossy()
+      .experiments.create(first)
+      .catch((e: unknown) => e);
     expect(lostNow()).toBe(8);
     expect(failed).toBeInstanceOf(OutcomeUnknownError);
     expect(isTransient(failed)).toBe(true);
@@ -210,7 +217,9 @@ describe('experiments: a write that may have landed and cannot be read back', ()
     const exp = experiment(p, 'Before Rename');
     await direct.experiments.create(exp);
     loseWriteAndReadBack('UpdateItem', isPatch);
-    const failed = await lossy.experiments.update(exp, { name: 'After Rename' }).catch((e: unknown) => e);
+    const failed = await ownLossy()
+      .experiments.update(exp, { name: 'After Rename' })
+      .catch((e: unknown) => e);
     expect(lostNow()).toBe(8);
     expect(failed).toBeInstanceOf(OutcomeUnknownError);
     expect(await direct.experiments.get(p, exp.id)).toMatchObject({ name: 'After Rename' });
@@ -241,7 +250,7 @@ describe('experiments: a write that may have landed and cannot be read back', ()
         proxy.lose({ operation: 'GetItem', when: (b) => b.Key?.key_hash?.S === key.key_hash, times: 4 });
       },
     });
-    await expect(lossy.keys.create(key)).rejects.toBeInstanceOf(OutcomeUnknownError);
+    await expect(ownLossy().keys.create(key)).rejects.toBeInstanceOf(OutcomeUnknownError);
     expect(lostNow()).toBe(8);
     expect(await direct.keys.findByHash(key.key_hash)).toEqual(key);
   });
@@ -357,6 +366,50 @@ describe('identities', () => {
       expect(streamed(lines, id), id).toEqual({ canonical_id: item.canonical_id, version: item.version });
     }
     expect(lines.at(-1)).toEqual({ id: 'm', canonical_id: 'a2', version: 2, reason: 'merge' });
+  });
+
+  /** twoGroups with two members of a1: m1 and m2. */
+  async function twoGroupsTwoMembers(p: string, stream: IdentityJournal) {
+    await twoGroups(p, stream);
+    await direct.identities.link(p, 'a1', 'm2', 2100, stream);
+  }
+  const isRepointOf = (p: string, id: string) => (b: Record<string, any>) => b.ConditionExpression === 'canonical_id = :from' && b.Key?.pk?.S === `${p}#${id}`;
+
+  it('a member re-point whose answer is lost and whose read-back fails does not fail the link: the other members are journalled', async () => {
+    const p = nextProject();
+    const { journal: stream, lines } = journal();
+    await twoGroupsTwoMembers(p, stream);
+    let readsLost = false;
+    proxy.lose({
+      operation: 'UpdateItem',
+      when: isRepointOf(p, 'm'),
+      meanwhile: async () => {
+        if (readsLost) return;
+        readsLost = true;
+        proxy.lose({ operation: 'GetItem', when: (b) => b.Key?.pk?.S === `${p}#m`, times: 4 });
+      },
+    });
+    const result = await ownLossy().identities.link(p, 'a2', 'a1', 3000, stream);
+    expect(lostNow()).toBe(5);
+    // m's re-point committed but could not be confirmed: not reported, no line (its stream pointer
+    // chains through a1, which points at a2).
+    expect(result).toEqual({ canonical: 'a2', moved: ['a1', 'm2'] });
+    expect(await tableItem(p, 'm')).toMatchObject({ canonical_id: 'a2', version: 2 });
+    expect(streamed(lines, 'm2')).toEqual({ canonical_id: 'a2', version: 2 });
+    expect(streamed(lines, 'm')).toEqual({ canonical_id: 'a1', version: 1 });
+    expect(streamed(lines, 'a1')).toEqual({ canonical_id: 'a2', version: 1 });
+  });
+
+  it('a member re-point that fails fails the link, but the members that moved are journalled first', async () => {
+    const p = nextProject();
+    const { journal: stream, lines } = journal();
+    await twoGroupsTwoMembers(p, stream);
+    proxy.lose({ operation: 'UpdateItem', when: isRepointOf(p, 'm'), lose: 'before', times: 4 });
+    await expect(ownLossy().identities.link(p, 'a2', 'a1', 3000, stream)).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(lostNow()).toBe(4);
+    expect(await tableItem(p, 'm2')).toMatchObject({ canonical_id: 'a2', version: 2 });
+    expect(streamed(lines, 'm2')).toEqual({ canonical_id: 'a2', version: 2 });
+    expect(await tableItem(p, 'm')).toMatchObject({ canonical_id: 'a1', version: 1 });
   });
 
   it("a root merge whose answer is lost goes on to re-point the loser's members", async () => {
