@@ -54,6 +54,7 @@ describe('experiments when DynamoDB answers are lost', () => {
     expect(proxy.lost - lostBefore).toBe(8);
     expect(unknown.status, JSON.stringify(unknown.body)).toBe(503);
     expect(unknown.body.error).toMatch(/may or may not have been stored.*retry/);
+    expect(unknown.headers.get('retry-after')).toBe('1');
     const stored = (await stack.admin('GET', base())).body.experiments.filter((e: { name: string }) => e.name === 'Hero Banner');
     expect(stored).toHaveLength(1);
     const retry = await stack.admin('POST', base(), { name: 'Hero Banner', goal_event: 'purchase' });
