@@ -171,6 +171,11 @@ function errorsOf(route: Route): Record<number, { description: string; body: z.Z
   } else {
     errors[404] = { description: 'No such project or resource', body };
     errors[409] = { description: 'Conflicts with the current state', body };
+    errors[503] = {
+      description: 'A write whose storage answer was lost could not be read back, so whether it was stored is unknown; retry',
+      body,
+      headers: retryAfter,
+    };
   }
   errors[500] = { description: 'Server error', body };
   return errors;

@@ -122,3 +122,12 @@ export class TransientError extends Error {
   readonly transient = true;
   override name = 'TransientError';
 }
+
+/**
+ * A write that may or may not have been stored: its answer was lost and the read that would tell
+ * failed too. Transient (503: the client retries); the caller must not undo what goes with the write
+ * (name claims, a key's usage plan), since the write may be there.
+ */
+export class OutcomeUnknownError extends TransientError {
+  override name = 'OutcomeUnknownError';
+}

@@ -123,6 +123,9 @@ export function createExperimentsUpdateHandler(deps: ExperimentAdminDeps) {
       return json(200, await deps.experiments.update(current, patch));
     } catch (err) {
       if (err instanceof NameTakenError) throw await nameTaken(deps, current.project_id, patch.name!, err);
+      if (err instanceof StatusConflictError && err.current.status === 'created') {
+        throw new ApiError(409, 'The experiment was changed by another request while this change was being applied; load it again and resend your change');
+      }
       if (err instanceof StatusConflictError) {
         throw new ApiError(409, `Cannot change an experiment whose status is ${err.current.status}; only a created experiment can be edited`);
       }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { effectiveRateLimit, generateApiKey, hashApiKey, PLANS, type ApiKeyRecord } from '../domain/api-key';
 import { normaliseOrigin } from '../domain/access';
+import { OutcomeUnknownError } from '../domain/transient-error';
 import { notFound } from '../http/api-error';
 import { empty, json } from '../http/event';
 import { jsonBody } from '../http/validate';
@@ -73,7 +74,11 @@ export function createKeysCreateHandler(deps: KeyDeps) {
     try {
       await deps.keys.create(record);
     } catch (err) {
-      await deps.rateLimits.unregister(record).catch((e) => log('error', 'unregistering key failed', errorFields(e)));
+      // A key that may be stored keeps its usage plan: unregistering it could leave a stored key
+      // without one. If the key was not stored after all, its registration is left unused.
+      if (!(err instanceof OutcomeUnknownError)) {
+        await deps.rateLimits.unregister(record).catch((e) => log('error', 'unregistering key failed', errorFields(e)));
+      }
       throw err;
     }
     const { id, ...rest } = publicKey(record);

@@ -4,11 +4,12 @@
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { ApiError } from './api-error';
+import { ApiError, unavailable } from './api-error';
 import { adminCorsHeaders, corsHeaders } from '../contract/cors';
 import { header, json, type HttpEvent, type HttpResult } from './event';
 import { errorFields, log } from '../logging/log';
 import { errorBody, type Surface } from '../domain/surface';
+import { OutcomeUnknownError } from '../domain/transient-error';
 
 export type HttpHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
@@ -41,6 +42,10 @@ export function wrap(handler: (event: HttpEvent) => Promise<HttpResult>, options
       let response: HttpResult;
       if (err instanceof ApiError) {
         response = errorResult(options.surface, err);
+      } else if (err instanceof OutcomeUnknownError) {
+        // A write whose answer was lost and could not be read back: 503, so the client retries.
+        log('warn', 'outcome unknown', { route: options.route, request_id: request.event.requestContext?.requestId, ...errorFields(err) });
+        response = errorResult(options.surface, unavailable(err.message));
       } else {
         log('error', 'unhandled error', { route: options.route, request_id: request.event.requestContext?.requestId, ...errorFields(err) });
         response = json(500, errorBody(options.surface, 'Internal server error'));

@@ -22,7 +22,10 @@ export class NameTakenError extends Error {
   }
 }
 
-/** The experiment's status did not allow the change; carries the status found. */
+/**
+ * The experiment's status did not allow the change, or (an edit, status still created) another edit
+ * came between this one's read and its write; carries the experiment as found.
+ */
 export class StatusConflictError extends Error {
   override name = 'StatusConflictError';
   constructor(readonly current: Experiment) {

@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DocumentClient } from '../aws-client/dynamodb';
 import type { ApiKeyRecord } from '../domain/api-key';
+import { OutcomeUnknownError } from '../domain/transient-error';
 import { mayHaveLanded, queryAll } from './dynamo-client';
 import { TABLES } from './schema';
 import type { ApiKeyStore } from '../ports';
@@ -19,8 +20,13 @@ export class DynamoApiKeyStore implements ApiKeyStore {
       // A retried put that finds its own earlier attempt (its answer lost): the key is stored. The hash
       // is of a fresh random key, so an item under it with this key's ID is this put's.
       if (!mayHaveLanded(err)) throw err;
-      const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { key_hash: key.key_hash }, ConsistentRead: true })).catch(() => undefined);
-      if (out?.Item?.id !== key.id) throw err;
+      // If that read fails too, whether the key is stored is unknown (OutcomeUnknownError: 503).
+      const out = await this.ddb
+        .send(new GetCommand({ TableName: this.table, Key: { key_hash: key.key_hash }, ConsistentRead: true }))
+        .catch((readErr: unknown) => {
+          throw new OutcomeUnknownError('The key may or may not have been stored: its answer was lost and reading it back failed; retry', { cause: readErr });
+        });
+      if (out.Item?.id !== key.id) throw err;
     }
   }
 

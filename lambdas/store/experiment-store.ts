@@ -17,10 +17,27 @@
  *  - start and stop: `start_token` and `stop_token`, each set once by the transition that made it.
  * A name claim needs none: its condition already accepts a claim of the same experiment.
  * The tokens are never returned (strip).
+ *
+ * When a write may have landed and the read that would tell also fails, the outcome is unknown: the
+ * claims are kept (releasing them could leave a stored experiment's name free for another) and the
+ * call fails with an OutcomeUnknownError (transient: 503, retry). A claim left so by a write that did not land is
+ * taken over later: a claim whose experiment does not exist or no longer has that spelling, and
+ * which is older than CLAIM_GRACE_MS (`claimed_at`; a claim without it counts as old), may be taken
+ * by another experiment with a put conditional on the stale claim's `experiment_id` and `claimed_at`.
+ * Claims are taken before the item is written, so a young claim without its item is a create or
+ * rename in flight and is never taken; the grace is six times the 10 s Lambda timeout (the stack's
+ * functionTimeout default), so no request that took a claim is still running when it ends.
+ *
+ * An edit is conditional on the `update_token` it read (optimistic concurrency; an item never edited
+ * has none): it reads the item, works out the name claims from what it read, and writes only if no
+ * other edit came between. So an edit retried after its answer was lost cannot land again on top of
+ * a later edit (which would leave its name unclaimed and the later one's claim behind); it answers
+ * StatusConflictError with the item as it is.
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DocumentClient } from '../aws-client/dynamodb';
 import { experimentNameSpellings, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
+import { OutcomeUnknownError } from '../domain/transient-error';
 import { isConditionalCheckFailed, mayHaveLanded, queryAll } from './dynamo-client';
 import { NameTakenError, StatusConflictError, type ExperimentPatch, type ExperimentStore } from '../ports/experiment-store';
 
@@ -28,6 +45,12 @@ const expKey = (id: string) => `exp#${id}`;
 const nameKey = (spelling: string) => `name#${spelling}`;
 /** Attributes that identify a write (see above); stored, never part of an Experiment. */
 const TOKENS = ['update_token', 'start_token', 'stop_token'] as const;
+/** How old a name claim must be before another experiment may take it over when its owner lacks it (see above). */
+export const CLAIM_GRACE_MS = 60_000;
+
+/** The outcome of a write that may have landed is unknown: keep what it claimed, answer 503 (retry). */
+const unknownOutcome = (what: string, cause: unknown) =>
+  new OutcomeUnknownError(`${what} may or may not have been stored: its answer was lost and reading it back failed; retry`, { cause });
 
 export class DynamoExperimentStore implements ExperimentStore {
   constructor(
@@ -43,8 +66,14 @@ export class DynamoExperimentStore implements ExperimentStore {
         new PutCommand({ TableName: this.table, Item: { ...experiment, sk: expKey(experiment.id) }, ConditionExpression: 'attribute_not_exists(sk)' }),
       );
     } catch (err) {
-      // Written after all? Then the claims belong to an experiment that exists: keep them.
-      if (mayHaveLanded(err) && (await this.created(experiment).catch(() => false))) return;
+      // Written after all? Then the claims belong to an experiment that exists: keep them. Unknown
+      // (the read failed too): keep them as well, and have the client retry.
+      if (mayHaveLanded(err)) {
+        const created = await this.created(experiment).catch((readErr: unknown) => {
+          throw unknownOutcome('The experiment', readErr);
+        });
+        if (created) return;
+      }
       await this.releaseSpellings(experiment.project_id, spellings, experiment.id);
       throw err;
     }
@@ -77,22 +106,32 @@ export class DynamoExperimentStore implements ExperimentStore {
     return items.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
 
-  /** Applies a patch while the experiment is still created. */
+  /**
+   * Applies a patch while the experiment is still created, and only if no other edit came between its
+   * read and its write (the `update_token` read; see above). `current` names the experiment; the
+   * claims and the result are worked out from the item as read here.
+   */
   async update(current: Experiment, patch: ExperimentPatch): Promise<Experiment> {
-    const held = experimentNameSpellings(current.name);
+    const { project_id: projectId, id } = current;
+    const read = await this.read(projectId, id);
+    if (!read) throw new Error(`experiment ${id} not found`);
+    if (read.status !== 'created') throw new StatusConflictError(strip(read));
+    const seen = strip(read);
+    const readToken = read.update_token as string | undefined;
+    const held = experimentNameSpellings(seen.name);
     const wanted = patch.name === undefined ? held : experimentNameSpellings(patch.name);
     const added = wanted.filter((s) => !held.includes(s));
     const dropped = held.filter((s) => !wanted.includes(s));
-    if (added.length > 0) await this.claimSpellings(current.project_id, added, current.id);
-    const next = { ...current, ...patch };
+    if (added.length > 0) await this.claimSpellings(projectId, added, id);
+    const next = { ...seen, ...patch };
     const token = randomUUID();
     try {
       await this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: { project_id: current.project_id, sk: expKey(current.id) },
+          Key: { project_id: projectId, sk: expKey(id) },
           UpdateExpression: 'SET #name = :name, variants = :variants, goal_event = :goal, description = :description, update_token = :token',
-          ConditionExpression: '#status = :created',
+          ConditionExpression: `#status = :created AND ${readToken === undefined ? 'attribute_not_exists(update_token)' : 'update_token = :read'}`,
           ExpressionAttributeNames: { '#name': 'name', '#status': 'status' },
           ExpressionAttributeValues: {
             ':name': next.name,
@@ -101,21 +140,27 @@ export class DynamoExperimentStore implements ExperimentStore {
             ':description': next.description,
             ':created': 'created',
             ':token': token,
+            ...(readToken === undefined ? {} : { ':read': readToken }),
           },
         }),
       );
     } catch (err) {
       // Applied after all (e.g. its answer lost, then a start before the retry): keep the new claims.
-      const item = mayHaveLanded(err) ? await this.read(current.project_id, current.id).catch(() => undefined) : undefined;
+      // Unknown (the read failed too): keep every claim, and have the client retry.
+      const item = mayHaveLanded(err)
+        ? await this.read(projectId, id).catch((readErr: unknown) => {
+            throw unknownOutcome('The change', readErr);
+          })
+        : undefined;
       if (item?.update_token === token) {
-        await this.releaseSpellings(current.project_id, dropped, current.id);
+        await this.releaseSpellings(projectId, dropped, id);
         return strip(item);
       }
-      await this.releaseSpellings(current.project_id, added, current.id);
-      if (isConditionalCheckFailed(err)) throw new StatusConflictError(strip(item ?? (await this.read(current.project_id, current.id))!));
+      await this.releaseSpellings(projectId, added, id);
+      if (isConditionalCheckFailed(err)) throw new StatusConflictError(strip(item ?? (await this.read(projectId, id))!));
       throw err;
     }
-    await this.releaseSpellings(current.project_id, dropped, current.id);
+    await this.releaseSpellings(projectId, dropped, id);
     return next;
   }
 
@@ -167,15 +212,52 @@ export class DynamoExperimentStore implements ExperimentStore {
       await this.ddb.send(
         new PutCommand({
           TableName: this.table,
-          Item: { project_id: projectId, sk: nameKey(spelling), experiment_id: id },
+          Item: { project_id: projectId, sk: nameKey(spelling), experiment_id: id, claimed_at: Date.now() },
           ConditionExpression: 'attribute_not_exists(sk) OR experiment_id = :id',
           ExpressionAttributeValues: { ':id': id },
         }),
       );
     } catch (err) {
       if (!isConditionalCheckFailed(err)) throw err;
-      const owner = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { project_id: projectId, sk: nameKey(spelling) }, ConsistentRead: true }));
-      throw new NameTakenError(spelling, owner.Item?.experiment_id as string | undefined);
+      const claim = await this.readClaim(projectId, spelling);
+      if (claim && (await this.abandoned(projectId, spelling, claim)) && (await this.takeOver(projectId, spelling, id, claim))) return;
+      throw new NameTakenError(spelling, claim?.experiment_id as string | undefined);
+    }
+  }
+
+  private async readClaim(projectId: string, spelling: string): Promise<Record<string, unknown> | undefined> {
+    const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { project_id: projectId, sk: nameKey(spelling) }, ConsistentRead: true }));
+    return out.Item;
+  }
+
+  /**
+   * A claim left by a write that did not land: older than CLAIM_GRACE_MS (or without `claimed_at`),
+   * and its experiment does not exist or no longer has this spelling.
+   */
+  private async abandoned(projectId: string, spelling: string, claim: Record<string, unknown>): Promise<boolean> {
+    const at = claim.claimed_at;
+    if (typeof at === 'number' && Date.now() - at < CLAIM_GRACE_MS) return false;
+    const owner = await this.read(projectId, String(claim.experiment_id));
+    return !owner || !experimentNameSpellings(String(owner.name)).includes(spelling);
+  }
+
+  /** Takes an abandoned claim, unless it changed since it was read; true when the claim is now this experiment's. */
+  private async takeOver(projectId: string, spelling: string, id: string, stale: Record<string, unknown>): Promise<boolean> {
+    const at = stale.claimed_at;
+    try {
+      await this.ddb.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { project_id: projectId, sk: nameKey(spelling), experiment_id: id, claimed_at: Date.now() },
+          ConditionExpression: `experiment_id = :stale AND ${at === undefined ? 'attribute_not_exists(claimed_at)' : 'claimed_at = :at'}`,
+          ExpressionAttributeValues: { ':stale': stale.experiment_id, ...(at === undefined ? {} : { ':at': at }) },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (!isConditionalCheckFailed(err)) throw err;
+      // Its own earlier attempt (answer lost) took it, or another request did.
+      return (await this.readClaim(projectId, spelling))?.experiment_id === id;
     }
   }
 

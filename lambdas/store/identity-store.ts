@@ -124,8 +124,7 @@ export class DynamoIdentityStore implements IdentityStore {
         if (!(await this.committedEarlier(err, projectId, loser.id, merged))) continue;
       }
       const members = (await this.children(projectId, loser.id)).filter((c) => c.id !== loser.id);
-      const changes = await this.repoint(projectId, members, winner.id, 'merge');
-      await journal.moved(changes);
+      const changes = await this.repoint(projectId, members, winner.id, 'merge', journal);
       return { canonical: winner.id, moved: [loser.id, ...changes.map((c) => c.id)] };
     }
     throw new TransientError('Identity link did not converge under contention; retry');
@@ -299,17 +298,26 @@ export class DynamoIdentityStore implements IdentityStore {
       }
       const byRoot = new Map<string, IdentityItem[]>();
       for (const { item, root } of behind.values()) byRoot.set(root, [...(byRoot.get(root) ?? []), item]);
-      for (const [root, items] of byRoot) await journal.moved(await this.repoint(projectId, items, root, 'compress'));
+      for (const [root, items] of byRoot) await this.repoint(projectId, items, root, 'compress', journal);
     }
     return result;
   }
 
   /**
    * Points each item straight at `to`, unless it moved since it was read (best effort: a missed
-   * item still resolves by following pointers). Returns the changes that committed.
+   * item still resolves by following pointers), and journals the changes that committed. Returns them.
+   * A write that fails otherwise (DynamoDB unavailable) fails the call, but only once every other
+   * item was tried and the changes that did commit are journalled.
    */
-  private async repoint(projectId: string, items: IdentityItem[], to: string, reason: PointerChange['reason']): Promise<PointerChange[]> {
+  private async repoint(
+    projectId: string,
+    items: IdentityItem[],
+    to: string,
+    reason: PointerChange['reason'],
+    journal: IdentityJournal,
+  ): Promise<PointerChange[]> {
     const changes: PointerChange[] = [];
+    const failures: unknown[] = [];
     await mapLimit(items, 8, async (item) => {
       try {
         const out = await this.ddb.send(
@@ -324,7 +332,7 @@ export class DynamoIdentityStore implements IdentityStore {
         );
         changes.push({ id: item.id, canonical_id: to, version: out.Attributes!.version as number, reason });
       } catch (err) {
-        if (!isConditionalCheckFailed(err)) throw err;
+        if (!isConditionalCheckFailed(err)) return void failures.push(err);
         // Moved since it was read: nothing to journal, unless it moved to `to` (this update's own earlier
         // attempt, or the same change by another request): then the table holds a change the stream
         // must have, with the version the table gave it.
@@ -332,13 +340,19 @@ export class DynamoIdentityStore implements IdentityStore {
         if (moved) changes.push({ id: item.id, canonical_id: to, version: moved.version!, reason });
       }
     });
-    return changes.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    changes.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    await journal.moved(changes);
+    if (failures.length > 0) throw failures[0];
+    return changes;
   }
 
   /**
    * After a ConditionalCheckFailedException: whether the call was retried and the item (read
    * consistently) holds what this write writes, i.e. an earlier attempt committed and its answer was
-   * lost: the item, else undefined.
+   * lost: the item, else undefined. A read that fails counts as undefined, so each caller does what it
+   * did before it checked: a merge re-reads the roots (and finds the merge if it committed), a linked
+   * create re-asserts the item's actual pointer, a re-point journals nothing (the stream's pointers
+   * then chain through the old root). None of them fails its request over this read.
    */
   private async committedEarlier(
     err: unknown,
@@ -347,7 +361,7 @@ export class DynamoIdentityStore implements IdentityStore {
     holdsThisWrite: (item: IdentityItem) => boolean,
   ): Promise<IdentityItem | undefined> {
     if (!isRetriedConditionalCheckFailed(err)) return undefined;
-    const item = (await this.getMany(projectId, [id], true)).get(id);
+    const item = (await this.getMany(projectId, [id], true).catch(() => undefined))?.get(id);
     return item && holdsThisWrite(item) ? item : undefined;
   }
 

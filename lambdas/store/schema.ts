@@ -45,8 +45,9 @@ export const TABLES: Record<TableName, TableLayout> = {
     indexes: [{ name: 'by_canonical', partitionKey: 'canonical_pk', sortKey: 'id' }],
     holdsUserData: true,
   },
-  // Per project: "exp#<id>" items (the experiments) and "name#<snake_case name>" items (name claims,
-  // so that two experiments can never share a name, even under concurrent creates).
+  // Per project: "exp#<id>" items (the experiments) and "name#<spelling>" items (name claims with
+  // experiment_id and claimed_at, so that two experiments can never share a name, even under
+  // concurrent creates).
   experiments: { name: 'experiments', partitionKey: 'project_id', sortKey: 'sk', indexes: [], holdsUserData: true },
   // Sticky assignments: one item per (project, experiment, canonical ID), written once.
   assignments: { name: 'assignments', partitionKey: 'pk', indexes: [], holdsUserData: true },

@@ -37,6 +37,50 @@ describe('experiments when DynamoDB answers are lost', () => {
     expect(clash.body.error).toContain(created.body.id);
   });
 
+  it('a create that cannot be read back answers 503 and keeps its name: the retry finds the name taken by the stored experiment', async () => {
+    const lostBefore = proxy.lost;
+    let readsLost = false;
+    proxy.lose({
+      operation: 'PutItem',
+      when: (b) => b.Item?.sk?.S?.startsWith('exp#'),
+      times: 4,
+      meanwhile: async () => {
+        if (readsLost) return;
+        readsLost = true;
+        proxy.lose({ operation: 'GetItem', when: (b) => b.Key?.sk?.S?.startsWith('exp#'), times: 4 });
+      },
+    });
+    const unknown = await stack.admin('POST', base(), { name: 'Hero Banner', goal_event: 'purchase' });
+    expect(proxy.lost - lostBefore).toBe(8);
+    expect(unknown.status, JSON.stringify(unknown.body)).toBe(503);
+    expect(unknown.body.error).toMatch(/may or may not have been stored.*retry/);
+    expect(unknown.headers.get('retry-after')).toBe('1');
+    const stored = (await stack.admin('GET', base())).body.experiments.filter((e: { name: string }) => e.name === 'Hero Banner');
+    expect(stored).toHaveLength(1);
+    const retry = await stack.admin('POST', base(), { name: 'Hero Banner', goal_event: 'purchase' });
+    expect(retry.status).toBe(409);
+    expect(retry.body.error).toContain(stored[0].id);
+  });
+
+  it('an edit retried after its answer was lost, with another edit in between, answers 409 and leaves the other edit', async () => {
+    const created = await stack.admin('POST', base(), { name: 'Edit Race Zero', goal_event: 'purchase' });
+    const lostBefore = proxy.lost;
+    proxy.lose({
+      operation: 'UpdateItem',
+      when: (b) => String(b.ConditionExpression).startsWith('#status = :created'),
+      meanwhile: async () => {
+        const other = await stack.admin('PATCH', `${base()}/${created.body.id}`, { name: 'Edit Race Two' });
+        expect(other.status, JSON.stringify(other.body)).toBe(200);
+      },
+    });
+    const refused = await stack.admin('PATCH', `${base()}/${created.body.id}`, { name: 'Edit Race One' });
+    expect(proxy.lost - lostBefore).toBe(1);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.error).toMatch(/changed by another request.*load it again/);
+    expect((await stack.admin('GET', `${base()}/${created.body.id}`)).body.name).toBe('Edit Race Two');
+    expect((await stack.admin('POST', base(), { name: 'Edit Race One', goal_event: 'purchase' })).status).toBe(201);
+  });
+
   it('a start and a stop answer 200 with the new status, not 409', async () => {
     const created = await stack.admin('POST', base(), { name: 'Pricing', goal_event: 'purchase' });
     const lostBefore = proxy.lost;

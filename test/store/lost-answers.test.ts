@@ -6,15 +6,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GetCommand } from '../../lambdas/aws-client/dynamodb';
 import type { ApiKeyRecord } from '../../lambdas/domain/api-key';
-import type { Experiment } from '../../lambdas/domain/experiment';
+import { experimentNameSpellings, type Experiment } from '../../lambdas/domain/experiment';
+import { GetCommand, PutCommand } from '../../lambdas/aws-client/dynamodb';
+import { isTransient, OutcomeUnknownError } from '../../lambdas/domain/transient-error';
 import { NameTakenError, StatusConflictError } from '../../lambdas/ports/experiment-store';
 import type { IdentityJournal, PointerChange } from '../../lambdas/ports/identity-store';
 import { DynamoApiKeyStore } from '../../lambdas/store/api-key-store';
 import { DynamoAssignmentStore } from '../../lambdas/store/assignment-store';
 import { claimKey, DynamoEventLedger } from '../../lambdas/store/event-ledger';
-import { DynamoExperimentStore } from '../../lambdas/store/experiment-store';
+import { CLAIM_GRACE_MS, DynamoExperimentStore } from '../../lambdas/store/experiment-store';
 import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
 import { DynamoProjectStore } from '../../lambdas/store/project-store';
 import { startAnswerLosingProxy, type AnswerLosingProxy } from '../helpers/answer-losing-proxy';
@@ -26,6 +27,11 @@ let proxy: AnswerLosingProxy;
 let lossy: ReturnType<typeof stores>;
 /** The same stores on a direct client: another request, or the test reading the truth. */
 let direct: ReturnType<typeof stores>;
+/**
+ * Stores on a client of their own through the proxy: for a test that loses many answers, so that it
+ * neither drains nor depends on the shared client's retry quota (each retry after a reset costs 10 of 500).
+ */
+const ownLossy = () => stores(dynamo.client({ endpoint: proxy.endpoint, backoffScale: 0 }));
 let project = 0;
 const nextProject = () => `p${++project}`;
 
@@ -76,7 +82,8 @@ function experiment(projectId: string, name: string): Experiment {
 const itemString = (body: Record<string, any>, name: string): string | undefined => body.Item?.[name]?.S;
 const isExperimentPut = (body: Record<string, any>) => itemString(body, 'sk')?.startsWith('exp#') ?? false;
 const isTransition = (body: Record<string, any>) => body.ConditionExpression === '#status = :from';
-const isPatch = (body: Record<string, any>) => body.ConditionExpression === '#status = :created';
+const isPatch = (body: Record<string, any>) => String(body.ConditionExpression).startsWith('#status = :created');
+const isExperimentRead = (body: Record<string, any>) => body.Key?.sk?.S?.startsWith('exp#') ?? false;
 
 describe('experiments', () => {
   it('a create whose put answer is lost succeeds, and keeps its name claims', async () => {
@@ -161,6 +168,167 @@ describe('experiments', () => {
   });
 });
 
+const claimsTable = () => dynamo.table('experiments');
+const putClaim = (p: string, spelling: string, owner: string, claimedAt?: number) =>
+  dynamo.ddb.send(
+    new PutCommand({
+      TableName: claimsTable(),
+      Item: { project_id: p, sk: `name#${spelling}`, experiment_id: owner, ...(claimedAt === undefined ? {} : { claimed_at: claimedAt }) },
+    }),
+  );
+const claimOwner = async (p: string, spelling: string) =>
+  (await dynamo.ddb.send(new GetCommand({ TableName: claimsTable(), Key: { project_id: p, sk: `name#${spelling}` }, ConsistentRead: true }))).Item
+    ?.experiment_id;
+
+describe('experiments: a write that may have landed and cannot be read back', () => {
+  /** Loses every answer of the matching write, then (once) every answer of the read that would tell. */
+  function loseWriteAndReadBack(operation: string, when: (b: Record<string, any>) => boolean) {
+    let readsLost = false;
+    proxy.lose({
+      operation,
+      when,
+      times: 4,
+      meanwhile: async () => {
+        if (readsLost) return;
+        readsLost = true;
+        proxy.lose({ operation: 'GetItem', when: isExperimentRead, times: 4 });
+      },
+    });
+  }
+
+  it('a create is unknown (transient, 503) and keeps its name claims: no second experiment gets the name', async () => {
+    const p = nextProject();
+    const first = experiment(p, 'Lost Twice');
+    loseWriteAndReadBack('PutItem', isExperimentPut);
+    const failed = await ownLossy()
+      .experiments.create(first)
+      .catch((e: unknown) => e);
+    expect(lostNow()).toBe(8);
+    expect(failed).toBeInstanceOf(OutcomeUnknownError);
+    expect(isTransient(failed)).toBe(true);
+    expect(await direct.experiments.get(p, first.id)).toEqual(first);
+    const clash = await direct.experiments.create(experiment(p, 'lost_twice')).catch((e: unknown) => e);
+    expect(clash).toBeInstanceOf(NameTakenError);
+    expect((clash as NameTakenError).ownerId).toBe(first.id);
+  });
+
+  it('a rename is unknown (transient) and keeps the new name claimed', async () => {
+    const p = nextProject();
+    const exp = experiment(p, 'Before Rename');
+    await direct.experiments.create(exp);
+    loseWriteAndReadBack('UpdateItem', isPatch);
+    const failed = await ownLossy()
+      .experiments.update(exp, { name: 'After Rename' })
+      .catch((e: unknown) => e);
+    expect(lostNow()).toBe(8);
+    expect(failed).toBeInstanceOf(OutcomeUnknownError);
+    expect(await direct.experiments.get(p, exp.id)).toMatchObject({ name: 'After Rename' });
+    const clash = await direct.experiments.create(experiment(p, 'after-rename')).catch((e: unknown) => e);
+    expect((clash as NameTakenError).ownerId).toBe(exp.id);
+  });
+
+  it('an API key create is unknown (transient), not "not stored"', async () => {
+    const key: ApiKeyRecord = {
+      id: randomUUID(),
+      project_id: nextProject(),
+      key_hash: randomUUID(),
+      key_prefix: 'tk_live_0123',
+      plan: 'free',
+      rate_limit_per_minute: 60,
+      allowed_origins: [],
+      allowed_bundle_ids: [],
+      created_at: new Date().toISOString(),
+    };
+    let readsLost = false;
+    proxy.lose({
+      operation: 'PutItem',
+      when: (b) => itemString(b, 'key_hash') === key.key_hash,
+      times: 4,
+      meanwhile: async () => {
+        if (readsLost) return;
+        readsLost = true;
+        proxy.lose({ operation: 'GetItem', when: (b) => b.Key?.key_hash?.S === key.key_hash, times: 4 });
+      },
+    });
+    await expect(ownLossy().keys.create(key)).rejects.toBeInstanceOf(OutcomeUnknownError);
+    expect(lostNow()).toBe(8);
+    expect(await direct.keys.findByHash(key.key_hash)).toEqual(key);
+  });
+});
+
+describe('experiments: name claims left by writes that did not land', () => {
+  it('a claim older than the grace whose experiment does not exist is taken over (also one without claimed_at)', async () => {
+    const p = nextProject();
+    await putClaim(p, 'Abandoned', randomUUID(), Date.now() - CLAIM_GRACE_MS - 1000);
+    await putClaim(p, 'abandoned', randomUUID()); // written before claims had claimed_at
+    const exp = experiment(p, 'Abandoned');
+    await direct.experiments.create(exp);
+    expect(await claimOwner(p, 'Abandoned')).toBe(exp.id);
+    expect(await claimOwner(p, 'abandoned')).toBe(exp.id);
+    expect(await direct.experiments.get(p, exp.id)).toEqual(exp);
+  });
+
+  it('a young claim without its experiment is a create in flight: never taken', async () => {
+    const p = nextProject();
+    const inFlight = randomUUID();
+    await putClaim(p, 'In Flight', inFlight, Date.now() - CLAIM_GRACE_MS + 5000);
+    const clash = await direct.experiments.create(experiment(p, 'In Flight')).catch((e: unknown) => e);
+    expect((clash as NameTakenError).ownerId).toBe(inFlight);
+    expect(await claimOwner(p, 'In Flight')).toBe(inFlight);
+  });
+
+  it('an old claim whose experiment still has the name is never taken; one whose experiment was renamed is', async () => {
+    const p = nextProject();
+    const holder = experiment(p, 'Kept Name');
+    await direct.experiments.create(holder);
+    await putClaim(p, 'Kept Name', holder.id, Date.now() - 10 * CLAIM_GRACE_MS);
+    await expect(direct.experiments.create(experiment(p, 'Kept Name'))).rejects.toBeInstanceOf(NameTakenError);
+    // A rename whose outcome was unknown left the old name claimed by an experiment now named otherwise.
+    const renamed = experiment(p, 'Renamed Since');
+    await direct.experiments.create(renamed);
+    await putClaim(p, 'Old Spelling', renamed.id, Date.now() - 2 * CLAIM_GRACE_MS);
+    const taker = experiment(p, 'Old Spelling');
+    await direct.experiments.create(taker);
+    expect(await claimOwner(p, 'Old Spelling')).toBe(taker.id);
+  });
+});
+
+describe('experiments: an edit is conditional on the edit it read', () => {
+  it("an edit retried after its answer was lost does not land again over another edit: 409, and the other edit's name stays claimed", async () => {
+    const p = nextProject();
+    const exp = experiment(p, 'Name Zero');
+    await direct.experiments.create(exp);
+    proxy.lose({
+      operation: 'UpdateItem',
+      when: isPatch,
+      // A's rename to Name One landed; B renames to Name Two (releasing Name One) before A's retry.
+      meanwhile: async () => void (await direct.experiments.update(exp, { name: 'Name Two' })),
+    });
+    const refused = await lossy.experiments.update(exp, { name: 'Name One' }).catch((e: unknown) => e);
+    expect(lostNow()).toBe(1);
+    expect(refused).toBeInstanceOf(StatusConflictError);
+    expect((refused as StatusConflictError).current).toMatchObject({ name: 'Name Two', status: 'created' });
+    expect(await direct.experiments.get(p, exp.id)).toMatchObject({ name: 'Name Two' });
+    const clash = await direct.experiments.create(experiment(p, 'name_two')).catch((e: unknown) => e);
+    expect((clash as NameTakenError).ownerId).toBe(exp.id);
+    await direct.experiments.create(experiment(p, 'Name One')); // free: nothing holds it
+    // A cannot tell that its first attempt landed (B's token replaced A's), so the claim of the name
+    // that attempt dropped stays; the experiment no longer has that name, so it is taken over once old.
+    await expect(direct.experiments.create(experiment(p, 'Name Zero'))).rejects.toBeInstanceOf(NameTakenError);
+    for (const spelling of experimentNameSpellings('Name Zero')) await putClaim(p, spelling, exp.id, Date.now() - CLAIM_GRACE_MS - 1000);
+    await direct.experiments.create(experiment(p, 'Name Zero'));
+  });
+
+  it('an edit of an item edited before this change (no token read) and one of an edited item both apply', async () => {
+    const p = nextProject();
+    const exp = experiment(p, 'Edited Twice');
+    await direct.experiments.create(exp);
+    expect(await lossy.experiments.update(exp, { description: 'one' })).toMatchObject({ description: 'one' });
+    expect(await lossy.experiments.update(exp, { name: 'Edited Thrice' })).toMatchObject({ name: 'Edited Thrice', description: 'one' });
+    expect(await direct.experiments.get(p, exp.id)).toMatchObject({ name: 'Edited Thrice', description: 'one' });
+  });
+});
+
 describe('identities', () => {
   /** A journal that keeps every line, as the identity stream does. */
   function journal(): { journal: IdentityJournal; lines: PointerChange[] } {
@@ -198,6 +366,50 @@ describe('identities', () => {
       expect(streamed(lines, id), id).toEqual({ canonical_id: item.canonical_id, version: item.version });
     }
     expect(lines.at(-1)).toEqual({ id: 'm', canonical_id: 'a2', version: 2, reason: 'merge' });
+  });
+
+  /** twoGroups with two members of a1: m1 and m2. */
+  async function twoGroupsTwoMembers(p: string, stream: IdentityJournal) {
+    await twoGroups(p, stream);
+    await direct.identities.link(p, 'a1', 'm2', 2100, stream);
+  }
+  const isRepointOf = (p: string, id: string) => (b: Record<string, any>) => b.ConditionExpression === 'canonical_id = :from' && b.Key?.pk?.S === `${p}#${id}`;
+
+  it('a member re-point whose answer is lost and whose read-back fails does not fail the link: the other members are journalled', async () => {
+    const p = nextProject();
+    const { journal: stream, lines } = journal();
+    await twoGroupsTwoMembers(p, stream);
+    let readsLost = false;
+    proxy.lose({
+      operation: 'UpdateItem',
+      when: isRepointOf(p, 'm'),
+      meanwhile: async () => {
+        if (readsLost) return;
+        readsLost = true;
+        proxy.lose({ operation: 'GetItem', when: (b) => b.Key?.pk?.S === `${p}#m`, times: 4 });
+      },
+    });
+    const result = await ownLossy().identities.link(p, 'a2', 'a1', 3000, stream);
+    expect(lostNow()).toBe(5);
+    // m's re-point committed but could not be confirmed: not reported, no line (its stream pointer
+    // chains through a1, which points at a2).
+    expect(result).toEqual({ canonical: 'a2', moved: ['a1', 'm2'] });
+    expect(await tableItem(p, 'm')).toMatchObject({ canonical_id: 'a2', version: 2 });
+    expect(streamed(lines, 'm2')).toEqual({ canonical_id: 'a2', version: 2 });
+    expect(streamed(lines, 'm')).toEqual({ canonical_id: 'a1', version: 1 });
+    expect(streamed(lines, 'a1')).toEqual({ canonical_id: 'a2', version: 1 });
+  });
+
+  it('a member re-point that fails fails the link, but the members that moved are journalled first', async () => {
+    const p = nextProject();
+    const { journal: stream, lines } = journal();
+    await twoGroupsTwoMembers(p, stream);
+    proxy.lose({ operation: 'UpdateItem', when: isRepointOf(p, 'm'), lose: 'before', times: 4 });
+    await expect(ownLossy().identities.link(p, 'a2', 'a1', 3000, stream)).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(lostNow()).toBe(4);
+    expect(await tableItem(p, 'm2')).toMatchObject({ canonical_id: 'a2', version: 2 });
+    expect(streamed(lines, 'm2')).toEqual({ canonical_id: 'a2', version: 2 });
+    expect(await tableItem(p, 'm')).toMatchObject({ canonical_id: 'a1', version: 1 });
   });
 
   it("a root merge whose answer is lost goes on to re-point the loser's members", async () => {
