@@ -29,7 +29,7 @@ let lossy: ReturnType<typeof stores>;
 let direct: ReturnType<typeof stores>;
 /**
  * Stores on a client of their own through the proxy: for a test that loses many answers, so that it
- * neither drains nor depends on the shared client's retry quota (each retry after a reset costs 10 of 500).
+ * neither drains nor depends on the shared client's retry quota (each retry after a reset costs 14 of 500).
  */
 const ownLossy = () => stores(dynamo.client({ endpoint: proxy.endpoint, backoffScale: 0 }));
 let project = 0;
@@ -79,6 +79,28 @@ function experiment(projectId: string, name: string): Experiment {
 }
 
 /** The wire-format string value of an attribute of a request's Item. */
+/** A new key of a new project (its hash is unique, so the proxy can pick its put out). */
+function apiKey(): ApiKeyRecord {
+  return {
+    id: randomUUID(),
+    project_id: nextProject(),
+    key_hash: randomUUID(),
+    key_prefix: 'tk_live_0123',
+    plan: 'free',
+    rate_limit_per_minute: 60,
+    allowed_origins: [],
+    allowed_bundle_ids: [],
+    created_at: new Date().toISOString(),
+  };
+}
+
+/** The experiment holding a name's spellings: a new experiment of that name is refused, naming it. */
+async function nameHolder(projectId: string, name: string): Promise<string | undefined> {
+  const clash = await direct.experiments.create(experiment(projectId, name)).catch((e: unknown) => e);
+  expect(clash).toBeInstanceOf(NameTakenError);
+  return (clash as NameTakenError).ownerId;
+}
+
 const itemString = (body: Record<string, any>, name: string): string | undefined => body.Item?.[name]?.S;
 const isExperimentPut = (body: Record<string, any>) => itemString(body, 'sk')?.startsWith('exp#') ?? false;
 const isTransition = (body: Record<string, any>) => body.ConditionExpression === '#status = :from';
@@ -94,9 +116,7 @@ describe('experiments', () => {
     expect(lostNow()).toBe(1);
     expect(await direct.experiments.get(p, first.id)).toEqual(first);
     // The name is still taken: a later experiment cannot have it.
-    const clash = await direct.experiments.create(experiment(p, 'checkout-flow')).catch((e: unknown) => e);
-    expect(clash).toBeInstanceOf(NameTakenError);
-    expect((clash as NameTakenError).ownerId).toBe(first.id);
+    expect(await nameHolder(p, 'checkout-flow')).toBe(first.id);
   });
 
   it('a create whose every answer is lost (the last attempt ends in a reset) still finds its item and keeps its claims', async () => {
@@ -162,8 +182,7 @@ describe('experiments', () => {
     expect(lostNow()).toBe(1);
     expect(updated).toMatchObject({ id: exp.id, name: 'New Name', status: 'running' });
     expect(await direct.experiments.get(p, exp.id)).toEqual(updated);
-    const clash = await direct.experiments.create(experiment(p, 'new_name')).catch((e: unknown) => e);
-    expect((clash as NameTakenError).ownerId).toBe(exp.id);
+    expect(await nameHolder(p, 'new_name')).toBe(exp.id);
     await direct.experiments.create(experiment(p, 'old name')); // released
   });
 });
@@ -207,9 +226,7 @@ describe('experiments: a write that may have landed and cannot be read back', ()
     expect(failed).toBeInstanceOf(OutcomeUnknownError);
     expect(isTransient(failed)).toBe(true);
     expect(await direct.experiments.get(p, first.id)).toEqual(first);
-    const clash = await direct.experiments.create(experiment(p, 'lost_twice')).catch((e: unknown) => e);
-    expect(clash).toBeInstanceOf(NameTakenError);
-    expect((clash as NameTakenError).ownerId).toBe(first.id);
+    expect(await nameHolder(p, 'lost_twice')).toBe(first.id);
   });
 
   it('a rename is unknown (transient) and keeps the new name claimed', async () => {
@@ -223,22 +240,11 @@ describe('experiments: a write that may have landed and cannot be read back', ()
     expect(lostNow()).toBe(8);
     expect(failed).toBeInstanceOf(OutcomeUnknownError);
     expect(await direct.experiments.get(p, exp.id)).toMatchObject({ name: 'After Rename' });
-    const clash = await direct.experiments.create(experiment(p, 'after-rename')).catch((e: unknown) => e);
-    expect((clash as NameTakenError).ownerId).toBe(exp.id);
+    expect(await nameHolder(p, 'after-rename')).toBe(exp.id);
   });
 
   it('an API key create is unknown (transient), not "not stored"', async () => {
-    const key: ApiKeyRecord = {
-      id: randomUUID(),
-      project_id: nextProject(),
-      key_hash: randomUUID(),
-      key_prefix: 'tk_live_0123',
-      plan: 'free',
-      rate_limit_per_minute: 60,
-      allowed_origins: [],
-      allowed_bundle_ids: [],
-      created_at: new Date().toISOString(),
-    };
+    const key = apiKey();
     let readsLost = false;
     proxy.lose({
       operation: 'PutItem',
@@ -272,8 +278,7 @@ describe('experiments: name claims left by writes that did not land', () => {
     const p = nextProject();
     const inFlight = randomUUID();
     await putClaim(p, 'In Flight', inFlight, Date.now() - CLAIM_GRACE_MS + 5000);
-    const clash = await direct.experiments.create(experiment(p, 'In Flight')).catch((e: unknown) => e);
-    expect((clash as NameTakenError).ownerId).toBe(inFlight);
+    expect(await nameHolder(p, 'In Flight')).toBe(inFlight);
     expect(await claimOwner(p, 'In Flight')).toBe(inFlight);
   });
 
@@ -309,8 +314,7 @@ describe('experiments: an edit is conditional on the edit it read', () => {
     expect(refused).toBeInstanceOf(StatusConflictError);
     expect((refused as StatusConflictError).current).toMatchObject({ name: 'Name Two', status: 'created' });
     expect(await direct.experiments.get(p, exp.id)).toMatchObject({ name: 'Name Two' });
-    const clash = await direct.experiments.create(experiment(p, 'name_two')).catch((e: unknown) => e);
-    expect((clash as NameTakenError).ownerId).toBe(exp.id);
+    expect(await nameHolder(p, 'name_two')).toBe(exp.id);
     await direct.experiments.create(experiment(p, 'Name One')); // free: nothing holds it
     // A cannot tell that its first attempt landed (B's token replaced A's), so the claim of the name
     // that attempt dropped stays; the experiment no longer has that name, so it is taken over once old.
@@ -493,17 +497,7 @@ describe('projects, keys and assignments', () => {
   });
 
   it('an API key create whose answer is lost succeeds', async () => {
-    const key: ApiKeyRecord = {
-      id: randomUUID(),
-      project_id: nextProject(),
-      key_hash: randomUUID(),
-      key_prefix: 'tk_live_0123',
-      plan: 'free',
-      rate_limit_per_minute: 60,
-      allowed_origins: [],
-      allowed_bundle_ids: [],
-      created_at: new Date().toISOString(),
-    };
+    const key = apiKey();
     proxy.lose({ operation: 'PutItem', when: (b) => itemString(b, 'key_hash') === key.key_hash });
     await lossy.keys.create(key);
     expect(lostNow()).toBe(1);
