@@ -9,17 +9,21 @@
  */
 import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DocumentClient, ListTablesCommand } from '../aws-client/dynamodb';
+import type { AwsClientOptions } from '../aws-client/json-client';
 import { errorFields, log } from '../logging/log';
 import { TABLES, type TableLayout } from '../store/schema';
 
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
-export const LOCAL_REGION = 'us-east-1';
 /**
- * Local calls fail an attempt after this long without a byte (on AWS: 3 s for DynamoDB, 5 s for
- * Firehose, against half-open sockets after a Lambda freeze). Loopback has no such sockets, and
- * dynalite on a busy laptop can take seconds over a large scan.
+ * How the AWS client reaches the local stand-ins (dynalite, the local Firehose endpoint): any region
+ * and credentials (signed, not checked), and a long idle time per attempt. On AWS an attempt fails
+ * after 3 s (DynamoDB) or 5 s (Firehose) without a byte, against half-open sockets after a Lambda
+ * freeze; loopback has no such sockets, and dynalite on a busy laptop can take seconds over a large scan.
  */
-export const LOCAL_ATTEMPT_TIMEOUT_MS = 30_000;
+export const LOCAL_AWS = {
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  attemptTimeoutMs: 30_000,
+} as const satisfies AwsClientOptions;
 
 export interface LocalDynamo {
   endpoint: string;
@@ -89,7 +93,7 @@ export const localTableName = (layout: TableLayout) => `tally-${layout.name}`;
 
 /** Creates the tables that do not exist yet, from the same layouts the CDK stack uses. */
 export async function ensureTables(endpoint: string): Promise<void> {
-  const client = new DocumentClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const client = new DocumentClient({ ...LOCAL_AWS, endpoint });
   try {
     const existing = new Set<string>((await client.send(new ListTablesCommand({}))).TableNames ?? []);
     for (const layout of Object.values(TABLES)) {

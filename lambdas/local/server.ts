@@ -15,7 +15,7 @@ import { documentClient } from '../store/dynamo-client';
 import { FirehoseClient } from '../aws-client/firehose';
 import { localGateway } from './api-gateway';
 import { lockDataDir } from './data-dir';
-import { ensureTables, LOCAL_ATTEMPT_TIMEOUT_MS, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from './dynalite';
+import { ensureTables, startDynalite, LOCAL_AWS } from './dynalite';
 import { startLocalFirehose, type LocalFirehose } from './firehose-endpoint';
 import { answerUnread, DEFAULT_REQUEST_TIMEOUTS, type RequestTimeouts } from './request-body';
 import { scheduleResultsJob } from './results-scheduler';
@@ -66,9 +66,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const identitiesDir = join(options.dataDir, 'identities');
   const firehose = await startLocalFirehose({ [LOCAL_STREAMS.events]: eventsDir, [LOCAL_STREAMS.identities]: identitiesDir });
 
-  const awsLocal = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, attemptTimeoutMs: LOCAL_ATTEMPT_TIMEOUT_MS };
-  const ddb = documentClient({ ...awsLocal, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });
-  const firehoseClient = new FirehoseClient({ ...awsLocal, endpoint: firehose.endpoint });
+  const ddb = documentClient({ ...LOCAL_AWS, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });
+  const firehoseClient = new FirehoseClient({ ...LOCAL_AWS, endpoint: firehose.endpoint });
   const baseDeps = localDeps({
     ddb,
     firehoseClient,

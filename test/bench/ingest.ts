@@ -29,7 +29,7 @@ import { stubbedIngestHandler } from './stubbed-ingest';
 import { batch, BATCH } from './ingest/batch';
 import { loopback } from './ingest/loopback';
 import type { HttpEvent } from '../../lambdas/http/event';
-import { ensureTables, localTableName, LOCAL_ATTEMPT_TIMEOUT_MS, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from '../../lambdas/local/dynalite';
+import { ensureTables, localTableName, startDynalite, LOCAL_AWS } from '../../lambdas/local/dynalite';
 import { documentClient } from '../../lambdas/store/dynamo-client';
 import { DynamoEventLedger } from '../../lambdas/store/event-ledger';
 import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
@@ -51,7 +51,7 @@ async function storageAlone() {
   const dynamo = await startDynalite(join(dataDir, 'dynamodb'));
   try {
     await ensureTables(dynamo.endpoint);
-    const ddb = documentClient({ endpoint: dynamo.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, attemptTimeoutMs: LOCAL_ATTEMPT_TIMEOUT_MS });
+    const ddb = documentClient({ ...LOCAL_AWS, endpoint: dynamo.endpoint });
     const ledger = new DynamoEventLedger(ddb, localTableName(TABLES.events));
     const identities = new DynamoIdentityStore(ddb, localTableName(TABLES.identities));
     let next = 0;

@@ -2,7 +2,7 @@
 import type { DocumentClient } from '../../lambdas/aws-client/dynamodb';
 import type { AwsClientOptions } from '../../lambdas/aws-client/json-client';
 import { documentClient } from '../../lambdas/store/dynamo-client';
-import { ensureTables, LOCAL_ATTEMPT_TIMEOUT_MS, LOCAL_CREDENTIALS, LOCAL_REGION, localTableName, startDynalite } from '../../lambdas/local/dynalite';
+import { ensureTables, localTableName, startDynalite, LOCAL_AWS } from '../../lambdas/local/dynalite';
 import { TABLES, type TableName } from '../../lambdas/store/schema';
 
 export interface TestDynamo {
@@ -18,19 +18,13 @@ export interface TestDynamo {
 export async function startTestDynamo(): Promise<TestDynamo> {
   const dynamo = await startDynalite(undefined);
   await ensureTables(dynamo.endpoint);
-  const ddb = documentClient({ endpoint: dynamo.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, attemptTimeoutMs: LOCAL_ATTEMPT_TIMEOUT_MS });
+  const ddb = documentClient({ ...LOCAL_AWS, endpoint: dynamo.endpoint });
   const clients = [ddb];
   return {
     ddb,
     endpoint: dynamo.endpoint,
     client: (options) => {
-      const client = documentClient({
-        endpoint: dynamo.endpoint,
-        region: LOCAL_REGION,
-        credentials: LOCAL_CREDENTIALS,
-        attemptTimeoutMs: LOCAL_ATTEMPT_TIMEOUT_MS,
-        ...options,
-      });
+      const client = documentClient({ ...LOCAL_AWS, endpoint: dynamo.endpoint, ...options });
       clients.push(client);
       return client;
     },

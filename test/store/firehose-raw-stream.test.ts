@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FirehoseClient } from '../../lambdas/aws-client/firehose';
 import type { StoredEvent } from '../../lambdas/domain/event';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../lambdas/local/dynalite';
+import { LOCAL_AWS } from '../../lambdas/local/dynalite';
 import { startLocalFirehose, type LocalFirehose } from '../../lambdas/local/firehose-endpoint';
 import { RawStreamError } from '../../lambdas/ports';
 import { FirehoseRawStream, packRecords } from '../../lambdas/store/firehose-raw-stream';
@@ -22,7 +22,7 @@ let stream: FirehoseRawStream<StoredEvent>;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tally-firehose-'));
   local = await startLocalFirehose({ stream: join(dir, 'events') });
-  client = new FirehoseClient({ endpoint: local.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, backoffScale: 0 });
+  client = new FirehoseClient({ ...LOCAL_AWS, endpoint: local.endpoint, backoffScale: 0 });
   stream = new FirehoseRawStream(client, 'stream');
 });
 afterEach(async () => {

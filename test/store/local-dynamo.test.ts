@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand, PutCommand } from '../../lambdas/aws-client/dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensureTables, localTableName, LOCAL_CREDENTIALS, LOCAL_REGION, startDynalite } from '../../lambdas/local/dynalite';
+import { ensureTables, localTableName, startDynalite, LOCAL_AWS } from '../../lambdas/local/dynalite';
 import { documentClient } from '../../lambdas/store/dynamo-client';
 import { TABLES } from '../../lambdas/store/schema';
 
@@ -22,7 +22,7 @@ const table = localTableName(TABLES.projects);
 
 async function withDynamo<T>(path: string, use: (ddb: ReturnType<typeof documentClient>) => Promise<T>): Promise<T> {
   const dynamo = await startDynalite(path);
-  const ddb = documentClient({ endpoint: dynamo.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const ddb = documentClient({ ...LOCAL_AWS, endpoint: dynamo.endpoint });
   try {
     await ensureTables(dynamo.endpoint);
     return await use(ddb);
