@@ -4,8 +4,10 @@
  * module (lambdas/local/start-config.ts START_ENV and readStartConfig).
  */
 import './node-version';
-import { persistedAdminToken } from '../lambdas/local/data-dir';
+import { setLogWriter } from '../lambdas/logging/log';
+import { adminTokenFile, adminTokenFor, keepAdminToken } from '../lambdas/local/data-dir';
 import { startLocalServer } from '../lambdas/local/server';
+import { terminalLogWriter } from '../lambdas/local/terminal-log';
 import { readStartConfig, type StartConfig, type StartEnvName } from '../lambdas/local/start-config';
 
 /** `NAME=value`, for messages naming the variable to change (lambdas/local/start-config.ts START_ENV). */
@@ -19,28 +21,42 @@ async function main() {
   }
   const config = read.config;
   const { dataDir } = config;
-  const generated = config.adminToken === undefined;
-  let adminToken = '';
-  const server = await (async () => {
-    adminToken = config.adminToken ?? persistedAdminToken(dataDir);
-    return startLocalServer({
-      port: config.port,
-      host: config.host,
-      dataDir,
-      adminToken,
-      trustProxy: config.trustProxy,
-      geo: config.geo,
-      resultsIntervalMs: config.resultsIntervalSeconds * 1000,
-      dashboardOrigin: config.dashboardOrigin,
-    });
-  })().catch((err: unknown) => {
+  // Read, or generated in memory: a new token is written only once the server runs, so a start that
+  // fails (the port in use) creates nothing.
+  const admin = config.adminToken !== undefined ? { token: config.adminToken, source: 'variable' as const } : adminTokenFor(dataDir);
+  const tokenFile = adminTokenFile(dataDir);
+  const tokenWhere = admin.source === 'variable' ? `your ${'TALLY_ADMIN_TOKEN' satisfies StartEnvName}` : `the admin token in ${tokenFile}`;
+  let reminder = '';
+  if (config.logFormat === 'text') setLogWriter(terminalLogWriter({ reminder: () => reminder }));
+  const server = await startLocalServer({
+    port: config.port,
+    host: config.host,
+    dataDir,
+    adminToken: admin.token,
+    trustProxy: config.trustProxy,
+    geo: config.geo,
+    resultsIntervalMs: config.resultsIntervalSeconds * 1000,
+    dashboardOrigin: config.dashboardOrigin,
+  }).catch((err: unknown) => {
     throw new Error(startFailure(err, config));
   });
+  if (admin.source === 'generated') {
+    try {
+      keepAdminToken(dataDir, admin.token);
+    } catch (err) {
+      await server.close();
+      throw new Error(startFailure(err, config));
+    }
+  }
+  reminder = `-- Tally at ${server.url}/ (dashboard and API); sign in with ${tokenWhere}`;
 
   console.log(`Tally is running at ${server.url}`);
   // The dashboard is the server's "/": sign in there with the admin token.
-  const tokenSource = generated ? 'the admin token below' : `your ${'TALLY_ADMIN_TOKEN' satisfies StartEnvName}`;
+  const tokenSource = admin.source === 'variable' ? tokenWhere : 'the admin token below';
   console.log(`  dashboard:      ${server.url}/  (open it and sign in with ${tokenSource})`);
+  if (admin.source === 'generated') console.log(`  admin token:    ${admin.token}  (generated on this first start; kept in ${tokenFile})`);
+  if (admin.source === 'reused') console.log(`  admin token:    ${admin.token}  (reused: kept in ${tokenFile} since the first start)`);
+  console.log(`  SDK example:    ${server.url}/example/`);
   console.log(`  data directory: ${dataDir}`);
   console.log(`  raw events:     ${server.eventsDir}`);
   console.log(`  identity links: ${server.identitiesDir}`);
@@ -54,8 +70,11 @@ async function main() {
       ? `  results job:    every ${config.resultsIntervalSeconds} s`
       : '  results job:    off (POST …/results/refresh computes on demand)',
   );
-  if (generated) console.log(`  admin token:    ${adminToken}  (generated; kept in ${dataDir}/admin-token)`);
-  console.log('Press Ctrl+C to stop.');
+  console.log(
+    config.logFormat === 'text'
+      ? `Press Ctrl+C to stop. Requests show below, one line each (${setting('TALLY_LOG_FORMAT', 'json')} for JSON lines).`
+      : 'Press Ctrl+C to stop.',
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -15,6 +15,7 @@ import { adminCorsHeaders, adminPreflightHeaders, corsHeaders, preflightHeaders 
 import { requireAdmin } from '../http/admin-auth';
 import { ApiError } from '../http/api-error';
 import { header, json, type HttpEvent } from '../http/event';
+import { log } from '../logging/log';
 import type { HttpHandler } from '../http/wrap';
 import type { createHandlers } from '../handlers/registry';
 import { openApiDocument } from '../openapi';
@@ -48,14 +49,26 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
     if (await serveDashboard(req, res, url.pathname)) return;
     // The API's description, generated from the route manifest and the handlers' schemas (local only).
     if (req.method === 'GET' && url.pathname === '/openapi.json') return writeResult(res, json(200, openApiDocument()));
+    const started = performance.now();
     const surface = surfaceOf(url.pathname);
     const origin = req.headers.origin;
     const cors = surface === 'admin' ? adminCorsHeaders(origin, deps.dashboardOrigin) : corsHeaders(origin);
-    // Every early answer leaves the body unread: answerUnread lets the client finish sending it.
-    const fail = (status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}, close = false) =>
-      answerUnread(req, res, json(status, errorBody(surface, error, extra), { ...cors, ...headers }), timeouts, { close });
-
     const matched = matchRoute(ROUTES, req.method ?? 'GET', url.pathname);
+    // A request answered here, before any handler (which logs its own), gets its access line here: the
+    // route's name, never the path as sent.
+    const logAnswer = (status: number) =>
+      log('info', 'request', {
+        route: typeof matched === 'object' ? matched.route.name : undefined,
+        method: req.method,
+        status,
+        duration_ms: Math.round(performance.now() - started),
+      });
+    // Every early answer leaves the body unread: answerUnread lets the client finish sending it.
+    const fail = (status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}, close = false) => {
+      logAnswer(status);
+      return answerUnread(req, res, json(status, errorBody(surface, error, extra), { ...cors, ...headers }), timeouts, { close });
+    };
+
     if (req.method === 'OPTIONS' && matched !== undefined && surface !== 'admin') {
       req.resume();
       const requested = header({ headers: req.headers as Record<string, string> }, 'access-control-request-headers');
@@ -82,6 +95,7 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
       const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, deps.clock());
       if (!rate.allowed) {
         const seconds = rate.retryAfterSeconds;
+        logAnswer(429);
         return answerUnread(req, res, json(429, throttledBody(seconds), { ...corsHeaders(origin), ...retryAfterHeader(seconds) }), timeouts, { close: false });
       }
       authorizer = authorizerContext(decision.key);

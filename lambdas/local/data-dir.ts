@@ -31,17 +31,26 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** The admin token of a data directory: generated once, then kept so restarts do not change it. */
-export function persistedAdminToken(dir: string): string {
-  const file = join(dir, 'admin-token');
+/** The admin token file of a data directory. */
+export const adminTokenFile = (dir: string) => join(dir, 'admin-token');
+
+/**
+ * The admin token of a data directory: the one kept in it from an earlier start ("reused"), else a new
+ * one ("generated"), not yet written: keepAdminToken writes it once the server has started, so a start
+ * that fails (the port in use) leaves nothing behind.
+ */
+export function adminTokenFor(dir: string): { token: string; source: 'reused' | 'generated' } {
   try {
-    const token = readFileSync(file, 'utf8').trim();
-    if (token) return token;
+    const token = readFileSync(adminTokenFile(dir), 'utf8').trim();
+    if (token) return { token, source: 'reused' };
   } catch {
     // First start: generate below.
   }
-  const token = `tadm_${randomBytes(24).toString('base64url')}`;
+  return { token: `tadm_${randomBytes(24).toString('base64url')}`, source: 'generated' };
+}
+
+/** Keeps a generated token in the data directory (mode 0600), so restarts reuse it. */
+export function keepAdminToken(dir: string, token: string): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(file, token + '\n', { mode: 0o600 });
-  return token;
+  writeFileSync(adminTokenFile(dir), token + '\n', { mode: 0o600 });
 }

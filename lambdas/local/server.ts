@@ -3,7 +3,7 @@
  * handlers the Lambdas run. This module starts and stops the pieces; the wiring is in wiring.ts, what
  * API Gateway does in api-gateway.ts, and the results job's schedule in results-scheduler.ts.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Deps } from '../deps';
@@ -59,29 +59,13 @@ export interface LocalServer {
 }
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
-  const unlock = options.inMemoryDynamo ? () => undefined : lockDataDir(options.dataDir);
-  const dynamo = await startDynalite(options.inMemoryDynamo ? undefined : join(options.dataDir, 'dynamodb'));
-  await ensureTables(dynamo.endpoint);
-  const eventsDir = join(options.dataDir, 'events');
-  const identitiesDir = join(options.dataDir, 'identities');
-  const firehose = await startLocalFirehose({ [LOCAL_STREAMS.events]: eventsDir, [LOCAL_STREAMS.identities]: identitiesDir });
-
-  const ddb = documentClient({ ...LOCAL_AWS, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });
-  const firehoseClient = new FirehoseClient({ ...LOCAL_AWS, endpoint: firehose.endpoint });
-  const baseDeps = localDeps({
-    ddb,
-    firehoseClient,
-    dataDir: options.dataDir,
-    adminToken: options.adminToken,
-    geo: options.geo,
-    clock: options.clock,
-    dashboardOrigin: options.dashboardOrigin,
-  });
-  const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
-  const handlers = createHandlers(deps);
-
   const timeouts = options.timeouts ?? DEFAULT_REQUEST_TIMEOUTS;
-  const serve = localGateway(deps, handlers, { timeouts, trustProxy: options.trustProxy ?? false, dataDir: options.dataDir });
+  // The port first: a start that cannot listen (the port in use) fails before it creates anything
+  // (the data directory, its lock, the tables). Requests arriving meanwhile wait for the rest.
+  let serve: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  let setUp!: { resolve: () => void; reject: (err: unknown) => void };
+  const ready = new Promise<void>((resolve, reject) => (setUp = { resolve, reject }));
+  ready.catch(() => undefined);
   const server = createServer(
     {
       headersTimeout: timeouts.headersMs,
@@ -91,35 +75,82 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
     },
     (req, res) => {
-      serve(req, res).catch((err: unknown) => {
+      (serve ? serve(req, res) : ready.then(() => serve!(req, res))).catch((err: unknown) => {
         log('error', 'local server failure', errorFields(err));
         if (!res.headersSent) answerUnread(req, res, json(500, { error: 'Internal server error' }), timeouts);
         else res.destroy();
       });
     },
   );
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
   });
+
+  let started: Omit<LocalServer, 'url' | 'close'> & { close(): Promise<void> };
+  try {
+    started = await startStack(options, timeouts, (handler) => (serve = handler));
+    setUp.resolve();
+  } catch (err) {
+    setUp.reject(err);
+    await closeServer(server);
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
 
-  const scheduler = scheduleResultsJob(deps, options.resultsIntervalMs);
-
   let closing: Promise<void> | undefined;
   return {
+    ...started,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    deps,
-    firehose,
-    eventsDir,
-    identitiesDir,
     close: () =>
       (closing ??= (async () => {
-        const schedulerStopped = scheduler.stop();
         await closeServer(server);
-        await schedulerStopped;
+        await started.close();
+      })()),
+  };
+}
+
+/** Everything behind the listening socket: the data directory and its lock, dynalite, the Firehose endpoint, the handlers, the results job. */
+async function startStack(
+  options: LocalServerOptions,
+  timeouts: RequestTimeouts,
+  listen: (serve: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => void,
+): Promise<Omit<LocalServer, 'url'>> {
+  const unlock = options.inMemoryDynamo ? () => undefined : lockDataDir(options.dataDir);
+  const undo: Array<() => Promise<void> | void> = [unlock];
+  try {
+    const dynamo = await startDynalite(options.inMemoryDynamo ? undefined : join(options.dataDir, 'dynamodb'));
+    undo.unshift(() => dynamo.close());
+    await ensureTables(dynamo.endpoint);
+    const eventsDir = join(options.dataDir, 'events');
+    const identitiesDir = join(options.dataDir, 'identities');
+    const firehose = await startLocalFirehose({ [LOCAL_STREAMS.events]: eventsDir, [LOCAL_STREAMS.identities]: identitiesDir });
+    undo.unshift(() => firehose.close());
+
+    const ddb = documentClient({ ...LOCAL_AWS, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });
+    const firehoseClient = new FirehoseClient({ ...LOCAL_AWS, endpoint: firehose.endpoint });
+    const baseDeps = localDeps({
+      ddb,
+      firehoseClient,
+      dataDir: options.dataDir,
+      adminToken: options.adminToken,
+      geo: options.geo,
+      clock: options.clock,
+      dashboardOrigin: options.dashboardOrigin,
+    });
+    const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
+    const handlers = createHandlers(deps);
+    listen(localGateway(deps, handlers, { timeouts, trustProxy: options.trustProxy ?? false, dataDir: options.dataDir }));
+
+    const scheduler = scheduleResultsJob(deps, options.resultsIntervalMs);
+    return {
+      deps,
+      firehose,
+      eventsDir,
+      identitiesDir,
+      close: async () => {
+        await scheduler.stop();
         await firehose.close();
         await deps.resultsQuery.close?.();
         await deps.recentEvents.close?.();
@@ -127,8 +158,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         firehoseClient.destroy();
         await dynamo.close();
         unlock();
-      })()),
-  };
+      },
+    };
+  } catch (err) {
+    for (const step of undo) await Promise.resolve(step()).catch(() => undefined);
+    throw err;
+  }
 }
 
 function closeServer(server: Server): Promise<void> {

@@ -33,6 +33,10 @@ export const START_ENV = {
   },
   TALLY_TRUST_PROXY: { default: '0', description: '1 takes the client address from X-Forwarded-For (behind a proxy); 0 uses the socket address' },
   TALLY_LOG_LEVEL: { default: 'info', description: `Log level: ${LOG_LEVELS.join(', ')}` },
+  TALLY_LOG_FORMAT: {
+    default: 'text',
+    description: 'text: one short line per request in the terminal (method, route, status, time); json: one JSON object per line, as on AWS',
+  },
   TALLY_GEOIP_DB: { default: 'unset', description: 'Path of a MaxMind City database (.mmdb); unset, geolocation is off' },
   TALLY_RESULTS_INTERVAL_SECONDS: {
     default: '60',
@@ -57,8 +61,12 @@ export interface StartConfig {
   geo: GeoLookup;
   resultsIntervalSeconds: number;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   dashboardOrigin: string | undefined;
 }
+
+export const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export type ConfigResult = { ok: true; config: StartConfig } | { ok: false; problems: string[] };
 
@@ -113,6 +121,9 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
   const logLevel = get('TALLY_LOG_LEVEL') ?? START_ENV.TALLY_LOG_LEVEL.default;
   if (!(LOG_LEVELS as string[]).includes(logLevel)) bad('TALLY_LOG_LEVEL', quote(logLevel), `must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const logFormat = get('TALLY_LOG_FORMAT') ?? START_ENV.TALLY_LOG_FORMAT.default;
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) bad('TALLY_LOG_FORMAT', quote(logFormat), `must be one of ${LOG_FORMATS.join(', ')}`);
+
   const geoDbRaw = get('TALLY_GEOIP_DB');
   const geoDbPath = geoDbRaw === undefined ? undefined : resolve(geoDbRaw);
   let geo: GeoLookup = NO_GEO;
@@ -144,6 +155,7 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
       geo,
       resultsIntervalSeconds: interval,
       logLevel: logLevel as LogLevel,
+      logFormat: logFormat as LogFormat,
       dashboardOrigin,
     },
   };

@@ -1,9 +1,10 @@
 /** `npm start` as a user runs it: a child process that prints its URL, keeps data across restarts, and stops cleanly. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { until } from '../helpers/until';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tally-start-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -50,7 +51,8 @@ describe('npm start', () => {
   it('generates and prints an admin token, keeps data across a restart, and stops cleanly on SIGTERM and SIGINT', async () => {
     const first = await start();
     const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
-    expect(first.output()).toContain(token);
+    expect(first.output()).toContain(`admin token:    ${token}  (generated on this first start; kept in ${join(dataDir, 'admin-token')})`);
+    expect(first.output()).not.toContain('reused');
     expect(first.output()).toContain(`dashboard:      ${first.url}/  (open it and sign in with the admin token below)`);
     expect((await fetch(`${first.url}/`)).headers.get('content-type')).toBe('text/html; charset=utf-8');
     const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
@@ -61,6 +63,9 @@ describe('npm start', () => {
     expect(first.output()).toMatch(/Stopped\./);
 
     const second = await start();
+    // The same token, and the banner says where it came from.
+    expect(second.output()).toContain(`admin token:    ${token}  (reused: kept in ${join(dataDir, 'admin-token')} since the first start)`);
+    expect(second.output()).not.toContain('generated');
     const list = (await (await fetch(`${second.url}/admin/v1/projects`, { headers: auth })).json()) as { projects: Array<{ id: string }> };
     expect(list.projects.map((p) => p.id)).toContain(project.id);
     expect(await stop(second, 'SIGINT')).toBe(0);
@@ -110,14 +115,62 @@ describe('npm start', () => {
     await expect(start({ TALLY_GEOIP_DB: 'no/such.mmdb' })).rejects.toThrow(/TALLY_GEOIP_DB=".*no\/such\.mmdb": no such file/);
   });
 
-  it('names PORT when the port is taken, without a stack trace', async () => {
+  it('names PORT when the port is taken, without a stack trace, and creates nothing (no data directory, no token)', async () => {
     const first = await start();
     const port = new URL(first.url).port;
-    const other = mkdtempSync(join(tmpdir(), 'tally-start-'));
+    const parent = mkdtempSync(join(tmpdir(), 'tally-start-'));
+    const other = join(parent, 'data');
     const failure = await start({ PORT: port, TALLY_DATA_DIR: other }).catch((err: Error) => err.message);
-    rmSync(other, { recursive: true, force: true });
+    const created = existsSync(other);
+    rmSync(parent, { recursive: true, force: true });
     expect(await stop(first, 'SIGTERM')).toBe(0);
     expect(failure).toMatch(new RegExp(`^exited with 1:[\\s\\S]*Tally could not start: PORT=${port}: the port is already in use`));
     expect(failure).not.toMatch(/\n\s+at /);
+    expect(failure).not.toContain('admin token');
+    expect(created, 'the data directory was created').toBe(false);
+  });
+
+  it('prints one short line per request, never the path as sent, and reminds of the address and the token file as traffic scrolls', async () => {
+    const run = await start({ TALLY_LOG_LEVEL: 'info' });
+    const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const banner = run.output();
+    const project = (await (await fetch(`${run.url}/admin/v1/projects`, { method: 'POST', headers: auth, body: '{"name":"terminal"}' })).json()) as {
+      id: string;
+    };
+    // A user ID in the path, and a wrong key: neither may reach the terminal.
+    expect((await fetch(`${run.url}/admin/v1/projects/${project.id}/users/alice.secret@example.com`, { headers: auth })).status).toBe(404);
+    expect((await fetch(`${run.url}/v1/events`, { method: 'POST', headers: { Authorization: 'Bearer tally_wrong_key_123' }, body: '{}' })).status).toBe(401);
+    for (let i = 0; i < 30; i++) await fetch(`${run.url}/admin/v1/projects`, { headers: auth });
+    await until(() => run.output().split('GET /admin/v1/projects 200').length > 30 || undefined, 15_000, '30 request lines');
+    expect(await stop(run, 'SIGTERM')).toBe(0);
+
+    const lines = run.output().slice(banner.length).split('\n').filter(Boolean);
+    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d POST \/admin\/v1\/projects 201 \d+ ms$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d GET \/admin\/v1\/projects\/\{project_id\}\/users\/\{id\} 404 \d+ ms$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d POST \/v1\/events 401 \d+ ms$/));
+    expect(lines.filter((l) => l.startsWith('{'))).toEqual([]);
+    const reminder = `-- Tally at ${run.url}/ (dashboard and API); sign in with the admin token in ${join(dataDir, 'admin-token')}`;
+    expect(lines).toContain(reminder);
+    const output = run.output();
+    expect(output).not.toContain('alice.secret');
+    expect(output).not.toContain('tally_wrong_key');
+    // The token itself is printed once, in the banner, not in each reminder.
+    expect(output.split(token).length - 1).toBe(1);
+  });
+
+  it('prints JSON lines instead with TALLY_LOG_FORMAT=json', async () => {
+    const run = await start({ TALLY_LOG_LEVEL: 'info', TALLY_LOG_FORMAT: 'json' });
+    const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    const banner = run.output();
+    await fetch(`${run.url}/admin/v1/projects`, { headers: { Authorization: `Bearer ${token}` } });
+    await until(() => run.output().includes('"msg":"request"') || undefined, 15_000, 'a JSON request line');
+    expect(await stop(run, 'SIGTERM')).toBe(0);
+    const line = run
+      .output()
+      .slice(banner.length)
+      .split('\n')
+      .find((l) => l.includes('"msg":"request"'))!;
+    expect(JSON.parse(line)).toMatchObject({ level: 'info', msg: 'request', route: 'admin-projects-list', status: 200 });
   });
 });

@@ -13,6 +13,7 @@ describe('START_ENV', () => {
     expect(read.config.dataDir).toBe(resolve(START_ENV.TALLY_DATA_DIR.default));
     expect(read.config.trustProxy ? '1' : '0').toBe(START_ENV.TALLY_TRUST_PROXY.default);
     expect(read.config.logLevel).toBe(START_ENV.TALLY_LOG_LEVEL.default);
+    expect(read.config.logFormat).toBe(START_ENV.TALLY_LOG_FORMAT.default);
     expect(String(read.config.resultsIntervalSeconds)).toBe(START_ENV.TALLY_RESULTS_INTERVAL_SECONDS.default);
     expect(read.config.adminToken).toBeUndefined();
     expect(read.config.geoDbPath).toBeUndefined();
@@ -26,6 +27,7 @@ describe('START_ENV', () => {
       TALLY_ADMIN_TOKEN: 'short',
       TALLY_TRUST_PROXY: 'yes',
       TALLY_LOG_LEVEL: 'loud',
+      TALLY_LOG_FORMAT: 'yaml',
       TALLY_GEOIP_DB: '/no/such/file.mmdb',
       TALLY_RESULTS_INTERVAL_SECONDS: '-1',
       TALLY_DASHBOARD_ORIGIN: 'http://localhost:5173/',

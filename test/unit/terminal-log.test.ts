@@ -1,0 +1,39 @@
+/** npm start's terminal lines (lambdas/local/terminal-log.ts): short, route names instead of paths, the reminder every screenful. */
+import { describe, expect, it } from 'vitest';
+import type { LogRecord } from '../../lambdas/logging/log';
+import { REMINDER_EVERY, terminalLine, terminalLogWriter } from '../../lambdas/local/terminal-log';
+
+const at = '2026-04-01T12:04:05.678Z';
+const record = (msg: string, fields: Record<string, unknown> = {}, level: LogRecord['level'] = 'info'): LogRecord => ({ level, time: at, msg, fields });
+
+describe('terminal lines', () => {
+  it('a request is its time, method, route as declared, status and duration', () => {
+    expect(terminalLine(record('request', { route: 'admin-users-get', status: 404, request_id: 'r1', duration_ms: 3 }))).toBe(
+      '12:04:05 GET /admin/v1/projects/{project_id}/users/{id} 404 3 ms',
+    );
+    expect(terminalLine(record('request', { method: 'GET', status: 404, duration_ms: 0 }))).toBe('12:04:05 GET (no route) 404 0 ms');
+  });
+
+  it('leaves out the results job when it computed nothing, and its per-experiment details', () => {
+    expect(terminalLine(record('results job finished', { computed: 0, skipped: 3, failed: 0, deferred: 0 }))).toBeNull();
+    expect(terminalLine(record('results counted incrementally', { experiment_id: 'e1', committed: true }))).toBeNull();
+    expect(terminalLine(record('results job finished', { computed: 2, skipped: 1, failed: 0, deferred: 0 }))).toBe(
+      '12:04:05 results job: 2 computed, 0 failed, 0 left for the next run',
+    );
+  });
+
+  it('other records keep their level (above info) and fields', () => {
+    expect(terminalLine(record('identity resolution failed', { transient: true, error_message: 'socket hang up' }, 'error'))).toBe(
+      '12:04:05 ERROR identity resolution failed (transient=true error_message="socket hang up")',
+    );
+  });
+
+  it('repeats the reminder after every screenful of lines, never before the first', () => {
+    const lines: string[] = [];
+    const write = terminalLogWriter({ reminder: () => 'REMINDER', write: (line) => lines.push(line) });
+    for (let i = 0; i < REMINDER_EVERY * 2 + 1; i++) write(record('request', { route: 'admin-projects-list', status: 200, duration_ms: 1 }));
+    expect(lines.filter((l) => l === 'REMINDER')).toHaveLength(2);
+    expect(lines[0]).not.toBe('REMINDER');
+    expect(lines[REMINDER_EVERY]).toBe('REMINDER');
+  });
+});
