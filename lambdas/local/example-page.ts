@@ -16,6 +16,16 @@ const FILES: Record<string, { file: string; type: string; missing: string }> = {
     type: 'text/html; charset=utf-8',
     missing: 'The example page is missing from sdk/example/.',
   },
+  '/example/example.js': {
+    file: fileURLToPath(new URL('../../sdk/example/example.js', import.meta.url)),
+    type: 'text/javascript; charset=utf-8',
+    missing: 'The example page is missing from sdk/example/.',
+  },
+  '/example/example.css': {
+    file: fileURLToPath(new URL('../../sdk/example/example.css', import.meta.url)),
+    type: 'text/css; charset=utf-8',
+    missing: 'The example page is missing from sdk/example/.',
+  },
   '/example/tally.min.js': {
     file: fileURLToPath(new URL('../../sdk/dist/tally.min.js', import.meta.url)),
     type: 'text/javascript; charset=utf-8',

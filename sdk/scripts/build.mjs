@@ -29,7 +29,7 @@ await Promise.all([
     // Shortens property names used only between the SDK's own modules (the 8 KB budget); none of
     // them is an option, a method of the client or a field on the wire.
     mangleProps:
-      /^(flushOnHide|queued|getJson|loaded|writable|peek|kind|indexes|retryAfter|batchSize|intervalMs|paused|platformVersion|fixed|mode|store|transport|log|queue|first|variant)$/,
+      /^(flushOnHide|queued|getJson|loaded|writable|peek|kind|indexes|retryAfter|batchSize|intervalMs|paused|platformVersion|fixed|mode|store|transport|log|queue|first|variant|outcome|summary)$/,
     outfile: join(root, 'dist/tally.min.js'),
   }),
 ]);

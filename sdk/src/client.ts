@@ -10,7 +10,7 @@ import { browserSaysDoNotTrack } from './privacy';
 import { EventQueue } from './queue';
 import { resolveAdapter, Store } from './storage';
 import { Transport } from './transport';
-import type { Logger, Profile, Properties, ResetOptions, TallyOptions } from './types';
+import type { FlushResult, Logger, Profile, Properties, ReadyResult, ResetOptions, TallyOptions } from './types';
 import { uuid } from './uuid';
 import { idProblem, isPlainObject, NOT_OBJECT, trackProblem } from './validate';
 
@@ -148,23 +148,26 @@ export class TallyClient {
     );
   }
 
-  /** Resolves when assignments (or configs) have loaded, or after the timeout; never rejects. */
-  ready(timeoutMs?: number): Promise<void> {
-    if (this.#disabled) return Promise.resolve();
+  /** Resolves when assignments (or configs) have loaded, or after the timeout, saying which; never rejects. */
+  ready(timeoutMs?: number): Promise<ReadyResult> {
+    if (this.#disabled || this.#optedOut) return Promise.resolve({ ok: false, reason: this.#disabled ? 'disabled' : 'opted_out' });
     const wait = typeof timeoutMs === 'number' && timeoutMs >= 0 ? timeoutMs : this.#readyTimeoutMs;
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, wait);
+    return new Promise<ReadyResult>((resolve) => {
+      const timer = setTimeout(() => resolve({ ok: false, reason: 'timeout' }), wait);
       void this.#experiments.loaded.finally(() => {
         clearTimeout(timer);
-        resolve();
+        resolve(this.#experiments.outcome);
       });
     });
   }
 
-  /** Sends everything queued now (cutting short a retry wait); resolves when the queue is empty or sending has to wait. */
-  flush(): Promise<void> {
-    if (this.#disabled || this.#optedOut) return Promise.resolve();
-    return this.#delivery.flush().catch((err: unknown) => this.#log.error(`flush: ${String(err)}`));
+  /** Sends everything queued now (cutting short a retry wait); resolves, with what is still queued, when the queue is empty or sending has to wait. */
+  flush(): Promise<FlushResult> {
+    if (this.#disabled || this.#optedOut) return Promise.resolve({ pending: 0 });
+    return this.#delivery.flush().then(
+      () => this.#delivery.summary(),
+      (err: unknown) => (this.#log.error(`flush: ${String(err)}`), this.#delivery.summary()),
+    );
   }
 
   reset(options?: ResetOptions): void {

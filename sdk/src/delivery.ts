@@ -7,7 +7,7 @@ import { retryDelay } from './backoff';
 import { KEEPALIVE_MAX_BYTES } from './defaults';
 import type { EventQueue, QueuedEvent } from './queue';
 import type { SendResult, Transport } from './transport';
-import type { Logger } from './types';
+import type { FlushResult, Logger } from './types';
 
 export interface DeliveryConfig {
   queue: EventQueue;
@@ -47,6 +47,12 @@ export class Delivery {
   /** After an event was queued: a full batch goes at once, unless a retry is being waited out. */
   queued(): void {
     if (this.#c.queue.size >= this.#c.batchSize && !this.#retryTimer) void this.#run();
+  }
+
+  /** What is still queued after a flush, and why. */
+  summary(): FlushResult {
+    const pending = this.#c.queue.size;
+    return pending ? { pending, reason: this.#refused ? 'key_refused' : 'will_retry' } : { pending };
   }
 
   /** Send now, cutting short a backoff wait (flush(), the browser's `online` event). */
@@ -106,7 +112,7 @@ export class Delivery {
         queue.remove(events.map((e) => e.event_id));
         return true;
       case 'auth':
-        if (!this.#refused) log.error(`key refused (${result.status}): sending stopped, queue kept`);
+        if (!this.#refused) log.error(`key refused (${result.status}): sending stopped, ${queue.size} events kept for retry`);
         this.#refused = true;
         return false;
       case 'retry': {

@@ -7,7 +7,7 @@
 import { variantFor } from '../../lambdas/domain/bucketing';
 import type { Store } from './storage';
 import type { Transport } from './transport';
-import type { ExperimentConfig, Logger } from './types';
+import type { ExperimentConfig, Logger, ReadyResult } from './types';
 
 export interface Assignment {
   variant: string;
@@ -34,6 +34,8 @@ export class Experiments {
   #sticky: Record<string, string>;
   /** Settles when the current load finished, successfully or not. */
   loaded: Promise<void> = Promise.resolve();
+  /** How the latest load ended (ready() resolves to it). */
+  outcome: ReadyResult = { ok: true };
 
   readonly #c: ExperimentsConfig;
 
@@ -57,6 +59,7 @@ export class Experiments {
       .then(() => this.#c.transport.getJson(path))
       .then(({ status, json }) => {
         const body = (json ?? {}) as { assigned_variants?: unknown; experiments?: unknown };
+        this.outcome = { ok: true };
         if (this.#c.mode === 'server' && isRecord(body.assigned_variants)) {
           this.#assigned = body.assigned_variants as Record<string, string>;
           this.#c.store.set(SERVER, this.#assigned);
@@ -64,7 +67,17 @@ export class Experiments {
           this.#configs = body.experiments as ExperimentConfig[];
           this.#c.store.set(CONFIGS, this.#configs);
         } else {
-          this.#c.log.warn(`experiments not loaded (${status ?? 'network error'})`);
+          // A refused key: the stored answer belongs to a key that no longer works (or to another
+          // project's), so getVariant returns the fallback. Any other failure keeps the stored answer.
+          const refused = status === 401 || status === 403;
+          if (refused) {
+            this.#assigned = {};
+            this.#configs = [];
+            this.#c.store.remove(SERVER);
+            this.#c.store.remove(CONFIGS);
+          }
+          this.outcome = { ok: false, reason: refused ? 'key_refused' : 'unavailable', status };
+          this.#c.log.warn(`experiments not loaded (${status ?? 'network error'})${refused ? ': key refused, fallbacks used' : ''}`);
         }
       }));
   }

@@ -4,7 +4,7 @@ import type { TallyOptions } from './types';
 
 export { TallyClient };
 export { SDK_NAME, SDK_VERSION } from './transport';
-export type { ExperimentConfig, Logger, PersistenceAdapter, Profile, Properties, ResetOptions, TallyOptions } from './types';
+export type { ExperimentConfig, FlushResult, Logger, PersistenceAdapter, Profile, Properties, ReadyResult, ResetOptions, TallyOptions } from './types';
 
 export function init(options: TallyOptions): TallyClient {
   return new TallyClient(options);

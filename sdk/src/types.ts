@@ -56,6 +56,28 @@ export interface TallyOptions {
   debug?: boolean;
 }
 
+/** What `ready()` resolves to: whether the latest assignments (or configs) request succeeded, and if not, why. */
+export interface ReadyResult {
+  /** True when the latest request succeeded, or local mode has its configs inline. */
+  ok: boolean;
+  /**
+   * Why not: `key_refused` (401 or 403: getVariant returns the fallback), `unavailable` (a network
+   * error or another status: the last stored answer, if any, is still used), `timeout` (no answer yet
+   * within the wait), `opted_out`, or `disabled` (the options were unusable).
+   */
+  reason?: 'key_refused' | 'unavailable' | 'timeout' | 'opted_out' | 'disabled';
+  /** The HTTP status, when the request was answered. */
+  status?: number;
+}
+
+/** What `flush()` resolves to: how many events are still queued, and why. */
+export interface FlushResult {
+  /** Events still queued, kept for a later attempt (0: everything queued was delivered). */
+  pending: number;
+  /** Why events are pending: `key_refused` (kept for the next client with a working key) or `will_retry` (a network error or a busy server: sent again after a wait). */
+  reason?: 'key_refused' | 'will_retry';
+}
+
 export type Properties = Record<string, unknown>;
 
 export interface Profile {

@@ -51,8 +51,8 @@ describe('calls that cannot be sent', () => {
       c.identify('u');
       c.reset();
     }).not.toThrow();
-    await expect(c.flush()).resolves.toBeUndefined();
-    await expect(c.ready()).resolves.toBeUndefined();
+    await expect(c.flush()).resolves.toEqual({ pending: 0 });
+    await expect(c.ready()).resolves.toEqual({ ok: false, reason: 'disabled' });
     expect(net.sent).toHaveLength(0);
     expect(logger.error).toHaveBeenCalledTimes(1);
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -190,7 +190,7 @@ describe('server mode', () => {
     const storage = sharedStorage();
     const { c } = client({ persistence: storage });
     expect(c.getVariant('Checkout Flow', 'control')).toBe('control');
-    await c.ready();
+    expect(await c.ready()).toEqual({ ok: true });
     expect(c.getVariant('Checkout Flow', 'control')).toBe('b');
     const get = net.sent.find((r) => r.url.pathname === '/v1/experiments')!;
     expect(Object.fromEntries(get.url.searchParams)).toEqual({ anonymous_id: c.anonymousId });
@@ -224,15 +224,63 @@ describe('server mode', () => {
     ]);
   });
 
+  it.each([401, 403])(
+    'a refused key (%i): ready() says so, getVariant returns the fallback although an earlier start stored assignments, and the stored ones go',
+    async (status) => {
+      let refuse = false;
+      fakeFetch((req) =>
+        req.url.pathname === '/v1/experiments'
+          ? refuse
+            ? jsonResponse(status, { error: 'Invalid or missing API key' })
+            : jsonResponse(200, { assigned_variants: { 'Checkout Flow': 'b' } })
+          : undefined,
+      );
+      const storage = sharedStorage();
+      const first = client({ persistence: storage }).c;
+      await first.ready();
+      expect(first.getVariant('Checkout Flow', 'control')).toBe('b');
+
+      refuse = true;
+      const { c, logger } = client({ persistence: storage });
+      expect(await c.ready()).toEqual({ ok: false, reason: 'key_refused', status });
+      expect(c.getVariant('Checkout Flow', 'control')).toBe('control');
+      expect(storage.map.has('tally:assignments')).toBe(false);
+      expect(logger.warn).toHaveBeenCalledWith(`[tally] experiments not loaded (${status}): key refused, fallbacks used`);
+    },
+  );
+
+  it('a server that cannot answer (503, network error): ready() says unavailable, and the stored assignments are still used', async () => {
+    let answer: 'ok' | 'down' | 'offline' = 'ok';
+    fakeFetch((req) =>
+      req.url.pathname === '/v1/experiments'
+        ? answer === 'offline'
+          ? 'network-error'
+          : answer === 'down'
+            ? jsonResponse(503, { error: 'Service unavailable' })
+            : jsonResponse(200, { assigned_variants: { 'Checkout Flow': 'b' } })
+        : undefined,
+    );
+    const storage = sharedStorage();
+    await client({ persistence: storage }).c.ready();
+    answer = 'down';
+    const down = client({ persistence: storage }).c;
+    expect(await down.ready()).toEqual({ ok: false, reason: 'unavailable', status: 503 });
+    expect(down.getVariant('Checkout Flow', 'control')).toBe('b');
+    answer = 'offline';
+    const offline = client({ persistence: storage }).c;
+    expect(await offline.ready()).toEqual({ ok: false, reason: 'unavailable', status: undefined });
+    expect(offline.getVariant('Checkout Flow', 'control')).toBe('b');
+  });
+
   it('ready() resolves after its timeout when the server does not answer, and never rejects', async () => {
     vi.stubGlobal('fetch', () => new Promise(() => undefined));
     const { c } = client({ readyTimeoutMs: 3000 });
-    let done = false;
-    void c.ready().then(() => (done = true));
+    let done: unknown = false;
+    void c.ready().then((r) => (done = r));
     await vi.advanceTimersByTimeAsync(2999);
     expect(done).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(done).toBe(true);
+    expect(done).toEqual({ ok: false, reason: 'timeout' });
     let early = false;
     void c.ready(100).then(() => (early = true));
     await vi.advanceTimersByTimeAsync(100);
@@ -305,8 +353,8 @@ describe('privacy', () => {
     c.track('a');
     c.identify('u1');
     expect(c.getVariant(EXP.name, 'fallback')).toBe('fallback'); // a local variant would be known
-    await c.flush();
-    await c.ready();
+    expect(await c.flush()).toEqual({ pending: 0 });
+    expect(await c.ready()).toEqual({ ok: false, reason: 'opted_out' });
     expect(net.sent).toHaveLength(0);
     expect([...storage.map.keys()]).toEqual([]);
 
@@ -355,7 +403,7 @@ it('flush resolves when delivery must wait, and shutdown stops the timers', asyn
   const net = fakeFetch(() => 'network-error');
   const { c } = client({ flushIntervalMs: 1000 });
   c.track('a');
-  await expect(c.flush()).resolves.toBeUndefined();
+  await expect(c.flush()).resolves.toEqual({ pending: 1, reason: 'will_retry' });
   await c.shutdown();
   const count = net.sent.length;
   await vi.advanceTimersByTimeAsync(10 * 60_000);

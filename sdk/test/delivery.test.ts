@@ -54,7 +54,7 @@ describe('retries', () => {
     );
     const { c } = client();
     c.track('a');
-    await c.flush();
+    expect(await c.flush()).toEqual({ pending: 1, reason: 'will_retry' });
     c.track('b'); // a new event must not cut the wait short
     await vi.advanceTimersByTimeAsync(6999);
     expect(net.posts()).toHaveLength(1);
@@ -180,19 +180,20 @@ describe('rejections', () => {
     const net = fakeFetch((req) => (events(req) ? answer?.clone() : undefined));
     const { c, logger } = client({ persistence: storage });
     c.track('a');
-    await c.flush();
+    // flush() says what it could not send, and why.
+    expect(await c.flush()).toEqual({ pending: 1, reason: 'key_refused' });
     c.track('b');
-    await c.flush();
+    expect(await c.flush()).toEqual({ pending: 2, reason: 'key_refused' });
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(net.posts()).toHaveLength(1);
     expect(logger.error).toHaveBeenCalledTimes(1);
-    expect(logger.error.mock.calls[0]![0]).toMatch(new RegExp(`key refused \\(${status}\\)`));
+    expect(logger.error.mock.calls[0]![0]).toBe(`[tally] key refused (${status}): sending stopped, 1 events kept for retry`);
 
     // The next start (a fixed key, a server that accepts it) delivers everything that was kept.
     answer = undefined;
     await c.shutdown();
     const next = client({ persistence: storage }).c;
-    await next.flush();
+    expect(await next.flush()).toEqual({ pending: 0 });
     expect(
       net
         .posts()

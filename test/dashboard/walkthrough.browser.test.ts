@@ -66,7 +66,7 @@ describeBrowser('dashboard: the README walk-through', () => {
       () => {
         const document = (globalThis as any).document;
         document.getElementById('variant').click();
-        return !document.getElementById('log').textContent.split('\n')[0].endsWith('(fallback)');
+        return !document.getElementById('log').textContent.split('\n')[0].includes('→ (fallback)');
       },
       { polling: 250 },
     );
