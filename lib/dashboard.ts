@@ -8,7 +8,11 @@
  * What is deployed:
  * - the app, built by dashboard/build.ts during synthesis (the asset's local bundling; no Docker, no
  *   network, no credentials), hashed files under assets/ cached for a year, index.html no-cache;
- * - config.json, written at deploy time with the API's stage URL (lambdas/contract/dashboard.ts).
+ * - config.json, written at deploy time with the API's stage URL (lambdas/contract/dashboard.ts);
+ * - the SDK (sdk/scripts/distribution.ts), built during synthesis the same way: the script-tag build
+ *   at sdk/<version>/tally.min.js and the npm package at sdk/<version>/tally-sdk-<version>.tgz, kept
+ *   across deploys so every version an app pinned stays, served to any origin (CORS `*`) for script
+ *   tags with an integrity attribute; and sdk/manifest.json naming the current ones, for the Install page.
  *
  * No dependency cycle: the admin functions read `origin` (the distribution's domain), the
  * distribution's CSP names the API by its RestApi ID (not its stage, which depends on those
@@ -31,9 +35,12 @@ import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDashboardSync } from '../dashboard/build';
-import { DASHBOARD_CONFIG_FILE, dashboardCsp, type DashboardConfig } from '../lambdas/contract/dashboard';
+import { DASHBOARD_CONFIG_FILE, dashboardCsp, SDK_FILE_HEADERS, SDK_MANIFEST_FILE, type DashboardConfig } from '../lambdas/contract/dashboard';
+import { buildSdkSync, SDK_DIR, sdkDistribution, writeSdkDistribution } from '../sdk/scripts/distribution';
 import { secureBucket } from './buckets';
 import { REPO_ROOT } from './function';
 
@@ -44,6 +51,10 @@ export const DASHBOARD_ASSETS = 'assets/*';
 export const ASSETS_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** index.html and config.json name what to load: revalidated on every visit. */
 export const ENTRY_CACHE_CONTROL = 'no-cache';
+/** The SDK's versioned files (sdk/<version>/…): a day, so a rebuild of the same version reaches browsers within one. */
+export const SDK_CACHE_CONTROL = 'public, max-age=86400';
+/** Where the SDK's versioned files are (sdk/scripts/distribution.ts); the manifest is beside them. */
+export const SDK_FILES = 'sdk/*';
 
 export interface DashboardProps {
   api: RestApi;
@@ -67,6 +78,29 @@ export function dashboardSource(): ISource {
       local: {
         tryBundle(outputDir: string) {
           buildDashboardSync(outputDir);
+          return true;
+        },
+      },
+    },
+  });
+}
+
+/** The SDK's files, built by sdk/scripts/distribution.ts in-process during synthesis, like the app. */
+export function sdkSource(): ISource {
+  return Source.asset(SDK_DIR, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22-alpine'),
+      local: {
+        tryBundle(outputDir: string) {
+          // Built beside the asset, not into sdk/dist (tests may be reading it meanwhile).
+          const distDir = mkdtempSync(join(tmpdir(), 'tally-sdk-build-'));
+          try {
+            buildSdkSync(distDir);
+            writeSdkDistribution(outputDir, sdkDistribution(distDir));
+          } finally {
+            rmSync(distDir, { recursive: true, force: true });
+          }
           return true;
         },
       },
@@ -108,6 +142,26 @@ export class Dashboard extends Construct {
       },
     });
 
+    // The SDK's files: any page may load them (a script tag with integrity="…" crossorigin="anonymous"
+    // needs Access-Control-Allow-Origin); CloudFront adds the CORS headers to CORS requests.
+    const sdkHeaders = new ResponseHeadersPolicy(this, 'SdkHeaders', {
+      comment: 'Tally SDK files: any origin may load them',
+      corsBehavior: {
+        accessControlAllowCredentials: false,
+        accessControlAllowHeaders: ['*'],
+        accessControlAllowMethods: ['GET', 'HEAD'],
+        accessControlAllowOrigins: [SDK_FILE_HEADERS['Access-Control-Allow-Origin']],
+        originOverride: true,
+      },
+      securityHeadersBehavior: {
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+        contentTypeOptions: { override: true },
+      },
+      customHeadersBehavior: {
+        customHeaders: [{ header: 'Cross-Origin-Resource-Policy', value: SDK_FILE_HEADERS['Cross-Origin-Resource-Policy'], override: true }],
+      },
+    });
+
     const origin = S3BucketOrigin.withOriginAccessControl(this.bucket);
     const behavior = {
       origin,
@@ -124,6 +178,7 @@ export class Dashboard extends Construct {
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: props.priceClass,
       defaultBehavior: behavior,
+      additionalBehaviors: { [SDK_FILES]: { ...behavior, responseHeadersPolicy: sdkHeaders } },
     });
     Validations.of(this.distribution).acknowledge(
       { id: 'AwsSolutions-CFR1', reason: 'The dashboard is used by the team wherever it works; no geo restriction.' },
@@ -149,16 +204,28 @@ export class Dashboard extends Construct {
       retainOnDelete: false,
       cacheControl: [CacheControl.fromString(ASSETS_CACHE_CONTROL)],
     });
+    // The SDK's versioned files, kept across deploys (an app may pin an older version's URL and hash).
+    const sdk = sdkSource();
+    const sdkFiles = new BucketDeployment(this, 'DeploySdk', {
+      destinationBucket: this.bucket,
+      sources: [sdk],
+      exclude: [SDK_MANIFEST_FILE],
+      prune: false,
+      retainOnDelete: false,
+      cacheControl: [CacheControl.fromString(SDK_CACHE_CONTROL)],
+    });
     const config: DashboardConfig = { apiUrl: props.api.url, baseUrl: props.baseUrl };
     const entry = new BucketDeployment(this, 'DeployEntry', {
       destinationBucket: this.bucket,
-      sources: [app, Source.jsonData(DASHBOARD_CONFIG_FILE, config)],
-      exclude: [DASHBOARD_ASSETS],
+      sources: [app, Source.jsonData(DASHBOARD_CONFIG_FILE, config), sdk],
+      // aws s3 sync's filters: the later --include wins over the --exclude before it.
+      exclude: [DASHBOARD_ASSETS, SDK_FILES],
+      include: [SDK_MANIFEST_FILE],
       prune: false,
       retainOnDelete: false,
       cacheControl: [CacheControl.fromString(ENTRY_CACHE_CONTROL)],
     });
-    entry.node.addDependency(assets);
+    entry.node.addDependency(assets, sdkFiles);
     acknowledgeDeploymentHandler(Stack.of(this), this.bucket);
   }
 }

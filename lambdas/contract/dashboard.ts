@@ -1,7 +1,7 @@
 /**
- * What the dashboard, the local server and the CDK app agree on: where the dashboard finds the API
- * and the Content-Security-Policy every dashboard file is served with (locally by npm start, on AWS
- * by CloudFront's response headers policy).
+ * What the dashboard, the local server and the CDK app agree on: where the dashboard finds the API,
+ * where the SDK files are, and the Content-Security-Policy every dashboard file is served with
+ * (locally by npm start, on AWS by CloudFront's response headers policy).
  */
 
 /** Served next to index.html. On AWS the stack writes it at deploy time; locally the API is the same origin. */
@@ -16,6 +16,33 @@ export interface DashboardConfig {
    */
   baseUrl?: string;
 }
+
+/**
+ * The SDK as the deployment serves it (sdk/scripts/distribution.ts): locally by npm start, on AWS by
+ * the dashboard's distribution. Paths are relative to the dashboard's origin, without a leading "/".
+ */
+export const SDK_MANIFEST_FILE = 'sdk/manifest.json';
+
+export interface SdkManifest {
+  /** @tally/sdk's version (sdk/package.json). */
+  version: string;
+  /** The script-tag build: "sdk/<version>/tally.min.js". */
+  script: string;
+  /** Its Subresource Integrity hash, "sha384-…", for the script tag's integrity attribute. */
+  integrity: string;
+  /** The npm package of the same version, for `npm install <url>`: "sdk/<version>/tally-sdk-<version>.tgz". */
+  package: string;
+}
+
+/**
+ * Headers of every SDK file (locally and through the dashboard's distribution): any origin may load
+ * them, which a script tag with an integrity attribute (crossorigin="anonymous") needs.
+ */
+export const SDK_FILE_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+  'X-Content-Type-Options': 'nosniff',
+} as const;
 
 /**
  * No inline script or style attribute, nothing from another origin except the API the dashboard

@@ -4,6 +4,7 @@
  * dictionary to guess from, and the authorizer can look a key up by its hash in one read.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { KEY_PREFIX } from './api-key-shape';
 
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -13,7 +14,7 @@ export const PLAN_LIMITS: Record<Exclude<Plan, 'enterprise'>, number> = { free: 
 /** What an enterprise key gets when it is created without rate_limit_per_minute. */
 export const ENTERPRISE_DEFAULT_LIMIT = 10_000;
 
-export const KEY_PREFIX = 'tally_';
+export { KEY_PREFIX };
 
 export interface ApiKeyRecord {
   id: string;

@@ -23,6 +23,7 @@ import { ROUTES } from '../routes';
 import { authorizeKey, authorizerContext } from '../services/authorize';
 import { dashboardFiles } from './dashboard-files';
 import { serveExample } from './example-page';
+import { serveSdk } from './sdk-files';
 import { clientIp, lambdaContext, matchRoute, toGatewayEvent, writeResult } from './gateway-event';
 import { answerUnread, readBody, type RequestTimeouts } from './request-body';
 
@@ -46,6 +47,7 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://local');
     if (await serveExample(req, res, url.pathname)) return;
+    if (await serveSdk(req, res, url.pathname)) return;
     if (await serveDashboard(req, res, url.pathname)) return;
     // The API's description, generated from the route manifest and the handlers' schemas (local only).
     if (req.method === 'GET' && url.pathname === '/openapi.json') return writeResult(res, json(200, openApiDocument()));

@@ -1,10 +1,14 @@
 // Builds dist/: ESM and CJS for bundlers and Node, and the script-tag build tally.min.js (global `Tally`).
 // Type declarations come from `tsc -p tsconfig.build.json` (npm run build runs both).
+// `--outdir <dir>` builds into another directory instead (the CDK app's asset bundling, which must
+// not rewrite sdk/dist under tests reading it).
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const at = process.argv.indexOf('--outdir');
+const outdir = at > 0 ? process.argv[at + 1] : join(root, 'dist');
 const common = {
   entryPoints: [join(root, 'src/index.ts')],
   bundle: true,
@@ -16,8 +20,8 @@ const common = {
 };
 
 await Promise.all([
-  build({ ...common, format: 'esm', platform: 'neutral', outfile: join(root, 'dist/index.mjs') }),
-  build({ ...common, format: 'cjs', platform: 'node', outfile: join(root, 'dist/index.cjs') }),
+  build({ ...common, format: 'esm', platform: 'neutral', outfile: join(outdir, 'index.mjs') }),
+  build({ ...common, format: 'cjs', platform: 'node', outfile: join(outdir, 'index.cjs') }),
   build({
     ...common,
     format: 'iife',
@@ -30,6 +34,6 @@ await Promise.all([
     // them is an option, a method of the client or a field on the wire.
     mangleProps:
       /^(flushOnHide|queued|getJson|loaded|writable|peek|kind|indexes|retryAfter|batchSize|intervalMs|paused|platformVersion|fixed|mode|store|transport|log|queue|first|variant|outcome|summary)$/,
-    outfile: join(root, 'dist/tally.min.js'),
+    outfile: join(outdir, 'tally.min.js'),
   }),
 ]);

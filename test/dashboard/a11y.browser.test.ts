@@ -76,8 +76,9 @@ describeBrowser('dashboard accessibility and layout', () => {
 
       await dash.go(`/projects/${projectId}/install`);
       await page.waitForSelector('pre.code');
-      await page.type('#install-key', 'tally_example_key');
-      expect(await page.$eval('pre.code', (e) => e.textContent)).toContain(`apiKey: "tally_example_key", baseURL: "${stack.url}"`);
+      const exampleKey = `tally_${'e'.repeat(43)}`;
+      await page.type('#install-key', exampleKey);
+      expect(await page.$eval('pre.code', (e) => e.textContent)).toContain(`apiKey: "${exampleKey}", baseURL: "${stack.url}"`);
       await check(dash, 'install');
 
       await dash.go(`/projects/${projectId}/events`);

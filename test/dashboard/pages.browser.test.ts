@@ -6,9 +6,11 @@
  */
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
-import { describeBrowser } from '../helpers/browser';
+import type { SdkManifest } from '../../lambdas/contract/dashboard';
+import { describeBrowser, servePages } from '../helpers/browser';
 import { openDashboard, problemsApartFrom, useDashboardServer } from '../helpers/dashboard';
 import { ADMIN_TOKEN, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
+import { until } from '../helpers/until';
 
 const text = (page: Page) => page.evaluate(() => (globalThis as any).document.body.innerText as string);
 
@@ -110,24 +112,48 @@ describeBrowser('dashboard pages', () => {
     await page.close();
   });
 
-  it('fills the install snippets with this server and a key created right there, which then sends events', async () => {
+  it('shows only install code that works: the served package and script with its hash, the code needing a key once a whole key is chosen', async () => {
     const projectId = await server.stack.createProject('Install project');
+    const manifest = (await (await fetch(`${server.stack.url}/sdk/manifest.json`)).json()) as SdkManifest;
     const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
     await dash.go(`/projects/${projectId}/install`);
     await page.waitForSelector('pre.code');
-    expect(await page.$eval('pre.code', (e) => e.textContent)).toContain(`apiKey: "YOUR_PROJECT_KEY", baseURL: "${server.stack.url}"`);
+    // Before a key: the install command (it needs none), no code with a placeholder key.
+    const command = `npm install ${server.stack.url}/${manifest.package}`;
+    expect(await page.$$eval('pre.code', (els) => els.map((e) => e.textContent!))).toEqual([command]);
+    expect(await text(page)).toContain('Paste a key or create one: the code below then carries it.');
+    // A truncated key is named as such, and fills in nothing.
+    await page.type('#install-key', 'tally_abc');
+    await page.waitForSelector('#install-key-error');
+    expect(await page.$eval('#install-key-error', (e) => e.textContent)).toMatch(/not a whole project key/);
+    expect(await page.$$('pre.code')).toHaveLength(1);
+    await page.$eval('#install-key', (e) => ((e as any).value = ''));
+
     await page.click('button ::-p-text(Create key)');
     await page.waitForSelector('.new-key');
     const key = await page.$eval('.new-key code.secret', (e) => e.textContent!);
     expect(await page.$eval('#install-key', (e) => (e as any).value)).toBe(key);
-    const snippets = await page.$$eval('pre.code', (els) => els.map((e) => e.textContent!));
-    expect(snippets[0]).toContain(`Tally.init({ apiKey: "${key}", baseURL: "${server.stack.url}" })`);
-    expect(snippets[1]).toContain(`npm install @tally/sdk`);
-    expect(snippets[1]).toContain(`init({ apiKey: "${key}", baseURL: "${server.stack.url}" })`);
-    expect((await server.stack.post('/v1/events', key, { events: [{ name: 'installed', user_id: 'u1' }] })).status).toBe(204);
+    const [scriptTag, install, app] = await page.$$eval('pre.code', (els) => els.map((e) => e.textContent!));
+    expect(scriptTag).toContain(
+      `<script\n  src="${server.stack.url}/${manifest.script}"\n  integrity="${manifest.integrity}"\n  crossorigin="anonymous"></script>`,
+    );
+    expect(scriptTag).toContain(`Tally.init({ apiKey: "${key}", baseURL: "${server.stack.url}" })`);
+    expect(install).toBe(command);
+    expect(app).toContain(`init({ apiKey: "${key}", baseURL: "${server.stack.url}" })`);
     expect(dash.problems).toEqual([]);
     await page.close();
+
+    // The script tag as the page shows it, pasted into an app's page on another origin, sends its event.
+    const pages = await servePages({ '/index.html': `<!doctype html><html><head><title>app</title>${scriptTag}</head><body>app</body></html>` });
+    try {
+      const appPage = await server.browser.newPage();
+      await appPage.goto(`${pages.origin}/index.html`);
+      await until(() => server.stack.rawEvents(projectId).find((e) => e.name === 'page_viewed'), 15_000, 'the snippet’s page_viewed');
+      await appPage.close();
+    } finally {
+      await pages.close();
+    }
   });
 
   it("fills the install snippets with the deployment's base URL from config.json (CloudFront's when it fronts the API)", async () => {
@@ -136,10 +162,12 @@ describeBrowser('dashboard pages', () => {
     const dash = await openDashboard(server.browser, server.stack.url, { config: { baseUrl: 'https://d111111abcdef8.cloudfront.net/' } });
     const { page } = dash;
     await dash.go(`/projects/${projectId}/install`);
-    await page.waitForSelector('pre.code');
+    await page.waitForSelector('#install-key');
+    await page.type('#install-key', `tally_${'k'.repeat(43)}`);
+    await page.waitForSelector('pre.code ::-p-text(Tally.init)');
     const snippets = await page.$$eval('pre.code', (els) => els.map((e) => e.textContent!));
     expect(snippets[0]).toContain(`baseURL: "https://d111111abcdef8.cloudfront.net"`);
-    expect(snippets[1]).toContain(`baseURL: "https://d111111abcdef8.cloudfront.net"`);
+    expect(snippets[2]).toContain(`baseURL: "https://d111111abcdef8.cloudfront.net"`);
     expect(dash.problems).toEqual([]);
     await page.close();
   });

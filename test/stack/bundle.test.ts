@@ -4,11 +4,14 @@
  * lambdas/aws-client rather than the SDK's clients, and stays small enough for a fast cold start. One synthesis for all functions; the other stack tests skip bundling.
  */
 import { Template } from 'aws-cdk-lib/assertions';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SDK_MANIFEST_FILE, type SdkManifest } from '../../lambdas/contract/dashboard';
 import { JOBS, ROUTES } from '../../lambdas/routes';
+import { sdkDistribution, sriHash } from '../../sdk/scripts/distribution';
 import { TallyStack } from '../../lib/tally-stack';
 import { testApp } from './synth';
 
@@ -72,5 +75,20 @@ describe('bundles', () => {
       // util-dynamodb's marshalling is in the bundle (its error for a class instance, which the stores rely on never meeting).
       expect(code, name).toMatch(/convertClassInstanceToMap/);
     }
+  });
+
+  it("builds the SDK's files into the dashboard's assets during the same synthesis: the manifest, the script with its hash, the package", () => {
+    const assets = readdirSync(outdir).filter((d) => d.startsWith('asset.') && existsSync(join(outdir, d, SDK_MANIFEST_FILE)));
+    expect(assets).toHaveLength(1);
+    const dir = join(outdir, assets[0]!);
+    const manifest = JSON.parse(readFileSync(join(dir, SDK_MANIFEST_FILE), 'utf8')) as SdkManifest;
+    expect(sriHash(readFileSync(join(dir, manifest.script)))).toBe(manifest.integrity);
+    // The same bytes as npm start serves from sdk/dist (npm test builds it first): one version, one hash.
+    expect(manifest).toEqual(sdkDistribution().manifest);
+    expect(
+      gunzipSync(readFileSync(join(dir, manifest.package)))
+        .subarray(0, 100)
+        .toString('utf8'),
+    ).toMatch(/^package\//);
   });
 });

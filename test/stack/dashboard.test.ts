@@ -13,10 +13,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PREFLIGHT_STATIC_HEADERS } from '../../lambdas/contract/cors';
-import { DASHBOARD_CONFIG_FILE, type DashboardConfig } from '../../lambdas/contract/dashboard';
+import { DASHBOARD_CONFIG_FILE, SDK_FILE_HEADERS, SDK_MANIFEST_FILE, type DashboardConfig } from '../../lambdas/contract/dashboard';
 import { ROUTES } from '../../lambdas/routes';
 import { adminPreflightResponseTemplate } from '../../lib/api/api';
-import { ASSETS_CACHE_CONTROL, ENTRY_CACHE_CONTROL } from '../../lib/dashboard';
+import { ASSETS_CACHE_CONTROL, ENTRY_CACHE_CONTROL, SDK_CACHE_CONTROL } from '../../lib/dashboard';
 import { TallyStack } from '../../lib/tally-stack';
 import { synthStack, testApp, type Synth } from './synth';
 
@@ -121,6 +121,24 @@ describe('dashboard distribution', () => {
     expect(config.CustomErrorResponses).toBeUndefined();
   });
 
+  it('serves the SDK files to any origin (CORS *, Cross-Origin-Resource-Policy) through their own behaviour', () => {
+    const [sdkBehavior, ...others] = distribution().CacheBehaviors;
+    expect(others).toEqual([]);
+    expect(sdkBehavior).toMatchObject({ PathPattern: 'sdk/*', ViewerProtocolPolicy: 'redirect-to-https', AllowedMethods: ['GET', 'HEAD'] });
+    expect(sdkBehavior.TargetOriginId).toBe(distribution().DefaultCacheBehavior.TargetOriginId);
+    const policy = json.Resources[sdkBehavior.ResponseHeadersPolicyId.Ref].Properties.ResponseHeadersPolicyConfig;
+    expect(policy.CorsConfig).toMatchObject({
+      AccessControlAllowCredentials: false,
+      AccessControlAllowOrigins: { Items: [SDK_FILE_HEADERS['Access-Control-Allow-Origin']] },
+      AccessControlAllowMethods: { Items: ['GET', 'HEAD'] },
+      OriginOverride: true,
+    });
+    expect(policy.CustomHeadersConfig.Items).toEqual([
+      { Header: 'Cross-Origin-Resource-Policy', Value: SDK_FILE_HEADERS['Cross-Origin-Resource-Policy'], Override: true },
+    ]);
+    expect(policy.SecurityHeadersConfig.ContentTypeOptions).toEqual({ Override: true });
+  });
+
   it("sends the dashboard's CSP (no inline script, the API's origin for connect-src) and the security headers", () => {
     const policyRef = distribution().DefaultCacheBehavior.ResponseHeadersPolicyId.Ref;
     const headers = json.Resources[policyRef].Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
@@ -148,7 +166,9 @@ describe('dashboard deployment', () => {
     const entryId = idOf(s.stack.dashboard.node.findChild('DeployEntry').node.findChild('CustomResource'));
     const entry = json.Resources[entryId].Properties;
     expect(entry.SystemMetadata['cache-control']).toBe(ENTRY_CACHE_CONTROL);
-    expect(entry.Exclude).toEqual(['assets/*']);
+    expect(entry.Exclude).toEqual(['assets/*', 'sdk/*']);
+    // The SDK's manifest names the current version: it goes with the entry, never cached.
+    expect(entry.Include).toEqual([SDK_MANIFEST_FILE]);
     // Source.jsonData's asset: config.json with markers the deployment replaces by the resolved values.
     const staged = s.stack.dashboard.node
       .findChild('DeployEntry')
@@ -192,6 +212,16 @@ describe('dashboard deployment', () => {
     const entryId = idOf(s.stack.dashboard.node.findChild('DeployEntry').node.findChild('CustomResource'));
     const [assetsId] = ofType(json, 'Custom::CDKBucketDeployment').find(([, d]) => d.Properties === assets)!;
     expect(JSON.stringify(json.Resources[entryId].DependsOn ?? [])).toContain(assetsId);
+  });
+
+  it("deploys the SDK's versioned files with a day's cache, keeps older versions, and before the entry that names them", () => {
+    const sdk = s.stack.dashboard.node.findChild('DeploySdk').node.findChild('CustomResource');
+    const props = json.Resources[idOf(sdk)].Properties;
+    expect(props.SystemMetadata['cache-control']).toBe(SDK_CACHE_CONTROL);
+    expect(props.Prune).toBe(false);
+    expect(props.Exclude).toEqual([SDK_MANIFEST_FILE]);
+    const entryId = idOf(s.stack.dashboard.node.findChild('DeployEntry').node.findChild('CustomResource'));
+    expect(JSON.stringify(json.Resources[entryId].DependsOn ?? [])).toContain(idOf(sdk));
   });
 
   it('prints DashboardUrl: https://<distribution domain>/', () => {
