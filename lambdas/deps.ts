@@ -11,6 +11,7 @@ import type {
   ProjectStore,
   RateLimitRegistry,
   RecentEvents,
+  RecentUsers,
   ResultsQuery,
   ResultsStore,
 } from './ports';
@@ -31,6 +32,8 @@ export interface Deps {
   resultsQuery: ResultsQuery;
   /** The recent-events listing over the raw event stream (DuckDB locally, Athena on AWS). */
   recentEvents: RecentEvents;
+  /** The recent-users listing over the same stream and window. */
+  recentUsers: RecentUsers;
   geo: GeoLookup;
   clock: () => number;
   adminToken: () => Promise<string>;

@@ -12,6 +12,7 @@ import * as z from 'zod';
 import { SentEventSchema } from './domain/event-schema';
 import { LIMITS } from './domain/limits';
 import { Query as EventsListQuery } from './handlers/events-list';
+import { UsersListQuery } from './handlers/users';
 import { CreateExperiment, PatchExperiment } from './handlers/experiments-admin';
 import { CreateKey } from './handlers/keys';
 import { CreateProject } from './handlers/projects';
@@ -130,6 +131,24 @@ const OPERATIONS: Record<RouteName, Operation> = {
     summary: 'Recent stored events, newest first',
     query: EventsListQuery,
     responses: ok('Events', z.object({ events: z.array(z.looseObject({})) })),
+  },
+  'admin-users-list': {
+    summary: 'Users seen recently, the most recent first, optionally searched by ID',
+    query: UsersListQuery,
+    responses: ok(
+      'Users',
+      z.object({
+        users: z.array(
+          z.object({
+            user_id: z.string().describe('The canonical user ID'),
+            ids: z.array(z.string()).describe('The IDs its events were sent with, the most recently seen first (at most 5)'),
+            id_count: z.number().int().describe('How many IDs its events were sent with'),
+            events: z.number().int().describe('Its events received within the window'),
+            last_seen: z.string().describe('Its newest event timestamp'),
+          }),
+        ),
+      }),
+    ),
   },
   'admin-users-get': {
     summary: 'A user: canonical ID, linked IDs, profile',

@@ -62,6 +62,8 @@ export const DEPENDENCIES = {
   resultsQuery: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'RESULTS_ARRIVAL_ALLOWANCE_SECONDS'] },
   /** The recent-events listing: Athena over the raw events table's latest partitions; the window is EVENTS_RETENTION_DAYS. */
   recentEvents: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'EVENTS_RETENTION_DAYS'] },
+  /** The recent-users listing: the same Athena reads over the same window as the recent-events listing. */
+  recentUsers: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'EVENTS_RETENTION_DAYS'] },
   rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
   /** EXPERIMENTS_CACHE_SECONDS: how long an instance may serve its copy of the running experiments. */
   experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
@@ -144,6 +146,14 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/events',
     auth: 'admin',
     uses: { ...ADMIN, recentEvents: 'query' },
+    timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
+    name: 'admin-users-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/users',
+    auth: 'admin',
+    uses: { ...ADMIN, recentUsers: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   { name: 'admin-users-get', method: 'GET', path: '/admin/v1/projects/{project_id}/users/{id}', auth: 'admin', uses: { ...ADMIN, identities: 'read' } },

@@ -38,6 +38,16 @@ export interface StoredEvent {
   [field: string]: unknown;
 }
 
+/** One row of GET …/users: a user seen recently. */
+export interface RecentUser {
+  user_id: string;
+  /** The IDs its events were sent with, the most recently seen first (at most 5). */
+  ids: string[];
+  id_count: number;
+  events: number;
+  last_seen: string;
+}
+
 export interface User {
   user_id: string;
   ids: string[];

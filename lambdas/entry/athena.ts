@@ -1,6 +1,7 @@
-/** Athena on AWS: the results query and the recent-events listing. Only the functions using them import this (lambdaHandler). */
+/** Athena on AWS: the results query and the recent-events and recent-users listings. Only the functions using them import this (lambdaHandler). */
 import { AthenaClient } from '@aws-sdk/client-athena';
 import { AthenaRecentEvents } from '../adapters/athena-recent-events';
+import { AthenaRecentUsers } from '../adapters/athena-recent-users';
 import { AthenaResultsQuery } from '../adapters/athena-results-query';
 import type { LambdaEnv, LambdaEnvName } from '../lambda-env';
 import type { Wiring } from './aws';
@@ -23,3 +24,7 @@ export const athenaResultsQuery: Wiring<'resultsQuery'> = (env) =>
 /** The recent-events listing: Athena over the raw events table's latest partitions (the window is EVENTS_RETENTION_DAYS). */
 export const athenaRecentEvents: Wiring<'recentEvents'> = (env) =>
   new AthenaRecentEvents(athena(env), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
+
+/** The recent-users listing: the same reads and window. */
+export const athenaRecentUsers: Wiring<'recentUsers'> = (env) =>
+  new AthenaRecentUsers(athena(env), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });

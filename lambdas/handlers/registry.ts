@@ -5,7 +5,7 @@ import type { RouteName } from '../routes';
 import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
-import { createUsersGetHandler } from './users';
+import { createUsersGetHandler, createUsersListHandler } from './users';
 import { createResultsGetHandler, createResultsRefreshHandler } from './results';
 import { ExperimentCatalog } from '../services/experiment-catalog';
 import { createExperimentsAssignHandler, createExperimentsConfigsHandler } from './experiments';
@@ -30,6 +30,7 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-keys-list': createKeysListHandler(deps),
     'admin-keys-delete': createKeysDeleteHandler(deps),
     'admin-events-list': createEventsListHandler(deps),
+    'admin-users-list': createUsersListHandler(deps),
     'admin-users-get': createUsersGetHandler(deps),
     'experiments-assign': createExperimentsAssignHandler({ ...deps, catalog }),
     'experiments-configs': createExperimentsConfigsHandler({ catalog }),

@@ -1,10 +1,50 @@
-/** GET /admin/v1/projects/{project_id}/users/{id}: a user's canonical ID, linked IDs and profile. */
+/**
+ * GET /admin/v1/projects/{project_id}/users: the users seen recently, the most recent first, optionally
+ * searched by ID; GET /admin/v1/projects/{project_id}/users/{id}: a user's canonical ID, linked IDs and profile.
+ */
+import * as z from 'zod';
 import { compareFirstSeen } from '../domain/canonical-order';
 import { idKeyProblem } from '../domain/id-key-budget';
 import { notFound } from '../http/api-error';
 import { json } from '../http/event';
-import type { IdentityItem, IdentityStore, ProjectStore } from '../ports';
+import { parseWith } from '../http/validate';
+import type { IdentityItem, IdentityStore, ProjectStore, RecentUsers } from '../ports';
 import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
+
+export const MAX_USERS_LISTED = 200;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const UsersListQuery = z.object({
+  search: z
+    .string()
+    .trim()
+    .min(1, 'search must not be empty')
+    .max(1024, 'search must be at most 1024 characters')
+    .refine((s) => !s.includes('\u0000'), 'search must not contain NUL characters')
+    .refine((s) => !LONE_SURROGATE.test(s), 'search must be well-formed Unicode')
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be an integer' })
+    .int('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(MAX_USERS_LISTED, `limit must be at most ${MAX_USERS_LISTED}`)
+    .default(50),
+});
+
+export interface UsersListDeps extends AdminDeps {
+  projects: ProjectStore;
+  recentUsers: RecentUsers;
+  clock: () => number;
+}
+
+export function createUsersListHandler(deps: UsersListDeps) {
+  return wrapAdmin('admin-users-list', deps, async (event) => {
+    const project = await requireProject(deps.projects, event);
+    const q = parseWith(UsersListQuery, event.queryStringParameters ?? {});
+    const users = await deps.recentUsers.recent(project.id, { search: q.search, limit: q.limit }, deps.clock());
+    return json(200, { users });
+  });
+}
 
 export interface UsersDeps extends AdminDeps {
   projects: ProjectStore;

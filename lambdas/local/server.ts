@@ -154,6 +154,7 @@ async function startStack(
         await firehose.close();
         await deps.resultsQuery.close?.();
         await deps.recentEvents.close?.();
+        await deps.recentUsers.close?.();
         ddb.destroy();
         firehoseClient.destroy();
         await dynamo.close();

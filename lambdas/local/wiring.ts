@@ -8,6 +8,7 @@ import type { FirehoseClient } from '../aws-client/firehose';
 import type { Deps } from '../deps';
 import type { GeoLookup } from '../domain/geo';
 import { DuckDbRecentEvents } from '../adapters/duckdb-recent-events';
+import { DuckDbRecentUsers } from '../adapters/duckdb-recent-users';
 import { DuckDbResultsQuery } from '../adapters/duckdb-results-query';
 import { NO_GEO } from '../adapters/geo-mmdb';
 import { NO_RATE_LIMIT_REGISTRY } from '../adapters/no-rate-limit-registry';
@@ -51,6 +52,7 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     // Athena's local stand-in: DuckDB over the same NDJSON files the local Firehose endpoint writes.
     resultsQuery: new DuckDbResultsQuery(dataDir),
     recentEvents: new DuckDbRecentEvents(dataDir),
+    recentUsers: new DuckDbRecentUsers(dataDir),
     geo: geo ?? NO_GEO,
     clock: clock ?? Date.now,
     adminToken: async () => adminToken,

@@ -14,3 +14,4 @@ export type * from './results-store';
 export type * from './results-query';
 export * from './raw-stream';
 export * from './experiment-store';
+export type * from './recent-users';

@@ -86,6 +86,10 @@ describeBrowser('dashboard accessibility and layout', () => {
       await page.click('ol.events li:nth-child(1) summary');
       await check(dash, 'events');
 
+      await dash.go(`/projects/${projectId}/users`);
+      await page.waitForSelector('table.users-table tbody tr');
+      await check(dash, 'users-list');
+
       await dash.go(`/projects/${projectId}/users/anon-1`);
       await page.waitForSelector('ol.events');
       await check(dash, 'users');

@@ -208,7 +208,7 @@ describeBrowser('dashboard pages', () => {
     await page.close();
   });
 
-  it('looks up a user after $identify: canonical ID, linked IDs, profile and their events', async () => {
+  it('lists the users seen recently, searches them by ID, and opens one after $identify: canonical ID, linked IDs, profile and their events', async () => {
     const projectId = await server.stack.createProject('Users project');
     const key = await server.stack.createKey(projectId, UNTHROTTLED_KEY);
     await sendEvents(server.stack, key, [{ name: 'page_viewed', user_id: 'anon-7', timestamp: '2026-02-01T09:00:00Z' }]);
@@ -225,8 +225,17 @@ describeBrowser('dashboard pages', () => {
     const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
     await dash.go(`/projects/${projectId}/users`);
-    await page.type('#lookup-user', 'user-42');
-    await page.click('button ::-p-text(Look up)');
+    // The recent users: one, under its canonical (first-seen) ID, with both linked IDs.
+    await page.waitForSelector('table.users-table tbody tr');
+    const rows = await page.$$eval('table.users-table tbody tr', (trs) => trs.map((tr: any) => [...tr.cells].slice(0, 4).map((c: any) => c.innerText.trim())));
+    expect(rows).toEqual([['anon-7', 'user-42\nanon-7', '3', expect.stringMatching(/^2026-02-01 09:02/)]]);
+    expect(await text(page)).toContain('The one user seen most recently, the most recent first.');
+    await dash.screenshot('users-list');
+    // Search by part of a linked ID, then open the user.
+    await page.type('#search-users', 'USER-4');
+    await page.click('button ::-p-text(Search)');
+    await page.waitForSelector('::-p-text(with an ID containing “USER-4”)');
+    await page.click('table.users-table tbody tr a');
     await page.waitForSelector('dl.facts');
     const facts = await page.$eval('dl.facts', (e) => (e as any).innerText as string);
     expect(facts).toContain('anon-7');
@@ -240,19 +249,20 @@ describeBrowser('dashboard pages', () => {
     expect(await page.title()).toBe('Users · Users project · Tally');
     await dash.screenshot('users-found');
 
-    await page.$eval('#lookup-user', (e) => ((e as any).value = ''));
-    await page.type('#lookup-user', 'nobody');
-    await page.click('button ::-p-text(Look up)');
+    // Nobody matches: the page says so and offers the exact lookup, which says the ID is unknown.
+    await page.click('.breadcrumb a ::-p-text(Users)');
+    await page.type('#search-users', 'nobody');
+    await page.click('button ::-p-text(Search)');
+    await page.waitForSelector('::-p-text(No user seen recently has an ID containing “nobody”.)');
+    await page.click('a ::-p-text(Look up “nobody” as an exact ID)');
     await page.waitForSelector('::-p-text(User nobody not found)');
 
     // "." and ".." are path steps to every URL parser: the page says so instead of asking a wrong URL.
     const asked: string[] = [];
     page.on('request', (request) => asked.push(new URL(request.url()).pathname));
-    await page.$eval('#lookup-user', (e) => ((e as any).value = ''));
-    await page.type('#lookup-user', '..');
-    await page.click('button ::-p-text(Look up)');
+    await dash.go(`/projects/${projectId}/users/..`);
     await page.waitForSelector('::-p-text(cannot be looked up)');
-    expect(asked.filter((path) => path.startsWith('/admin/'))).toEqual([]);
+    expect(asked.filter((path) => path.startsWith('/admin/') && path.includes('/users/'))).toEqual([]);
     expect(problemsApartFrom(dash.problems, 404)).toEqual([]);
     await page.close();
   });

@@ -1,0 +1,73 @@
+/**
+ * The recent-users listing's query, one text for both engines (DuckDB locally, Athena on AWS): the
+ * project's events received within the window, grouped by canonical user ID, the most recently seen
+ * first, with up to RECENT_USER_IDS_SHOWN of the IDs each was sent with. Values are quoted literals
+ * (quoteLiteral). Every function used exists under the same name and meaning in Trino and DuckDB:
+ * count(DISTINCT), max, sum, strpos, lower, row_number() OVER.
+ *
+ * Events are counted by dedupe_key, so a raw record delivered twice counts once. The search keeps a
+ * user when any of its IDs contains the text (strpos, not LIKE: no wildcard in the text means anything).
+ */
+import type { RecentUser, RecentUsersFilter } from '../../ports';
+import { quoteLiteral } from './render';
+
+/** IDs listed per user; id_count says how many there are. */
+export const RECENT_USER_IDS_SHOWN = 5;
+
+export interface RecentUsersQuery {
+  /** The events table (a Glue table on AWS, a temp view locally). */
+  table: string;
+  projectId: string;
+  filter: RecentUsersFilter;
+  /** Events received at or after this instant (ISO 8601 UTC): the window. */
+  receivedFrom: string;
+  /** Only partitions dt >= this day (YYYY-MM-DD): Athena reads the latest partitions only. */
+  fromDt?: string;
+}
+
+export function renderRecentUsers(q: RecentUsersQuery): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(q.table)) throw new Error(`Not a table name: ${q.table}`);
+  if (!Number.isInteger(q.filter.limit) || q.filter.limit < 1) throw new Error('limit must be a positive integer');
+  const where = [`project_id = ${quoteLiteral(q.projectId)}`, `received_at >= ${quoteLiteral(q.receivedFrom)}`, 'user_id IS NOT NULL'];
+  if (q.fromDt !== undefined) where.push(`dt >= ${quoteLiteral(q.fromDt)}`);
+  const search = q.filter.search === undefined ? undefined : `lower(${quoteLiteral(q.filter.search)})`;
+  const having = search
+    ? `\n  HAVING max(CASE WHEN strpos(lower(user_id), ${search}) > 0 OR strpos(lower(coalesce(sent_user_id, '')), ${search}) > 0 THEN 1 ELSE 0 END) = 1`
+    : '';
+  return `WITH per_id AS (
+  SELECT user_id, sent_user_id, count(DISTINCT dedupe_key) AS events, max("timestamp") AS last_seen
+  FROM ${q.table}
+  WHERE ${where.join('\n    AND ')}
+  GROUP BY user_id, sent_user_id
+),
+users AS (
+  SELECT user_id, sum(events) AS events, max(last_seen) AS last_seen, count(*) AS id_count
+  FROM per_id
+  GROUP BY user_id${having}
+  ORDER BY last_seen DESC, user_id
+  LIMIT ${q.filter.limit}
+),
+ranked AS (
+  SELECT user_id, sent_user_id, row_number() OVER (PARTITION BY user_id ORDER BY last_seen DESC, sent_user_id) AS id_rank
+  FROM per_id
+)
+SELECT u.user_id, u.events, u.last_seen, u.id_count, r.sent_user_id, r.id_rank
+FROM users u
+JOIN ranked r ON r.user_id = u.user_id AND r.id_rank <= ${RECENT_USER_IDS_SHOWN}
+ORDER BY u.last_seen DESC, u.user_id, r.id_rank`;
+}
+
+/** The query's rows (one per user and listed ID, in order; numbers as numbers, bigints or text) as users. */
+export function rowsToRecentUsers(rows: Array<Record<string, unknown>>): RecentUser[] {
+  const users: RecentUser[] = [];
+  for (const row of rows) {
+    const userId = String(row.user_id);
+    let user = users.at(-1);
+    if (user?.user_id !== userId) {
+      user = { user_id: userId, ids: [], id_count: Number(row.id_count), events: Number(row.events), last_seen: String(row.last_seen) };
+      users.push(user);
+    }
+    if (row.sent_user_id !== null && row.sent_user_id !== undefined) user.ids.push(String(row.sent_user_id));
+  }
+  return users;
+}

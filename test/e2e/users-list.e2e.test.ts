@@ -1,0 +1,51 @@
+/** GET /admin/v1/projects/{project_id}/users: the users seen recently, through the local server. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
+
+let stack: TestStack;
+let project: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  project = await stack.createProject('users');
+  const key = await stack.createKey(project, UNTHROTTLED_KEY);
+  const at = (minute: number) => `2026-04-01T08:${String(minute).padStart(2, '0')}:00Z`;
+  const res = await stack.post('/v1/events', key, {
+    events: [
+      { name: 'page_viewed', user_id: 'anon-1', timestamp: at(0) },
+      { name: '$identify', user_id: 'grace', timestamp: at(1), properties: { $anonymous_id: 'anon-1', email: 'grace@example.com' } },
+      { name: 'checkout_completed', user_id: 'grace', timestamp: at(2) },
+      { name: 'page_viewed', user_id: 'anon-2', timestamp: at(3) },
+    ],
+  });
+  expect(res.status, res.text).toBe(204);
+});
+afterAll(() => stack.stop());
+
+describe('recent users', () => {
+  it('lists users the most recently seen first, with linked IDs, events and last seen', async () => {
+    const res = await stack.admin('GET', `/admin/v1/projects/${project}/users`);
+    expect(res.status).toBe(200);
+    expect(res.body.users).toEqual([
+      { user_id: 'anon-2', ids: ['anon-2'], id_count: 1, events: 1, last_seen: '2026-04-01T08:03:00.000Z' },
+      // The anonymous ID was seen first, so it is the canonical ID; grace is linked to it.
+      { user_id: 'anon-1', ids: ['grace', 'anon-1'], id_count: 2, events: 3, last_seen: '2026-04-01T08:02:00.000Z' },
+    ]);
+  });
+
+  it('searches by any ID and honours the limit', async () => {
+    const search = await stack.admin('GET', `/admin/v1/projects/${project}/users?search=GRA&limit=5`);
+    expect(search.body.users.map((u: { user_id: string }) => u.user_id)).toEqual(['anon-1']);
+    expect((await stack.admin('GET', `/admin/v1/projects/${project}/users?limit=1`)).body.users).toHaveLength(1);
+    expect((await stack.admin('GET', `/admin/v1/projects/${project}/users?search=nobody`)).body.users).toEqual([]);
+  });
+
+  it('refuses a bad limit or an empty search by name, an unknown project with 404, and no token with 401', async () => {
+    const bad = await stack.admin('GET', `/admin/v1/projects/${project}/users?limit=201`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/limit must be at most 200/);
+    expect((await stack.admin('GET', `/admin/v1/projects/${project}/users?search=%20`)).body.error).toMatch(/search must not be empty/);
+    expect((await stack.admin('GET', '/admin/v1/projects/00000000-0000-4000-8000-000000000000/users')).status).toBe(404);
+    expect((await fetch(`${stack.url}/admin/v1/projects/${project}/users`)).status).toBe(401);
+  });
+});
