@@ -56,6 +56,26 @@ const Experiment = z.object({
   started_at: z.string().nullable(),
   stopped_at: z.string().nullable(),
 });
+const Nullable = z.number().nullable();
+const ResultsSummary = z
+  .object({
+    computed_at: z.string(),
+    enrolled: z.number().int(),
+    lift: z.array(
+      z.object({
+        variant: z.string(),
+        absolute_diff: Nullable,
+        p_value: Nullable,
+        relative_diff: Nullable,
+        relative_ci_low: Nullable,
+        relative_ci_high: Nullable,
+      }),
+    ),
+    srm: z.object({ flagged: z.boolean(), p_value: Nullable }),
+  })
+  .describe(
+    'The stored results at a glance: enrolled users, each variant’s lift on the goal event against control, the sample-ratio check; null until computed',
+  );
 const Project = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
 const Key = z.object({
   id: z.string(),
@@ -158,7 +178,10 @@ const OPERATIONS: Record<RouteName, Operation> = {
     ),
   },
   'admin-experiments-create': { summary: 'Create an experiment', body: CreateExperiment, responses: created('The experiment', Experiment) },
-  'admin-experiments-list': { summary: "List a project's experiments", responses: ok('Experiments', z.object({ experiments: z.array(Experiment) })) },
+  'admin-experiments-list': {
+    summary: "List a project's experiments, each with its stored results at a glance",
+    responses: ok('Experiments', z.object({ experiments: z.array(Experiment.extend({ results_summary: ResultsSummary.nullable() })) })),
+  },
   'admin-experiments-get': { summary: 'An experiment', responses: ok('The experiment', Experiment) },
   'admin-experiments-update': { summary: 'Change an experiment', body: PatchExperiment, responses: ok('The experiment', Experiment) },
   'admin-experiments-start': { summary: 'Start an experiment', responses: ok('The experiment', Experiment) },

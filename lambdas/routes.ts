@@ -177,7 +177,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/experiments',
     auth: 'admin',
-    uses: { ...ADMIN, experiments: 'read' },
+    uses: { ...ADMIN, experiments: 'read', results: 'read' },
   },
   {
     name: 'admin-experiments-get',

@@ -1,6 +1,8 @@
 /** The admin API's response shapes the dashboard reads (docs/api.md, "Admin API"). */
 import type { ExperimentStatus } from '../../lambdas/domain/experiment';
 import type { SeriesPoint } from '../../lambdas/domain/results-series';
+import type { Experiment } from '../../lambdas/domain/experiment';
+import type { ResultsSummary } from '../../lambdas/domain/results-summary';
 import type { ExperimentStats } from '../../lambdas/domain/stats';
 
 export interface Project {
@@ -60,6 +62,13 @@ export interface User {
 export type { Experiment, ExperimentStatus } from '../../lambdas/domain/experiment';
 export type { SeriesPoint } from '../../lambdas/domain/results-series';
 export type { Comparison, VariantStats } from '../../lambdas/domain/stats';
+
+export type { LiftSummary, ResultsSummary } from '../../lambdas/domain/results-summary';
+
+/** An experiment as GET …/experiments lists it: with its stored results at a glance, null until computed. */
+export interface ExperimentListed extends Experiment {
+  results_summary: ResultsSummary | null;
+}
 
 /** GET …/experiments/{id}/results. */
 export interface Results extends ExperimentStats {

@@ -2,21 +2,24 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { DEFAULT_VARIANTS, snakeCase, transitionRefusal, type Experiment, type Transition } from '../domain/experiment';
-import { LIMITS } from '../domain/limits';
+import { mapLimit } from '../domain/concurrency';
+import { EXPERIMENT_LIMITS } from '../domain/experiment-fields';
+import { summarizeResults } from '../domain/results-summary';
 import { sdkSnakeCase } from '../domain/sdk-snake-case';
 import { ApiError } from '../http/api-error';
 import { json } from '../http/event';
 import { jsonBody } from '../http/validate';
-import { NameTakenError, StatusConflictError, type ExperimentStore, type ProjectStore } from '../ports';
+import { NameTakenError, StatusConflictError, type ExperimentStore, type ProjectStore, type ResultsStore } from '../ports';
 import { requireExperiment, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
-export const MAX_VARIANTS = 26;
+export const MAX_VARIANTS = EXPERIMENT_LIMITS.maxVariants;
+const L = EXPERIMENT_LIMITS;
 
 const Name = z
   .string({ error: 'name must be a string' })
   .trim()
   .min(1, 'name must not be empty')
-  .max(200, 'name is longer than 200 characters')
+  .max(L.nameLength, `name is longer than ${L.nameLength} characters`)
   .refine((n) => snakeCase(n) !== '', 'name must contain letters or digits');
 
 const Variants = z
@@ -25,21 +28,23 @@ const Variants = z
       .string({ error: 'each variant must be a string' })
       .trim()
       .min(1, 'variants must not be empty strings')
-      .max(100, 'a variant is longer than 100 characters'),
+      .max(L.variantLength, `a variant is longer than ${L.variantLength} characters`),
     {
       error: 'variants must be an array of strings',
     },
   )
-  .min(2, 'variants needs at least two entries')
+  .min(L.minVariants, `variants needs at least ${L.minVariants} entries`)
   .max(MAX_VARIANTS, `variants may have at most ${MAX_VARIANTS} entries`)
   .refine((v) => new Set(v).size === v.length, 'variants must be unique');
 
 const GoalEvent = z
   .string({ error: (iss) => (iss.input === undefined ? 'goal_event is required' : 'goal_event must be a string') })
   .min(1, 'goal_event must not be empty')
-  .max(LIMITS.maxEventNameLength, `goal_event is longer than ${LIMITS.maxEventNameLength} characters`);
+  .max(L.goalEventLength, `goal_event is longer than ${L.goalEventLength} characters`);
 
-const Description = z.string({ error: 'description must be a string' }).max(2000, 'description is longer than 2000 characters');
+const Description = z
+  .string({ error: 'description must be a string' })
+  .max(L.descriptionLength, `description is longer than ${L.descriptionLength} characters`);
 
 export const CreateExperiment = z.object({
   name: z
@@ -101,10 +106,23 @@ export function createExperimentsCreateHandler(deps: ExperimentAdminDeps) {
   });
 }
 
-export function createExperimentsListHandler(deps: ExperimentAdminDeps) {
+/** Stored results read at once for the list: a project's experiments are tens, each one GetItem. */
+const SUMMARY_READS = 8;
+
+export interface ExperimentsListDeps extends ExperimentAdminDeps {
+  results: ResultsStore;
+}
+
+/** The experiments, each with its stored results at a glance (`results_summary`, null until computed). */
+export function createExperimentsListHandler(deps: ExperimentsListDeps) {
   return wrapAdmin('admin-experiments-list', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
-    return json(200, { experiments: await deps.experiments.list(project.id) });
+    const experiments = await deps.experiments.list(project.id);
+    const withSummaries = await mapLimit(experiments, SUMMARY_READS, async (experiment) => {
+      const stored = experiment.status === 'created' ? undefined : await deps.results.get(project.id, experiment.id);
+      return { ...experiment, results_summary: stored ? summarizeResults(stored) : null };
+    });
+    return json(200, { experiments: withSummaries });
   });
 }
 

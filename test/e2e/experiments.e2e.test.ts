@@ -39,6 +39,8 @@ describe('experiment admin API', () => {
     });
     const id = created.body.id;
     expect((await stack.admin('GET', base())).body.experiments.map((e: { id: string }) => e.id)).toContain(id);
+    // No results yet: the list says so with a null summary.
+    expect((await stack.admin('GET', base())).body.experiments.find((e: { id: string }) => e.id === id).results_summary).toBeNull();
     const patched = await stack.admin('PATCH', `${base()}/${id}`, { variants: ['control', 'short', 'shorter'], name: 'Onboarding v2' });
     expect(patched.body).toMatchObject({ name: 'Onboarding v2', variants: ['control', 'short', 'shorter'] });
     expect((await stack.admin('GET', `${base()}/${id}`)).body.name).toBe('Onboarding v2');

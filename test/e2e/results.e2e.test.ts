@@ -115,6 +115,24 @@ describe('experiment results', () => {
 
     const stored = await stack.admin('GET', `${base()}/${id}/results`);
     expect(stored.body).toEqual(r);
+
+    // The experiments list carries the stored results at a glance: enrolled, the lift, the sample-ratio health.
+    const listed = (await stack.admin('GET', base())).body.experiments.find((e: { id: string }) => e.id === id);
+    expect(listed.results_summary).toEqual({
+      computed_at: r.computed_at,
+      enrolled: 43,
+      lift: [
+        {
+          variant: 'treatment',
+          absolute_diff: cmp.absolute_diff,
+          p_value: cmp.p_value,
+          relative_diff: cmp.relative_diff,
+          relative_ci_low: cmp.relative_ci_low,
+          relative_ci_high: cmp.relative_ci_high,
+        },
+      ],
+      srm: r.srm,
+    });
   });
 
   it("enrolls by every spelling of the name: as configured, Tally's snake_case and the MGM SDKs' snake_case", async () => {
