@@ -21,13 +21,14 @@ export class ApiError extends Error {
   /**
    * The API's message for one field, for display next to that input: from details[].field, else from
    * the admin API's "<field>: <message>; …" error text (a field path such as "allowed_origins.2"
-   * counts for "allowed_origins").
+   * counts for "allowed_origins"). A message starting with the field's API name says it in words
+   * instead ("goal_event must not be empty" → "Goal event must not be empty").
    */
   forField(field: string): string | undefined {
     const detail = this.details.find((d) => d.field === field)?.message;
-    if (detail !== undefined) return detail;
+    if (detail !== undefined) return inWords(detail, field);
     const parts = this.fieldMessages().filter((p) => p.field === field || p.field.startsWith(`${field}.`));
-    return parts.length ? parts.map((p) => p.message).join('; ') : undefined;
+    return parts.length ? parts.map((p) => inWords(p.message, field)).join('; ') : undefined;
   }
 
   /** The message without the parts forField gives to one of `fields` (for a form-level error), or undefined if nothing is left. */
@@ -36,7 +37,7 @@ export class ApiError extends Error {
     const parts = this.fieldMessages();
     if (!parts.length) return this.message;
     const left = parts.filter((p) => !fields.some((f) => p.field === f || p.field.startsWith(`${f}.`)));
-    return left.length ? left.map((p) => `${p.field}: ${p.message}`).join('; ') : undefined;
+    return left.length ? left.map((p) => inWords(p.message, p.field.split('.')[0]!)).join('; ') : undefined;
   }
 
   private fieldMessages(): { field: string; message: string }[] {
@@ -45,6 +46,17 @@ export class ApiError extends Error {
     if (parts.some((m) => m === null)) return [];
     return parts.map((m) => ({ field: m![1]!, message: m![2]! }));
   }
+}
+
+/** "goal_event" → "Goal event": an API field name as a person reads it. */
+export function fieldInWords(field: string): string {
+  const words = field.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A message that starts with the field's API name, with the name in words. */
+function inWords(message: string, field: string): string {
+  return message.startsWith(`${field} `) ? `${fieldInWords(field)}${message.slice(field.length)}` : message;
 }
 
 export interface ApiClient {

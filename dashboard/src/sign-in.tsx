@@ -1,6 +1,6 @@
 /**
  * The sign-in page: the admin token is checked with GET /admin/v1/projects before it is kept (in
- * sessionStorage, see session.ts); a wrong token shows the API's own message.
+ * sessionStorage, see session.ts); a wrong token is said to be wrong, with where the right one is.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, createApiClient } from './api';
@@ -41,7 +41,13 @@ export function SignIn({ apiBase, notice, onSignedIn }: { apiBase: string; notic
             ).get('/admin/v1/projects');
             onSignedIn(token);
           } catch (err) {
-            setError(err instanceof ApiError ? err.message : String(err));
+            setError(
+              err instanceof ApiError && err.status === 401
+                ? "That is not this deployment's admin token. Locally, npm start prints it and keeps it in .tally/admin-token; on AWS it is in Secrets Manager (see the deploy guide)."
+                : err instanceof ApiError
+                  ? err.message
+                  : String(err),
+            );
             setBusy(false);
             input.current?.focus();
           }

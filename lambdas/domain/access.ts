@@ -3,6 +3,7 @@
  * The same function runs in the AWS Lambda authorizer and in the local server.
  */
 import type { ApiKeyRecord } from './api-key';
+import { normaliseOrigin } from './origin';
 
 export type AccessDecision = { allow: true } | { allow: false; status: 401 | 403; error: string };
 
@@ -34,15 +35,7 @@ export function checkKeyRestrictions(
   return { allow: true };
 }
 
-export function normaliseOrigin(origin: string): string | null {
-  try {
-    const url = new URL(origin);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    return url.origin.toLowerCase();
-  } catch {
-    return null;
-  }
-}
+export { normaliseOrigin };
 
 function originAllowed(allowed: string[], origin: string): boolean {
   const o = normaliseOrigin(origin);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { effectiveRateLimit, generateApiKey, hashApiKey, PLANS, type ApiKeyRecord } from '../domain/api-key';
 import { normaliseOrigin } from '../domain/access';
+import { isAllowedOriginPattern, KEY_LIMITS } from '../domain/key-fields';
 import { OutcomeUnknownError } from '../domain/transient-error';
 import { notFound } from '../http/api-error';
 import { empty, json } from '../http/event';
@@ -12,14 +13,11 @@ import type { ApiKeyStore, ProjectStore, RateLimitRegistry } from '../ports';
 import { isGeneratedIdShape, pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 /** Largest rate limit a key may be given (requests per minute). */
-export const MAX_RATE_LIMIT_PER_MINUTE = 600_000;
+export const MAX_RATE_LIMIT_PER_MINUTE = KEY_LIMITS.maxRateLimitPerMinute;
 
 const Origin = z
   .string({ error: 'each allowed origin must be a string' })
-  .refine(
-    (o) => normaliseOrigin(o) !== null || /^https:\/\/\*\.[a-z0-9.-]+$/i.test(o),
-    'each allowed origin must look like https://app.example.com or https://*.example.com',
-  );
+  .refine(isAllowedOriginPattern, 'each allowed origin must look like https://app.example.com or https://*.example.com');
 
 export const CreateKey = z.object({
   plan: z.enum(PLANS, { error: `plan must be one of ${PLANS.join(', ')}` }).default('free'),
@@ -29,8 +27,11 @@ export const CreateKey = z.object({
     .min(1, 'rate_limit_per_minute must be at least 1')
     .max(MAX_RATE_LIMIT_PER_MINUTE, `rate_limit_per_minute must be at most ${MAX_RATE_LIMIT_PER_MINUTE}`)
     .optional(),
-  allowed_origins: z.array(Origin, { error: 'allowed_origins must be an array of origins' }).max(100).default([]),
-  allowed_bundle_ids: z.array(z.string().min(1).max(255), { error: 'allowed_bundle_ids must be an array of strings' }).max(100).default([]),
+  allowed_origins: z.array(Origin, { error: 'allowed_origins must be an array of origins' }).max(KEY_LIMITS.maxRestrictions).default([]),
+  allowed_bundle_ids: z
+    .array(z.string().min(1).max(KEY_LIMITS.bundleIdLength), { error: 'allowed_bundle_ids must be an array of strings' })
+    .max(KEY_LIMITS.maxRestrictions)
+    .default([]),
 });
 
 export interface KeyDeps extends AdminDeps {

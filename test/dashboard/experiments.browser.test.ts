@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { formatPercent } from '../../dashboard/src/results/format-stats';
+import { formatPercent, formatRelative } from '../../dashboard/src/results/format-stats';
 import { describeBrowser, launchBrowser } from '../helpers/browser';
 import { clickButton, refreshResults, openDashboard, problemsApartFrom, seriousA11yViolations, type DashboardPage } from '../helpers/dashboard';
 import { startTestProject, type TestStack } from '../helpers/local';
@@ -70,7 +70,7 @@ describeBrowser('dashboard: experiments and results', () => {
     await stack?.stop();
   });
 
-  it('creates an experiment, showing the API’s message next to a bad field, then edits it', async () => {
+  it('creates an experiment, checking the form before sending (in plain words) and showing the API’s refusal, then edits it', async () => {
     const { page } = dash;
     await dash.go(`/projects/${project}/experiments`);
     await page.waitForSelector('::-p-text(No experiments yet)');
@@ -81,16 +81,28 @@ describeBrowser('dashboard: experiments and results', () => {
     // The goal event is offered from the names seen recently ($ events left out).
     await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('#recent-event-names option').length === 2);
     expect(await page.$$eval('#recent-event-names option', (o) => o.map((x: any) => x.value))).toEqual(['purchase', 'signup']);
-    await page.type('#experiment-name', 'Checkout button');
-    await page.type('#experiment-goal', 'purchase');
-    await fill(page, '#variant-1', 'control'); // a duplicate: the API refuses it
+
+    // Empty required fields and a duplicate variant are caught before anything is sent, in plain words.
+    const writes: string[] = [];
+    page.on('request', (r) => r.method() !== 'GET' && writes.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    await fill(page, '#variant-1', 'control');
     await clickButton(page, 'Save');
-    await page.waitForSelector('#variants-error');
-    expect(await text(page, '#variants-error')).toBe('variants must be unique');
-    expect(await text(page, '[role="alert"]')).toContain('not saved');
+    await page.waitForSelector('#experiment-name-error');
+    expect(await text(page, '#experiment-name-error')).toBe('Give the experiment a name, for example “Checkout button”.');
+    expect(await text(page, '#experiment-goal-error')).toBe('Choose the goal event: the event that counts as a conversion, for example “purchase”.');
+    expect(await text(page, '#variants-error')).toBe('Give each variant its own name: “control” appears more than once.');
+    expect(await text(page, '[role="alert"]')).toBe('Not created: fix the fields marked below.');
+    expect(await text(page, 'main')).not.toMatch(/goal_event|must not be empty/);
+    // Focus goes to the first field marked.
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.id)).toBe('experiment-name');
+    expect(writes).toEqual([]);
     await dash.screenshot('experiment-new-error');
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // A fixed field loses its message at once.
+    await page.type('#experiment-name', 'Checkout button');
+    await page.waitForSelector('#experiment-name-error', { hidden: true });
 
+    await page.type('#experiment-goal', 'purchase');
     await fill(page, '#variant-1', 'green');
     await clickButton(page, 'Add variant');
     await page.type('#variant-2', 'blue');
@@ -105,21 +117,50 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(created.variants[0]).toBe('control');
     expect(created.variants).toHaveLength(2);
 
-    // Edit while created.
+    // Edit while created. Saved with nothing changed, Start is the one primary button.
     await page.waitForFunction(() => (globalThis as any).document.querySelector('#experiment-name')?.value === 'Checkout button');
+    const buttons = () =>
+      page.$$eval('.lifecycle button', (bs) =>
+        bs.map((b: any) => ({ name: b.textContent.trim(), primary: !b.classList.contains('secondary'), disabled: b.disabled })),
+      );
+    expect(await buttons()).toEqual([
+      { name: 'Save', primary: false, disabled: true },
+      { name: 'Start', primary: true, disabled: false },
+    ]);
     await fill(page, '#experiment-description', 'Green button against the blue one');
+    // Unsaved changes: Save is the primary button, and Start waits for them.
+    await page.waitForSelector('::-p-text(Save your changes before starting.)');
+    expect(await buttons()).toEqual([
+      { name: 'Save', primary: true, disabled: false },
+      { name: 'Start', primary: false, disabled: true },
+    ]);
     await clickButton(page, 'Save');
     await page.waitForSelector('::-p-text(Saved.)');
-    // Unsaved changes hold Start back.
-    await page.type('#experiment-description', '!');
-    await page.waitForSelector('::-p-text(Save your changes before starting.)');
-    expect(await page.$eval('.lifecycle button', (b: any) => b.disabled)).toBe(true);
-    await page.keyboard.press('Backspace');
-    await page.waitForFunction(() => !(globalThis as any).document.querySelector('.lifecycle button').disabled);
     expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.description).toBe('Green button against the blue one');
+
+    // The API's own refusal (a name another experiment holds) is shown as it says it.
+    await stack.admin('POST', base(), { name: 'Taken name', goal_event: 'purchase' });
+    await fill(page, '#experiment-name', 'taken-name');
+    await clickButton(page, 'Save');
+    await page.waitForSelector('::-p-text(clashes with)');
+    expect(await text(page, '[role="alert"]')).toMatch(/^The name "taken-name" clashes with experiment .* \("Taken name"\)/);
+    // Once the page knows that name, the clash is said before sending, in plain words, under the field.
+    await dash.go(`/projects/${project}/experiments`);
+    await dash.go(`/projects/${project}/experiments/${experimentId}`);
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('#experiment-name')?.value === 'Checkout button');
+    const sentBefore = writes.length;
+    await fill(page, '#experiment-name', 'taken-name');
+    await clickButton(page, 'Save');
+    await page.waitForSelector('#experiment-name-error');
+    expect(await text(page, '#experiment-name-error')).toBe(
+      'Another experiment is called “Taken name”: names must differ by more than case, spaces and punctuation. Choose another name.',
+    );
+    expect(writes.length).toBe(sentBefore);
+    await fill(page, '#experiment-name', 'Checkout button');
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('.lifecycle button:last-of-type').disabled);
     await dash.screenshot('experiment-created');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('shows the not-started state, starts after a confirmation, and the form turns read-only', async () => {
@@ -151,13 +192,21 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe('Yes, start it');
     await page.keyboard.press('Enter');
     await page.waitForSelector('.status-badge.status-running');
-    expect(await page.$eval('.experiment-form fieldset', (f: any) => f.disabled)).toBe(true);
-    expect(await page.$$eval('button', (bs) => bs.map((b: any) => b.textContent.trim()))).not.toContain('Save');
     const started = (await stack.admin('GET', `${base()}/${experimentId}`)).body;
     expect(started.status).toBe('running');
     t0 = Date.parse(started.started_at);
+    // Once started: a read-only summary, not a greyed-out form; the status said once; one primary action.
+    expect(await page.$('form')).toBeNull();
+    const summary = await text(page, 'dl.experiment-facts');
+    expect(summary).toContain('purchase');
+    expect(summary).toContain('control (control)');
+    expect(summary).toContain('Green button against the blue one');
+    expect((await text(page, 'main')).match(/running/gi)).toEqual(['running']);
+    expect(await page.$$eval('main a.button, main button:not(.secondary)', (els) => els.map((e: any) => e.textContent.trim()))).toEqual(['See the results']);
+    expect(await page.$$eval('main button', (bs) => bs.map((b: any) => b.textContent.trim()))).toEqual(['Stop']);
     await dash.screenshot('experiment-running');
-    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('refreshes and reads the results: tables, verdict, both charts and the query', async () => {
@@ -214,7 +263,7 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(api.computation.query);
     await dash.screenshot('results');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('stops after a confirmation; the form stays read-only and the results freeze', async () => {
@@ -225,9 +274,12 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(await text(page, 'dialog[open]')).toContain('Stopping is final');
     await clickButton(page, 'Yes, stop it');
     await page.waitForSelector('.status-badge.status-stopped');
-    expect(await page.$eval('.experiment-form fieldset', (f: any) => f.disabled)).toBe(true);
-    expect(await page.$$eval('button', (bs) => bs.map((b: any) => b.textContent.trim()))).not.toContain('Stop');
+    expect(await page.$('form')).toBeNull();
+    expect(await page.$$eval('main button', (bs) => bs.map((b: any) => b.textContent.trim()))).toEqual([]);
+    expect(await text(page, 'dl.experiment-facts')).toContain('Stopped');
+    expect(await text(page, 'main')).toContain('To run it again, create a new experiment.');
     await dash.screenshot('experiment-stopped');
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     // Events after the stop change nothing.
     await send([exposure('late', 'Checkout button', 'control', Date.now() + 5), { name: 'purchase', user_id: 'late', timestamp: Date.now() + 6 }]);
@@ -239,7 +291,7 @@ describeBrowser('dashboard: experiments and results', () => {
       ['40', '20'],
     ]);
     expect(await text(page, '.verdicts')).toBe('green converts better than control (p < 0.001).');
-    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('warns prominently about a sample ratio mismatch, and shows a started experiment with no one enrolled', async () => {
@@ -274,10 +326,34 @@ describeBrowser('dashboard: experiments and results', () => {
 
     await dash.go(`/projects/${project}/experiments`);
     await page.waitForSelector('.experiments-table');
-    expect(await page.$$eval('.experiments-table .status-badge', (b) => b.map((x: any) => x.textContent).sort())).toEqual(['running', 'running', 'stopped']);
+    expect(await page.$$eval('.experiments-table .status-badge', (b) => b.map((x: any) => x.textContent).sort())).toEqual([
+      'created',
+      'running',
+      'running',
+      'stopped',
+    ]);
+    // At a glance, from the stored results: enrolled, the lift against control, the split's health.
+    const rows = Object.fromEntries(
+      (
+        await page.$$eval('.experiments-table tbody tr', (trs) =>
+          trs.map((tr: any) => [...tr.cells].slice(0, 6).map((c: any) => c.innerText.replace(/\s+/g, ' ').trim())),
+        )
+      ).map((r) => [r[0], r.slice(1)]),
+    );
+    const checkout = (await stack.admin('GET', `${base()}/${experimentId}/results`)).body.comparisons[0];
+    expect(rows['Checkout button']).toEqual([
+      'stopped',
+      'purchase',
+      '81',
+      `green ${formatRelative(checkout.relative_diff)} better (p < 0.001)`,
+      'Healthy split',
+    ]);
+    expect(rows['Skewed split']).toEqual(['running', 'purchase', '45', 'b: not enough data', 'Sample ratio mismatch']);
+    expect(rows['Nobody yet']).toEqual(['running', 'purchase', '0', 'b: not enough data', 'No one enrolled yet']);
+    expect(rows['Taken name']).toEqual(['created', 'purchase', 'Not started', 'Not started', '—']);
     await dash.screenshot('experiments');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('draws one line per variant over the days of a longer run', async () => {
@@ -314,7 +390,7 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(rows).toEqual([4, 4, 4, 4]);
     await dash.screenshot('results-series');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(problemsApartFrom(dash.problems, 400, 404)).toEqual([]);
+    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('works at 375 px: no sideways scrolling, charts fit, no accessibility violations', async () => {
@@ -332,16 +408,46 @@ describeBrowser('dashboard: experiments and results', () => {
       await small.go(route);
       await page.waitForSelector(ready);
       const overflow = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
+      // Nothing reaches past the screen's edge, the results tables included (their rows become cards):
+      // only the query's code block scrolls in its own frame (and the tables' headings, clipped to nothing for screen readers).
       const wide = await page.evaluate(() =>
         [...(globalThis as any).document.querySelectorAll('body *')]
-          .filter((e: any) => e.getBoundingClientRect().right > 376 && !e.closest('.table-wrap, .query-text'))
+          .filter((e: any) => e.getBoundingClientRect().right > 376 && !e.closest('.query-text, table.stack thead, .results-table thead'))
           .slice(0, 5)
           .map((e: any) => `${e.tagName}.${e.className}`),
       );
       expect([overflow, wide], name).toEqual([375, []]);
+      const hiddenWrap = await page.$$eval('.table-wrap', (ws) => ws.filter((w: any) => w.scrollWidth > w.clientWidth).length);
+      expect(hiddenWrap, `${name}: a table scrolls sideways`).toBe(0);
       expect(await seriousA11yViolations(page), name).toEqual([]);
       await small.screenshot(name);
     }
+    // The results page at 375 px shows each comparison's intervals as labelled lines on screen.
+    await small.go(`/projects/${project}/experiments/${experimentId}/results`);
+    await page.waitForSelector('table[data-table="comparisons"]');
+    const cells = await page.$$eval('table[data-table="comparisons"] tbody td', (tds) =>
+      tds.map((td: any) => ({
+        label: td.dataset.label,
+        shown: (globalThis as any).getComputedStyle(td, '::before').content,
+        text: td.innerText.replace(/\s+/g, ' ').trim(),
+        right: td.getBoundingClientRect().right,
+      })),
+    );
+    expect(cells.map((c) => c.label)).toEqual([
+      'Difference',
+      '95% interval',
+      'p-value',
+      'Relative difference',
+      'Its 95% interval',
+      'Its p-value',
+      'Chance to beat control',
+    ]);
+    expect(cells.find((c) => c.label === '95% interval')!.text).toMatch(/^\+[\d.]+ pp to \+[\d.]+ pp$/);
+    for (const c of cells) {
+      expect(c.shown, c.label).toBe(JSON.stringify(c.label)); // the label is on screen beside the number
+      expect(c.right, c.label).toBeLessThanOrEqual(375);
+    }
+    await small.screenshot('results-cards');
     const series = await chartInfo(page, 'intervals');
     expect(series.width).toBeGreaterThan(200);
     expect(series.width).toBeLessThanOrEqual(375);

@@ -32,14 +32,16 @@ async function waitListed(stack: TestStack, projectId: string, count: number) {
 describeBrowser('dashboard pages', () => {
   const server = useDashboardServer();
 
-  it('refuses a wrong token with the API message, then signs in with the right one', async () => {
+  it('refuses a wrong token saying where the right one is, then signs in with the right one', async () => {
     const dash = await openDashboard(server.browser, server.stack.url, { signIn: false });
     const { page } = dash;
     expect(await page.title()).toBe('Sign in · Tally');
     await page.type('#token', 'not-the-token');
     await page.click('button ::-p-text(Sign in)');
     await page.waitForSelector('#token-error');
-    expect(await page.$eval('#token-error', (e) => e.textContent)).toBe('Invalid or missing admin token');
+    expect(await page.$eval('#token-error', (e) => e.textContent)).toBe(
+      "That is not this deployment's admin token. Locally, npm start prints it and keeps it in .tally/admin-token; on AWS it is in Secrets Manager (see the deploy guide).",
+    );
     expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('tally.adminToken'))).toBeNull();
     await page.$eval('#token', (e) => ((e as any).value = ''));
     await page.type('#token', ADMIN_TOKEN);
@@ -50,9 +52,13 @@ describeBrowser('dashboard pages', () => {
     await page.close();
   });
 
-  it('creates a project and a key (a bad field shows the API message next to it; the key shown once), then revokes it', async () => {
+  it('creates a project and a key (a bad field is named in plain words before sending; the key shown once), then revokes it', async () => {
     const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
+    // An empty name is caught before sending.
+    await page.click('button ::-p-text(Create project)');
+    await page.waitForSelector('#project-name-error');
+    expect(await page.$eval('#project-name-error', (e) => e.textContent)).toBe('Give the project a name, for example “Web shop”.');
     await page.type('#project-name', 'Web shop');
     await page.click('button ::-p-text(Create project)');
     await page.waitForSelector('h1 ::-p-text(Keys)');
@@ -65,10 +71,11 @@ describeBrowser('dashboard pages', () => {
     await page.type('#key-limit', '0');
     await page.click('button ::-p-text(Create key)');
     await page.waitForSelector('#key-origins-error');
+    // Checked before sending, in plain words: no request reaches the API.
     expect(await page.$eval('#key-origins-error', (e) => e.textContent)).toBe(
-      'each allowed origin must look like https://app.example.com or https://*.example.com',
+      '“not an origin” is not an origin: write the address a page is served from, like https://app.example.com, or https://*.example.com for every subdomain.',
     );
-    expect(await page.$eval('#key-limit-error', (e) => e.textContent)).toBe('rate_limit_per_minute must be at least 1');
+    expect(await page.$eval('#key-limit-error', (e) => e.textContent)).toBe('Choose a limit from 1 to 600,000 requests per minute.');
     expect(await page.$eval('#key-origins', (e) => e.getAttribute('aria-invalid'))).toBe('true');
     expect(await page.$eval('#key-origins', (e) => e.getAttribute('aria-describedby'))).toContain('key-origins-error');
     await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'key-limit');

@@ -7,11 +7,13 @@ it('gives each field its part of a "<field>: <message>; …" 400, array items co
     400,
     'rate_limit_per_minute: rate_limit_per_minute must be at least 1; allowed_origins.1: each allowed origin must look like https://app.example.com',
   );
-  expect(err.forField('rate_limit_per_minute')).toBe('rate_limit_per_minute must be at least 1');
+  // The field's API name becomes words a person reads.
+  expect(err.forField('rate_limit_per_minute')).toBe('Rate limit per minute must be at least 1');
   expect(err.forField('allowed_origins')).toBe('each allowed origin must look like https://app.example.com');
   expect(err.forField('plan')).toBeUndefined();
   expect(err.apartFrom(['rate_limit_per_minute', 'allowed_origins'])).toBeUndefined();
-  expect(err.apartFrom(['allowed_origins'])).toBe('rate_limit_per_minute: rate_limit_per_minute must be at least 1');
+  expect(err.apartFrom(['allowed_origins'])).toBe('Rate limit per minute must be at least 1');
+  expect(new ApiError(400, 'goal_event: goal_event must not be empty').forField('goal_event')).toBe('Goal event must not be empty');
 });
 
 it('keeps a message that names no field whole, for the form', () => {
@@ -23,6 +25,6 @@ it('keeps a message that names no field whole, for the form', () => {
 
 it('prefers the details of an ingestion-style error', () => {
   const err = new ApiError(400, 'Validation failed', [{ field: 'name', message: 'name is required' }]);
-  expect(err.forField('name')).toBe('name is required');
+  expect(err.forField('name')).toBe('Name is required');
   expect(err.apartFrom(['name'])).toBeUndefined();
 });

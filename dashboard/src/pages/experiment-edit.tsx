@@ -1,9 +1,12 @@
 /**
- * Create an experiment, or edit it while it is `created`: name, goal event (picked from the event
- * names seen recently, or typed), variants (control first, at least two), description. Start and
- * Stop, each after a confirmation saying what happens. Once started the form is read-only.
+ * One experiment. While it is `created` (or new): the form (name, goal event picked from the event
+ * names seen recently or typed, variants with the control first, description), checked before
+ * anything is sent, with Save and Start side by side and one of them the primary action. Once started:
+ * a read-only summary (since when, goal, variants, description if any) with its actions: see the
+ * results, and Stop while it runs. Start and Stop each ask for a confirmation saying what happens.
  */
 import { useLayoutEffect, useState } from 'preact/hooks';
+import { experimentDraftProblems, type ExperimentDraft, type ExperimentField } from '../../../lambdas/domain/experiment-fields';
 import type { Experiment } from '../admin-types';
 import { ApiError, type ApiClient } from '../api';
 import { errorText, useAsync } from '../components/async-view';
@@ -15,16 +18,9 @@ import type { PageProps } from '../page';
 import { navigate, pathOf } from '../router';
 import '../results/results.css';
 
-const FIELDS = ['name', 'goal_event', 'variants', 'description'];
+const FIELDS: ExperimentField[] = ['name', 'goal_event', 'variants', 'description'];
 
-interface Draft {
-  name: string;
-  goal_event: string;
-  variants: string[];
-  description: string;
-}
-
-const EMPTY: Draft = { name: '', goal_event: '', variants: ['control', 'treatment'], description: '' };
+const EMPTY: ExperimentDraft = { name: '', goal_event: '', variants: ['control', 'treatment'], description: '' };
 
 /** Event names seen recently (the admin events listing), without Tally's own `$` events. */
 async function recentEventNames(api: ApiClient, projectId: string): Promise<string[]> {
@@ -39,70 +35,10 @@ export function ExperimentEditPage({ api, params }: PageProps) {
     () => (experimentId ? api.get<Experiment>(`${base}/${encodeURIComponent(experimentId)}`) : Promise.resolve(undefined)),
     [api, base, experimentId],
   );
-  const names = useAsync(() => recentEventNames(api, projectId).catch(() => []), [api, projectId]);
   const experiment = loaded.data;
-  const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [error, setError] = useState<ApiError | null>(null);
   const [notice, setNotice] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [confirming, setConfirming] = useState<'start' | 'stop' | null>(null);
 
-  // The form follows the experiment as loaded or saved. A layout effect runs before the browser paints,
-  // so a keystroke right after "Saved." is never overwritten by a reset that came after it (an effect
-  // waits for the next frame, up to 100 ms in a hidden tab).
-  useLayoutEffect(() => {
-    if (experiment) {
-      setDraft({ name: experiment.name, goal_event: experiment.goal_event, variants: [...experiment.variants], description: experiment.description ?? '' });
-    } else if (!experimentId) setDraft(EMPTY);
-    setError(null);
-  }, [experiment, experimentId]);
-
-  const editable = !experimentId || experiment?.status === 'created';
-  const dirty =
-    experiment !== undefined &&
-    (draft.name !== experiment.name ||
-      draft.goal_event !== experiment.goal_event ||
-      draft.description !== (experiment.description ?? '') ||
-      draft.variants.join('\n') !== experiment.variants.join('\n'));
-  const title = experimentId ? (experiment?.name ?? 'Experiment') : 'New experiment';
-
-  async function save() {
-    setBusy(true);
-    setNotice('');
-    try {
-      const body = { name: draft.name, goal_event: draft.goal_event, variants: draft.variants, description: draft.description };
-      if (experimentId) {
-        loaded.set(await api.patch<Experiment>(`${base}/${encodeURIComponent(experimentId)}`, body));
-        setNotice('Saved.');
-      } else {
-        const created = await api.post<Experiment>(base, body);
-        setNotice('Created. Edit it until you start it.');
-        navigate(pathOf('projects', projectId, 'experiments', created.id));
-      }
-      setError(null);
-    } catch (err) {
-      setError(err instanceof ApiError ? err : new ApiError(0, errorText(err)));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function transition(action: 'start' | 'stop') {
-    setConfirming(null);
-    setBusy(true);
-    setNotice('');
-    try {
-      loaded.set(await api.post<Experiment>(`${base}/${encodeURIComponent(experimentId!)}/${action}`));
-      setNotice(action === 'start' ? 'Started: users are now assigned to variants.' : 'Stopped: the results are final.');
-      setError(null);
-    } catch (err) {
-      setError(err instanceof ApiError ? err : new ApiError(0, errorText(err)));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  if (experimentId && loaded.error !== null) {
+  if (experimentId && loaded.error !== null && !experiment) {
     return (
       <>
         <h1>Experiment</h1>
@@ -118,31 +54,251 @@ export function ExperimentEditPage({ api, params }: PageProps) {
         Loading…
       </p>
     );
+  const common = { api, base, projectId, notice, setNotice, onChange: (e: Experiment) => loaded.set(e) };
+  return experiment && experiment.status !== 'created' ? (
+    <ExperimentSummary {...common} experiment={experiment} />
+  ) : (
+    <ExperimentForm {...common} experiment={experiment} />
+  );
+}
 
+interface ViewProps {
+  api: ApiClient;
+  base: string;
+  projectId: string;
+  notice: string;
+  setNotice: (notice: string) => void;
+  onChange: (experiment: Experiment) => void;
+}
+
+function Breadcrumb({ projectId }: { projectId: string }) {
+  return (
+    <p class="breadcrumb">
+      <a href={`#${pathOf('projects', projectId, 'experiments')}`}>Experiments</a>
+    </p>
+  );
+}
+
+/** Start or stop after the confirmation; the new state replaces the shown one. */
+function useTransition({ api, base, setNotice, onChange }: ViewProps, experiment: Experiment | undefined) {
+  const [confirming, setConfirming] = useState<'start' | 'stop' | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function run(action: 'start' | 'stop') {
+    setBusy(true);
+    setError(null);
+    try {
+      onChange(await api.post<Experiment>(`${base}/${encodeURIComponent(experiment!.id)}/${action}`));
+      setNotice(action === 'start' ? 'Started: users are now assigned to the variants.' : 'Stopped: the results are final.');
+      setConfirming(null);
+    } catch (err) {
+      setError(`Could not ${action} it: ${errorText(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+  const dialogs = (
+    <>
+      <ConfirmDialog
+        open={confirming === 'start'}
+        title={`Start "${experiment?.name ?? ''}"?`}
+        confirmLabel="Yes, start it"
+        tone="primary"
+        busy={busy}
+        error={error}
+        onConfirm={() => void run('start')}
+        onCancel={() => setConfirming(null)}
+      >
+        <p>
+          Users get assigned to the variants ({experiment?.variants.join(', ')}) from now on, and results are computed. The name, goal and variants can no
+          longer be edited.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirming === 'stop'}
+        title={`Stop "${experiment?.name ?? ''}"?`}
+        confirmLabel="Yes, stop it"
+        busy={busy}
+        error={error}
+        onConfirm={() => void run('stop')}
+        onCancel={() => setConfirming(null)}
+      >
+        <p>
+          Stopping is final: no one is assigned any more, the results are computed once more up to now and then freeze. Running it again means creating a new
+          experiment.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+  return {
+    busy,
+    ask: (action: 'start' | 'stop') => {
+      setError(null);
+      setConfirming(action);
+    },
+    dialogs,
+  };
+}
+
+/** A started experiment: what it is and since when, read-only, and what can be done with it. */
+function ExperimentSummary(props: ViewProps & { experiment: Experiment }) {
+  const { experiment, projectId, notice } = props;
+  const transition = useTransition(props, experiment);
+  const resultsHref = `#${pathOf('projects', projectId, 'experiments', experiment.id, 'results')}`;
+  return (
+    <>
+      <Breadcrumb projectId={projectId} />
+      <div class="page-heading">
+        <h1>{experiment.name}</h1>
+        <StatusBadge status={experiment.status} />
+      </div>
+      <p role="status" class="status-line">
+        {notice}
+      </p>
+      <dl class="facts experiment-facts">
+        <dt>Started</dt>
+        <dd>{formatTime(experiment.started_at)}</dd>
+        {experiment.stopped_at && (
+          <>
+            <dt>Stopped</dt>
+            <dd>{formatTime(experiment.stopped_at)}</dd>
+          </>
+        )}
+        <dt>Goal event</dt>
+        <dd>
+          <code>{experiment.goal_event}</code>
+        </dd>
+        <dt>Variants</dt>
+        <dd>
+          <ol class="plain-numbers">
+            {experiment.variants.map((v, i) => (
+              <li key={v}>
+                {v}
+                {i === 0 && <span class="hint"> (control)</span>}
+              </li>
+            ))}
+          </ol>
+        </dd>
+        {experiment.description && (
+          <>
+            <dt>Description</dt>
+            <dd class="prewrap">{experiment.description}</dd>
+          </>
+        )}
+      </dl>
+      <p class="muted">
+        {experiment.status === 'running'
+          ? 'Its settings are fixed while it runs. Stop it when you have your answer.'
+          : 'Its results are final. To run it again, create a new experiment.'}
+      </p>
+      <div class="toolbar lifecycle">
+        <a class="button" href={resultsHref}>
+          See the results
+        </a>
+        {experiment.status === 'running' && (
+          <button type="button" class="secondary danger-text" disabled={transition.busy} onClick={() => transition.ask('stop')}>
+            Stop
+          </button>
+        )}
+      </div>
+      {transition.dialogs}
+    </>
+  );
+}
+
+/** A new or created experiment: the form, checked before it is sent, then Save and Start. */
+function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined }) {
+  const { api, base, projectId, experiment, notice, setNotice, onChange } = props;
+  const names = useAsync(() => recentEventNames(api, projectId).catch(() => []), [api, projectId]);
+  // The other experiments' names: a name clashing with one is said before sending (the API would refuse it).
+  const others = useAsync(
+    () =>
+      api
+        .get<{ experiments: Experiment[] }>(base)
+        .then((r) => r.experiments.filter((e) => e.id !== experiment?.id).map((e) => e.name))
+        .catch(() => []),
+    [api, base, experiment?.id],
+  );
+  const [draft, setDraft] = useState<ExperimentDraft>(EMPTY);
+  const [problems, setProblems] = useState<Partial<Record<ExperimentField, string>>>({});
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const transition = useTransition(props, experiment);
+
+  // The form follows the experiment as loaded or saved. A layout effect runs before the browser paints,
+  // so a keystroke right after "Saved." is never overwritten by a reset that came after it (an effect
+  // waits for the next frame, up to 100 ms in a hidden tab).
+  useLayoutEffect(() => {
+    setDraft(
+      experiment
+        ? { name: experiment.name, goal_event: experiment.goal_event, variants: [...experiment.variants], description: experiment.description ?? '' }
+        : EMPTY,
+    );
+    setError(null);
+    setProblems({});
+  }, [experiment]);
+
+  const dirty =
+    experiment !== undefined &&
+    (draft.name !== experiment.name ||
+      draft.goal_event !== experiment.goal_event ||
+      draft.description !== (experiment.description ?? '') ||
+      draft.variants.join('\n') !== experiment.variants.join('\n'));
+  const change = (next: ExperimentDraft) => {
+    setDraft(next);
+    // The API's refusal was about the draft as sent; a field's own complaint goes as soon as it is fixed, new ones wait for the next Save.
+    setError(null);
+    if (Object.keys(problems).length) {
+      const now = experimentDraftProblems(next, others.data ?? []);
+      setProblems(Object.fromEntries(Object.entries(problems).filter(([field]) => now[field as ExperimentField] !== undefined)));
+    }
+  };
+
+  async function save(form: HTMLFormElement) {
+    const found = experimentDraftProblems(draft, others.data ?? []);
+    setProblems(found);
+    setError(null);
+    if (Object.keys(found).length) {
+      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    setBusy(true);
+    setNotice('');
+    try {
+      const body = { name: draft.name.trim(), goal_event: draft.goal_event, variants: draft.variants.map((v) => v.trim()), description: draft.description };
+      if (experiment) {
+        onChange(await api.patch<Experiment>(`${base}/${encodeURIComponent(experiment.id)}`, body));
+        setNotice('Saved.');
+      } else {
+        const created = await api.post<Experiment>(base, body);
+        setNotice('Created. Edit it until you start it.');
+        navigate(pathOf('projects', projectId, 'experiments', created.id));
+      }
+    } catch (err) {
+      setError(err instanceof ApiError ? err : new ApiError(0, errorText(err)));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const fieldError = (field: ExperimentField) => problems[field] ?? error?.forField(field);
   const formError = error?.apartFrom(FIELDS);
-  const variantsError = error?.forField('variants');
-  const setVariant = (i: number, value: string) => setDraft({ ...draft, variants: draft.variants.map((v, j) => (j === i ? value : v)) });
+  const variantsError = fieldError('variants');
+  const invalid = Object.keys(problems).length > 0 || error !== null;
+  const setVariant = (i: number, value: string) => change({ ...draft, variants: draft.variants.map((v, j) => (j === i ? value : v)) });
+  // One primary action at a time: Save while there is something to save, else Start.
+  const startIsPrimary = experiment !== undefined && !dirty;
 
   return (
     <>
-      <p class="breadcrumb">
-        <a href={`#${pathOf('projects', projectId, 'experiments')}`}>Experiments</a>
-      </p>
+      <Breadcrumb projectId={projectId} />
       <div class="page-heading">
-        <h1>{title}</h1>
+        <h1>{experiment ? experiment.name : 'New experiment'}</h1>
         {experiment && <StatusBadge status={experiment.status} />}
       </div>
-      {experiment && experiment.status !== 'created' && (
-        <p class="readonly-note">
-          {experiment.status === 'running'
-            ? `Running since ${formatTime(experiment.started_at)}. A started experiment cannot be edited.`
-            : `Stopped at ${formatTime(experiment.stopped_at)}. Its results are final; a new run needs a new experiment.`}{' '}
-          <a href={`#${pathOf('projects', projectId, 'experiments', experiment.id, 'results')}`}>See the results</a>
-        </p>
-      )}
-      {error && (
+      {invalid && (
         <p class="error" role="alert">
-          {formError ?? 'The experiment was not saved: fix the fields marked below.'}
+          {formError ?? (experiment ? 'Not saved: fix the fields marked below.' : 'Not created: fix the fields marked below.')}
         </p>
       )}
       <p role="status" class="status-line">
@@ -150,27 +306,26 @@ export function ExperimentEditPage({ api, params }: PageProps) {
       </p>
       <form
         class="stack-form experiment-form"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          if (editable) void save();
+          void save(e.currentTarget);
         }}
       >
-        <fieldset disabled={!editable || busy}>
+        <fieldset disabled={busy}>
           <legend class="visually-hidden">Experiment settings</legend>
-          <Field id="experiment-name" label="Name" error={error?.forField('name')}>
-            <input type="text" name="name" autoComplete="off" value={draft.name} onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })} />
+          <Field id="experiment-name" label="Name" error={fieldError('name')}>
+            <input type="text" name="name" autoComplete="off" value={draft.name} onInput={(e) => change({ ...draft, name: e.currentTarget.value })} />
           </Field>
           <Field
             id="experiment-goal"
             label="Goal event"
             hint={
-              !editable
-                ? undefined
-                : (names.data ?? []).length > 0
-                  ? `Pick one of the ${names.data!.length} event names seen recently, or type a name.`
-                  : 'No events seen recently: type the name of the event that counts as a conversion.'
+              (names.data ?? []).length > 0
+                ? `Pick one of the ${names.data!.length} event names seen recently, or type a name.`
+                : 'No events seen recently: type the name of the event that counts as a conversion.'
             }
-            error={error?.forField('goal_event')}
+            error={fieldError('goal_event')}
           >
             <input
               type="text"
@@ -178,7 +333,7 @@ export function ExperimentEditPage({ api, params }: PageProps) {
               autoComplete="off"
               list="recent-event-names"
               value={draft.goal_event}
-              onInput={(e) => setDraft({ ...draft, goal_event: e.currentTarget.value })}
+              onInput={(e) => change({ ...draft, goal_event: e.currentTarget.value })}
             />
           </Field>
           <datalist id="recent-event-names">
@@ -207,11 +362,11 @@ export function ExperimentEditPage({ api, params }: PageProps) {
                     onInput={(e) => setVariant(i, e.currentTarget.value)}
                   />
                   {i === 0 && <span class="hint"> control</span>}
-                  {editable && draft.variants.length > 2 && (
+                  {draft.variants.length > 2 && (
                     <button
                       type="button"
                       class="secondary small"
-                      onClick={() => setDraft({ ...draft, variants: draft.variants.filter((_, j) => j !== i) })}
+                      onClick={() => change({ ...draft, variants: draft.variants.filter((_, j) => j !== i) })}
                       aria-label={`Remove variant ${i + 1}`}
                     >
                       Remove
@@ -220,72 +375,42 @@ export function ExperimentEditPage({ api, params }: PageProps) {
                 </li>
               ))}
             </ol>
-            {editable && (
-              <button type="button" class="secondary" onClick={() => setDraft({ ...draft, variants: [...draft.variants, ''] })}>
-                Add variant
-              </button>
-            )}
+            <button type="button" class="secondary" onClick={() => change({ ...draft, variants: [...draft.variants, ''] })}>
+              Add variant
+            </button>
             {variantsError && (
               <p class="field-error" id="variants-error">
                 {variantsError}
               </p>
             )}
           </fieldset>
-          <Field
-            id="experiment-description"
-            label="Description"
-            hint={editable ? 'Optional: what you change and what you expect.' : undefined}
-            error={error?.forField('description')}
-          >
-            <textarea name="description" rows={3} value={draft.description} onInput={(e) => setDraft({ ...draft, description: e.currentTarget.value })} />
+          <Field id="experiment-description" label="Description" hint="Optional: what you change and what you expect." error={fieldError('description')}>
+            <textarea name="description" rows={3} value={draft.description} onInput={(e) => change({ ...draft, description: e.currentTarget.value })} />
           </Field>
-          {editable && <button type="submit">Save</button>}
+          <div class="toolbar lifecycle">
+            <button type="submit" class={startIsPrimary ? 'secondary' : undefined} disabled={experiment !== undefined && !dirty}>
+              Save
+            </button>
+            {experiment && (
+              <button
+                type="button"
+                class={startIsPrimary ? undefined : 'secondary'}
+                disabled={transition.busy || dirty}
+                aria-describedby={dirty ? 'start-hint' : undefined}
+                onClick={() => transition.ask('start')}
+              >
+                Start
+              </button>
+            )}
+            {experiment && dirty && (
+              <p class="hint" id="start-hint">
+                Save your changes before starting.
+              </p>
+            )}
+          </div>
         </fieldset>
       </form>
-      {experiment && experiment.status !== 'stopped' && (
-        <div class="toolbar lifecycle">
-          {experiment.status === 'created' && (
-            <button type="button" disabled={busy || dirty} aria-describedby={dirty ? 'start-hint' : undefined} onClick={() => setConfirming('start')}>
-              Start
-            </button>
-          )}
-          {experiment.status === 'created' && dirty && (
-            <p class="hint" id="start-hint">
-              Save your changes before starting.
-            </p>
-          )}
-          {experiment.status === 'running' && (
-            <button type="button" class="danger" disabled={busy} onClick={() => setConfirming('stop')}>
-              Stop
-            </button>
-          )}
-        </div>
-      )}
-      <ConfirmDialog
-        open={confirming === 'start'}
-        title={`Start "${experiment?.name ?? ''}"?`}
-        confirmLabel="Yes, start it"
-        tone="primary"
-        onConfirm={() => void transition('start')}
-        onCancel={() => setConfirming(null)}
-      >
-        <p>
-          Users get assigned to the variants ({experiment?.variants.join(', ')}) from now on, and results are computed. The name, goal and variants can no
-          longer be edited.
-        </p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={confirming === 'stop'}
-        title={`Stop "${experiment?.name ?? ''}"?`}
-        confirmLabel="Yes, stop it"
-        onConfirm={() => void transition('stop')}
-        onCancel={() => setConfirming(null)}
-      >
-        <p>
-          Stopping is final: no one is assigned any more, the results are computed once more up to now and then freeze. Running it again means creating a new
-          experiment.
-        </p>
-      </ConfirmDialog>
+      {transition.dialogs}
     </>
   );
 }

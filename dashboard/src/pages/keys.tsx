@@ -3,6 +3,7 @@
  * shows the API's own message), the new key shown once, the list, and "Revoke" with a confirmation.
  */
 import { useRef, useState } from 'preact/hooks';
+import { keyDraftProblems, type KeyDraft, type KeyField } from '../../../lambdas/domain/key-fields';
 import type { ApiKey, CreatedKey } from '../admin-types';
 import { ApiError } from '../api';
 import { AsyncView, useAsync } from '../components/async-view';
@@ -23,16 +24,21 @@ const lines = (value: FormDataEntryValue | null) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-/** The create body from the form: only what was filled in, so the API's defaults apply otherwise. */
-function keyBody(form: FormData): Record<string, unknown> {
+/** The form as typed, for the checks before sending. */
+function keyDraft(form: FormData): KeyDraft {
+  return {
+    rateLimit: String(form.get('rate_limit_per_minute') ?? ''),
+    origins: lines(form.get('allowed_origins')),
+    bundleIds: lines(form.get('allowed_bundle_ids')),
+  };
+}
+
+/** The create body from a checked draft: only what was filled in, so the API's defaults apply otherwise. */
+function keyBody(form: FormData, draft: KeyDraft): Record<string, unknown> {
   const body: Record<string, unknown> = { plan: form.get('plan') };
-  const limit = String(form.get('rate_limit_per_minute') ?? '').trim();
-  // Sent as typed when it is not a number, so the API's message names the problem.
-  if (limit !== '') body.rate_limit_per_minute = /^-?\d+(\.\d+)?$/.test(limit) ? Number(limit) : limit;
-  const origins = lines(form.get('allowed_origins'));
-  if (origins.length) body.allowed_origins = origins;
-  const bundles = lines(form.get('allowed_bundle_ids'));
-  if (bundles.length) body.allowed_bundle_ids = bundles;
+  if (draft.rateLimit.trim() !== '') body.rate_limit_per_minute = Number(draft.rateLimit.trim());
+  if (draft.origins.length) body.allowed_origins = draft.origins;
+  if (draft.bundleIds.length) body.allowed_bundle_ids = draft.bundleIds;
   return body;
 }
 
@@ -40,6 +46,7 @@ export function KeysPage({ api, params }: PageProps) {
   const base = `/admin/v1${pathOf('projects', params.projectId!)}/keys`;
   const list = useAsync(() => api.get<{ keys: ApiKey[] }>(base), [api, base]);
   const [error, setError] = useState<ApiError | null>(null);
+  const [problems, setProblems] = useState<Partial<Record<KeyField, string>>>({});
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -62,9 +69,19 @@ export function KeysPage({ api, params }: PageProps) {
           onSubmit={async (e) => {
             e.preventDefault();
             const form = e.currentTarget;
+            const data = new FormData(form);
+            const draft = keyDraft(data);
+            // Checked here first, in plain words: nothing is sent that the API would refuse.
+            const found = keyDraftProblems(draft);
+            setProblems(found);
+            setError(null);
+            if (Object.keys(found).length) {
+              requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+              return;
+            }
             setBusy(true);
             try {
-              const key = await api.post<CreatedKey>(base, keyBody(new FormData(form)));
+              const key = await api.post<CreatedKey>(base, keyBody(data, draft));
               setError(null);
               setCreated(key);
               form.reset();
@@ -85,14 +102,19 @@ export function KeysPage({ api, params }: PageProps) {
               <option value="enterprise">enterprise</option>
             </select>
           </Field>
-          <Field id="key-limit" label="Rate limit per minute" hint="Optional: overrides the plan's limit." error={error?.forField('rate_limit_per_minute')}>
+          <Field
+            id="key-limit"
+            label="Rate limit per minute"
+            hint="Optional: overrides the plan's limit."
+            error={problems.rate_limit_per_minute ?? error?.forField('rate_limit_per_minute')}
+          >
             <input name="rate_limit_per_minute" type="text" inputMode="numeric" autoComplete="off" />
           </Field>
           <Field
             id="key-origins"
             label="Allowed origins"
             hint="Optional, one a line, e.g. https://app.example.com or https://*.example.com. Empty: any origin."
-            error={error?.forField('allowed_origins')}
+            error={problems.allowed_origins ?? error?.forField('allowed_origins')}
           >
             <textarea name="allowed_origins" rows={2} />
           </Field>
@@ -100,7 +122,7 @@ export function KeysPage({ api, params }: PageProps) {
             id="key-bundles"
             label="Allowed bundle IDs"
             hint="Optional, one a line, e.g. com.example.app. Empty: any app."
-            error={error?.forField('allowed_bundle_ids')}
+            error={problems.allowed_bundle_ids ?? error?.forField('allowed_bundle_ids')}
           >
             <textarea name="allowed_bundle_ids" rows={2} />
           </Field>

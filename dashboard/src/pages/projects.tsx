@@ -1,5 +1,6 @@
 /** Projects: the list, and "Create project" (which opens the new project's Keys page). */
 import { useState } from 'preact/hooks';
+import { projectNameProblem } from '../../../lambdas/domain/project-fields';
 import type { Project } from '../admin-types';
 import { ApiError } from '../api';
 import { AsyncView, useAsync } from '../components/async-view';
@@ -12,6 +13,7 @@ import { navigate, pathOf } from '../router';
 export function ProjectsPage({ api }: PageProps) {
   const list = useAsync(() => api.get<{ projects: Project[] }>('/admin/v1/projects'), [api]);
   const [error, setError] = useState<ApiError | null>(null);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   return (
     <>
@@ -20,9 +22,16 @@ export function ProjectsPage({ api }: PageProps) {
         <h2 id="new-project">New project</h2>
         <form
           class="inline-form"
+          noValidate
           onSubmit={async (e) => {
             e.preventDefault();
-            const name = String(new FormData(e.currentTarget).get('name') ?? '');
+            const form = e.currentTarget;
+            const name = String(new FormData(form).get('name') ?? '');
+            // Checked here first: nothing is sent that the API would refuse.
+            const found = projectNameProblem(name);
+            setProblem(found);
+            setError(null);
+            if (found) return form.querySelector<HTMLInputElement>('input[name="name"]')?.focus();
             setBusy(true);
             try {
               const project = await api.post<Project>('/admin/v1/projects', { name });
@@ -33,7 +42,7 @@ export function ProjectsPage({ api }: PageProps) {
             }
           }}
         >
-          <Field id="project-name" label="Name" error={error?.forField('name') ?? error?.apartFrom(['name'])}>
+          <Field id="project-name" label="Name" error={problem ?? error?.forField('name') ?? error?.apartFrom(['name'])}>
             <input name="name" type="text" autoComplete="off" />
           </Field>
           <button type="submit" disabled={busy}>

@@ -172,6 +172,7 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
       <NumbersTable
         label="Compared with control"
         columns={['Variant', 'Difference', '95% interval', 'p-value', 'Relative difference', '95% interval', 'p-value (relative)', 'Chance to beat control']}
+        cardLabels={['Variant', 'Difference', '95% interval', 'p-value', 'Relative difference', 'Its 95% interval', 'Its p-value', 'Chance to beat control']}
         name="comparisons"
       >
         {results.comparisons.map((c) => (

@@ -1,14 +1,18 @@
 /**
- * A table of results numbers (right-aligned, tabular figures) in a labelled frame that scrolls
- * sideways on narrow screens and can be scrolled with the keyboard; each row starts with its name
- * (a row header).
+ * A table of results numbers (right-aligned, tabular figures) in a labelled frame; each row starts with
+ * its name (a row header). Below 600 px each row becomes a card: its name, then one "label value" line
+ * per number, so every number (the intervals too) is on screen without sideways scrolling. The cells
+ * get their labels (data-label) from the columns here, so the pages write plain rows.
  */
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, VNode } from 'preact';
+import { cloneElement, isValidElement, toChildArray } from 'preact';
 
 export interface NumbersTableProps {
   /** The frame's accessible name. */
   label: string;
   columns: string[];
+  /** The cards' labels, column by column, where a column's heading alone is ambiguous out of the table (default: the columns). */
+  cardLabels?: string[];
   /** data-table, for tests and styles. */
   name?: string;
   /** A caption for screen readers, when the label alone does not say enough. */
@@ -16,7 +20,18 @@ export interface NumbersTableProps {
   children: ComponentChildren;
 }
 
-export function NumbersTable({ label, columns, name, caption, children }: NumbersTableProps) {
+/** Each <td> of each row gets data-label: the label of its column. */
+function labelled(rows: ComponentChildren, labels: string[]): ComponentChildren {
+  return toChildArray(rows).map((row) => {
+    if (!isValidElement(row)) return row;
+    const cells = toChildArray((row as VNode<{ children?: ComponentChildren }>).props.children).map((cell, i) =>
+      isValidElement(cell) && cell.type === 'td' ? cloneElement(cell as VNode<Record<string, unknown>>, { 'data-label': labels[i] }) : cell,
+    );
+    return cloneElement(row, {}, ...cells);
+  });
+}
+
+export function NumbersTable({ label, columns, cardLabels, name, caption, children }: NumbersTableProps) {
   return (
     <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
       <table class="results-table" data-table={name}>
@@ -30,7 +45,7 @@ export function NumbersTable({ label, columns, name, caption, children }: Number
             ))}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody>{labelled(children, cardLabels ?? columns)}</tbody>
       </table>
     </div>
   );
