@@ -61,6 +61,50 @@ describe('the SDK files the server serves', () => {
   });
 });
 
+/** `npm install <url>` in `dir` as an app team runs it, with no registry reachable (npm is pointed at an address where nothing answers). */
+async function npmInstall(dir: string, url: string): Promise<void> {
+  writeFileSync(join(work, 'npmrc'), '');
+  // Asynchronous: the server answering npm runs in this process.
+  await run(
+    'npm',
+    [
+      'install',
+      url,
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--cache',
+      join(work, 'cache'),
+      '--userconfig',
+      join(work, 'npmrc'),
+      '--registry',
+      'http://127.0.0.1:9/',
+    ],
+    { cwd: dir, timeout: 60_000 },
+  );
+}
+
+describe("the README's own lines", () => {
+  it('install the package into an empty project and send an event from Node', async () => {
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    // The install line names the package file the server serves now (README.md keeps its version current).
+    const install = /```sh\nnpm init -y\nnpm install (\S+)/.exec(readme);
+    expect(install?.[1]).toBe(`http://127.0.0.1:3000/${manifest.package}`);
+    const app = /Save this as `app\.mjs`[^\n]*\n\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(app).toContain("import { init } from '@tally/sdk';");
+
+    const dir = join(work, 'readme-app');
+    mkdirSync(dir);
+    await run('npm', ['init', '-y'], { cwd: dir });
+    await npmInstall(dir, install![1]!.replace('http://127.0.0.1:3000', stack.url));
+    writeFileSync(join(dir, 'app.mjs'), app!.replaceAll('http://127.0.0.1:3000', stack.url));
+    const { stdout } = await run(process.execPath, ['app.mjs'], { cwd: dir, env: { ...process.env, TALLY_KEY: key }, timeout: 30_000 });
+    expect(stdout.trim()).toBe('{ pending: 0 }');
+    const sent = stack.rawEvents(project).find((e) => e.name === 'app_started');
+    expect(sent?.properties).toEqual({ source: 'readme' });
+  }, 120_000);
+});
+
 describeBrowser('an app installs the SDK from the deployment', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -75,26 +119,8 @@ describeBrowser('an app installs the SDK from the deployment', () => {
     const app = join(work, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-    writeFileSync(join(work, 'npmrc'), '');
     const url = `${stack.url}/${manifest.package}`;
-    // Asynchronous: the server answering npm runs in this process.
-    await run(
-      'npm',
-      [
-        'install',
-        url,
-        '--no-audit',
-        '--no-fund',
-        '--ignore-scripts',
-        '--cache',
-        join(work, 'cache'),
-        '--userconfig',
-        join(work, 'npmrc'),
-        '--registry',
-        'http://127.0.0.1:9/',
-      ],
-      { cwd: app, timeout: 60_000 },
-    );
+    await npmInstall(app, url);
     const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(pkg.dependencies).toEqual({ '@tally/sdk': url });
     expect(JSON.parse(readFileSync(join(app, 'node_modules/@tally/sdk/package.json'), 'utf8')).version).toBe(sdkVersion);
