@@ -33,7 +33,7 @@ const Variants = z
       error: 'variants must be an array of strings',
     },
   )
-  .min(L.minVariants, `variants needs at least ${L.minVariants} entries`)
+  .min(L.minVariants, 'variants needs at least two entries')
   .max(MAX_VARIANTS, `variants may have at most ${MAX_VARIANTS} entries`)
   .refine((v) => new Set(v).size === v.length, 'variants must be unique');
 
