@@ -1,6 +1,7 @@
 /**
- * The experiments and results pages in real Chromium against the local server: create (the API's own
- * message next to a bad field), edit, start and stop with confirmations, events sent over HTTP,
+ * The experiments and results pages in real Chromium against the local server: create (fields checked
+ * before sending, in plain words; the API's own refusal), edit, start and stop with confirmations, the
+ * read-only summary of a started experiment, the list at a glance, events sent over HTTP,
  * Refresh, the tables, both uPlot charts, the "How this was computed" query, the SRM warning, the
  * empty states, axe-core at 1280 and 375 px, and screenshots of every page (test-output/dashboard/).
  */
@@ -163,7 +164,7 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
   });
 
-  it('shows the not-started state, starts after a confirmation, and the form turns read-only', async () => {
+  it('shows the not-started state, starts after a confirmation, then shows a read-only summary with one primary action', async () => {
     const { page } = dash;
     await dash.go(`/projects/${project}/experiments/${experimentId}/results`);
     await page.waitForSelector('::-p-text(has not started)');
@@ -266,7 +267,7 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
   });
 
-  it('stops after a confirmation; the form stays read-only and the results freeze', async () => {
+  it('stops after a confirmation; the summary says it is final and the results freeze', async () => {
     const { page } = dash;
     await dash.go(`/projects/${project}/experiments/${experimentId}`);
     await clickButton(page, 'Stop');

@@ -156,6 +156,9 @@ describeBrowser('dashboard pages', () => {
     try {
       const appPage = await server.browser.newPage();
       await appPage.goto(`${pages.origin}/index.html`);
+      await appPage.waitForFunction('typeof tally !== "undefined"');
+      // Leaving the page sends what is queued at once (the SDK's keepalive request on pagehide).
+      await appPage.goto('about:blank');
       await until(() => server.stack.rawEvents(projectId).find((e) => e.name === 'page_viewed'), 15_000, 'the snippet’s page_viewed');
       await appPage.close();
     } finally {
