@@ -52,12 +52,19 @@ describeBrowser('dashboard accessibility and layout', () => {
     it(`has no serious accessibility violation on any page at ${width} px`, async () => {
       const signIn = await openDashboard(browser, stack.url, { width, signIn: false });
       await check(signIn, 'sign-in');
+      await signIn.page.type('#token', 'not-the-token');
+      await signIn.page.click('button ::-p-text(Sign in)');
+      await signIn.page.waitForSelector('#token-error');
+      await check(signIn, 'sign-in-wrong-token');
       await signIn.page.close();
 
       const dash = await openDashboard(browser, stack.url, { width });
       const { page } = dash;
       await page.waitForSelector('.cards');
       await check(dash, 'projects');
+      await page.click('button ::-p-text(Create project)');
+      await page.waitForSelector('#project-name-error');
+      await check(dash, 'projects-name-error');
 
       await dash.go(`/projects/${projectId}/keys`);
       await page.waitForSelector('tbody tr');
