@@ -194,7 +194,7 @@ describeBrowser('SDK in a browser', () => {
       t.track('browser rate limited');
       await t.flush();
     });
-    await until(() => (stored('browser rate limited').length && answers.length >= 2 ? true : undefined));
+    await until(() => (stored('browser rate limited').length && answers.length >= 2 ? true : undefined), 20_000, 'the retried batch');
     expect(answers.map((a) => a.status)).toEqual([429, 204]);
     expect(answers[1]!.at - answers[0]!.at).toBeGreaterThanOrEqual(900); // Retry-After: 1 (CDP timestamps are not exact)
   });
