@@ -38,6 +38,8 @@ export interface LocalServerOptions {
   resultsIntervalMs?: number;
   /** How long a request may take to arrive (docs/api.md, "Limits"); tests shorten them. */
   timeouts?: RequestTimeouts;
+  /** A handler's time budget, as its Lambda timeout on AWS (default 10 s); tests shorten it. */
+  handlerTimeoutMs?: number;
   /** The one origin admin responses allow (CORS), for a dashboard served elsewhere; unset, none. */
   dashboardOrigin?: string;
   /** Replace parts of the wiring (fault injection in tests). */
@@ -81,7 +83,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const handlers = createHandlers(deps);
 
   const timeouts = options.timeouts ?? DEFAULT_REQUEST_TIMEOUTS;
-  const serve = localGateway(deps, handlers, { timeouts, trustProxy: options.trustProxy ?? false, dataDir: options.dataDir });
+  const serve = localGateway(deps, handlers, {
+    timeouts,
+    handlerTimeoutMs: options.handlerTimeoutMs,
+    trustProxy: options.trustProxy ?? false,
+    dataDir: options.dataDir,
+  });
   const server = createServer(
     {
       headersTimeout: timeouts.headersMs,
