@@ -78,7 +78,7 @@ async function nameTaken(deps: ExperimentAdminDeps, projectId: string, name: str
 export function createExperimentsCreateHandler(deps: ExperimentAdminDeps) {
   return wrapAdmin('admin-experiments-create', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
-    const input = jsonBody(event, CreateExperiment);
+    const input = await jsonBody(event, CreateExperiment);
     const experiment: Experiment = {
       id: randomUUID(),
       project_id: project.id,
@@ -115,7 +115,7 @@ export function createExperimentsGetHandler(deps: ExperimentAdminDeps) {
 export function createExperimentsUpdateHandler(deps: ExperimentAdminDeps) {
   return wrapAdmin('admin-experiments-update', deps, async (event) => {
     const { experiment: current } = await requireExperiment(deps, event);
-    const patch = jsonBody(event, PatchExperiment);
+    const patch = await jsonBody(event, PatchExperiment);
     if (current.status !== 'created') {
       throw new ApiError(409, `Cannot change an experiment whose status is ${current.status}; only a created experiment can be edited`);
     }

@@ -56,7 +56,7 @@ export function publicKey(k: ApiKeyRecord) {
 export function createKeysCreateHandler(deps: KeyDeps) {
   return wrapAdmin('admin-keys-create', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
-    const input = jsonBody(event, CreateKey);
+    const input = await jsonBody(event, CreateKey);
     const key = generateApiKey();
     const record: ApiKeyRecord = {
       id: randomUUID(),

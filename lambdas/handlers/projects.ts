@@ -17,7 +17,7 @@ export interface ProjectDeps extends AdminDeps {
 
 export function createProjectsCreateHandler(deps: ProjectDeps) {
   return wrapAdmin('admin-projects-create', deps, async (event) => {
-    const { name } = jsonBody(event, CreateProject);
+    const { name } = await jsonBody(event, CreateProject);
     const project = { id: randomUUID(), name, created_at: new Date(deps.clock()).toISOString() };
     await deps.projects.create(project);
     return json(201, project);
