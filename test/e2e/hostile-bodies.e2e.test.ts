@@ -2,8 +2,8 @@
  * Hostile bodies cost little and harm no one else: a few KB of gzip that inflate to 5 MB of nested
  * brackets are refused before JSON.parse builds anything and without holding the event loop, so a
  * valid batch sent with 30 of them is answered as fast as one sent with 30 valid batches, and never
- * with a 5xx. The value-count and nesting limits hold on the scanned path (bodies over 16 KiB), compressed
- * or not, exactly at their documented values.
+ * with a 5xx. The value, distinct-key and nesting limits hold on the scanned path (bodies over 16 KiB),
+ * compressed or not, exactly at their documented values.
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +116,18 @@ function batchOfValues(values: number, tag: string) {
   };
 }
 
+/** A batch of 4 events holding exactly `keys` distinct keys (events, name, user_id, properties, and the properties' own). */
+function batchOfKeys(keys: number, tag: string) {
+  let left = keys - 4;
+  return {
+    events: Array.from({ length: 4 }, (_, e) => {
+      const n = Math.ceil(left / (4 - e));
+      left -= n;
+      return { name: `keys-${tag}`, user_id: `u${e}`, properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${e}-${i}`, 0])) };
+    }),
+  };
+}
+
 /** A batch nested exactly `depth` levels deep, padded past PARSE_AT_ONCE_BYTES so that it is scanned. */
 function batchOfDepth(depth: number, tag: string) {
   // {events:[{properties:{x: ...}}]} is 4 levels; the rest nest inside x.
@@ -142,6 +154,21 @@ describe('the limits on the scanned path (bodies over 16 KiB)', () => {
       expect([api.status, api.json]).toEqual([413, { success: false, error: message }]);
     }
     expect(stack.rawEvents(project).filter((e) => e.name === 'values-over')).toHaveLength(0);
+  });
+
+  it('a batch with exactly 10,000 distinct keys is stored; one more key gets 413 naming the limit, compressed or not', async () => {
+    expect(LIMITS.maxJsonKeys).toBe(10_000);
+    expect((await stack.post('/v1/events', key, batchOfKeys(LIMITS.maxJsonKeys, 'at'))).status).toBe(204);
+    expect(stack.rawEvents(project).filter((e) => e.name === 'keys-at')).toHaveLength(4);
+    const over = batchOfKeys(LIMITS.maxJsonKeys + 1, 'over');
+    const message = 'Body holds more than 10000 distinct object keys; send smaller batches';
+    for (const gzip of [false, true]) {
+      const v1 = await stack.post('/v1/events', key, over, { gzip });
+      expect([v1.status, v1.json]).toEqual([413, { error: message }]);
+      const api = await stack.post('/api/events', key, over, { gzip });
+      expect([api.status, api.json]).toEqual([413, { success: false, error: message }]);
+    }
+    expect(stack.rawEvents(project).filter((e) => e.name === 'keys-over')).toHaveLength(0);
   });
 
   it('a batch nested 32 levels deep is stored; 33 levels get 400, compressed or not', async () => {

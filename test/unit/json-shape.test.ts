@@ -1,6 +1,6 @@
 /**
- * The body scan (lambdas/domain/json-shape.ts) gives the depth and value count of the parsed value,
- * exactly, however the bytes are split into chunks, and refuses as soon as a limit is passed.
+ * The body scan (lambdas/domain/json-shape.ts) gives the depth, value count and distinct keys of the
+ * parsed value, exactly, however the bytes are split into chunks, and refuses as soon as a limit is passed.
  */
 import { describe, expect, it } from 'vitest';
 import { JsonShapeScan } from '../../lambdas/domain/json-shape';
@@ -11,6 +11,13 @@ function countValues(v: unknown): number {
   if (typeof v !== 'object' || v === null) return 0;
   const children = Object.values(v);
   return children.length + children.reduce((n: number, c) => n + countValues(c), 0);
+}
+function keysOf(v: unknown, into = new Set<string>()): Set<string> {
+  if (typeof v === 'object' && v !== null) {
+    if (!Array.isArray(v)) for (const k of Object.keys(v)) into.add(k);
+    for (const c of Object.values(v)) keysOf(c, into);
+  }
+  return into;
 }
 function depthOf(v: unknown): number {
   if (typeof v !== 'object' || v === null) return 0;
@@ -29,7 +36,7 @@ function scanInChunks(bytes: Uint8Array, scan: JsonShapeScan, random: () => numb
 }
 
 /** Strings that test the scan's string handling: escaped quotes and backslashes, non-ASCII, JSON-looking text. */
-const TRICKY_STRINGS = ['', 'a"b', '\\', '\\"', '"\\\\"', '[{,:}]', 'é€😀', '\\u0022', '\u0000\n\t', 'x'.repeat(300)];
+const TRICKY_STRINGS = ['', 'a"b', '\\', '\\"', '"\\\\"', '[{,:}]', 'é€😀', '\\u0022', '\u0000\n\t', 'x'.repeat(300), 'k', 'é'];
 
 function randomValue(random: () => number, depth: number): unknown {
   const pick = Math.floor(random() * (depth > 8 ? 4 : 7));
@@ -45,8 +52,10 @@ function randomValue(random: () => number, depth: number): unknown {
   return Object.fromEntries(entries);
 }
 
+const scan = (maxDepth: number, maxValues: number, maxKeys: number) => new JsonShapeScan({ maxDepth, maxValues, maxKeys });
+
 describe('JsonShapeScan', () => {
-  it('finds the exact value count and depth of any JSON, split anywhere, with or without whitespace', () => {
+  it('finds the exact depth, value count and distinct keys of any JSON, split anywhere, with or without whitespace', () => {
     const random = prng(19);
     for (let round = 0; round < 3000; round++) {
       const value = randomValue(random, 0);
@@ -54,29 +63,39 @@ describe('JsonShapeScan', () => {
       const bytes = Buffer.from(text);
       const values = countValues(value);
       const depth = depthOf(value);
+      const keys = keysOf(value).size;
       // At the limits: nothing refused.
-      expect(scanInChunks(bytes, new JsonShapeScan(depth, values), random, 7).refusal, text).toBeUndefined();
-      // One below either: refused, by that limit.
-      if (depth > 0) expect(scanInChunks(bytes, new JsonShapeScan(depth - 1, Infinity), random, 7).refusal, text).toBe('depth');
-      if (values > 0) expect(scanInChunks(bytes, new JsonShapeScan(Infinity, values - 1), random, 7).refusal, text).toBe('values');
+      expect(scanInChunks(bytes, scan(depth, values, keys), random, 7).refusal, text).toBeUndefined();
+      // One below any: refused, by that limit.
+      if (depth > 0) expect(scanInChunks(bytes, scan(depth - 1, Infinity, Infinity), random, 7).refusal, text).toBe('depth');
+      if (values > 0) expect(scanInChunks(bytes, scan(Infinity, values - 1, Infinity), random, 7).refusal, text).toBe('values');
+      if (keys > 0) expect(scanInChunks(bytes, scan(Infinity, Infinity, keys - 1), random, 7).refusal, text).toBe('keys');
     }
   });
 
-  it('counts array elements plus object members', () => {
-    const count = (text: string) => {
-      for (let limit = 0; ; limit++) if (!new JsonShapeScan(Infinity, limit).write(Buffer.from(text))) return limit;
+  it('counts array elements plus object members, and distinct keys as written', () => {
+    /** The least limit the text passes. */
+    const least = (text: string, limits: (limit: number) => JsonShapeScan) => {
+      for (let limit = 0; ; limit++) if (!limits(limit).write(Buffer.from(text))) return limit;
     };
-    expect(count('{"events":[{"name":"a"},{"name":"b"}]}')).toBe(5);
-    expect(count('[]')).toBe(0);
-    expect(count('[[],{},"",0]')).toBe(4);
-    expect(count('{"a":{"b":{"c":null}}}')).toBe(3);
-    expect(count('"a string, with [brackets] and {braces}"')).toBe(0);
+    const values = (text: string) => least(text, (limit) => scan(Infinity, limit, Infinity));
+    const keys = (text: string) => least(text, (limit) => scan(Infinity, Infinity, limit));
+    expect(values('{"events":[{"name":"a"},{"name":"b"}]}')).toBe(5);
+    expect(keys('{"events":[{"name":"a"},{"name":"b"}]}')).toBe(2);
+    expect(values('[]')).toBe(0);
+    expect(values('[[],{},"",0]')).toBe(4);
+    expect(values('{"a":{"b":{"c":null}}}')).toBe(3);
+    expect(keys('{"a":{"b":{"c":null}}}')).toBe(3);
+    expect(values('"a string, with [brackets] and {braces}"')).toBe(0);
+    // Values that look like keys are not keys; the same key in several objects counts once.
+    expect(keys('{"a":"b","c":["d",{"a":"e"}],"f":{"b":1}}')).toBe(4);
+    // As written: an escaped spelling of a key is another key.
+    expect(keys('{"a":1,"\\u0061":2}')).toBe(2);
   });
 
   it('refuses deep nesting at the first byte past the limit, without reading further', () => {
     const bomb = Buffer.from('['.repeat(1_000_000) + ']'.repeat(1_000_000));
-    const scan = new JsonShapeScan(32, 100_000);
-    const { refusal, end } = scanInChunks(bomb, scan, () => 0, 1);
+    const { refusal, end } = scanInChunks(bomb, scan(32, 100_000, 10_000), () => 0, 1);
     expect(refusal).toBe('depth');
     expect(end).toBe(33);
   });
@@ -85,10 +104,10 @@ describe('JsonShapeScan', () => {
     // The string holds \" then a bracket: split right after the backslash, the quote must not end it.
     const text = Buffer.from('["a\\"[[[[", 1]');
     const at = text.indexOf('\\') + 1;
-    const scan = new JsonShapeScan(1, 1);
-    expect(scan.write(text.subarray(0, at))).toBeUndefined();
-    expect(scan.write(text.subarray(at))).toBe('values');
-    const deep = new JsonShapeScan(1, 10);
+    const few = scan(1, 1, 0);
+    expect(few.write(text.subarray(0, at))).toBeUndefined();
+    expect(few.write(text.subarray(at))).toBe('values');
+    const deep = scan(1, 10, 0);
     deep.write(text.subarray(0, at));
     expect(deep.write(text.subarray(at))).toBeUndefined();
   });
