@@ -8,10 +8,12 @@ import { requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_LISTING_LIMIT = 1000;
 
+const FILTER_RULE = 'A value with U+0000 or an unpaired UTF-16 surrogate gets 400: no stored event has one (docs/api.md, "Text from clients").';
+
 /** Filters follow the text rule of what they match, so every value reaching the query can be a stored one. */
 export const Query = z.object({
-  user_id: textRule(z.string().min(1), 'user_id').optional(),
-  name: textRule(z.string().min(1), 'name').optional(),
+  user_id: textRule(z.string().min(1), 'user_id').describe(FILTER_RULE).optional(),
+  name: textRule(z.string().min(1), 'name').describe(FILTER_RULE).optional(),
   limit: z.coerce
     .number({ error: 'limit must be an integer' })
     .int('limit must be an integer')
