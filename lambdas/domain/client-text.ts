@@ -18,14 +18,28 @@
 export const NOT_WELL_FORMED = 'is not well-formed Unicode: it contains an unpaired UTF-16 surrogate (such as half of an emoji cut off)';
 export const HAS_NUL = 'contains U+0000 (NUL), which Tally does not accept in IDs, names and property keys';
 
-/** An unpaired surrogate: a high one not followed by a low one, or a low one not preceded by a high one. */
-export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Whether a string has an unpaired surrogate: a high one (D800-DBFF) not followed by a low one
+ * (DC00-DFFF), or a low one not preceded by a high one. A loop, not a regex: the lookbehind such a
+ * regex needs is a syntax error in the browsers the dashboard still supports (Safari before 16.4).
+ */
+export function hasLoneSurrogate(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    if (unit > 0xdbff) return true;
+    const next = value.charCodeAt(i + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+    i++;
+  }
+  return false;
+}
 
-/** String.prototype.isWellFormed (Node 20, current browsers; native, so cheap per event), else the same test by regex. */
+/** String.prototype.isWellFormed (Node 20, current browsers; native, so cheap per event), else hasLoneSurrogate. */
 export const isWellFormed: (value: string) => boolean =
   typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
     ? (value) => (value as unknown as { isWellFormed(): boolean }).isWellFormed()
-    : (value) => !LONE_SURROGATE.test(value);
+    : (value) => !hasLoneSurrogate(value);
 
 /** Why a string cannot be an ID, a name or a property key (rules 1 and 2), or undefined when it can. */
 export function textProblem(label: string, value: string): string | undefined {
