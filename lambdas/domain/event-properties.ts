@@ -22,30 +22,22 @@ export interface PropertiesCheck {
 
 type Step = string | number;
 
-/** Thrown inside the walk to stop at the first problem; never leaves this module. */
-class Problem {
-  constructor(readonly message: string) {}
-}
-
 export function checkProperties(properties: Record<string, unknown>): PropertiesCheck {
-  const path: Step[] = [];
-  try {
-    return { problem: undefined, jsonBytesBound: walk(properties, path) };
-  } catch (err) {
-    if (err instanceof Problem) return { problem: err.message, jsonBytesBound: 0 };
-    throw err;
-  }
+  const bound = boundOf(properties);
+  if (bound >= 0) return { problem: undefined, jsonBytesBound: bound };
+  return { problem: firstProblem(properties, []), jsonBytesBound: 0 };
 }
 
-/** The JSON size bound of a value JSON.parse returned, throwing a Problem at the first value or key that breaks a rule. */
-function walk(value: unknown, path: Step[]): number {
+/**
+ * The fast walk, for every event: the JSON size bound of a value JSON.parse returned, or -1 when a key
+ * or value breaks a rule (firstProblem then walks again to name it). No path is kept.
+ */
+function boundOf(value: unknown): number {
   switch (typeof value) {
     case 'string':
-      if (!isWellFormed(value)) throw new Problem(freeTextProblem(place(path), value)!);
-      return 2 + 6 * value.length;
+      return isWellFormed(value) ? 2 + 6 * value.length : -1;
     case 'number':
-      if (!Number.isFinite(value)) throw new Problem(`${place(path)} is a number too large to store: JSON numbers must be within ±1.7976931348623157e308`);
-      return 25;
+      return Number.isFinite(value) ? 25 : -1;
     case 'boolean':
       return 5;
     case 'object': {
@@ -53,23 +45,48 @@ function walk(value: unknown, path: Step[]): number {
       let bytes = 2;
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
-          path.push(i);
-          bytes += walk(value[i], path) + 1;
-          path.pop();
+          const b = boundOf(value[i]);
+          if (b < 0) return -1;
+          bytes += b + 1;
         }
         return bytes;
       }
       const obj = value as Record<string, unknown>;
       for (const key in obj) {
-        if (!isWellFormed(key) || key.includes('\u0000')) throw new Problem(textProblem(`a key in ${place(path)}`, key)!);
-        path.push(key);
-        bytes += 2 + 6 * key.length + 1 + walk(obj[key], path) + 1;
-        path.pop();
+        if (!isWellFormed(key) || key.includes('\u0000')) return -1;
+        const b = boundOf(obj[key]);
+        if (b < 0) return -1;
+        bytes += 2 + 6 * key.length + 1 + b + 1;
       }
       return bytes;
     }
     default:
       return 0;
+  }
+}
+
+/** The slow walk, only for properties that break a rule: the first problem, depth first in key order, naming its place. */
+function firstProblem(value: unknown, path: Step[]): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return freeTextProblem(place(path), value);
+    case 'number':
+      return Number.isFinite(value) ? undefined : `${place(path)} is a number too large to store: JSON numbers must be within ±1.7976931348623157e308`;
+    case 'object': {
+      if (value === null) return undefined;
+      const entries: Array<[Step, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+      for (const [step, child] of entries) {
+        if (typeof step === 'string') {
+          const keyProblem = textProblem(`a key in ${place(path)}`, step);
+          if (keyProblem) return keyProblem;
+        }
+        const problem = firstProblem(child, [...path, step]);
+        if (problem) return problem;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
   }
 }
 

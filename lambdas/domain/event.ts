@@ -161,31 +161,37 @@ export function parseBatch(body: unknown): BatchResult {
   return details.length > 0 ? { ok: false, kind: 'validation', details } : { ok: true, events };
 }
 
+/** A batch's context: the string fields it sets, and each one's problem, checked once for the batch. */
+interface ContextDefaults {
+  values: Partial<Record<EventStringField, unknown>>;
+  problems: Partial<Record<EventStringField, string>>;
+}
+
 /**
  * The string fields a batch's context sets for every event that does not set them itself. Per-event
  * only: a context never sets name, properties or timestamp (spec).
  */
-function contextDefaults(context: Record<string, unknown> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function contextDefaults(context: Record<string, unknown> | undefined): ContextDefaults {
+  const out: ContextDefaults = { values: {}, problems: {} };
   if (!context) return out;
   for (const f of EVENT_STRING_FIELDS) {
-    const v = fieldValue(context, out, f);
-    if (v !== undefined) out[f] = v;
+    const v = ownFieldValue(context, f);
+    if (v === undefined) continue;
+    out.values[f] = v;
+    const problem = fieldProblem(f, v);
+    if (problem) out.problems[f] = problem;
   }
   return out;
 }
 
-/**
- * The value of a field: the event's own (snake_case first, then its aliases, the last of FIELD_ALIASES
- * winning), else the context's.
- */
-function fieldValue(raw: Record<string, unknown>, context: Record<string, unknown>, f: EventStringField): unknown {
+/** The value of a field set by an event (or a context) itself: snake_case first, then its aliases, the last of FIELD_ALIASES winning. */
+function ownFieldValue(raw: Record<string, unknown>, f: EventStringField): unknown {
   if (f in raw) return raw[f];
   const aliases = ALIASES_OF[f];
   if (aliases) {
     for (let i = aliases.length - 1; i >= 0; i--) if (aliases[i]! in raw) return raw[aliases[i]!];
   }
-  return context[f];
+  return undefined;
 }
 
 const ALIASES_OF: Partial<Record<EventStringField, string[]>> = {};
@@ -207,7 +213,7 @@ function fieldProblem(label: string, value: unknown): string | undefined {
 }
 
 /** Returns the event, or a readable error naming the failing fields (in schema order, joined by "; "). */
-function parseEvent(raw: unknown, context: Record<string, unknown>): SentEvent | string {
+function parseEvent(raw: unknown, context: ContextDefaults): SentEvent | string {
   if (!isPlainObject(raw)) return 'event must be a JSON object';
   const problems: string[] = [];
   const name = raw.name;
@@ -223,9 +229,15 @@ function parseEvent(raw: unknown, context: Record<string, unknown>): SentEvent |
   }
   const event = { name, timestampMs: undefined, properties } as SentEvent;
   for (const f of EVENT_STRING_FIELDS) {
-    const v = fieldValue(raw, context, f);
-    if (v === undefined) continue;
-    const problem = fieldProblem(f, v);
+    // The event's own value, else the context's, whose problem was found once for the batch.
+    let v = ownFieldValue(raw, f);
+    let problem: string | undefined;
+    if (v !== undefined) problem = fieldProblem(f, v);
+    else {
+      v = context.values[f];
+      if (v === undefined) continue;
+      problem = context.problems[f];
+    }
     if (problem) problems.push(problem);
     else event[f] = v as string;
   }
