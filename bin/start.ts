@@ -31,6 +31,7 @@ async function main() {
       trustProxy: config.trustProxy,
       geo: config.geo,
       resultsIntervalMs: config.resultsIntervalSeconds * 1000,
+      claimLeaseMs: config.claimLeaseSeconds * 1000,
       dashboardOrigin: config.dashboardOrigin,
     });
   })().catch((err: unknown) => {

@@ -36,6 +36,8 @@ export interface LocalServerOptions {
   clock?: () => number;
   /** Results job interval; 0 (the default here) runs it only on refresh. npm start uses 60 s. */
   resultsIntervalMs?: number;
+  /** The event ledger's claim lease (TALLY_CLAIM_LEASE_SECONDS); default CLAIM_LEASE_MS, as on AWS. */
+  claimLeaseMs?: number;
   /** How long a request may take to arrive (docs/api.md, "Limits"); tests shorten them. */
   timeouts?: RequestTimeouts;
   /** The one origin admin responses allow (CORS), for a dashboard served elsewhere; unset, none. */
@@ -76,6 +78,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     geo: options.geo,
     clock: options.clock,
     dashboardOrigin: options.dashboardOrigin,
+    claimLeaseMs: options.claimLeaseMs,
   });
   const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
   const handlers = createHandlers(deps);

@@ -33,14 +33,16 @@ export interface LocalWiring {
   clock?: () => number;
   /** The one origin admin responses allow (CORS); unset, none (the dashboard is served on the API's origin). */
   dashboardOrigin?: string;
+  /** The event ledger's claim lease; unset, CLAIM_LEASE_MS as on AWS. */
+  claimLeaseMs?: number;
 }
 
-export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin }: LocalWiring): Deps {
+export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin, claimLeaseMs }: LocalWiring): Deps {
   return {
     projects: new DynamoProjectStore(ddb, localTableName(TABLES.projects)),
     keys: new DynamoApiKeyStore(ddb, localTableName(TABLES.api_keys)),
     rateLimits: NO_RATE_LIMIT_REGISTRY,
-    ledger: new DynamoEventLedger(ddb, localTableName(TABLES.events)),
+    ledger: new DynamoEventLedger(ddb, localTableName(TABLES.events), { retentionDays: 30, leaseMs: claimLeaseMs }),
     sink: new FirehoseRawStream(firehoseClient, LOCAL_STREAMS.events),
     identities: new DynamoIdentityStore(ddb, localTableName(TABLES.identities)),
     identitySink: new FirehoseRawStream(firehoseClient, LOCAL_STREAMS.identities),
