@@ -45,6 +45,7 @@ async function main() {
   console.log(`  data directory: ${dataDir}`);
   console.log(`  raw events:     ${server.eventsDir}`);
   console.log(`  identity links: ${server.identitiesDir}`);
+  console.log(`  SQL views:      ${server.analystViews}  (duckdb -init it: events, identities, unique_events)`);
   console.log(
     config.geoDbPath
       ? `  geolocation:    ${config.geoDbPath}`

@@ -3,6 +3,7 @@
  * handlers the Lambdas run. This module starts and stops the pieces; the wiring is in wiring.ts, what
  * API Gateway does in api-gateway.ts, and the results job's schedule in results-scheduler.ts.
  */
+import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { errorFields, log } from '../logging/log';
 import { createHandlers } from '../handlers/registry';
 import { documentClient } from '../store/dynamo-client';
 import { FirehoseClient } from '../aws-client/firehose';
+import { analystViewsScript, ANALYST_VIEWS_FILE } from '../adapters/duckdb-analyst-views';
 import { localGateway } from './api-gateway';
 import { lockDataDir } from './data-dir';
 import { ensureTables, startDynalite, LOCAL_AWS } from './dynalite';
@@ -57,6 +59,8 @@ export interface LocalServer {
   firehose: LocalFirehose;
   eventsDir: string;
   identitiesDir: string;
+  /** The DuckDB script of the analyst views (events, identities, unique_events) over this data directory. */
+  analystViews: string;
   close(): Promise<void>;
 }
 
@@ -67,6 +71,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const eventsDir = join(options.dataDir, 'events');
   const identitiesDir = join(options.dataDir, 'identities');
   const firehose = await startLocalFirehose({ [LOCAL_STREAMS.events]: eventsDir, [LOCAL_STREAMS.identities]: identitiesDir });
+  const analystViews = join(options.dataDir, ANALYST_VIEWS_FILE);
+  await writeFile(analystViews, analystViewsScript(options.dataDir));
 
   const ddb = documentClient({ ...LOCAL_AWS, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });
   const firehoseClient = new FirehoseClient({ ...LOCAL_AWS, endpoint: firehose.endpoint });
@@ -118,6 +124,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     firehose,
     eventsDir,
     identitiesDir,
+    analystViews,
     close: () =>
       (closing ??= (async () => {
         const schedulerStopped = scheduler.stop();

@@ -11,10 +11,11 @@
  *
  * Then, through the admin API of the last server: every event sent is listed, none twice (one
  * listing per event name); the events of each user whose event the raw files hold twice are listed
- * once (the dashboard's Users page asks this way); and the experiment every event enrolled its user
- * in counts each user once. `npm run bench:crash` runs the same drill with 20,000 events.
+ * once (the dashboard's Users page asks this way); the experiment every event enrolled its user in
+ * counts each user once; and the data directory's DuckDB view unique_events has every event once. `npm run bench:crash` runs the same drill with 20,000 events.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,5 +68,24 @@ describe('SIGKILL of npm start during a 10-connection load, clients resending', 
     expect(check.usersWithCopies.filter((u) => u.listed !== 1)).toEqual([]);
     expect(check.results.enrolled).toEqual(check.results.expected);
     expect(check.results.multipleExposures).toBe(0);
+
+    // What analysts query locally: the data directory's DuckDB views (views.sql).
+    const db = await DuckDBInstance.create(':memory:');
+    const duck = await db.connect();
+    try {
+      // Its statements one by one, as the DuckDB shell runs them: no identity links here, so the
+      // identities view (last) cannot be created, and the events views are.
+      const script = readFileSync(join(dataDir, 'views.sql'), 'utf8');
+      for (const statement of script.split(/;\n/).filter((s) => !/^\s*$/.test(s.replace(/^--.*$/gm, '')))) {
+        await duck.run(statement).catch((err: Error) => expect(err.message).toMatch(/No files found that match the pattern ".*identities/));
+      }
+      const count = async (view: string) =>
+        Number((await duck.runAndReadAll(`SELECT count(*) FROM ${view} WHERE project_id = '${run!.projectId}'`)).getRows()[0]![0]);
+      expect(await count('unique_events')).toBe(run.sent.size);
+      expect(await count('events')).toBe(run.sent.size + check.rawCopies);
+    } finally {
+      duck.closeSync();
+      db.closeSync();
+    }
   });
 });
