@@ -14,7 +14,9 @@
  * stream has a file (the first event; the first identity link), so the events views come first and
  * the DuckDB shell, which goes on after a failed statement, creates them even before any link.
  */
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AnalyticsViews } from '../ports';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, readJsonSql, TRINO_COMPAT_MACROS, type DuckType } from './duckdb-results-query';
 import { renderCreateUniqueEventsView, UNIQUE_EVENTS_VIEW } from './sql/unique-events';
 
@@ -38,4 +40,21 @@ export function analystViewsScript(dataDir: string): string {
     `CREATE OR REPLACE VIEW identities AS ${streamSelect(join(dataDir, 'identities'), IDENTITY_COLUMNS)};`,
     '',
   ].join('\n');
+}
+
+/** The analyst views locally: create() (re)writes <data dir>/views.sql, drop() removes it. */
+export class DuckDbAnalyticsViews implements AnalyticsViews {
+  constructor(private readonly dataDir: string) {}
+
+  get file(): string {
+    return join(this.dataDir, ANALYST_VIEWS_FILE);
+  }
+
+  async create(): Promise<void> {
+    await writeFile(this.file, analystViewsScript(this.dataDir));
+  }
+
+  async drop(): Promise<void> {
+    await rm(this.file, { force: true });
+  }
 }

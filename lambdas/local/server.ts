@@ -3,7 +3,6 @@
  * handlers the Lambdas run. This module starts and stops the pieces; the wiring is in wiring.ts, what
  * API Gateway does in api-gateway.ts, and the results job's schedule in results-scheduler.ts.
  */
-import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { errorFields, log } from '../logging/log';
 import { createHandlers } from '../handlers/registry';
 import { documentClient } from '../store/dynamo-client';
 import { FirehoseClient } from '../aws-client/firehose';
-import { analystViewsScript, ANALYST_VIEWS_FILE } from '../adapters/duckdb-analyst-views';
+import { ANALYST_VIEWS_FILE } from '../adapters/duckdb-analyst-views';
 import { localGateway } from './api-gateway';
 import { lockDataDir } from './data-dir';
 import { ensureTables, startDynalite, LOCAL_AWS } from './dynalite';
@@ -71,8 +70,6 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const eventsDir = join(options.dataDir, 'events');
   const identitiesDir = join(options.dataDir, 'identities');
   const firehose = await startLocalFirehose({ [LOCAL_STREAMS.events]: eventsDir, [LOCAL_STREAMS.identities]: identitiesDir });
-  const analystViews = join(options.dataDir, ANALYST_VIEWS_FILE);
-  await writeFile(analystViews, analystViewsScript(options.dataDir));
 
   const ddb = documentClient({ ...LOCAL_AWS, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });
   const firehoseClient = new FirehoseClient({ ...LOCAL_AWS, endpoint: firehose.endpoint });
@@ -87,6 +84,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     claimLeaseMs: options.claimLeaseMs,
   });
   const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
+  // What the deploy does on AWS (the analytics-views custom resource), at every start: the views follow the code.
+  await deps.analyticsViews.create();
   const handlers = createHandlers(deps);
 
   const timeouts = options.timeouts ?? DEFAULT_REQUEST_TIMEOUTS;
@@ -124,7 +123,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     firehose,
     eventsDir,
     identitiesDir,
-    analystViews,
+    analystViews: join(options.dataDir, ANALYST_VIEWS_FILE),
     close: () =>
       (closing ??= (async () => {
         const schedulerStopped = scheduler.stop();

@@ -7,6 +7,7 @@ import type { DocumentClient } from '../aws-client/dynamodb';
 import type { FirehoseClient } from '../aws-client/firehose';
 import type { Deps } from '../deps';
 import type { GeoLookup } from '../domain/geo';
+import { DuckDbAnalyticsViews } from '../adapters/duckdb-analyst-views';
 import { DuckDbRecentEvents } from '../adapters/duckdb-recent-events';
 import { DuckDbResultsQuery } from '../adapters/duckdb-results-query';
 import { NO_GEO } from '../adapters/geo-mmdb';
@@ -53,6 +54,8 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     // Athena's local stand-in: DuckDB over the same NDJSON files the local Firehose endpoint writes.
     resultsQuery: new DuckDbResultsQuery(dataDir),
     recentEvents: new DuckDbRecentEvents(dataDir),
+    // The Athena views' stand-in: a DuckDB script in the data directory (written by the server at start).
+    analyticsViews: new DuckDbAnalyticsViews(dataDir),
     geo: geo ?? NO_GEO,
     clock: clock ?? Date.now,
     adminToken: async () => adminToken,

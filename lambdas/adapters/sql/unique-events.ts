@@ -3,12 +3,12 @@
  * for Athena's CREATE OR REPLACE VIEW (lambdas/entry/analytics-views.ts) and for the local DuckDB
  * views (duckdb-analyst-views.ts), from the same text. Pure.
  */
+import { UNIQUE_EVENTS_VIEW } from '../../contract/analytics-views';
 import { expandIncludes } from './include';
 import { renderSql, tableRef } from './render';
 import UNIQUE_EVENTS_SQL from './unique-events.sql';
 
-/** The view's name, next to the events table (tally.unique_events on AWS). */
-export const UNIQUE_EVENTS_VIEW = 'unique_events';
+export { UNIQUE_EVENTS_VIEW };
 
 /** The view's query over an events table (tally.events, or the local view events). */
 export function renderUniqueEvents(eventsTable: string): string {
