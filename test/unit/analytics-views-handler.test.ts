@@ -20,7 +20,12 @@ const base = {
   ResourceProperties: { ServiceToken: 'arn', Database: 'tally', CodeKey: 'abc.zip' },
 };
 const create = { ...base, RequestType: 'Create' } as CloudFormationCustomResourceEvent;
-const update = { ...base, RequestType: 'Update', PhysicalResourceId: VIEWS_PHYSICAL_ID, OldResourceProperties: base.ResourceProperties } as CloudFormationCustomResourceEvent;
+const update = {
+  ...base,
+  RequestType: 'Update',
+  PhysicalResourceId: VIEWS_PHYSICAL_ID,
+  OldResourceProperties: base.ResourceProperties,
+} as CloudFormationCustomResourceEvent;
 const del = (physicalId: string) => ({ ...base, RequestType: 'Delete', PhysicalResourceId: physicalId }) as CloudFormationCustomResourceEvent;
 
 function harness(fail?: 'create' | 'drop') {
