@@ -317,7 +317,10 @@ export class TallyStack extends Stack {
       value: raw.bucket.bucketName,
       description: 'Raw records: events/ and identities/, each project_id=<id>/dt=<YYYY-MM-DD>/',
     });
-    new CfnOutput(this, 'GlueDatabase', { value: analytics.database.databaseName, description: 'Query <database>.events in Athena' });
+    new CfnOutput(this, 'GlueDatabase', {
+      value: analytics.database.databaseName,
+      description: 'Query <database>.unique_events (each event once) or <database>.events in Athena',
+    });
     new CfnOutput(this, 'AthenaWorkGroup', { value: analytics.workGroup.ref, description: 'Athena workgroup for analysts' });
   }
 }

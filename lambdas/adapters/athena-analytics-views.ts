@@ -3,8 +3,8 @@
  * (docs/data-model.md, "Unique events"). Created at deploy by a CloudFormation custom resource
  * (lambdas/handlers/analytics-views.ts), with Athena's own DDL: CREATE OR REPLACE VIEW
  * <database>.unique_events AS <sql/unique-events.sql over <database>.events>, run in the workgroup
- * like any query (DDL statements scan no data). Athena stores the view in the Glue Data Catalog
- * itself, in the form it reads back; nothing here writes Glue's view encoding by hand.
+ * like any query. Athena stores the view in the Glue Data Catalog itself, in the form it reads back;
+ * nothing here writes Glue's view encoding by hand (docs/decisions/count-each-event-once.md).
  * drop() runs DROP VIEW IF EXISTS.
  */
 import type { AnalyticsViews } from '../ports';

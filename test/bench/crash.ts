@@ -8,8 +8,9 @@
  * since the previous start, the server is killed with SIGKILL and started again on the same data
  * directory; the clients resend every batch that was not acknowledged. The server's TALLY_CLAIM_LEASE_SECONDS is CRASH_LEASE_SECONDS (default 30,
  * the default lease). Then it counts, over the admin events listing (one listing per event name),
- * the sent events not listed (lost) and the rows listed twice, and the raw file lines that repeat a
- * deduplication key (the copies the readers drop). CRASH_SEED changes the random moments.
+ * the sent events not listed (lost) and the rows listed twice, the raw file lines that repeat a
+ * deduplication key (the copies the readers drop), the user listing of each user with a copy, and
+ * the results of the experiment every event enrolls its user in. CRASH_SEED changes the random moments.
  */
 import '../../bin/node-version';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,7 +52,13 @@ async function main() {
     console.log(`  lost (sent, not listed):         ${check.lost}`);
     console.log(`  copies in the events listing:    ${check.listedCopies}`);
     console.log(`  copies in the raw files:         ${check.rawCopies}  (the same event stored twice; every reader counts it once)`);
-    process.exitCode = check.lost === 0 && check.listedCopies === 0 ? 0 : 1;
+    const userListings = check.usersWithCopies.filter((u) => u.listed !== 1).length;
+    console.log(`  users with a copy listed twice:  ${userListings} of ${check.usersWithCopies.length} (user_id listing, the Users page)`);
+    const resultsOk = JSON.stringify(check.results.enrolled) === JSON.stringify(check.results.expected) && check.results.multipleExposures === 0;
+    console.log(
+      `  results: enrolled ${JSON.stringify(check.results.enrolled)} (expected ${JSON.stringify(check.results.expected)}), multiple exposures ${check.results.multipleExposures}`,
+    );
+    process.exitCode = check.lost === 0 && check.listedCopies === 0 && userListings === 0 && resultsOk ? 0 : 1;
   } finally {
     run.server.child.kill('SIGTERM');
     await run.server.exited;
