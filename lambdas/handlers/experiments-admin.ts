@@ -1,6 +1,7 @@
 /** The dashboard's experiment operations under /admin/v1/projects/{project_id}/experiments. */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
+import { freeTextRule, textRule } from '../domain/client-text-schema';
 import { DEFAULT_VARIANTS, snakeCase, transitionRefusal, type Experiment, type Transition } from '../domain/experiment';
 import { LIMITS } from '../domain/limits';
 import { sdkSnakeCase } from '../domain/sdk-snake-case';
@@ -12,20 +13,21 @@ import { requireExperiment, requireProject, wrapAdmin, type AdminDeps } from './
 
 export const MAX_VARIANTS = 26;
 
-const Name = z
-  .string({ error: 'name must be a string' })
-  .trim()
-  .min(1, 'name must not be empty')
-  .max(200, 'name is longer than 200 characters')
-  .refine((n) => snakeCase(n) !== '', 'name must contain letters or digits');
+const Name = textRule(
+  z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name is longer than 200 characters'),
+  'name',
+).refine((n) => snakeCase(n) !== '', 'name must contain letters or digits');
 
 const Variants = z
   .array(
-    z
-      .string({ error: 'each variant must be a string' })
-      .trim()
-      .min(1, 'variants must not be empty strings')
-      .max(100, 'a variant is longer than 100 characters'),
+    textRule(
+      z
+        .string({ error: 'each variant must be a string' })
+        .trim()
+        .min(1, 'variants must not be empty strings')
+        .max(100, 'a variant is longer than 100 characters'),
+      'a variant',
+    ),
     {
       error: 'variants must be an array of strings',
     },
@@ -34,12 +36,15 @@ const Variants = z
   .max(MAX_VARIANTS, `variants may have at most ${MAX_VARIANTS} entries`)
   .refine((v) => new Set(v).size === v.length, 'variants must be unique');
 
-const GoalEvent = z
-  .string({ error: (iss) => (iss.input === undefined ? 'goal_event is required' : 'goal_event must be a string') })
-  .min(1, 'goal_event must not be empty')
-  .max(LIMITS.maxEventNameLength, `goal_event is longer than ${LIMITS.maxEventNameLength} characters`);
+const GoalEvent = textRule(
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'goal_event is required' : 'goal_event must be a string') })
+    .min(1, 'goal_event must not be empty')
+    .max(LIMITS.maxEventNameLength, `goal_event is longer than ${LIMITS.maxEventNameLength} characters`),
+  'goal_event',
+);
 
-const Description = z.string({ error: 'description must be a string' }).max(2000, 'description is longer than 2000 characters');
+const Description = freeTextRule(z.string({ error: 'description must be a string' }).max(2000, 'description is longer than 2000 characters'), 'description');
 
 export const CreateExperiment = z.object({
   name: z

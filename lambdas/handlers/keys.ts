@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { effectiveRateLimit, generateApiKey, hashApiKey, PLANS, type ApiKeyRecord } from '../domain/api-key';
 import { normaliseOrigin } from '../domain/access';
+import { textRule } from '../domain/client-text-schema';
 import { OutcomeUnknownError } from '../domain/transient-error';
 import { notFound } from '../http/api-error';
 import { empty, json } from '../http/event';
@@ -30,7 +31,10 @@ export const CreateKey = z.object({
     .max(MAX_RATE_LIMIT_PER_MINUTE, `rate_limit_per_minute must be at most ${MAX_RATE_LIMIT_PER_MINUTE}`)
     .optional(),
   allowed_origins: z.array(Origin, { error: 'allowed_origins must be an array of origins' }).max(100).default([]),
-  allowed_bundle_ids: z.array(z.string().min(1).max(255), { error: 'allowed_bundle_ids must be an array of strings' }).max(100).default([]),
+  allowed_bundle_ids: z
+    .array(textRule(z.string().min(1).max(255), 'a bundle ID'), { error: 'allowed_bundle_ids must be an array of strings' })
+    .max(100)
+    .default([]),
 });
 
 export interface KeyDeps extends AdminDeps {

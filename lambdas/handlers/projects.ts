@@ -1,13 +1,17 @@
 /** POST /admin/v1/projects and GET /admin/v1/projects. */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
+import { textRule } from '../domain/client-text-schema';
 import { json } from '../http/event';
 import { jsonBody } from '../http/validate';
 import type { ProjectStore } from '../ports';
 import { wrapAdmin, type AdminDeps } from './admin';
 
 export const CreateProject = z.object({
-  name: z.string({ error: 'name is required and must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name is longer than 200 characters'),
+  name: textRule(
+    z.string({ error: 'name is required and must be a string' }).trim().min(1, 'name must not be empty').max(200, 'name is longer than 200 characters'),
+    'name',
+  ),
 });
 
 export interface ProjectDeps extends AdminDeps {
