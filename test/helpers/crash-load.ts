@@ -114,10 +114,28 @@ export interface SentEvent {
 /** The most events one listing returns (MAX_LISTING_LIMIT); names hold fewer, so a listing is complete. */
 const PER_NAME = 500;
 
+/** Runs the drill; on a failure, stops the clients and kills every server it started before rethrowing. */
 export async function runCrashLoad(o: CrashLoadOptions): Promise<CrashLoadRun> {
+  const started: ServerChild[] = [];
+  const state = { aborted: false };
+  const start = async () => {
+    const child = await startServerChild(o.dataDir, o.env);
+    started.push(child);
+    return child;
+  };
+  try {
+    return await drill(o, start, state);
+  } catch (err) {
+    state.aborted = true;
+    for (const child of started) child.child.kill('SIGKILL');
+    throw err;
+  }
+}
+
+async function drill(o: CrashLoadOptions, start: () => Promise<ServerChild>, state: { aborted: boolean }): Promise<CrashLoadRun> {
   const started = performance.now();
   const random = prng(o.seed);
-  let server: ServerChild | undefined = await startServerChild(o.dataDir, o.env);
+  let server: ServerChild | undefined = await start();
   let current: ServerChild = server;
 
   const admin = async (method: string, path: string, body?: unknown) => {
@@ -190,10 +208,11 @@ export async function runCrashLoad(o: CrashLoadOptions): Promise<CrashLoadRun> {
   let next = 0;
   let acknowledged = 0;
   const clients = Array.from({ length: o.connections }, async () => {
-    while (next < bodies.length) {
+    while (next < bodies.length && !state.aborted) {
       const body = bodies[next++]!;
-      for (let attempt = 0; ; attempt++) {
-        while (!server) await sleep(50);
+      for (let attempt = 0; !state.aborted; attempt++) {
+        while (!server && !state.aborted) await sleep(50);
+        if (!server) break;
         requests++;
         if (attempt > 0) resends++;
         const status = await send(server.url, body);
@@ -212,10 +231,10 @@ export async function runCrashLoad(o: CrashLoadOptions): Promise<CrashLoadRun> {
     for (; more(); kills++) {
       const [min, max] = o.killAfterBatches;
       const due = acknowledged + min + Math.floor(random() * (max - min + 1));
-      while (acknowledged < due && acknowledged < batches) await sleep(5);
+      while (acknowledged < due && acknowledged < batches && !state.aborted) await sleep(5);
       await sleep(random() * 50);
       // Asked again: the copies of the previous kill are stored once its lease has passed.
-      if (acknowledged >= batches || !more()) break;
+      if (acknowledged >= batches || state.aborted || !more()) break;
       const victim = server!;
       server = undefined;
       victim.child.kill('SIGKILL');
@@ -223,7 +242,7 @@ export async function runCrashLoad(o: CrashLoadOptions): Promise<CrashLoadRun> {
       agent.destroy();
       agent = new Agent({ keepAlive: true, maxSockets: o.connections });
       o.progress?.(`  SIGKILL ${kills + 1} after ${acknowledged}/${batches} batches acknowledged; restarting`);
-      current = await startServerChild(o.dataDir, o.env);
+      current = await start();
       server = current;
     }
   })();
