@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandIncludes, SQL_RULES } from '../../lambdas/adapters/sql/include';
 import { renderSql, SqlRenderError } from '../../lambdas/adapters/sql/render';
@@ -54,8 +56,13 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
   });
 
   it('every query reading events through rules/event-columns.sql keeps the first copy of each event only (copy_rank = 1)', () => {
-    const readers = [RESULTS_COUNT_SQL, RESULTS_SUMMARY_SQL].filter((sql) => includes(sql, 'rules/event-columns.sql'));
-    expect(readers).toHaveLength(2);
+    // Every query file, so a new one (a count or sum metric) is checked as soon as it exists.
+    const dir = join(import.meta.dirname, '../../lambdas/adapters/sql');
+    const queries = readdirSync(dir)
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'));
+    const readers = queries.filter((sql) => includes(sql, 'rules/event-columns.sql'));
+    expect(readers).toEqual(expect.arrayContaining([RESULTS_COUNT_SQL, RESULTS_SUMMARY_SQL]));
     for (const sql of readers) {
       // The subquery holding the rule, then, right after it closes, the filter on its copy_rank.
       expect(sql).toMatch(/\{\{> rules\/event-columns\.sql\}\}\n(?:.*\n)*?\s*\) parsed\n(?:\s*--.*\n)*\s*WHERE copy_rank = 1\n/);
