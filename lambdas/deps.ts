@@ -1,6 +1,7 @@
 /** Everything a handler may depend on. Each handler factory asks for the subset it uses. */
 import type { GeoLookup } from './domain/geo';
 import type {
+  AnalyticsViews,
   ApiKeyStore,
   AssignmentStore,
   EventLedger,
@@ -34,6 +35,8 @@ export interface Deps {
   recentEvents: RecentEvents;
   /** The recent-users listing over the same stream and window. */
   recentUsers: RecentUsers;
+  /** The analyst views (unique_events): Athena views on AWS, made at deploy; locally <data dir>/views.sql. */
+  analyticsViews: AnalyticsViews;
   geo: GeoLookup;
   clock: () => number;
   adminToken: () => Promise<string>;

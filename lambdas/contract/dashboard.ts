@@ -62,3 +62,16 @@ export function dashboardCsp(apiOrigin: string): string {
     "frame-ancestors 'none'",
   ].join('; ');
 }
+
+/**
+ * The security headers the local server sends with every page it serves from the API's own origin:
+ * the dashboard's files (lambdas/local/dashboard-files.ts) and the SDK example page
+ * (lambdas/local/example-page.ts). On AWS CloudFront's response headers policy sends the dashboard's
+ * (lib/dashboard.ts), with HSTS as well, which plain http://127.0.0.1 has no use for.
+ */
+export const LOCAL_PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': dashboardCsp("'self'"),
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};

@@ -15,3 +15,10 @@ export const GATEWAY_CONTEXT = {
   /** The 403 message, JSON-escaped so it can sit between quotes in the template. */
   error: 'gw_error',
 } as const;
+
+/**
+ * The 503 error of a transient failure that no more specific message describes: API Gateway's answer
+ * when the authorizer fails (lib/api/gateway-responses.ts), the local server's when the key lookup
+ * fails, and a handler's for a transient failure it did not catch itself (http/wrap.ts).
+ */
+export const SERVICE_UNAVAILABLE_ERROR = 'Service temporarily unavailable; retry the request';

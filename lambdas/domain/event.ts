@@ -7,7 +7,9 @@
  * for the OpenAPI document; test/unit/event-schema.test.ts checks that both give the same messages.
  */
 import { LIMITS } from './limits';
+import { textProblem } from './client-text';
 import { dedupeKey } from './dedupe';
+import { checkProperties } from './event-properties';
 import { idKeyProblem } from './id-key-budget';
 import { IDENTIFY_EVENT } from './identity';
 import type { Surface } from './surface';
@@ -159,31 +161,37 @@ export function parseBatch(body: unknown): BatchResult {
   return details.length > 0 ? { ok: false, kind: 'validation', details } : { ok: true, events };
 }
 
+/** A batch's context: the string fields it sets, and each one's problem, checked once for the batch. */
+interface ContextDefaults {
+  values: Partial<Record<EventStringField, unknown>>;
+  problems: Partial<Record<EventStringField, string>>;
+}
+
 /**
  * The string fields a batch's context sets for every event that does not set them itself. Per-event
  * only: a context never sets name, properties or timestamp (spec).
  */
-function contextDefaults(context: Record<string, unknown> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function contextDefaults(context: Record<string, unknown> | undefined): ContextDefaults {
+  const out: ContextDefaults = { values: {}, problems: {} };
   if (!context) return out;
   for (const f of EVENT_STRING_FIELDS) {
-    const v = fieldValue(context, out, f);
-    if (v !== undefined) out[f] = v;
+    const v = ownFieldValue(context, f);
+    if (v === undefined) continue;
+    out.values[f] = v;
+    const problem = fieldProblem(f, v);
+    if (problem) out.problems[f] = problem;
   }
   return out;
 }
 
-/**
- * The value of a field: the event's own (snake_case first, then its aliases, the last of FIELD_ALIASES
- * winning), else the context's.
- */
-function fieldValue(raw: Record<string, unknown>, context: Record<string, unknown>, f: EventStringField): unknown {
+/** The value of a field set by an event (or a context) itself: snake_case first, then its aliases, the last of FIELD_ALIASES winning. */
+function ownFieldValue(raw: Record<string, unknown>, f: EventStringField): unknown {
   if (f in raw) return raw[f];
   const aliases = ALIASES_OF[f];
   if (aliases) {
     for (let i = aliases.length - 1; i >= 0; i--) if (aliases[i]! in raw) return raw[aliases[i]!];
   }
-  return context[f];
+  return undefined;
 }
 
 const ALIASES_OF: Partial<Record<EventStringField, string[]>> = {};
@@ -193,30 +201,43 @@ function nameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string') return name === undefined ? 'name is required' : 'name must be a string';
   if (name.length < 1) return 'name must not be empty';
   if (name.length > LIMITS.maxEventNameLength) return `name is longer than ${LIMITS.maxEventNameLength} characters`;
-  return undefined;
+  return textProblem('name', name);
 }
 
+/** The rule of the ID and device fields, and of an `$identify`'s $anonymous_id. */
 function fieldProblem(label: string, value: unknown): string | undefined {
   if (typeof value !== 'string') return `${label} must be a string`;
   if (value.length < 1) return `${label} must not be empty (leave it out instead)`;
   if (value.length > LIMITS.maxFieldLength) return `${label} is longer than ${LIMITS.maxFieldLength} characters`;
-  return undefined;
+  return textProblem(label, value);
 }
 
 /** Returns the event, or a readable error naming the failing fields (in schema order, joined by "; "). */
-function parseEvent(raw: unknown, context: Record<string, unknown>): SentEvent | string {
+function parseEvent(raw: unknown, context: ContextDefaults): SentEvent | string {
   if (!isPlainObject(raw)) return 'event must be a JSON object';
   const problems: string[] = [];
   const name = raw.name;
   const nameError = nameProblem(name);
   if (nameError) problems.push(nameError);
   const properties = raw.properties === undefined ? {} : raw.properties;
+  let propertiesBound = 0;
   if (!isPlainObject(properties)) problems.push('properties must be a JSON object');
+  else {
+    const checked = checkProperties(properties);
+    if (checked.problem) problems.push(checked.problem);
+    propertiesBound = checked.jsonBytesBound;
+  }
   const event = { name, timestampMs: undefined, properties } as SentEvent;
   for (const f of EVENT_STRING_FIELDS) {
-    const v = fieldValue(raw, context, f);
-    if (v === undefined) continue;
-    const problem = fieldProblem(f, v);
+    // The event's own value, else the context's, whose problem was found once for the batch.
+    let v = ownFieldValue(raw, f);
+    let problem: string | undefined;
+    if (v !== undefined) problem = fieldProblem(f, v);
+    else {
+      v = context.values[f];
+      if (v === undefined) continue;
+      problem = context.problems[f];
+    }
     if (problem) problems.push(problem);
     else event[f] = v as string;
   }
@@ -229,55 +250,24 @@ function parseEvent(raw: unknown, context: Record<string, unknown>): SentEvent |
   }
   const idProblem = identityIdProblem(event.name, event.user_id, event.properties);
   if (idProblem) return idProblem;
-  const propertiesBytes = jsonBytesOver(event.properties, LIMITS.maxPropertiesBytes);
-  if (propertiesBytes !== undefined) {
-    return `properties are ${propertiesBytes} bytes as JSON; the limit is ${LIMITS.maxPropertiesBytes}`;
+  // Most properties are far below the limit by the walk's bound alone; only the rest are serialised.
+  if (propertiesBound > LIMITS.maxPropertiesBytes) {
+    const bytes = Buffer.byteLength(JSON.stringify(event.properties));
+    if (bytes > LIMITS.maxPropertiesBytes) return `properties are ${bytes} bytes as JSON; the limit is ${LIMITS.maxPropertiesBytes}`;
   }
   return event;
 }
 
 /**
- * The UTF-8 bytes of JSON.stringify(value) when they exceed limit, else undefined. Most properties
- * are far below the limit: a bound computed without serialising (a UTF-16 unit of a string is at most
- * 6 bytes, as \uXXXX; a number at most 25 characters) settles those, and only the rest are serialised.
+ * The IDs an event makes part of identity keys: its user_id, and an `$identify`'s $anonymous_id, which
+ * follows the rule of the ID fields (a string, not empty, the text rule) and the key budget.
  */
-function jsonBytesOver(value: Record<string, unknown>, limit: number): number | undefined {
-  if (jsonBytesBound(value) <= limit) return undefined;
-  const bytes = Buffer.byteLength(JSON.stringify(value));
-  return bytes > limit ? bytes : undefined;
-}
-
-/** An upper bound of the UTF-8 bytes of JSON.stringify of a value JSON.parse returned. */
-function jsonBytesBound(value: unknown): number {
-  switch (typeof value) {
-    case 'string':
-      return 2 + 6 * value.length;
-    case 'number':
-      return 25;
-    case 'boolean':
-      return 5;
-    case 'object': {
-      if (value === null) return 4;
-      let bytes = 2;
-      if (Array.isArray(value)) {
-        for (const v of value) bytes += jsonBytesBound(v) + 1;
-        return bytes;
-      }
-      const obj = value as Record<string, unknown>;
-      for (const key in obj) bytes += 2 + 6 * key.length + 1 + jsonBytesBound(obj[key]) + 1;
-      return bytes;
-    }
-    default:
-      return 0;
-  }
-}
-
-/** The IDs an event makes part of identity keys: its user_id, and an `$identify`'s $anonymous_id. */
 function identityIdProblem(name: string, userId: string | undefined, properties: Record<string, unknown>): string | undefined {
   const anonymousId = name === IDENTIFY_EVENT ? properties.$anonymous_id : undefined;
+  const anonymousLabel = 'properties.$anonymous_id';
   return (
     (userId === undefined ? undefined : idKeyProblem('user_id', userId)) ??
-    (typeof anonymousId === 'string' ? idKeyProblem('properties.$anonymous_id', anonymousId) : undefined)
+    (anonymousId === undefined ? undefined : (fieldProblem(anonymousLabel, anonymousId) ?? idKeyProblem(anonymousLabel, anonymousId as string)))
   );
 }
 

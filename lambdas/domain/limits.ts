@@ -12,6 +12,21 @@ export const LIMITS = {
   maxPropertiesBytes: 32 * 1024,
   /** Objects and arrays nested inside each other, counted from the body's top level. */
   maxJsonDepth: 32,
+  /**
+   * Array elements plus object members in one body (domain/json-shape.ts counts them). 100 per event of
+   * a full 1,000-event batch, where a typical event has 10-20; and far above what one valid event can
+   * hold (its properties are at most 32 KiB, so about 16,400 values), so an SDK that halves a batch on
+   * 413 always gets through. With maxJsonKeys it bounds what JSON.parse builds from a body within
+   * the limits: about 13 ms at most on a loaded 2-core machine.
+   */
+  maxJsonValues: 100_000,
+  /**
+   * Distinct object keys in one body, as written. JSON.parse pays for each new key (a new hidden class,
+   * an interned string): 100,000 distinct keys cost it 50-130 ms on a loaded 2-core machine, 10,000 at
+   * most about 13 ms. Events share a small vocabulary of property names; one valid event holds at most
+   * about 4,700 keys (32 KiB of properties), so a halved batch always gets through.
+   */
+  maxJsonKeys: 10_000,
   maxEventNameLength: 255,
   /** user_id, session_id, event_id and the device fields. */
   maxFieldLength: 1024,

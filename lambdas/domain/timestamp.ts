@@ -45,14 +45,19 @@ function fromIso(value: string): TimestampResult {
   }
   // No zone means UTC (documented): servers and SDKs that omit it almost always mean UTC.
   const offsetMs = zone === undefined || zone === 'Z' || zone === 'z' ? 0 : parseOffset(zone);
+  if (offsetMs === undefined) {
+    return { ok: false, error: `timestamp "${truncate(value)}" has a time-zone offset out of range (from -23:59 to +23:59)` };
+  }
   return checkRange(local - offsetMs);
 }
 
-function parseOffset(zone: string): number {
+/** ±hh, ±hhmm or ±hh:mm in milliseconds; undefined past 23 hours or 59 minutes (RFC 3339's time-numoffset). */
+function parseOffset(zone: string): number | undefined {
   const sign = zone.startsWith('-') ? -1 : 1;
   const digits = zone.slice(1).replace(':', '');
   const hours = Number(digits.slice(0, 2));
   const minutes = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+  if (hours > 23 || minutes > 59) return undefined;
   return sign * (hours * 60 + minutes) * 60_000;
 }
 

@@ -1,5 +1,6 @@
-/** Athena on AWS: the results query and the recent-events and recent-users listings. Only the functions using them import this (lambdaHandler). */
+/** Athena on AWS: the results query, the recent-events and recent-users listings and the analyst views. Only the functions using them import this (lambdaHandler). */
 import { AthenaClient } from '@aws-sdk/client-athena';
+import { AthenaAnalyticsViews } from '../adapters/athena-analytics-views';
 import { AthenaRecentEvents } from '../adapters/athena-recent-events';
 import { AthenaRecentUsers } from '../adapters/athena-recent-users';
 import { AthenaResultsQuery } from '../adapters/athena-results-query';
@@ -28,3 +29,7 @@ export const athenaRecentEvents: Wiring<'recentEvents'> = (env) =>
 /** The recent-users listing: the same reads and window. */
 export const athenaRecentUsers: Wiring<'recentUsers'> = (env) =>
   new AthenaRecentUsers(athena(env), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
+
+/** The analyst views (unique_events), created by the deploy's custom resource in the raw tables' database. */
+export const athenaAnalyticsViews: Wiring<'analyticsViews'> = (env) =>
+  new AthenaAnalyticsViews(athena(env), { database: env.ATHENA_DATABASE, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });

@@ -1,5 +1,6 @@
 /** GET /admin/v1/projects/{project_id}/events: recent stored events, newest first, read from the raw event stream. */
 import * as z from 'zod';
+import { textRule } from '../domain/client-text-schema';
 import { json } from '../http/event';
 import { parseWith } from '../http/validate';
 import type { ProjectStore, RecentEvents } from '../ports';
@@ -7,9 +8,12 @@ import { requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_LISTING_LIMIT = 1000;
 
+const FILTER_RULE = 'A value with U+0000 or an unpaired UTF-16 surrogate gets 400: no stored event has one (docs/api.md, "Text from clients").';
+
+/** Filters follow the text rule of what they match, so every value reaching the query can be a stored one. */
 export const Query = z.object({
-  user_id: z.string().min(1).optional(),
-  name: z.string().min(1).optional(),
+  user_id: textRule(z.string().min(1), 'user_id').describe(FILTER_RULE).optional(),
+  name: textRule(z.string().min(1), 'name').describe(FILTER_RULE).optional(),
   limit: z.coerce
     .number({ error: 'limit must be an integer' })
     .int('limit must be an integer')

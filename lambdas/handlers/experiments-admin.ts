@@ -1,6 +1,7 @@
 /** The dashboard's experiment operations under /admin/v1/projects/{project_id}/experiments. */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
+import { freeTextRule, textRule } from '../domain/client-text-schema';
 import { DEFAULT_VARIANTS, snakeCase, transitionRefusal, type Experiment, type Transition } from '../domain/experiment';
 import { mapLimit } from '../domain/concurrency';
 import { EXPERIMENT_LIMITS } from '../domain/experiment-fields';
@@ -15,20 +16,21 @@ import { requireExperiment, requireProject, wrapAdmin, type AdminDeps } from './
 export const MAX_VARIANTS = EXPERIMENT_LIMITS.maxVariants;
 const L = EXPERIMENT_LIMITS;
 
-const Name = z
-  .string({ error: 'name must be a string' })
-  .trim()
-  .min(1, 'name must not be empty')
-  .max(L.nameLength, `name is longer than ${L.nameLength} characters`)
-  .refine((n) => snakeCase(n) !== '', 'name must contain letters or digits');
+const Name = textRule(
+  z.string({ error: 'name must be a string' }).trim().min(1, 'name must not be empty').max(L.nameLength, `name is longer than ${L.nameLength} characters`),
+  'name',
+).refine((n) => snakeCase(n) !== '', 'name must contain letters or digits');
 
 const Variants = z
   .array(
-    z
-      .string({ error: 'each variant must be a string' })
-      .trim()
-      .min(1, 'variants must not be empty strings')
-      .max(L.variantLength, `a variant is longer than ${L.variantLength} characters`),
+    textRule(
+      z
+        .string({ error: 'each variant must be a string' })
+        .trim()
+        .min(1, 'variants must not be empty strings')
+        .max(L.variantLength, `a variant is longer than ${L.variantLength} characters`),
+      'a variant',
+    ),
     {
       error: 'variants must be an array of strings',
     },
@@ -37,14 +39,18 @@ const Variants = z
   .max(MAX_VARIANTS, `variants may have at most ${MAX_VARIANTS} entries`)
   .refine((v) => new Set(v).size === v.length, 'variants must be unique');
 
-const GoalEvent = z
-  .string({ error: (iss) => (iss.input === undefined ? 'goal_event is required' : 'goal_event must be a string') })
-  .min(1, 'goal_event must not be empty')
-  .max(L.goalEventLength, `goal_event is longer than ${L.goalEventLength} characters`);
+const GoalEvent = textRule(
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'goal_event is required' : 'goal_event must be a string') })
+    .min(1, 'goal_event must not be empty')
+    .max(L.goalEventLength, `goal_event is longer than ${L.goalEventLength} characters`),
+  'goal_event',
+);
 
-const Description = z
-  .string({ error: 'description must be a string' })
-  .max(L.descriptionLength, `description is longer than ${L.descriptionLength} characters`);
+const Description = freeTextRule(
+  z.string({ error: 'description must be a string' }).max(L.descriptionLength, `description is longer than ${L.descriptionLength} characters`),
+  'description',
+);
 
 export const CreateExperiment = z.object({
   name: z
@@ -83,7 +89,7 @@ async function nameTaken(deps: ExperimentAdminDeps, projectId: string, name: str
 export function createExperimentsCreateHandler(deps: ExperimentAdminDeps) {
   return wrapAdmin('admin-experiments-create', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
-    const input = jsonBody(event, CreateExperiment);
+    const input = await jsonBody(event, CreateExperiment);
     const experiment: Experiment = {
       id: randomUUID(),
       project_id: project.id,
@@ -133,7 +139,7 @@ export function createExperimentsGetHandler(deps: ExperimentAdminDeps) {
 export function createExperimentsUpdateHandler(deps: ExperimentAdminDeps) {
   return wrapAdmin('admin-experiments-update', deps, async (event) => {
     const { experiment: current } = await requireExperiment(deps, event);
-    const patch = jsonBody(event, PatchExperiment);
+    const patch = await jsonBody(event, PatchExperiment);
     if (current.status !== 'created') {
       throw new ApiError(409, `Cannot change an experiment whose status is ${current.status}; only a created experiment can be edited`);
     }

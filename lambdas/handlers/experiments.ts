@@ -3,6 +3,7 @@ import { json, type HttpEvent } from '../http/event';
 import { principalOf } from '../http/principal';
 import { wrap } from '../http/wrap';
 import { LIMITS } from '../domain/limits';
+import { textProblem } from '../domain/client-text';
 import { idKeyProblem } from '../domain/id-key-budget';
 import { assignVariants } from '../services/assign-variants';
 import type { ExperimentCatalog } from '../services/experiment-catalog';
@@ -28,7 +29,7 @@ export function createExperimentsAssignHandler(deps: ExperimentsDeps) {
       if (userId === undefined && anonymousId === undefined) {
         return json(200, { experiments: running.map((e) => ({ id: e.id, variants: e.variants })) });
       }
-      if ([userId, anonymousId].some((id) => id !== undefined && (id.length > LIMITS.maxFieldLength || idKeyProblem('id', id)))) {
+      if ([userId, anonymousId].some((id) => id !== undefined && (id.length > LIMITS.maxFieldLength || textProblem('id', id) || idKeyProblem('id', id)))) {
         // Still 200 (spec), but no assignment is stored for an ID the events API would refuse.
         return json(200, { assigned_variants: {} });
       }

@@ -32,7 +32,7 @@ export function createIngestHandler(source: IngestSurface, deps: IngestDeps) {
     async (event: HttpEvent) => {
       const { project_id } = principalOf(event);
       const receivedMs = deps.clock();
-      const batch = parseBatch(parseJsonBody(event));
+      const batch = parseBatch(await parseJsonBody(event));
       if (!batch.ok) {
         if (batch.kind === 'payload') throw invalidPayload(batch.error);
         if (batch.kind === 'too_many') throw tooLarge(batch.error);

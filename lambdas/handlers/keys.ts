@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { effectiveRateLimit, generateApiKey, hashApiKey, PLANS, type ApiKeyRecord } from '../domain/api-key';
 import { normaliseOrigin } from '../domain/access';
 import { isAllowedOriginPattern, KEY_LIMITS } from '../domain/key-fields';
+import { textRule } from '../domain/client-text-schema';
 import { OutcomeUnknownError } from '../domain/transient-error';
 import { notFound } from '../http/api-error';
 import { empty, json } from '../http/event';
@@ -29,7 +30,7 @@ export const CreateKey = z.object({
     .optional(),
   allowed_origins: z.array(Origin, { error: 'allowed_origins must be an array of origins' }).max(KEY_LIMITS.maxRestrictions).default([]),
   allowed_bundle_ids: z
-    .array(z.string().min(1).max(KEY_LIMITS.bundleIdLength), { error: 'allowed_bundle_ids must be an array of strings' })
+    .array(textRule(z.string().min(1).max(KEY_LIMITS.bundleIdLength), 'a bundle ID'), { error: 'allowed_bundle_ids must be an array of strings' })
     .max(KEY_LIMITS.maxRestrictions)
     .default([]),
 });
@@ -57,7 +58,7 @@ export function publicKey(k: ApiKeyRecord) {
 export function createKeysCreateHandler(deps: KeyDeps) {
   return wrapAdmin('admin-keys-create', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
-    const input = jsonBody(event, CreateKey);
+    const input = await jsonBody(event, CreateKey);
     const key = generateApiKey();
     const record: ApiKeyRecord = {
       id: randomUUID(),

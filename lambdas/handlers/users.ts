@@ -4,8 +4,9 @@
  */
 import * as z from 'zod';
 import { compareFirstSeen } from '../domain/canonical-order';
+import { textProblem } from '../domain/client-text';
 import { idKeyProblem } from '../domain/id-key-budget';
-import { notFound } from '../http/api-error';
+import { ApiError, notFound } from '../http/api-error';
 import { json } from '../http/event';
 import { parseWith } from '../http/validate';
 import type { IdentityItem, IdentityStore, ProjectStore, RecentUsers } from '../ports';
@@ -66,6 +67,9 @@ export function createUsersGetHandler(deps: UsersDeps) {
   return wrapAdmin('admin-users-get', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
     const id = pathParam(event, 'id');
+    // The text rule of IDs: such an ID was never stored, and the answer says why.
+    const problem = textProblem('id', id);
+    if (problem) throw new ApiError(400, problem);
     // An ID over the key budget can never have been stored; asking DynamoDB would fail the request.
     const group = idKeyProblem('id', id) ? undefined : await deps.identities.group(project.id, id);
     if (!group) throw notFound(`User ${id} not found in project ${project.id}`);

@@ -15,10 +15,10 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
 }
 
 /** An admin request's JSON body checked against a schema. */
-export function jsonBody<T>(event: HttpEvent, schema: z.ZodType<T>): T {
+export async function jsonBody<T>(event: HttpEvent, schema: z.ZodType<T>): Promise<T> {
   let value: unknown;
   try {
-    value = parseJsonBody(event);
+    value = await parseJsonBody(event);
   } catch (err) {
     if (err instanceof ApiError && err.extra.message) throw new ApiError(err.status, `Invalid JSON body: ${err.extra.message}`);
     throw err;

@@ -1,15 +1,24 @@
 /**
  * The one place cross-cutting HTTP concerns are composed (middy): error mapping to the route's
  * response shape, CORS headers, and one structured access-log line per request.
+ *
+ * Error mapping, in order: an ApiError is the answer it carries; a failure that may go away if the same
+ * request is sent again (isTransient: throttling, a timeout or 5xx from AWS, a lost connection,
+ * Tally's own TransientError and OutcomeUnknownError) is 503 with Retry-After, whichever store or
+ * client it came from; a handler that ran out of its time budget (HandlerTimeout) is 503 too; anything
+ * else is 500. The classification reads error shapes only (names, $metadata, `transient`), so it holds
+ * for lambdas/aws-client's errors and the AWS SDK's alike.
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError, unavailable } from './api-error';
 import { adminCorsHeaders, corsHeaders } from '../contract/cors';
+import { SERVICE_UNAVAILABLE_ERROR } from '../contract/gateway';
 import { header, json, type HttpEvent, type HttpResult } from './event';
 import { errorFields, log } from '../logging/log';
 import { errorBody, type Surface } from '../domain/surface';
-import { OutcomeUnknownError } from '../domain/transient-error';
+import { isTransient, OutcomeUnknownError } from '../domain/transient-error';
+import { RETRY_AFTER_SECONDS } from '../domain/retry-after';
 
 export type HttpHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
@@ -23,13 +32,29 @@ export interface WrapOptions {
   dashboardOrigin?: string;
 }
 
+/**
+ * The handler was still working when its time budget ran out (its Lambda timeout on AWS, the same
+ * budget on the local server): middy answers a few milliseconds before the runtime would kill the
+ * function. What the handler had done by then may or may not have been stored, so the client retries
+ * (503); retrying a batch is safe (events are deduplicated).
+ */
+export class HandlerTimeout extends Error {
+  override name = 'HandlerTimeout';
+  readonly transient = true;
+}
+
 export function errorResult(surface: Surface, err: ApiError): HttpResult {
   return json(err.status, errorBody(surface, err.error, err.extra), err.headers);
 }
 
 export function wrap(handler: (event: HttpEvent) => Promise<HttpResult>, options: WrapOptions): HttpHandler {
   const started = new WeakMap<object, number>();
-  return middy<HttpEvent, HttpResult, Error, Context>()
+  return middy<HttpEvent, HttpResult, Error, Context>({
+    // middy's default throws an Error named TimeoutError, which read as unknown would be a 500.
+    timeoutEarlyResponse: () => {
+      throw new HandlerTimeout('The request did not finish in time and may or may not have taken effect; retry it');
+    },
+  })
     .before(async (request) => {
       started.set(request, performance.now());
       await options.authenticate?.(request.event);
@@ -46,6 +71,14 @@ export function wrap(handler: (event: HttpEvent) => Promise<HttpResult>, options
         // A write whose answer was lost and could not be read back: 503, so the client retries.
         log('warn', 'outcome unknown', { route: options.route, request_id: request.event.requestContext?.requestId, ...errorFields(err) });
         response = errorResult(options.surface, unavailable(err.message));
+      } else if (err instanceof HandlerTimeout) {
+        // Its work may still be under way (locally) or frozen with its claims held (AWS): the retry waits
+        // as long as one for events another request is storing.
+        log('error', 'handler timed out', { route: options.route, request_id: request.event.requestContext?.requestId, ...errorFields(err) });
+        response = errorResult(options.surface, unavailable(err.message, RETRY_AFTER_SECONDS.inFlight));
+      } else if (isTransient(err)) {
+        log('error', 'transient failure', { route: options.route, request_id: request.event.requestContext?.requestId, ...errorFields(err) });
+        response = errorResult(options.surface, unavailable(SERVICE_UNAVAILABLE_ERROR));
       } else {
         log('error', 'unhandled error', { route: options.route, request_id: request.event.requestContext?.requestId, ...errorFields(err) });
         response = json(500, errorBody(options.surface, 'Internal server error'));

@@ -8,14 +8,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../deps';
 import { LIMITS } from '../domain/limits';
 import { TokenBuckets } from '../domain/rate-limit';
-import { retryAfterHeader } from '../domain/retry-after';
+import { retryAfterHeader, RETRY_AFTER_SECONDS } from '../domain/retry-after';
 import { errorBody, surfaceOf, throttledBody } from '../domain/surface';
 import { metadataHeader, presentedApiKey } from '../contract/client-headers';
 import { adminCorsHeaders, adminPreflightHeaders, corsHeaders, preflightHeaders } from '../contract/cors';
+import { SERVICE_UNAVAILABLE_ERROR } from '../contract/gateway';
 import { requireAdmin } from '../http/admin-auth';
 import { ApiError } from '../http/api-error';
 import { header, json, type HttpEvent } from '../http/event';
-import { log } from '../logging/log';
+import { errorFields, log } from '../logging/log';
 import type { HttpHandler } from '../http/wrap';
 import type { createHandlers } from '../handlers/registry';
 import { openApiDocument } from '../openapi';
@@ -27,11 +28,13 @@ import { serveSdk } from './sdk-files';
 import { clientIp, lambdaContext, matchRoute, toGatewayEvent, writeResult } from './gateway-event';
 import { answerUnread, readBody, type RequestTimeouts } from './request-body';
 
-/** Handlers get the same time budget locally as their Lambda timeout on AWS. */
-const HANDLER_TIMEOUT_MS = 10_000;
+/** Handlers get the same time budget locally as their Lambda timeout on AWS (lib/tally-stack.ts: 10 s). */
+export const HANDLER_TIMEOUT_MS = 10_000;
 
 export interface GatewayOptions {
   timeouts: RequestTimeouts;
+  /** A handler's time budget (HANDLER_TIMEOUT_MS; tests shorten it). */
+  handlerTimeoutMs?: number;
   trustProxy: boolean;
   /** Where the dashboard is built on first use (see dashboard-files.ts). */
   dataDir: string;
@@ -88,11 +91,18 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
     let authorizer: Record<string, string> | null = null;
     if (matched.route.auth === 'api-key') {
       const lookup = (name: string) => header({ headers: req.headers as Record<string, string> }, name);
-      const decision = await authorizeKey(deps.keys, {
-        key: presentedApiKey(lookup),
-        origin,
-        bundleId: metadataHeader(lookup, 'bundleId'),
-      });
+      let decision;
+      try {
+        decision = await authorizeKey(deps.keys, {
+          key: presentedApiKey(lookup),
+          origin,
+          bundleId: metadataHeader(lookup, 'bundleId'),
+        });
+      } catch (err) {
+        // As API Gateway answers when the authorizer fails (AUTHORIZER_FAILURE, lib/api/gateway-responses.ts).
+        log('error', 'key lookup failed', errorFields(err));
+        return fail(503, SERVICE_UNAVAILABLE_ERROR, {}, retryAfterHeader(RETRY_AFTER_SECONDS.gatewayThrottled));
+      }
       if (!decision.allow) return fail(decision.status, decision.error);
       const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, deps.clock());
       if (!rate.allowed) {
@@ -121,7 +131,7 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
 
     const event = toGatewayEvent(req, url, body, matched, clientIp(req, options.trustProxy), authorizer);
     const handler = handlers[matched.route.name as keyof typeof handlers] as HttpHandler;
-    const result = await handler(event, lambdaContext(matched.route, event.requestContext.requestId, HANDLER_TIMEOUT_MS));
+    const result = await handler(event, lambdaContext(matched.route, event.requestContext.requestId, options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS));
     writeResult(res, result);
   };
 

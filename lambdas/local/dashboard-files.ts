@@ -9,19 +9,13 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { buildDashboardSync } from '../../dashboard/build';
-import { DASHBOARD_CONFIG_FILE, dashboardCsp } from '../contract/dashboard';
+import { DASHBOARD_CONFIG_FILE, LOCAL_PAGE_SECURITY_HEADERS as SECURITY_HEADERS } from '../contract/dashboard';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
-};
-
-const SECURITY_HEADERS = {
-  'Content-Security-Policy': dashboardCsp("'self'"),
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
 };
 
 export function dashboardFiles(dataDir: string) {

@@ -13,6 +13,7 @@ import { errorFields, log } from '../logging/log';
 import { createHandlers } from '../handlers/registry';
 import { documentClient } from '../store/dynamo-client';
 import { FirehoseClient } from '../aws-client/firehose';
+import { ANALYST_VIEWS_FILE } from '../adapters/duckdb-analyst-views';
 import { localGateway } from './api-gateway';
 import { lockDataDir } from './data-dir';
 import { ensureTables, startDynalite, LOCAL_AWS } from './dynalite';
@@ -36,8 +37,12 @@ export interface LocalServerOptions {
   clock?: () => number;
   /** Results job interval; 0 (the default here) runs it only on refresh. npm start uses 60 s. */
   resultsIntervalMs?: number;
+  /** The event ledger's claim lease (TALLY_CLAIM_LEASE_SECONDS); default CLAIM_LEASE_MS, as on AWS. */
+  claimLeaseMs?: number;
   /** How long a request may take to arrive (docs/api.md, "Limits"); tests shorten them. */
   timeouts?: RequestTimeouts;
+  /** A handler's time budget, as its Lambda timeout on AWS (default 10 s); tests shorten it. */
+  handlerTimeoutMs?: number;
   /** The one origin admin responses allow (CORS), for a dashboard served elsewhere; unset, none. */
   dashboardOrigin?: string;
   /** Replace parts of the wiring (fault injection in tests). */
@@ -55,6 +60,8 @@ export interface LocalServer {
   firehose: LocalFirehose;
   eventsDir: string;
   identitiesDir: string;
+  /** The DuckDB script of the analyst views (events, identities, unique_events) over this data directory. */
+  analystViews: string;
   close(): Promise<void>;
 }
 
@@ -87,7 +94,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
   });
 
-  let started: Omit<LocalServer, 'url' | 'close'> & { close(): Promise<void> };
+  let started: Omit<LocalServer, 'url'>;
   try {
     started = await startStack(options, timeouts, (handler) => (serve = handler));
     setUp.resolve();
@@ -111,7 +118,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   };
 }
 
-/** Everything behind the listening socket: the data directory and its lock, dynalite, the Firehose endpoint, the handlers, the results job. */
+/**
+ * Everything behind the listening socket: the data directory and its lock, dynalite, the Firehose
+ * endpoint, the analyst views, the handlers, the results job. A failure undoes what was started.
+ */
 async function startStack(
   options: LocalServerOptions,
   timeouts: RequestTimeouts,
@@ -138,10 +148,20 @@ async function startStack(
       geo: options.geo,
       clock: options.clock,
       dashboardOrigin: options.dashboardOrigin,
+      claimLeaseMs: options.claimLeaseMs,
     });
     const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
+    // What the deploy does on AWS (the analytics-views custom resource), at every start: the views follow the code.
+    await deps.analyticsViews.create();
     const handlers = createHandlers(deps);
-    listen(localGateway(deps, handlers, { timeouts, trustProxy: options.trustProxy ?? false, dataDir: options.dataDir }));
+    listen(
+      localGateway(deps, handlers, {
+        timeouts,
+        handlerTimeoutMs: options.handlerTimeoutMs,
+        trustProxy: options.trustProxy ?? false,
+        dataDir: options.dataDir,
+      }),
+    );
 
     const scheduler = scheduleResultsJob(deps, options.resultsIntervalMs);
     return {
@@ -149,6 +169,7 @@ async function startStack(
       firehose,
       eventsDir,
       identitiesDir,
+      analystViews: join(options.dataDir, ANALYST_VIEWS_FILE),
       close: async () => {
         await scheduler.stop();
         await firehose.close();

@@ -24,7 +24,7 @@
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { INVALID_KEY_ERROR } from '../../lambdas/domain/access';
 import { LIMITS } from '../../lambdas/domain/limits';
-import { GATEWAY_CONTEXT } from '../../lambdas/contract/gateway';
+import { GATEWAY_CONTEXT, SERVICE_UNAVAILABLE_ERROR } from '../../lambdas/contract/gateway';
 import { RETRY_AFTER_SECONDS } from '../../lambdas/domain/retry-after';
 import { throttledBody } from '../../lambdas/domain/surface';
 
@@ -71,7 +71,7 @@ export const GATEWAY_ERRORS: GatewayErrorSpec[] = [
     id: 'AuthorizerFailure',
     type: ResponseType.AUTHORIZER_FAILURE,
     statusCode: '503',
-    template: `{"error":"Service temporarily unavailable; retry the request"}`,
+    template: JSON.stringify({ error: SERVICE_UNAVAILABLE_ERROR }),
     headers: retryAfter,
   },
   { id: 'AuthorizerConfiguration', type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR, statusCode: '500', template: `{"error":"Internal server error"}` },

@@ -1,5 +1,5 @@
-// The example page's script: drives the script-tag build (the global `Tally`) and logs, newest first,
-// what each call did, in the SDK's own terms: ready() and flush() say what happened, not just "done".
+// The example page's script, a file of its own as the page's Content-Security-Policy allows no inline script: it drives
+// the script-tag build (the global `Tally`) and logs, newest first, what each call did, in the SDK's own terms.
 const $ = (id) => document.getElementById(id);
 const log = (line) => {
   $('log').textContent = line + '\n' + $('log').textContent;

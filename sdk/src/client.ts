@@ -164,10 +164,10 @@ export class TallyClient {
   /** Sends everything queued now (cutting short a retry wait); resolves, with what is still queued, when the queue is empty or sending has to wait. */
   flush(): Promise<FlushResult> {
     if (this.#disabled || this.#optedOut) return Promise.resolve({ pending: 0 });
-    return this.#delivery.flush().then(
-      () => this.#delivery.summary(),
-      (err: unknown) => (this.#log.error(`flush: ${String(err)}`), this.#delivery.summary()),
-    );
+    return this.#delivery
+      .flush()
+      .catch((err: unknown) => this.#log.error(`flush: ${String(err)}`))
+      .then(() => this.#delivery.summary());
   }
 
   reset(options?: ResetOptions): void {

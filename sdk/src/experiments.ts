@@ -71,13 +71,12 @@ export class Experiments {
           // project's), so getVariant returns the fallback. Any other failure keeps the stored answer.
           const refused = status === 401 || status === 403;
           if (refused) {
-            this.#assigned = {};
+            this.clear();
             this.#configs = [];
-            this.#c.store.remove(SERVER);
             this.#c.store.remove(CONFIGS);
           }
           this.outcome = { ok: false, reason: refused ? 'key_refused' : 'unavailable', status };
-          this.#c.log.warn(`experiments not loaded (${status ?? 'network error'})${refused ? ': key refused, fallbacks used' : ''}`);
+          this.#c.log.warn(`experiments not loaded (${status ?? 'network error'})${refused ? ': key refused' : ''}`);
         }
       }));
   }

@@ -32,6 +32,11 @@ describe('calls that cannot be sent', () => {
         }),
       () => c.identify(''),
       () => c.identify('u1', 'profile' as never),
+      // The server's text rule: a string cut inside an emoji, a NUL.
+      () => c.track('cut \ud83d'),
+      () => c.track('nul\u0000'),
+      () => c.identify('u\udc00'),
+      () => c.identify('u\u0000'),
       () => c.setSuperProperties(null as never),
     ];
     for (const call of bad) expect(call).not.toThrow();
@@ -245,7 +250,7 @@ describe('server mode', () => {
       expect(await c.ready()).toEqual({ ok: false, reason: 'key_refused', status });
       expect(c.getVariant('Checkout Flow', 'control')).toBe('control');
       expect(storage.map.has('tally:assignments')).toBe(false);
-      expect(logger.warn).toHaveBeenCalledWith(`[tally] experiments not loaded (${status}): key refused, fallbacks used`);
+      expect(logger.warn).toHaveBeenCalledWith(`[tally] experiments not loaded (${status}): key refused`);
     },
   );
 

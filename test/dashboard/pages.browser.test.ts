@@ -9,6 +9,7 @@ import { expect, it } from 'vitest';
 import type { SdkManifest } from '../../lambdas/contract/dashboard';
 import { describeBrowser, servePages } from '../helpers/browser';
 import { openDashboard, problemsApartFrom, useDashboardServer } from '../helpers/dashboard';
+import { toStoredEvent } from '../../lambdas/domain/event';
 import { ADMIN_TOKEN, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 import { until } from '../helpers/until';
 
@@ -274,6 +275,29 @@ describeBrowser('dashboard pages', () => {
     await page.waitForSelector('::-p-text(cannot be looked up)');
     expect(asked.filter((path) => path.startsWith('/admin/') && path.includes('/users/'))).toEqual([]);
     expect(problemsApartFrom(dash.problems, 404)).toEqual([]);
+    await page.close();
+  });
+
+  it('lists the events of a user linked, before the text rule, to an ID holding NUL, and says why that ID has none (issue 19, 4)', async () => {
+    const projectId = await server.stack.createProject('Legacy IDs project');
+    const key = await server.stack.createKey(projectId, UNTHROTTLED_KEY);
+    const legacy = 'legacy\u0000anon';
+    // The link and event as a server before the rule stored them: straight into the stores.
+    await server.stack.deps.identities.link(projectId, legacy, 'legacy-user', Date.parse('2026-02-01T08:00:00Z'));
+    const facts = { projectId, receivedMs: Date.now(), source: 'v1' as const, sdk: null, sdkVersion: null, geo: { country: null, region: null, city: null } };
+    const sent = { name: 'legacy_view', user_id: legacy, timestampMs: Date.parse('2026-02-01T08:00:00Z'), properties: {} };
+    await server.stack.deps.sink.put([toStoredEvent(sent, facts)]);
+    await sendEvents(server.stack, key, [{ name: 'checkout', user_id: 'legacy-user', timestamp: '2026-02-01T09:00:00Z' }]);
+    await waitListed(server.stack, projectId, 2);
+    const dash = await openDashboard(server.browser, server.stack.url);
+    const { page } = dash;
+    await dash.go(`/projects/${projectId}/users/legacy-user`);
+    await page.waitForSelector('ol.events');
+    expect(await page.$$eval('dl.facts ul li', (els) => els.map((e) => e.textContent))).toEqual([legacy, 'legacy-user']);
+    expect(await page.$$eval('ol.events .event-name', (els) => els.map((e) => e.textContent))).toEqual(['checkout']);
+    expect(await page.$eval('#user-events ~ .notice', (e) => e.textContent)).toMatch(/^Events of one linked ID are not listed: it holds U\+0000 \(NUL\)/);
+    expect(await text(page)).not.toContain('Internal server error');
+    expect(dash.problems).toEqual([]);
     await page.close();
   });
 

@@ -87,6 +87,21 @@ describe.each(['/v1/events', '/api/events'])('%s', (path) => {
     }
   });
 
+  it('a time-zone offset past ±23:59 is refused, not shifted by days (issue 19, 5)', async () => {
+    const res = await stack.post(path, key, { events: [{ name: 'tz', timestamp: '2026-01-01T00:00:00+99:99' }] });
+    expectError(res, 400, /timestamp \\?"2026-01-01T00:00:00\+99:99\\?" has a time-zone offset out of range \(from -23:59 to \+23:59\)/);
+  });
+
+  it('a number beyond a double is refused naming the property, not stored as null (issue 19, 5)', async () => {
+    const res = await stack.post(path, key, undefined, { raw: '{"events":[{"name":"inf","properties":{"cart":{"total":1e309}}}]}' });
+    expectError(res, 400, /properties\.cart\.total is a number too large to store/);
+  });
+
+  it("an $identify's $anonymous_id must be a string (issue 19, 5)", async () => {
+    const res = await stack.post(path, key, { events: [{ name: '$identify', user_id: 'n1', properties: { $anonymous_id: 123 } }] });
+    expectError(res, 400, /properties\.\$anonymous_id must be a string/);
+  });
+
   it('stored nothing from any of the bad requests, and still serves', async () => {
     expect(stack.rawEvents(project).filter((e) => e.name !== 'after')).toHaveLength(0);
     expect((await stack.post(path, key, { events: [{ name: 'after' }] })).status).toBe(api ? 200 : 204);

@@ -49,9 +49,10 @@ beforeAll(() => {
   const events: StoredEvent[] = [];
   // Ann: seen anonymously on two devices, then signed in; the newest user.
   events.push(stored('p', 30, 'anon-a1', 'anon-a1'), stored('p', 20, 'ann', 'anon-a2'), stored('p', 2, 'ann', 'ann'), stored('p', 1, 'ann', 'ann'));
-  // The same record delivered twice counts once.
+  // The same record delivered twice counts once; so does a resend stored later under another
+  // canonical ID (the IDs were linked in between): the copy received first is the event.
   const dup = stored('p', 5, 'ann', 'anon-a2');
-  events.push(dup, { ...dup });
+  events.push(dup, { ...dup }, { ...dup, user_id: 'someone-else', received_at: new Date(now).toISOString() });
   // Bob: seven devices, older.
   for (let i = 0; i < 7; i++) events.push(stored('p', 60 + i, 'bob', `bob-device-${i}`));
   // An event with no user: not a user.
@@ -69,7 +70,7 @@ afterAll(async () => {
 });
 
 describe('DuckDbRecentUsers', () => {
-  it('lists users the most recently seen first, with their event count (a duplicate record once) and the IDs their events were sent with', async () => {
+  it('lists users the most recently seen first, with their event count (each event once, its first copy) and the IDs their events were sent with', async () => {
     expect(await listing.recent('p', { limit: 10 }, now)).toEqual([
       { user_id: 'ann', ids: ['ann', 'anon-a2'], id_count: 2, events: 4, last_seen: new Date(now - 60_000).toISOString() },
       { user_id: 'anon-a1', ids: ['anon-a1'], id_count: 1, events: 1, last_seen: new Date(now - 30 * 60_000).toISOString() },

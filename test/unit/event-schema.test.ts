@@ -65,6 +65,20 @@ const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
     { name: 'a', environment: 'prod', timezone: 'UTC', unknown: 1 },
     { unknown: 2, sdk: 'x' },
   ],
+  // The text rule (domain/client-text.ts), on every string field, from the event or the context.
+  [{ name: 'cut\ud83d', user_id: 'nul\u0000', session_id: '\udc00' }, {}],
+  [
+    { name: 'a\u0000', userId: 'x\ud800' },
+    { locale: 'en\u0000', platform: 'ok\ud83d\ude00' },
+  ],
+  [{ name: 'tab\tok\u0001', user_id: 'z1\ud83d\ude00' }, { timezone: 'UTC\udbff' }],
+  // Properties: keys at any depth, string values, finite numbers; NUL is kept in values.
+  [{ name: 'a', properties: { 'k\ud800': 1 } }, {}],
+  [{ name: 'a', properties: { cart: { items: [{ 'sku\u0000': 'x' }] } } }, {}],
+  [{ name: 'a', properties: { title: 'caf\ud83d', price: Infinity } }, {}],
+  [{ name: 'a', properties: { n: [1, -Infinity] } }, {}],
+  [{ name: 'a', properties: { note: 'a\u0000b', deep: ['\u0000'], ok: '\ud83d\ude00' } }, {}],
+  [{ name: 'a\ud800', properties: { t: 'x\udc00' }, user_id: '' }, {}],
 ];
 
 describe('parseBatch and the OpenAPI event schema', () => {

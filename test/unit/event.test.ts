@@ -83,6 +83,36 @@ describe('parseBatch', () => {
     const big = parseBatch({ events: [{ name: 'a', properties: { s: 'x'.repeat(LIMITS.maxPropertiesBytes) } }] });
     expect(big.ok === false && big.kind === 'validation' && big.details[0]!.error).toMatch(/properties are \d+ bytes/);
   });
+
+  const errorOf = (body: unknown) => {
+    const r = parseBatch(body);
+    return r.ok === false && r.kind === 'validation' ? r.details.map((d) => d.error) : r;
+  };
+
+  it("refuses an $identify's $anonymous_id that breaks the rule of ID fields", () => {
+    const identify = (anonymousId: unknown) => errorOf({ events: [{ name: '$identify', user_id: 'u', properties: { $anonymous_id: anonymousId } }] });
+    expect(identify(123)).toEqual(['properties.$anonymous_id must be a string']);
+    expect(identify(null)).toEqual(['properties.$anonymous_id must be a string']);
+    expect(identify('')).toEqual(['properties.$anonymous_id must not be empty (leave it out instead)']);
+    expect(identify('a'.repeat(1025))).toEqual(['properties.$anonymous_id is longer than 1024 characters']);
+    expect(identify('a\u0000')).toEqual([expect.stringMatching(/^properties\.\$anonymous_id contains U\+0000/)]);
+    expect(identify('\u00e9'.repeat(600))).toEqual([expect.stringMatching(/^properties\.\$anonymous_id is 1200 bytes as UTF-8/)]);
+    // Only an $identify's: on other events it is a property like any other, and leaving it out is fine.
+    expect(ok({ events: [{ name: 'e', properties: { $anonymous_id: 123 } }] })).toHaveLength(1);
+    expect(ok({ events: [{ name: '$identify', user_id: 'u', properties: { email: 'a@b.c' } }] })).toHaveLength(1);
+  });
+
+  it('refuses a number JSON.parse read as Infinity, naming the property, instead of storing null', () => {
+    const body = JSON.parse('{"events":[{"name":"a","properties":{"price":1e309}},{"name":"b","properties":{"n":[1,-1e400]}}]}');
+    expect(errorOf(body)).toEqual([
+      'properties.price is a number too large to store: JSON numbers must be within ±1.7976931348623157e308',
+      'properties.n[1] is a number too large to store: JSON numbers must be within ±1.7976931348623157e308',
+    ]);
+    expect(ok(JSON.parse('{"events":[{"name":"a","properties":{"max":1.7976931348623157e308,"tiny":1e-400}}]}'))[0]!.properties).toEqual({
+      max: Number.MAX_VALUE,
+      tiny: 0,
+    });
+  });
 });
 
 describe('toStoredEvent', () => {

@@ -25,6 +25,15 @@ describe('parseTimestamp', () => {
     expect(ms(1767225600.5)).toBe(Date.UTC(2026, 0, 1) + 500);
   });
 
+  it('accepts offsets up to ±23:59 and refuses larger ones instead of shifting the instant by days', () => {
+    expect(ms('2026-01-01T23:59:00+23:59')).toBe(Date.UTC(2026, 0, 1));
+    expect(ms('2025-12-31T00:01:00-23:59')).toBe(Date.UTC(2026, 0, 1));
+    expect(ms('2026-01-01T00:00:00-00:00')).toBe(Date.UTC(2026, 0, 1));
+    for (const bad of ['2026-01-01T00:00:00+99:99', '2026-01-01T00:00:00+24:00', '2026-01-01T00:00:00-0060', '2026-01-01T00:00:00+25']) {
+      expect(parseTimestamp(bad)).toEqual({ ok: false, error: `timestamp "${bad}" has a time-zone offset out of range (from -23:59 to +23:59)` });
+    }
+  });
+
   it('rejects impossible dates, other formats and wrong types with a readable error', () => {
     for (const bad of ['2026-02-30T00:00:00Z', '2026-01-01T24:00:00Z', 'yesterday', '1767225600', '', true, {}, -1, Number.NaN]) {
       const r = parseTimestamp(bad);

@@ -4,6 +4,7 @@
  * not seen recently): the canonical ID, every linked ID, the profile, first seen and their recent events.
  */
 import { useState } from 'preact/hooks';
+import { textProblem } from '../../../lambdas/domain/client-text';
 import type { RecentUser, StoredEvent, User } from '../admin-types';
 import { AsyncView, useAsync } from '../components/async-view';
 import { EventList } from '../components/event-list';
@@ -149,8 +150,12 @@ function UserDetails({ api, projectPath, userId }: { api: PageProps['api']; proj
 }
 
 function UserEvents({ api, projectPath, ids }: { api: PageProps['api']; projectPath: string; ids: string[] }) {
+  // An ID linked before the text rule (docs/api.md, "Text from clients") may break it; the listing
+  // refuses such a filter (400), so its events are not asked for, and the page says so.
+  const listable = ids.filter((id) => textProblem('user_id', id) === undefined);
+  const unlisted = ids.length - listable.length;
   const events = useAsync(async () => {
-    const asked = ids.slice(0, MAX_IDS_LISTED);
+    const asked = listable.slice(0, MAX_IDS_LISTED);
     const lists = await Promise.all(
       asked.map((id) => api.get<{ events: StoredEvent[] }>(`/admin/v1${projectPath}/events?${new URLSearchParams({ user_id: id, limit: '100' })}`)),
     );
@@ -168,6 +173,13 @@ function UserEvents({ api, projectPath, ids }: { api: PageProps['api']; projectP
   return (
     <section aria-labelledby="user-events">
       <h2 id="user-events">Recent events</h2>
+      {unlisted > 0 && (
+        <p class="notice">
+          {unlisted === 1
+            ? 'Events of one linked ID are not listed: it holds U+0000 (NUL) or a broken surrogate, which the events listing cannot filter by (it was linked before Tally refused such IDs).'
+            : `Events of ${unlisted} linked IDs are not listed: they hold U+0000 (NUL) or a broken surrogate, which the events listing cannot filter by (they were linked before Tally refused such IDs).`}
+        </p>
+      )}
       <AsyncView state={events}>{(list) => <EventList events={list} />}</AsyncView>
     </section>
   );

@@ -5,11 +5,17 @@
  * (quoteLiteral). Every function used exists under the same name and meaning in Trino and DuckDB:
  * count(DISTINCT), max, sum, strpos, lower, row_number() OVER.
  *
- * Events are counted by dedupe_key, so a raw record delivered twice counts once. The search keeps a
- * user when any of its IDs contains the text (strpos, not LIKE: no wildcard in the text means anything).
+ * Each event counts once, however many copies of it the raw stream holds: the copy-rank rule
+ * (rules/copy-rank.sql, as every reader of the events applies it) keeps the copy received first. The
+ * search keeps a user when any of its IDs contains the text (strpos, not LIKE: no wildcard in the
+ * text means anything).
  */
 import type { RecentUser, RecentUsersFilter } from '../../ports';
-import { quoteLiteral } from './render';
+import { SQL_RULES } from './include';
+import { quoteLiteral, renderSql } from './render';
+
+/** The copy-rank rule on one line: `row_number() OVER (...) AS copy_rank`. */
+const COPY_RANK = renderSql(SQL_RULES['rules/copy-rank.sql']!, {}, {}).trim().replace(/\n\s*/g, ' ');
 
 /** IDs listed per user; id_count says how many there are. */
 export const RECENT_USER_IDS_SHOWN = 5;
@@ -34,10 +40,15 @@ export function renderRecentUsers(q: RecentUsersQuery): string {
   const having = search
     ? `\n  HAVING max(CASE WHEN strpos(lower(user_id), ${search}) > 0 OR strpos(lower(coalesce(sent_user_id, '')), ${search}) > 0 THEN 1 ELSE 0 END) = 1`
     : '';
-  return `WITH per_id AS (
-  SELECT user_id, sent_user_id, count(DISTINCT dedupe_key) AS events, max("timestamp") AS last_seen
+  return `WITH copies AS (
+  SELECT user_id, sent_user_id, "timestamp", ${COPY_RANK}
   FROM ${q.table}
   WHERE ${where.join('\n    AND ')}
+),
+per_id AS (
+  SELECT user_id, sent_user_id, count(*) AS events, max("timestamp") AS last_seen
+  FROM copies
+  WHERE copy_rank = 1
   GROUP BY user_id, sent_user_id
 ),
 users AS (

@@ -9,12 +9,14 @@
  * has its own syntax, and table names cannot be bound at all. Every value is a string rendered as a
  * standard SQL string literal (single quotes doubled); both Trino and DuckDB read backslashes in
  * '...' literally, so doubling quotes is the whole escape. Values that no literal can carry safely
- * (NUL, unpaired UTF-16 surrogates) are rejected, table names must be plain identifiers.
+ * (NUL, unpaired UTF-16 surrogates) are rejected, table names must be plain identifiers. Values from
+ * clients never get here with either: the text rule (domain/client-text.ts) refuses them first.
  *
  * The tokenizer skips string literals, quoted identifiers and comments, so a `:word` or `{{word}}`
  * inside them is never substituted. Comments are dropped from the output. A placeholder without a
  * value, a value or table without a placeholder, and `::` casts (DuckDB/Postgres-only) are errors.
  */
+import { isWellFormed } from '../../domain/client-text';
 import { experimentNameSpellings, snakeCase, EXPOSURE_EVENT, SUPER_PROPERTY_PREFIX } from '../../domain/experiment';
 import { sdkSnakeCase } from '../../domain/sdk-snake-case';
 import type { DayCounts } from '../../domain/results-series';
@@ -31,13 +33,12 @@ export { SqlRenderError };
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 /** table, schema.table or catalog.schema.table, unquoted. */
 const TABLE_REF = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** A standard SQL string literal: 'it''s'. */
 export function quoteLiteral(value: string): string {
   if (typeof value !== 'string') throw new SqlRenderError(`SQL parameters must be strings, got ${typeof value}`);
   if (value.includes('\u0000')) throw new SqlRenderError('SQL parameters must not contain NUL characters');
-  if (LONE_SURROGATE.test(value)) throw new SqlRenderError('SQL parameters must be well-formed Unicode (unpaired surrogate)');
+  if (!isWellFormed(value)) throw new SqlRenderError('SQL parameters must be well-formed Unicode (unpaired surrogate)');
   return `'${value.replaceAll("'", "''")}'`;
 }
 
