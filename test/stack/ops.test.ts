@@ -127,7 +127,7 @@ describe('alarms', () => {
 
 describe('CloudFront (optional)', () => {
   it("is off by default (the only distribution is the dashboard's)", () => {
-    expect(Object.keys(s.template.findResources('AWS::CloudFront::Distribution'))).toEqual([id(s.stack.dashboard.distribution)]);
+    expect(Object.keys(s.template.findResources('AWS::CloudFront::Distribution'))).toEqual([id(s.stack.dashboard!.distribution)]);
     expect(s.template.toJSON().Resources[id(s.stack.authorizer.fn)].Properties.Environment.Variables).not.toHaveProperty('ORIGIN_SECRET_ARN');
   });
 
