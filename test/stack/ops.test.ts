@@ -179,3 +179,18 @@ describe('geolocation database', () => {
     expect(() => synthStack({ geoipDatabase: '/nowhere/GeoLite2-City.mmdb' })).toThrow(/\/nowhere\/GeoLite2-City.mmdb does not exist/);
   });
 });
+
+describe('the smoke test finds each route’s log group by logical ID', () => {
+  it('every route has exactly one log group whose logical ID starts with what bin/smoke/diagnosis.ts asks for', async () => {
+    const { logGroupHint } = await import('../../bin/smoke/diagnosis');
+    const { ROUTES: routes } = await import('../../lambdas/routes');
+    const ids = Object.keys(synthStack().template.findResources('AWS::Logs::LogGroup'));
+    for (const route of routes) {
+      const prefix = /starts_with\(LogicalResourceId, '([^']+)'\)/.exec(logGroupHint(route.name, 'Tally'))![1]!;
+      expect(
+        ids.filter((id) => id.startsWith(prefix)),
+        route.name,
+      ).toHaveLength(1);
+    }
+  });
+});
