@@ -146,6 +146,14 @@ export class TallyApi extends Construct {
       },
     );
 
+    if (!props.accessLogs) {
+      Validations.of(this.api.deploymentStage).acknowledge({
+        id: 'AwsSolutions-APIG1',
+        reason:
+          'Access logs turned off by the operator (apiAccessLogs: false), e.g. while the account-level API Gateway CloudWatch role cannot be created; docs/deploy.md, "First deploy on a new account".',
+      });
+    }
+
     this.authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: props.authorizer,
       // No identity sources: a request without Authorization still reaches the authorizer, which
