@@ -31,6 +31,7 @@ async function main() {
       trustProxy: config.trustProxy,
       geo: config.geo,
       resultsIntervalMs: config.resultsIntervalSeconds * 1000,
+      claimLeaseMs: config.claimLeaseSeconds * 1000,
       dashboardOrigin: config.dashboardOrigin,
     });
   })().catch((err: unknown) => {
@@ -44,6 +45,7 @@ async function main() {
   console.log(`  data directory: ${dataDir}`);
   console.log(`  raw events:     ${server.eventsDir}`);
   console.log(`  identity links: ${server.identitiesDir}`);
+  console.log(`  SQL views:      ${server.analystViews}  (duckdb -init it: events, identities, unique_events)`);
   console.log(
     config.geoDbPath
       ? `  geolocation:    ${config.geoDbPath}`

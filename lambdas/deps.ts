@@ -1,6 +1,7 @@
 /** Everything a handler may depend on. Each handler factory asks for the subset it uses. */
 import type { GeoLookup } from './domain/geo';
 import type {
+  AnalyticsViews,
   ApiKeyStore,
   AssignmentStore,
   EventLedger,
@@ -31,6 +32,8 @@ export interface Deps {
   resultsQuery: ResultsQuery;
   /** The recent-events listing over the raw event stream (DuckDB locally, Athena on AWS). */
   recentEvents: RecentEvents;
+  /** The analyst views (unique_events): Athena views on AWS, made at deploy; locally <data dir>/views.sql. */
+  analyticsViews: AnalyticsViews;
   geo: GeoLookup;
   clock: () => number;
   adminToken: () => Promise<string>;

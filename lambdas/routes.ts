@@ -62,6 +62,8 @@ export const DEPENDENCIES = {
   resultsQuery: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'RESULTS_ARRIVAL_ALLOWANCE_SECONDS'] },
   /** The recent-events listing: Athena over the raw events table's latest partitions; the window is EVENTS_RETENTION_DAYS. */
   recentEvents: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'EVENTS_RETENTION_DAYS'] },
+  /** The analyst views (unique_events): Athena DDL in the workgroup; the grant adds creating and dropping the views in the Glue database. */
+  analyticsViews: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'] },
   rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
   /** EXPERIMENTS_CACHE_SECONDS: how long an instance may serve its copy of the running experiments. */
   experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
@@ -220,13 +222,22 @@ export interface Job extends FunctionLine {
   description: string;
 }
 
-/** Scheduled functions (EventBridge), entry file lambdas/entry/<name>.ts. */
+/**
+ * Functions outside the API, entry file lambdas/entry/<name>.ts: the results job (on a schedule,
+ * EventBridge) and the analyst views (a CloudFormation custom resource: run by each deploy).
+ */
 export const JOBS = [
   {
     name: 'results-job',
     description: 'Tally results job: recomputes the results of running experiments with Athena',
     uses: { projects: 'read', experiments: 'read', results: 'readWrite', resultsQuery: 'query' },
     timeoutSeconds: 600,
+  },
+  {
+    name: 'analytics-views',
+    description: 'Tally analyst views: creates the Athena views (unique_events) at deploy',
+    uses: { analyticsViews: 'query' },
+    timeoutSeconds: 300,
   },
 ] as const satisfies readonly Job[];
 

@@ -15,6 +15,7 @@ import type { LambdaEnvName } from '../lambdas/lambda-env';
 import { DEPENDENCIES, type DependencyAccess, type DependencyName, type Uses } from '../lambdas/routes';
 import { TABLES, tableEnvVar, type TableName } from '../lambdas/store/schema';
 import { RATE_LIMIT_ENV, type ApiGatewayRateLimitsConfig } from '../lambdas/contract/usage-plans';
+import { UNIQUE_EVENTS_VIEW } from '../lambdas/contract/analytics-views';
 import { RAW_STREAMS, type StreamName } from './raw-streams';
 
 export interface AthenaTargets {
@@ -94,7 +95,8 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
       fn.addEnvironment(name, value);
     }
     if ('athena' in access) {
-      for (const statement of athenaStatements(Stack.of(fn), targets.athena, { writeState: dep === 'resultsQuery' })) fn.addToRolePolicy(statement);
+      const options = { writeState: dep === 'resultsQuery', manageViews: dep === 'analyticsViews' };
+      for (const statement of athenaStatements(Stack.of(fn), targets.athena, options)) fn.addToRolePolicy(statement);
       Validations.of(fn.role!).acknowledge(
         ...[
           ...[...targets.athena.rawPrefixes, ...(dep === 'resultsQuery' ? [targets.athena.statePrefix] : [])].map(
@@ -158,10 +160,25 @@ export const INSERT_INTO_GLUE_ACTIONS = [
 
 /**
  * Run queries in the workgroup only, read the raw tables' metadata and objects, write results; with
- * writeState (the results query), also read and write the incremental results state.
+ * writeState (the results query), also read and write the incremental results state; with
+ * manageViews (the analyst views), also create, replace and drop the views (UNIQUE_EVENTS_VIEW) in the
+ * database: Athena's CREATE OR REPLACE VIEW and DROP VIEW write the view's Glue table.
  */
-export function athenaStatements(stack: Stack, t: AthenaTargets, options: { writeState: boolean } = { writeState: false }): PolicyStatement[] {
+export function athenaStatements(
+  stack: Stack,
+  t: AthenaTargets,
+  options: { writeState: boolean; manageViews?: boolean } = { writeState: false },
+): PolicyStatement[] {
   const glue = (resource: string) => stack.formatArn({ service: 'glue', resource });
+  const views = options.manageViews
+    ? [
+        new PolicyStatement({
+          sid: 'ManageAnalystViews',
+          actions: ['glue:GetTable', 'glue:CreateTable', 'glue:UpdateTable', 'glue:DeleteTable'],
+          resources: [glue('catalog'), glue(`database/${t.databaseName}`), glue(`table/${t.databaseName}/${UNIQUE_EVENTS_VIEW}`)],
+        }),
+      ]
+    : [];
   const tableNames = options.writeState ? [...t.tableNames, t.stateTableName] : t.tableNames;
   const state = options.writeState
     ? [
@@ -199,6 +216,7 @@ export function athenaStatements(stack: Stack, t: AthenaTargets, options: { writ
     }),
     new PolicyStatement({ sid: 'ReadRawObjects', actions: ['s3:GetObject'], resources: t.rawPrefixes.map((p) => t.rawBucket.arnForObjects(`${p}*`)) }),
     ...state,
+    ...views,
     new PolicyStatement({
       sid: 'WriteQueryResults',
       actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],

@@ -2,9 +2,9 @@
  * The whole service in one stack. Each concern is one construct; this file only wires their handles
  * together, so every dependency between them is visible here.
  */
-import { CfnOutput, Duration, RemovalPolicy, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CustomResource, Duration, RemovalPolicy, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -279,6 +279,20 @@ export class TallyStack extends Stack {
     for (const job of JOBS) applyAccess(this.jobs[job.name].fn, job.uses, targets);
     applyAccess(this.authorizer.fn, AUTHORIZER.uses, targets);
 
+    // The analyst views (unique_events: every event once), created with Athena's own CREATE OR REPLACE
+    // VIEW by the analytics-views function at deploy (lambdas/handlers/analytics-views.ts): once the
+    // events table, the workgroup and the function's grants exist, and again whenever the function's
+    // code (which holds the view's SQL) or the database changes. A view Athena refuses fails the deploy.
+    const viewsFn = this.jobs['analytics-views'].fn;
+    const views = new CustomResource(this, 'AnalyticsViews', {
+      serviceToken: viewsFn.functionArn,
+      resourceType: 'Custom::AnalyticsViews',
+      // CloudFormation's wait for the answer; the function itself stops after its own timeout.
+      serviceTimeout: Duration.minutes(10),
+      properties: { Database: analytics.database.databaseName, CodeKey: ((viewsFn.node.defaultChild as CfnFunction).code as CfnFunction.CodeProperty).s3Key },
+    });
+    views.node.addDependency(analytics.tables.events, analytics.workGroup, viewsFn);
+
     // The results job on a schedule. Not retried by the rule, nor by Lambda, which retries a failed
     // asynchronous invocation twice by default ("Error handling and automatic retries in Lambda",
     // Lambda developer guide): a retry would re-run every experiment, overlap the next scheduled run
@@ -321,7 +335,10 @@ export class TallyStack extends Stack {
       value: raw.bucket.bucketName,
       description: 'Raw records: events/ and identities/, each project_id=<id>/dt=<YYYY-MM-DD>/',
     });
-    new CfnOutput(this, 'GlueDatabase', { value: analytics.database.databaseName, description: 'Query <database>.events in Athena' });
+    new CfnOutput(this, 'GlueDatabase', {
+      value: analytics.database.databaseName,
+      description: 'Query <database>.unique_events (each event once) or <database>.events in Athena',
+    });
     new CfnOutput(this, 'AthenaWorkGroup', { value: analytics.workGroup.ref, description: 'Athena workgroup for analysts' });
   }
 }

@@ -3,16 +3,21 @@ import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCo
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { quoteLiteral } from '../../lambdas/adapters/sql/render';
+import { UNIQUE_EVENTS_VIEW } from '../../lambdas/contract/analytics-views';
 import type { RawEventsCheck } from './run';
 
-/** Counts the events with one Athena query per poll, in the stack's workgroup (results, scan limit). */
+/**
+ * Counts the events with one Athena query per poll, in the stack's workgroup (results, scan limit),
+ * through the view analysts are told to query (unique_events: each event once), so a deploy whose view
+ * is missing or broken fails here.
+ */
 export function athenaRawEvents(athena: AthenaClient, workGroup: string, database: string): RawEventsCheck {
   if (!/^[a-z0-9_]+$/.test(database)) throw new Error(`--database ${JSON.stringify(database)} is not a Glue database name (lower-case letters, digits, _)`);
   return {
-    describe: `Athena, ${database}.events in workgroup ${workGroup}`,
+    describe: `Athena, ${database}.${UNIQUE_EVENTS_VIEW} in workgroup ${workGroup}`,
     async count(projectId, eventName, day) {
       const sql =
-        `SELECT count(*) AS n FROM ${database}.events WHERE project_id = ${quoteLiteral(projectId)} ` +
+        `SELECT count(*) AS n FROM ${database}.${UNIQUE_EVENTS_VIEW} WHERE project_id = ${quoteLiteral(projectId)} ` +
         `AND dt = ${quoteLiteral(day)} AND name = ${quoteLiteral(eventName)}`;
       const { QueryExecutionId: id } = await athena.send(
         new StartQueryExecutionCommand({ QueryString: sql, WorkGroup: workGroup, QueryExecutionContext: { Database: database } }),

@@ -8,12 +8,14 @@
  * Delay: Firehose delivers to S3 when its buffer fills or its interval passes (lib/raw-streams.ts),
  * so an event appears here up to that interval (plus a few seconds of delivery) after it was
  * acknowledged. An event whose timestamp is older than the window (sent late) is not listed on AWS,
- * where its partition is not read; locally every partition is read.
+ * where its partition is not read; locally every partition is read. An event S3 holds more than once
+ * (Firehose delivers at least once; a crash between the stream write and the commit) is listed once
+ * (sql/recent-events.ts); numbering the copies adds no bytes scanned.
  */
 import type { StoredEvent } from '../domain/event';
 import type { RecentEvents, RecentFilter } from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
-import { renderRecentEvents, rowToStoredEvent } from './sql/recent-events';
+import { listRecentEvents, renderRecentEvents, type RecentEventsQuery } from './sql/recent-events';
 
 export interface AthenaRecentEventsOptions {
   /** The window: events received within this many days (EVENTS_RETENTION_DAYS). */
@@ -28,14 +30,18 @@ export class AthenaRecentEvents implements RecentEvents {
     private readonly options: AthenaRecentEventsOptions,
   ) {}
 
-  /** The exact text recent() sends. */
-  sql(projectId: string, filter: RecentFilter, nowMs: number): string {
-    const from = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
-    return renderRecentEvents({ table: this.athena.eventsTable, projectId, filter, receivedFrom: from, fromDt: from.slice(0, 10) });
+  /** The exact text recent() sends first (over the newest candidates; see sql/recent-events.ts). */
+  sql(projectId: string, filter: RecentFilter, nowMs: number, candidates?: number): string {
+    return renderRecentEvents({ ...this.query(projectId, filter, nowMs), candidates });
   }
 
   async recent(projectId: string, filter: RecentFilter, nowMs: number): Promise<StoredEvent[]> {
-    const { rows } = await this.athena.run(this.sql(projectId, filter, nowMs), Date.now() + this.options.maxWaitMs);
-    return rows.map(rowToStoredEvent);
+    const deadline = Date.now() + this.options.maxWaitMs;
+    return listRecentEvents(async (sql) => (await this.athena.run(sql, deadline)).rows, this.query(projectId, filter, nowMs));
+  }
+
+  private query(projectId: string, filter: RecentFilter, nowMs: number): Omit<RecentEventsQuery, 'candidates'> {
+    const from = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
+    return { table: this.athena.eventsTable, projectId, filter, receivedFrom: from, fromDt: from.slice(0, 10) };
   }
 }

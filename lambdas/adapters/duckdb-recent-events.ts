@@ -4,14 +4,15 @@
  * (duckdb-results-query.ts, which builds the view the same way). Every day of the project is read:
  * partitions are by event time, and the window is by receipt (received_at), so an event received
  * today with an old timestamp is listed too. The raw stream is written before a request is
- * acknowledged, so an acknowledged event is listed at once.
+ * acknowledged, so an acknowledged event is listed at once. An event the files hold more than once
+ * (a crash between the stream write and the commit) is listed once (sql/recent-events.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import type { StoredEvent } from '../domain/event';
 import type { RecentEvents, RecentFilter } from '../ports';
 import { EVENT_COLUMNS, partitionFiles, readRows, viewSql } from './duckdb-results-query';
-import { renderRecentEvents, rowToStoredEvent } from './sql/recent-events';
+import { listRecentEvents } from './sql/recent-events';
 
 const VIEW = 'tally_recent_events';
 
@@ -31,12 +32,12 @@ export class DuckDbRecentEvents implements RecentEvents {
   async recent(projectId: string, filter: RecentFilter, nowMs: number): Promise<StoredEvent[]> {
     const files = await partitionFiles(join(this.dataDir, 'events'), projectId);
     if (files.length === 0) return [];
-    const sql = renderRecentEvents({ table: VIEW, projectId, filter, receivedFrom: new Date(nowMs - this.options.windowDays * 86_400_000).toISOString() });
+    const receivedFrom = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
     this.instance ??= DuckDBInstance.create(':memory:');
     const connection = await (await this.instance).connect();
     try {
       await connection.run(viewSql(VIEW, files, EVENT_COLUMNS));
-      return (await readRows(connection, sql)).map(rowToStoredEvent);
+      return await listRecentEvents((sql) => readRows(connection, sql), { table: VIEW, projectId, filter, receivedFrom });
     } finally {
       connection.closeSync();
     }

@@ -25,14 +25,14 @@ import type { Computation, CountRequest, CountResult, IncrementalCountRequest, I
 import { countIncrementalDuckDb, StateCannotServe } from './duckdb-results-state';
 import { quoteLiteral, renderResultsCount, resultsCountParams, toCountResult } from './sql/render';
 
-type DuckType = 'VARCHAR' | 'JSON';
+export type DuckType = 'VARCHAR' | 'JSON';
 
 /** The data columns of the Glue tables (lib/raw-columns.ts): project_id is a partition column only. */
 export const EVENT_COLUMNS = Object.fromEntries(
   STORED_EVENT_FIELDS.filter((f) => f !== 'project_id').map((f) => [f, f === 'properties' ? 'JSON' : 'VARCHAR']),
 ) as Record<Exclude<keyof StoredEvent, 'project_id'>, DuckType>;
 
-const IDENTITY_COLUMNS = {
+export const IDENTITY_COLUMNS = {
   id: 'VARCHAR',
   canonical_id: 'VARCHAR',
   version: 'VARCHAR',
@@ -49,7 +49,7 @@ export const LOCAL_TABLES = { events: 'tally_events', identities: 'tally_identit
  * json_type test. Paths come in Trino's bracket form $["key"], which DuckDB's parser rejects: rewrite
  * each ["key"] to ."key" (DuckDB's quoted form).
  */
-const TRINO_COMPAT_MACROS = [
+export const TRINO_COMPAT_MACROS = [
   `CREATE OR REPLACE TEMP MACRO tally_duck_path(path) AS regexp_replace(path, '\\["([^"]*)"\\]', '."\\1"', 'g')`,
   `CREATE OR REPLACE TEMP MACRO json_extract_scalar(json_text, path) AS (
     CASE WHEN json_type(json_text, tally_duck_path(path)) IN ('OBJECT', 'ARRAY') THEN NULL
@@ -214,11 +214,16 @@ export function viewSql(name: string, files: string[], columns: Record<string, D
       .join(', ');
     return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT ${cols} WHERE false`;
   }
+  return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT * FROM ${readJsonSql(files, columns)}`;
+}
+
+/** read_json over files (a list) or a glob pattern, with the raw streams' columns and hive partitions. */
+export function readJsonSql(files: string[] | string, columns: Record<string, DuckType>): string {
   const struct = Object.entries(columns)
     .map(([col, type]) => `${quoteLiteral(col)}: ${quoteLiteral(type)}`)
     .join(', ');
-  return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT * FROM read_json(
-    [${files.map(quoteLiteral).join(', ')}],
+  return `read_json(
+    ${typeof files === 'string' ? quoteLiteral(files) : `[${files.map(quoteLiteral).join(', ')}]`},
     format = 'newline_delimited',
     columns = {${struct}},
     hive_partitioning = true,

@@ -1,5 +1,6 @@
-/** Athena on AWS: the results query and the recent-events listing. Only the functions using them import this (lambdaHandler). */
+/** Athena on AWS: the results query, the recent-events listing and the analyst views. Only the functions using them import this (lambdaHandler). */
 import { AthenaClient } from '@aws-sdk/client-athena';
+import { AthenaAnalyticsViews } from '../adapters/athena-analytics-views';
 import { AthenaRecentEvents } from '../adapters/athena-recent-events';
 import { AthenaResultsQuery } from '../adapters/athena-results-query';
 import type { LambdaEnv, LambdaEnvName } from '../lambda-env';
@@ -23,3 +24,7 @@ export const athenaResultsQuery: Wiring<'resultsQuery'> = (env) =>
 /** The recent-events listing: Athena over the raw events table's latest partitions (the window is EVENTS_RETENTION_DAYS). */
 export const athenaRecentEvents: Wiring<'recentEvents'> = (env) =>
   new AthenaRecentEvents(athena(env), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
+
+/** The analyst views (unique_events), created by the deploy's custom resource in the raw tables' database. */
+export const athenaAnalyticsViews: Wiring<'analyticsViews'> = (env) =>
+  new AthenaAnalyticsViews(athena(env), { database: env.ATHENA_DATABASE, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });

@@ -13,6 +13,7 @@ import { errorFields, log } from '../logging/log';
 import { createHandlers } from '../handlers/registry';
 import { documentClient } from '../store/dynamo-client';
 import { FirehoseClient } from '../aws-client/firehose';
+import { ANALYST_VIEWS_FILE } from '../adapters/duckdb-analyst-views';
 import { localGateway } from './api-gateway';
 import { lockDataDir } from './data-dir';
 import { ensureTables, startDynalite, LOCAL_AWS } from './dynalite';
@@ -36,6 +37,8 @@ export interface LocalServerOptions {
   clock?: () => number;
   /** Results job interval; 0 (the default here) runs it only on refresh. npm start uses 60 s. */
   resultsIntervalMs?: number;
+  /** The event ledger's claim lease (TALLY_CLAIM_LEASE_SECONDS); default CLAIM_LEASE_MS, as on AWS. */
+  claimLeaseMs?: number;
   /** How long a request may take to arrive (docs/api.md, "Limits"); tests shorten them. */
   timeouts?: RequestTimeouts;
   /** A handler's time budget, as its Lambda timeout on AWS (default 10 s); tests shorten it. */
@@ -57,6 +60,8 @@ export interface LocalServer {
   firehose: LocalFirehose;
   eventsDir: string;
   identitiesDir: string;
+  /** The DuckDB script of the analyst views (events, identities, unique_events) over this data directory. */
+  analystViews: string;
   close(): Promise<void>;
 }
 
@@ -78,8 +83,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     geo: options.geo,
     clock: options.clock,
     dashboardOrigin: options.dashboardOrigin,
+    claimLeaseMs: options.claimLeaseMs,
   });
   const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
+  // What the deploy does on AWS (the analytics-views custom resource), at every start: the views follow the code.
+  await deps.analyticsViews.create();
   const handlers = createHandlers(deps);
 
   const timeouts = options.timeouts ?? DEFAULT_REQUEST_TIMEOUTS;
@@ -122,6 +130,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     firehose,
     eventsDir,
     identitiesDir,
+    analystViews: join(options.dataDir, ANALYST_VIEWS_FILE),
     close: () =>
       (closing ??= (async () => {
         const schedulerStopped = scheduler.stop();

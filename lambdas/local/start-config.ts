@@ -14,6 +14,8 @@ import { isOrigin } from '../contract/cors';
 
 /** One day. Node's timers overflow above 2^31-1 ms (about 24.8 days) and then fire every millisecond. */
 export const MAX_RESULTS_INTERVAL_SECONDS = 86_400;
+/** An hour: a crashed request's resend waits at most this long (answered 503) before it is stored. */
+export const MAX_CLAIM_LEASE_SECONDS = 3_600;
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 /** A bearer token travels in a header: printable ASCII, and short enough for any proxy's header limit. */
 export const MAX_ADMIN_TOKEN_LENGTH = 512;
@@ -38,6 +40,10 @@ export const START_ENV = {
     default: '60',
     description: `Seconds between results job runs, 1 to ${MAX_RESULTS_INTERVAL_SECONDS}; 0 runs it only on refresh`,
   },
+  TALLY_CLAIM_LEASE_SECONDS: {
+    default: '30',
+    description: `Seconds a claimed event waits for its request's commit before a retry may store it, 1 to ${MAX_CLAIM_LEASE_SECONDS}`,
+  },
   TALLY_DASHBOARD_ORIGIN: {
     default: 'unset',
     description:
@@ -56,6 +62,7 @@ export interface StartConfig {
   geoDbPath: string | undefined;
   geo: GeoLookup;
   resultsIntervalSeconds: number;
+  claimLeaseSeconds: number;
   logLevel: LogLevel;
   dashboardOrigin: string | undefined;
 }
@@ -86,6 +93,14 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
     0,
     MAX_RESULTS_INTERVAL_SECONDS,
     `from 1 to ${MAX_RESULTS_INTERVAL_SECONDS} (one day), or 0 to run the results job only on refresh`,
+  );
+
+  const claimLease = integer(
+    'TALLY_CLAIM_LEASE_SECONDS',
+    Number(START_ENV.TALLY_CLAIM_LEASE_SECONDS.default),
+    1,
+    MAX_CLAIM_LEASE_SECONDS,
+    `from 1 to ${MAX_CLAIM_LEASE_SECONDS}`,
   );
 
   const host = get('TALLY_HOST') ?? START_ENV.TALLY_HOST.default;
@@ -143,6 +158,7 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
       geoDbPath,
       geo,
       resultsIntervalSeconds: interval,
+      claimLeaseSeconds: claimLease,
       logLevel: logLevel as LogLevel,
       dashboardOrigin,
     },

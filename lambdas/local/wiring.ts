@@ -7,6 +7,7 @@ import type { DocumentClient } from '../aws-client/dynamodb';
 import type { FirehoseClient } from '../aws-client/firehose';
 import type { Deps } from '../deps';
 import type { GeoLookup } from '../domain/geo';
+import { DuckDbAnalyticsViews } from '../adapters/duckdb-analyst-views';
 import { DuckDbRecentEvents } from '../adapters/duckdb-recent-events';
 import { DuckDbResultsQuery } from '../adapters/duckdb-results-query';
 import { NO_GEO } from '../adapters/geo-mmdb';
@@ -33,14 +34,16 @@ export interface LocalWiring {
   clock?: () => number;
   /** The one origin admin responses allow (CORS); unset, none (the dashboard is served on the API's origin). */
   dashboardOrigin?: string;
+  /** The event ledger's claim lease; unset, CLAIM_LEASE_MS as on AWS. */
+  claimLeaseMs?: number;
 }
 
-export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin }: LocalWiring): Deps {
+export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin, claimLeaseMs }: LocalWiring): Deps {
   return {
     projects: new DynamoProjectStore(ddb, localTableName(TABLES.projects)),
     keys: new DynamoApiKeyStore(ddb, localTableName(TABLES.api_keys)),
     rateLimits: NO_RATE_LIMIT_REGISTRY,
-    ledger: new DynamoEventLedger(ddb, localTableName(TABLES.events)),
+    ledger: new DynamoEventLedger(ddb, localTableName(TABLES.events), { retentionDays: 30, leaseMs: claimLeaseMs }),
     sink: new FirehoseRawStream(firehoseClient, LOCAL_STREAMS.events),
     identities: new DynamoIdentityStore(ddb, localTableName(TABLES.identities)),
     identitySink: new FirehoseRawStream(firehoseClient, LOCAL_STREAMS.identities),
@@ -51,6 +54,8 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     // Athena's local stand-in: DuckDB over the same NDJSON files the local Firehose endpoint writes.
     resultsQuery: new DuckDbResultsQuery(dataDir),
     recentEvents: new DuckDbRecentEvents(dataDir),
+    // The Athena views' stand-in: a DuckDB script in the data directory (written by the server at start).
+    analyticsViews: new DuckDbAnalyticsViews(dataDir),
     geo: geo ?? NO_GEO,
     clock: clock ?? Date.now,
     adminToken: async () => adminToken,

@@ -12,5 +12,6 @@ export type * from './identity-store';
 export type * from './assignment-store';
 export type * from './results-store';
 export type * from './results-query';
+export type * from './analytics-views';
 export * from './raw-stream';
 export * from './experiment-store';

@@ -24,7 +24,10 @@ import { mapLimit } from '../domain/concurrency';
 import { isConditionalCheckFailed } from './dynamo-client';
 import type { ClaimOutcome, EventLedger } from '../ports';
 
-/** Longer than any ingestion request may run (the Lambda timeout is 10 s). */
+/**
+ * The default lease: longer than any ingestion request may run (the Lambda timeout is 10 s). Locally
+ * TALLY_CLAIM_LEASE_SECONDS sets it (EventLedgerOptions.leaseMs).
+ */
 export const CLAIM_LEASE_MS = 30_000;
 /** Prefix of commit items' keys: `~` sorts after any project ID and is never one (project IDs are generated). */
 export const COMMIT_PREFIX = '~commit#';
@@ -34,6 +37,12 @@ const KNOWN_COMMITS_MAX = 1000;
 export interface EventLedgerOptions {
   /** How long claims and commits are kept (DynamoDB TTL): the deduplication window. */
   retentionDays: number;
+  /**
+   * How long a claim without a commit holds its event before a retry may take it over. Shorter: a
+   * resend after a crash is stored sooner; a request slower than the lease may see its events stored
+   * twice (readers count each once). @default CLAIM_LEASE_MS
+   */
+  leaseMs?: number;
 }
 
 interface ClaimItem {
@@ -59,7 +68,7 @@ export class DynamoEventLedger implements EventLedger {
     const pk = claimKey(projectId, dedupeKey);
     // expires_at: a claim whose request died and whose release failed would otherwise stay forever.
     // It outlives the lease by far, so TTL never removes a claim still in use.
-    const item = { pk, owner, lease_until: nowMs + CLAIM_LEASE_MS, expires_at: this.expiresAt(nowMs) };
+    const item = { pk, owner, lease_until: nowMs + (this.options.leaseMs ?? CLAIM_LEASE_MS), expires_at: this.expiresAt(nowMs) };
     let existing = await this.put(item, { condition: 'attribute_not_exists(pk)' });
     // Three tries: the claim can vanish (released) or be taken over between a failed put and the next.
     for (let attempt = 0; attempt < 3; attempt++) {

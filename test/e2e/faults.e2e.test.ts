@@ -153,6 +153,22 @@ describe('storage faults', () => {
     expect(stored('mark-fault')).toHaveLength(3);
   });
 
+  it('a resend after the lease of a batch whose commit failed is stored again, and still listed once: the copy received first', async () => {
+    faults.failMarkStored = true;
+    expect((await stack.post('/v1/events', key, batch('uncommitted', 3))).status).toBe(204);
+    faults.failMarkStored = false;
+    const firstReceived = now;
+    now += CLAIM_LEASE_MS + 1;
+    expect((await stack.post('/v1/events', key, batch('uncommitted', 3))).status).toBe(204);
+    expect(stored('uncommitted')).toHaveLength(6);
+    const listed = await stack.admin('GET', `/admin/v1/projects/${project}/events?name=uncommitted`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.events.map((e: { user_id: string }) => e.user_id).sort()).toEqual(['u0', 'u1', 'u2']);
+    expect(new Set(listed.body.events.map((e: { received_at: string }) => e.received_at))).toEqual(new Set([new Date(firstReceived).toISOString()]));
+    // The user listing (the dashboard's Users page asks per ID) shows it once too.
+    expect((await stack.admin('GET', `/admin/v1/projects/${project}/events?user_id=u1&name=uncommitted`)).body.events).toHaveLength(1);
+  });
+
   it('duplicates sent at the same moment by two requests are stored once, and neither is acknowledged before it is stored', async () => {
     const results = await Promise.all([1, 2, 3].map(() => stack.post('/v1/events', key, batch('race', 10))));
     for (const r of results) expect([204, 503]).toContain(r.status);

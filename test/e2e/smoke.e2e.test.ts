@@ -167,7 +167,10 @@ describe('smoke test on AWS: the Athena check (mocked Athena)', () => {
     const input = athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input;
     expect(input).toMatchObject({ WorkGroup: 'Tally-analysts', QueryExecutionContext: { Database: 'tally' } });
     // Partition filters first (project_id is injected: Athena requires it), literals quoted.
-    expect(input.QueryString).toBe("SELECT count(*) AS n FROM tally.events WHERE project_id = 'p''1' AND dt = '2026-11-22' AND name = 'tally_smoke_test'");
+    // Through the view analysts query (each event once), which the deploy must have created.
+    expect(input.QueryString).toBe(
+      "SELECT count(*) AS n FROM tally.unique_events WHERE project_id = 'p''1' AND dt = '2026-11-22' AND name = 'tally_smoke_test'",
+    );
     athena.restore();
   });
 });

@@ -218,6 +218,32 @@ describe('Glue and Athena', () => {
     });
   }
 
+  it('creates the unique_events view at deploy: a custom resource run by the analytics-views function, after the table and the workgroup', () => {
+    const views = Object.entries(s.template.findResources('Custom::AnalyticsViews'));
+    expect(views).toHaveLength(1);
+    const [, view] = views[0]!;
+    const fn = s.stack.jobs['analytics-views'].fn;
+    const fnLogicalId = id(fn);
+    expect(view.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': [fnLogicalId, 'Arn'] });
+    expect(view.Properties.ServiceTimeout).toBe('600');
+    expect(view.Properties.Database).toEqual({ Ref: id(s.stack.analytics.database) });
+    // Updated (the view replaced) whenever the function's code, which holds the view's SQL, changes.
+    expect(view.Properties.CodeKey).toBe(resource(fnLogicalId).Properties.Code.S3Key);
+    expect(view.DependsOn).toEqual(
+      expect.arrayContaining([id(s.stack.analytics.tables.events), s.stack.resolve(s.stack.analytics.workGroup.logicalId), fnLogicalId]),
+    );
+    // The function may write only the view's Glue table, besides running queries like the other Athena users.
+    const policy = Object.values(s.template.findResources('AWS::IAM::Policy')).find((p) => JSON.stringify(p).includes('ManageAnalystViews'))!;
+    const statement = policy.Properties.PolicyDocument.Statement.find((st: { Sid?: string }) => st.Sid === 'ManageAnalystViews');
+    expect([...statement.Action].sort()).toEqual(['glue:CreateTable', 'glue:DeleteTable', 'glue:GetTable', 'glue:UpdateTable']);
+    expect(JSON.stringify(statement.Resource)).toContain(`":table/",{"Ref":"${id(s.stack.analytics.database)}"},"/unique_events"`);
+    expect(JSON.stringify(statement.Resource)).not.toContain('*');
+    const writers = Object.values(s.template.findResources('AWS::IAM::Policy')).filter((p) =>
+      /glue:(CreateTable|UpdateTable|DeleteTable)/.test(JSON.stringify(p)),
+    );
+    expect(writers).toHaveLength(1);
+  });
+
   it('has an Athena workgroup with its own results bucket, enforced settings and a scan limit', () => {
     const wg = resource(s.stack.resolve(s.stack.analytics.workGroup.logicalId)).Properties;
     expect(wg.RecursiveDeleteOption).toBe(true);

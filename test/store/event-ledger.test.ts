@@ -95,6 +95,14 @@ describe('DynamoEventLedger on dynalite', () => {
     expect(await get('p1#orphan')).toMatchObject({ owner: 'died', expires_at: ttl });
   });
 
+  it('holds claims for the lease it is given (TALLY_CLAIM_LEASE_SECONDS locally)', async () => {
+    const short = new DynamoEventLedger(dynamo.ddb, dynamo.table('events'), { retentionDays: 30, leaseMs: 2000 });
+    expect(await short.claim('p1', 'short', 'died', now)).toBe('claimed');
+    expect(await get('p1#short')).toMatchObject({ lease_until: now + 2000 });
+    expect(await short.claim('p1', 'short', 'retry', now + 2000)).toBe('in_flight');
+    expect(await short.claim('p1', 'short', 'retry', now + 2001)).toBe('claimed');
+  });
+
   it('lets a retry take over a claim whose lease passed without a commit, but never a committed one', async () => {
     expect(await ledger.claim('p1', 'stale', 'dead-request', now)).toBe('claimed');
     expect(await ledger.claim('p1', 'stale', 'retry', now + CLAIM_LEASE_MS - 1)).toBe('in_flight');

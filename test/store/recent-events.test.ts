@@ -87,6 +87,37 @@ describe('DuckDbRecentEvents', () => {
     expect(late.map((e) => e.timestamp)).toEqual(['2025-01-01T00:00:00.000Z']);
   });
 
+  it('lists an event the files hold several times once: the copy received first, in any file order', async () => {
+    // Project "copies": e0..e4 a minute apart; e1 has three copies (a crash between the stream write
+    // and the commit, and the resend stored again), the later ones with other details.
+    const copy = (i: number, receivedSecondsLater: number, overrides: Partial<StoredEvent> = {}) =>
+      stored('copies', i, { received_at: new Date(now - i * 60_000 + 1000 + receivedSecondsLater * 1000).toISOString(), ...overrides });
+    write([
+      copy(1, 40, { user_id: 'merged-later', properties: { attempt: 3 } }),
+      ...[0, 1, 2, 3, 4].map((i) => copy(i, 0)),
+      copy(1, 35, { properties: { attempt: 2 } }),
+    ]);
+    const listed = await listing.recent('copies', { limit: 10 }, now);
+    expect(listed.map((e) => e.dedupe_key)).toEqual(['k000000', 'k000001', 'k000002', 'k000003', 'k000004']);
+    expect(listed[1]).toEqual(copy(1, 0));
+    // A filter only a later copy passes lists that copy, once.
+    expect(await listing.recent('copies', { limit: 10, userId: 'merged-later' }, now)).toEqual([
+      copy(1, 40, { user_id: 'merged-later', properties: { attempt: 3 } }),
+    ]);
+    expect((await listing.recent('copies', { limit: 2 }, now)).map((e) => e.dedupe_key)).toEqual(['k000000', 'k000001']);
+  });
+
+  it('still lists the newest events exactly when most of the newest rows are copies (the second, unbounded query)', async () => {
+    // Ten copies of each of the three newest events: the first 2 x limit candidates hold one event.
+    const events = [0, 1, 2, 3].flatMap((i) =>
+      Array.from({ length: i < 3 ? 10 : 1 }, (_, c) => stored('crowded', i, { received_at: new Date(now - i * 60_000 + 1000 + c).toISOString() })),
+    );
+    write(events);
+    const listed = await listing.recent('crowded', { limit: 3 }, now);
+    expect(listed.map((e) => e.dedupe_key)).toEqual(['k000000', 'k000001', 'k000002']);
+    expect(listed.map((e) => e.received_at)).toEqual([0, 1, 2].map((i) => new Date(now - i * 60_000 + 1000).toISOString()));
+  });
+
   it('returns up to the limit (max 1000), one project only, and nothing for a project without events', async () => {
     expect(await listing.recent('big', { limit: 1000 }, now)).toHaveLength(1000);
     expect((await listing.recent('other', { limit: 10 }, now)).map((e) => e.user_id)).toEqual(["o'brien"]);
@@ -114,5 +145,32 @@ describe('AthenaRecentEvents', () => {
     expect(sent[0]).toContain("received_at >= '2026-05-31T12:00:00.000Z'");
     expect(sent[0]).toContain("(user_id = 'it''s' OR sent_user_id = 'it''s')");
     expect(sent[0]).toMatch(/ORDER BY "timestamp" DESC.*\nLIMIT 5$/);
+    // The copies of an event are numbered among the 10 newest matching rows and the first kept.
+    expect(sent[0]).toContain(
+      'row_number() OVER ( PARTITION BY project_id, dt, dedupe_key ORDER BY received_at, event_id NULLS LAST, user_id NULLS LAST ) AS copy_rank',
+    );
+    expect(sent[0]).toMatch(/LIMIT 10\n\s*\) matching\n\) copies\nWHERE copy_rank = 1\n/);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('asks again without the candidate bound only when the candidates held fewer events than the limit', async () => {
+    const sent: string[] = [];
+    const row = (i: number) => ({
+      ...Object.fromEntries(Object.entries(stored('p', i)).map(([k, v]) => [k, typeof v === 'object' && v ? JSON.stringify(v) : (v ?? undefined)])),
+      candidates: '10',
+    });
+    const athena = {
+      eventsTable: 'tally.events',
+      run: async (sql: string) => {
+        sent.push(sql);
+        return { rows: sent.length === 1 ? [row(0), row(1)] : [row(0), row(1), row(2), row(3), row(4)], execution: {} };
+      },
+    };
+    const recent = new AthenaRecentEvents(athena, { windowDays: 30, maxWaitMs: 25_000 });
+    expect((await recent.recent('p', { limit: 5 }, now)).map((e) => e.dedupe_key)).toEqual(['k000000', 'k000001', 'k000002', 'k000003', 'k000004']);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toContain('LIMIT 10\n');
+    expect(sent[1]).not.toContain('LIMIT 10');
+    expect(sent[1]).toContain('WHERE copy_rank = 1');
   });
 });

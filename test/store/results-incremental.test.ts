@@ -4,7 +4,8 @@
  * local Firehose would deliver them (files appearing over time, each within the arrival allowance of
  * its events' arrival), identity links arriving days after the goal events they re-attribute,
  * offline events arriving days late, events stamped up to 47 h in the future, exposures in every
- * spelling, super properties, multiple exposures. The job runs every 6 hours over 6 days and once
+ * spelling, super properties, multiple exposures, and copies of events (a resend stored again after a
+ * crash, a record Firehose delivered twice). The job runs every 6 hours over 6 days and once
  * more after a mid-day stop; after each run, totals, multiple exposures and every day row must equal
  * the full count of the same window over the same files.
  */
@@ -112,6 +113,28 @@ function generate(seed: number): Delivery[] {
   return deliveries.sort((x, y) => x.at - y.at);
 }
 
+/**
+ * Copies of events, as the raw stream holds them after crashes (docs/architecture.md, "Storing a
+ * batch"): a resend stored again 30 s to 2 minutes after the first copy (the claims' lease passed),
+ * or days later (an offline client resending), each in a file of its own; and a few lines twice in
+ * one file (Firehose delivering a record twice). A separate generator, so the history is unchanged.
+ */
+function withCopies(deliveries: Delivery[], seed: number): Delivery[] {
+  const random = prng(seed);
+  const copies: Delivery[] = [];
+  for (const d of deliveries) {
+    if (d.dir !== 'events') continue;
+    const r = random();
+    if (r < 0.03) d.lines = [...d.lines, ...d.lines];
+    else if (r < 0.13) {
+      const e = JSON.parse(d.lines[0]!) as StoredEvent;
+      const later = Date.parse(e.received_at) + (r < 0.11 ? 30_000 + random() * 90_000 : random() * 3 * DAY);
+      copies.push({ at: later + random() * (ALLOWANCE - 60_000), dir: 'events', dt: d.dt, lines: [JSON.stringify({ ...e, received_at: iso(later) })] });
+    }
+  }
+  return [...deliveries, ...copies].sort((x, y) => x.at - y.at);
+}
+
 describe('incremental results count == full recompute (randomized, seeded)', () => {
   let dataDir: string;
   let query: DuckDbResultsQuery;
@@ -121,7 +144,7 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'tally-incremental-'));
     query = new DuckDbResultsQuery(dataDir, { threads: 2, arrivalAllowanceMs: ALLOWANCE });
-    deliveries = generate(20261122);
+    deliveries = withCopies(generate(20261122), 19);
   });
   afterAll(async () => {
     await query.close();

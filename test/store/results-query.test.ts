@@ -463,6 +463,75 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
 // ------------------------------------------------------------------------------------------------
 // (b) The AWS path: Athena mocked.
 
+describe('copies of an event in the raw files count once (DuckDB, full and incremental)', () => {
+  // A crash between the stream write and the commit, then the resend stored again after the
+  // claims' lease: two lines with one deduplication key, the later one received 35 s after. The
+  // spec's duplicate is (name, user, timestamp), so the later copy may even carry other properties
+  // (another event the client sent at the same millisecond, under the same name).
+  const E = '$experiment_exposure';
+  const T = '2026-03-02T10:00:00.000Z';
+  const LATER = '2026-03-02T10:00:35.000Z';
+  const specs: EventSpec[] = [
+    // a, no multiple exposure: the copy naming b was received second.
+    { user: 'dup-a', name: E, ts: T, dedupe: 'dk-dup-a', props: exp('a') },
+    { user: 'dup-a', name: E, ts: T, received: LATER, dedupe: 'dk-dup-a', props: exp('b') },
+    // a, converts once: the goal event twice.
+    { user: 'dup-goal', name: E, ts: T, props: exp('a') },
+    { user: 'dup-goal', name: 'signup', ts: '2026-03-02T11:00:00.000Z', dedupe: 'dk-dup-goal' },
+    { user: 'dup-goal', name: 'signup', ts: '2026-03-02T11:00:00.000Z', received: '2026-03-02T11:00:31.000Z', dedupe: 'dk-dup-goal' },
+    // nobody: the first copy names no variant; the later one's super property would enroll in b.
+    { user: 'dup-none', name: 'page_view', ts: T, dedupe: 'dk-dup-none' },
+    { user: 'dup-none', name: 'page_view', ts: T, received: LATER, dedupe: 'dk-dup-none', props: { $experiment_button_color: 'b' } },
+    // b, three identical copies (Firehose delivering twice, and a resend): enrolled once.
+    ...[0, 1, 2].map((i) => ({ user: 'dup-b', name: E, ts: T, received: `2026-03-02T10:0${i}:00.000Z`, dedupe: 'dk-dup-b', props: exp('b') })),
+  ];
+  const expected = {
+    variants: [
+      { variant: 'a', enrolled: 2, converted: 1 },
+      { variant: 'b', enrolled: 1, converted: 0 },
+    ],
+    multipleExposures: 0,
+  };
+  let dataDir: string;
+  let results: DuckDbResultsQuery;
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'tally-copies-'));
+    const events = specs.map(storedEvent);
+    // The later copies in a file of their own, as a later delivery would be.
+    writePartitioned(
+      join(dataDir, 'events'),
+      events.filter((_, i) => !specs[i]!.received),
+    );
+    writePartitioned(
+      join(dataDir, 'events'),
+      events.filter((_, i) => specs[i]!.received),
+      undefined,
+      'part-1.ndjson',
+    );
+    results = new DuckDbResultsQuery(dataDir, { threads: 2 });
+  });
+  afterAll(async () => {
+    await results?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('the full count reads each event once: the copy received first', async () => {
+    expect(await results.count(REQUEST)).toMatchObject(expected);
+    const series = (await results.count({ ...REQUEST, daily: true })).days!;
+    expect(series.filter((d) => d.enrolled > 0 || d.converted > 0)).toEqual([
+      { variant: 'a', day: '2026-03-02', enrolled: 2, converted: 1 },
+      { variant: 'b', day: '2026-03-02', enrolled: 1, converted: 0 },
+    ]);
+  });
+
+  it('the incremental count agrees when the copies fall in one slice', async () => {
+    const incremental = await results.countIncremental({ ...REQUEST, daily: true, experimentId: 'exp-copies', now: '2026-03-05T00:00:00.000Z' });
+    expect(incremental).toMatchObject(expected);
+    expect(incremental.incremental).toMatchObject({ committed: true, fullRecompute: false });
+  });
+});
+
 describe('AthenaResultsQuery (mocked Athena)', () => {
   const athena = mockClient(AthenaClient);
   beforeEach(() => athena.reset());

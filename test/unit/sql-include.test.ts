@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandIncludes, SQL_RULES } from '../../lambdas/adapters/sql/include';
 import { renderSql, SqlRenderError } from '../../lambdas/adapters/sql/render';
@@ -21,20 +23,50 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
     expect(expandIncludes(sql, rules)).toBe(sql);
   });
 
-  it('refuses an unknown rule, a rule that includes another, a comma after a trailing comment, and an unexpanded include', () => {
+  it('expands a rule a rule includes, indented like both include lines', () => {
+    const nested = { ...rules, 'rules/outer.sql': 'x,\n  {{> rules/cols.sql}}' };
+    expect(expandIncludes('SELECT\n  {{> rules/outer.sql}}\nFROM t', nested)).toBe('SELECT\n  x,\n    -- why\n    a,\n    b AS c\nFROM t');
+  });
+
+  it('refuses an unknown rule, a rule that includes itself, a comma after a trailing comment, and an unexpanded include', () => {
     expect(() => expandIncludes('{{> rules/none.sql}}', rules)).toThrow(/No SQL rule "rules\/none.sql" to include \(known: rules\/cols.sql, rules\/cte.sql\)/);
-    expect(() => expandIncludes('{{> rules/a.sql}}', { 'rules/a.sql': '  {{> rules/a.sql}}' })).toThrow(/must not include another rule/);
+    expect(() => expandIncludes('{{> rules/a.sql}}', { 'rules/a.sql': '  {{> rules/a.sql}}' })).toThrow(
+      /"rules\/a.sql" includes itself \(rules\/a.sql > rules\/a.sql\)/,
+    );
+    expect(() => expandIncludes('{{> rules/a.sql}}', { 'rules/a.sql': '{{> rules/b.sql}}', 'rules/b.sql': '{{> rules/a.sql}}' })).toThrow(
+      /includes itself \(rules\/a.sql > rules\/b.sql > rules\/a.sql\)/,
+    );
     expect(() => expandIncludes('{{> rules/a.sql}},', { 'rules/a.sql': 'x AS (SELECT 1) -- note' })).toThrow(/must end in code/);
     expect(() => renderSql('SELECT\n  {{> rules/cols.sql}}\nFROM t', {}, {})).toThrow(SqlRenderError);
     expect(() => renderSql('SELECT\n  {{> rules/cols.sql}}\nFROM t', {}, {})).toThrow(/not expanded/);
   });
 
-  it('every rule is included by a results query, and each query expands to text without includes', () => {
+  const includes = (sql: string, name: string): boolean =>
+    sql.split('\n').some((line) => {
+      const included = /^\s*\{\{>\s*(\S+)\s*\}\},?\s*$/.exec(line)?.[1];
+      return included !== undefined && (included === name || includes(SQL_RULES[included] ?? '', name));
+    });
+
+  it('every rule is included (directly or by another rule) by a results query, and each query expands to text without includes', () => {
     const queries = [RESULTS_COUNT_SQL, RESULTS_COUNT_INCREMENTAL_SQL, RESULTS_SUMMARY_SQL];
     for (const name of Object.keys(SQL_RULES)) {
-      const includers = queries.filter((sql) => sql.split('\n').some((line) => line.trim().replace(/,$/, '') === `{{> ${name}}}`));
-      expect(includers.length, name).toBeGreaterThanOrEqual(2);
+      expect(queries.filter((sql) => includes(sql, name)).length, name).toBeGreaterThanOrEqual(2);
     }
     for (const sql of queries) expect(expandIncludes(sql)).not.toMatch(/^\s*\{\{>/m);
+  });
+
+  it('every query reading events through rules/event-columns.sql keeps the first copy of each event only (copy_rank = 1)', () => {
+    // Every query file, so a new one (a count or sum metric) is checked as soon as it exists.
+    const dir = join(import.meta.dirname, '../../lambdas/adapters/sql');
+    const queries = readdirSync(dir)
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'));
+    const readers = queries.filter((sql) => includes(sql, 'rules/event-columns.sql'));
+    expect(readers).toEqual(expect.arrayContaining([RESULTS_COUNT_SQL, RESULTS_SUMMARY_SQL]));
+    for (const sql of readers) {
+      // The subquery holding the rule, then, right after it closes, the filter on its copy_rank.
+      expect(sql).toMatch(/\{\{> rules\/event-columns\.sql\}\}\n(?:.*\n)*?\s*\) parsed\n(?:\s*--.*\n)*\s*WHERE copy_rank = 1\n/);
+    }
+    expect(SQL_RULES['rules/event-columns.sql']).toMatch(/\{\{> rules\/copy-rank\.sql\}\}\s*$/);
   });
 });

@@ -14,6 +14,7 @@ describe('START_ENV', () => {
     expect(read.config.trustProxy ? '1' : '0').toBe(START_ENV.TALLY_TRUST_PROXY.default);
     expect(read.config.logLevel).toBe(START_ENV.TALLY_LOG_LEVEL.default);
     expect(String(read.config.resultsIntervalSeconds)).toBe(START_ENV.TALLY_RESULTS_INTERVAL_SECONDS.default);
+    expect(String(read.config.claimLeaseSeconds)).toBe(START_ENV.TALLY_CLAIM_LEASE_SECONDS.default);
     expect(read.config.adminToken).toBeUndefined();
     expect(read.config.geoDbPath).toBeUndefined();
   });
@@ -28,11 +29,21 @@ describe('START_ENV', () => {
       TALLY_LOG_LEVEL: 'loud',
       TALLY_GEOIP_DB: '/no/such/file.mmdb',
       TALLY_RESULTS_INTERVAL_SECONDS: '-1',
+      TALLY_CLAIM_LEASE_SECONDS: '0',
       TALLY_DASHBOARD_ORIGIN: 'http://localhost:5173/',
     };
     const read = readStartConfig(bad);
     expect(read.ok).toBe(false);
     if (read.ok) return;
     expect(read.problems.map((p) => p.slice(0, p.indexOf('='))).sort()).toEqual(Object.keys(START_ENV).sort());
+  });
+
+  it('takes the claim lease in whole seconds from 1 to 3600', () => {
+    const lease = (value: string) => readStartConfig({ TALLY_CLAIM_LEASE_SECONDS: value });
+    expect(lease('2')).toMatchObject({ ok: true, config: { claimLeaseSeconds: 2 } });
+    expect(lease('3600')).toMatchObject({ ok: true, config: { claimLeaseSeconds: 3600 } });
+    for (const value of ['0', '3601', '1.5', 'thirty']) {
+      expect(lease(value)).toEqual({ ok: false, problems: [`TALLY_CLAIM_LEASE_SECONDS=${JSON.stringify(value)}: must be a whole number from 1 to 3600`] });
+    }
   });
 });

@@ -2,13 +2,15 @@
  * Expands the includes of the results SQL: a line holding only `{{> rules/<name>.sql}}` (optionally
  * followed by a comma) becomes that rule's text, each line indented like the include line and the
  * comma appended to its last line. Each counting rule the queries share (identity resolution, the
- * raw event's columns, the enrollment variant, the result rows) lives in one file under rules/,
- * with the comment that explains it, and every query that applies it includes it. Expanded before
- * rendering (render.ts),
+ * raw event's columns, which copy of an event counts, the enrollment variant, the result rows) lives
+ * in one file under rules/, with the comment that explains it, and every query that applies it
+ * includes it. A rule may include another (the raw event's columns include the copy rank), never
+ * itself through any chain. Expanded before rendering (render.ts),
  * so the text an engine runs, and the text the results' `computation.query` shows, is one complete
  * query. Pure.
  */
 import CANONICAL_IDS_SQL from './rules/canonical-ids.sql';
+import COPY_RANK_SQL from './rules/copy-rank.sql';
 import ENROLLMENT_VARIANT_SQL from './rules/enrollment-variant.sql';
 import EVENT_COLUMNS_SQL from './rules/event-columns.sql';
 import VARIANT_ROWS_SQL from './rules/variant-rows.sql';
@@ -17,6 +19,7 @@ import { SqlRenderError } from './render-error';
 /** The rules the queries may include, by their path relative to lambdas/adapters/sql/. */
 export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/canonical-ids.sql': CANONICAL_IDS_SQL,
+  'rules/copy-rank.sql': COPY_RANK_SQL,
   'rules/enrollment-variant.sql': ENROLLMENT_VARIANT_SQL,
   'rules/event-columns.sql': EVENT_COLUMNS_SQL,
   'rules/variant-rows.sql': VARIANT_ROWS_SQL,
@@ -24,29 +27,29 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
 
 const INCLUDE_LINE = /^([ \t]*)\{\{>\s*([^\s{}]+)\s*\}\}(,?)[ \t]*$/;
 
-/** The rule's lines, without the trailing blank ones; a rule includes no other rule. */
-function ruleLines(name: string, rules: Readonly<Record<string, string>>): string[] {
+/** The rule's lines, its own includes expanded, without the trailing blank ones. */
+function ruleLines(name: string, rules: Readonly<Record<string, string>>, including: readonly string[]): string[] {
   if (!Object.hasOwn(rules, name)) throw new SqlRenderError(`No SQL rule "${name}" to include (known: ${Object.keys(rules).join(', ')})`);
-  const lines = rules[name]!.replace(/\s+$/, '').split('\n');
-  if (lines.some((line) => INCLUDE_LINE.test(line))) throw new SqlRenderError(`SQL rule "${name}" must not include another rule`);
-  return lines;
+  if (including.includes(name)) throw new SqlRenderError(`SQL rule "${name}" includes itself (${[...including, name].join(' > ')})`);
+  return expandLines(rules[name]!.replace(/\s+$/, ''), rules, [...including, name]);
 }
 
 /** The SQL with every include line replaced by the rule it names. */
 export function expandIncludes(sql: string, rules: Readonly<Record<string, string>> = SQL_RULES): string {
-  return sql
-    .split('\n')
-    .flatMap((line) => {
-      const m = INCLUDE_LINE.exec(line);
-      if (!m) return [line];
-      const [, indent, name, comma] = m as unknown as [string, string, string, string];
-      const lines = ruleLines(name, rules).map((ruleLine) => (ruleLine === '' ? '' : indent + ruleLine));
-      const last = lines.length - 1;
-      if (comma) {
-        if (lines[last]!.includes('--')) throw new SqlRenderError(`SQL rule "${name}" must end in code, not a comment: the include adds a comma`);
-        lines[last] += comma;
-      }
-      return lines;
-    })
-    .join('\n');
+  return expandLines(sql, rules, []).join('\n');
+}
+
+function expandLines(sql: string, rules: Readonly<Record<string, string>>, including: readonly string[]): string[] {
+  return sql.split('\n').flatMap((line) => {
+    const m = INCLUDE_LINE.exec(line);
+    if (!m) return [line];
+    const [, indent, name, comma] = m as unknown as [string, string, string, string];
+    const lines = ruleLines(name, rules, including).map((ruleLine) => (ruleLine === '' ? '' : indent + ruleLine));
+    const last = lines.length - 1;
+    if (comma) {
+      if (lines[last]!.includes('--')) throw new SqlRenderError(`SQL rule "${name}" must end in code, not a comment: the include adds a comma`);
+      lines[last] += comma;
+    }
+    return lines;
+  });
 }

@@ -18,7 +18,10 @@
 -- not merged: they keep a row each (pending_key = their sort key), so a later run whose window ends
 -- before them can leave them out one by one. Every merged row is at or before any later run's end.
 -- Every aggregate is idempotent (min, max, distinct), so a summary read twice (a slice rewritten
--- after a failed commit) counts once.
+-- after a failed commit) counts once. So does an event whose raw copies fall into two slices (a
+-- resend stored again after a crash, 30 s or more after the first copy): copies share the ID as
+-- sent, the name and the timestamp, so they give the same goal rows and, when their properties are
+-- the same (a resend), the same enrollment rows. Within a slice, copies are dropped (copy_rank = 1).
 --
 -- The columns read from an event and the enrollment variant are results-count.sql's rules, included
 -- from rules/event-columns.sql and rules/enrollment-variant.sql.
@@ -69,6 +72,9 @@ FROM (
         AND "timestamp" >= :from_ts
         AND sent_user_id IS NOT NULL
     ) parsed
+    -- Each event once within the slice (rules/copy-rank.sql); a copy received in another slice is
+    -- summarised there, and the idempotent aggregates below count it once (see the header).
+    WHERE copy_rank = 1
   ) named
   WHERE variant IS NOT NULL OR name = :goal_event
 ) relevant

@@ -5,6 +5,9 @@
 -- the three values rules/enrollment-variant.sql decides from: exposure_experiment, exposure_variant
 -- and super_variant. Needs :super_property_path, :sdk_super_property_path and
 -- :name_super_property_path (render.ts resultsCountParams).
+-- Every event counts once: the list ends with copy_rank (rules/copy-rank.sql), and the query around
+-- the subquery keeps `WHERE copy_rank = 1` (test/unit/sql-include.test.ts checks each includer does),
+-- so a count or sum over these rows never counts a copy of an event twice.
 sent_user_id,
 name,
 "timestamp" AS event_time,
@@ -21,4 +24,5 @@ coalesce(
   json_extract_scalar(properties, :super_property_path),
   json_extract_scalar(properties, :sdk_super_property_path),
   json_extract_scalar(properties, :name_super_property_path)
-) AS super_variant
+) AS super_variant,
+{{> rules/copy-rank.sql}}

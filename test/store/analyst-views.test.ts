@@ -1,0 +1,123 @@
+/**
+ * The analyst views: the local DuckDB script (<data dir>/views.sql, written by npm start) and the
+ * Athena view's text, one source (lambdas/adapters/sql/unique-events.sql). Over files holding copies
+ * of events, unique_events has every event once, the first copy; events keeps every line.
+ */
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analystViewsScript } from '../../lambdas/adapters/duckdb-analyst-views';
+import { readRows as readRowsBig } from '../../lambdas/adapters/duckdb-results-query';
+import { renderCreateUniqueEventsView } from '../../lambdas/adapters/sql/unique-events';
+import type { StoredEvent } from '../../lambdas/domain/event';
+import { dataColumns, EVENT_COLUMNS, PARTITION_COLUMNS } from '../../lib/raw-columns';
+import { startTestStack } from '../helpers/local';
+import { storedEventFixture } from '../helpers/stored-event';
+
+const event = (i: number, received: string, overrides: Partial<StoredEvent> = {}) =>
+  storedEventFixture({
+    project_id: 'p1',
+    dedupe_key: `k${i}`,
+    name: i % 2 ? 'purchase' : 'page_view',
+    user_id: `u${i}`,
+    sent_user_id: `u${i}`,
+    timestamp: `2026-03-0${1 + (i % 3)}T10:00:00.000Z`,
+    received_at: received,
+    properties: { plan: i % 2 ? 'pro' : 'free' },
+    ...overrides,
+  });
+
+function write(dataDir: string, file: string, events: StoredEvent[]) {
+  for (const e of events) {
+    const dir = join(dataDir, 'events', `project_id=${e.project_id}`, `dt=${e.timestamp.slice(0, 10)}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, file), JSON.stringify(e) + '\n', { flag: 'a' });
+  }
+}
+
+/** Rows with DuckDB's BIGINT counts as numbers. */
+const readRows = async (connection: DuckDBConnection, sql: string) =>
+  (await readRowsBig(connection, sql)).map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])));
+
+let dataDir: string;
+let db: DuckDBInstance;
+let connection: DuckDBConnection;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "tally-views-o'dir-"));
+  const first = Array.from({ length: 6 }, (_, i) => event(i, `2026-03-0${1 + (i % 3)}T10:00:01.000Z`));
+  write(dataDir, 'a.ndjson', first);
+  // k1 again 40 s later with other properties (a resend stored after a crash), k2 twice more.
+  write(dataDir, 'b.ndjson', [
+    event(1, '2026-03-02T10:00:41.000Z', { properties: { plan: 'enterprise' } }),
+    event(2, '2026-03-03T10:00:40.000Z'),
+    event(2, '2026-03-03T10:00:01.000Z'),
+  ]);
+  mkdirSync(join(dataDir, 'identities', 'project_id=p1', 'dt=2026-03-01'), { recursive: true });
+  writeFileSync(
+    join(dataDir, 'identities', 'project_id=p1', 'dt=2026-03-01', 'i.ndjson'),
+    JSON.stringify({ project_id: 'p1', id: 'u1', canonical_id: 'u0', version: 1, timestamp: '2026-03-01T00:00:00.000Z', reason: 'identify' }) + '\n',
+  );
+  db = await DuckDBInstance.create(':memory:');
+  connection = await db.connect();
+  await connection.run(analystViewsScript(dataDir));
+});
+afterAll(() => {
+  connection?.closeSync();
+  db?.closeSync();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('views.sql (DuckDB, local)', () => {
+  it('has every raw line in events and every event once in unique_events: the copy received first', async () => {
+    expect(await readRows(connection, 'SELECT count(*) AS n FROM events')).toEqual([{ n: 9 }]);
+    expect(await readRows(connection, 'SELECT count(*) AS n FROM unique_events')).toEqual([{ n: 6 }]);
+    const k1 = await readRows(connection, "SELECT received_at, json_extract_scalar(properties, '$.plan') AS plan FROM unique_events WHERE dedupe_key = 'k1'");
+    expect(k1).toEqual([{ received_at: '2026-03-02T10:00:01.000Z', plan: 'pro' }]);
+    expect(await readRows(connection, "SELECT received_at FROM unique_events WHERE dedupe_key = 'k2'")).toEqual([{ received_at: '2026-03-03T10:00:01.000Z' }]);
+  });
+
+  it('runs the data model’s queries unchanged on the view (partition filters, json_extract_scalar)', async () => {
+    const perDay = await readRows(
+      connection,
+      `SELECT dt, count(*) AS events, count(DISTINCT user_id) AS users FROM unique_events
+       WHERE project_id = 'p1' AND dt BETWEEN '2026-03-01' AND '2026-03-31' GROUP BY dt ORDER BY dt`,
+    );
+    expect(perDay).toEqual([
+      { dt: '2026-03-01', events: 2, users: 2 },
+      { dt: '2026-03-02', events: 2, users: 2 },
+      { dt: '2026-03-03', events: 2, users: 2 },
+    ]);
+    expect(await readRows(connection, "SELECT canonical_id FROM identities WHERE project_id = 'p1' AND id = 'u1'")).toEqual([{ canonical_id: 'u0' }]);
+  });
+
+  it('has the Glue events table’s columns, in its order (data columns, then project_id and dt)', async () => {
+    const columns = (await readRows(connection, 'DESCRIBE unique_events')).map((r) => r.column_name);
+    expect(columns).toEqual([...dataColumns(EVENT_COLUMNS), ...PARTITION_COLUMNS]);
+    expect((await readRows(connection, 'DESCRIBE events')).map((r) => r.column_name)).toEqual(columns);
+  });
+
+  it('is written by the local server into its data directory, naming it', async () => {
+    const stack = await startTestStack();
+    try {
+      expect(stack.analystViews).toBe(join(stack.dataDir, 'views.sql'));
+      expect(existsSync(stack.analystViews)).toBe(true);
+      expect(readFileSync(stack.analystViews, 'utf8')).toBe(analystViewsScript(stack.dataDir));
+    } finally {
+      await stack.stop();
+    }
+  });
+});
+
+describe('the Athena view (the same text)', () => {
+  it('creates <database>.unique_events over <database>.events, without DuckDB-only syntax', () => {
+    const sql = renderCreateUniqueEventsView('tally.unique_events', 'tally.events');
+    expect(sql).toMatch(/^CREATE OR REPLACE VIEW tally\.unique_events AS\nSELECT\n/);
+    expect(sql).toContain('FROM tally.events e');
+    expect(sql).toContain('PARTITION BY project_id, dt, dedupe_key');
+    expect(sql).toMatch(/\) copies\nWHERE copy_rank = 1$/);
+    expect(sql).not.toMatch(/--|::|->>|EXCLUDE/);
+  });
+});

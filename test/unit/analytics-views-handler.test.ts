@@ -1,0 +1,144 @@
+/**
+ * The analyst views' CloudFormation custom resource (lambdas/handlers/analytics-views.ts): what it
+ * does per request type, and the response object it uploads to the presigned URL, on success and
+ * on failure (a failed deploy, never a silent one; a failed create's rollback never touches Athena).
+ */
+import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { AthenaAnalyticsViews } from '../../lambdas/adapters/athena-analytics-views';
+import { createAnalyticsViewsHandler, VIEWS_PHYSICAL_ID } from '../../lambdas/handlers/analytics-views';
+
+const base = {
+  ServiceToken: 'arn:aws:lambda:eu-west-1:123456789012:function:views',
+  ResponseURL: 'https://cloudformation-custom-resource-response.s3.amazonaws.com/presigned',
+  StackId: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/Tally/1',
+  RequestId: 'req-1',
+  LogicalResourceId: 'AnalyticsViews',
+  ResourceType: 'Custom::AnalyticsViews',
+  ResourceProperties: { ServiceToken: 'arn', Database: 'tally', CodeKey: 'abc.zip' },
+};
+const create = { ...base, RequestType: 'Create' } as CloudFormationCustomResourceEvent;
+const update = {
+  ...base,
+  RequestType: 'Update',
+  PhysicalResourceId: VIEWS_PHYSICAL_ID,
+  OldResourceProperties: base.ResourceProperties,
+} as CloudFormationCustomResourceEvent;
+const del = (physicalId: string) => ({ ...base, RequestType: 'Delete', PhysicalResourceId: physicalId }) as CloudFormationCustomResourceEvent;
+
+function harness(fail?: 'create' | 'drop') {
+  const calls: string[] = [];
+  const responses: Array<{ url: string; body: Record<string, unknown> }> = [];
+  const handler = createAnalyticsViewsHandler(
+    {
+      analyticsViews: {
+        create: async () => {
+          calls.push('create');
+          if (fail === 'create') throw new Error('Athena query failed: line 1:8: mismatched input');
+        },
+        drop: async () => {
+          calls.push('drop');
+          if (fail === 'drop') throw new Error('Athena query failed: access denied');
+        },
+      },
+    },
+    async (url, body) => {
+      expect(Buffer.byteLength(body)).toBeLessThanOrEqual(4096);
+      responses.push({ url, body: JSON.parse(body) });
+    },
+  );
+  return { handler, calls, responses };
+}
+
+const echoed = { StackId: base.StackId, RequestId: base.RequestId, LogicalResourceId: base.LogicalResourceId };
+
+describe('analytics-views custom resource', () => {
+  it('creates the views on Create and Update, drops them on Delete, and answers SUCCESS with one physical ID', async () => {
+    const h = harness();
+    await h.handler(create);
+    await h.handler(update);
+    await h.handler(del(VIEWS_PHYSICAL_ID));
+    expect(h.calls).toEqual(['create', 'create', 'drop']);
+    expect(h.responses).toEqual(
+      [1, 2, 3].map(() => ({ url: base.ResponseURL, body: { Status: 'SUCCESS', PhysicalResourceId: VIEWS_PHYSICAL_ID, ...echoed } })),
+    );
+  });
+
+  it('answers FAILED with the reason when Athena refuses the view, and the rollback’s Delete of it succeeds without Athena', async () => {
+    const h = harness('create');
+    await h.handler(create);
+    const failed = h.responses[0]!.body;
+    expect(failed).toMatchObject({ Status: 'FAILED', ...echoed });
+    expect(failed.Reason).toBe('Create of the analyst views failed: Athena query failed: line 1:8: mismatched input');
+    expect(failed.PhysicalResourceId).not.toBe(VIEWS_PHYSICAL_ID);
+    await h.handler(del(failed.PhysicalResourceId as string));
+    expect(h.calls).toEqual(['create']);
+    expect(h.responses[1]!.body).toMatchObject({ Status: 'SUCCESS', PhysicalResourceId: failed.PhysicalResourceId });
+  });
+
+  it('answers FAILED on a failed Update or Delete, keeping the physical ID (no replacement)', async () => {
+    const u = harness('create');
+    await u.handler(update);
+    expect(u.responses[0]!.body).toMatchObject({ Status: 'FAILED', PhysicalResourceId: VIEWS_PHYSICAL_ID });
+    const d = harness('drop');
+    await d.handler(del(VIEWS_PHYSICAL_ID));
+    expect(d.responses[0]!.body).toMatchObject({
+      Status: 'FAILED',
+      PhysicalResourceId: VIEWS_PHYSICAL_ID,
+      Reason: 'Delete of the analyst views failed: Athena query failed: access denied',
+    });
+  });
+});
+
+describe('the response upload', () => {
+  it('PUTs the response object to the presigned URL with no content type, and fails loudly when the upload is refused', async () => {
+    const received: Array<{ method?: string; contentType?: string; body: string }> = [];
+    let status = 200;
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        received.push({ method: req.method, contentType: req.headers['content-type'], body });
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/presigned?X-Amz-Signature=x`;
+      const handler = createAnalyticsViewsHandler({ analyticsViews: { create: async () => undefined, drop: async () => undefined } });
+      await handler({ ...create, ResponseURL: url });
+      expect(received).toHaveLength(1);
+      expect(received[0]).toMatchObject({ method: 'PUT', contentType: '' });
+      expect(JSON.parse(received[0]!.body)).toEqual({ Status: 'SUCCESS', PhysicalResourceId: VIEWS_PHYSICAL_ID, ...echoed });
+      status = 403;
+      await expect(handler({ ...create, ResponseURL: url })).rejects.toThrow(/uploading the response to CloudFormation failed: HTTP 403/);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('AthenaAnalyticsViews', () => {
+  it('runs CREATE OR REPLACE VIEW <database>.unique_events over the events table, and DROP VIEW IF EXISTS', async () => {
+    const sent: string[] = [];
+    const views = new AthenaAnalyticsViews(
+      {
+        eventsTable: 'tally_staging.events',
+        run: async (sql: string) => {
+          sent.push(sql);
+          return { rows: [], execution: {} };
+        },
+      },
+      { database: 'tally_staging', maxWaitMs: 60_000 },
+    );
+    await views.create();
+    await views.drop();
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatch(/^CREATE OR REPLACE VIEW tally_staging\.unique_events AS\nSELECT\n/);
+    expect(sent[0]).toContain('FROM tally_staging.events e');
+    expect(sent[0]).toContain('WHERE copy_rank = 1');
+    expect(sent[1]).toBe('DROP VIEW IF EXISTS tally_staging.unique_events');
+  });
+});
