@@ -5,7 +5,8 @@
  * The admin token comes from --secret-id (read with the AWS SDK from Secrets Manager: the stack's
  * AdminTokenSecretArn output) or from TALLY_ADMIN_TOKEN. The raw-stream step uses Athena with
  * --workgroup and --database (the AthenaWorkGroup and GlueDatabase outputs), or the local files with
- * --data-dir; with neither it is skipped.
+ * --data-dir; with neither it is skipped. --dashboard (the DashboardUrl output) checks the dashboard
+ * answers with its CSP; --stack (default Tally) names the stack in the log-group command of FAIL lines.
  */
 import './node-version';
 import { AthenaClient } from '@aws-sdk/client-athena';
@@ -17,7 +18,7 @@ import { athenaRawEvents, localRawEvents } from './smoke/raw-stream';
 import { runSmoke, type SmokeOptions } from './smoke/run';
 
 const USAGE = `Usage: npm run smoke -- <ApiUrl> [--secret-id <AdminTokenSecretArn>] [--workgroup <AthenaWorkGroup> --database <GlueDatabase>]
-                       [--data-dir <dir>] [--timeout <seconds>]
+                       [--data-dir <dir>] [--timeout <seconds>] [--dashboard <DashboardUrl>] [--stack <stack name>]
   Admin token: --secret-id, else the TALLY_ADMIN_TOKEN environment variable.`;
 
 export async function smokeOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): Promise<SmokeOptions> {
@@ -30,6 +31,8 @@ export async function smokeOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): 
       database: { type: 'string' },
       'data-dir': { type: 'string' },
       timeout: { type: 'string' },
+      dashboard: { type: 'string' },
+      stack: { type: 'string' },
     },
   });
   const [baseUrl, ...extra] = positionals;
@@ -46,12 +49,16 @@ export async function smokeOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): 
     const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: values['secret-id'] }));
     adminToken = out.SecretString;
   }
+  if (values.dashboard !== undefined && !/^https?:\/\//.test(values.dashboard))
+    throw new UsageError(`--dashboard must be the DashboardUrl output (http:// or https://), got ${JSON.stringify(values.dashboard)}.`);
   if (!adminToken) throw new UsageError('No admin token: pass --secret-id <AdminTokenSecretArn> or set TALLY_ADMIN_TOKEN.');
 
   return {
     baseUrl,
     adminToken,
     rawTimeoutMs: timeout * 1000,
+    ...(values.dashboard ? { dashboardUrl: values.dashboard } : {}),
+    ...(values.stack ? { stackName: values.stack } : {}),
     ...(values.workgroup ? { rawEvents: athenaRawEvents(new AthenaClient({}), values.workgroup, values.database!) } : {}),
     ...(values['data-dir'] ? { rawEvents: localRawEvents(values['data-dir']), rawPollMs: 1000 } : {}),
   };

@@ -21,5 +21,9 @@ new TallyStack(app, app.node.tryGetContext('stackName') ?? 'Tally', {
   glueDatabaseName: app.node.tryGetContext('glueDatabaseName'),
   geoipDatabase: app.node.tryGetContext('geoipDatabase') ?? process.env.TALLY_GEOIP_DB,
   ledgerCapacity: ledgerCapacityFromContext(app.node.tryGetContext('ledgerCapacity')),
+  // Off on the first deploy, on from the second (docs/deploy.md, "First deploy on a new account").
+  deletionProtection: bool('deletionProtection'),
+  dashboard: bool('dashboard'),
+  apiAccessLogs: bool('apiAccessLogs'),
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -43,8 +43,8 @@ export interface AccessTargets {
   firehoseBufferingSeconds: number;
   /** EXPERIMENTS_CACHE_SECONDS. */
   experimentsCacheSeconds: number;
-  /** DASHBOARD_ORIGIN: https://<the dashboard distribution's domain>. */
-  dashboardOrigin: string;
+  /** DASHBOARD_ORIGIN: https://<the dashboard distribution's domain>; undefined without the dashboard (admin routes then answer no CORS). */
+  dashboardOrigin?: string;
   athena: AthenaTargets;
 }
 
@@ -90,6 +90,7 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
     if ('secret' in access) targets.adminToken.grantRead(fn);
     for (const name of access.env) {
       const value = values[name];
+      if (value === undefined && name === 'DASHBOARD_ORIGIN') continue;
       if (value === undefined) throw new Error(`lib/grants.ts has no value for ${name} (dependency ${dep})`);
       fn.addEnvironment(name, value);
     }
@@ -146,6 +147,17 @@ function logicalIdOf(bucket: IBucket): string {
   return stack.resolve(stack.getLogicalId(bucket.node.defaultChild as CfnElement)) as string;
 }
 
+/** What Athena's INSERT INTO asks of the Glue catalog for the table it writes (besides ReadRawTables' reads). */
+export const INSERT_INTO_GLUE_ACTIONS = [
+  'glue:GetPartition',
+  'glue:GetPartitions',
+  'glue:BatchGetPartition',
+  'glue:CreatePartition',
+  'glue:BatchCreatePartition',
+  'glue:UpdatePartition',
+  'glue:BatchUpdatePartition',
+];
+
 /**
  * Run queries in the workgroup only, read the raw tables' metadata and objects, write results; with
  * writeState (the results query), also read and write the incremental results state; with
@@ -170,11 +182,13 @@ export function athenaStatements(
   const tableNames = options.writeState ? [...t.tableNames, t.stateTableName] : t.tableNames;
   const state = options.writeState
     ? [
-        // INSERT INTO the state table (partition projection: nothing to register, but Athena may still
-        // ask the catalog to create the partitions it writes).
+        // INSERT INTO the state table. Partition projection leaves nothing to register, but Athena's
+        // Hive metastore still looks up and creates or updates the partitions it writes, singly or in
+        // batches (the calls of AWS's AmazonAthenaFullAccess policy for partitions;
+        // docs/decisions/first-deploy-rollback.md, "Grants for INSERT INTO").
         new PolicyStatement({
           sid: 'WriteResultsStateTable',
-          actions: ['glue:BatchCreatePartition', 'glue:CreatePartition', 'glue:UpdatePartition'],
+          actions: INSERT_INTO_GLUE_ACTIONS,
           resources: [glue('catalog'), glue(`database/${t.databaseName}`), glue(`table/${t.databaseName}/${t.stateTableName}`)],
         }),
         new PolicyStatement({
@@ -192,7 +206,7 @@ export function athenaStatements(
     }),
     new PolicyStatement({
       sid: 'ReadRawTables',
-      actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartition', 'glue:GetPartitions'],
+      actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartition', 'glue:GetPartitions', 'glue:BatchGetPartition'],
       resources: [glue('catalog'), glue(`database/${t.databaseName}`), ...tableNames.map((name) => glue(`table/${t.databaseName}/${name}`))],
     }),
     new PolicyStatement({

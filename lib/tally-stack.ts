@@ -76,8 +76,20 @@ export interface TallyStackProps extends StackProps {
    * @default RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
    */
   readonly dataRemovalPolicy?: RemovalPolicy;
-  /** Deletion protection of the tables holding user data (TableLayout.holdsUserData). @default true */
+  /**
+   * Deletion protection of the tables holding user data (TableLayout.holdsUserData). Turn it on only
+   * once the stack exists (`-c deletionProtection=true` from the second deploy on, kept in cdk.json):
+   * DynamoDB refuses to delete a protected table, so a failed FIRST deploy could not roll back the
+   * tables it created (ROLLBACK_FAILED). docs/decisions/first-deploy-rollback.md.
+   * @default false
+   */
   readonly deletionProtection?: boolean;
+  /**
+   * Deploy the dashboard (S3 bucket and CloudFront distribution). `-c dashboard=false` deploys the API
+   * alone, for an account CloudFront refuses until AWS verifies it (docs/deploy.md, "First deploy on a
+   * new account"); a later deploy with it on adds the dashboard. @default true
+   */
+  readonly dashboard?: boolean;
   /** Glue database name (lower-case letters, digits, underscores). @default the stack name in that form (glueDatabaseNameFor): 'tally' for the stack Tally */
   readonly glueDatabaseName?: string;
   /** When the results job recomputes the results of running experiments. @default Schedule.rate(Duration.minutes(15)) */
@@ -122,7 +134,8 @@ export class TallyStack extends Stack {
   readonly analytics: Analytics;
   readonly adminToken: Secret;
   readonly edge?: Edge;
-  readonly dashboard: Dashboard;
+  /** Undefined with `dashboard: false`. */
+  readonly dashboard?: Dashboard;
   readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: TallyStackProps = {}) {
@@ -140,7 +153,7 @@ export class TallyStack extends Stack {
     const accessLogs = accessLogBucket(this, 'AccessLogs', removalPolicy);
     const { tables } = new TallyTables(this, 'Tables', {
       userDataRemovalPolicy: removalPolicy,
-      userDataDeletionProtection: props.deletionProtection ?? true,
+      userDataDeletionProtection: props.deletionProtection ?? false,
       ...(props.ledgerCapacity ? { ledgerCapacity: props.ledgerCapacity } : {}),
     });
     this.tables = tables;
@@ -229,13 +242,16 @@ export class TallyStack extends Stack {
     const baseUrl = edge ? `https://${edge.distribution.distributionDomainName}/` : this.api.api.url;
 
     // The dashboard: its CSP names the API by ID, the admin functions and preflights name its origin.
-    this.dashboard = new Dashboard(this, 'Dashboard', {
-      api: this.api.api,
-      baseUrl,
-      accessLogs,
-      priceClass: props.cloudFrontPriceClass ?? PriceClass.PRICE_CLASS_100,
-    });
-    this.api.addAdminPreflights(this.dashboard.origin);
+    // Without it, admin routes answer no CORS at all (DASHBOARD_ORIGIN unset, no admin preflights).
+    if (props.dashboard ?? true) {
+      this.dashboard = new Dashboard(this, 'Dashboard', {
+        api: this.api.api,
+        baseUrl,
+        accessLogs,
+        priceClass: props.cloudFrontPriceClass ?? PriceClass.PRICE_CLASS_100,
+      });
+      this.api.addAdminPreflights(this.dashboard.origin);
+    }
 
     const targets: AccessTargets = {
       tables,
@@ -245,7 +261,7 @@ export class TallyStack extends Stack {
       // The stage name, not the stage: the stage depends on these functions.
       rateLimits: { restApiId: this.api.api.restApiId, stage: stageName, planPrefix },
       experimentsCacheSeconds: (props.experimentsCacheTtl ?? Duration.seconds(5)).toSeconds(),
-      dashboardOrigin: this.dashboard.origin,
+      ...(this.dashboard ? { dashboardOrigin: this.dashboard.origin } : {}),
       firehoseBufferingSeconds: bufferingInterval.toSeconds(),
       athena: {
         workGroupName: analytics.workGroupName,
@@ -307,10 +323,12 @@ export class TallyStack extends Stack {
       value: baseUrl,
       description: 'Base URL of the API ({base_url})',
     });
-    new CfnOutput(this, 'DashboardUrl', {
-      value: this.dashboard.url,
-      description: 'The dashboard: open it and sign in with the admin token (AdminTokenSecretArn)',
-    });
+    if (this.dashboard) {
+      new CfnOutput(this, 'DashboardUrl', {
+        value: this.dashboard.url,
+        description: 'The dashboard: open it and sign in with the admin token (AdminTokenSecretArn)',
+      });
+    }
     new CfnOutput(this, 'ExecuteApiUrl', { value: this.api.api.url, description: 'The API Gateway stage URL (bypasses CloudFront when it is on)' });
     new CfnOutput(this, 'AdminTokenSecretArn', { value: adminToken.secretArn, description: 'Secrets Manager secret holding the admin API bearer token' });
     new CfnOutput(this, 'RawBucketName', {

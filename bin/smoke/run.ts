@@ -5,6 +5,7 @@
  * keys appear by their prefix only, the admin token never.
  */
 import { randomUUID } from 'node:crypto';
+import { diagnose } from './diagnosis';
 
 export interface SmokeOptions {
   /** The API's base URL ({base_url}: the ApiUrl output, or http://127.0.0.1:3000). */
@@ -19,6 +20,10 @@ export interface SmokeOptions {
   rawTimeoutMs?: number;
   /** Pause between raw-stream polls. */
   rawPollMs?: number;
+  /** The CloudFormation stack, for the log-group command of FAIL lines. @default 'Tally' */
+  stackName?: string;
+  /** The DashboardUrl output: checked to answer with its Content-Security-Policy. Undefined skips that step. */
+  dashboardUrl?: string;
   /** Where the lines go. @default console.log */
   print?: (line: string) => void;
 }
@@ -48,6 +53,8 @@ function check(condition: unknown, message: string): asserts condition {
 }
 
 interface Reply {
+  method: string;
+  path: string;
   status: number;
   headers: Headers;
   text: string;
@@ -82,10 +89,13 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     } catch {
       json = undefined;
     }
-    return { status: res.status, headers: res.headers, text, json };
+    return { method, path, status: res.status, headers: res.headers, text, json };
   };
+  const stackName = options.stackName ?? 'Tally';
+  /** Request ID, log group and, for API Gateway's own 500, the throttling advice (bin/smoke/diagnosis.ts). */
+  const why = (reply: Reply) => ` [${diagnose(reply, reply.method, reply.path, stackName)}]`;
   const expectStatus = (reply: Reply, status: number, what: string) =>
-    check(reply.status === status, `${what}: expected ${status}, got ${reply.status} ${reply.text.slice(0, 200)}`);
+    check(reply.status === status, `${what}: expected ${status}, got ${reply.status} ${reply.text.slice(0, 200)}${why(reply)}`);
 
   const step = async (name: string, fn: () => Promise<string>) => {
     const t0 = Date.now();
@@ -185,7 +195,7 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
       sent += batch.length;
       limited = batch.find((r) => r.status === 429);
       const odd = batch.find((r) => r.status !== 204 && r.status !== 429);
-      check(!odd, `unexpected ${odd?.status} ${odd?.text.slice(0, 200)}`);
+      check(!odd, `unexpected ${odd?.status} ${odd?.text.slice(0, 200)} during ${batch.length} parallel requests${odd ? why(odd) : ''}`);
     }
     check(limited, `no 429 after ${sent} requests (limit ${limit} per minute)`);
     const retryAfter = Number(limited.headers.get('retry-after'));
@@ -243,6 +253,41 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
       print(`        … ${found} of 2 events so far, ${Math.round(waited / 1000)} s of at most ${timeoutMs / 1000} s (Firehose buffers up to 5 minutes)`);
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
+  });
+
+  const delivered = results.at(-1)?.outcome === 'pass';
+  await step('GET /admin/v1/projects/{id}/events lists both events', async () => {
+    const project = need(projectId, 'a project');
+    if (!delivered) throw new Skip('needs both events in the raw stream (the listing reads it)');
+    const r = await call('GET', `/admin/v1/projects/${project}/events?name=${eventName}&limit=10`, { admin: true });
+    expectStatus(r, 200, 'GET …/events');
+    const users = new Set<string>((r.json?.events ?? []).map((e: { user_id?: string }) => e.user_id));
+    const missing = [`${run}-v1`, `${run}-api`].filter((u) => !users.has(u));
+    check(missing.length === 0, `not listed: ${missing.join(', ')} (listed ${r.json?.events?.length ?? 0})${why(r)}`);
+    return `${r.json.events.length} listed`;
+  });
+
+  await step('the dashboard answers with its Content-Security-Policy', async () => {
+    if (!options.dashboardUrl) throw new Skip('no dashboard URL: pass --dashboard <DashboardUrl> (none with -c dashboard=false)');
+    const res = await fetch(options.dashboardUrl);
+    await res.text();
+    const id = res.headers.get('x-amz-cf-id');
+    const tail = ` [${id ? `x-amz-cf-id: ${id}` : 'no request ID'}; CloudFront distribution of the DashboardUrl output]`;
+    check(res.status === 200, `GET ${options.dashboardUrl}: expected 200, got ${res.status}${tail}`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    check(
+      /(^|;)\s*connect-src\s/.test(csp) && /(^|;)\s*script-src\s/.test(csp),
+      `no Content-Security-Policy with connect-src and script-src: ${JSON.stringify(csp)}${tail}`,
+    );
+    // The API the deployed config names must be one the CSP lets the page call.
+    const config = await fetch(new URL('config.json', options.dashboardUrl));
+    const apiUrl: unknown = config.ok ? ((await config.json()) as { apiUrl?: unknown }).apiUrl : undefined;
+    if (typeof apiUrl === 'string') {
+      const origin = new URL(apiUrl).origin;
+      check(csp.includes(origin), `the CSP does not allow the API of config.json (${origin})${tail}`);
+      return `CSP allows ${origin}`;
+    }
+    return 'CSP sent (config.json names no other API origin)';
   });
 
   await step('clean up: stop the experiment and revoke the keys', async () => {

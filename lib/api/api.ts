@@ -91,8 +91,12 @@ export class TallyApi extends Construct {
       binaryMediaTypes: ['*/*'],
       // The authorizer returns the key's usage identifier, so usage plans throttle per key.
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
-      // Access logging needs the account's API Gateway CloudWatch role; CDK creates and keeps it.
+      // Access logging needs the account's API Gateway CloudWatch role. CDK creates it and the
+      // account setting (AWS::ApiGateway::Account) and makes the stage depend on that setting. Kept on
+      // delete (other APIs of the account may log through it) but deleted when the create that made it
+      // rolls back, like the data (docs/decisions/first-deploy-rollback.md).
       cloudWatchRole: props.accessLogs,
+      ...(props.accessLogs ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE } : {}),
       deployOptions: {
         stageName: props.stageName,
         ...(accessLogGroup
@@ -108,6 +112,9 @@ export class TallyApi extends Construct {
                   errorType: '$context.error.responseType',
                   latencyMs: '$context.responseLatency',
                   integrationLatencyMs: '$context.integrationLatency',
+                  // Why the integration failed: for a 500 whose function never ran, Lambda's refusal
+                  // (throttling: "Rate Exceeded", the account's concurrency used up).
+                  integrationError: '$context.integration.error',
                   authorizerStatus: '$context.authorizer.status',
                   authorizerLatencyMs: '$context.authorizer.latency',
                   keyId: '$context.authorizer.key_id',
@@ -138,6 +145,14 @@ export class TallyApi extends Construct {
         reason: "The account-level role API Gateway needs to write access logs; AWS's managed policy is the documented one.",
       },
     );
+
+    if (!props.accessLogs) {
+      Validations.of(this.api.deploymentStage).acknowledge({
+        id: 'AwsSolutions-APIG1',
+        reason:
+          'Access logs turned off by the operator (apiAccessLogs: false), e.g. while the account-level API Gateway CloudWatch role cannot be created; docs/deploy.md, "First deploy on a new account".',
+      });
+    }
 
     this.authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: props.authorizer,

@@ -1,6 +1,8 @@
 /** `npm run smoke` against the local server, so the deploy check cannot rot (bin/smoke.ts). */
 import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
 import { mockClient } from 'aws-sdk-client-mock';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smokeOptionsFrom } from '../../bin/smoke';
 import { athenaRawEvents, localRawEvents } from '../../bin/smoke/raw-stream';
@@ -21,6 +23,7 @@ describe('smoke test', () => {
       adminToken: ADMIN_TOKEN,
       rawEvents: localRawEvents(stack.dataDir),
       rawPollMs: 100,
+      dashboardUrl: `${stack.url}/`,
       print: (l) => lines.push(l),
     });
     expect(results.filter((r) => r.outcome !== 'pass')).toEqual([]);
@@ -36,9 +39,11 @@ describe('smoke test', () => {
       'GET /v1/experiments assigns a configured variant, the same on a second request',
       'GET /v1/experiments/configs lists the experiment',
       `both events reach the raw stream (local files under ${stack.dataDir}/events)`,
+      'GET /admin/v1/projects/{id}/events lists both events',
+      'the dashboard answers with its Content-Security-Policy',
       'clean up: stop the experiment and revoke the keys',
     ]);
-    expect(lines.at(-1)).toMatch(/^Summary: 12 passed, 0 failed, 0 skipped in [\d.]+ s$/);
+    expect(lines.at(-1)).toMatch(/^Summary: 14 passed, 0 failed, 0 skipped in [\d.]+ s$/);
     // The events really are where the step looked, and nothing secret was printed.
     expect(stack.rawEvents().filter((e) => e.name === 'tally_smoke_test')).toHaveLength(2);
     expect(lines.join('\n')).not.toContain(ADMIN_TOKEN);
@@ -54,8 +59,13 @@ describe('smoke test', () => {
       expect.stringContaining('/v1/events without a valid key'),
       expect.stringContaining('/api/events without a valid key'),
     ]);
-    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(9);
-    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 9 skipped/);
+    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(11);
+    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 11 skipped/);
+    // The FAIL line names the function's log group (found by the stack's logical IDs) and the request ID.
+    expect(wrongToken[0]!.detail).toMatch(/request ID (x-[a-z-]+: \S+|not sent)/);
+    expect(wrongToken[0]!.detail).toContain(
+      `log group of admin-projects-create: aws cloudformation describe-stack-resources --stack-name Tally --query "StackResources[?starts_with(LogicalResourceId, 'RouteadminprojectscreateLogs')]`,
+    );
 
     lines.length = 0;
     const never = { describe: 'nowhere', count: async () => 0 };
@@ -82,6 +92,60 @@ describe('smoke test', () => {
     await expect(smokeOptionsFrom([stack.url, '--workgroup', 'w', '--database', 'Bad-Name'], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(
       /not a Glue database name/,
     );
+  });
+});
+
+/**
+ * A stand-in for a deployed API whose account has too little Lambda concurrency: admin calls work,
+ * /v1/events answers the burst key's first request, then API Gateway's own 500 (what it sends when
+ * Lambda refuses an invocation), with API Gateway's request ID headers.
+ */
+async function throttledApi(): Promise<{ url: string; server: Server }> {
+  let keys = 0;
+  const burstUses = new Map<string, number>();
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+        res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body === undefined ? '' : JSON.stringify(body));
+      const auth = req.headers.authorization ?? '';
+      if (req.url === '/admin/v1/projects') return json(201, { id: 'p1' });
+      if (req.url === '/admin/v1/projects/p1/keys') {
+        keys += 1;
+        return json(201, { id: `k${keys}`, key: `key-${keys}`, key_prefix: `key-${keys}`, plan: 'free', rate_limit_per_minute: 100 });
+      }
+      if (req.url === '/v1/events' && auth === 'Bearer key-2') {
+        const n = (burstUses.get(auth) ?? 0) + 1;
+        burstUses.set(auth, n);
+        if (n === 1) return json(204, undefined);
+        return json(500, { error: 'Internal server error' }, { 'x-amzn-RequestId': `req-${n}`, 'x-amz-apigw-id': `gw-${n}` });
+      }
+      return json(404, { error: 'No such route' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('smoke test against an account short of Lambda concurrency', () => {
+  it('names Lambda throttling and the quota to raise, with the request ID and the log group, in the burst step', async () => {
+    const api = await throttledApi();
+    try {
+      const lines: string[] = [];
+      const results = await runSmoke({ baseUrl: api.url, adminToken: 'x'.repeat(32), stackName: 'TallyStaging', print: (l) => lines.push(l) });
+      const burst = results.find((r) => r.name.startsWith('a burst over'))!;
+      expect(burst.outcome).toBe('fail');
+      expect(burst.detail).toContain('unexpected 500 {"error":"Internal server error"} during 20 parallel requests');
+      expect(burst.detail).toContain('most likely Lambda throttling');
+      expect(burst.detail).toContain('"Lambda concurrent executions" quota');
+      expect(burst.detail).toMatch(/request ID x-amzn-requestid: req-\d+/);
+      expect(burst.detail).toContain("--stack-name TallyStaging --query \"StackResources[?starts_with(LogicalResourceId, 'Routeingestv1Logs')]");
+      const line = lines.find((l) => l.includes('FAIL  a burst over'))!;
+      expect(line).toContain('Lambda concurrent executions');
+      expect(line).toContain('req-');
+    } finally {
+      api.server.close();
+    }
   });
 });
 

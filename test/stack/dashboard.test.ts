@@ -65,8 +65,8 @@ function publicAccessProblems(template: { Resources: Record<string, any> }, buck
 
 describe('dashboard bucket', () => {
   it('is private: public access blocked, no website hosting, only the distribution reads it through OAC', () => {
-    const bucketId = idOf(s.stack.dashboard.bucket);
-    const distributionId = idOf(s.stack.dashboard.distribution);
+    const bucketId = idOf(s.stack.dashboard!.bucket);
+    const distributionId = idOf(s.stack.dashboard!.distribution);
     expect(publicAccessProblems(json, bucketId, distributionId)).toEqual([]);
     const bucket = json.Resources[bucketId].Properties;
     expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
@@ -80,22 +80,22 @@ describe('dashboard bucket', () => {
   it('the check fails when the bucket becomes public (a policy for anyone, or the access block removed)', () => {
     const app = testApp();
     const stack = new TallyStack(app, 'Tally');
-    stack.dashboard.bucket.addToResourcePolicy(
-      new PolicyStatement({ principals: [new AnyPrincipal()], actions: ['s3:GetObject'], resources: [stack.dashboard.bucket.arnForObjects('*')] }),
+    stack.dashboard!.bucket.addToResourcePolicy(
+      new PolicyStatement({ principals: [new AnyPrincipal()], actions: ['s3:GetObject'], resources: [stack.dashboard!.bucket.arnForObjects('*')] }),
     );
-    (stack.dashboard.bucket.node.defaultChild as CfnBucket).publicAccessBlockConfiguration = { blockPublicPolicy: false };
-    (stack.dashboard.bucket.node.defaultChild as CfnBucket).websiteConfiguration = { indexDocument: 'index.html' };
+    (stack.dashboard!.bucket.node.defaultChild as CfnBucket).publicAccessBlockConfiguration = { blockPublicPolicy: false };
+    (stack.dashboard!.bucket.node.defaultChild as CfnBucket).websiteConfiguration = { indexDocument: 'index.html' };
     const template = Template.fromStack(stack).toJSON() as typeof json;
     const problems = publicAccessProblems(
       template,
-      stack.getLogicalId(stack.dashboard.bucket.node.defaultChild as never),
-      stack.getLogicalId(stack.dashboard.distribution.node.defaultChild as never),
+      stack.getLogicalId(stack.dashboard!.bucket.node.defaultChild as never),
+      stack.getLogicalId(stack.dashboard!.distribution.node.defaultChild as never),
     );
     expect(problems).toEqual(expect.arrayContaining(['BlockPublicPolicy is not true', 'website hosting is on', 'policy allows {"AWS":"*"}']));
   });
 
   it("is destroyed with the stack, emptied first by CDK's auto-delete handler (it holds build output only)", () => {
-    const bucketId = idOf(s.stack.dashboard.bucket);
+    const bucketId = idOf(s.stack.dashboard!.bucket);
     expect(json.Resources[bucketId].DeletionPolicy).toBe('Delete');
     // The deployments' handler never empties a bucket it tagged as its own, so deletion needs auto-delete.
     const autoDeletes = ofType(json, 'Custom::S3AutoDeleteObjects').filter(([, r]) => JSON.stringify(r.Properties.BucketName).includes(bucketId));
@@ -105,7 +105,7 @@ describe('dashboard bucket', () => {
 });
 
 describe('dashboard distribution', () => {
-  const distribution = () => json.Resources[idOf(s.stack.dashboard.distribution)].Properties.DistributionConfig;
+  const distribution = () => json.Resources[idOf(s.stack.dashboard!.distribution)].Properties.DistributionConfig;
 
   it('reads the bucket through origin access control, serves index.html at /, redirects HTTP to HTTPS', () => {
     const config = distribution();
@@ -163,15 +163,15 @@ describe('dashboard deployment', () => {
   const deployments = () => ofType(json, 'Custom::CDKBucketDeployment').map(([, d]) => d.Properties);
 
   it('writes config.json with the API stage URL at deploy time, next to index.html, never cached', () => {
-    const entryId = idOf(s.stack.dashboard.node.findChild('DeployEntry').node.findChild('CustomResource'));
+    const entryId = idOf(s.stack.dashboard!.node.findChild('DeployEntry').node.findChild('CustomResource'));
     const entry = json.Resources[entryId].Properties;
     expect(entry.SystemMetadata['cache-control']).toBe(ENTRY_CACHE_CONTROL);
     expect(entry.Exclude).toEqual(['assets/*', 'sdk/*']);
     // The SDK's manifest names the current version: it goes with the entry, never cached.
     expect(entry.Include).toEqual([SDK_MANIFEST_FILE]);
     // Source.jsonData's asset: config.json with markers the deployment replaces by the resolved values.
-    const staged = s.stack.dashboard.node
-      .findChild('DeployEntry')
+    const staged = s.stack
+      .dashboard!.node.findChild('DeployEntry')
       .node.children.filter((c): c is Asset => c instanceof Asset)
       .map((a) => (a.node.findChild('Stage') as unknown as { absoluteStagedPath: string }).absoluteStagedPath)
       .filter((dir) => existsSync(join(dir, DASHBOARD_CONFIG_FILE)));
@@ -189,10 +189,10 @@ describe('dashboard deployment', () => {
 
   it("gives the install snippet CloudFront's URL when CloudFront fronts the API (the ApiUrl output), so apps get geolocation", () => {
     const edged = synthStack({ cloudFront: true });
-    const entryId = edged.stack.getLogicalId(edged.stack.dashboard.node.findChild('DeployEntry').node.findChild('CustomResource').node.defaultChild as never);
+    const entryId = edged.stack.getLogicalId(edged.stack.dashboard!.node.findChild('DeployEntry').node.findChild('CustomResource').node.defaultChild as never);
     const entry = edged.template.toJSON().Resources[entryId].Properties;
-    const staged = edged.stack.dashboard.node
-      .findChild('DeployEntry')
+    const staged = edged.stack
+      .dashboard!.node.findChild('DeployEntry')
       .node.children.filter((c): c is Asset => c instanceof Asset)
       .map((a) => (a.node.findChild('Stage') as unknown as { absoluteStagedPath: string }).absoluteStagedPath)
       .filter((dir) => existsSync(join(dir, DASHBOARD_CONFIG_FILE)));
@@ -209,7 +209,7 @@ describe('dashboard deployment', () => {
     expect(assets).toBeDefined();
     expect(assets.SystemMetadata['cache-control']).toBe(ASSETS_CACHE_CONTROL);
     expect(assets.Prune).toBe(false);
-    const entryId = idOf(s.stack.dashboard.node.findChild('DeployEntry').node.findChild('CustomResource'));
+    const entryId = idOf(s.stack.dashboard!.node.findChild('DeployEntry').node.findChild('CustomResource'));
     const [assetsId] = ofType(json, 'Custom::CDKBucketDeployment').find(([, d]) => d.Properties === assets)!;
     expect(JSON.stringify(json.Resources[entryId].DependsOn ?? [])).toContain(assetsId);
   });
@@ -226,13 +226,13 @@ describe('dashboard deployment', () => {
 
   it('prints DashboardUrl: https://<distribution domain>/', () => {
     expect(json.Outputs.DashboardUrl.Value).toEqual({
-      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [idOf(s.stack.dashboard.distribution), 'DomainName'] }, '/']],
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [idOf(s.stack.dashboard!.distribution), 'DomainName'] }, '/']],
     });
   });
 });
 
 describe('admin CORS for the dashboard origin', () => {
-  const dashboardOrigin = () => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [idOf(s.stack.dashboard.distribution), 'DomainName'] }]] });
+  const dashboardOrigin = () => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [idOf(s.stack.dashboard!.distribution), 'DomainName'] }]] });
 
   it('gives every admin function DASHBOARD_ORIGIN, and no other function', () => {
     for (const route of ROUTES) {
@@ -254,7 +254,7 @@ describe('admin CORS for the dashboard origin', () => {
     expect(new Set(adminOptions.map(([, m]) => pathOf(m.Properties.ResourceId.Ref)))).toEqual(adminPaths);
 
     // The template, with the distribution's domain in place of its token.
-    const expected = s.stack.resolve(adminPreflightResponseTemplate(s.stack.dashboard.origin));
+    const expected = s.stack.resolve(adminPreflightResponseTemplate(s.stack.dashboard!.origin));
     for (const [, m] of adminOptions) {
       expect(m.Properties).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK', ContentHandling: 'CONVERT_TO_TEXT' } });
       const response = m.Properties.Integration.IntegrationResponses[0];
@@ -266,7 +266,7 @@ describe('admin CORS for the dashboard origin', () => {
       expect(template).toEqual(expected);
       const text = JSON.stringify(template);
       expect(text).toContain(`#if(\\"$!origin\\" == \\"https://`);
-      expect(text).toContain(idOf(s.stack.dashboard.distribution));
+      expect(text).toContain(idOf(s.stack.dashboard!.distribution));
       expect(text).toContain('#set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)');
       expect(Object.keys(m.Properties.MethodResponses[0].ResponseParameters)).toContain('method.response.header.Access-Control-Allow-Origin');
     }
@@ -303,5 +303,39 @@ describe('dependencies', () => {
       return undefined;
     };
     for (const id of edges.keys()) expect(cycleFrom(id, [])).toBeUndefined();
+  });
+});
+
+describe('without the dashboard (-c dashboard=false)', () => {
+  let off: { Resources: Record<string, any>; Outputs: Record<string, any> };
+  let offStack: TallyStack;
+  beforeAll(() => {
+    offStack = new TallyStack(testApp(), 'Tally', { dashboard: false });
+    off = Template.fromStack(offStack).toJSON() as typeof off;
+  });
+
+  it('deploys the API with no CloudFront distribution, no dashboard bucket and no DashboardUrl output', () => {
+    expect(offStack.dashboard).toBeUndefined();
+    expect(ofType(off, 'AWS::CloudFront::Distribution')).toEqual([]);
+    expect(ofType(off, 'Custom::CDKBucketDeployment')).toEqual([]);
+    expect(Object.keys(off.Outputs)).not.toContain('DashboardUrl');
+    expect(Object.keys(off.Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'ExecuteApiUrl', 'AdminTokenSecretArn']));
+    // Every route is still there.
+    expect(ofType(off, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties.HttpMethod !== 'OPTIONS')).toHaveLength(ROUTES.length);
+  });
+
+  it('answers no CORS on admin routes: no DASHBOARD_ORIGIN, no admin OPTIONS', () => {
+    for (const route of ROUTES) {
+      const env = off.Resources[offStack.getLogicalId(offStack.functions[route.name].fn.node.defaultChild as never)].Properties.Environment.Variables;
+      expect(env.DASHBOARD_ORIGIN, route.name).toBeUndefined();
+    }
+    const options = ofType(off, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties.HttpMethod === 'OPTIONS');
+    const publicPaths = new Set(ROUTES.filter((r) => r.auth === 'api-key').map((r) => r.path));
+    expect(options).toHaveLength(publicPaths.size);
+  });
+
+  it('is the default to have it: the default stack has one distribution and the output', () => {
+    expect(ofType(json, 'AWS::CloudFront::Distribution')).toHaveLength(1);
+    expect(Object.keys(json.Outputs)).toContain('DashboardUrl');
   });
 });

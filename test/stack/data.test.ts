@@ -45,13 +45,19 @@ describe('DynamoDB tables', () => {
       );
       const attributes = new Set([layout.partitionKey, layout.sortKey, ...layout.indexes.flatMap((i) => [i.partitionKey, i.sortKey])].filter(Boolean));
       expect(p.AttributeDefinitions).toEqual([...attributes].map((a) => ({ AttributeName: a, AttributeType: 'S' })));
-      // User data is retained and protected by default; the rest can go with the stack.
+      // User data is retained by default; the rest can go with the stack. Deletion protection waits
+      // until the stack exists (deletionProtection, test/stack/retry-deploy.test.ts).
       expect(table.DeletionPolicy).toBe(layout.holdsUserData ? 'RetainExceptOnCreate' : 'Delete');
-      expect(p.DeletionProtectionEnabled ?? false).toBe(layout.holdsUserData);
+      expect(p.DeletionProtectionEnabled ?? false).toBe(false);
     });
   }
 
   it('makes removal policy and deletion protection configurable', () => {
+    const existing = synthStack({ deletionProtection: true });
+    for (const [id, table] of Object.entries(existing.template.findResources('AWS::DynamoDB::Table'))) {
+      const name = (Object.keys(TABLES) as TableName[]).find((n) => id === existing.stack.getLogicalId(existing.stack.tables[n].node.defaultChild as never))!;
+      expect(table.Properties.DeletionProtectionEnabled ?? false, id).toBe(TABLES[name].holdsUserData);
+    }
     const dev = synthStack({ dataRemovalPolicy: RemovalPolicy.DESTROY, deletionProtection: false });
     for (const table of Object.values(dev.template.findResources('AWS::DynamoDB::Table'))) {
       expect(table.DeletionPolicy).toBe('Delete');

@@ -187,6 +187,40 @@ describe('IAM statements', () => {
   });
 });
 
+describe('grants from what the results job does: INSERT INTO the projected state table', () => {
+  // What Athena's Hive metastore may call for the partitions an INSERT INTO writes: it looks them up
+  // (singly or in batches) and creates or updates them, even under partition projection
+  // (docs/decisions/first-deploy-rollback.md, "Grants for INSERT INTO").
+  const METASTORE_ON_INSERT = [
+    'glue:GetTable',
+    'glue:GetPartition',
+    'glue:GetPartitions',
+    'glue:BatchGetPartition',
+    'glue:CreatePartition',
+    'glue:BatchCreatePartition',
+    'glue:UpdatePartition',
+    'glue:BatchUpdatePartition',
+  ];
+  const stateTable = () => JSON.stringify({ Ref: logicalId(s.stack.analytics.resultsState) });
+
+  it('lets every function that writes the state call each of them on the state table', () => {
+    const writers = [...ROUTES, ...JOBS].filter((f) => 'resultsQuery' in f.uses);
+    expect(writers.map((f) => f.name)).toContain('results-job');
+    for (const { name, fn } of allFunctions().filter((f) => writers.some((w) => w.name === f.name))) {
+      const onState = statementsOf(fn).filter((st) => JSON.stringify(st.Resource).includes(stateTable()));
+      const allowed = new Set(onState.flatMap((st) => asArray(st.Action)));
+      for (const action of METASTORE_ON_INSERT) expect(allowed.has(action), `${name}: ${action}`).toBe(true);
+    }
+  });
+
+  it('lets no other function touch the state table', () => {
+    const writers = new Set<string>([...ROUTES, ...JOBS].filter((f) => 'resultsQuery' in f.uses).map((f) => f.name));
+    for (const { name, fn } of allFunctions().filter((f) => !writers.has(f.name))) {
+      expect(JSON.stringify(statementsOf(fn).map((st) => st.Resource)), name).not.toContain(stateTable());
+    }
+  });
+});
+
 describe('environment', () => {
   it('names each granted table, stream and the secret by reference, never by value', () => {
     for (const { name, fn, access } of allFunctions()) {

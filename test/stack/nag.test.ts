@@ -38,6 +38,7 @@ describe('cdk-nag AwsSolutions', () => {
     ['defaults', {}],
     ['CloudFront and alarm e-mail on', { cloudFront: true, alarmEmail: 'ops@example.com' }],
     ['provisioned ledger capacity', { ledgerCapacity: {} }],
+    ['no dashboard, deletion protection on, no access logs', { dashboard: false, deletionProtection: true, apiAccessLogs: false }],
   ];
 
   for (const [label, props] of variants) {

@@ -127,7 +127,7 @@ describe('alarms', () => {
 
 describe('CloudFront (optional)', () => {
   it("is off by default (the only distribution is the dashboard's)", () => {
-    expect(Object.keys(s.template.findResources('AWS::CloudFront::Distribution'))).toEqual([id(s.stack.dashboard.distribution)]);
+    expect(Object.keys(s.template.findResources('AWS::CloudFront::Distribution'))).toEqual([id(s.stack.dashboard!.distribution)]);
     expect(s.template.toJSON().Resources[id(s.stack.authorizer.fn)].Properties.Environment.Variables).not.toHaveProperty('ORIGIN_SECRET_ARN');
   });
 
@@ -177,5 +177,20 @@ describe('geolocation database', () => {
 
   it('refuses a database path that does not exist, naming it', () => {
     expect(() => synthStack({ geoipDatabase: '/nowhere/GeoLite2-City.mmdb' })).toThrow(/\/nowhere\/GeoLite2-City.mmdb does not exist/);
+  });
+});
+
+describe('the smoke test finds each route’s log group by logical ID', () => {
+  it('every route has exactly one log group whose logical ID starts with what bin/smoke/diagnosis.ts asks for', async () => {
+    const { logGroupHint } = await import('../../bin/smoke/diagnosis');
+    const { ROUTES: routes } = await import('../../lambdas/routes');
+    const ids = Object.keys(synthStack().template.findResources('AWS::Logs::LogGroup'));
+    for (const route of routes) {
+      const prefix = /starts_with\(LogicalResourceId, '([^']+)'\)/.exec(logGroupHint(route.name, 'Tally'))![1]!;
+      expect(
+        ids.filter((id) => id.startsWith(prefix)),
+        route.name,
+      ).toHaveLength(1);
+    }
   });
 });
