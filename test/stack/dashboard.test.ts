@@ -215,12 +215,12 @@ describe('dashboard deployment', () => {
   });
 
   it("deploys the SDK's versioned files with a day's cache, keeps older versions, and before the entry that names them", () => {
-    const sdk = s.stack.dashboard.node.findChild('DeploySdk').node.findChild('CustomResource');
+    const sdk = s.stack.dashboard!.node.findChild('DeploySdk').node.findChild('CustomResource');
     const props = json.Resources[idOf(sdk)].Properties;
     expect(props.SystemMetadata['cache-control']).toBe(SDK_CACHE_CONTROL);
     expect(props.Prune).toBe(false);
     expect(props.Exclude).toEqual([SDK_MANIFEST_FILE]);
-    const entryId = idOf(s.stack.dashboard.node.findChild('DeployEntry').node.findChild('CustomResource'));
+    const entryId = idOf(s.stack.dashboard!.node.findChild('DeployEntry').node.findChild('CustomResource'));
     expect(JSON.stringify(json.Resources[entryId].DependsOn ?? [])).toContain(idOf(sdk));
   });
 
