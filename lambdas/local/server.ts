@@ -12,7 +12,7 @@ import { json } from '../http/event';
 import { errorFields, log } from '../logging/log';
 import { createHandlers } from '../handlers/registry';
 import { documentClient } from '../store/dynamo-client';
-import { FirehoseClient } from '../aws-client/firehose';
+import { firehoseClient } from '../store/firehose-client';
 import { localGateway } from './api-gateway';
 import { lockDataDir } from './data-dir';
 import { ensureTables, startDynalite, LOCAL_AWS } from './dynalite';
@@ -67,10 +67,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const firehose = await startLocalFirehose({ [LOCAL_STREAMS.events]: eventsDir, [LOCAL_STREAMS.identities]: identitiesDir });
 
   const ddb = documentClient({ ...LOCAL_AWS, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });
-  const firehoseClient = new FirehoseClient({ ...LOCAL_AWS, endpoint: firehose.endpoint });
+  const firehoseSdk = firehoseClient({ ...LOCAL_AWS, endpoint: firehose.endpoint });
   const baseDeps = localDeps({
     ddb,
-    firehoseClient,
+    firehoseClient: firehoseSdk,
     dataDir: options.dataDir,
     adminToken: options.adminToken,
     geo: options.geo,
@@ -124,7 +124,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         await deps.resultsQuery.close?.();
         await deps.recentEvents.close?.();
         ddb.destroy();
-        firehoseClient.destroy();
+        firehoseSdk.destroy();
         await dynamo.close();
         unlock();
       })()),
