@@ -11,7 +11,8 @@
  *    size, and its cold load (a fresh `node` requiring it, which runs the module's init as Lambda
  *    does, with the NODE_OPTIONS the stack sets: --enable-source-maps) against `node -e 0`,
  *    alternating, median of BENCH_COLD_RUNS (default 9) each; the same load without NODE_OPTIONS
- *    beside it. Nothing resolves outside the bundle (it is built outside the repository, no NODE_PATH).
+ *    beside it, and the CPU time the process used (less moved by other processes than wall time).
+ *    Nothing resolves outside the bundle (it is built outside the repository, no NODE_PATH).
  *
  * 4. Its baseline, in the same run: the DynamoDB work of the same requests alone (storageAlone).
  *
@@ -144,28 +145,35 @@ async function coldLoad() {
     for (const [name, v] of Object.entries(LAMBDA_ENV)) if (v.required) env[name] = '1';
     env.AWS_REGION = 'us-east-1';
     const deployed = { ...env, NODE_OPTIONS: FUNCTION_NODE_OPTIONS };
-    const time = (args: string[], withEnv = env) => {
+    // Each child prints the CPU time it used (user + system) once its script ran: on a machine other
+    // processes keep busy, CPU time moves far less than wall time.
+    const CPU = 'const u = process.cpuUsage(); process.stdout.write(String(u.user + u.system));';
+    const time = (script: string, withEnv = env) => {
       const t = performance.now();
-      const r = spawnSync(process.execPath, args, { env: withEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-      if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${r.stderr}`);
-      return performance.now() - t;
+      const r = spawnSync(process.execPath, ['-e', `${script};${CPU}`], { env: withEnv, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`node -e ${script} failed: ${r.stderr}`);
+      return { wallMs: performance.now() - t, cpuMs: Number(r.stdout) / 1000 };
     };
     // A require() of an @aws-sdk package left to the runtime (not one quoted in an SDK error message): none, every package is bundled.
     const sdkRequires = [...new Set(readFileSync(bundle, 'utf8').match(/(?<![[\w.$])require\("@aws-sdk\/[^"]+"\)/g) ?? [])];
-    const load = ['-e', `require(${JSON.stringify(bundle)})`];
-    const bare: number[] = [];
-    const loaded: number[] = [];
-    const loadedPlain: number[] = [];
+    const load = `require(${JSON.stringify(bundle)})`;
+    const bare: Array<ReturnType<typeof time>> = [];
+    const loaded: Array<ReturnType<typeof time>> = [];
+    const loadedPlain: Array<ReturnType<typeof time>> = [];
     for (let i = 0; i < runs; i++) {
-      bare.push(time(['-e', '0']));
+      bare.push(time('0'));
       loaded.push(time(load, deployed));
       loadedPlain.push(time(load));
     }
+    const wall = (xs: typeof bare) => median(xs.map((x) => x.wallMs));
+    const cpu = (xs: typeof bare) => median(xs.map((x) => x.cpuMs));
     return {
       bytes: statSync(bundle).size,
-      bareMs: median(bare),
-      loadMs: median(loaded),
-      plainLoadMs: median(loadedPlain),
+      bareMs: wall(bare),
+      loadMs: wall(loaded),
+      plainLoadMs: wall(loadedPlain),
+      bareCpuMs: cpu(bare),
+      loadCpuMs: cpu(loaded),
       sdkRequires: sdkRequires.map((r) => r.slice(9, -2)),
       runs,
     };
@@ -189,7 +197,7 @@ console.log(
   `handler CPU (storage stubbed): ${cpu.handlerUsPerEvent.toFixed(2)} µs/event; JSON.parse of the same bytes: ${cpu.parseUsPerEvent.toFixed(2)} µs/event; ratio ${cpu.ratio.toFixed(1)}x steady state (median of 7 alternating rounds after 10,000 warm-up requests); ${cpu.earlyRatio.toFixed(1)}x over a new container's requests 300-3,300  (batch ${cpu.bytes} B JSON, ${cpu.gzBytes} B gzip)`,
 );
 console.log(
-  `ingestion bundle: ${(cold.bytes / 1024).toFixed(1)} KB minified; cold load (NODE_OPTIONS=${FUNCTION_NODE_OPTIONS}, as deployed) ${cold.loadMs.toFixed(0)} ms vs node -e 0 ${cold.bareMs.toFixed(0)} ms: +${(cold.loadMs - cold.bareMs).toFixed(0)} ms (${(cold.loadMs / cold.bareMs).toFixed(2)}x, median of ${cold.runs}); without NODE_OPTIONS ${cold.plainLoadMs.toFixed(0)} ms (+${(cold.plainLoadMs - cold.bareMs).toFixed(0)} ms); ${cold.sdkRequires.length ? `requires from the runtime: ${cold.sdkRequires.join(', ')}` : 'requires no @aws-sdk package from the runtime'}`,
+  `ingestion bundle: ${(cold.bytes / 1024).toFixed(1)} KB minified; cold load (NODE_OPTIONS=${FUNCTION_NODE_OPTIONS}, as deployed) ${cold.loadMs.toFixed(0)} ms vs node -e 0 ${cold.bareMs.toFixed(0)} ms: +${(cold.loadMs - cold.bareMs).toFixed(0)} ms (${(cold.loadMs / cold.bareMs).toFixed(2)}x, median of ${cold.runs}); without NODE_OPTIONS ${cold.plainLoadMs.toFixed(0)} ms (+${(cold.plainLoadMs - cold.bareMs).toFixed(0)} ms); CPU time of the process, as deployed: ${cold.loadCpuMs.toFixed(0)} ms vs ${cold.bareCpuMs.toFixed(0)} ms (+${(cold.loadCpuMs - cold.bareCpuMs).toFixed(0)} ms); ${cold.sdkRequires.length ? `requires from the runtime: ${cold.sdkRequires.join(', ')}` : 'requires no @aws-sdk package from the runtime'}`,
 );
 console.error(`loopback: ${REQUESTS} requests × ${BATCH} events, concurrency ${CONCURRENCY}…`);
 const alone = await storageAlone();
