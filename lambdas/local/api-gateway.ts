@@ -26,10 +26,12 @@ import { clientIp, lambdaContext, matchRoute, toGatewayEvent, writeResult } from
 import { answerUnread, readBody, type RequestTimeouts } from './request-body';
 
 /** Handlers get the same time budget locally as their Lambda timeout on AWS. */
-const HANDLER_TIMEOUT_MS = 10_000;
+export const HANDLER_TIMEOUT_MS = 10_000;
 
 export interface GatewayOptions {
   timeouts: RequestTimeouts;
+  /** A handler's time budget (its context's remaining time); HANDLER_TIMEOUT_MS unless a test raises it. */
+  handlerTimeoutMs?: number;
   trustProxy: boolean;
   /** Where the dashboard is built on first use (see dashboard-files.ts). */
   dataDir: string;
@@ -105,7 +107,7 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
 
     const event = toGatewayEvent(req, url, body, matched, clientIp(req, options.trustProxy), authorizer);
     const handler = handlers[matched.route.name as keyof typeof handlers] as HttpHandler;
-    const result = await handler(event, lambdaContext(matched.route, event.requestContext.requestId, HANDLER_TIMEOUT_MS));
+    const result = await handler(event, lambdaContext(matched.route, event.requestContext.requestId, options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS));
     writeResult(res, result);
   };
 

@@ -38,6 +38,11 @@ export interface LocalServerOptions {
   resultsIntervalMs?: number;
   /** How long a request may take to arrive (docs/api.md, "Limits"); tests shorten them. */
   timeouts?: RequestTimeouts;
+  /**
+   * A handler's time budget, 10 s (the functions' timeout on AWS) unless set: a test whose one request
+   * does a thousand DynamoDB writes raises it, so a busy machine cannot fail it on time alone.
+   */
+  handlerTimeoutMs?: number;
   /** The one origin admin responses allow (CORS), for a dashboard served elsewhere; unset, none. */
   dashboardOrigin?: string;
   /** Replace parts of the wiring (fault injection in tests). */
@@ -81,7 +86,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const handlers = createHandlers(deps);
 
   const timeouts = options.timeouts ?? DEFAULT_REQUEST_TIMEOUTS;
-  const serve = localGateway(deps, handlers, { timeouts, trustProxy: options.trustProxy ?? false, dataDir: options.dataDir });
+  const serve = localGateway(deps, handlers, {
+    timeouts,
+    handlerTimeoutMs: options.handlerTimeoutMs,
+    trustProxy: options.trustProxy ?? false,
+    dataDir: options.dataDir,
+  });
   const server = createServer(
     {
       headersTimeout: timeouts.headersMs,

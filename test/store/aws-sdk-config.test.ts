@@ -21,7 +21,7 @@ import { noBackoff } from '../helpers/dynamo';
 
 /**
  * delayMs: the answer is sent that long after the request arrived. until: the answer trickles (a space
- * of the JSON body every 50 ms, so the connection is never idle) and ends when the promise resolves.
+ * of the JSON body every 50 ms, so the connection is never idle for long) and ends when the promise resolves.
  * 'stall': never answered.
  */
 type Reply = { status: number; body: object; headers?: Record<string, string>; delayMs?: number; until?: Promise<void> } | 'stall';
@@ -88,6 +88,11 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 const credentials = { accessKeyId: 'AK', secretAccessKey: 'SK' };
+/**
+ * The idle timeout of the tests whose connections must not time out by chance: far above how long a
+ * loaded machine may leave the event loop without a turn, so only the silent connections time out.
+ */
+const IDLE_MS = 1_500;
 const clients: Array<{ destroy(): void }> = [];
 afterEach(() => clients.splice(0).forEach((c) => c.destroy()));
 const ddb = (options: AwsClientOptions = {}) => {
@@ -130,7 +135,7 @@ describe('the socket idle timeout per attempt', () => {
 
   it('a stalled answer fails its attempt, and the retry on a new connection succeeds', async () => {
     replies = [item('first'), 'stall', item('b')];
-    const client = ddb({ idleTimeoutMs: 200 });
+    const client = ddb({ idleTimeoutMs: IDLE_MS });
     await client.send(get());
     const out = await client.send(get());
     expect(out.Item).toEqual({ pk: 'b' });
@@ -141,7 +146,7 @@ describe('the socket idle timeout per attempt', () => {
   });
 
   it('after a Lambda freeze (all 8 pooled connections silent, new ones answered) the retry opens a new connection, and the next call finds no dead one', async () => {
-    const client = ddb({ idleTimeoutMs: 200 });
+    const client = ddb({ idleTimeoutMs: IDLE_MS });
     // 8 calls at once, each answered after 50 ms: 8 connections, all kept alive afterwards.
     always = { ...(item('a') as object), delayMs: 50 } as Reply;
     await Promise.all(Array.from({ length: 8 }, () => client.send(get())));
@@ -163,7 +168,7 @@ describe('the socket idle timeout per attempt', () => {
   });
 
   it("leaves the connections of calls still in flight alone: a call in flight when another call's timeout drops the pool is answered on its connection", async () => {
-    const client = ddb({ idleTimeoutMs: 300 });
+    const client = ddb({ idleTimeoutMs: IDLE_MS });
     await client.send(get());
     silentPorts = new Set([seen[0]!.port]);
     const events: string[] = [];
@@ -184,9 +189,9 @@ describe('the socket idle timeout per attempt', () => {
   });
 
   it('keeps a kept-alive connection that was idle between calls longer than the timeout', async () => {
-    const client = ddb({ idleTimeoutMs: 100 });
+    const client = ddb({ idleTimeoutMs: 1_000 });
     await client.send(get());
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 1_500));
     const out = await client.send(get());
     expect(out.$metadata.attempts).toBe(1);
     expect(seen.map((s) => s.port)).toEqual([seen[0]!.port, seen[0]!.port]);
@@ -227,7 +232,7 @@ describe('the deadline of a call', () => {
     always = error(400, 'ProvisionedThroughputExceededException');
     // The SDK's standard strategy, with its backoff: with Math.random at 0.99, 990 ms before the retry.
     vi.spyOn(Math, 'random').mockReturnValue(0.99);
-    const client = documentClient({ endpoint, region: 'eu-west-1', credentials, deadlineMs: 400 });
+    const client = documentClient({ endpoint, region: 'eu-west-1', credentials, deadlineMs: 600 });
     clients.push(client);
     const err = await failure(client.send(get()));
     expect(err.name).toBe('TimeoutError');
@@ -239,7 +244,7 @@ describe('the deadline of a call', () => {
 
   it('gives every call its own deadline: calls after one that was cut off are answered', async () => {
     replies = ['stall'];
-    const client = ddb({ deadlineMs: 300 });
+    const client = ddb({ deadlineMs: 1_000 });
     expect((await failure(client.send(get()))).name).toBe('TimeoutError');
     replies = [item('after')];
     expect((await client.send(get())).Item).toEqual({ pk: 'after' });
@@ -256,7 +261,7 @@ describe('the deadline of a call', () => {
 describe("the SDK's errors, as isTransient and the stores read them", () => {
   it('retries a 500, a throttling 400 and a dropped connection, then succeeds (DynamoDB: 4 attempts)', async () => {
     replies = [error(500, 'InternalServerError'), error(400, 'ProvisionedThroughputExceededException'), 'stall', item('a')];
-    const out = await ddb({ idleTimeoutMs: 200 }).send(get());
+    const out = await ddb({ idleTimeoutMs: IDLE_MS }).send(get());
     expect(out.$metadata.attempts).toBe(4);
     expect(out.Item).toEqual({ pk: 'a' });
   });
