@@ -9,10 +9,7 @@ let project: string;
 let key: string;
 
 beforeAll(async () => {
-  // The 501-event batch below makes over a thousand DynamoDB writes in one request (claims and first
-  // sightings); on a 2-core machine kept busy by other processes that can exceed the 10 s handler budget,
-  // which this file is not about: its handlers get a minute.
-  ({ stack, project, key } = await startTestProject('ingest', { handlerTimeoutMs: 60_000 }));
+  ({ stack, project, key } = await startTestProject('ingest'));
 });
 afterAll(() => stack.stop());
 
