@@ -8,9 +8,8 @@
  * | logging   | lambdas/logging       | nothing of Tally's (a domain-free module anyone may use)      |
  * | contract  | lambdas/contract      | domain: plain data shared by the Lambdas and the CDK app      |
  * | ports     | lambdas/ports         | domain: interfaces, their types, the errors callers catch     |
- * | aws-client| lambdas/aws-client    | domain, logging, node built-ins, @aws-sdk/util-dynamodb: the  |
- * |           |                       | signed JSON client for DynamoDB and Firehose                  |
- * | store     | lambdas/store         | ports, domain, contract, logging, aws-client: storage adapters|
+ * | store     | lambdas/store         | ports, domain, contract, logging, the AWS SDK's clients:      |
+ * |           |                       | storage adapters                                              |
  * | adapters  | lambdas/adapters      | ports, domain, contract, logging, store: adapters that store  |
  * |           |                       | nothing (geolocation, rate-limit registry, results queries)   |
  * | services  | lambdas/services      | ports, domain, logging                                        |
@@ -25,9 +24,11 @@
  * | dashboard | dashboard/src         | dashboard/src, lambdas/contract/dashboard.ts, pure            |
  * |           |                       | lambdas/domain modules, preact, uplot: it runs in a browser   |
  *
- * No module under lambdas/ imports @aws-sdk/client-dynamodb, @aws-sdk/lib-dynamodb or
- * @aws-sdk/client-firehose: the Lambdas reach DynamoDB and Firehose through lambdas/aws-client (its
- * cold load is what docs/decisions/ingestion-cold-start.md is about).
+ * AWS is reached through the AWS SDK's clients only, which sign requests, resolve endpoints and
+ * credentials and retry (docs/decisions/ingestion-cold-start.md): no module under lambdas/ signs a
+ * request itself (with a signer package; test/layers/layers.test.ts also looks for SigV4 written by
+ * hand) or opens its own HTTP connections, except lambdas/store/aws-sdk-config.ts (the agents it hands
+ * the SDK's request handler) and the local server (lambdas/local).
  *
  * A module that breaks a row fails the check with the rule's name. To see it fail:
  * test/layers/layers.test.ts runs the checker on a fixture with a wrong-way import.
@@ -73,31 +74,38 @@ module.exports = {
       to: { path: '^(lambdas|lib|bin)/', pathNot: [tally('ports'), tally('domain')] },
     },
     {
-      name: 'aws-client-is-self-contained',
-      comment: 'aws-client: the signed JSON client; domain and logging of Tally, node built-ins, @aws-sdk/util-dynamodb',
+      name: 'aws-through-the-sdk-no-own-http',
+      comment:
+        'AWS calls go through the SDK clients (signing, retries, timeouts): no HTTP connections of our own under lambdas/, but the SDK configuration and the local server',
       severity: 'error',
-      from: { path: tally('aws-client') },
+      from: { path: '^lambdas/', pathNot: ['^lambdas/local/', '^lambdas/store/aws-sdk-config\\.ts$'] },
+      to: { path: '^(node:)?(http|https|http2|tls)$' },
+    },
+    {
+      name: 'aws-through-the-sdk-no-own-signing',
+      comment:
+        'requests are signed by the SDK clients, never by hand: no signer package under lambdas/ (test/layers/layers.test.ts also looks for SigV4 by hand)',
+      severity: 'error',
+      from: { path: '^lambdas/' },
       to: {
-        path: ['^(lambdas|lib|bin)/', '^@aws-sdk/', '(^|/)node_modules/@aws-sdk/'],
-        pathNot: [tally('aws-client'), tally('domain'), tally('logging'), '(^|/)node_modules/@aws-sdk/util-dynamodb/', '^@aws-sdk/util-dynamodb$'],
+        path: [
+          '(^|/)node_modules/@smithy/signature-v4/',
+          '^@smithy/signature-v4$',
+          '(^|/)node_modules/@aws-sdk/signature-v4[^/]*/',
+          '^@aws-sdk/signature-v4',
+          '(^|/)node_modules/@aws-crypto/',
+          '^@aws-crypto/',
+        ],
       },
     },
     {
-      name: 'lambdas-use-the-small-aws-client',
-      comment:
-        'DynamoDB and Firehose through lambdas/aws-client, never the SDK clients (their load is the cold start of docs/decisions/ingestion-cold-start.md)',
-      severity: 'error',
-      from: { path: '^lambdas/' },
-      to: { path: ['(^|/)node_modules/@aws-sdk/(client-dynamodb|lib-dynamodb|client-firehose)/', '^@aws-sdk/(client-dynamodb|lib-dynamodb|client-firehose)$'] },
-    },
-    {
       name: 'store-implements-ports',
-      comment: 'store: storage adapters import ports, domain, contract, logging and the AWS client',
+      comment: 'store: storage adapters import ports, domain, contract, logging (and the AWS SDK)',
       severity: 'error',
       from: { path: tally('store') },
       to: {
         path: '^(lambdas|lib|bin)/',
-        pathNot: [tally('store'), tally('ports'), tally('domain'), tally('contract'), tally('logging'), tally('aws-client')],
+        pathNot: [tally('store'), tally('ports'), tally('domain'), tally('contract'), tally('logging')],
       },
     },
     {

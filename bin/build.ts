@@ -55,9 +55,7 @@ async function main() {
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const row of rows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
-  console.log(
-    `\nBundles in ${outdir} (minified, node22, CommonJS, @aws-sdk/client-* external: the Lambda runtime provides them; @aws-sdk/util-dynamodb bundled).`,
-  );
+  console.log(`\nBundles in ${outdir} (minified, node22, CommonJS, every package bundled, the AWS SDK included).`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

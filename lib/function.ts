@@ -20,13 +20,12 @@ export const RUNTIME = Runtime.NODEJS_22_X;
 export const ESBUILD_TARGET = 'node22';
 
 /**
- * esbuild options, shared with bin/build.ts. CommonJS output: the Node.js runtime resolves the
- * @aws-sdk/* it ships only for require(), and CJS needs no createRequire banner. The SDK's clients
- * (Athena, Secrets Manager, API Gateway) stay external (they are in the runtime, and bundling them
- * would double the bundle); @aws-sdk/util-dynamodb, the marshalling every store relies on, is bundled
- * at the version package-lock.json pins rather than taken from whatever the runtime ships (about
- * 5 KB, no slower cold load: docs/decisions/ingestion-cold-start.md). Source maps without
- * sources content keep the .map small; NODE_OPTIONS=--enable-source-maps makes stack traces use them.
+ * esbuild options, shared with bin/build.ts. CommonJS output: it needs no createRequire banner. Every
+ * package is bundled, the AWS SDK's clients included (externalModules empty: NodejsFunction would
+ * otherwise leave @aws-sdk/* to the runtime), so what runs is what package-lock.json pins, not
+ * whichever SDK the runtime ships; a bundled, minified SDK also loads faster than the runtime's
+ * (docs/decisions/ingestion-cold-start.md). Source maps without sources content keep the .map small;
+ * NODE_OPTIONS=--enable-source-maps makes stack traces use them.
  */
 export const BUNDLING = {
   minify: true,
@@ -34,11 +33,17 @@ export const BUNDLING = {
   sourcesContent: false,
   target: ESBUILD_TARGET,
   format: OutputFormat.CJS,
-  externalModules: ['@aws-sdk/client-*'],
+  externalModules: [],
   // Prefer packages' ES module builds: esbuild tree-shakes them (zod, middy).
   mainFields: ['module', 'main'],
   loader: { '.sql': 'text' as const },
 } satisfies BundlingOptions;
+
+/**
+ * NODE_OPTIONS of every function: stack traces name the source files (through the bundle's source
+ * map). `npm run bench:ingest` measures the cold load with it, as deployed.
+ */
+export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -110,7 +115,7 @@ export class TallyFunction extends Construct {
           }
         : BUNDLING,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
+        NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
         TALLY_LOG_LEVEL: props.logLevel,
         ...props.environment,
       } satisfies Partial<Record<LambdaEnvName, string>>,

@@ -13,6 +13,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { MIN_FUNCTION_TIMEOUT_SECONDS } from '../lambdas/contract/aws-call-limits';
 import { PLAN_LIMITS } from '../lambdas/domain/api-key';
 import type { LambdaEnvName } from '../lambdas/lambda-env';
 import { AUTHORIZER, JOBS, ROUTES, type JobName, type RouteName } from '../lambdas/routes';
@@ -46,7 +47,10 @@ export interface TallyStackProps extends StackProps {
   readonly apiAccessLogs?: boolean;
   /** Memory of every function, in MB (CPU grows with it). @default 512 */
   readonly memorySize?: number;
-  /** Timeout of every function. @default Duration.seconds(10), the local server's handler budget */
+  /**
+   * Timeout of every function, at least 9 s: no AWS call may outlive its function (the longest call
+   * deadline is 8 s, lambdas/contract/aws-call-limits.ts). @default Duration.seconds(10), the local server's handler budget
+   */
   readonly functionTimeout?: Duration;
   /** How long the authorizer reuses a looked-up key record (0 disables; Origin is checked on every request regardless). @default Duration.seconds(60) */
   readonly keyCacheTtl?: Duration;
@@ -149,6 +153,11 @@ export class TallyStack extends Stack {
       memorySize: props.memorySize ?? 512,
       timeout: props.functionTimeout ?? Duration.seconds(10),
     } as const;
+    if (functionDefaults.timeout.toSeconds() < MIN_FUNCTION_TIMEOUT_SECONDS) {
+      throw new Error(
+        `functionTimeout must be at least ${MIN_FUNCTION_TIMEOUT_SECONDS} s (got ${functionDefaults.timeout.toSeconds()} s): an AWS call may take up to ${MIN_FUNCTION_TIMEOUT_SECONDS - 1} s before its deadline (lambdas/contract/aws-call-limits.ts)`,
+      );
+    }
 
     const accessLogs = accessLogBucket(this, 'AccessLogs', removalPolicy);
     const { tables } = new TallyTables(this, 'Tables', {

@@ -8,9 +8,9 @@ import type { Deps } from '../deps';
 import { readLambdaEnv, type LambdaEnv, type LambdaEnvName } from '../lambda-env';
 import { envOf, functionLine, type DependencyName, type FunctionName, type RouteDeps, type UsedBy } from '../routes';
 import { ExperimentCatalog } from '../services/experiment-catalog';
-import { FirehoseClient } from '../aws-client/firehose';
 import { DynamoApiKeyStore } from '../store/api-key-store';
 import { documentClient } from '../store/dynamo-client';
+import { firehoseClient } from '../store/firehose-client';
 import { DynamoEventLedger } from '../store/event-ledger';
 import { FirehoseRawStream } from '../store/firehose-raw-stream';
 import { DynamoProjectStore } from '../store/project-store';
@@ -67,7 +67,7 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('keys')) deps.keys = new DynamoApiKeyStore(ddb, env.TABLE_API_KEYS);
   if (uses('ledger')) deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS, { retentionDays: env.EVENTS_RETENTION_DAYS });
   if (uses('sink') || uses('identitySink')) {
-    const client = new FirehoseClient({});
+    const client = firehoseClient();
     if (uses('sink')) deps.sink = new FirehoseRawStream(client, env.EVENTS_STREAM_NAME);
     if (uses('identitySink')) deps.identitySink = new FirehoseRawStream(client, env.IDENTITIES_STREAM_NAME);
   }

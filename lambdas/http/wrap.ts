@@ -6,8 +6,8 @@
  * request is sent again (isTransient: throttling, a timeout or 5xx from AWS, a lost connection,
  * Tally's own TransientError and OutcomeUnknownError) is 503 with Retry-After, whichever store or
  * client it came from; a handler that ran out of its time budget (HandlerTimeout) is 503 too; anything
- * else is 500. The classification reads error shapes only (names, $metadata, `transient`), so it holds
- * for lambdas/aws-client's errors and the AWS SDK's alike.
+ * else is 500. The classification reads error shapes only (names, $metadata, `transient`), not classes
+ * of one client.
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';

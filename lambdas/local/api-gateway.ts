@@ -28,12 +28,12 @@ import { serveSdk } from './sdk-files';
 import { clientIp, lambdaContext, matchRoute, toGatewayEvent, writeResult } from './gateway-event';
 import { answerUnread, readBody, type RequestTimeouts } from './request-body';
 
-/** Handlers get the same time budget locally as their Lambda timeout on AWS (lib/tally-stack.ts: 10 s). */
+/** Handlers get the same time budget locally as their Lambda timeout on AWS. */
 export const HANDLER_TIMEOUT_MS = 10_000;
 
 export interface GatewayOptions {
   timeouts: RequestTimeouts;
-  /** A handler's time budget (HANDLER_TIMEOUT_MS; tests shorten it). */
+  /** A handler's time budget (its context's remaining time); HANDLER_TIMEOUT_MS unless a test raises it. */
   handlerTimeoutMs?: number;
   trustProxy: boolean;
   /** Where the dashboard is built on first use (see dashboard-files.ts). */

@@ -8,21 +8,23 @@
  * measured 839 events/s on one thread and 1,218 with the worker, same machine, same run of minutes.
  */
 import { Worker } from 'node:worker_threads';
-import { CreateTableCommand, DocumentClient, ListTablesCommand } from '../aws-client/dynamodb';
-import type { AwsClientOptions } from '../aws-client/json-client';
+import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { callLimits, sdkClientConfig, type AwsClientOptions } from '../store/aws-sdk-config';
 import { errorFields, log } from '../logging/log';
 import { TABLES, type TableLayout } from '../store/schema';
 
 /**
- * How the AWS client reaches the local stand-ins (dynalite, the local Firehose endpoint): any region
- * and credentials (signed, not checked), and a long idle time per attempt. On AWS an attempt fails
- * after 3 s (DynamoDB) or 5 s (Firehose) without a byte, against half-open sockets after a Lambda
- * freeze; loopback has no such sockets, and dynalite on a busy laptop can take seconds over a large scan.
+ * How the AWS SDK's clients reach the local stand-ins (dynalite, the local Firehose endpoint): any
+ * region and credentials (signed, not checked), and long timeouts. On AWS an attempt fails after 3 s
+ * (DynamoDB) or 5 s (Firehose) without a byte, against half-open sockets after a Lambda freeze, and a
+ * call after 6 s or 8 s (lambdas/contract/aws-call-limits.ts); loopback has no such sockets, and
+ * dynalite on a busy laptop can take seconds over a large scan.
  */
 export const LOCAL_AWS = {
   region: 'us-east-1',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  attemptTimeoutMs: 30_000,
+  idleTimeoutMs: 30_000,
+  deadlineMs: 120_000,
 } as const satisfies AwsClientOptions;
 
 export interface LocalDynamo {
@@ -93,7 +95,8 @@ export const localTableName = (layout: TableLayout) => `tally-${layout.name}`;
 
 /** Creates the tables that do not exist yet, from the same layouts the CDK stack uses. */
 export async function ensureTables(endpoint: string): Promise<void> {
-  const client = new DocumentClient({ ...LOCAL_AWS, endpoint });
+  const options = { ...LOCAL_AWS, endpoint };
+  const client = new DynamoDBClient(sdkClientConfig(callLimits('dynamodb', options), options));
   try {
     const existing = new Set<string>((await client.send(new ListTablesCommand({}))).TableNames ?? []);
     for (const layout of Object.values(TABLES)) {

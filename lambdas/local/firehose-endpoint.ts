@@ -1,6 +1,6 @@
 /**
  * A local endpoint speaking Firehose's PutRecordBatch wire protocol (JSON 1.1), so the unchanged
- * Firehose client of the AWS path (lambdas/aws-client/firehose.ts) runs locally. It does what the delivery stream does
+ * Firehose client of the AWS path (the AWS SDK's, lambdas/store/firehose-client.ts) runs locally. It does what the delivery stream does
  * on AWS: splits each record into its NDJSON lines and appends every line under
  * <dir>/project_id=<id>/dt=<YYYY-MM-DD>/ (dt from the line's `timestamp`), the S3 bucket's key layout.
  *

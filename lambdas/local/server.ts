@@ -12,7 +12,7 @@ import { json } from '../http/event';
 import { errorFields, log } from '../logging/log';
 import { createHandlers } from '../handlers/registry';
 import { documentClient } from '../store/dynamo-client';
-import { FirehoseClient } from '../aws-client/firehose';
+import { firehoseClient } from '../store/firehose-client';
 import { ANALYST_VIEWS_FILE } from '../adapters/duckdb-analyst-views';
 import { localGateway } from './api-gateway';
 import { lockDataDir } from './data-dir';
@@ -41,7 +41,10 @@ export interface LocalServerOptions {
   claimLeaseMs?: number;
   /** How long a request may take to arrive (docs/api.md, "Limits"); tests shorten them. */
   timeouts?: RequestTimeouts;
-  /** A handler's time budget, as its Lambda timeout on AWS (default 10 s); tests shorten it. */
+  /**
+   * A handler's time budget, 10 s (the functions' timeout on AWS) unless set: tests shorten it, and a test
+   * whose one request does a thousand DynamoDB writes raises it, so a busy machine cannot fail it on time alone.
+   */
   handlerTimeoutMs?: number;
   /** The one origin admin responses allow (CORS), for a dashboard served elsewhere; unset, none. */
   dashboardOrigin?: string;
@@ -139,10 +142,10 @@ async function startStack(
     undo.unshift(() => firehose.close());
 
     const ddb = documentClient({ ...LOCAL_AWS, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });
-    const firehoseClient = new FirehoseClient({ ...LOCAL_AWS, endpoint: firehose.endpoint });
+    const firehoseSdk = firehoseClient({ ...LOCAL_AWS, endpoint: firehose.endpoint });
     const baseDeps = localDeps({
       ddb,
-      firehoseClient,
+      firehoseClient: firehoseSdk,
       dataDir: options.dataDir,
       adminToken: options.adminToken,
       geo: options.geo,
@@ -177,7 +180,7 @@ async function startStack(
         await deps.recentEvents.close?.();
         await deps.recentUsers.close?.();
         ddb.destroy();
-        firehoseClient.destroy();
+        firehoseSdk.destroy();
         await dynamo.close();
         unlock();
       },

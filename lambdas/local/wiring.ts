@@ -3,8 +3,8 @@
  * Firehose endpoint, with the local stand-ins where AWS has a service (DuckDB for Athena, no usage-plan
  * registry, no geolocation unless configured).
  */
-import type { DocumentClient } from '../aws-client/dynamodb';
-import type { FirehoseClient } from '../aws-client/firehose';
+import type { FirehoseClient } from '@aws-sdk/client-firehose';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
 import type { GeoLookup } from '../domain/geo';
 import { DuckDbAnalyticsViews } from '../adapters/duckdb-analyst-views';
@@ -27,7 +27,7 @@ import { localTableName } from './dynalite';
 export const LOCAL_STREAMS = { events: 'tally-events', identities: 'tally-identities' } as const;
 
 export interface LocalWiring {
-  ddb: DocumentClient;
+  ddb: DynamoDBDocumentClient;
   firehoseClient: FirehoseClient;
   dataDir: string;
   adminToken: string;

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DocumentClient } from '../aws-client/dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../domain/api-key';
 import { OutcomeUnknownError } from '../domain/transient-error';
 import { mayHaveLanded, queryAll } from './dynamo-client';
@@ -9,7 +9,7 @@ const BY_PROJECT = TABLES.api_keys.indexes[0]!.name;
 
 export class DynamoApiKeyStore implements ApiKeyStore {
   constructor(
-    private readonly ddb: DocumentClient,
+    private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

@@ -2,7 +2,7 @@
  * Sticky assignments. Reading all of a user's assignments is one BatchGetItem; a new assignment is a
  * conditional put, so two concurrent first requests agree (the loser reads the winner's variant).
  */
-import { BatchGetCommand, GetCommand, PutCommand, type DocumentClient } from '../aws-client/dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailed } from './dynamo-client';
 import { TransientError } from '../domain/transient-error';
 import type { Assignment, AssignmentStore } from '../ports/assignment-store';
@@ -14,7 +14,7 @@ export class DynamoAssignmentStore implements AssignmentStore {
   readonly calls = { batchGet: 0, put: 0, get: 0 };
 
   constructor(
-    private readonly ddb: DocumentClient,
+    private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

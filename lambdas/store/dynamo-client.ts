@@ -1,13 +1,17 @@
-import { DocumentClient, QueryCommand, ScanCommand, type QueryInput, type ScanInput } from '../aws-client/dynamodb';
-import type { AwsClientOptions } from '../aws-client/json-client';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, ScanCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { isTransient } from '../domain/transient-error';
+import { callLimits, sdkClientConfig, withDeadline, type AwsClientOptions } from './aws-sdk-config';
 
 /**
- * One document client per process (lambdas/aws-client: undefined values removed, AWS_ENDPOINT_URL_DYNAMODB
- * honoured for local endpoints). Without options: the region and credentials Lambda sets.
+ * One document client per process: the SDK's DynamoDBDocumentClient (undefined values removed),
+ * configured with Tally's call limits (aws-sdk-config.ts). Without options: the region, credentials
+ * and endpoint the SDK resolves (on Lambda, the function's own).
  */
-export function documentClient(options: AwsClientOptions = {}): DocumentClient {
-  return new DocumentClient(options);
+export function documentClient(options: AwsClientOptions = {}): DynamoDBDocumentClient {
+  const limits = callLimits('dynamodb', options);
+  const client = new DynamoDBClient(sdkClientConfig(limits, options));
+  return withDeadline(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }), limits.deadlineMs);
 }
 
 export function isConditionalCheckFailed(err: unknown): boolean {
@@ -18,7 +22,8 @@ export function isConditionalCheckFailed(err: unknown): boolean {
  * A ConditionalCheckFailedException of a call that was sent more than once: an earlier attempt may
  * have been applied and its answer lost (a reset connection, a 500 after the write landed), so the
  * failed condition may be this very write's own effect. The caller reads the item (consistently) and
- * decides whether it holds the state this write produces; lambdas/aws-client retries as the SDK did.
+ * decides whether it holds the state this write produces. The SDK counts the attempts in the error's
+ * $metadata.attempts.
  */
 export function isRetriedConditionalCheckFailed(err: unknown): boolean {
   const attempts = (err as { $metadata?: { attempts?: unknown } })?.$metadata?.attempts;
@@ -48,10 +53,10 @@ async function allPages<T>(read: (start: Record<string, unknown> | undefined) =>
   return items;
 }
 
-export function queryAll<T>(ddb: DocumentClient, input: Omit<QueryInput, 'ExclusiveStartKey'>): Promise<T[]> {
+export function queryAll<T>(ddb: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<T[]> {
   return allPages((start) => ddb.send(new QueryCommand({ ...input, ExclusiveStartKey: start })));
 }
 
-export function scanAll<T>(ddb: DocumentClient, input: Omit<ScanInput, 'ExclusiveStartKey'>): Promise<T[]> {
+export function scanAll<T>(ddb: DynamoDBDocumentClient, input: Omit<ScanCommandInput, 'ExclusiveStartKey'>): Promise<T[]> {
   return allPages((start) => ddb.send(new ScanCommand({ ...input, ExclusiveStartKey: start })));
 }

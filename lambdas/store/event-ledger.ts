@@ -18,7 +18,7 @@
  * (ReturnValuesOnConditionCheckFailure: ALL_OLD) where DynamoDB returns it; dynalite does not, and then
  * the claim is read with a consistent GetItem (the fallback).
  */
-import { DeleteCommand, GetCommand, PutCommand, type DocumentClient } from '../aws-client/dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { mapLimit } from '../domain/concurrency';
 import { isConditionalCheckFailed } from './dynamo-client';
@@ -59,7 +59,7 @@ export class DynamoEventLedger implements EventLedger {
   private readonly knownCommits = new Set<string>();
 
   constructor(
-    private readonly ddb: DocumentClient,
+    private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly options: EventLedgerOptions = { retentionDays: 30 },
   ) {}

@@ -6,8 +6,8 @@
  * project share any spelling and an exposure or super property always names at most one of them.
  * Without transactions: claims are taken one by one and released again when a later one fails.
  *
- * Every write may be sent more than once (lambdas/aws-client retries a call whose answer was lost, as
- * the SDK did), so a conditional write can fail on its own earlier attempt. Each one therefore carries
+ * Every write may be sent more than once (the AWS SDK retries a call whose answer was lost), so a
+ * conditional write can fail on its own earlier attempt. Each one therefore carries
  * what identifies it, and a failure that may hide a landed write (mayHaveLanded: a
  * ConditionalCheckFailedException of a retried call, or a last attempt lost in transit) reads the item
  * (consistently) before it is believed:
@@ -35,7 +35,7 @@
  * StatusConflictError with the item as it is.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DocumentClient } from '../aws-client/dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { experimentNameSpellings, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
 import { OutcomeUnknownError } from '../domain/transient-error';
 import { isConditionalCheckFailed, mayHaveLanded, queryAll } from './dynamo-client';
@@ -54,7 +54,7 @@ const unknownOutcome = (what: string, cause: unknown) =>
 
 export class DynamoExperimentStore implements ExperimentStore {
   constructor(
-    private readonly ddb: DocumentClient,
+    private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

@@ -3,7 +3,7 @@
  * as fit: Firehose bills each record rounded up to 5 KB, so one 20-event record costs what one event
  * alone would. The delivery stream de-aggregates the lines again and partitions them by project and day.
  */
-import { PutRecordBatchCommand, type FirehoseClient, type FirehoseRecord } from '../aws-client/firehose';
+import { PutRecordBatchCommand, type FirehoseClient } from '@aws-sdk/client-firehose';
 import { RawStreamError, type RawStream } from '../ports';
 
 /** Firehose limits: 1,000 KiB per record, 500 records and 4 MiB per PutRecordBatch. */
@@ -19,6 +19,11 @@ const MAX_BATCH_RECORDS = 500;
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 const ATTEMPTS = 4;
 
+/** One Firehose record: NDJSON lines. */
+export interface FirehoseRecord {
+  Data: Uint8Array;
+}
+
 export class FirehoseRawStream<T extends object> implements RawStream<T> {
   constructor(
     private readonly firehose: FirehoseClient,
@@ -30,8 +35,8 @@ export class FirehoseRawStream<T extends object> implements RawStream<T> {
   }
 
   /**
-   * PutRecordBatch can fail per record: resend only the failed ones, with backoff. A whole-call error
-   * has already been retried by the client (lambdas/aws-client, the SDK's standard retries), so it fails the write at once.
+   * PutRecordBatch can fail per record: resend only the failed ones, with backoff (the SDK retries
+   * whole calls, not records). A whole-call error has already been retried by the SDK, so it fails the write at once.
    */
   private async putBatch(records: FirehoseRecord[]): Promise<void> {
     let pending = records;
@@ -76,7 +81,7 @@ function toBatches(records: FirehoseRecord[]): FirehoseRecord[][] {
   let current: FirehoseRecord[] = [];
   let bytes = 0;
   for (const r of records) {
-    const n = r.Data!.length;
+    const n = r.Data.length;
     if (current.length === MAX_BATCH_RECORDS || bytes + n > MAX_BATCH_BYTES) {
       batches.push(current);
       current = [];

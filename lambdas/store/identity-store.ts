@@ -14,8 +14,7 @@
  * Every pointer change carries a version (1, 2, … per item) that the conditional write commits; the
  * journal records each change with it, so the identity stream's "latest row" is the table's order.
  *
- * A write may be sent more than once (lambdas/aws-client retries a call whose answer was lost, as the
- * SDK did), so a conditional write can fail on its own earlier attempt. A ConditionalCheckFailedException
+ * A write may be sent more than once (the AWS SDK retries a call whose answer was lost), so a conditional write can fail on its own earlier attempt. A ConditionalCheckFailedException
  * of a retried call is therefore checked against the item, read consistently (committedEarlier): the
  * write counts as committed when the item holds exactly what it writes. The pointer and the version are
  * what identify a change: another request that made the same change wrote the same pointer with the
@@ -24,7 +23,7 @@
  * and reassert (its only condition is that the item exists: a retry raises the version by 2 once more,
  * and the line it journals carries the version and pointer the table then holds, the highest one).
  */
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type DocumentClient } from '../aws-client/dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mapLimit } from '../domain/concurrency';
 import { creationOrder, firstSightStamp, requestPosition, seenBefore, type SeenId } from '../domain/canonical-order';
 import { TransientError } from '../domain/transient-error';
@@ -39,7 +38,7 @@ export const NO_JOURNAL: IdentityJournal = { beforeMerge: async () => undefined,
 
 export class DynamoIdentityStore implements IdentityStore {
   constructor(
-    private readonly ddb: DocumentClient,
+    private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

@@ -1,10 +1,10 @@
-import { GetCommand, PutCommand, type DocumentClient } from '../aws-client/dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mayHaveLanded, scanAll } from './dynamo-client';
 import type { Project, ProjectStore } from '../ports';
 
 export class DynamoProjectStore implements ProjectStore {
   constructor(
-    private readonly ddb: DocumentClient,
+    private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

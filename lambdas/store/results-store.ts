@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, type DocumentClient } from '../aws-client/dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { seriesPoints, type SeriesCountsPoint } from '../domain/results-series';
 import type { ExperimentResults, ResultsStore } from '../ports';
 
@@ -15,7 +15,7 @@ interface StoredResults extends Omit<ExperimentResults, 'series'> {
 
 export class DynamoResultsStore implements ResultsStore {
   constructor(
-    private readonly ddb: DocumentClient,
+    private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 

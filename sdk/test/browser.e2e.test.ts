@@ -31,7 +31,7 @@ describeBrowser('SDK in a browser', () => {
       '/tally.min.js': readFileSync(join(__dirname, '../dist/tally.min.js')),
     });
     browser = await launchBrowser();
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await pages?.close();

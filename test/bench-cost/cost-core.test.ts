@@ -2,7 +2,7 @@
  * The counting core of npm run bench:cost, on fixed inputs with hand-computed answers, so the
  * benchmark cannot silently drift from DynamoDB's and Firehose's billing rules.
  */
-import { GetCommand, PutCommand } from '../../lambdas/aws-client/dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemSize, itemWriteBill, numberSize, readUnits, writeUnits, type Item, type TableInfo } from '../bench/cost/dynamo-units';

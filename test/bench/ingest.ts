@@ -9,22 +9,27 @@
  *    a warm function) and over a new container's first few thousand requests (JIT still at work).
  * 3. The ingestion function's bundle (esbuild with the stack's options, as `npm run build`): its
  *    size, and its cold load (a fresh `node` requiring it, which runs the module's init as Lambda
- *    does) against `node -e 0`, alternating, median of BENCH_COLD_RUNS (default 9) each.
+ *    does, with the NODE_OPTIONS the stack sets: --enable-source-maps) against `node -e 0`,
+ *    alternating, median of BENCH_COLD_RUNS (default 9) each; the same load without NODE_OPTIONS
+ *    beside it, and the CPU time the process used (less moved by other processes than wall time).
+ *    Nothing resolves outside the bundle (it is built outside the repository, no NODE_PATH).
  *
  * 4. Its baseline, in the same run: the DynamoDB work of the same requests alone (storageAlone).
  *
  * BENCH_REQUESTS (default 500) and BENCH_CONCURRENCY (default 10, the connections issue 12's goal names) scale parts 1 and 4.
+ * The machine's load average is printed with the figures: other processes stretch every one of them,
+ * so compare ratios measured in the same run.
  */
 import '../../bin/node-version';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { esbuildOptions } from '../../bin/build';
 import { LAMBDA_ENV } from '../../lambdas/lambda-env';
-import { REPO_ROOT } from '../../lib/function';
+import { FUNCTION_NODE_OPTIONS } from '../../lib/function';
 import { stubbedIngestHandler } from './stubbed-ingest';
 import { batch, BATCH } from './ingest/batch';
 import { loopback } from './ingest/loopback';
@@ -43,7 +48,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /**
  * The baseline of the loopback figure, in the same run: the DynamoDB work of the same requests on the
- * same on-disk dynalite, through the same DynamoDB client (lambdas/aws-client) and stores, with no HTTP server, handler or raw
+ * same on-disk dynalite, through the same DynamoDB client (the AWS SDK's, as the stores get it) and stores, with no HTTP server, handler or raw
  * stream: per request one identity read and 20 conditional claims in parallel, then the commit.
  */
 async function storageAlone() {
@@ -134,32 +139,42 @@ async function coldLoad() {
   try {
     await build(esbuildOptions('ingest-v1', outdir));
     const bundle = join(outdir, 'ingest-v1', 'index.js');
-    // What the runtime provides: the SDK (NODE_PATH stands in for its copy) and the required variables.
-    const env: Record<string, string | undefined> = { ...process.env, NODE_PATH: join(REPO_ROOT, 'node_modules'), NODE_OPTIONS: undefined };
+    // Only the variables the function requires: nothing of this repository's node_modules is reachable
+    // (the bundle is outside it, no NODE_PATH), as on Lambda where the bundle must carry the SDK.
+    const env: Record<string, string | undefined> = { ...process.env, NODE_PATH: undefined, NODE_OPTIONS: undefined };
     for (const [name, v] of Object.entries(LAMBDA_ENV)) if (v.required) env[name] = '1';
-    const time = (args: string[]) => {
+    env.AWS_REGION = 'us-east-1';
+    const deployed = { ...env, NODE_OPTIONS: FUNCTION_NODE_OPTIONS };
+    // Each child prints the CPU time it used (user + system) once its script ran: on a machine other
+    // processes keep busy, CPU time moves far less than wall time.
+    const CPU = 'const u = process.cpuUsage(); process.stdout.write(String(u.user + u.system));';
+    const time = (script: string, withEnv = env) => {
       const t = performance.now();
-      const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-      if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${r.stderr}`);
-      return performance.now() - t;
+      const r = spawnSync(process.execPath, ['-e', `${script};${CPU}`], { env: withEnv, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`node -e ${script} failed: ${r.stderr}`);
+      return { wallMs: performance.now() - t, cpuMs: Number(r.stdout) / 1000 };
     };
-    // The @aws-sdk packages the bundle requires, loaded alone: the part of its cold load that is the SDK's. None since
-    // lambdas/aws-client replaced the SDK clients and util-dynamodb is bundled; printed so that one coming back shows.
-    const sdkPackages = [...new Set(readFileSync(bundle, 'utf8').match(/require\("@aws-sdk\/[^"]+"\)/g) ?? [])];
-    const bare: number[] = [];
-    const loaded: number[] = [];
-    const sdkOnly: number[] = [];
+    // A require() of an @aws-sdk package left to the runtime (not one quoted in an SDK error message): none, every package is bundled.
+    const sdkRequires = [...new Set(readFileSync(bundle, 'utf8').match(/(?<![[\w.$])require\("@aws-sdk\/[^"]+"\)/g) ?? [])];
+    const load = `require(${JSON.stringify(bundle)})`;
+    const bare: Array<ReturnType<typeof time>> = [];
+    const loaded: Array<ReturnType<typeof time>> = [];
+    const loadedPlain: Array<ReturnType<typeof time>> = [];
     for (let i = 0; i < runs; i++) {
-      bare.push(time(['-e', '0']));
-      loaded.push(time(['-e', `require(${JSON.stringify(bundle)})`]));
-      if (sdkPackages.length) sdkOnly.push(time(['-e', sdkPackages.join(';')]));
+      bare.push(time('0'));
+      loaded.push(time(load, deployed));
+      loadedPlain.push(time(load));
     }
+    const wall = (xs: typeof bare) => median(xs.map((x) => x.wallMs));
+    const cpu = (xs: typeof bare) => median(xs.map((x) => x.cpuMs));
     return {
       bytes: statSync(bundle).size,
-      bareMs: median(bare),
-      loadMs: median(loaded),
-      sdkMs: sdkOnly.length ? median(sdkOnly) : undefined,
-      sdkPackages: sdkPackages.map((r) => r.slice(9, -2)),
+      bareMs: wall(bare),
+      loadMs: wall(loaded),
+      plainLoadMs: wall(loadedPlain),
+      bareCpuMs: cpu(bare),
+      loadCpuMs: cpu(loaded),
+      sdkRequires: sdkRequires.map((r) => r.slice(9, -2)),
       runs,
     };
   } finally {
@@ -167,6 +182,11 @@ async function coldLoad() {
   }
 }
 
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+console.log(`load average before: ${load()} (1, 5, 15 min; 2 cores here)`);
 const cpu = await handlerCpu();
 const cold = await coldLoad();
 if (process.env.BENCH_CPU_ONLY) {
@@ -177,14 +197,15 @@ console.log(
   `handler CPU (storage stubbed): ${cpu.handlerUsPerEvent.toFixed(2)} µs/event; JSON.parse of the same bytes: ${cpu.parseUsPerEvent.toFixed(2)} µs/event; ratio ${cpu.ratio.toFixed(1)}x steady state (median of 7 alternating rounds after 10,000 warm-up requests); ${cpu.earlyRatio.toFixed(1)}x over a new container's requests 300-3,300  (batch ${cpu.bytes} B JSON, ${cpu.gzBytes} B gzip)`,
 );
 console.log(
-  `ingestion bundle: ${(cold.bytes / 1024).toFixed(1)} KB minified; cold load ${cold.loadMs.toFixed(0)} ms vs node -e 0 ${cold.bareMs.toFixed(0)} ms: +${(cold.loadMs - cold.bareMs).toFixed(0)} ms (${(cold.loadMs / cold.bareMs).toFixed(2)}x, median of ${cold.runs}); ${cold.sdkMs === undefined ? 'requires no @aws-sdk package' : `the @aws-sdk packages it requires (${cold.sdkPackages.join(', ')}) alone: +${(cold.sdkMs - cold.bareMs).toFixed(0)} ms`}`,
+  `ingestion bundle: ${(cold.bytes / 1024).toFixed(1)} KB minified; cold load (NODE_OPTIONS=${FUNCTION_NODE_OPTIONS}, as deployed) ${cold.loadMs.toFixed(0)} ms vs node -e 0 ${cold.bareMs.toFixed(0)} ms: +${(cold.loadMs - cold.bareMs).toFixed(0)} ms (${(cold.loadMs / cold.bareMs).toFixed(2)}x, median of ${cold.runs}); without NODE_OPTIONS ${cold.plainLoadMs.toFixed(0)} ms (+${(cold.plainLoadMs - cold.bareMs).toFixed(0)} ms); CPU time of the process, as deployed: ${cold.loadCpuMs.toFixed(0)} ms vs ${cold.bareCpuMs.toFixed(0)} ms (+${(cold.loadCpuMs - cold.bareCpuMs).toFixed(0)} ms); ${cold.sdkRequires.length ? `requires from the runtime: ${cold.sdkRequires.join(', ')}` : 'requires no @aws-sdk package from the runtime'}`,
 );
 console.error(`loopback: ${REQUESTS} requests × ${BATCH} events, concurrency ${CONCURRENCY}…`);
 const alone = await storageAlone();
-const load = await loopback(REQUESTS, CONCURRENCY);
+const run = await loopback(REQUESTS, CONCURRENCY);
 console.log(
-  `loopback: ${load.eventsPerSecond.toFixed(0)} events/s (${(REQUESTS / load.seconds).toFixed(0)} req/s), p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, 5xx ${load.errors5xx}, other non-204 ${load.other}, ${load.seconds.toFixed(1)} s`,
+  `loopback: ${run.eventsPerSecond.toFixed(0)} events/s (${(REQUESTS / run.seconds).toFixed(0)} req/s), p50 ${run.p50.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms, 5xx ${run.errors5xx}, other non-204 ${run.other}, ${run.seconds.toFixed(1)} s`,
 );
 console.log(
-  `baseline: the same requests' DynamoDB work alone (same dynalite on disk, DynamoDB client and stores; no HTTP, handler or raw stream): ${alone.eventsPerSecond.toFixed(0)} events/s; the local server does ${((100 * load.eventsPerSecond) / alone.eventsPerSecond).toFixed(0)}% of it`,
+  `baseline: the same requests' DynamoDB work alone (same dynalite on disk, DynamoDB client and stores; no HTTP, handler or raw stream): ${alone.eventsPerSecond.toFixed(0)} events/s; the local server does ${((100 * run.eventsPerSecond) / alone.eventsPerSecond).toFixed(0)}% of it`,
 );
+console.log(`load average after: ${load()}`);

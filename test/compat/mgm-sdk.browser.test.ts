@@ -136,7 +136,7 @@ describeBrowser('MGM JavaScript SDK in headless Chromium, page served from anoth
     [stack, browser, pages] = await Promise.all([startTestStack(), launchBrowser(), servePages(pageFiles())]);
     project = await stack.createProject('mgm sdk in chromium');
     key = await stack.createKey(project, UNTHROTTLED_KEY);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
     await browser?.close();

@@ -97,5 +97,5 @@ describeBrowser('dashboard: the README walk-through', () => {
     await page.waitForSelector('.how-computed .query-text');
     expect(problemsApartFrom(dash.problems, 404)).toEqual([]);
     await dash.screenshot('walkthrough-results');
-  }, 90_000);
+  }, 180_000);
 });

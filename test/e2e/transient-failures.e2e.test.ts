@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Deps } from '../../lambdas/deps';
 import { startTestProject, type TestStack } from '../helpers/local';
 
-/** What the AWS client throws when an attempt gets no answer in time (lambdas/aws-client, and the AWS SDK alike). */
+/** What the AWS client throws when an attempt gets no answer in time (the AWS SDK's TimeoutError). */
 const awsTimeout = () => Object.assign(new Error('No answer from dynamodb after 30000 ms without a byte on the connection'), { name: 'TimeoutError' });
 const permanent = () =>
   Object.assign(new Error('One or more parameter values were invalid'), { name: 'ValidationException', $fault: 'client', $metadata: { httpStatusCode: 400 } });

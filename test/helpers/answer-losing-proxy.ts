@@ -2,7 +2,7 @@
  * A node:http proxy in front of a DynamoDB endpoint (dynalite) that loses answers on purpose: for a
  * request that a rule picks (its operation, from X-Amz-Target, and optionally its body), it forwards
  * the request, lets DynamoDB apply it, and then destroys the client's socket instead of passing the
- * answer back (the client sees ECONNRESET, which lambdas/aws-client retries), or answers 500. So a
+ * answer back (the client sees ECONNRESET, which the AWS SDK retries), or answers 500. So a
  * test sees what a client does when its write landed but it never heard so. Every other request
  * passes through unchanged.
  */

@@ -1,16 +1,21 @@
 /** dynalite in memory with the project's tables, for store tests. */
-import type { DocumentClient } from '../../lambdas/aws-client/dynamodb';
-import type { AwsClientOptions } from '../../lambdas/aws-client/json-client';
-import { documentClient } from '../../lambdas/store/dynamo-client';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConfiguredRetryStrategy } from '@smithy/core/retry';
+import { AWS_CALL_LIMITS } from '../../lambdas/contract/aws-call-limits';
 import { ensureTables, localTableName, startDynalite, LOCAL_AWS } from '../../lambdas/local/dynalite';
+import type { AwsClientOptions } from '../../lambdas/store/aws-sdk-config';
+import { documentClient } from '../../lambdas/store/dynamo-client';
 import { TABLES, type TableName } from '../../lambdas/store/schema';
 
+/** The SDK's standard retries (which failures, the retry quota) without the waits between attempts. */
+export const noBackoff = (maxAttempts: number = AWS_CALL_LIMITS.dynamodb.maxAttempts) => new ConfiguredRetryStrategy(maxAttempts, 0);
+
 export interface TestDynamo {
-  ddb: DocumentClient;
+  ddb: DynamoDBDocumentClient;
   /** dynalite's endpoint (to put a proxy in front of it). */
   endpoint: string;
   /** Another document client on the same credentials, e.g. through a proxy; closed with close(). */
-  client(options: Pick<AwsClientOptions, 'endpoint' | 'maxAttempts' | 'backoffScale'>): DocumentClient;
+  client(options: Pick<AwsClientOptions, 'endpoint' | 'maxAttempts' | 'retryStrategy'>): DynamoDBDocumentClient;
   table(name: TableName): string;
   close(): Promise<void>;
 }

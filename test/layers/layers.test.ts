@@ -1,9 +1,10 @@
 /**
  * The layer rules (.dependency-cruiser.cjs) catch a wrong-way import: run the checker on a fixture
  * whose port imports its implementation, whose domain module reads a file, and whose store reaches
- * DynamoDB and Firehose through the SDK's clients instead of lambdas/aws-client.
+ * AWS by hand (its own HTTPS connection and signer) instead of through the SDK's clients.
  */
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -23,13 +24,13 @@ async function cruise(cwd: string, paths: string[]): Promise<{ code: number; out
 }
 
 describe('layer rules', () => {
-  it("fail on a port importing its implementation, on domain I/O and on the SDK's DynamoDB and Firehose clients", async () => {
+  it('fail on a port importing its implementation, on domain I/O and on AWS reached by hand (own connection, own signing)', async () => {
     const { code, output } = await cruise(join(import.meta.dirname, 'fixture'), ['lambdas']);
     expect(code).not.toBe(0);
     expect(output).toContain('ports-import-only-domain: lambdas/ports/widget-store.ts → lambdas/store/widget-store.ts');
     expect(output).toContain('domain-does-no-io: lambdas/domain/widget.ts → fs');
-    expect(output).toMatch(/lambdas-use-the-small-aws-client: lambdas\/store\/sdk-widget-store\.ts → \S*node_modules\/@aws-sdk\/client-dynamodb\//);
-    expect(output).toMatch(/lambdas-use-the-small-aws-client: lambdas\/store\/sdk-widget-store\.ts → \S*node_modules\/@aws-sdk\/client-firehose\//);
+    expect(output).toContain('aws-through-the-sdk-no-own-http: lambdas/store/signed-widget-client.ts → https');
+    expect(output).toMatch(/aws-through-the-sdk-no-own-signing: lambdas\/store\/signed-widget-client\.ts → \S*@smithy\/signature-v4/);
     expect(output).toContain('4 dependency violations');
   });
 
@@ -37,5 +38,14 @@ describe('layer rules', () => {
     const { code, output } = await cruise(ROOT, ['lambdas', 'lib', 'bin']);
     expect(output).toContain('no dependency violations found');
     expect(code).toBe(0);
+  });
+
+  it('find no request signed by hand under lambdas/: no SigV4 strings, no HMAC (the SDK clients sign)', () => {
+    const files = readdirSync(join(ROOT, 'lambdas'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ts|mjs|js)$/.test(f));
+    expect(files.length).toBeGreaterThan(100);
+    const signing = /AWS4-HMAC-SHA256|aws4_request|x-amz-date|x-amz-content-sha256|createHmac/i;
+    // dynalite's start-up check sends a fixed, unsigned Authorization header (Signature=0) to the thread's own port.
+    const unsigned = ['local/dynalite-thread.mjs'];
+    expect(files.filter((f) => !unsigned.includes(f) && signing.test(readFileSync(join(ROOT, 'lambdas', f), 'utf8')))).toEqual([]);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * The one test that bundles for real (local esbuild, no Docker): every function's asset exists, is a
- * CommonJS bundle with its source map, keeps the SDK's clients external and bundles @aws-sdk/util-dynamodb, reaches DynamoDB and Firehose through
- * lambdas/aws-client rather than the SDK's clients, and stays small enough for a fast cold start. One synthesis for all functions; the other stack tests skip bundling.
+ * CommonJS bundle with its source map, carries the AWS SDK it uses (the version package-lock.json
+ * pins, nothing left to the runtime's copy), and stays small enough for a fast cold start. One
+ * synthesis for all functions; the other stack tests skip bundling.
  */
 import { Template } from 'aws-cdk-lib/assertions';
+import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
@@ -15,20 +17,24 @@ import { sdkDistribution, sriHash } from '../../sdk/scripts/distribution';
 import { TallyStack } from '../../lib/tally-stack';
 import { testApp } from './synth';
 
-/** Generous ceiling: the bundles measure 9-150 KB minified (npm run build prints the figures). */
-const MAX_BUNDLE_BYTES = 400 * 1024;
+/** Generous ceiling: the bundles measure 360-570 KB minified, most of it the AWS SDK (npm run build prints the figures). */
+const MAX_BUNDLE_BYTES = 700 * 1024;
 /**
- * The ingestion functions (issue 12): they take every event and scale out the most, so their cold
- * start counts. About 70 KB since validation stopped bundling zod (it was 156 KB).
+ * The ingestion functions: they take every event and scale out the most, so their cold start counts
+ * (docs/decisions/ingestion-cold-start.md). About 425 KB, the SDK's DynamoDB and Firehose clients included.
  */
-const MAX_INGEST_BUNDLE_BYTES = 100 * 1024;
+const MAX_INGEST_BUNDLE_BYTES = 450 * 1024;
 const INGEST_FUNCTIONS = ['ingest-v1', 'ingest-api'];
+/** A require() call of an @aws-sdk package (not the text of one inside an SDK error message, which starts with "["). */
+const SDK_REQUIRE = /(?<![[\w.$])require\("@aws-sdk\/[^"]+"\)/g;
+const versionOf = (pkg: string) => (createRequire(import.meta.url)(`${pkg}/package.json`) as { version: string }).version;
 
 const outdir = mkdtempSync(join(tmpdir(), 'tally-bundle-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe('bundles', () => {
-  it('bundles every function with local esbuild', { timeout: 120_000 }, () => {
+  // About 40 s on two free cores; 144 s with two other processes keeping both busy: a generous bound.
+  it('bundles every function with local esbuild', { timeout: 600_000 }, () => {
     const app = testApp({ bundle: true, outdir });
     const stack = new TallyStack(app, 'Tally');
     const template = Template.fromStack(stack);
@@ -51,15 +57,12 @@ describe('bundles', () => {
       sizes[name] = statSync(bundle).size;
       expect(sizes[name], name).toBeLessThan(MAX_BUNDLE_BYTES);
       expect(sizes[name], name).toBeGreaterThan(1024);
-      // CommonJS with the handler export, the SDK's clients left to the runtime; util-dynamodb bundled
-      // (every store's marshalling, at the version package-lock.json pins, not the runtime's).
+      // CommonJS with the handler export; every @aws-sdk package bundled, none required from the runtime.
       expect(code, name).toMatch(/module\.exports/);
-      expect(code, name).not.toMatch(/require\("@aws-sdk\/util-dynamodb"\)/);
-      expect(code, name).not.toMatch(/class DynamoDBClient\b/);
-      // DynamoDB and Firehose through lambdas/aws-client: the SDK's clients for them cost the ingestion
-      // functions about 80 ms of cold start (docs/decisions/ingestion-cold-start.md).
-      expect(code, name).not.toMatch(/require\("@aws-sdk\/(client-dynamodb|lib-dynamodb|client-firehose)"\)/);
+      expect(code.match(SDK_REQUIRE) ?? [], name).toEqual([]);
+      // The SDK's DynamoDB client (its service target) at the version package-lock.json pins (its user agent carries it).
       expect(code, name).toMatch(/DynamoDB_20120810/);
+      expect(code, name).toContain(`"${versionOf('@aws-sdk/client-dynamodb')}"`);
       // Minified: almost no indented statement lines. The newlines left are inside template literals:
       // SQL texts (indented SQL, not JavaScript) and zod's code generation (a dozen such lines); an
       // unminified bundle has over a thousand.
@@ -68,11 +71,11 @@ describe('bundles', () => {
     }
     expect(Object.keys(sizes)).toHaveLength(functions.length);
     for (const name of INGEST_FUNCTIONS) expect(sizes[name], name).toBeLessThan(MAX_INGEST_BUNDLE_BYTES);
-    // The ingestion functions require no @aws-sdk package at all: nothing of their cold load or behaviour is the runtime's SDK.
     for (const name of INGEST_FUNCTIONS) {
       const code = readFileSync(join(outdir, bundleDirs[name]!, 'index.js'), 'utf8');
-      expect(code.match(/require\("@aws-sdk\/[^"]+"\)/g) ?? [], name).toEqual([]);
-      // util-dynamodb's marshalling is in the bundle (its error for a class instance, which the stores rely on never meeting).
+      // The SDK's Firehose client, and lib-dynamodb's marshalling (util-dynamodb's error for a class instance, which the stores never meet).
+      expect(code, name).toMatch(/Firehose_20150804/);
+      expect(code, name).toContain(`"${versionOf('@aws-sdk/client-firehose')}"`);
       expect(code, name).toMatch(/convertClassInstanceToMap/);
     }
   });

@@ -4,6 +4,7 @@ import { Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { Schedule } from 'aws-cdk-lib/aws-events';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AWS_CALL_LIMITS } from '../../lambdas/contract/aws-call-limits';
 import { ORIGIN_VERIFY_HEADER } from '../../lambdas/contract/gateway';
 import { JOBS, ROUTES } from '../../lambdas/routes';
 import { TABLES } from '../../lambdas/store/schema';
@@ -55,6 +56,14 @@ describe('functions', () => {
     expect(refresh.Timeout).toBe(28);
     expect(refresh.Environment.Variables.ATHENA_MAX_WAIT_SECONDS).toBe('25');
     expect(s.template.toJSON().Resources[id(s.stack.functions['ingest-v1'].fn)].Properties.Timeout).toBe(10);
+  });
+
+  it('refuses a function timeout shorter than the longest AWS call deadline, and gives every function at least that', () => {
+    const longestDeadlineMs = Math.max(...Object.values(AWS_CALL_LIMITS).map((l) => l.deadlineMs));
+    expect(() => synthStack({ functionTimeout: Duration.seconds(Math.ceil(longestDeadlineMs / 1000)) })).toThrow(/functionTimeout must be at least 9 s/);
+    for (const fn of Object.values(s.template.findResources('AWS::Lambda::Function'))) {
+      if (fn.Properties.Environment?.Variables?.TALLY_LOG_LEVEL) expect(fn.Properties.Timeout * 1000).toBeGreaterThan(longestDeadlineMs);
+    }
   });
 
   it('runs the results job every 15 minutes without retries, neither by the rule nor by Lambda', () => {

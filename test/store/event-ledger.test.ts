@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, type DocumentClient } from '../../lambdas/aws-client/dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_LEASE_MS, DynamoEventLedger, claimKey, commitKey } from '../../lambdas/store/event-ledger';
@@ -29,7 +29,7 @@ function itemBytes(item: Record<string, unknown>): number {
  * A document client that behaves like DynamoDB with ReturnValuesOnConditionCheckFailure: ALL_OLD (the
  * failure carries the existing item, marshalled, as the SDK gives it), counting the GetItem calls.
  */
-function withAllOld(real: DocumentClient, table: string) {
+function withAllOld(real: DynamoDBDocumentClient, table: string) {
   const counts = { gets: 0 };
   const client = {
     send: async (command: { input: Record<string, unknown> }) => {
@@ -45,7 +45,7 @@ function withAllOld(real: DocumentClient, table: string) {
         throw err;
       }
     },
-  } as unknown as DocumentClient;
+  } as unknown as DynamoDBDocumentClient;
   return { client, counts };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The raw stream's AWS path (FirehoseRawStream over lambdas/aws-client's Firehose client) against the
+ * The raw stream's AWS path (FirehoseRawStream over the AWS SDK's Firehose client) against the
  * local Firehose endpoint, which speaks PutRecordBatch and injects faults: records packed as NDJSON,
  * Firehose's limits kept, rejected records resent alone, failed calls reported as RawStreamError.
  */
@@ -7,12 +7,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FirehoseClient } from '../../lambdas/aws-client/firehose';
+import type { FirehoseClient } from '@aws-sdk/client-firehose';
+import { ConfiguredRetryStrategy } from '@smithy/core/retry';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import { LOCAL_AWS } from '../../lambdas/local/dynalite';
 import { startLocalFirehose, type LocalFirehose } from '../../lambdas/local/firehose-endpoint';
 import { RawStreamError } from '../../lambdas/ports';
 import { FirehoseRawStream, packRecords } from '../../lambdas/store/firehose-raw-stream';
+import { firehoseClient } from '../../lambdas/store/firehose-client';
 
 let dir: string;
 let local: LocalFirehose;
@@ -22,7 +24,7 @@ let stream: FirehoseRawStream<StoredEvent>;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tally-firehose-'));
   local = await startLocalFirehose({ stream: join(dir, 'events') });
-  client = new FirehoseClient({ ...LOCAL_AWS, endpoint: local.endpoint, backoffScale: 0 });
+  client = firehoseClient({ ...LOCAL_AWS, endpoint: local.endpoint, retryStrategy: new ConfiguredRetryStrategy(3, 0) });
   stream = new FirehoseRawStream(client, 'stream');
 });
 afterEach(async () => {

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, type DocumentClient } from '../../lambdas/aws-client/dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -220,7 +220,7 @@ describe('DynamoIdentityStore on dynalite', () => {
 });
 
 /** A client that records the name of every command it sends. */
-function recording(ddb: DocumentClient): { ddb: DocumentClient; sent: string[] } {
+function recording(ddb: DynamoDBDocumentClient): { ddb: DynamoDBDocumentClient; sent: string[] } {
   const sent: string[] = [];
   const send = (command: { constructor: { name: string } }) => {
     sent.push(command.constructor.name);
@@ -230,7 +230,7 @@ function recording(ddb: DocumentClient): { ddb: DocumentClient; sent: string[] }
 }
 
 /** A client whose by_canonical index reads return nothing: AWS's eventually consistent index, at its worst. */
-function staleIndex(ddb: DocumentClient): DocumentClient {
+function staleIndex(ddb: DynamoDBDocumentClient): DynamoDBDocumentClient {
   const send = (command: unknown) =>
     command instanceof QueryCommand && command.input.IndexName === TABLES.identities.indexes[0]!.name
       ? Promise.resolve({ Items: [] })

@@ -1,7 +1,7 @@
 /**
  * The local Firehose endpoint behaves like the real delivery stream where the AWS path relies on it. It is
- * driven here with the AWS SDK's own Firehose client (a dev dependency), so the endpoint stays true to
- * the protocol the Lambdas' client (lambdas/aws-client) speaks to the real service.
+ * driven here with the AWS SDK's own Firehose client, unconfigured, so the endpoint stays true to the
+ * protocol the Lambdas' client speaks to the real service.
  */
 import { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-firehose';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';

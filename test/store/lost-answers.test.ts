@@ -1,6 +1,6 @@
 /**
  * Conditional writes whose answer is lost: the write lands in DynamoDB, the client never hears so and
- * retries (lambdas/aws-client, as the SDK did), and the retry fails its condition on the write's own
+ * retries (the AWS SDK's standard retries), and the retry fails its condition on the write's own
  * effect. Each store must recognise its own write (and only its own) and count it as done. A proxy in
  * front of dynalite loses the chosen answers (test/helpers/answer-losing-proxy.ts).
  */
@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '../../lambdas/domain/api-key';
 import { experimentNameSpellings, type Experiment } from '../../lambdas/domain/experiment';
-import { GetCommand, PutCommand } from '../../lambdas/aws-client/dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { isTransient, OutcomeUnknownError } from '../../lambdas/domain/transient-error';
 import { NameTakenError, StatusConflictError } from '../../lambdas/ports/experiment-store';
 import type { IdentityJournal, PointerChange } from '../../lambdas/ports/identity-store';
@@ -19,7 +19,7 @@ import { CLAIM_GRACE_MS, DynamoExperimentStore } from '../../lambdas/store/exper
 import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
 import { DynamoProjectStore } from '../../lambdas/store/project-store';
 import { startAnswerLosingProxy, type AnswerLosingProxy } from '../helpers/answer-losing-proxy';
-import { startTestDynamo, type TestDynamo } from '../helpers/dynamo';
+import { noBackoff, startTestDynamo, type TestDynamo } from '../helpers/dynamo';
 
 let dynamo: TestDynamo;
 let proxy: AnswerLosingProxy;
@@ -31,7 +31,7 @@ let direct: ReturnType<typeof stores>;
  * Stores on a client of their own through the proxy: for a test that loses many answers, so that it
  * neither drains nor depends on the shared client's retry quota (each retry after a reset costs 14 of 500).
  */
-const ownLossy = () => stores(dynamo.client({ endpoint: proxy.endpoint, backoffScale: 0 }));
+const ownLossy = () => stores(dynamo.client({ endpoint: proxy.endpoint, retryStrategy: noBackoff() }));
 let project = 0;
 const nextProject = () => `p${++project}`;
 
@@ -48,7 +48,7 @@ function stores(ddb: TestDynamo['ddb']) {
 beforeAll(async () => {
   dynamo = await startTestDynamo();
   proxy = await startAnswerLosingProxy(dynamo.endpoint);
-  lossy = stores(dynamo.client({ endpoint: proxy.endpoint, backoffScale: 0 }));
+  lossy = stores(dynamo.client({ endpoint: proxy.endpoint, retryStrategy: noBackoff() }));
   direct = stores(dynamo.ddb);
 });
 afterAll(async () => {
@@ -465,7 +465,7 @@ describe('identities', () => {
 describe('events ledger (already handled: a claim whose owner is this request is its own)', () => {
   it('a claim whose answer is lost is claimed, not in flight against itself', async () => {
     const p = nextProject();
-    const ledger = new DynamoEventLedger(dynamo.client({ endpoint: proxy.endpoint, backoffScale: 0 }), dynamo.table('events'));
+    const ledger = new DynamoEventLedger(dynamo.client({ endpoint: proxy.endpoint, retryStrategy: noBackoff() }), dynamo.table('events'));
     proxy.lose({ operation: 'PutItem', when: (b) => b.Item?.pk?.S === claimKey(p, 'k1') });
     expect(await ledger.claim(p, 'k1', 'request-1', Date.now())).toBe('claimed');
     expect(lostNow()).toBe(1);

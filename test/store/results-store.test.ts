@@ -1,5 +1,5 @@
 /** DynamoResultsStore on dynalite: the series is stored as counts and its statistics rebuilt on read. */
-import { GetCommand, PutCommand } from '../../lambdas/aws-client/dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cumulateSeries, MAX_SERIES_DAYS, seriesPoints, type DayCounts } from '../../lambdas/domain/results-series';
 import { experimentStats } from '../../lambdas/domain/stats';

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isThrottlingError, isTransientError } from '@smithy/core/retry';
-import { isRetryable, isThrottling, isTransient, TransientError } from '../../lambdas/domain/transient-error';
+import { isTransient, TransientError } from '../../lambdas/domain/transient-error';
 import { RawStreamError } from '../../lambdas/ports';
 
 const aws = (name: string, fault: 'client' | 'server', status: number, extra: object = {}) =>
   Object.assign(new Error(name), { name, $fault: fault, $metadata: { httpStatusCode: status }, ...extra });
+const sock = (code: string) => Object.assign(new Error(code), { code });
 
 describe('isTransient: only failures a retry may cure get the retry-me 503', () => {
   it('throttling, server faults and network failures are transient', () => {
@@ -23,21 +24,15 @@ describe('isTransient: only failures a retry may cure get the retry-me 503', () 
     expect(isTransient(new TypeError('x is undefined'))).toBe(false);
     expect(isTransient(undefined)).toBe(false);
   });
-});
 
-describe('isThrottling: the transient failures that back off from 1 s', () => {
-  it('throttling names and HTTP 429 are throttling; other transient failures are not', () => {
-    expect(isThrottling(aws('ProvisionedThroughputExceededException', 'client', 400))).toBe(true);
-    expect(isThrottling(aws('ThrottlingException', 'client', 400))).toBe(true);
-    expect(isThrottling(aws('Whatever', 'client', 429))).toBe(true);
-    expect(isThrottling(aws('InternalServerError', 'server', 500))).toBe(false);
-    expect(isThrottling(aws('ValidationException', 'client', 400))).toBe(false);
-    expect(isThrottling(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toBe(false);
+  it("a call cut off at its deadline is transient: the SDK's abort, as the client reports it", () => {
+    const aborted = Object.assign(new Error('Request aborted'), { name: 'AbortError' });
+    const deadline = Object.assign(new Error('No answer within the deadline'), { name: 'TimeoutError', cause: aborted, $metadata: { attempts: 2 } });
+    expect(isTransient(deadline)).toBe(true);
   });
 });
 
-describe("isRetryable: what lambdas/aws-client resends is what the AWS SDK's standard mode resends", () => {
-  const sock = (code: string) => Object.assign(new Error(code), { code });
+describe("isTransient and the AWS SDK's retries: the client is told to retry whatever the call itself retried", () => {
   const names = [
     // Throttling, the SDK's transient names, service faults, client errors, clock skew.
     'ProvisionedThroughputExceededException',
@@ -68,32 +63,32 @@ describe("isRetryable: what lambdas/aws-client resends is what the AWS SDK's sta
     aws('Whatever', 'client', 400, { $retryable: { throttling: true } }),
     Object.assign(aws('InvalidSignatureException', 'client', 400), { message: 'Signature expired: 20260101T000000Z is now earlier than ...' }),
     aws('InvalidSignatureException', 'client', 400),
+    aws('RequestTimeTooSkewed', 'client', 403, { $metadata: { httpStatusCode: 403, clockSkewCorrected: true } }),
     new Error('wrapped', { cause: sock('ENOTFOUND') }),
     new Error('wrapped', { cause: aws('ValidationException', 'client', 400) }),
     new TypeError('x is undefined'),
   ];
 
-  it('agrees with @smithy/core/retry (isThrottlingError || isTransientError) on every case', () => {
-    for (const err of cases) {
-      const sdk = isThrottlingError(err as never) || isTransientError(err as never);
-      expect(isRetryable(err), `${(err as Error).name} ${(err as any).code ?? (err as any).$metadata?.httpStatusCode}`).toBe(sdk);
-      expect(isThrottling(err), `${(err as Error).name}`).toBe(isThrottlingError(err as never));
-    }
+  it('every failure @smithy/core/retry retries (isThrottlingError || isTransientError) is transient', () => {
+    const retried = cases.filter((err) => isThrottlingError(err as never) || isTransientError(err as never));
+    expect(retried.length).toBeGreaterThan(40);
+    for (const err of retried) expect(isTransient(err), `${(err as Error).name} ${(err as any).code ?? (err as any).$metadata?.httpStatusCode}`).toBe(true);
   });
 
-  it('every retryable failure is transient (the client is told to retry what the call itself retried)', () => {
-    for (const err of cases) if (isRetryable(err)) expect(isTransient(err), (err as Error).name).toBe(true);
-  });
-
-  it('a DNS failure (ENOTFOUND, which Lambda meets now and then) is retried and answered 503', () => {
-    expect(isRetryable(sock('ENOTFOUND'))).toBe(true);
+  it('a DNS failure (ENOTFOUND, which Lambda meets now and then) is answered 503', () => {
     expect(isTransient(sock('ENOTFOUND'))).toBe(true);
   });
 
-  it('transient but not resent: a 501, a transaction conflict, an aborted connection', () => {
+  it('transient though the SDK does not resend them: a 501, a transaction conflict, an aborted connection', () => {
     for (const err of [aws('NotImplemented', 'server', 501), aws('TransactionConflictException', 'client', 400), sock('ECONNABORTED')]) {
-      expect(isRetryable(err), (err as Error).name).toBe(false);
+      expect(isThrottlingError(err as never) || isTransientError(err as never), (err as Error).name).toBe(false);
       expect(isTransient(err), (err as Error).name).toBe(true);
+    }
+  });
+
+  it('permanent where the SDK gives up at once too: validation, a failed condition, access denied, a bad signature', () => {
+    for (const name of ['ValidationException', 'ConditionalCheckFailedException', 'AccessDeniedException', 'InvalidSignatureException']) {
+      expect(isTransient(aws(name, 'client', 400)), name).toBe(false);
     }
   });
 });

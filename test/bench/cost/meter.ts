@@ -1,7 +1,8 @@
 /**
  * Counts the billed units of every DynamoDB and Firehose call the process makes, by wrapping
- * `send` of lambdas/aws-client's DocumentClient and FirehoseClient (every store gets its client from
- * those classes, wherever the stores live). The calls still go to dynalite and the local Firehose
+ * `send` of the AWS SDK's DynamoDBDocumentClient and FirehoseClient (every store gets its client from
+ * those classes, wherever the stores live; the call deadline, lambdas/store/aws-sdk-config.ts, calls
+ * the class's send on each call). The calls still go to dynalite and the local Firehose
  * endpoint unchanged; the meter only reads around them:
  *  - item sizes come from the items themselves (the item before a write, read with an unmetered
  *    GetItem, and after it), never from estimates;
@@ -9,10 +10,10 @@
  * It also counts "waves" of AWS calls: each time the number of calls in flight rises from zero,
  * one sequential wait a Lambda would spend on the network.
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { FirehoseClient } from '@aws-sdk/client-firehose';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { DescribeTableCommand, DocumentClient, GetCommand, QueryCommand, ScanCommand } from '../../../lambdas/aws-client/dynamodb';
-import { FirehoseClient } from '../../../lambdas/aws-client/firehose';
 import { itemSize, itemWriteBill, pageReadUnits, readUnits, type Item, type TableInfo, type WriteBill } from './dynamo-units';
 
 /** Firehose bills every record rounded up to 5 KB (Firehose pricing page, "Direct PUT"). */
@@ -137,7 +138,7 @@ export function installMeter(meter: Meter): () => void {
     });
   };
 
-  wrap(DocumentClient.prototype, 'dynamodb', (raw, command) => meterDynamo(meter, raw, command, tables));
+  wrap(DynamoDBDocumentClient.prototype, 'dynamodb', (raw, command) => meterDynamo(meter, raw, command, tables));
   wrap(FirehoseClient.prototype, 'firehose', async (raw, command) => {
     const out = await raw(command);
     if (command?.constructor?.name === 'PutRecordBatchCommand') {
