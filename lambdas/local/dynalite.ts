@@ -15,14 +15,16 @@ import { TABLES, type TableLayout } from '../store/schema';
 
 /**
  * How the AWS SDK's clients reach the local stand-ins (dynalite, the local Firehose endpoint): any
- * region and credentials (signed, not checked), and long timeouts. On AWS an attempt fails after 3 s
- * (DynamoDB) or 5 s (Firehose) without a byte, against half-open sockets after a Lambda freeze, and a
- * call after 6 s or 8 s (lambdas/contract/aws-call-limits.ts); loopback has no such sockets, and
- * dynalite on a busy laptop can take seconds over a large scan.
+ * region and credentials (signed, not checked), and long timeouts. On AWS a connect fails after 2 s,
+ * an attempt after 3 s (DynamoDB) or 5 s (Firehose) without a byte, against half-open sockets after a
+ * Lambda freeze, and a call after 6 s or 8 s (lambdas/contract/aws-call-limits.ts). Loopback loses no
+ * connects and has no such sockets, while a busy laptop can leave the event loop without a turn for
+ * over a second (a 1 s connect timeout failed a test so) and dynalite can take seconds over a large scan.
  */
 export const LOCAL_AWS = {
   region: 'us-east-1',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  connectTimeoutMs: 10_000,
   idleTimeoutMs: 30_000,
   deadlineMs: 120_000,
 } as const satisfies AwsClientOptions;

@@ -88,6 +88,8 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 const credentials = { accessKeyId: 'AK', secretAccessKey: 'SK' };
+// Clients reaching the local servers get a 10 s connect timeout: a loaded machine can leave the event
+// loop without a turn for over a second, and only the DNS test is about connecting.
 /**
  * The idle timeout of the tests whose connections must not time out by chance: far above how long a
  * loaded machine may leave the event loop without a turn, so only the silent connections time out.
@@ -96,7 +98,14 @@ const IDLE_MS = 1_500;
 const clients: Array<{ destroy(): void }> = [];
 afterEach(() => clients.splice(0).forEach((c) => c.destroy()));
 const ddb = (options: AwsClientOptions = {}) => {
-  const client = documentClient({ endpoint, region: 'eu-west-1', credentials, retryStrategy: noBackoff(options.maxAttempts), ...options });
+  const client = documentClient({
+    endpoint,
+    region: 'eu-west-1',
+    credentials,
+    retryStrategy: noBackoff(options.maxAttempts),
+    connectTimeoutMs: 10_000,
+    ...options,
+  });
   clients.push(client);
   return client;
 };
@@ -288,7 +297,7 @@ describe("the SDK's errors, as isTransient and the stores read them", () => {
 
   it('Firehose: 3 attempts, the error named from x-amzn-errortype, transient', async () => {
     always = { status: 500, body: { Message: 'Service busy' }, headers: { 'x-amzn-errortype': 'ServiceUnavailableException:http://internal.amazon.com/' } };
-    const firehose = firehoseClient({ endpoint, region: 'eu-west-1', credentials, retryStrategy: noBackoff(3) });
+    const firehose = firehoseClient({ endpoint, region: 'eu-west-1', credentials, retryStrategy: noBackoff(3), connectTimeoutMs: 10_000 });
     clients.push(firehose);
     const err = await failure(firehose.send(new PutRecordBatchCommand({ DeliveryStreamName: 's', Records: [{ Data: Buffer.from('x') }] })));
     expect(seen.map((s) => s.target)).toEqual(Array(3).fill('Firehose_20150804.PutRecordBatch'));
@@ -330,7 +339,7 @@ describe('endpoints: what the SDK resolves, which the hand-written client did no
     vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', endpoint);
     try {
       replies = [item('env')];
-      const client = documentClient({ region: 'eu-west-1', credentials });
+      const client = documentClient({ region: 'eu-west-1', credentials, connectTimeoutMs: 10_000 });
       clients.push(client);
       expect((await client.send(get())).Item).toEqual({ pk: 'env' });
     } finally {
