@@ -162,7 +162,8 @@ export const INSERT_INTO_GLUE_ACTIONS = [
  * Run queries in the workgroup only, read the raw tables' metadata and objects, write results; with
  * writeState (the results query), also read and write the incremental results state; with
  * manageViews (the analyst views), also create, replace and drop the views (UNIQUE_EVENTS_VIEW) in the
- * database: Athena's CREATE OR REPLACE VIEW and DROP VIEW write the view's Glue table.
+ * database: Athena's CREATE OR REPLACE VIEW and DROP VIEW write the view's Glue table; and delete
+ * those statements' own result files.
  */
 export function athenaStatements(
   stack: Stack,
@@ -176,6 +177,13 @@ export function athenaStatements(
           sid: 'ManageAnalystViews',
           actions: ['glue:GetTable', 'glue:CreateTable', 'glue:UpdateTable', 'glue:DeleteTable'],
           resources: [glue('catalog'), glue(`database/${t.databaseName}`), glue(`table/${t.databaseName}/${UNIQUE_EVENTS_VIEW}`)],
+        }),
+        // The views' statements delete their own result files (lambdas/adapters/s3-query-result-files.ts),
+        // so a first create that rolls back leaves the results bucket empty.
+        new PolicyStatement({
+          sid: 'RemoveOwnQueryResults',
+          actions: ['s3:DeleteObject'],
+          resources: [t.resultsBucket.arnForObjects(`${t.resultsPrefix}*`)],
         }),
       ]
     : [];

@@ -178,6 +178,12 @@ export class AthenaResultsQuery implements ResultsQuery {
     return this.tables.events;
   }
 
+  /** Where a query wrote its result file (`s3://…/<QueryID>.<ext>`), as GetQueryExecution reports it. */
+  async outputLocation(queryExecutionId: string): Promise<string | undefined> {
+    const { QueryExecution: execution } = await this.athena.send(new GetQueryExecutionCommand({ QueryExecutionId: queryExecutionId }));
+    return execution?.ResultConfiguration?.OutputLocation;
+  }
+
   private async waitFor(id: string, deadlineMs: number): Promise<QueryExecution> {
     const ownLimit = Date.now() + this.maxWaitMs;
     const deadline = Math.min(ownLimit, deadlineMs);

@@ -1,9 +1,11 @@
 /** Athena on AWS: the results query, the recent-events and recent-users listings and the analyst views. Only the functions using them import this (lambdaHandler). */
 import { AthenaClient } from '@aws-sdk/client-athena';
+import { S3Client } from '@aws-sdk/client-s3';
 import { AthenaAnalyticsViews } from '../adapters/athena-analytics-views';
 import { AthenaRecentEvents } from '../adapters/athena-recent-events';
 import { AthenaRecentUsers } from '../adapters/athena-recent-users';
 import { AthenaResultsQuery } from '../adapters/athena-results-query';
+import { S3QueryResultFiles } from '../adapters/s3-query-result-files';
 import type { LambdaEnv, LambdaEnvName } from '../lambda-env';
 import type { Wiring } from './aws';
 
@@ -32,4 +34,8 @@ export const athenaRecentUsers: Wiring<'recentUsers'> = (env) =>
 
 /** The analyst views (unique_events), created by the deploy's custom resource in the raw tables' database. */
 export const athenaAnalyticsViews: Wiring<'analyticsViews'> = (env) =>
-  new AthenaAnalyticsViews(athena(env), { database: env.ATHENA_DATABASE, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
+  new AthenaAnalyticsViews(
+    athena(env),
+    { database: env.ATHENA_DATABASE, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 },
+    new S3QueryResultFiles(new S3Client({})),
+  );

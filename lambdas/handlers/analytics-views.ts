@@ -7,6 +7,13 @@
  * SUCCESS, or FAILED with the reason, so a view Athena refuses fails the deploy, loudly, and rolls it
  * back. A Create that failed answers with a physical ID of its own, so the rollback's Delete of it
  * succeeds without touching Athena (which just failed); any other Delete drops the views.
+ *
+ * A Delete always answers SUCCESS: a DROP VIEW that fails is logged as an error and the deletion goes
+ * on. A Delete comes either from the rollback of a failed first create, where a FAILED answer would
+ * leave the stack in ROLLBACK_FAILED while the Glue database and the views in it are deleted with it
+ * anyway (Glue DeleteDatabase removes its tables), or from deleting the stack, which keeps the database
+ * with its data, where a view left behind costs nothing and the next deploy replaces it
+ * (docs/decisions/first-deploy-rollback.md).
  */
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { errorFields, log } from '../logging/log';
@@ -40,7 +47,9 @@ export function createAnalyticsViewsHandler(deps: AnalyticsViewsDeps, respond: R
       else if (!physicalId.startsWith(FAILED_CREATE)) await deps.analyticsViews.drop();
     } catch (err) {
       log('error', 'analyst views not updated', { request_type: event.RequestType, ...errorFields(err) });
-      reason = `${event.RequestType} of the analyst views failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, MAX_REASON);
+      if (event.RequestType !== 'Delete') {
+        reason = `${event.RequestType} of the analyst views failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, MAX_REASON);
+      }
       if (event.RequestType === 'Create') physicalId = `${FAILED_CREATE}${event.RequestId}`;
     }
     if (!reason) log('info', 'analyst views updated', { request_type: event.RequestType });

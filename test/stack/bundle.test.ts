@@ -17,7 +17,7 @@ import { sdkDistribution, sriHash } from '../../sdk/scripts/distribution';
 import { TallyStack } from '../../lib/tally-stack';
 import { testApp } from './synth';
 
-/** Generous ceiling: the bundles measure 360-570 KB minified, most of it the AWS SDK (npm run build prints the figures). */
+/** Generous ceiling: the bundles measure 360-605 KB minified, most of it the AWS SDK (npm run build prints the figures). */
 const MAX_BUNDLE_BYTES = 700 * 1024;
 /**
  * The ingestion functions: they take every event and scale out the most, so their cold start counts

@@ -242,6 +242,16 @@ describe('Glue and Athena', () => {
       /glue:(CreateTable|UpdateTable|DeleteTable)/.test(JSON.stringify(p)),
     );
     expect(writers).toHaveLength(1);
+    // It deletes its own statements' result files (a first create's rollback then finds the results
+    // bucket empty), under the results prefix only; no other function deletes anything there.
+    const remove = policy.Properties.PolicyDocument.Statement.find((st: { Sid?: string }) => st.Sid === 'RemoveOwnQueryResults');
+    expect(remove.Action).toBe('s3:DeleteObject');
+    expect(JSON.stringify(remove.Resource)).toContain(id(s.stack.analytics.resultsBucket));
+    expect(JSON.stringify(remove.Resource)).toContain('/results/*');
+    const deleters = Object.values(s.template.findResources('AWS::IAM::Policy')).filter(
+      (p) => JSON.stringify(p).includes('s3:DeleteObject') && JSON.stringify(p).includes(id(s.stack.analytics.resultsBucket)),
+    );
+    expect(deleters).toHaveLength(1);
   });
 
   it('has an Athena workgroup with its own results bucket, enforced settings and a scan limit', () => {

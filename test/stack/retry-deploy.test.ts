@@ -81,10 +81,8 @@ describe('a failed first deploy can be retried', () => {
 const REVIEWED_CUSTOM_RESOURCES: Record<string, string> = {
   'Custom::CDKBucketDeployment': 'deletes the objects it copied (retainOnDelete: false) from a bucket the same rollback deletes',
   'Custom::S3AutoDeleteObjects': 'empties its bucket; succeeds on an empty or already deleted bucket',
-  // KNOWN GAP (docs/decisions/first-deploy-rollback.md, "Open: the analyst views"): its delete after a
-  // successful create runs Athena's DROP VIEW, which can fail, and its queries leave result objects in
-  // the Athena results bucket, which the rollback then cannot delete (not empty).
-  'Custom::AnalyticsViews': 'a failed create answers with its own physical ID, whose delete touches nothing (lambdas/handlers/analytics-views.ts)',
+  'Custom::AnalyticsViews':
+    'every delete answers SUCCESS (a failed DROP VIEW is logged), and each statement removes its own result files from the Athena results bucket (lambdas/handlers/analytics-views.ts, lambdas/adapters/s3-query-result-files.ts)',
 };
 
 type Resource = { Type: string; DeletionPolicy?: string; Properties?: Record<string, any> };
