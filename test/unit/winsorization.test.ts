@@ -37,7 +37,7 @@ describe('winsorization (cap)', () => {
 
   it('keeps one whale from hiding a real difference', () => {
     // Revenue per user: the treatment lifts most users' spend by 20%, but one control user spent 5000.
-    const control = Array.from({ length: 400 }, (_, i) => (i % 4 === 0 ? 10 : 0));
+    const control: number[] = Array.from({ length: 400 }, (_, i) => (i % 4 === 0 ? 10 : 0));
     control[0] = 5000;
     const treatment = Array.from({ length: 400 }, (_, i) => (i % 4 === 0 ? 12 : 0));
     const sums = (values: number[]) => ({ users: values.length, sum: values.reduce((a, b) => a + b, 0), sum_squares: values.reduce((a, b) => a + b * b, 0) });
