@@ -40,14 +40,14 @@ function gcd(a: number, b: number): number {
  * weights bucket exactly as before. Stable: it depends on nothing but `variants` and `weights`.
  */
 export function expandedVariants(variants: readonly string[], weights: readonly number[] | null): string[] {
-  if (weights === null) return [...variants];
+  if (!weights) return [...variants];
   const g = weights.reduce(gcd);
   return variants.flatMap((variant, i) => Array<string>(weights[i]! / g).fill(variant));
 }
 
 /** Each variant's expected share of enrolments (the sample-ratio check's null hypothesis), summing to 1. */
 export function expectedShares(variants: readonly string[], weights: readonly number[] | null): number[] {
-  return weights === null ? variants.map(() => 1 / variants.length) : weights.map((w) => w / WEIGHT_TOTAL);
+  return !weights ? variants.map(() => 1 / variants.length) : weights.map((w) => w / WEIGHT_TOTAL);
 }
 
 /**
