@@ -137,7 +137,7 @@ export class DynamoExperimentStore implements ExperimentStore {
           ExpressionAttributeValues: {
             ':name': next.name,
             ':variants': next.variants,
-            ':weights': next.weights,
+            ':weights': next.weights ?? null,
             ':goal': next.goal_event,
             ':description': next.description,
             ':created': 'created',
