@@ -48,7 +48,11 @@ const Experiment = z.object({
   id: z.string(),
   project_id: z.string(),
   name: z.string(),
-  variants: z.array(z.string()),
+  variants: z.array(z.string()).describe('Each variant once, the first the control'),
+  weights: z
+    .array(z.number().int())
+    .nullable()
+    .describe('Whole percentages in the order of variants, summing to 100; null: an equal split (the default). Fixed once started'),
   goal_event: z.string(),
   description: z.string().nullable(),
   status: z.string(),
@@ -56,6 +60,12 @@ const Experiment = z.object({
   started_at: z.string().nullable(),
   stopped_at: z.string().nullable(),
 });
+/** The variants SDKs bucket from: with weights, a variant repeats (docs/identity-and-experiments.md#variant-weights). */
+const BucketingList = z
+  .array(z.string())
+  .describe(
+    'The list to bucket from with variants[bucket % variants.length]: each variant repeated in a row as often as its weight needs (90/10: nine control, one treatment); the plain variants for an equal split',
+  );
 const Nullable = z.number().nullable();
 const ResultsSummary = z
   .object({
@@ -130,13 +140,13 @@ const OPERATIONS: Record<RouteName, Operation> = {
       'Assignments, or the legacy list',
       z.union([
         z.object({ assigned_variants: z.record(z.string(), z.string()) }),
-        z.object({ experiments: z.array(z.object({ id: z.string(), variants: z.array(z.string()) })) }),
+        z.object({ experiments: z.array(z.object({ id: z.string(), variants: BucketingList })) }),
       ]),
     ),
   },
   'experiments-configs': {
     summary: 'Configurations of the running experiments, for on-device bucketing',
-    responses: ok('Running experiments', z.object({ experiments: z.array(z.object({ id: z.string(), name: z.string(), variants: z.array(z.string()) })) })),
+    responses: ok('Running experiments', z.object({ experiments: z.array(z.object({ id: z.string(), name: z.string(), variants: BucketingList })) })),
   },
   'admin-projects-create': { summary: 'Create a project', body: CreateProject, responses: created('The project', Project) },
   'admin-projects-list': { summary: 'List projects', responses: ok('Projects', z.object({ projects: z.array(Project) })) },

@@ -5,6 +5,7 @@
  */
 import { experimentNameSpellings, snakeCase } from './experiment';
 import { LIMITS } from './limits';
+import { WEIGHT_TOTAL } from './variant-weights';
 
 export const EXPERIMENT_LIMITS = {
   nameLength: 200,
@@ -15,13 +16,20 @@ export const EXPERIMENT_LIMITS = {
   goalEventLength: LIMITS.maxEventNameLength,
 } as const;
 
-export type ExperimentField = 'name' | 'goal_event' | 'variants' | 'description';
+export type ExperimentField = 'name' | 'goal_event' | 'variants' | 'weights' | 'description';
 
 export interface ExperimentDraft {
   name: string;
   goal_event: string;
   variants: string[];
+  /** As typed, one per variant; null: an equal split (domain/variant-weights.ts). */
+  weights: string[] | null;
   description: string;
+}
+
+/** The draft's weights as the API takes them: whole numbers, or null for an equal split. */
+export function draftWeights(draft: Pick<ExperimentDraft, 'weights'>): number[] | null {
+  return draft.weights === null ? null : draft.weights.map((w) => Number(w.trim()));
 }
 
 /**
@@ -62,6 +70,16 @@ export function experimentDraftProblems(draft: ExperimentDraft, others: readonly
   else if (empty >= 0) problems.variants = `Give every variant a name: variant ${empty + 1} is empty.`;
   else if (long >= 0) problems.variants = `Shorten variant ${long + 1} to ${L.variantLength} characters or fewer.`;
   else if (repeated !== undefined) problems.variants = `Give each variant its own name: “${repeated}” appears more than once.`;
+
+  if (draft.weights !== null) {
+    const notWhole = draft.weights.findIndex((w) => !/^\d+$/.test(w.trim()));
+    const total = draftWeights(draft)!.reduce((a, b) => a + b, 0);
+    const zero = draftWeights(draft)!.findIndex((w) => w < 1);
+    if (draft.weights.length !== variants.length) problems.weights = 'Give every variant a weight.';
+    else if (notWhole >= 0) problems.weights = `Weights are whole percentages: give variant ${notWhole + 1} a number from 1 to 99.`;
+    else if (zero >= 0) problems.weights = `Give variant ${zero + 1} at least 1%, or remove it: a variant without traffic cannot be compared.`;
+    else if (total !== WEIGHT_TOTAL) problems.weights = `The weights add up to ${total}%: make them add up to ${WEIGHT_TOTAL}%.`;
+  }
 
   if (draft.description.length > L.descriptionLength) {
     problems.description = `Shorten the description to ${L.descriptionLength} characters or fewer (it has ${draft.description.length}).`;

@@ -12,7 +12,10 @@ export interface Experiment {
   id: string;
   project_id: string;
   name: string;
+  /** Each variant once, the first the control. */
   variants: string[];
+  /** Whole percentages in the order of variants, summing to 100; null: an equal split (domain/variant-weights.ts). */
+  weights: number[] | null;
   goal_event: string;
   description: string | null;
   status: ExperimentStatus;

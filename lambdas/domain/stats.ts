@@ -65,6 +65,11 @@ export interface ExperimentStatsOptions {
   confidence?: number;
   /** Sample-ratio mismatch is flagged when the chi-square p-value is below this. Default 0.001. */
   srmThreshold?: number;
+  /**
+   * Each variant's configured share of enrolments, in the order of the counts (the experiment's
+   * weights as fractions: domain/variant-weights.ts expectedShares). Default: an equal split.
+   */
+  expectedShares?: readonly number[];
 }
 
 export const DEFAULT_CONFIDENCE = 0.95;
@@ -87,7 +92,10 @@ export function experimentStats(counts: VariantCounts[], options?: ExperimentSta
   const variants = counts.map((c) => variantStats(c, z));
   const [control, ...treatments] = counts;
   const comparisons = control === undefined ? [] : treatments.map((v) => compareToControl(v, control, z, confidence));
-  const srmP = srmPValue(counts.map((c) => c.enrolled));
+  const srmP = srmPValue(
+    counts.map((c) => c.enrolled),
+    options?.expectedShares,
+  );
   return {
     variants,
     comparisons,
@@ -220,15 +228,21 @@ export function twoProportionZTestPValue(x1: number, n1: number, x2: number, n2:
 }
 
 /**
- * Sample-ratio mismatch: chi-square goodness-of-fit p-value of the enrolled counts against an equal
- * split, df = k - 1. Null when there are fewer than two variants or nobody enrolled.
+ * Sample-ratio mismatch: chi-square goodness-of-fit p-value of the enrolled counts against the
+ * configured split (`shares`, one positive fraction per count, summing to 1; default an equal split),
+ * df = k - 1. Null when there are fewer than two variants or nobody enrolled.
  */
-export function srmPValue(enrolled: number[]): number | null {
+export function srmPValue(enrolled: number[], shares?: readonly number[]): number | null {
   const k = enrolled.length;
   const total = enrolled.reduce((a, b) => a + b, 0);
   if (k < 2 || total === 0) return null;
-  const expected = total / k;
-  const chi2 = enrolled.reduce((acc, o) => acc + ((o - expected) * (o - expected)) / expected, 0);
+  if (shares !== undefined && (shares.length !== k || shares.some((s) => !(s > 0)) || Math.abs(shares.reduce((a, b) => a + b, 0) - 1) > 1e-9)) {
+    throw new RangeError(`expected shares must be ${k} positive fractions summing to 1, got ${JSON.stringify(shares)}`);
+  }
+  const chi2 = enrolled.reduce((acc, o, i) => {
+    const expected = total * (shares?.[i] ?? 1 / k);
+    return acc + ((o - expected) * (o - expected)) / expected;
+  }, 0);
   return chiSquareSf(chi2, k - 1);
 }
 

@@ -5,6 +5,7 @@ import { freeTextRule, textRule } from '../domain/client-text-schema';
 import { DEFAULT_VARIANTS, snakeCase, transitionRefusal, type Experiment, type Transition } from '../domain/experiment';
 import { mapLimit } from '../domain/concurrency';
 import { EXPERIMENT_LIMITS } from '../domain/experiment-fields';
+import { weightsProblem } from '../domain/variant-weights';
 import { summarizeResults } from '../domain/results-summary';
 import { sdkSnakeCase } from '../domain/sdk-snake-case';
 import { ApiError } from '../http/api-error';
@@ -39,6 +40,13 @@ const Variants = z
   .max(MAX_VARIANTS, `variants may have at most ${MAX_VARIANTS} entries`)
   .refine((v) => new Set(v).size === v.length, 'variants must be unique');
 
+/** Whole percentages, one per variant; the rules across fields (count, sum) are weightsProblem's. */
+const Weights = z
+  .array(z.number({ error: 'each weight must be a number (a whole percentage)' }).int('weights must be whole percentages'), {
+    error: 'weights must be an array of whole percentages, one per variant, or null for an equal split',
+  })
+  .nullable();
+
 const GoalEvent = textRule(
   z
     .string({ error: (iss) => (iss.input === undefined ? 'goal_event is required' : 'goal_event must be a string') })
@@ -58,13 +66,29 @@ export const CreateExperiment = z.object({
     .refine((v) => v !== undefined, 'name is required')
     .pipe(Name),
   variants: Variants.optional(),
+  weights: Weights.optional(),
   goal_event: GoalEvent,
   description: Description.optional(),
 });
 
 export const PatchExperiment = z
-  .object({ name: Name.optional(), variants: Variants.optional(), goal_event: GoalEvent.optional(), description: Description.nullable().optional() })
+  .object({
+    name: Name.optional(),
+    variants: Variants.optional(),
+    weights: Weights.optional(),
+    goal_event: GoalEvent.optional(),
+    description: Description.nullable().optional(),
+  })
   .strict();
+
+/**
+ * 400 naming the rule the weights break for the variants they go with (weightsProblem). On a PATCH
+ * these are the experiment's after the change: weights kept while the variants change must still fit.
+ */
+function checkWeights(variants: readonly string[], weights: readonly number[] | null): void {
+  const problem = weights === null ? undefined : weightsProblem(variants, weights);
+  if (problem) throw new ApiError(400, `weights: ${problem}`);
+}
 
 export interface ExperimentAdminDeps extends AdminDeps {
   projects: ProjectStore;
@@ -90,11 +114,15 @@ export function createExperimentsCreateHandler(deps: ExperimentAdminDeps) {
   return wrapAdmin('admin-experiments-create', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
     const input = await jsonBody(event, CreateExperiment);
+    const variants = input.variants ?? [...DEFAULT_VARIANTS];
+    const weights = input.weights ?? null;
+    checkWeights(variants, weights);
     const experiment: Experiment = {
       id: randomUUID(),
       project_id: project.id,
       name: input.name,
-      variants: input.variants ?? [...DEFAULT_VARIANTS],
+      variants,
+      weights,
       goal_event: input.goal_event,
       description: input.description ?? null,
       status: 'created',
@@ -143,6 +171,7 @@ export function createExperimentsUpdateHandler(deps: ExperimentAdminDeps) {
     if (current.status !== 'created') {
       throw new ApiError(409, `Cannot change an experiment whose status is ${current.status}; only a created experiment can be edited`);
     }
+    checkWeights(patch.variants ?? current.variants, patch.weights !== undefined ? patch.weights : current.weights);
     try {
       return json(200, await deps.experiments.update(current, patch));
     } catch (err) {

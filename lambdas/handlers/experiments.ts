@@ -5,6 +5,7 @@ import { wrap } from '../http/wrap';
 import { LIMITS } from '../domain/limits';
 import { textProblem } from '../domain/client-text';
 import { idKeyProblem } from '../domain/id-key-budget';
+import { expandedVariants } from '../domain/variant-weights';
 import { assignVariants } from '../services/assign-variants';
 import type { ExperimentCatalog } from '../services/experiment-catalog';
 import { linkIds, observeId, type IdentityDeps } from '../services/resolve-identities';
@@ -27,7 +28,7 @@ export function createExperimentsAssignHandler(deps: ExperimentsDeps) {
       const anonymousId = param(event, 'anonymous_id');
       const running = await deps.catalog.running(project_id);
       if (userId === undefined && anonymousId === undefined) {
-        return json(200, { experiments: running.map((e) => ({ id: e.id, variants: e.variants })) });
+        return json(200, { experiments: running.map((e) => ({ id: e.id, variants: expandedVariants(e.variants, e.weights) })) });
       }
       if ([userId, anonymousId].some((id) => id !== undefined && (id.length > LIMITS.maxFieldLength || textProblem('id', id) || idKeyProblem('id', id)))) {
         // Still 200 (spec), but no assignment is stored for an ID the events API would refuse.
@@ -54,7 +55,8 @@ export function createExperimentsConfigsHandler(deps: Pick<ExperimentsDeps, 'cat
     async (event: HttpEvent) => {
       const { project_id } = principalOf(event);
       const running = await deps.catalog.running(project_id);
-      return json(200, { experiments: running.map((e) => ({ id: e.id, name: e.name, variants: e.variants })) });
+      // Weights travel as repetition in the list SDKs bucket from (domain/variant-weights.ts): no client change.
+      return json(200, { experiments: running.map((e) => ({ id: e.id, name: e.name, variants: expandedVariants(e.variants, e.weights) })) });
     },
     { route: 'experiments-configs', surface: 'v1' },
   );

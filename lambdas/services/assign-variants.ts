@@ -5,6 +5,7 @@
 import { variantFor } from '../domain/bucketing';
 import type { Experiment } from '../domain/experiment';
 import { mapLimit } from '../domain/concurrency';
+import { expandedVariants } from '../domain/variant-weights';
 import type { AssignmentStore } from '../ports';
 
 export async function assignVariants(
@@ -24,7 +25,8 @@ export async function assignVariants(
     const existing = stored.get(experiment.id);
     // A variant removed from the experiment cannot be stored for it: variants only change while created.
     if (existing !== undefined) return [experiment.name, existing] as const;
-    const variant = variantFor(experiment.id, canonicalId, experiment.variants);
+    // The expanded list, as the SDKs bucket from it, so server and device agree under weights too.
+    const variant = variantFor(experiment.id, canonicalId, expandedVariants(experiment.variants, experiment.weights));
     return [experiment.name, await assignments.assign(projectId, { experiment_id: experiment.id, user_id: canonicalId, variant }, atIso)] as const;
   });
   return Object.fromEntries(entries);

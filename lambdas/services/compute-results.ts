@@ -8,6 +8,7 @@ import { DeadlineExceeded } from '../domain/deadline';
 import type { Experiment } from '../domain/experiment';
 import { cumulateSeries, seriesPoints } from '../domain/results-series';
 import { experimentStats } from '../domain/stats';
+import { expectedShares } from '../domain/variant-weights';
 import { errorFields, log } from '../logging/log';
 import { countRequestFor } from './count-request';
 import type { CountOptions, ExperimentResults, IncrementalCountResult, ExperimentStore, Project, ProjectStore, ResultsQuery, ResultsStore } from '../ports';
@@ -42,7 +43,9 @@ export async function computeResults(project: Project, experiment: Experiment, d
       ...(run.stateRows !== undefined ? { state_rows: run.stateRows } : {}),
     });
   }
-  const stats = experimentStats(counted.variants);
+  // The sample-ratio check tests against the configured weights, in the order of the counts.
+  const shares = expectedShares(experiment.variants, experiment.weights);
+  const stats = experimentStats(counted.variants, { expectedShares: counted.variants.map((c) => shares[experiment.variants.indexOf(c.variant)]!) });
   // The series: the same query's per-day counts, cumulated (its last point is these totals).
   const series = seriesPoints(window, cumulateSeries(window, experiment.variants, counted.days ?? []));
   const results: ExperimentResults = {

@@ -130,12 +130,14 @@ export class DynamoExperimentStore implements ExperimentStore {
         new UpdateCommand({
           TableName: this.table,
           Key: { project_id: projectId, sk: expKey(id) },
-          UpdateExpression: 'SET #name = :name, variants = :variants, goal_event = :goal, description = :description, update_token = :token',
+          UpdateExpression:
+            'SET #name = :name, variants = :variants, weights = :weights, goal_event = :goal, description = :description, update_token = :token',
           ConditionExpression: `#status = :created AND ${readToken === undefined ? 'attribute_not_exists(update_token)' : 'update_token = :read'}`,
           ExpressionAttributeNames: { '#name': 'name', '#status': 'status' },
           ExpressionAttributeValues: {
             ':name': next.name,
             ':variants': next.variants,
+            ':weights': next.weights ?? null,
             ':goal': next.goal_event,
             ':description': next.description,
             ':created': 'created',
@@ -282,5 +284,6 @@ export class DynamoExperimentStore implements ExperimentStore {
 function strip(item: Record<string, unknown>): Experiment {
   const { sk: _sk, ...rest } = item;
   for (const token of TOKENS) delete rest[token];
-  return rest as unknown as Experiment;
+  // Experiments stored before weights existed have none: an equal split.
+  return { ...rest, weights: rest.weights ?? null } as unknown as Experiment;
 }

@@ -92,6 +92,8 @@ export class Experiments {
     let variant = this.#sticky[config.id];
     // identify never re-buckets: the stored variant wins over the hash of a new ID.
     if (variant === undefined || !config.variants.includes(variant)) {
+      // The list as received: with weights a name repeats (9 × control, 1 × treatment for 90/10), and
+      // bucketing must not deduplicate it. Exposures are keyed by the name, so one per variant still.
       variant = variantFor(config.id, id, config.variants);
       this.#sticky[config.id] = variant;
       this.#c.store.set(STICKY, this.#sticky);

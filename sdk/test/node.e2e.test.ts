@@ -118,6 +118,37 @@ describe('experiments', () => {
     }
   });
 
+  it('a weighted experiment (a list with repeated names): the server variant in local mode, one exposure, the super property unchanged', async () => {
+    const base = `/admin/v1/projects/${project}/experiments`;
+    const created = await stack.admin('POST', base, {
+      name: 'SDK Node Weighted',
+      goal_event: 'purchase',
+      variants: ['control', 'treatment'],
+      weights: [80, 20],
+    });
+    expect((await stack.admin('POST', `${base}/${created.body.id}/start`)).status).toBe(200);
+    const name = 'SDK Node Weighted';
+    // What local mode fetches: the expanded list, control four times (docs/identity-and-experiments.md#variant-weights).
+    const expanded = ['control', 'control', 'control', 'control', 'treatment'];
+    const configs = await fetch(`${stack.url}/v1/experiments/configs`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(((await configs.json()) as any).experiments).toContainEqual({ id: created.body.id, name, variants: expanded });
+    for (let i = 0; i < 20; i++) {
+      const local = client({ experimentMode: 'local' });
+      await local.ready();
+      const variant = local.getVariant(name, 'fallback');
+      expect(variant).toBe(variantFor(created.body.id, local.anonymousId, expanded));
+      expect(local.getVariant(name, 'fallback')).toBe(variant);
+      const fromServer = await fetch(`${stack.url}/v1/experiments?anonymous_id=${local.anonymousId}`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(variant).toBe(((await fromServer.json()) as any).assigned_variants[name]);
+      local.track('sdk weighted view');
+      await local.flush();
+      const mine = stack.rawEvents(project).filter((e) => e.sent_user_id === local.anonymousId);
+      // Once per user, experiment and variant, however often the variant repeats in the list.
+      expect(mine.filter((e) => e.name === '$experiment_exposure').map((e) => e.properties.$variant)).toEqual([variant]);
+      expect(mine.find((e) => e.name === 'sdk weighted view')!.properties.$experiment_sdk_node_weighted).toBe(variant);
+    }
+  });
+
   it('after identify the server keeps the anonymous variant', async () => {
     const exp = await runningExperiment('SDK Node Login', ['x', 'y', 'z']);
     const c = client();

@@ -69,6 +69,7 @@ function experiment(projectId: string, name: string): Experiment {
     project_id: projectId,
     name,
     variants: ['a', 'b'],
+    weights: null,
     goal_event: 'purchase',
     description: null,
     status: 'created',

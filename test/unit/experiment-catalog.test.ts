@@ -9,6 +9,7 @@ const experiment = (name: string, status: Experiment['status']): Experiment => (
   project_id: 'p',
   name,
   variants: ['a', 'b'],
+  weights: null,
   goal_event: 'x',
   description: null,
   status,

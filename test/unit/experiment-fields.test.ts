@@ -1,9 +1,10 @@
 /** The dashboard's checks of an experiment draft: plain words, and the API's own limits. */
 import { describe, expect, it } from 'vitest';
-import { EXPERIMENT_LIMITS, experimentDraftProblems, type ExperimentDraft } from '../../lambdas/domain/experiment-fields';
+import { draftWeights, EXPERIMENT_LIMITS, experimentDraftProblems, type ExperimentDraft } from '../../lambdas/domain/experiment-fields';
+import { weightsProblem } from '../../lambdas/domain/variant-weights';
 import { CreateExperiment } from '../../lambdas/handlers/experiments-admin';
 
-const ok: ExperimentDraft = { name: 'Checkout button', goal_event: 'purchase', variants: ['control', 'green'], description: '' };
+const ok: ExperimentDraft = { name: 'Checkout button', goal_event: 'purchase', variants: ['control', 'green'], weights: null, description: '' };
 
 describe('experimentDraftProblems', () => {
   it('finds nothing in a good draft', () => {
@@ -11,7 +12,7 @@ describe('experimentDraftProblems', () => {
   });
 
   it('names each problem in plain words, per field, never by its API name', () => {
-    const problems = experimentDraftProblems({ name: '  ', goal_event: '', variants: ['a', 'a'], description: 'x'.repeat(2001) });
+    const problems = experimentDraftProblems({ name: '  ', goal_event: '', variants: ['a', 'a'], weights: null, description: 'x'.repeat(2001) });
     expect(problems).toEqual({
       name: 'Give the experiment a name, for example “Checkout button”.',
       goal_event: 'Choose the goal event: the event that counts as a conversion, for example “purchase”.',
@@ -50,7 +51,26 @@ describe('experimentDraftProblems', () => {
     ];
     for (const draft of drafts) {
       const clientOk = Object.keys(experimentDraftProblems(draft)).length === 0;
-      expect(CreateExperiment.safeParse(draft).success, JSON.stringify(draft).slice(0, 80)).toBe(clientOk);
+      expect(CreateExperiment.safeParse({ ...draft, weights: draftWeights(draft) }).success, JSON.stringify(draft).slice(0, 80)).toBe(clientOk);
+    }
+  });
+
+  it('checks weights as the API does: whole percentages of at least 1 that add up to 100, or an equal split', () => {
+    expect(experimentDraftProblems({ ...ok, weights: ['90', '10'] })).toEqual({});
+    expect(experimentDraftProblems({ ...ok, weights: ['60', '30'] }).weights).toBe('The weights add up to 90%: make them add up to 100%.');
+    expect(experimentDraftProblems({ ...ok, weights: ['99.5', '0.5'] }).weights).toBe('Weights are whole percentages: give variant 1 a number from 1 to 99.');
+    expect(experimentDraftProblems({ ...ok, weights: ['100', '0'] }).weights).toBe(
+      'Give variant 2 at least 1%, or remove it: a variant without traffic cannot be compared.',
+    );
+    expect(experimentDraftProblems({ ...ok, weights: ['', '10'] }).weights).toBe('Weights are whole percentages: give variant 1 a number from 1 to 99.');
+    for (const weights of [
+      ['90', '10'],
+      ['60', '30'],
+      ['100', '0'],
+    ]) {
+      const draft = { ...ok, weights };
+      const apiProblem = weightsProblem(draft.variants, draftWeights(draft)!);
+      expect(apiProblem === undefined, weights.join('/')).toBe(experimentDraftProblems(draft).weights === undefined);
     }
   });
 });

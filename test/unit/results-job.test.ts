@@ -13,6 +13,7 @@ function experiment(i: number): Experiment {
     project_id: 'p',
     name: `E${i}`,
     variants: ['a', 'b'],
+    weights: null,
     goal_event: 'buy',
     description: null,
     status: 'running',

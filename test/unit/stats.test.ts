@@ -262,6 +262,21 @@ describe('sample ratio mismatch', () => {
     expect(experimentStats(counts, { srmThreshold: 0.05 }).srm.flagged).toBe(true);
   });
 
+  it('tests against the configured weights: a 90/10 experiment enrolled 50/50 is flagged, one enrolled 90/10 passes', () => {
+    const counts = (a: number, b: number) => [
+      { variant: 'control', enrolled: a, converted: 0 },
+      { variant: 'treatment', enrolled: b, converted: 0 },
+    ];
+    const weighted = { expectedShares: [0.9, 0.1] };
+    expect(experimentStats(counts(500, 500), weighted).srm.flagged).toBe(true);
+    expect(experimentStats(counts(9030, 970), weighted).srm.flagged).toBe(false);
+    // chi2 = 30^2/9000 + 30^2/1000 = 1; df = 1 -> p = erfc(sqrt(1/2)) (scipy.stats.chisquare([9030, 970], [9000, 1000]).pvalue = 0.31731050786291415).
+    near(srmPValue([9030, 970], [0.9, 0.1]), 0.31731050786291415, 1e-12);
+    // The same counts against an equal split: a mismatch.
+    expect(experimentStats(counts(9030, 970)).srm.flagged).toBe(true);
+    expect(() => srmPValue([1, 2], [0.5, 0.4])).toThrow(RangeError);
+  });
+
   it('is null (and unflagged) with fewer than two variants or nobody enrolled', () => {
     expect(srmPValue([500])).toBeNull();
     expect(srmPValue([0, 0])).toBeNull();

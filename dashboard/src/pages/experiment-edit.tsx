@@ -1,12 +1,14 @@
 /**
  * One experiment. While it is `created` (or new): the form (name, goal event picked from the event
- * names seen recently or typed, variants with the control first, description), checked before
+ * names seen recently or typed, variants with the control first, an equal split or a weight per
+ * variant, description), checked before
  * anything is sent, with Save and Start side by side and one of them the primary action. Once started:
- * a read-only summary (since when, goal, variants, description if any) with its actions: see the
+ * a read-only summary (since when, goal, variants each with its share of traffic, description if any) with its actions: see the
  * results, and Stop while it runs. Start and Stop each ask for a confirmation saying what happens.
  */
 import { useLayoutEffect, useState } from 'preact/hooks';
-import { experimentDraftProblems, type ExperimentDraft, type ExperimentField } from '../../../lambdas/domain/experiment-fields';
+import { draftWeights, experimentDraftProblems, type ExperimentDraft, type ExperimentField } from '../../../lambdas/domain/experiment-fields';
+import { nearlyEqualWeights } from '../../../lambdas/domain/variant-weights';
 import type { Experiment } from '../admin-types';
 import { ApiError, type ApiClient } from '../api';
 import { errorText, useAsync } from '../components/async-view';
@@ -14,13 +16,14 @@ import { ConfirmDialog } from '../components/confirm-dialog';
 import { Field } from '../components/field';
 import { StatusBadge } from '../components/status-badge';
 import { formatTime } from '../format-time';
+import { variantShares } from '../format-weights';
 import type { PageProps } from '../page';
 import { navigate, pathOf } from '../router';
 import '../results/results.css';
 
-const FIELDS: ExperimentField[] = ['name', 'goal_event', 'variants', 'description'];
+const FIELDS: ExperimentField[] = ['name', 'goal_event', 'variants', 'weights', 'description'];
 
-const EMPTY: ExperimentDraft = { name: '', goal_event: '', variants: ['control', 'treatment'], description: '' };
+const EMPTY: ExperimentDraft = { name: '', goal_event: '', variants: ['control', 'treatment'], weights: null, description: '' };
 
 /** Event names seen recently (the admin events listing), without Tally's own `$` events. */
 async function recentEventNames(api: ApiClient, projectId: string): Promise<string[]> {
@@ -110,8 +113,13 @@ function useTransition({ api, base, setNotice, onChange }: ViewProps, experiment
         onCancel={() => setConfirming(null)}
       >
         <p>
-          Users get assigned to the variants ({experiment?.variants.join(', ')}) from now on, and results are computed. The name, goal and variants can no
-          longer be edited.
+          Users get assigned to the variants (
+          {experiment
+            ? variantShares(experiment)
+                .map(({ variant, share }) => `${variant} ${share}`)
+                .join(', ')
+            : ''}
+          ) from now on, and results are computed. The name, goal, variants and weights can no longer be edited.
         </p>
       </ConfirmDialog>
       <ConfirmDialog
@@ -170,14 +178,15 @@ function ExperimentSummary(props: ViewProps & { experiment: Experiment }) {
         </dd>
         <dt>Variants</dt>
         <dd>
-          <ol class="plain-numbers">
-            {experiment.variants.map((v, i) => (
-              <li key={v}>
-                {v}
-                {i === 0 && <span class="hint"> (control)</span>}
+          <ol class="plain-numbers variant-shares">
+            {variantShares(experiment).map(({ variant, share }, i) => (
+              <li key={variant}>
+                {variant}
+                {i === 0 && <span class="hint"> (control)</span>}: <span class="variant-share">{share}</span> of users
               </li>
             ))}
           </ol>
+          {experiment.weights === null && <p class="hint">An equal split.</p>}
         </dd>
         {experiment.description && (
           <>
@@ -231,7 +240,13 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
   useLayoutEffect(() => {
     setDraft(
       experiment
-        ? { name: experiment.name, goal_event: experiment.goal_event, variants: [...experiment.variants], description: experiment.description ?? '' }
+        ? {
+            name: experiment.name,
+            goal_event: experiment.goal_event,
+            variants: [...experiment.variants],
+            weights: experiment.weights?.map(String) ?? null,
+            description: experiment.description ?? '',
+          }
         : EMPTY,
     );
     setError(null);
@@ -243,7 +258,8 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
     (draft.name !== experiment.name ||
       draft.goal_event !== experiment.goal_event ||
       draft.description !== (experiment.description ?? '') ||
-      draft.variants.join('\n') !== experiment.variants.join('\n'));
+      draft.variants.join('\n') !== experiment.variants.join('\n') ||
+      JSON.stringify(draftWeights(draft)) !== JSON.stringify(experiment.weights));
   const change = (next: ExperimentDraft) => {
     setDraft(next);
     // The API's refusal was about the draft as sent; a field's own complaint goes as soon as it is fixed, new ones wait for the next Save.
@@ -265,7 +281,13 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
     setBusy(true);
     setNotice('');
     try {
-      const body = { name: draft.name.trim(), goal_event: draft.goal_event, variants: draft.variants.map((v) => v.trim()), description: draft.description };
+      const body = {
+        name: draft.name.trim(),
+        goal_event: draft.goal_event,
+        variants: draft.variants.map((v) => v.trim()),
+        weights: draftWeights(draft),
+        description: draft.description,
+      };
       if (experiment) {
         onChange(await api.patch<Experiment>(`${base}/${encodeURIComponent(experiment.id)}`, body));
         setNotice('Saved.');
@@ -284,6 +306,14 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
   const fieldError = (field: ExperimentField) => problems[field] ?? error?.forField(field);
   const formError = error?.apartFrom(FIELDS);
   const variantsError = fieldError('variants');
+  const weightsError = fieldError('weights');
+  const weighted = draft.weights !== null;
+  const total = weighted ? draftWeights(draft)!.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0) : 100;
+  const setWeight = (i: number, value: string) => change({ ...draft, weights: draft.weights!.map((w, j) => (j === i ? value : w)) });
+  // A variant added or removed keeps the weights one per variant: a new one starts empty, to be filled in.
+  const addVariant = () => change({ ...draft, variants: [...draft.variants, ''], weights: draft.weights && [...draft.weights, ''] });
+  const removeVariant = (i: number) =>
+    change({ ...draft, variants: draft.variants.filter((_, j) => j !== i), weights: draft.weights && draft.weights.filter((_, j) => j !== i) });
   const invalid = Object.keys(problems).length > 0 || error !== null;
   const setVariant = (i: number, value: string) => change({ ...draft, variants: draft.variants.map((v, j) => (j === i ? value : v)) });
   // One primary action at a time: Save while there is something to save, else Start.
@@ -345,7 +375,7 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
             class={variantsError ? 'field variants-field field-invalid' : 'field variants-field'}
             aria-describedby={variantsError ? 'variants-error' : undefined}
           >
-            <legend>Variants (the first is the control)</legend>
+            <legend>Variants (the first is the control) and their shares of users</legend>
             <ol>
               {draft.variants.map((v, i) => (
                 <li key={i}>
@@ -361,26 +391,63 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
                     aria-invalid={variantsError ? 'true' : undefined}
                     onInput={(e) => setVariant(i, e.currentTarget.value)}
                   />
+                  {weighted && (
+                    <span class="weight-input">
+                      <label class="visually-hidden" for={`weight-${i}`}>
+                        {`Weight of variant ${i + 1} in percent`}
+                      </label>
+                      <input
+                        type="text"
+                        inputMode="numeric"
+                        id={`weight-${i}`}
+                        name={`weight-${i}`}
+                        autoComplete="off"
+                        size={3}
+                        value={draft.weights![i] ?? ''}
+                        aria-invalid={weightsError ? 'true' : undefined}
+                        aria-describedby={weightsError ? 'weights-error' : undefined}
+                        onInput={(e) => setWeight(i, e.currentTarget.value)}
+                      />
+                      %
+                    </span>
+                  )}
                   {i === 0 && <span class="hint"> control</span>}
                   {draft.variants.length > 2 && (
-                    <button
-                      type="button"
-                      class="secondary small"
-                      onClick={() => change({ ...draft, variants: draft.variants.filter((_, j) => j !== i) })}
-                      aria-label={`Remove variant ${i + 1}`}
-                    >
+                    <button type="button" class="secondary small" onClick={() => removeVariant(i)} aria-label={`Remove variant ${i + 1}`}>
                       Remove
                     </button>
                   )}
                 </li>
               ))}
             </ol>
-            <button type="button" class="secondary" onClick={() => change({ ...draft, variants: [...draft.variants, ''] })}>
+            <button type="button" class="secondary" onClick={addVariant}>
               Add variant
             </button>
             {variantsError && (
               <p class="field-error" id="variants-error">
                 {variantsError}
+              </p>
+            )}
+            <label class="check equal-split">
+              <input
+                type="checkbox"
+                name="equal_split"
+                checked={!weighted}
+                onChange={(e) => change({ ...draft, weights: e.currentTarget.checked ? null : nearlyEqualWeights(draft.variants.length).map(String) })}
+              />{' '}
+              Split users equally between the variants
+            </label>
+            {weighted ? (
+              <p class="hint" id="weights-total">
+                Each variant's share of users, in whole percent: together {total}% of 100%. Send a risky change to few users, for example 90% control and 10%
+                treatment.
+              </p>
+            ) : (
+              <p class="hint">Untick to give each variant its own share of users, for example 90% and 10%.</p>
+            )}
+            {weightsError && (
+              <p class="field-error" id="weights-error">
+                {weightsError}
               </p>
             )}
           </fieldset>

@@ -9,6 +9,7 @@ import { ApiError } from '../api';
 import { errorText, useAsync } from '../components/async-view';
 import { StatusBadge } from '../components/status-badge';
 import { formatTime } from '../format-time';
+import { variantShares } from '../format-weights';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
 import '../results/results.css';
@@ -130,9 +131,13 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
       </p>
       {results.srm.flagged && (
         <div role="alert" class="srm-warning">
-          <strong>Sample ratio mismatch.</strong> The variants enrolled {results.variants.map((v) => formatCount(v.enrolled)).join(' / ')} users, far from the
-          equal split the assignment aims for (chi-square test, {formatPStatement(results.srm.p_value)}). Exposure logging or assignment is likely broken for
-          some users; do not trust these results until you find why.
+          <strong>Sample ratio mismatch.</strong> The variants enrolled {results.variants.map((v) => formatCount(v.enrolled)).join(' / ')} users, far from the{' '}
+          {variantShares(experiment)
+            .map((v) => v.share)
+            .join(' / ')}{' '}
+          split the assignment aims for{experiment.weights === null ? ' (an equal split)' : ' (its weights)'} (chi-square test,{' '}
+          {formatPStatement(results.srm.p_value)}). Exposure logging or assignment is likely broken for some users; do not trust these results until you find
+          why.
         </div>
       )}
       {enrolled === 0 ? (

@@ -51,7 +51,10 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
           Chance to beat control: Bayesian probability that the variant's rate exceeds the control's, with Beta(1, 1) priors (Evan Miller's exact sum; a normal
           approximation for very large counts).
         </li>
-        <li>Sample-ratio mismatch: chi-square goodness-of-fit test of the enrolled counts against an equal split, flagged when p &lt; 0.001.</li>
+        <li>
+          Sample-ratio mismatch: chi-square goodness-of-fit test of the enrolled counts against the split the experiment aims for (its weights, or an equal
+          split), flagged when p &lt; 0.001.
+        </li>
         <li>"—" marks a number that cannot be computed from the data (for example, no one enrolled).</li>
       </ul>
       <h3>The query</h3>
