@@ -16,6 +16,7 @@
  *   state, so they throw a RangeError rather than being silently reported.
  */
 import { chiSquareSf, clamp01, erfc, inverseNormalCdf, logBeta, normalCdf } from './numerics';
+import { floorRelativeInterval } from './relative-interval-floor';
 import { relativeLift } from './relative-lift';
 
 export interface VariantCounts {
@@ -42,7 +43,10 @@ export interface Comparison {
   ci_low: number | null;
   ci_high: number | null;
   p_value: number | null;
-  /** Interval and p-value of relative_diff as gbstats computes them (delta method, Welch t-test: domain/relative-lift.ts). */
+  /**
+   * Interval and p-value of relative_diff as gbstats computes them (delta method, Welch t-test: domain/relative-lift.ts),
+   * the interval floored at -100% (domain/relative-interval-floor.ts: a conversion rate cannot fall below 0).
+   */
   relative_ci_low: number | null;
   relative_ci_high: number | null;
   relative_p_value: number | null;
@@ -152,6 +156,8 @@ function compareToControl(v: VariantCounts, control: VariantCounts, z: number, c
   const pC = control.converted / control.enrolled;
   const ci = newcombeDifferenceInterval(v.converted, v.enrolled, control.converted, control.enrolled, z);
   const lift = relativeLift(control, v, confidence);
+  // Conversions are 0 or 1 per user, never negative: the relative change cannot pass below -100%.
+  const relativeInterval = lift ? floorRelativeInterval(lift.interval, true) : null;
   return {
     ...base,
     absolute_diff: pV - pC,
@@ -159,8 +165,8 @@ function compareToControl(v: VariantCounts, control: VariantCounts, z: number, c
     ci_low: ci[0],
     ci_high: ci[1],
     p_value: twoProportionZTestPValue(v.converted, v.enrolled, control.converted, control.enrolled),
-    relative_ci_low: lift?.interval[0] ?? null,
-    relative_ci_high: lift?.interval[1] ?? null,
+    relative_ci_low: relativeInterval?.[0] ?? null,
+    relative_ci_high: relativeInterval?.[1] ?? null,
     relative_p_value: lift?.p_value ?? null,
     chance_to_beat_control: probabilityBBeatsA(1 + control.converted, 1 + control.enrolled - control.converted, 1 + v.converted, 1 + v.enrolled - v.converted),
   };

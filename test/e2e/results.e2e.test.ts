@@ -135,6 +135,41 @@ describe('experiment results', () => {
     });
   });
 
+  it('never reports a relative interval below −100%: 13 users keep gbstats’ upper bound and p-value, the low end stops at −100% (issue 22)', async () => {
+    const created = await stack.admin('POST', base(), { name: 'Thirteen', goal_event: 'purchase', variants: ['control', 'treatment'] });
+    const id = created.body.id as string;
+    const t0 = Date.parse((await stack.admin('POST', `${base()}/${id}/start`)).body.started_at);
+    const at = (ms: number) => new Date(t0 + ms).toISOString();
+    // control 1 of 5, treatment 4 of 8: the delta method's interval is −384.9% to +684.9%.
+    const events: unknown[] = [];
+    for (const [variant, converted, enrolled] of [
+      ['control', 1, 5],
+      ['treatment', 4, 8],
+    ] as const) {
+      for (let i = 0; i < enrolled; i++) {
+        events.push({
+          name: '$experiment_exposure',
+          user_id: `13-${variant}-${i}`,
+          timestamp: at(1),
+          properties: { $experiment_name: 'Thirteen', $variant: variant },
+        });
+        if (i < converted) events.push({ name: 'purchase', user_id: `13-${variant}-${i}`, timestamp: at(2) });
+      }
+    }
+    await send(web, events);
+    const r = (await stack.admin('POST', `${base()}/${id}/results/refresh`)).body;
+    const lift = relativeLift({ converted: 1, enrolled: 5 }, { converted: 4, enrolled: 8 })!;
+    expect(lift.interval[0]).toBeCloseTo(-3.849145439979014, 9);
+    const [cmp] = r.comparisons;
+    expect(cmp.relative_ci_low).toBe(-1);
+    expect(cmp.relative_ci_high).toBeCloseTo(lift.interval[1], 9);
+    expect(cmp.relative_diff).toBeCloseTo(1.5, 12);
+    expect(cmp.relative_p_value).toBeCloseTo(lift.p_value, 9);
+    // The series' points and the stored copy carry the same floor.
+    expect(r.series.at(-1).comparisons[0].relative_ci_low).toBe(-1);
+    expect((await stack.admin('GET', `${base()}/${id}/results`)).body.comparisons[0].relative_ci_low).toBe(-1);
+  });
+
   it("enrolls by every spelling of the name: as configured, Tally's snake_case and the MGM SDKs' snake_case", async () => {
     // Hero Banner: hero_banner in Tally, hero__banner in the MGM SDKs (each capital gets a "_").
     const created = await stack.admin('POST', base(), { name: 'Hero Banner', goal_event: 'signup', variants: ['a', 'b'] });

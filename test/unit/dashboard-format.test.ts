@@ -9,12 +9,24 @@ import {
   formatPStatement,
   formatPValue,
   formatRelative,
-  verdict,
 } from '../../dashboard/src/results/format-stats';
-import type { Comparison } from '../../dashboard/src/admin-types';
+import { resultsFinality } from '../../dashboard/src/results/results-finality';
+import { verdict } from '../../dashboard/src/results/verdict';
+import type { Comparison, VariantStats } from '../../dashboard/src/admin-types';
 import { formatTime } from '../../dashboard/src/format-time';
 
-const comparison = (p: number | null, diff: number | null): Comparison => ({
+const figures = (variant: string, converted: number, enrolled: number): VariantStats => ({
+  variant,
+  enrolled,
+  converted,
+  conversion_rate: enrolled ? converted / enrolled : null,
+  ci_low: null,
+  ci_high: null,
+});
+const control = figures('control', 10, 40);
+const treatment = figures('treatment', 15, 40);
+
+const comparison = (p: number | null, diff: number | null, chance: number | null = null): Comparison => ({
   variant: 'treatment',
   control: 'control',
   absolute_diff: diff,
@@ -25,7 +37,7 @@ const comparison = (p: number | null, diff: number | null): Comparison => ({
   relative_ci_low: null,
   relative_ci_high: null,
   relative_p_value: null,
-  chance_to_beat_control: null,
+  chance_to_beat_control: chance,
 });
 
 describe('dashboard number formatting', () => {
@@ -76,11 +88,51 @@ describe('dashboard number formatting', () => {
     expect(formatTime('not a date')).toBe('not a date');
   });
 
-  it('says in plain words whether a variant converts better', () => {
-    expect(verdict(comparison(0.012, 0.05), true)).toBe('treatment converts better than control (p = 0.012).');
-    expect(verdict(comparison(0.0001, -0.05), false)).toBe('treatment converts worse than control (p < 0.001).');
-    expect(verdict(comparison(0.42, 0.01), true)).toBe('No significant difference yet between treatment and control (p = 0.42).');
-    expect(verdict(comparison(0.42, 0.01), false)).toBe('No significant difference between treatment and control (p = 0.42).');
-    expect(verdict(comparison(null, null), true)).toBe('Not enough data to compare treatment with control yet.');
+  it('says in plain words whether a variant converts better, on what figures it rests', () => {
+    const at = (p: number | null, diff: number | null, running: boolean) =>
+      verdict({ comparison: comparison(p, diff), variant: treatment, control, goal: 'purchase', running });
+    expect(at(0.012, 0.05, true)).toBe('treatment converts better than control: 37.5% of 40 users against 25% of 40 users (p = 0.012).');
+    expect(at(0.0001, -0.05, false)).toBe('treatment converts worse than control: 37.5% of 40 users against 25% of 40 users (p < 0.001).');
+    expect(at(0.42, 0.01, true)).toBe('No significant difference yet between treatment and control: 37.5% of 40 users against 25% of 40 users (p = 0.42).');
+    expect(at(0.42, 0.01, false)).toBe('No significant difference between treatment and control: 37.5% of 40 users against 25% of 40 users (p = 0.42).');
+  });
+
+  it('never says "not enough data" beside a chance to beat control: no users, or no variation to test, says so', () => {
+    const empty = figures('treatment', 0, 0);
+    expect(verdict({ comparison: comparison(null, null), variant: empty, control, goal: 'purchase', running: true })).toBe(
+      'Not enough data to compare treatment with control yet: no one is enrolled in treatment.',
+    );
+    // Both at 100% (4 of 4 against 1 of 1): the z-test has no variance; Beta(5, 1) beats Beta(2, 1) with 5/7.
+    expect(
+      verdict({
+        comparison: comparison(null, 0, 5 / 7),
+        variant: figures('treatment', 4, 4),
+        control: figures('control', 1, 1),
+        goal: 'purchase',
+        running: false,
+      }),
+    ).toBe(
+      'No difference between treatment and control: every user of both sent purchase (100% of 4 users against 100% of 1 user), so there is no variation to test and no p-value. The 71.4% chance to beat control comes from the prior and the group sizes alone, not from a difference.',
+    );
+    expect(
+      verdict({
+        comparison: comparison(null, 0, 0.5),
+        variant: figures('treatment', 0, 5),
+        control: figures('control', 0, 40),
+        goal: 'purchase',
+        running: true,
+      }),
+    ).toContain('No difference between treatment and control yet: no user of either sent purchase (0% of 5 users against 0% of 40 users)');
+  });
+
+  it('calls stopped results final only once they cover the run up to the stop', () => {
+    const stopped = { status: 'stopped' as const, stopped_at: '2026-11-26T10:00:00.000Z' };
+    expect(resultsFinality({ status: 'running', stopped_at: null }, { to: '2026-11-26T09:00:00.000Z' })).toEqual({ kind: 'running' });
+    expect(resultsFinality(stopped, { to: '2026-11-26T10:00:00.000Z' })).toEqual({ kind: 'final' });
+    expect(resultsFinality(stopped, { to: '2026-11-26T09:59:24.000Z' })).toEqual({
+      kind: 'finishing',
+      stoppedAt: '2026-11-26T10:00:00.000Z',
+      coveredTo: '2026-11-26T09:59:24.000Z',
+    });
   });
 });

@@ -1,10 +1,12 @@
 /**
  * The results of an experiment: per-variant table, comparison with control, the interval and
- * over-time charts, the SRM warning, the multiple-exposure count, when it was computed, Refresh, and
- * "How this was computed". Empty states: not started, not computed yet, no one enrolled.
+ * over-time charts, the sample-ratio check (a warning when it fails, a line when it passes), the
+ * verdict on the primary metric with what it rests on, the multiple-exposure count, when it was
+ * computed (final, or still finishing after a stop), Refresh, and "How this was computed".
+ * Empty states: not started, not computed yet, no one enrolled.
  */
 import { useState } from 'preact/hooks';
-import type { Experiment, Results } from '../admin-types';
+import type { Experiment, Results, VariantStats } from '../admin-types';
 import { ApiError } from '../api';
 import { errorText, useAsync } from '../components/async-view';
 import { StatusBadge } from '../components/status-badge';
@@ -23,10 +25,13 @@ import {
   formatPStatement,
   formatPValue,
   formatRelative,
-  verdict,
+  ALPHA,
 } from '../results/format-stats';
 import { HowComputed } from '../results/how-computed';
 import { NumbersTable } from '../results/numbers-table';
+import { resultsFinality } from '../results/results-finality';
+import { untestable, verdict } from '../results/verdict';
+import { RELATIVE_FLOOR } from '../../../lambdas/domain/relative-interval-floor';
 
 /** The stored results, or null when none are computed yet (404) or the experiment has not started (409). */
 async function readResults(get: () => Promise<Results>): Promise<Results | null> {
@@ -123,12 +128,23 @@ export function ResultsPage({ api, params }: PageProps) {
 function ResultsBody({ experiment, results }: { experiment: Experiment; results: Results }) {
   const enrolled = results.variants.reduce((n, v) => n + v.enrolled, 0);
   const running = experiment.status === 'running';
+  const finality = resultsFinality(experiment, results.window);
+  const [control] = results.variants;
+  const figures = (variant: string) => results.variants.find((v) => v.variant === variant);
+  const floored = results.comparisons.some((c) => c.relative_ci_low === RELATIVE_FLOOR);
   return (
     <>
       <p class="computed-at" id="computed-at">
         Computed {formatTime(results.computed_at)} over {formatTime(results.window.from)} to {formatTime(results.window.to)}
-        {experiment.status === 'stopped' ? ' (stopped: these results are final)' : ''}. Goal: <code>{experiment.goal_event}</code>.
+        {finality.kind === 'final' ? ' (stopped: these results are final)' : ''}. Goal: <code>{experiment.goal_event}</code>.
       </p>
+      {finality.kind === 'finishing' && (
+        <p class="finishing" role="status">
+          <strong>Finishing.</strong> The experiment stopped {formatTime(finality.stoppedAt)}, but these results cover the run only up to{' '}
+          {formatTime(finality.coveredTo)}. The final results, over the whole run, come with the next computation (the scheduled job runs every few minutes;
+          Refresh computes them now).
+        </p>
+      )}
       {results.srm.flagged && (
         <div role="alert" class="srm-warning">
           <strong>Sample ratio mismatch.</strong> The variants enrolled {results.variants.map((v) => formatCount(v.enrolled)).join(' / ')} users, far from the{' '}
@@ -140,6 +156,7 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
           why.
         </div>
       )}
+      {!results.srm.flagged && <SrmPassed results={results} />}
       {enrolled === 0 ? (
         <p class="empty-state">
           No one is enrolled yet. Users enroll with their first <code>$experiment_exposure</code> event (or an event carrying the experiment's super property)
@@ -147,10 +164,15 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
         </p>
       ) : (
         <>
+          <p class="verdict-basis">
+            The verdict rests on the primary metric: the share of enrolled users who sent <code>{experiment.goal_event}</code> at or after enrolling, each
+            variant against the control, two-sided test of the difference in rates (significant when p &lt; {ALPHA}).
+          </p>
           <ul class="verdicts">
-            {results.comparisons.map((c) => (
-              <li key={c.variant}>{verdict(c, running)}</li>
-            ))}
+            {results.comparisons.map((c) => {
+              const variant = figures(c.variant);
+              return variant && control ? <li key={c.variant}>{verdict({ comparison: c, variant, control, goal: experiment.goal_event, running })}</li> : null;
+            })}
           </ul>
           <p>
             Multiple exposures: <strong>{formatCount(results.multiple_exposures)}</strong> {results.multiple_exposures === 1 ? 'user was' : 'users were'}{' '}
@@ -189,10 +211,19 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
             <td>{formatRelative(c.relative_diff)}</td>
             <td>{formatInterval(c.relative_ci_low, c.relative_ci_high, formatRelative)}</td>
             <td>{formatPValue(c.relative_p_value)}</td>
-            <td>{formatChance(c.chance_to_beat_control)}</td>
+            <td>
+              {formatChance(c.chance_to_beat_control)}
+              {c.chance_to_beat_control !== null && isPriorOnly(figures(c.variant), control) && <span class="hint"> (prior only)</span>}
+            </td>
           </tr>
         ))}
       </NumbersTable>
+      {floored && (
+        <p class="hint floor-note">
+          A relative interval that starts at −100% was cut there: a conversion rate cannot fall below zero, so the relative difference cannot be below −100%
+          (with few users the delta method's interval reaches lower).
+        </p>
+      )}
       {enrolled > 0 && (
         <>
           <h2>Difference to control</h2>
@@ -207,5 +238,26 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
       )}
       <HowComputed experiment={experiment} results={results} />
     </>
+  );
+}
+
+/** Both sides at the same all-or-nothing rate: the chance to beat control reflects only the prior and the group sizes. */
+function isPriorOnly(variant: VariantStats | undefined, control: VariantStats | undefined): boolean {
+  if (!variant || !control) return false;
+  const why = untestable(variant, control);
+  return why === 'all-converted' || why === 'none-converted';
+}
+
+/** The sample-ratio check when it does not flag: shown always, with its p-value, so a healthy split is seen to be checked. */
+function SrmPassed({ results }: { results: Results }) {
+  const counts = results.variants.map((v) => formatCount(v.enrolled)).join(' / ');
+  if (results.srm.p_value === null) {
+    return <p class="srm-passed">Sample ratio check: not run yet (it needs enrolled users).</p>;
+  }
+  return (
+    <p class="srm-passed">
+      <strong>Sample ratio check passed.</strong> The variants enrolled {counts} users, consistent with the split the assignment aims for (chi-square test,{' '}
+      {formatPStatement(results.srm.p_value)}; it fails below p = 0.001).
+    </p>
   );
 }

@@ -122,6 +122,9 @@ export function SeriesChart({ series, variants }: { series: SeriesPoint[]; varia
     const xs = series.map((p) => Date.parse(`${p.date}T00:00:00Z`) / 1000);
     const data: uPlot.AlignedData = [xs, ...variants.map((name) => series.map((p) => pp(p.variants.find((v) => v.variant === name)?.conversion_rate ?? null)))];
     const options: Omit<uPlot.Options, 'width' | 'height'> = {
+      // The legend names the variants only: a live legend shows the value under the cursor, and with
+      // no cursor over the chart (always, on a screenshot or a first look) its values are placeholders.
+      legend: { live: false },
       scales: {
         // Fixed to the run's days plus half a day either side: one or two points are not spread over
         // years by the automatic time range, and the axis shows UTC days.
@@ -147,7 +150,10 @@ export function SeriesChart({ series, variants }: { series: SeriesPoint[]; varia
   }, [series, variants]);
   return (
     <figure class="results-figure">
-      <figcaption>Cumulative conversion rate per variant, one point per UTC day of the run.</figcaption>
+      <figcaption>
+        Cumulative conversion rate per variant, one point per UTC day of the run
+        {series.length === 1 ? ': one day so far, so one point per variant (the lines start with the second day).' : '.'}
+      </figcaption>
       <UPlotChart name="series" options={options} data={data} height={260} />
       <details>
         <summary>The chart's numbers</summary>

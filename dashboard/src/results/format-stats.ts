@@ -3,7 +3,6 @@
  * decimals, differences signed (percentage points for the absolute difference), p-values with a
  * floor, and "—" for anything the statistics could not compute (null). Pure: unit-tested.
  */
-import type { Comparison } from '../admin-types';
 
 export const NOT_COMPUTABLE = '—';
 const MINUS = '\u2212';
@@ -77,16 +76,3 @@ export function formatPStatement(p: number | null | undefined): string {
 
 /** The significance level the verdict uses (two-sided, on the absolute difference's p-value). */
 export const ALPHA = 0.05;
-
-/**
- * One plain-language line per comparison: "treatment converts better than control (p = 0.01)",
- * "No significant difference yet between treatment and control (p = 0.42)" ("yet" only while the
- * experiment runs), or that there is not enough data.
- */
-export function verdict(comparison: Comparison, running: boolean): string {
-  const { variant, control, p_value: p, absolute_diff: diff } = comparison;
-  if (p === null || diff === null) return `Not enough data to compare ${variant} with ${control} yet.`;
-  const shown = formatPStatement(p);
-  if (p < ALPHA && diff !== 0) return `${variant} converts ${diff > 0 ? 'better' : 'worse'} than ${control} (${shown}).`;
-  return `No significant difference${running ? ' yet' : ''} between ${variant} and ${control} (${shown}).`;
-}

@@ -6,6 +6,7 @@
 import { CopyButton } from '../components/copy-button';
 import { formatTime } from '../format-time';
 import type { Experiment, Results } from '../admin-types';
+import { resultsFinality } from './results-finality';
 
 export function HowComputed({ experiment, results }: { experiment: Experiment; results: Results }) {
   const computation = results.computation;
@@ -16,7 +17,7 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
       <ul>
         <li>
           <strong>Window:</strong> events from the start ({formatTime(results.window.from)}) to{' '}
-          {experiment.status === 'stopped' ? 'the stop' : 'the computation'} ({formatTime(results.window.to)}).
+          {resultsFinality(experiment, results.window).kind === 'final' ? 'the stop' : 'the computation'} ({formatTime(results.window.to)}).
         </li>
         <li>
           <strong>Enrollment (first exposure):</strong> a user is enrolled in the variant named by their first <code>$experiment_exposure</code> for this
@@ -45,7 +46,7 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
         <li>Absolute difference: Newcombe's hybrid score interval (method 10); p-value from a two-sided pooled two-proportion z-test.</li>
         <li>
           Relative difference (variant rate / control rate − 1): 95% interval by the delta method, p-value from Welch's t-test on the 0/1 outcomes, as
-          GrowthBook's gbstats computes them.
+          GrowthBook's gbstats computes them; the interval is cut at −100%, since a conversion rate cannot fall below zero.
         </li>
         <li>
           Chance to beat control: Bayesian probability that the variant's rate exceeds the control's, with Beta(1, 1) priors (Evan Miller's exact sum; a normal
