@@ -17,6 +17,7 @@ import {
   type AthenaClient,
   type QueryExecution,
 } from '@aws-sdk/client-athena';
+import { EVENTS_BY_ARRIVAL_TABLE } from '../contract/arrival-partition';
 import { RESULTS_STATE } from '../contract/results-state';
 import { DeadlineExceeded } from '../domain/deadline';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS, initialWatermark, nextSlice, stateServes } from '../domain/results-watermark';
@@ -40,6 +41,8 @@ export interface AthenaResultsQueryOptions {
   database?: string;
   /** @default 'events' (rendered as <database>.events); a qualified name is used as is. */
   eventsTable?: string;
+  /** @default 'events_by_arrival' (the incremental job's view of the events, contract/arrival-partition.ts); a qualified name is used as is. */
+  eventsByArrivalTable?: string;
   /** @default 'identities' (rendered as <database>.identities); a qualified name is used as is. */
   identitiesTable?: string;
   /** @default 'results_state' (the incremental job's state, contract/results-state.ts); a qualified name is used as is. */
@@ -66,7 +69,7 @@ export class AthenaQueryError extends Error {
 
 export class AthenaResultsQuery implements ResultsQuery {
   private readonly database: string;
-  private readonly tables: { events: string; identities: string; state: string };
+  private readonly tables: { events: string; eventsByArrival: string; identities: string; state: string };
   private readonly maxWaitMs: number;
   private readonly pollMs: number;
 
@@ -78,6 +81,7 @@ export class AthenaResultsQuery implements ResultsQuery {
     const qualify = (table: string) => (table.includes('.') ? table : `${this.database}.${table}`);
     this.tables = {
       events: qualify(options.eventsTable ?? 'events'),
+      eventsByArrival: qualify(options.eventsByArrivalTable ?? EVENTS_BY_ARRIVAL_TABLE),
       identities: qualify(options.identitiesTable ?? 'identities'),
       state: qualify(options.stateTable ?? RESULTS_STATE.table),
     };
