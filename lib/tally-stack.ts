@@ -323,6 +323,11 @@ export class TallyStack extends Stack {
         authorizer: this.authorizer.fn,
       },
       streams: raw.streams,
+      resultsFunctions: Object.fromEntries(
+        [...ROUTES, ...JOBS]
+          .filter((f) => 'resultsQuery' in f.uses)
+          .map((f) => [f.name, { ...this.functions, ...this.jobs }[f.name as RouteName | JobName].fn]),
+      ),
       bufferingInterval,
       tables,
       serverErrorRate: props.serverErrorRateAlarm ?? 0.01,

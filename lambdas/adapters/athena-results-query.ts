@@ -21,7 +21,9 @@ import { EVENTS_BY_ARRIVAL_TABLE } from '../contract/arrival-partition';
 import { RESULTS_STATE } from '../contract/results-state';
 import { DeadlineExceeded } from '../domain/deadline';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS, initialWatermark, nextSlice, stateServes } from '../domain/results-watermark';
+import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
 import { errorFields, log } from '../logging/log';
+import { emitMetric, functionName } from '../logging/metric';
 import type {
   Computation,
   CountOptions,
@@ -137,11 +139,12 @@ export class AthenaResultsQuery implements ResultsQuery {
         state.committed = true;
       } catch (err) {
         if (err instanceof DeadlineExceeded) throw err;
-        log('warn', 'results state not advanced; counting from the previous watermark', {
+        log('warn', 'results state not advanced; counting from the previous watermark (metric ResultsStateWriteFailed)', {
           project_id: request.projectId,
           experiment_id: request.experimentId,
           ...errorFields(err),
         });
+        stateWriteFailed();
       }
     }
     const rows = await run(renderResultsCountIncremental(request, state.watermark, this.tables));
@@ -231,3 +234,8 @@ export class AthenaResultsQuery implements ResultsQuery {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The loud side of a state write or commit that failed: the metric lib/alarms.ts alarms on. */
+function stateWriteFailed(): void {
+  emitMetric({ namespace: METRICS_NAMESPACE, name: RESULTS_STATE_WRITE_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
+}

@@ -33,7 +33,9 @@ import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:
 import { join } from 'node:path';
 import { RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../contract/results-state';
 import { initialWatermark, nextSlice, stateServes, type Slice } from '../domain/results-watermark';
+import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
 import { errorFields, log } from '../logging/log';
+import { emitMetric, functionName } from '../logging/metric';
 import type { IncrementalCountRequest, IncrementalCountResult, IncrementalRun } from '../ports';
 import { EVENT_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
 import { ARRIVAL_PARTITION, arrivalHour } from '../contract/arrival-partition';
@@ -96,15 +98,28 @@ export async function countIncrementalDuckDb(
       run.committed = true;
     } catch (err) {
       // The results stay exact: the count below reads from the watermark still committed.
-      log('warn', 'results state not advanced; counting from the previous watermark', {
+      log('warn', 'results state not advanced; counting from the previous watermark (metric ResultsStateWriteFailed)', {
         project_id: request.projectId,
         experiment_id: request.experimentId,
         ...errorFields(err),
       });
+      stateWriteFailed();
     }
   }
 
-  if (run.committed && options.compaction !== false) run.compactedDays = await compactClosedDays(connection, dir, run.watermark);
+  if (run.committed && options.compaction !== false) {
+    try {
+      run.compactedDays = await compactClosedDays(connection, dir, run.watermark);
+    } catch (err) {
+      // Nothing is lost: the slices stay, and the next run merges them again.
+      log('warn', 'results state not compacted (metric ResultsStateWriteFailed)', {
+        project_id: request.projectId,
+        experiment_id: request.experimentId,
+        ...errorFields(err),
+      });
+      stateWriteFailed();
+    }
+  }
 
   const tailFiles = await partitionFiles(join(options.dataDir, 'events'), request.projectId, params.from_dt as string, params.to_dt as string, {
     from: arrivalHour(run.watermark),
@@ -291,4 +306,9 @@ async function listDir(dir: string): Promise<string[]> {
     if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return [];
     throw err;
   }
+}
+
+/** The loud side of a state write or commit that failed: the metric lib/alarms.ts alarms on. */
+function stateWriteFailed(): void {
+  emitMetric({ namespace: METRICS_NAMESPACE, name: RESULTS_STATE_WRITE_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
 }

@@ -13,7 +13,7 @@ import {
   type GetQueryResultsCommandOutput,
 } from '@aws-sdk/client-athena';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AthenaResultsQuery } from '../../lambdas/adapters/athena-results-query';
 import { LOCAL_STATE_TABLE } from '../../lambdas/adapters/duckdb-results-state';
 import { LOCAL_TABLES } from '../../lambdas/adapters/duckdb-results-query';
@@ -198,9 +198,24 @@ describe('AthenaResultsQuery.countIncremental (mocked Athena)', () => {
     expect(result.bytesScanned).toBe(4000);
   });
 
-  it('counts from the watermark still committed when the slice insert fails, and commits nothing', async () => {
+  it('counts from the watermark still committed when the slice insert fails, commits nothing and emits the ResultsStateWriteFailed metric', async () => {
     const texts = serve({ stored: SLICE.lo, failInsert: true });
-    const result = await query().countIncremental(run);
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const result = await query()
+      .countIncremental(run)
+      .finally(() => write.mockRestore());
+    const metrics = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => '_aws' in l);
+    expect(metrics).toEqual([
+      {
+        _aws: {
+          Timestamp: expect.any(Number),
+          CloudWatchMetrics: [{ Namespace: 'Tally', Dimensions: [['FunctionName']], Metrics: [{ Name: 'ResultsStateWriteFailed', Unit: 'Count' }] }],
+        },
+        FunctionName: 'local',
+        ResultsStateWriteFailed: 1,
+      },
+    ]);
     expect(texts).toHaveLength(3);
     expect(texts[2]).toBe(renderResultsCountIncremental(run, SLICE.lo, GLUE));
     expect(result.incremental).toMatchObject({ watermark: SLICE.lo, committed: false });
