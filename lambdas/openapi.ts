@@ -100,6 +100,14 @@ const Results = z.looseObject({
   computation: z.object({ engine: z.enum(['athena', 'duckdb']), query: z.string() }).optional(),
 });
 
+const ResultsPending = z.object({
+  experiment_id: z.string(),
+  status: z.literal('pending'),
+  requested_at: z.string().describe('ISO 8601 UTC: when the refresh was asked for'),
+  results_url: z.string().describe("GET it (relative to the API's base URL) until computed_at is at or after requested_at"),
+  message: z.string(),
+});
+
 interface Operation {
   summary: string;
   query?: z.ZodObject;
@@ -187,7 +195,17 @@ const OPERATIONS: Record<RouteName, Operation> = {
   'admin-experiments-start': { summary: 'Start an experiment', responses: ok('The experiment', Experiment) },
   'admin-experiments-stop': { summary: 'Stop an experiment', responses: ok('The experiment', Experiment) },
   'admin-results-get': { summary: 'The latest computed results of an experiment', responses: ok('Results', Results) },
-  'admin-results-refresh': { summary: 'Recompute the results of an experiment now', responses: ok('Results', Results) },
+  'admin-results-refresh': {
+    summary: 'Recompute the results of an experiment now (202 when it does not finish within 20 s; poll results_url)',
+    responses: {
+      ...ok('Results', Results),
+      202: {
+        description:
+          'Not finished within the 20 s budget: the query in flight was stopped and the scheduled job completes the computation. Location (and results_url) name the results to poll until computed_at is at or after requested_at; Retry-After in seconds.',
+        body: ResultsPending,
+      },
+    },
+  },
 };
 
 type JsonSchema = Record<string, unknown>;
