@@ -98,6 +98,8 @@ const Results = z.looseObject({
   series: z.array(z.looseObject({ date: z.string(), as_of: z.string(), variants: z.array(z.looseObject({})), comparisons: z.array(z.looseObject({})) })),
   /** How the results were computed: the engine and the exact full-recompute query (docs/identity-and-experiments.md). */
   computation: z.object({ engine: z.enum(['athena', 'duckdb']), query: z.string() }).optional(),
+  /** The incremental state after this computation: its committed watermark, whether a slice was committed, whether it counted from raw. */
+  incremental: z.object({ watermark: z.string(), committed: z.boolean(), full_recompute: z.boolean() }).optional(),
 });
 
 const ResultsPending = z.object({
