@@ -23,18 +23,16 @@ async function jobQueries(): Promise<string[]> {
   const athena = mockClient(AthenaClient);
   athena.on(StartQueryExecutionCommand).callsFake((input) => ({ QueryExecutionId: `q-${texts.push(input.QueryString)}` }));
   athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
-  athena
-    .on(GetQueryResultsCommand)
-    .callsFake((input) =>
-      texts[Number(input.QueryExecutionId.slice(2)) - 1]!.startsWith('SELECT max(slice_hi)')
-        ? {
-            ResultSet: {
-              ResultSetMetadata: { ColumnInfo: [{ Name: 'watermark' }] },
-              Rows: [{ Data: [{}] }, { Data: [{ VarCharValue: '2026-03-20T10:00:00.000Z' }] }],
-            },
-          }
-        : { ResultSet: { ResultSetMetadata: { ColumnInfo: [] }, Rows: [{ Data: [] }] } },
-    );
+  athena.on(GetQueryResultsCommand).callsFake((input) =>
+    texts[Number(input.QueryExecutionId.slice(2)) - 1]!.startsWith('SELECT max(slice_hi)')
+      ? {
+          ResultSet: {
+            ResultSetMetadata: { ColumnInfo: [{ Name: 'watermark' }] },
+            Rows: [{ Data: [{}] }, { Data: [{ VarCharValue: '2026-03-20T10:00:00.000Z' }] }],
+          },
+        }
+      : { ResultSet: { ResultSetMetadata: { ColumnInfo: [] }, Rows: [{ Data: [] }] } },
+  );
   try {
     const client = new AthenaClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
     await new AthenaResultsQuery(client, { workGroup: 'w', pollMs: 1 }).countIncremental({
