@@ -39,6 +39,8 @@ export interface Deps {
   analyticsViews: AnalyticsViews;
   geo: GeoLookup;
   clock: () => number;
+  /** How long POST .../results/refresh computes before answering 202 (default REFRESH_BUDGET_MS, handlers/results.ts); tests shorten it. */
+  refreshBudgetMs?: number;
   adminToken: () => Promise<string>;
   /** The dashboard's origin, the only one admin responses allow (CORS); unset, none (the dashboard is same-origin). */
   dashboardOrigin?: string;

@@ -70,7 +70,7 @@ export const LAMBDA_ENV = {
   DASHBOARD_ORIGIN: optional(origin),
   /**
    * The incremental results job's arrival allowance: how long after its arrival an event may reach S3
-   * (the Firehose buffering interval plus 5 minutes; lib/grants.ts arrivalAllowanceSeconds).
+   * (twice 1.5 x the Firehose buffering interval plus its S3 retry duration; lib/grants.ts arrivalAllowanceSeconds).
    */
   RESULTS_ARRIVAL_ALLOWANCE_SECONDS: wholeNumber(1),
   /** Secrets Manager secret holding the admin API bearer token. */

@@ -108,6 +108,16 @@ const Results = z.looseObject({
   series: z.array(z.looseObject({ date: z.string(), as_of: z.string(), variants: z.array(z.looseObject({})), comparisons: z.array(z.looseObject({})) })),
   /** How the results were computed: the engine and the exact full-recompute query (docs/identity-and-experiments.md). */
   computation: z.object({ engine: z.enum(['athena', 'duckdb']), query: z.string() }).optional(),
+  /** The incremental state after this computation: its committed watermark, whether a slice was committed, whether it counted from raw. */
+  incremental: z.object({ watermark: z.string(), committed: z.boolean(), full_recompute: z.boolean() }).optional(),
+});
+
+const ResultsPending = z.object({
+  experiment_id: z.string(),
+  status: z.literal('pending'),
+  requested_at: z.string().describe('ISO 8601 UTC: when the refresh was asked for'),
+  results_url: z.string().describe("GET it (relative to the API's base URL) until computed_at is at or after requested_at"),
+  message: z.string(),
 });
 
 interface Operation {
@@ -197,7 +207,17 @@ const OPERATIONS: Record<RouteName, Operation> = {
   'admin-experiments-start': { summary: 'Start an experiment', responses: ok('The experiment', Experiment) },
   'admin-experiments-stop': { summary: 'Stop an experiment', responses: ok('The experiment', Experiment) },
   'admin-results-get': { summary: 'The latest computed results of an experiment', responses: ok('Results', Results) },
-  'admin-results-refresh': { summary: 'Recompute the results of an experiment now', responses: ok('Results', Results) },
+  'admin-results-refresh': {
+    summary: 'Recompute the results of an experiment now (202 when it does not finish within 20 s; poll results_url)',
+    responses: {
+      ...ok('Results', Results),
+      202: {
+        description:
+          'Not finished within the 20 s budget: the query in flight was stopped and the scheduled job completes the computation. Location (and results_url) name the results to poll until computed_at is at or after requested_at; Retry-After in seconds.',
+        body: ResultsPending,
+      },
+    },
+  },
 };
 
 type JsonSchema = Record<string, unknown>;

@@ -1,10 +1,11 @@
 /**
  * CloudWatch alarms on what breaks ingestion or loses events: API 5xx rate, Lambda errors and
- * throttles, Firehose delivery failures and DynamoDB throttling; optionally notified through SNS.
+ * throttles, Firehose delivery failures, DynamoDB throttling and failed writes of the incremental
+ * results state; optionally notified through SNS.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, MathExpression, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, MathExpression, Metric, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { DeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
@@ -12,6 +13,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../lambdas/contract/metrics';
 
 export interface AlarmsProps {
   api: RestApi;
@@ -22,6 +24,8 @@ export interface AlarmsProps {
   tables: Record<string, Table>;
   /** Share of API requests answered 5xx that raises the alarm (0.01 = 1 %). */
   serverErrorRate: number;
+  /** The functions that write the incremental results state (a failed write or commit is their ResultsStateWriteFailed metric). */
+  resultsFunctions: Record<string, IFunction>;
   /** Sends alarm and OK notifications to this address (an SNS topic is created). */
   email?: string;
 }
@@ -75,6 +79,22 @@ export class Alarms extends Construct {
       this.add(`Firehose-${name}-ThrottledRecords`, metric('ThrottledRecords', 'Sum'), {
         threshold: 0,
         description: `Firehose ${name}: PutRecordBatch throttled (handlers retry, then answer 503)`,
+      });
+    }
+
+    // Emitted by the results query (embedded metric format, lambdas/logging/metric.ts) when a state
+    // slice's INSERT INTO or its commit fails: results stay exact, but each run then reads more raw data.
+    for (const [name, fn] of Object.entries(props.resultsFunctions)) {
+      const failed = new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: RESULTS_STATE_WRITE_FAILED,
+        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      });
+      this.add(`${name}-ResultsStateWriteFailed`, failed, {
+        threshold: 0,
+        description: `${name}: the incremental results state was not written or committed (the log line before the metric says why); results stay exact, Athena cost grows until it is`,
       });
     }
 

@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import { secureBucket } from './buckets';
 import { dataColumns, PARTITION_COLUMNS } from './raw-columns';
 import { RAW_STREAMS, type RawStreamSpec, type StreamName } from './raw-streams';
+import { ARRIVAL_HOUR_FORMAT, ARRIVAL_PARTITION, EVENTS_BY_ARRIVAL_TABLE } from '../lambdas/contract/arrival-partition';
 import { RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../lambdas/contract/results-state';
 
 /** First day partition projection knows; records timestamped earlier are stored but not projected. */
@@ -44,6 +45,8 @@ export interface AnalyticsProps {
 export class Analytics extends Construct {
   readonly database: Database;
   readonly tables: Record<StreamName, S3Table>;
+  /** tally.events_by_arrival: the events table with the arrival hour as a third partition (the results job's). */
+  readonly eventsByArrival: S3Table;
   /** The incremental results job's state (issue 13): Parquet in the raw bucket under results-state/. */
   readonly resultsState: S3Table;
   readonly resultsBucket: Bucket;
@@ -84,6 +87,41 @@ export class Analytics extends Construct {
       return [name, table] as const;
     });
     this.tables = Object.fromEntries(entries) as Record<StreamName, S3Table>;
+
+    // The results job's view of the same event files (contract/arrival-partition.ts): one more
+    // partition level, the hour of received_at, so a run reads only the hours since its watermark.
+    // Its queries bound all three columns (project_id =, dt and received BETWEEN), so projection
+    // expands days x hours of one slice, not the table's whole range. Analysts use tally.events.
+    const events = RAW_STREAMS.events;
+    this.eventsByArrival = new S3Table(this, 'eventsByArrivalTable', {
+      database: this.database,
+      tableName: EVENTS_BY_ARRIVAL_TABLE,
+      description: `${events.description}; for the results job: partitioned by project_id, dt = day of the timestamp and received = hour of received_at (UTC)`,
+      storage: S3TableStorage.fromBucket(props.rawBucket),
+      s3Prefix: events.prefix,
+      dataFormat: DataFormat.JSON,
+      compressed: true,
+      columns: dataColumns(events.columns).map((c) => ({ name: c, type: Schema.STRING, comment: hiveComment(c) })),
+      partitionKeys: [...PARTITION_COLUMNS, ARRIVAL_PARTITION].map((c) => ({ name: c, type: Schema.STRING })),
+      partitionProjection: {
+        project_id: PartitionProjectionConfiguration.injected(),
+        dt: PartitionProjectionConfiguration.date({
+          min: FIRST_EVENT_DAY,
+          max: LAST_EVENT_DAY,
+          format: 'yyyy-MM-dd',
+          step: { interval: 1, intervalUnit: DateIntervalUnit.DAYS },
+        }),
+        [ARRIVAL_PARTITION]: PartitionProjectionConfiguration.date({
+          min: `${FIRST_EVENT_DAY}-00`,
+          max: 'NOW',
+          format: ARRIVAL_HOUR_FORMAT,
+          step: { interval: 1, intervalUnit: DateIntervalUnit.HOURS },
+        }),
+      },
+      parameters: {
+        'storage.location.template': `s3://${props.rawBucket.bucketName}/${events.prefix}project_id=\${project_id}/dt=\${dt}/${ARRIVAL_PARTITION}=\${${ARRIVAL_PARTITION}}/`,
+      },
+    });
 
     // Written by the results job (INSERT INTO, lambdas/adapters/sql/results-summary.sql), read back by
     // its incremental count. Projection: any project and experiment without a deploy; queries filter

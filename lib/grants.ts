@@ -16,7 +16,7 @@ import { DEPENDENCIES, type DependencyAccess, type DependencyName, type Uses } f
 import { TABLES, tableEnvVar, type TableName } from '../lambdas/store/schema';
 import { RATE_LIMIT_ENV, type ApiGatewayRateLimitsConfig } from '../lambdas/contract/usage-plans';
 import { UNIQUE_EVENTS_VIEW } from '../lambdas/contract/analytics-views';
-import { RAW_STREAMS, type StreamName } from './raw-streams';
+import { DYNAMIC_PARTITIONING_RETRY_SECONDS, RAW_STREAMS, type StreamName } from './raw-streams';
 
 export interface AthenaTargets {
   workGroupName: string;
@@ -39,7 +39,7 @@ export interface AccessTargets {
   adminToken: ISecret;
   eventsRetentionDays: number;
   rateLimits: ApiGatewayRateLimitsConfig;
-  /** The raw streams' Firehose buffering interval, in seconds (RESULTS_ARRIVAL_ALLOWANCE_SECONDS adds 5 minutes). */
+  /** The raw streams' Firehose buffering interval, in seconds (RESULTS_ARRIVAL_ALLOWANCE_SECONDS: arrivalAllowanceSeconds). */
   firehoseBufferingSeconds: number;
   /** EXPERIMENTS_CACHE_SECONDS. */
   experimentsCacheSeconds: number;
@@ -48,8 +48,13 @@ export interface AccessTargets {
   athena: AthenaTargets;
 }
 
-/** The incremental results job's arrival allowance: the Firehose buffering interval plus a 5-minute margin. */
-export const arrivalAllowanceSeconds = (bufferingSeconds: number) => bufferingSeconds + 300;
+/**
+ * The incremental results job's arrival allowance (docs/decisions/incremental-results.md): twice
+ * Firehose's documented worst delivery delay with dynamic partitioning, 1.5 x the buffering interval
+ * plus the S3 retry duration. 1,500 s with the defaults (300 s and 300 s).
+ */
+export const arrivalAllowanceSeconds = (bufferingSeconds: number, retrySeconds = DYNAMIC_PARTITIONING_RETRY_SECONDS) =>
+  2 * (Math.ceil(1.5 * bufferingSeconds) + retrySeconds);
 
 /** How long an Athena-querying function waits for its query: its timeout minus time to answer. */
 export const athenaMaxWaitSeconds = (timeoutSeconds: number) => Math.max(1, timeoutSeconds - 3);

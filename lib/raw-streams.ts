@@ -6,7 +6,8 @@
  * Firehose bills each record rounded up to 5 KB, so one 20-event record costs what one event would.
  * Each stream undoes the packing (record de-aggregation), reads project_id and the day of the record's
  * timestamp with jq (dynamic partitioning), puts the newline back after each record and writes GZIP
- * NDJSON under <stream>/project_id=<id>/dt=<YYYY-MM-DD>/, the layout the local Firehose stand-in writes
+ * NDJSON under <stream>/project_id=<id>/dt=<YYYY-MM-DD>/ (events: .../received=<YYYY-MM-DD-HH>/, the
+ * hour of received_at, contract/arrival-partition.ts), the layout the local Firehose stand-in writes
  * (lambdas/local/firehose-endpoint.ts) and the Glue tables project (lib/analytics.ts).
  */
 import { Duration, RemovalPolicy, Size, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
@@ -21,6 +22,7 @@ import {
 } from 'aws-cdk-lib/aws-kinesisfirehose';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { ARRIVAL_HOUR_JQ, ARRIVAL_PARTITION } from '../lambdas/contract/arrival-partition';
 import { DEPENDENCIES } from '../lambdas/routes';
 import { secureBucket } from './buckets';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, type HiveType } from './raw-columns';
@@ -33,6 +35,8 @@ export interface RawStreamSpec {
   table: string;
   columns: Record<string, HiveType>;
   description: string;
+  /** Keyed by arrival hour too (received=, contract/arrival-partition.ts). */
+  byArrival: boolean;
 }
 
 export const RAW_STREAMS = {
@@ -40,6 +44,7 @@ export const RAW_STREAMS = {
     envVar: DEPENDENCIES.sink.env[0],
     prefix: 'events/',
     table: 'events',
+    byArrival: true,
     columns: EVENT_COLUMNS,
     description: 'Raw events (one JSON line per event)',
   },
@@ -47,6 +52,7 @@ export const RAW_STREAMS = {
     envVar: DEPENDENCIES.identitySink.env[0],
     prefix: 'identities/',
     table: 'identities',
+    byArrival: false,
     columns: IDENTITY_COLUMNS,
     description: 'Identity links: from timestamp on, id belongs to the group of canonical_id (latest row per id wins)',
   },
@@ -54,11 +60,25 @@ export const RAW_STREAMS = {
 
 export type StreamName = keyof typeof RAW_STREAMS;
 
-export const dataOutputPrefix = (prefix: string) => `${prefix}project_id=!{partitionKeyFromQuery:project_id}/dt=!{partitionKeyFromQuery:dt}/`;
+/**
+ * The stream's S3 key prefix: project and day, and for events the arrival hour after them
+ * (contract/arrival-partition.ts), which the results job's table prunes by.
+ */
+export const dataOutputPrefix = (prefix: string, byArrival = false) =>
+  `${prefix}project_id=!{partitionKeyFromQuery:project_id}/dt=!{partitionKeyFromQuery:dt}/` +
+  (byArrival ? `${ARRIVAL_PARTITION}=!{partitionKeyFromQuery:${ARRIVAL_PARTITION}}/` : '');
 export const errorOutputPrefix = (prefix: string) => `errors/${prefix}!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/`;
 /** jq expressions for the partition keys: dt is the first 10 characters of the ISO 8601 timestamp. */
 export const PARTITION_QUERY = { project_id: '.project_id', dt: '.timestamp[0:10]' };
+/** The events stream's jq expressions: PARTITION_QUERY plus the arrival hour of received_at. */
+export const EVENTS_PARTITION_QUERY = { ...PARTITION_QUERY, [ARRIVAL_PARTITION]: ARRIVAL_HOUR_JQ };
 export const FILE_EXTENSION = '.json.gz';
+/**
+ * How long Firehose retries a failed delivery to S3 with dynamic partitioning (RetryOptions; CDK's
+ * default, 300 s); after that the records go to errors/. The results job's arrival allowance counts it
+ * (lib/grants.ts arrivalAllowanceSeconds).
+ */
+export const DYNAMIC_PARTITIONING_RETRY_SECONDS = 300;
 
 export interface RawStreamsProps {
   removalPolicy: RemovalPolicy;
@@ -89,14 +109,18 @@ export class RawStreams extends Construct {
       const stream = new DeliveryStream(this, name, {
         encryption: StreamEncryption.awsOwnedKey(),
         destination: new S3Bucket(this.bucket, {
-          dataOutputPrefix: dataOutputPrefix(spec.prefix),
+          dataOutputPrefix: dataOutputPrefix(spec.prefix, spec.byArrival),
           errorOutputPrefix: errorOutputPrefix(spec.prefix),
           compression: Compression.GZIP,
           fileExtension: FILE_EXTENSION,
           bufferingInterval: props.bufferingInterval,
           bufferingSize: props.bufferingSize,
-          dynamicPartitioning: { enabled: true, retryDuration: Duration.minutes(5) },
-          processors: [RecordDeAggregationProcessor.json(), MetadataExtractionProcessor.jq16(PARTITION_QUERY), new AppendDelimiterToRecordProcessor()],
+          dynamicPartitioning: { enabled: true, retryDuration: Duration.seconds(DYNAMIC_PARTITIONING_RETRY_SECONDS) },
+          processors: [
+            RecordDeAggregationProcessor.json(),
+            MetadataExtractionProcessor.jq16(spec.byArrival ? EVENTS_PARTITION_QUERY : PARTITION_QUERY),
+            new AppendDelimiterToRecordProcessor(),
+          ],
         }),
       });
       const bucketArn = `<${Stack.of(this).resolve(Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement))}.Arn>`;

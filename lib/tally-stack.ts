@@ -20,6 +20,7 @@ import { AUTHORIZER, JOBS, ROUTES, type JobName, type RouteName } from '../lambd
 import type { TableName } from '../lambdas/store/schema';
 import { Alarms } from './alarms';
 import { Analytics, glueDatabaseNameFor, RESULTS_PREFIX } from './analytics';
+import { EVENTS_BY_ARRIVAL_TABLE } from '../lambdas/contract/arrival-partition';
 import { RESULTS_STATE } from '../lambdas/contract/results-state';
 import { TallyApi } from './api/api';
 import { accessLogBucket } from './buckets';
@@ -275,7 +276,7 @@ export class TallyStack extends Stack {
       athena: {
         workGroupName: analytics.workGroupName,
         databaseName: analytics.database.databaseName,
-        tableNames: Object.values(RAW_STREAMS).map((s) => s.table),
+        tableNames: [...Object.values(RAW_STREAMS).map((s) => s.table), EVENTS_BY_ARRIVAL_TABLE],
         rawBucket: raw.bucket,
         rawPrefixes: Object.values(RAW_STREAMS).map((s) => s.prefix),
         stateTableName: analytics.resultsState.tableName,
@@ -322,6 +323,11 @@ export class TallyStack extends Stack {
         authorizer: this.authorizer.fn,
       },
       streams: raw.streams,
+      resultsFunctions: Object.fromEntries(
+        [...ROUTES, ...JOBS]
+          .filter((f) => 'resultsQuery' in f.uses)
+          .map((f) => [f.name, { ...this.functions, ...this.jobs }[f.name as RouteName | JobName].fn]),
+      ),
       bufferingInterval,
       tables,
       serverErrorRate: props.serverErrorRateAlarm ?? 0.01,

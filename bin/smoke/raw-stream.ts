@@ -42,11 +42,13 @@ export function localRawEvents(dataDir: string): RawEventsCheck {
   return {
     describe: `local files under ${root}`,
     async count(projectId, eventName, day) {
+      // The day's files, in its arrival-hour folders (received=<hour>/, contract/arrival-partition.ts) or directly under it.
       const dir = join(root, `project_id=${projectId}`, `dt=${day}`);
-      const files = await readdir(dir).catch(() => [] as string[]);
+      const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
       let n = 0;
-      for (const file of files) {
-        for (const line of (await readFile(join(dir, file), 'utf8')).split('\n')) {
+      for (const entry of entries) {
+        if (!entry.isFile() || !entry.name.endsWith('.ndjson')) continue;
+        for (const line of (await readFile(join(entry.parentPath, entry.name), 'utf8')).split('\n')) {
           if (line && (JSON.parse(line) as { name?: string }).name === eventName) n++;
         }
       }

@@ -238,6 +238,29 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     return '';
   });
 
+  // An enrollment and a conversion for the results step: one user exposed to variant a, then the goal event.
+  const enrolledUser = `${run}-enrolled`;
+  await step('POST /v1/events: an exposure to variant a and a goal event, after the start', async () => {
+    const exp = need(experiment, 'a running experiment');
+    const at = Date.now();
+    const r = await call('POST', '/v1/events', {
+      key: need(key, 'a key'),
+      body: {
+        events: [
+          {
+            name: '$experiment_exposure',
+            user_id: enrolledUser,
+            timestamp: new Date(at).toISOString(),
+            properties: { $experiment_name: exp.name, $variant: 'a', run },
+          },
+          { name: eventName, user_id: enrolledUser, timestamp: new Date(at + 1).toISOString(), properties: { run } },
+        ],
+      },
+    });
+    expectStatus(r, 204, 'POST /v1/events');
+    return `user ${enrolledUser}`;
+  });
+
   const raw = options.rawEvents;
   await step(`both events reach the raw stream${raw ? ` (${raw.describe})` : ''}`, async () => {
     if (!raw) throw new Skip('no raw-stream check configured: pass --workgroup and --database for Athena, or --data-dir locally');
@@ -265,6 +288,36 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     const missing = [`${run}-v1`, `${run}-api`].filter((u) => !users.has(u));
     check(missing.length === 0, `not listed: ${missing.join(', ')} (listed ${r.json?.events?.length ?? 0})${why(r)}`);
     return `${r.json.events.length} listed`;
+  });
+
+  await step('POST …/results/refresh ends committed: true with a: 1 enrolled, 1 converted; b: none', async () => {
+    const exp = need(experiment, 'a running experiment');
+    const path = `/admin/v1/projects/${need(projectId, 'a project')}/experiments/${exp.id}/results/refresh`;
+    // The events may still be in Firehose's buffer, and a refresh past its 20 s budget answers 202
+    // (the scheduled job completes it): refresh again until the counts are in, up to the raw timeout.
+    const timeoutMs = options.rawTimeoutMs ?? 10 * 60_000;
+    const pollMs = options.rawPollMs ?? 30_000;
+    const t0 = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      const r = await call('POST', path, { admin: true });
+      check(r.status === 200 || r.status === 202, `POST …/results/refresh: expected 200 or 202, got ${r.status} ${r.text.slice(0, 200)}${why(r)}`);
+      const counts = (v: string) => (r.json?.variants ?? []).find((x: { variant: string }) => x.variant === v);
+      const seen =
+        r.status === 202
+          ? `202 (${r.json?.status})`
+          : `a: ${JSON.stringify(counts('a') && { enrolled: counts('a').enrolled, converted: counts('a').converted })}, incremental ${JSON.stringify(r.json?.incremental)}`;
+      const done =
+        r.status === 200 &&
+        r.json?.incremental?.committed === true &&
+        counts('a')?.enrolled === 1 &&
+        counts('a')?.converted === 1 &&
+        counts('b')?.enrolled === 0;
+      if (done) return `after ${attempt} refresh${attempt > 1 ? 'es' : ''}, watermark ${r.json.incremental.watermark}`;
+      const waited = Date.now() - t0;
+      check(waited + pollMs <= timeoutMs, `after ${Math.round(waited / 1000)} s: ${seen}${why(r)}`);
+      print(`        … ${seen} so far, ${Math.round(waited / 1000)} s of at most ${timeoutMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
   });
 
   await step('the dashboard answers with its Content-Security-Policy', async () => {

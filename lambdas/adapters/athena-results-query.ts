@@ -17,10 +17,13 @@ import {
   type AthenaClient,
   type QueryExecution,
 } from '@aws-sdk/client-athena';
+import { EVENTS_BY_ARRIVAL_TABLE } from '../contract/arrival-partition';
 import { RESULTS_STATE } from '../contract/results-state';
 import { DeadlineExceeded } from '../domain/deadline';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS, initialWatermark, nextSlice, stateServes } from '../domain/results-watermark';
+import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
 import { errorFields, log } from '../logging/log';
+import { emitMetric, functionName } from '../logging/metric';
 import type {
   Computation,
   CountOptions,
@@ -40,6 +43,8 @@ export interface AthenaResultsQueryOptions {
   database?: string;
   /** @default 'events' (rendered as <database>.events); a qualified name is used as is. */
   eventsTable?: string;
+  /** @default 'events_by_arrival' (the incremental job's view of the events, contract/arrival-partition.ts); a qualified name is used as is. */
+  eventsByArrivalTable?: string;
   /** @default 'identities' (rendered as <database>.identities); a qualified name is used as is. */
   identitiesTable?: string;
   /** @default 'results_state' (the incremental job's state, contract/results-state.ts); a qualified name is used as is. */
@@ -66,7 +71,7 @@ export class AthenaQueryError extends Error {
 
 export class AthenaResultsQuery implements ResultsQuery {
   private readonly database: string;
-  private readonly tables: { events: string; identities: string; state: string };
+  private readonly tables: { events: string; eventsByArrival: string; identities: string; state: string };
   private readonly maxWaitMs: number;
   private readonly pollMs: number;
 
@@ -78,6 +83,7 @@ export class AthenaResultsQuery implements ResultsQuery {
     const qualify = (table: string) => (table.includes('.') ? table : `${this.database}.${table}`);
     this.tables = {
       events: qualify(options.eventsTable ?? 'events'),
+      eventsByArrival: qualify(options.eventsByArrivalTable ?? EVENTS_BY_ARRIVAL_TABLE),
       identities: qualify(options.identitiesTable ?? 'identities'),
       state: qualify(options.stateTable ?? RESULTS_STATE.table),
     };
@@ -133,11 +139,12 @@ export class AthenaResultsQuery implements ResultsQuery {
         state.committed = true;
       } catch (err) {
         if (err instanceof DeadlineExceeded) throw err;
-        log('warn', 'results state not advanced; counting from the previous watermark', {
+        log('warn', 'results state not advanced; counting from the previous watermark (metric ResultsStateWriteFailed)', {
           project_id: request.projectId,
           experiment_id: request.experimentId,
           ...errorFields(err),
         });
+        stateWriteFailed();
       }
     }
     const rows = await run(renderResultsCountIncremental(request, state.watermark, this.tables));
@@ -233,3 +240,8 @@ export class AthenaResultsQuery implements ResultsQuery {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The loud side of a state write or commit that failed: the metric lib/alarms.ts alarms on. */
+function stateWriteFailed(): void {
+  emitMetric({ namespace: METRICS_NAMESPACE, name: RESULTS_STATE_WRITE_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
+}

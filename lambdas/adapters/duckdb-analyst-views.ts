@@ -16,18 +16,25 @@
  */
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ARRIVAL_PARTITION } from '../contract/arrival-partition';
 import type { AnalyticsViews } from '../ports';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, readJsonSql, TRINO_COMPAT_MACROS, type DuckType } from './duckdb-results-query';
 import { renderCreateUniqueEventsView, UNIQUE_EVENTS_VIEW } from './sql/unique-events';
 
 export const ANALYST_VIEWS_FILE = 'views.sql';
 
-/** Every line of a raw stream's files under dir (project_id=<id>/dt=<day>/<file>.ndjson). */
-const streamGlob = (dir: string) => join(dir, '*', '*', '*.ndjson');
+/**
+ * Every line of a raw stream's files under dir: project_id=<id>/dt=<day>/<file>.ndjson, and for the
+ * events .../received=<hour>/<file>.ndjson (contract/arrival-partition.ts).
+ */
+const streamGlob = (dir: string, byArrival: boolean) => join(dir, ...(byArrival ? ['*', '*', '*'] : ['*', '*']), '*.ndjson');
 
-/** The Glue table's column order: the data columns, then the partition columns (DuckDB puts dt first). */
-const streamSelect = (dir: string, columns: Record<string, DuckType>) =>
-  `SELECT * EXCLUDE (project_id, dt), project_id, dt FROM ${readJsonSql(streamGlob(dir), columns)}`;
+/**
+ * The Glue table's column order: the data columns, then the partition columns (DuckDB puts dt first).
+ * The arrival hour is left out, as tally.events (the analysts' table) does.
+ */
+const streamSelect = (dir: string, columns: Record<string, DuckType>, byArrival: boolean) =>
+  `SELECT * EXCLUDE (project_id, dt${byArrival ? `, ${ARRIVAL_PARTITION}` : ''}), project_id, dt FROM ${readJsonSql(streamGlob(dir, byArrival), columns)}`;
 
 export function analystViewsScript(dataDir: string): string {
   return [
@@ -35,9 +42,9 @@ export function analystViewsScript(dataDir: string): string {
     `-- (docs/data-model.md, "Querying locally with DuckDB"). Written by npm start; changes are overwritten.`,
     `-- Open with: duckdb -init ${join(dataDir, ANALYST_VIEWS_FILE)}`,
     ...TRINO_COMPAT_MACROS.map((macro) => `${macro};`),
-    `CREATE OR REPLACE VIEW events AS ${streamSelect(join(dataDir, 'events'), EVENT_COLUMNS)};`,
+    `CREATE OR REPLACE VIEW events AS ${streamSelect(join(dataDir, 'events'), EVENT_COLUMNS, true)};`,
     `${renderCreateUniqueEventsView(UNIQUE_EVENTS_VIEW, 'events')};`,
-    `CREATE OR REPLACE VIEW identities AS ${streamSelect(join(dataDir, 'identities'), IDENTITY_COLUMNS)};`,
+    `CREATE OR REPLACE VIEW identities AS ${streamSelect(join(dataDir, 'identities'), IDENTITY_COLUMNS, false)};`,
     '',
   ].join('\n');
 }

@@ -20,6 +20,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STORED_EVENT_FIELDS, type StoredEvent } from '../domain/event';
 import type { IdentityRecord } from '../domain/identity';
+import { ARRIVAL_PARTITION } from '../contract/arrival-partition';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS } from '../domain/results-watermark';
 import type { Computation, CountRequest, CountResult, IncrementalCountRequest, IncrementalCountResult, ResultsQuery } from '../ports';
 import { countIncrementalDuckDb, StateCannotServe } from './duckdb-results-state';
@@ -54,7 +55,7 @@ export const TRINO_COMPAT_MACROS = [
   `CREATE OR REPLACE TEMP MACRO json_extract_scalar(json_text, path) AS (
     CASE WHEN json_type(json_text, tally_duck_path(path)) IN ('OBJECT', 'ARRAY') THEN NULL
     ELSE json_extract_string(json_text, tally_duck_path(path)) END)`,
-  // Trino's from_iso8601_timestamp, for the incremental summary's "$file_modified_time" filter.
+  // Trino's from_iso8601_timestamp, for analysts' queries (the views script, docs/data-model.md).
   `CREATE OR REPLACE TEMP MACRO from_iso8601_timestamp(text) AS CAST(text AS TIMESTAMPTZ)`,
 ];
 
@@ -167,9 +168,18 @@ export async function readRows(connection: DuckDBConnection, sql: string): Promi
 
 /**
  * The NDJSON files of one project's partitions, with dt between fromDt and toDt when given (all days
- * otherwise). Sorted, so runs are reproducible.
+ * otherwise): the files of each dt= folder and of its received= (arrival hour) subfolders, as Athena
+ * reads every object under a day's folder (contract/arrival-partition.ts). With `arrival`, only the
+ * received= subfolders of those hours (inclusive), as tally.events_by_arrival's projection prunes
+ * them. Sorted, so runs are reproducible.
  */
-export async function partitionFiles(root: string, projectId: string, fromDt?: string, toDt?: string): Promise<string[]> {
+export async function partitionFiles(
+  root: string,
+  projectId: string,
+  fromDt?: string,
+  toDt?: string,
+  arrival?: { from: string; to: string },
+): Promise<string[]> {
   if (projectId === '' || /[/\\\0]/.test(projectId) || projectId === '.' || projectId === '..') {
     throw new Error(`Project ID "${projectId}" cannot name a partition directory`);
   }
@@ -179,13 +189,23 @@ export async function partitionFiles(root: string, projectId: string, fromDt?: s
     .map((name) => name.slice(3))
     .filter((dt) => (fromDt === undefined || dt >= fromDt) && (toDt === undefined || dt <= toDt))
     .sort();
+  const ndjson = async (dir: string) =>
+    (await listDir(dir))
+      .filter((f) => f.endsWith('.ndjson'))
+      .sort()
+      .map((f) => join(dir, f));
+  const prefix = `${ARRIVAL_PARTITION}=`;
   const files = await Promise.all(
     days.map(async (dt) => {
       const dir = join(projectDir, `dt=${dt}`);
-      return (await listDir(dir))
-        .filter((f) => f.endsWith('.ndjson'))
-        .sort()
-        .map((f) => join(dir, f));
+      const entries = await listDir(dir);
+      const hours = entries
+        .filter((name) => name.startsWith(prefix))
+        .map((name) => name.slice(prefix.length))
+        .filter((hour) => arrival === undefined || (hour >= arrival.from && hour <= arrival.to))
+        .sort();
+      const nested = await Promise.all(hours.map((hour) => ndjson(join(dir, prefix + hour))));
+      return [...(arrival ? [] : await ndjson(dir)), ...nested.flat()];
     }),
   );
   return files.flat();

@@ -7,29 +7,39 @@
  *
  * and a run:
  *  1. reads the committed watermark (none: the empty state's, initialWatermark);
- *  2. summarises the next complete slice (nextSlice) from the events files modified since the
- *     watermark: COPY (results-summary.sql) TO a temporary file, renamed into place;
+ *  2. summarises the next complete slice (nextSlice) from the events files of its arrival hours
+ *     (received=, contract/arrival-partition.ts): COPY (results-summary.sql) TO a temporary file,
+ *     renamed into place;
  *  3. commits the slice's end in watermark.json (written to a temporary file, renamed), only after 2;
- *  4. counts from the state files plus the events files modified since the committed watermark
- *     (results-count-incremental.sql).
+ *  4. compacts: merges the committed files of each closed day (before the watermark's day) into one
+ *     compact-*.parquet (renamed into place, then the merged files deleted), so the state files read
+ *     per run stay flat over a long experiment;
+ *  5. counts from the state files of the days its slices can start on plus the events files of the
+ *     arrival hours since the committed watermark (results-count-incremental.sql).
  * A failed 2 or 3 is logged and leaves the committed watermark as it was: 4 then counts from it, so
  * the results stay exact, and the next run summarises the slice again. A slice file whose commit
  * failed is read again later next to its rewrite; the summaries' aggregates are idempotent, so it
  * counts once. Deleting the experiment's directory rebuilds the state from raw on the next run.
  *
- * Files are selected by modification time, compared with the run's clock (the job's clock is the
- * wall clock outside tests): an event is written to a file after it is received.
+ * Events files are selected by their arrival hour folder, as Athena's partition projection selects
+ * them on AWS; the hour is received_at's, compared with the run's clock (the wall clock outside tests).
+ * Compaction re-aggregates rows by the summary's grouping (min first_key and first_at, max last_at):
+ * the aggregates are idempotent, so a merge read next to its inputs (a crash between the rename and
+ * the deletes) counts once.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../contract/results-state';
 import { initialWatermark, nextSlice, stateServes, type Slice } from '../domain/results-watermark';
+import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
 import { errorFields, log } from '../logging/log';
+import { emitMetric, functionName } from '../logging/metric';
 import type { IncrementalCountRequest, IncrementalCountResult, IncrementalRun } from '../ports';
 import { EVENT_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
-import { renderResultsCountIncremental, renderResultsSummary, summaryDays } from './sql/render-incremental';
+import { ARRIVAL_PARTITION, arrivalHour } from '../contract/arrival-partition';
+import { renderResultsCountIncremental, renderResultsSummary, stateFromDt, summaryDays } from './sql/render-incremental';
 import { quoteLiteral, resultsCountParams, toCountResult } from './sql/render';
 
 /** The state view's name ({{state}} locally). */
@@ -50,6 +60,8 @@ interface Committed {
 export interface StateRunOptions {
   dataDir: string;
   allowanceMs: number;
+  /** Merge closed days' slice files (default true; false shows what compaction saves). */
+  compaction?: boolean;
   /** Count the rows of the events files read into rowsRead. */
   rowsRead: boolean;
 }
@@ -86,21 +98,91 @@ export async function countIncrementalDuckDb(
       run.committed = true;
     } catch (err) {
       // The results stay exact: the count below reads from the watermark still committed.
-      log('warn', 'results state not advanced; counting from the previous watermark', {
+      log('warn', 'results state not advanced; counting from the previous watermark (metric ResultsStateWriteFailed)', {
         project_id: request.projectId,
         experiment_id: request.experimentId,
         ...errorFields(err),
       });
+      stateWriteFailed();
     }
   }
 
-  const tailFiles = await eventFilesSince(options.dataDir, request.projectId, params.from_dt as string, params.to_dt as string, run.watermark);
+  if (run.committed && options.compaction !== false) {
+    try {
+      run.compactedDays = await compactClosedDays(connection, dir, run.watermark);
+    } catch (err) {
+      // Nothing is lost: the slices stay, and the next run merges them again.
+      log('warn', 'results state not compacted (metric ResultsStateWriteFailed)', {
+        project_id: request.projectId,
+        experiment_id: request.experimentId,
+        ...errorFields(err),
+      });
+      stateWriteFailed();
+    }
+  }
+
+  const tailFiles = await partitionFiles(join(options.dataDir, 'events'), request.projectId, params.from_dt as string, params.to_dt as string, {
+    from: arrivalHour(run.watermark),
+    to: OPEN_HOUR,
+  });
   await connection.run(eventsViewSql(tailFiles));
-  await connection.run(stateViewSql(await stateFiles(dir)));
-  const rows = await readRows(connection, renderResultsCountIncremental(request, run.watermark, { ...LOCAL_TABLES, state: LOCAL_STATE_TABLE }));
+  const state = await stateFiles(dir, stateFromDt(request), run.watermark.slice(0, 10));
+  await connection.run(stateViewSql(state));
+  const rows = await readRows(
+    connection,
+    renderResultsCountIncremental(request, run.watermark, { ...LOCAL_TABLES, eventsByArrival: LOCAL_TABLES.events, state: LOCAL_STATE_TABLE }),
+  );
   if (options.rowsRead) rowsRead += await countRows(connection, LOCAL_TABLES.events, tailFiles.length);
   run.stateRows = await countRows(connection, LOCAL_STATE_TABLE, 1);
+  run.stateFiles = state.length;
+  run.stateBytes = (await Promise.all(state.map(async (f) => (await stat(f)).size))).reduce((a, b) => a + b, 0);
   return { ...toCountResult(request, rows), ...(options.rowsRead ? { rowsRead } : {}), incremental: run };
+}
+
+/** The last arrival hour, as the tail's open end. */
+const OPEN_HOUR = '9999-12-31-23';
+
+/** The state's grouping: the summary's (results-summary.sql GROUP BY). */
+const GROUP_COLUMNS = ['sent_user_id', 'variant', 'is_goal', 'on_day', 'pending_key', 'project_id', 'experiment_id', 'dt'];
+
+/**
+ * Merges each closed day's committed state files (slice_hi at or before the watermark) into one,
+ * re-aggregated by the summary's grouping. Returns the number of days merged.
+ */
+async function compactClosedDays(connection: DuckDBConnection, dir: string, watermark: string): Promise<number> {
+  const open = watermark.slice(0, 10);
+  let merged = 0;
+  for (const d of (await listDir(dir)).filter((name) => /^dt=\d{4}-\d{2}-\d{2}$/.test(name) && name.slice(3) < open).sort()) {
+    const dayDir = join(dir, d);
+    const files = (await listDir(dayDir)).filter((f) => stateFileCommitted(f, watermark)).sort();
+    if (files.length < 2) continue;
+    const inputs = files.map((f) => join(dayDir, f));
+    const temporary = join(dayDir, `.${randomUUID()}.parquet.tmp`);
+    const select = [
+      ...GROUP_COLUMNS.slice(0, 5),
+      'min(first_key) AS first_key',
+      'min(first_at) AS first_at',
+      'max(last_at) AS last_at',
+      'min(slice_lo) AS slice_lo',
+      'max(slice_hi) AS slice_hi',
+      ...GROUP_COLUMNS.slice(5),
+    ];
+    await connection.run(
+      `COPY (SELECT ${select.join(', ')} FROM read_parquet([${inputs.map(quoteLiteral).join(', ')}], hive_partitioning = false)
+        GROUP BY ${GROUP_COLUMNS.join(', ')}) TO ${quoteLiteral(temporary)} (FORMAT parquet, COMPRESSION zstd)`,
+    );
+    await rename(temporary, join(dayDir, `compact-${randomUUID()}.parquet`));
+    await Promise.all(inputs.map((f) => unlink(f)));
+    merged++;
+  }
+  return merged;
+}
+
+/** A state file counted at this watermark: a compacted file, or a slice ending by it. */
+function stateFileCommitted(name: string, watermark: string): boolean {
+  if (/^compact-.*\.parquet$/.test(name)) return true;
+  const match = /^slice-\w+_(\w+)\.parquet$/.exec(name);
+  return match !== null && match[1]! <= compact(watermark);
 }
 
 /** The committed watermark is after the run's end (a stop raced a running computation). */
@@ -122,13 +204,18 @@ async function writeSlice(
   options: StateRunOptions,
 ): Promise<number> {
   const { fromDt, toDt } = summaryDays(request, slice);
-  const files = await eventFilesSince(options.dataDir, request.projectId, fromDt, toDt, slice.lo);
+  const files = await partitionFiles(join(options.dataDir, 'events'), request.projectId, fromDt, toDt, {
+    from: arrivalHour(slice.lo),
+    to: arrivalHour(slice.hi),
+  });
   await connection.run(eventsViewSql(files));
   const sliceDir = join(dir, `dt=${slice.lo.slice(0, 10)}`);
   await mkdir(sliceDir, { recursive: true });
   const target = join(sliceDir, `slice-${compact(slice.lo)}_${compact(slice.hi)}.parquet`);
   const temporary = join(sliceDir, `.${randomUUID()}.parquet.tmp`);
-  await connection.run(`COPY (${renderResultsSummary(request, slice, LOCAL_TABLES)}) TO ${quoteLiteral(temporary)} (FORMAT parquet, COMPRESSION zstd)`);
+  await connection.run(
+    `COPY (${renderResultsSummary(request, slice, { eventsByArrival: LOCAL_TABLES.events })}) TO ${quoteLiteral(temporary)} (FORMAT parquet, COMPRESSION zstd)`,
+  );
   await rename(temporary, target);
   return options.rowsRead ? countRows(connection, LOCAL_TABLES.events, files.length) : 0;
 }
@@ -153,13 +240,16 @@ async function commit(dir: string, committed: Committed): Promise<void> {
   await rename(temporary, join(dir, 'watermark.json'));
 }
 
-/** Every committed-or-not slice file of the experiment (the count keeps those ending by the watermark). */
-async function stateFiles(dir: string): Promise<string[]> {
-  const days = (await listDir(dir)).filter((d) => d.startsWith('dt=')).sort();
+/**
+ * The state files (committed or not; the count keeps slices ending by the watermark) of the days
+ * fromDt..toDt, the days the experiment's slices can start on up to the watermark's.
+ */
+async function stateFiles(dir: string, fromDt: string, toDt: string): Promise<string[]> {
+  const days = (await listDir(dir)).filter((d) => /^dt=\d{4}-\d{2}-\d{2}$/.test(d) && d.slice(3) >= fromDt && d.slice(3) <= toDt).sort();
   const files = await Promise.all(
     days.map(async (d) =>
       (await listDir(join(dir, d)))
-        .filter((f) => /^slice-.*\.parquet$/.test(f))
+        .filter((f) => /^(slice|compact)-.*\.parquet$/.test(f))
         .sort()
         .map((f) => join(dir, d, f)),
     ),
@@ -167,47 +257,30 @@ async function stateFiles(dir: string): Promise<string[]> {
   return files.flat();
 }
 
-/** The events files of the days fromDt..toDt last modified at or after `since`, with their modification times. */
-async function eventFilesSince(
-  dataDir: string,
-  projectId: string,
-  fromDt: string,
-  toDt: string,
-  since: string,
-): Promise<Array<{ path: string; modified: string }>> {
-  const sinceMs = Date.parse(since);
-  const files = await partitionFiles(join(dataDir, 'events'), projectId, fromDt, toDt);
-  const stats = await Promise.all(files.map(async (path) => ({ path, mtimeMs: (await stat(path)).mtimeMs })));
-  return stats.filter((f) => f.mtimeMs >= sinceMs).map((f) => ({ path: f.path, modified: new Date(Math.floor(f.mtimeMs)).toISOString() }));
-}
-
 /**
- * The events view with Athena's "$file_modified_time" pseudo column (each file's modification time),
- * so the summary's file filter is the same text in both engines.
+ * The events view over the files a query reads: the raw columns and the partition columns from the
+ * path (project_id, dt and the arrival hour), as tally.events_by_arrival declares them.
  */
-export function eventsViewSql(files: Array<{ path: string; modified: string }>): string {
+export function eventsViewSql(files: string[]): string {
   const name = LOCAL_TABLES.events;
-  const base = [...Object.entries(EVENT_COLUMNS), ['project_id', 'VARCHAR'], ['dt', 'VARCHAR']] as Array<[string, string]>;
+  const base = [...Object.entries(EVENT_COLUMNS), ['project_id', 'VARCHAR'], ['dt', 'VARCHAR'], [ARRIVAL_PARTITION, 'VARCHAR']] as Array<[string, string]>;
   if (files.length === 0) {
-    const cols = [...base.map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`), 'CAST(NULL AS TIMESTAMPTZ) AS "$file_modified_time"'].join(', ');
+    const cols = base.map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`).join(', ');
     return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT ${cols} WHERE false`;
   }
   const struct = Object.entries(EVENT_COLUMNS)
     .map(([col, type]) => `${quoteLiteral(col)}: ${quoteLiteral(type)}`)
     .join(', ');
-  const modified = files.map((f) => `(${quoteLiteral(f.path)}, CAST(${quoteLiteral(f.modified)} AS TIMESTAMPTZ))`).join(', ');
-  return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT ${base.map(([col]) => `e."${col}"`).join(', ')}, f.modified AS "$file_modified_time"
+  return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT ${base.map(([col]) => `"${col}"`).join(', ')}
   FROM read_json(
-    [${files.map((f) => quoteLiteral(f.path)).join(', ')}],
+    [${files.map(quoteLiteral).join(', ')}],
     format = 'newline_delimited',
     columns = {${struct}},
     hive_partitioning = true,
-    hive_types = {'project_id': 'VARCHAR', 'dt': 'VARCHAR'},
+    hive_types = {'project_id': 'VARCHAR', 'dt': 'VARCHAR', '${ARRIVAL_PARTITION}': 'VARCHAR'},
     hive_types_autocast = false,
-    filename = true,
     ignore_errors = true
-  ) e
-  JOIN (VALUES ${modified}) AS f (path, modified) ON e.filename = f.path`;
+  )`;
 }
 
 function stateViewSql(files: string[]): string {
@@ -233,4 +306,9 @@ async function listDir(dir: string): Promise<string[]> {
     if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return [];
     throw err;
   }
+}
+
+/** The loud side of a state write or commit that failed: the metric lib/alarms.ts alarms on. */
+function stateWriteFailed(): void {
+  emitMetric({ namespace: METRICS_NAMESPACE, name: RESULTS_STATE_WRITE_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
 }

@@ -6,15 +6,19 @@
  * A run at `now` summarises the next slice, received_at in [watermark, end), and commits end as the
  * new watermark once the summary is written; events received at or after the watermark (the slice
  * not yet committed and the newest ones) are read raw. The slice ends at now minus the arrival
- * allowance: an event received at time R is in the raw stream by R + allowance (Firehose's buffering
- * interval plus a margin), so the slice is complete when it is summarised. It never ends after the
+ * allowance: an event received at time R is in the raw stream by R + allowance (twice Firehose's
+ * documented worst delay with dynamic partitioning: 1.5 x the buffering interval plus the S3 retry
+ * duration; docs/decisions/incremental-results.md), so the slice is complete when it is summarised. It never ends after the
  * run's `to` (a stopped experiment's stopped_at), so every summarised event is at or before any
  * later run's `to`.
  */
 import { LIMITS } from './limits';
 
-/** Firehose's default buffering interval (300 s, lib/tally-stack.ts) plus a 5-minute margin. */
-export const DEFAULT_ARRIVAL_ALLOWANCE_MS = 10 * 60 * 1000;
+/**
+ * 2 x (1.5 x 300 s buffering + 300 s S3 retry duration), the stack's defaults (lib/grants.ts
+ * arrivalAllowanceSeconds computes it from the deployed values).
+ */
+export const DEFAULT_ARRIVAL_ALLOWANCE_MS = 25 * 60 * 1000;
 
 export interface Slice {
   /** received_at from (inclusive), ISO 8601 UTC with milliseconds. */

@@ -4,6 +4,7 @@ import { json, type HttpEvent } from '../http/event';
 import { computeResults, type ResultsDeps } from '../services/compute-results';
 import type { ExperimentStore, Project, ProjectStore, ResultsStore } from '../ports';
 import { requireExperiment, wrapAdmin, type AdminDeps } from './admin';
+import { DeadlineExceeded } from '../domain/deadline';
 import type { Experiment } from '../domain/experiment';
 
 /** Reading stored results: no query engine (the stored results carry their computation). */
@@ -34,10 +35,51 @@ export function createResultsGetHandler(deps: ResultsReadDeps) {
   });
 }
 
-export function createResultsRefreshHandler(deps: ResultsHandlerDeps) {
+/**
+ * How long POST .../results/refresh computes before it answers 202 instead of the results: well
+ * inside API Gateway's 29 s integration timeout and the route's 28 s Lambda timeout, leaving time to
+ * stop the query in flight (StopQueryExecution) and answer.
+ */
+export const REFRESH_BUDGET_MS = 20_000;
+
+/** The 202 body of a refresh that did not end within its budget (docs/api.md, OpenAPI ResultsPending). */
+export interface ResultsPending {
+  experiment_id: string;
+  status: 'pending';
+  requested_at: string;
+  /** GET this (relative to the API's base URL) until its computed_at is at or after requested_at. */
+  results_url: string;
+  message: string;
+}
+
+export function createResultsRefreshHandler(deps: ResultsHandlerDeps & { refreshBudgetMs?: number }) {
   return wrapAdmin('admin-results-refresh', deps, async (event) => {
     const { project, experiment } = await startedExperiment(deps, event);
-    const results = await computeResults(project, experiment, deps);
-    return json(200, results);
+    const requestedAt = deps.clock();
+    const budgetMs = deps.refreshBudgetMs ?? REFRESH_BUDGET_MS;
+    try {
+      return json(200, await computeResults(project, experiment, deps, { deadlineMs: requestedAt + budgetMs }));
+    } catch (err) {
+      if (!(err instanceof DeadlineExceeded)) throw err;
+      // The query in flight was stopped at the deadline (nothing left running); a slice already
+      // committed stays, so the scheduled job, or a second refresh, has less to do.
+      const resultsUrl = `/admin/v1/projects/${encodeURIComponent(project.id)}/experiments/${encodeURIComponent(experiment.id)}/results`;
+      const body: ResultsPending = {
+        experiment_id: experiment.id,
+        status: 'pending',
+        requested_at: new Date(requestedAt).toISOString(),
+        results_url: resultsUrl,
+        message: `The computation did not finish within ${Math.round(budgetMs / 1000)} s and was stopped; the scheduled results job completes it (every 15 minutes by default). GET results_url until computed_at is at or after requested_at, or POST this again later (work already committed is kept).`,
+      };
+      return json(202, body, { Location: resultsLocation(event, resultsUrl), 'Retry-After': '60' });
+    }
   });
+}
+
+/** The results URL as the client called the API: with API Gateway's stage prefix when there is one. */
+function resultsLocation(event: HttpEvent, resultsUrl: string): string {
+  const called = event.requestContext?.path;
+  const routePath = event.path;
+  if (called && routePath && called.endsWith(routePath)) return called.slice(0, called.length - routePath.length) + resultsUrl;
+  return resultsUrl;
 }

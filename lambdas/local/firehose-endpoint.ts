@@ -2,7 +2,9 @@
  * A local endpoint speaking Firehose's PutRecordBatch wire protocol (JSON 1.1), so the unchanged
  * Firehose client of the AWS path (the AWS SDK's, lambdas/store/firehose-client.ts) runs locally. It does what the delivery stream does
  * on AWS: splits each record into its NDJSON lines and appends every line under
- * <dir>/project_id=<id>/dt=<YYYY-MM-DD>/ (dt from the line's `timestamp`), the S3 bucket's key layout.
+ * <dir>/project_id=<id>/dt=<YYYY-MM-DD>/ (dt from the line's `timestamp`), and for a stream keyed by
+ * arrival (the events) .../received=<YYYY-MM-DD-HH>/ (the hour of the line's `received_at`,
+ * contract/arrival-partition.ts): the S3 bucket's key layout (lib/raw-streams.ts).
  *
  * A record of more than 500 lines is what the real stream cannot de-aggregate ("capped at 500 per
  * record", Firehose developer guide, dynamic partitioning of aggregated data). The real PutRecordBatch
@@ -16,6 +18,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
+import { ARRIVAL_PARTITION, arrivalHour } from '../contract/arrival-partition';
 
 /**
  * The real stream's de-aggregation limit. Deliberately not the raw stream's own cap (firehose-raw-stream.ts
@@ -46,8 +49,14 @@ export interface LocalFirehose {
 /** The object name of this process's files in each partition, like Firehose's per-delivery objects. */
 const fileName = () => `tally-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.ndjson`;
 
-/** dirs: delivery stream name -> the directory standing in for its S3 prefix. */
-export async function startLocalFirehose(dirs: Record<string, string>): Promise<LocalFirehose> {
+/** Where a stream writes: the directory standing in for its S3 prefix, and whether it is keyed by arrival hour too. */
+export interface LocalStreamTarget {
+  dir: string;
+  byArrival: boolean;
+}
+
+/** dirs: delivery stream name -> its target (a bare directory: not keyed by arrival). */
+export async function startLocalFirehose(dirs: Record<string, string | LocalStreamTarget>): Promise<LocalFirehose> {
   const faults: FirehoseFault[] = [];
   const local = { faults, down: false, calls: 0 } as LocalFirehose;
   const objectName = fileName();
@@ -75,7 +84,8 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
       return reply(res, 500, { __type: 'ServiceUnavailableException', message: 'injected fault' });
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { DeliveryStreamName: string; Records: Array<{ Data: string }> };
-    const dir = dirs[body.DeliveryStreamName];
+    const stream = dirs[body.DeliveryStreamName];
+    const { dir, byArrival } = typeof stream === 'string' ? { dir: stream, byArrival: false } : (stream ?? { dir: undefined, byArrival: false });
     if (!dir) {
       return reply(res, 400, { __type: 'ResourceNotFoundException', message: `Delivery stream ${body.DeliveryStreamName} not found` });
     }
@@ -102,8 +112,12 @@ export async function startLocalFirehose(dirs: Record<string, string>): Promise<
         continue;
       }
       for (const line of lines) {
-        const event = JSON.parse(line) as { project_id: string; timestamp: string };
-        const partition = join(`project_id=${event.project_id}`, `dt=${event.timestamp.slice(0, 10)}`);
+        const event = JSON.parse(line) as { project_id: string; timestamp: string; received_at: string };
+        const partition = join(
+          `project_id=${event.project_id}`,
+          `dt=${event.timestamp.slice(0, 10)}`,
+          byArrival ? `${ARRIVAL_PARTITION}=${arrivalHour(event.received_at)}` : '',
+        );
         (byPartition.get(partition) ?? byPartition.set(partition, []).get(partition)!).push(line + '\n');
       }
     }

@@ -138,7 +138,10 @@ async function startStack(
     await ensureTables(dynamo.endpoint);
     const eventsDir = join(options.dataDir, 'events');
     const identitiesDir = join(options.dataDir, 'identities');
-    const firehose = await startLocalFirehose({ [LOCAL_STREAMS.events]: eventsDir, [LOCAL_STREAMS.identities]: identitiesDir });
+    const firehose = await startLocalFirehose({
+      [LOCAL_STREAMS.events]: { dir: eventsDir, byArrival: true },
+      [LOCAL_STREAMS.identities]: { dir: identitiesDir, byArrival: false },
+    });
     undo.unshift(() => firehose.close());
 
     const ddb = documentClient({ ...LOCAL_AWS, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });

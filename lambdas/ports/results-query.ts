@@ -68,6 +68,12 @@ export interface IncrementalRun {
   fullRecompute: boolean;
   /** State rows the count read. */
   stateRows?: number;
+  /** State files the count read (locally; compaction keeps this flat over a long experiment). */
+  stateFiles?: number;
+  /** Their bytes. */
+  stateBytes?: number;
+  /** Closed days whose slice files this run merged into one (locally). */
+  compactedDays?: number;
 }
 
 export interface IncrementalCountResult extends CountResult {

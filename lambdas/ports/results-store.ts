@@ -20,6 +20,12 @@ export interface ExperimentResults {
    * before it existed, or by an engine without one query text.
    */
   computation?: Computation;
+  /**
+   * What the computation did to the experiment's incremental state (docs/identity-and-experiments.md,
+   * "Incremental computation"): the committed watermark after it, whether it committed a slice, and
+   * whether it counted from raw instead. Absent for an engine without a state.
+   */
+  incremental?: { watermark: string; committed: boolean; full_recompute: boolean };
 }
 
 export interface ResultsStore {

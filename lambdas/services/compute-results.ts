@@ -62,6 +62,10 @@ export async function computeResults(project: Project, experiment: Experiment, d
   // "How this was computed": stored with the numbers, so reading results needs no query engine.
   const computation = deps.resultsQuery.describe?.(request);
   if (computation) results.computation = computation;
+  if ('incremental' in counted) {
+    const run = (counted as IncrementalCountResult).incremental;
+    results.incremental = { watermark: run.watermark, committed: run.committed, full_recompute: run.fullRecompute };
+  }
   await deps.results.put(experiment.project_id, results);
   return results;
 }

@@ -2,20 +2,23 @@
  * npm run bench:results — a benchmark, not a test: prints figures, and exits non-zero only if the
  * incremental results differ from the full recompute.
  *
- * Generates BENCH_EVENTS (default 300,000) raw events of one project and one experiment over 30 days
- * into a temp data directory in the local layout, delivered as Firehose would: files of an hour of
- * arrivals each (events/ under project_id=<id>/dt=<day of the timestamp>/), each file's modification
- * time its delivery (2 minutes after the hour of arrivals it holds; the job's arrival allowance is set
- * to the hour plus 5 minutes). 2% of events arrive a day late (offline
- * clients: old timestamps in new files), and a third of users log in; some of those logins arrive
- * three days after the purchases they re-attribute (late identity links).
+ * Generates BENCH_EVENTS (default 300,000) raw events of one project and one experiment over
+ * BENCH_DAYS (default 90) days into a temp data directory in the local layout, delivered as Firehose
+ * would: files of an hour of arrivals each (events/ under project_id=<id>/dt=<day of the
+ * timestamp>/received=<hour of arrival>/, contract/arrival-partition.ts), each written at its delivery
+ * (2 minutes after the hour of arrivals it holds; the job's arrival allowance is set to the hour plus
+ * 5 minutes). 2% of events arrive a day late (offline clients: old timestamps in new arrival hours),
+ * and a third of users log in; some of those logins arrive three days after the purchases they
+ * re-attribute (late identity links).
  *
- * Then the results job runs once a day, two hours after midnight UTC, for 30 days, twice: the
- * incremental count (DuckDbResultsQuery.countIncremental: the experiment's Parquet state plus the
- * events files modified since its watermark) and the full recompute over the run's whole window
- * (count(), the reference). For each run it prints the raw rows each read, the time each took and the
- * ratios; it checks that both give the same totals and day rows on days 1, 10, 20 and 30 ("equal",
- * or the differences and exit code 1). The temp directory is removed at the end (also on Ctrl-C).
+ * Then the results job runs every 6 hours (02:00, 08:00, 14:00, 20:00 UTC) for the whole experiment:
+ * the incremental count (DuckDbResultsQuery.countIncremental: the experiment's Parquet state, closed
+ * days compacted into one file each, plus the events of the arrival hours since its watermark). On
+ * days 1, 30, 60 and 90 (the 02:00 run) it also runs the full recompute over the run's whole window
+ * (count(), the reference) and prints, for that run: the raw rows each read and their ratio, the state
+ * files and state bytes the incremental count read, the state files it would read without compaction
+ * (every slice written so far), and whether both give the same totals and day rows ("equal", or the
+ * differences and exit code 1). The temp directory is removed at the end (also on Ctrl-C).
  */
 import '../../bin/node-version';
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -24,11 +27,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
+import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
 import { prng } from '../helpers/prng';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 300_000);
-const DAYS = 30;
+const DAYS = Number(process.env.BENCH_DAYS ?? 90);
 const USERS = Math.max(10, Math.round(TOTAL / 10));
 const PROJECT = 'bench-project';
 const EXPERIMENT = 'Checkout Flow';
@@ -184,7 +188,9 @@ interface Delivery {
 async function deliverUntil(dataDir: string, deliveries: Delivery[], next: number, now: number): Promise<number> {
   for (; next < deliveries.length && deliveries[next]!.deliveredAt <= now; next++) {
     const d = deliveries[next]!;
-    const folder = join(dataDir, d.dir, `project_id=${PROJECT}`, `dt=${d.dt}`);
+    // Events under the hour their arrivals began (delivered 2 minutes after the hour's end).
+    const hour = arrivalHour(new Date(d.deliveredAt - DELIVERY_MS - 2 * 60_000).toISOString());
+    const folder = join(dataDir, d.dir, `project_id=${PROJECT}`, `dt=${d.dt}`, ...(d.dir === 'events' ? [`${ARRIVAL_PARTITION}=${hour}`] : []));
     mkdirSync(folder, { recursive: true });
     const path = join(folder, `bench-${next}.ndjson`);
     await writeLines(path, d.lines);
@@ -242,42 +248,46 @@ async function main() {
     // Warm DuckDB up (instance creation, extension loading) on a window that is not benchmarked.
     await query.count(request(FIRST_DAY_MS - HOUR_MS));
 
-    const checkDays = new Set([1, 10, 20, 30]);
+    const checkDays = new Set([1, 30, 60, 90].filter((d) => d <= DAYS));
     const mismatches: string[] = [];
-    const rows: Array<{ day: number; incRows: number; fullRows: number; incMs: number; fullMs: number; stateRows: number }> = [];
-    console.log('\nday  incremental rows  full rows  rows ratio   incremental ms  full ms  time ratio  state rows  check');
+    const rows: Array<{ day: number; incRows: number; fullRows: number; stateFiles: number; stateBytes: number; slicesWritten: number; check: string }> = [];
+    let slicesWritten = 0;
+    console.log('\nThe job runs every 6 hours; on the days below, its 02:00 run against the full recompute:');
+    console.log('day  incremental rows  full rows  rows ratio  state files  state bytes  files without compaction  check');
     for (let day = 1; day <= DAYS; day++) {
-      const now = FIRST_DAY_MS + day * DAY_MS + 2 * HOUR_MS;
-      delivered = await deliverUntil(dataDir, generated.deliveries, delivered, now);
-      const t0 = performance.now();
-      const inc = await query.countIncremental({ ...request(now), now: new Date(now).toISOString() });
-      const t1 = performance.now();
-      const full = await query.count(request(now));
-      const t2 = performance.now();
-      let check = '';
-      if (checkDays.has(day)) {
-        check = comparable(inc) === comparable(full) ? 'equal' : 'DIFFERENT';
+      for (const hour of [2, 8, 14, 20]) {
+        const now = FIRST_DAY_MS + day * DAY_MS + hour * HOUR_MS;
+        delivered = await deliverUntil(dataDir, generated.deliveries, delivered, now);
+        const inc = await query.countIncremental({ ...request(now), now: new Date(now).toISOString() });
+        if (inc.incremental.committed) slicesWritten++;
+        if (hour !== 2 || !checkDays.has(day)) continue;
+        const full = await query.count(request(now));
+        const check = comparable(inc) === comparable(full) ? 'equal' : 'DIFFERENT';
         if (check !== 'equal') mismatches.push(`day ${day}: incremental ${comparable(inc)}\n        full ${comparable(full)}`);
+        const r = {
+          day,
+          incRows: inc.rowsRead ?? 0,
+          fullRows: full.rowsRead ?? 0,
+          stateFiles: inc.incremental.stateFiles ?? 0,
+          stateBytes: inc.incremental.stateBytes ?? 0,
+          slicesWritten,
+          check,
+        };
+        rows.push(r);
+        console.log(
+          `${String(day).padStart(3)}  ${r.incRows.toLocaleString('en').padStart(16)}  ${r.fullRows.toLocaleString('en').padStart(9)}  ${(r.incRows / r.fullRows).toFixed(3).padStart(10)}  ${String(r.stateFiles).padStart(11)}  ${r.stateBytes.toLocaleString('en').padStart(11)}  ${String(r.slicesWritten).padStart(24)}  ${check}`,
+        );
       }
-      const r = { day, incRows: inc.rowsRead ?? 0, fullRows: full.rowsRead ?? 0, incMs: t1 - t0, fullMs: t2 - t1, stateRows: inc.incremental.stateRows ?? 0 };
-      rows.push(r);
-      console.log(
-        `${String(day).padStart(3)}  ${r.incRows.toLocaleString('en').padStart(16)}  ${r.fullRows.toLocaleString('en').padStart(9)}  ${(r.incRows / r.fullRows).toFixed(3).padStart(10)}   ${r.incMs.toFixed(0).padStart(14)}  ${r.fullMs.toFixed(0).padStart(7)}  ${(r.incMs / r.fullMs).toFixed(3).padStart(10)}  ${r.stateRows.toLocaleString('en').padStart(10)}  ${check}`,
-      );
     }
+    const first = rows[0]!;
     const last = rows.at(-1)!;
-    const late = rows.slice(-10);
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    console.log(
-      `\nLast 10 runs: incremental reads ${mean(late.map((r) => r.incRows)).toLocaleString('en', { maximumFractionDigits: 0 })} raw rows per run (flat: about one day's worth, ${Math.round(generated.events / DAYS).toLocaleString('en')}), the full recompute ${mean(late.map((r) => r.fullRows)).toLocaleString('en', { maximumFractionDigits: 0 })} (the whole window).`,
-    );
     const stateBytes = treeBytes(join(dataDir, 'results-state'), '.parquet');
     console.log(
-      `Day 30 sizes: the raw events of the window ${(generated.gzipBytes / 1e6).toFixed(1)} MB as GZIP NDJSON (what Athena scans for a full recompute; one day is about ${(generated.gzipBytes / DAYS / 1e6).toFixed(2)} MB), the state ${(stateBytes / 1e6).toFixed(1)} MB of Parquet (${(stateBytes / generated.gzipBytes).toFixed(3)} of the raw; Athena reads only the columns it needs).`,
+      `\nDay ${DAYS} sizes: the raw events of the window ${(generated.gzipBytes / 1e6).toFixed(1)} MB as GZIP NDJSON (what Athena scans for a full recompute; one day is about ${(generated.gzipBytes / DAYS / 1e6).toFixed(2)} MB), the state ${(stateBytes / 1e6).toFixed(1)} MB of Parquet (${(stateBytes / generated.gzipBytes).toFixed(3)} of the raw; Athena reads only the columns it needs).`,
     );
-    console.log(mismatches.length === 0 ? 'Incremental == full recompute on days 1, 10, 20, 30: equal' : `MISMATCH\n${mismatches.join('\n')}`);
+    console.log(mismatches.length === 0 ? `Incremental == full recompute on days ${[...checkDays].join(', ')}: equal` : `MISMATCH\n${mismatches.join('\n')}`);
     console.log(
-      `\nSUMMARY bench:results — ${generated.events.toLocaleString('en')} events over ${DAYS} days; day 30: incremental ${last.incRows.toLocaleString('en')} raw rows / ${last.incMs.toFixed(0)} ms vs full ${last.fullRows.toLocaleString('en')} rows / ${last.fullMs.toFixed(0)} ms (rows ratio ${(last.incRows / last.fullRows).toFixed(3)}, time ratio ${(last.incMs / last.fullMs).toFixed(3)}); state ${last.stateRows.toLocaleString('en')} rows; ${mismatches.length === 0 ? 'equal' : 'DIFFERENT'}`,
+      `\nSUMMARY bench:results — ${generated.events.toLocaleString('en')} events over ${DAYS} days, a run every 6 hours; day ${first.day} -> day ${last.day}: raw rows read per run ${first.incRows.toLocaleString('en')} -> ${last.incRows.toLocaleString('en')} (full recompute ${first.fullRows.toLocaleString('en')} -> ${last.fullRows.toLocaleString('en')}, ratio ${(last.incRows / last.fullRows).toFixed(3)} on day ${last.day}); state files read ${first.stateFiles} -> ${last.stateFiles} (${last.slicesWritten} slices written: one file per closed day after compaction), state bytes ${first.stateBytes.toLocaleString('en')} -> ${last.stateBytes.toLocaleString('en')}; ${mismatches.length === 0 ? 'equal' : 'DIFFERENT'}`,
     );
     if (mismatches.length > 0) process.exitCode = 1;
   } finally {

@@ -2,13 +2,69 @@
 import { Duration, RemovalPolicy, Size, type CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
+import { mockClient } from 'aws-sdk-client-mock';
+import { AthenaResultsQuery } from '../../lambdas/adapters/athena-results-query';
 import { RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../../lambdas/contract/results-state';
+import { DEFAULT_ARRIVAL_ALLOWANCE_MS } from '../../lambdas/domain/results-watermark';
 import { parseBatch, toStoredEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
 import { TABLES, type TableLayout, type TableName } from '../../lambdas/store/schema';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS } from '../../lib/raw-columns';
 import { RAW_STREAMS, type StreamName } from '../../lib/raw-streams';
 import { synthStack, type Synth } from './synth';
+
+/**
+ * Every query the results job sends to Athena in one run (read the watermark, insert a slice, commit
+ * it, count), captured from AthenaResultsQuery with a stubbed Athena client.
+ */
+async function jobQueries(): Promise<string[]> {
+  const texts: string[] = [];
+  const athena = mockClient(AthenaClient);
+  athena.on(StartQueryExecutionCommand).callsFake((input) => ({ QueryExecutionId: `q-${texts.push(input.QueryString)}` }));
+  athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
+  athena.on(GetQueryResultsCommand).callsFake((input) =>
+    texts[Number(input.QueryExecutionId.slice(2)) - 1]!.startsWith('SELECT max(slice_hi)')
+      ? {
+          ResultSet: {
+            ResultSetMetadata: { ColumnInfo: [{ Name: 'watermark' }] },
+            Rows: [{ Data: [{}] }, { Data: [{ VarCharValue: '2026-03-20T10:00:00.000Z' }] }],
+          },
+        }
+      : { ResultSet: { ResultSetMetadata: { ColumnInfo: [] }, Rows: [{ Data: [] }] } },
+  );
+  try {
+    const client = new AthenaClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+    await new AthenaResultsQuery(client, { workGroup: 'w', pollMs: 1 }).countIncremental({
+      projectId: 'p',
+      experimentId: 'e',
+      experimentName: 'E',
+      variants: ['a', 'b'],
+      goalEvent: 'g',
+      from: '2026-03-02T00:00:00.000Z',
+      to: '2026-03-20T12:00:00.000Z',
+      projectCreatedAt: '2026-02-01T00:00:00.000Z',
+      daily: true,
+      now: '2026-03-20T12:00:00.000Z',
+    });
+  } finally {
+    athena.restore();
+  }
+  return texts;
+}
+
+/** The WHERE clause after each `FROM <table>` in sql: the WHERE line and the AND lines after it. */
+function filtersOf(sql: string, table: string): string[] {
+  const lines = sql.split('\n');
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    if (!new RegExp(`\\bFROM ${table.replace('.', '\\.')}\\s*$`).test(line)) return;
+    const clause: string[] = [];
+    for (let j = i + 1; j < lines.length && /^\s*(WHERE|AND)\b/.test(lines[j]!); j++) clause.push(lines[j]!.trim());
+    out.push(clause.join(' '));
+  });
+  return out;
+}
 
 let s: Synth;
 beforeAll(() => {
@@ -68,13 +124,16 @@ describe('DynamoDB tables', () => {
 
 describe('raw streams (Firehose)', () => {
   for (const [name, spec] of Object.entries(RAW_STREAMS) as Array<[StreamName, (typeof RAW_STREAMS)[StreamName]]>) {
-    it(`${name}: de-aggregates NDJSON, partitions by project_id and dt = timestamp[0:10], GZIP`, () => {
+    it(`${name}: de-aggregates NDJSON, partitions by project_id and dt = timestamp[0:10]${spec.byArrival ? ' and received = the hour of received_at' : ''}, GZIP`, () => {
       const stream = resource(id(s.stack.raw.streams[name])).Properties;
       expect(stream.DeliveryStreamType).toBe('DirectPut');
       expect(stream.DeliveryStreamEncryptionConfigurationInput).toEqual({ KeyType: 'AWS_OWNED_CMK' });
       const dest = stream.ExtendedS3DestinationConfiguration;
       expect(dest.BucketARN).toEqual({ 'Fn::GetAtt': [id(s.stack.raw.bucket), 'Arn'] });
-      expect(dest.Prefix).toBe(`${spec.prefix}project_id=!{partitionKeyFromQuery:project_id}/dt=!{partitionKeyFromQuery:dt}/`);
+      expect(dest.Prefix).toBe(
+        `${spec.prefix}project_id=!{partitionKeyFromQuery:project_id}/dt=!{partitionKeyFromQuery:dt}/` +
+          (spec.byArrival ? 'received=!{partitionKeyFromQuery:received}/' : ''),
+      );
       expect(dest.ErrorOutputPrefix).toBe(`errors/${spec.prefix}!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/`);
       expect(dest.CompressionFormat).toBe('GZIP');
       expect(dest.FileExtension).toBe('.json.gz');
@@ -89,7 +148,9 @@ describe('raw streams (Firehose)', () => {
       const params = (i: number) => Object.fromEntries(processors[i]!.Parameters.map((p) => [p.ParameterName, p.ParameterValue]));
       expect(params(0)).toEqual({ SubRecordType: 'JSON' });
       expect(params(1)).toEqual({
-        MetadataExtractionQuery: '{"project_id":.project_id,"dt":.timestamp[0:10]}',
+        MetadataExtractionQuery: spec.byArrival
+          ? '{"project_id":.project_id,"dt":.timestamp[0:10],"received":.received_at[0:10] + "-" + .received_at[11:13]}'
+          : '{"project_id":.project_id,"dt":.timestamp[0:10]}',
         JsonParsingEngine: 'JQ-1.6',
       });
     });
@@ -105,11 +166,56 @@ describe('raw streams (Firehose)', () => {
     fast.template.hasResourceProperties('AWS::KinesisFirehose::DeliveryStream', {
       ExtendedS3DestinationConfiguration: Match.objectLike({ BufferingHints: { IntervalInSeconds: 60, SizeInMBs: 64 } }),
     });
-    // The incremental results job waits for the buffering interval plus 5 minutes before taking events in.
+    // The incremental results job waits twice Firehose's documented worst delay (1.5 x the buffering
+    // interval plus the 300 s S3 retry duration) before taking events in.
     const job = fast.template.toJSON().Resources[fast.stack.getLogicalId(fast.stack.jobs['results-job'].fn.node.defaultChild as CfnElement)].Properties;
-    expect(job.Environment.Variables.RESULTS_ARRIVAL_ALLOWANCE_SECONDS).toBe('360');
+    expect(job.Environment.Variables.RESULTS_ARRIVAL_ALLOWANCE_SECONDS).toBe('780');
     const byDefault = s.template.toJSON().Resources[s.stack.getLogicalId(s.stack.jobs['results-job'].fn.node.defaultChild as CfnElement)].Properties;
-    expect(byDefault.Environment.Variables.RESULTS_ARRIVAL_ALLOWANCE_SECONDS).toBe('600');
+    expect(byDefault.Environment.Variables.RESULTS_ARRIVAL_ALLOWANCE_SECONDS).toBe('1500');
+    expect(Number(byDefault.Environment.Variables.RESULTS_ARRIVAL_ALLOWANCE_SECONDS) * 1000).toBe(DEFAULT_ARRIVAL_ALLOWANCE_MS);
+  });
+
+  it('declares events_by_arrival for the results job: the events files with the arrival hour projected as a third partition', () => {
+    const table = Object.values(s.template.findResources('AWS::Glue::Table')).find((t) => t.Properties.TableInput.Name === 'events_by_arrival')!;
+    const input = table.Properties.TableInput;
+    expect(input.PartitionKeys.map((c: { Name: string }) => c.Name)).toEqual(['project_id', 'dt', 'received']);
+    expect(input.Parameters).toMatchObject({
+      'projection.enabled': 'true',
+      'projection.project_id.type': 'injected',
+      'projection.dt.type': 'date',
+      'projection.received.type': 'date',
+      'projection.received.format': 'yyyy-MM-dd-HH',
+      'projection.received.range': '2020-01-01-00,NOW',
+      'projection.received.interval': '1',
+      'projection.received.interval.unit': 'HOURS',
+    });
+    expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain('/events/project_id=${project_id}/dt=${dt}/received=${received}/');
+    // Same files and columns as tally.events: the job's table adds a partition, nothing else.
+    const events = Object.values(s.template.findResources('AWS::Glue::Table')).find((t) => t.Properties.TableInput.Name === 'events')!.Properties.TableInput;
+    expect(input.StorageDescriptor.Columns).toEqual(events.StorageDescriptor.Columns);
+    expect(JSON.stringify(input.StorageDescriptor.Location)).toBe(JSON.stringify(events.StorageDescriptor.Location));
+  });
+
+  it('the results job\'s SQL prunes by documented partitions only: no "$file_modified_time", every state and arrival read bounded by dt', async () => {
+    const texts = await jobQueries();
+    expect(texts).toHaveLength(4);
+    let stateReads = 0;
+    let arrivalReads = 0;
+    for (const sql of texts) {
+      expect(sql).not.toContain('$file_modified_time');
+      // The results job reads raw events through the arrival-partitioned table only.
+      expect(sql).not.toMatch(/FROM tally\.events\s*$/m);
+      for (const where of filtersOf(sql, 'tally.results_state')) {
+        stateReads++;
+        expect(where).toMatch(/AND dt BETWEEN '\d{4}-\d{2}-\d{2}' AND '\d{4}-\d{2}-\d{2}'/);
+      }
+      for (const where of filtersOf(sql, 'tally.events_by_arrival')) {
+        arrivalReads++;
+        expect(where).toMatch(/AND dt BETWEEN '\d{4}-\d{2}-\d{2}' AND '\d{4}-\d{2}-\d{2}'/);
+        expect(where).toMatch(/AND received BETWEEN '\d{4}-\d{2}-\d{2}-\d{2}' AND '\d{4}-\d{2}-\d{2}-\d{2}'/);
+      }
+    }
+    expect({ stateReads, arrivalReads }).toEqual({ stateReads: 2, arrivalReads: 2 });
   });
 
   it('declares the incremental results state as a Parquet table partitioned by project, experiment and day, in the raw bucket', () => {

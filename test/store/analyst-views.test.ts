@@ -13,6 +13,7 @@ import { readRows as readRowsBig } from '../../lambdas/adapters/duckdb-results-q
 import { renderCreateUniqueEventsView } from '../../lambdas/adapters/sql/unique-events';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import { dataColumns, EVENT_COLUMNS, PARTITION_COLUMNS } from '../../lib/raw-columns';
+import { arrivalHour } from '../../lambdas/contract/arrival-partition';
 import { startTestStack } from '../helpers/local';
 import { storedEventFixture } from '../helpers/stored-event';
 
@@ -31,7 +32,8 @@ const event = (i: number, received: string, overrides: Partial<StoredEvent> = {}
 
 function write(dataDir: string, file: string, events: StoredEvent[]) {
   for (const e of events) {
-    const dir = join(dataDir, 'events', `project_id=${e.project_id}`, `dt=${e.timestamp.slice(0, 10)}`);
+    // The local Firehose's layout: the event's day, then its arrival hour.
+    const dir = join(dataDir, 'events', `project_id=${e.project_id}`, `dt=${e.timestamp.slice(0, 10)}`, `received=${arrivalHour(e.received_at)}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, file), JSON.stringify(e) + '\n', { flag: 'a' });
   }

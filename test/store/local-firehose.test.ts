@@ -17,7 +17,7 @@ let client: FirehoseClient;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tally-firehose-'));
-  local = await startLocalFirehose({ events: join(dir, 'events') });
+  local = await startLocalFirehose({ events: { dir: join(dir, 'events'), byArrival: true } });
   client = new FirehoseClient({ region: 'us-east-1', endpoint: local.endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
 });
 afterAll(async () => {
@@ -26,7 +26,13 @@ afterAll(async () => {
 });
 
 const record = (project: string, lines: number) => ({
-  Data: Buffer.from(Array.from({ length: lines }, (_, i) => JSON.stringify({ project_id: project, timestamp: '2026-01-01T00:00:00.000Z', i }) + '\n').join('')),
+  Data: Buffer.from(
+    Array.from(
+      { length: lines },
+      (_, i) =>
+        JSON.stringify({ project_id: project, timestamp: '2026-01-01T00:00:00.000Z', received_at: `2026-01-0${1 + (i % 2)}T0${i % 3}:30:00.000Z`, i }) + '\n',
+    ).join(''),
+  ),
 });
 
 describe('local Firehose endpoint', () => {
@@ -34,6 +40,20 @@ describe('local Firehose endpoint', () => {
     const out = await client.send(new PutRecordBatchCommand({ DeliveryStreamName: 'events', Records: [record('ok', 500)] }));
     expect(out.FailedPutCount).toBe(0);
     expect(readRawEvents(join(dir, 'events'), 'ok')).toHaveLength(500);
+  });
+
+  it('writes the S3 key layout: each line under its event day, then the hour of its arrival (received_at)', async () => {
+    await client.send(new PutRecordBatchCommand({ DeliveryStreamName: 'events', Records: [record('layout', 6)] }));
+    const day = join(dir, 'events', 'project_id=layout', 'dt=2026-01-01');
+    expect(readdirSync(day).sort()).toEqual([
+      'received=2026-01-01-00',
+      'received=2026-01-01-01',
+      'received=2026-01-01-02',
+      'received=2026-01-02-00',
+      'received=2026-01-02-01',
+      'received=2026-01-02-02',
+    ]);
+    expect(readRawEvents(join(dir, 'events'), 'layout')).toHaveLength(6);
   });
 
   it('accepts a record of 501 lines, as the real call does, but never delivers it to a partition', async () => {

@@ -13,7 +13,7 @@ import {
   type GetQueryResultsCommandOutput,
 } from '@aws-sdk/client-athena';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AthenaResultsQuery } from '../../lambdas/adapters/athena-results-query';
 import { LOCAL_STATE_TABLE } from '../../lambdas/adapters/duckdb-results-state';
 import { LOCAL_TABLES } from '../../lambdas/adapters/duckdb-results-query';
@@ -27,8 +27,8 @@ import {
 import { RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../../lambdas/contract/results-state';
 import type { CountRequest } from '../../lambdas/ports';
 
-const GLUE = { events: 'tally.events', identities: 'tally.identities', state: 'tally.results_state' };
-const LOCAL = { ...LOCAL_TABLES, state: LOCAL_STATE_TABLE };
+const GLUE = { events: 'tally.events', eventsByArrival: 'tally.events_by_arrival', identities: 'tally.identities', state: 'tally.results_state' };
+const LOCAL = { ...LOCAL_TABLES, eventsByArrival: LOCAL_TABLES.events, state: LOCAL_STATE_TABLE };
 const REQUEST: CountRequest = {
   projectId: 'proj-main',
   experimentId: 'exp-1',
@@ -53,17 +53,17 @@ const summaryColumns = (sql: string) => {
 };
 
 describe('the incremental results SQL for Athena', () => {
-  it('summarises a slice: events of the slice arrival range, from files modified since its start, grouped per ID as sent; the columns in the state table order', () => {
+  it('summarises a slice: events of the slice arrival range, from the arrival-hour partitions of the slice only, grouped per ID as sent; the columns in the state table order', () => {
     const sql = renderResultsStateInsert(REQUEST, SLICE, GLUE);
     expect(sql.split('\n')[0]).toBe('INSERT INTO tally.results_state');
     expect(summaryColumns(sql.slice(sql.indexOf('\n') + 1))).toEqual(STATE_ORDER);
     expect(sql).toMatch(
       new RegExp(
         [
-          `FROM tally\\.events`,
+          `FROM tally\\.events_by_arrival`,
           `WHERE project_id = 'proj-main'`,
           `AND dt BETWEEN '2026-03-02' AND '2026-03-22'`, // the run's first day to two days after the slice (future clamp)
-          `AND "\\$file_modified_time" >= from_iso8601_timestamp\\('2026-03-20T10:50:00\\.000Z'\\)`,
+          `AND received BETWEEN '2026-03-20-10' AND '2026-03-20-11'`, // the slice's arrival hours
           `AND received_at >= '2026-03-20T10:50:00\\.000Z'`,
           `AND received_at < '2026-03-20T11:50:00\\.000Z'`,
           `AND "timestamp" >= '2026-03-02T00:00:00\\.000Z'`,
@@ -86,13 +86,14 @@ describe('the incremental results SQL for Athena', () => {
     expect(cteNames(sql)).toEqual(['tail', 'state_rows', 'summaries', 'links', 'canonical', 'resolved', 'resolved_enrolled', 'users']);
     // tail: everything received since the watermark, merged up to the run's end.
     const tail = sql.slice(0, sql.indexOf('state_rows AS ('));
-    expect(tail).toMatch(/"\$file_modified_time" >= from_iso8601_timestamp\('2026-03-20T11:50:00\.000Z'\)/);
+    expect(tail).toContain('FROM tally.events_by_arrival');
+    expect(tail).toMatch(/AND received BETWEEN '2026-03-20-11' AND '9999-12-31-23'/);
     expect(tail).toMatch(/AND dt BETWEEN '2026-03-02' AND '2026-03-20'/);
     expect(tail).toMatch(/received_at >= '2026-03-20T11:50:00\.000Z'\s+AND received_at < '9999-12-31T23:59:59\.999Z'/);
     expect(tail).toContain(`CASE WHEN event_time > '2026-03-20T12:00:00.000Z' THEN sort_key END AS pending_key`);
     // state_rows: the experiment's committed slices only, no commit markers.
     expect(sql).toMatch(
-      /FROM tally\.results_state\s+WHERE project_id = 'proj-main'\s+AND experiment_id = 'exp-1'\s+AND slice_hi <= '2026-03-20T11:50:00\.000Z'\s+AND sent_user_id IS NOT NULL/,
+      /FROM tally\.results_state\s+WHERE project_id = 'proj-main'\s+AND experiment_id = 'exp-1'\s+AND dt BETWEEN '2026-02-28' AND '2026-03-20'\s+AND slice_hi <= '2026-03-20T11:50:00\.000Z'\s+AND sent_user_id IS NOT NULL/,
     );
     expect(sql).toMatch(/FROM tally\.identities\s+WHERE project_id = 'proj-main'\s+AND dt >= '2026-01-31'/);
     expect(sql).toContain(`WHERE s.pending_key IS NULL OR coalesce(s.first_at, s.last_at) <= '2026-03-20T12:00:00.000Z'`);
@@ -105,19 +106,21 @@ describe('the incremental results SQL for Athena', () => {
     expect(commit.split('\n')[0]).toBe('INSERT INTO tally.results_state');
     expect(summaryColumns(commit.slice(commit.indexOf('\n') + 1) + '\nFROM (')).toEqual(STATE_ORDER);
     expect(commit).toContain(`'2026-03-20T11:50:00.000Z' AS slice_hi`);
-    expect(renderResultsWatermark(REQUEST, GLUE)).toBe(
+    expect(renderResultsWatermark({ ...REQUEST, now: '2026-03-20T12:00:00.000Z' }, GLUE)).toBe(
       [
         'SELECT max(slice_hi) AS watermark',
         'FROM tally.results_state',
         "WHERE project_id = 'proj-main'",
         "  AND experiment_id = 'exp-1'",
+        "  AND dt BETWEEN '2026-02-28' AND '2026-03-20'",
         '  AND sent_user_id IS NULL',
       ].join('\n'),
     );
   });
 
   it('is the text DuckDB runs, but for the table names', () => {
-    const local = (sql: string) => sql.replaceAll(LOCAL.events, GLUE.events).replaceAll(LOCAL.identities, GLUE.identities).replaceAll(LOCAL.state, GLUE.state);
+    const local = (sql: string) =>
+      sql.replaceAll(LOCAL.events, GLUE.eventsByArrival).replaceAll(LOCAL.identities, GLUE.identities).replaceAll(LOCAL.state, GLUE.state);
     expect(local(renderResultsSummary(REQUEST, SLICE, LOCAL))).toBe(renderResultsSummary(REQUEST, SLICE, GLUE));
     expect(local(renderResultsCountIncremental(REQUEST, SLICE.hi, LOCAL))).toBe(renderResultsCountIncremental(REQUEST, SLICE.hi, GLUE));
   });
@@ -172,7 +175,7 @@ describe('AthenaResultsQuery.countIncremental (mocked Athena)', () => {
     return texts;
   }
   const query = () => new AthenaResultsQuery(client(), { workGroup: 'w', pollMs: 1 });
-  const run = { ...REQUEST, to: '2026-03-20T12:00:00.000Z', now: '2026-03-20T12:00:00.000Z' };
+  const run = { ...REQUEST, to: '2026-03-20T12:00:00.000Z', now: '2026-03-20T12:15:00.000Z' };
 
   it('reads the watermark, inserts the next slice, commits it, then counts from the new watermark', async () => {
     const texts = serve({ stored: SLICE.lo });
@@ -183,7 +186,7 @@ describe('AthenaResultsQuery.countIncremental (mocked Athena)', () => {
       'INSERT INTO tally.results_state',
       'WITH tail AS (',
     ]);
-    expect(texts[1]).toBe(renderResultsStateInsert(run, SLICE, GLUE)); // 10:50 to 12:00 minus the 10-minute allowance
+    expect(texts[1]).toBe(renderResultsStateInsert(run, SLICE, GLUE)); // 10:50 to 12:15 minus the 25-minute allowance
     expect(texts[2]).toBe(renderResultsCommit(run, SLICE, GLUE));
     expect(texts[3]).toBe(renderResultsCountIncremental(run, SLICE.hi, GLUE));
     expect(result.incremental).toEqual({ previousWatermark: SLICE.lo, watermark: SLICE.hi, committed: true, fullRecompute: false });
@@ -195,9 +198,24 @@ describe('AthenaResultsQuery.countIncremental (mocked Athena)', () => {
     expect(result.bytesScanned).toBe(4000);
   });
 
-  it('counts from the watermark still committed when the slice insert fails, and commits nothing', async () => {
+  it('counts from the watermark still committed when the slice insert fails, commits nothing and emits the ResultsStateWriteFailed metric', async () => {
     const texts = serve({ stored: SLICE.lo, failInsert: true });
-    const result = await query().countIncremental(run);
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const result = await query()
+      .countIncremental(run)
+      .finally(() => write.mockRestore());
+    const metrics = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => '_aws' in l);
+    expect(metrics).toEqual([
+      {
+        _aws: {
+          Timestamp: expect.any(Number),
+          CloudWatchMetrics: [{ Namespace: 'Tally', Dimensions: [['FunctionName']], Metrics: [{ Name: 'ResultsStateWriteFailed', Unit: 'Count' }] }],
+        },
+        FunctionName: 'local',
+        ResultsStateWriteFailed: 1,
+      },
+    ]);
     expect(texts).toHaveLength(3);
     expect(texts[2]).toBe(renderResultsCountIncremental(run, SLICE.lo, GLUE));
     expect(result.incremental).toMatchObject({ watermark: SLICE.lo, committed: false });

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
+import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
 import { storedEventFixture } from '../helpers/stored-event';
@@ -155,7 +156,9 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
   const deliverUntil = (now: number) => {
     for (; written < deliveries.length && deliveries[written]!.at <= now; written++) {
       const d = deliveries[written]!;
-      const dir = join(dataDir, d.dir, `project_id=${PROJECT}`, `dt=${d.dt}`);
+      // Events under their arrival hour, as Firehose's key (contract/arrival-partition.ts); identities by day only.
+      const received = d.dir === 'events' ? [`${ARRIVAL_PARTITION}=${arrivalHour((JSON.parse(d.lines[0]!) as StoredEvent).received_at)}`] : [];
+      const dir = join(dataDir, d.dir, `project_id=${PROJECT}`, `dt=${d.dt}`, ...received);
       mkdirSync(dir, { recursive: true });
       const file = join(dir, `f-${written}.ndjson`);
       writeFileSync(file, d.lines.join('\n') + '\n');
@@ -192,6 +195,10 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
       // The raw rows read follow the new files (about 6 hours' worth, read twice at most: the slice and
       // the newest files), not the window.
       if (now >= START + 3 * DAY) expect(incremental.rowsRead!, iso(now)).toBeLessThan(full.rowsRead! / 2);
+      // Compaction: one file per closed day (from the empty state's day, two before the start), plus
+      // the open day's slices (four runs a day).
+      const closedDays = Math.floor((now - START) / DAY) + 2;
+      expect(incremental.incremental.stateFiles!, iso(now)).toBeLessThanOrEqual(closedDays + 4);
       if (incremental.incremental.committed) committed++;
       enrolled = full.variants.reduce((n, v) => n + v.enrolled, 0);
     }

@@ -24,6 +24,7 @@ import type { StoredEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
 import { AthenaResultsQuery } from '../../lambdas/adapters/athena-results-query';
 import { DeadlineExceeded } from '../../lambdas/domain/deadline';
+import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import { DuckDbResultsQuery, LOCAL_TABLES } from '../../lambdas/adapters/duckdb-results-query';
 import type { CountRequest } from '../../lambdas/ports';
 import RESULTS_COUNT_SQL from '../../lambdas/adapters/sql/results-count.sql';
@@ -222,16 +223,20 @@ function storedEvent(e: EventSpec): StoredEvent {
   });
 }
 
-/** Appends records to <root>/project_id=<p>/dt=<day>/<file>, the local Firehose layout. */
+/**
+ * Appends records to <root>/project_id=<p>/dt=<day>/<file>, the local Firehose layout; an event
+ * (a record with received_at) under .../received=<its arrival hour>/, as the events stream keys it.
+ */
 function writePartitioned(
   root: string,
-  records: Array<{ project_id: string; timestamp: string }>,
+  records: Array<{ project_id: string; timestamp: string; received_at?: string }>,
   dtOf: (i: number) => string | undefined = () => undefined,
   file = 'part-0.ndjson',
 ): Map<string, number> {
   const byPartition = new Map<string, string[]>();
   records.forEach((r, i) => {
-    const dir = join(root, `project_id=${r.project_id}`, `dt=${dtOf(i) ?? r.timestamp.slice(0, 10)}`);
+    const arrival = r.received_at ? [`${ARRIVAL_PARTITION}=${arrivalHour(r.received_at)}`] : [];
+    const dir = join(root, `project_id=${r.project_id}`, `dt=${dtOf(i) ?? r.timestamp.slice(0, 10)}`, ...arrival);
     (byPartition.get(dir) ?? byPartition.set(dir, []).get(dir)!).push(JSON.stringify(r));
   });
   const counts = new Map<string, number>();

@@ -9,7 +9,8 @@
  *    table + the summary), renderResultsCommit (the slice's marker row) and renderResultsWatermark.
  * Pure; the same text for both engines except for the table names.
  */
-import type { Slice } from '../../domain/results-watermark';
+import { arrivalHour } from '../../contract/arrival-partition';
+import { initialWatermark, type Slice } from '../../domain/results-watermark';
 import type { CountRequest } from '../../ports';
 import { expandIncludes } from './include';
 import { renderSql, resultsCountParams, tableRef, toStoredIso, type SqlParam } from './render';
@@ -24,12 +25,20 @@ const RESULTS_COUNT_INCREMENTAL = expandIncludes(RESULTS_COUNT_INCREMENTAL_SQL);
 
 export interface IncrementalTables {
   events: string;
+  /**
+   * The raw events with the arrival hour as a partition (tally.events_by_arrival on AWS; locally the
+   * events view over the arrival folders a query reads), which the summaries read.
+   */
+  eventsByArrival: string;
   identities: string;
   /** The experiments' state: tally.results_state on AWS, a view over the Parquet files locally. */
   state: string;
 }
 
-/** The end of time as a received_at bound: the newest raw events have no upper bound. */
+/**
+ * The end of time as a received_at bound: the newest raw events have no upper bound (Athena's
+ * projection of the arrival hour ends at NOW, so it lists the hours up to the query's time).
+ */
 const OPEN_END = '9999-12-31T23:59:59.999Z';
 const DAY_MS = 86_400_000;
 /** How far after its arrival an event may be timestamped (the spec's 48-hour clamp, domain/limits.ts). */
@@ -46,6 +55,8 @@ function summaryParams(request: CountRequest, received: { lo: string; hi: string
     slice_lo: received.lo,
     slice_hi: received.hi,
     slice_dt: day(received.lo),
+    received_from: arrivalHour(received.lo),
+    received_to: arrivalHour(received.hi),
     aggregate_to: aggregateTo,
     from_ts: p.from_ts!,
     from_dt: p.from_dt!,
@@ -64,10 +75,15 @@ function summaryParams(request: CountRequest, received: { lo: string; hi: string
  * The state rows of one slice: events received in [slice.lo, slice.hi), timestamped from the run's
  * start (on any day up to two after the slice's end: the future clamp), merged up to slice.hi.
  */
-export function renderResultsSummary(request: CountRequest, slice: Slice, tables: Pick<IncrementalTables, 'events'>): string {
+export function renderResultsSummary(request: CountRequest, slice: Slice, tables: Pick<IncrementalTables, 'eventsByArrival'>): string {
   const lo = toStoredIso(slice.lo, 'slice.lo');
   const hi = toStoredIso(slice.hi, 'slice.hi');
-  return renderSql(RESULTS_SUMMARY, summaryParams(request, { lo, hi }, hi, day(addDays(hi, FUTURE_DAYS))), { events: tables.events });
+  return renderSql(RESULTS_SUMMARY, summaryParams(request, { lo, hi }, hi, day(addDays(hi, FUTURE_DAYS))), { events: tables.eventsByArrival });
+}
+
+/** The first day a slice of the experiment's state can start on: the empty state's watermark's. */
+export function stateFromDt(request: Pick<CountRequest, 'from'>): string {
+  return day(initialWatermark(toStoredIso(request.from, 'from')));
 }
 
 /** The incremental count: state rows of slices ending by `watermark`, plus the raw events received since. */
@@ -75,7 +91,7 @@ export function renderResultsCountIncremental(request: CountRequest, watermark: 
   const p = resultsCountParams(request);
   const w = toStoredIso(watermark, 'watermark');
   const tail = renderSql(RESULTS_SUMMARY, summaryParams(request, { lo: w, hi: OPEN_END }, p.to_ts as string, p.to_dt as string), {
-    events: tables.events,
+    events: tables.eventsByArrival,
   });
   const body = renderSql(
     RESULTS_COUNT_INCREMENTAL,
@@ -83,6 +99,8 @@ export function renderResultsCountIncremental(request: CountRequest, watermark: 
       project_id: p.project_id!,
       experiment_id: request.experimentId,
       watermark: w,
+      state_from_dt: stateFromDt(request),
+      state_to_dt: day(w),
       to_ts: p.to_ts!,
       identities_from_dt: p.identities_from_dt!,
       variants: p.variants!,
@@ -98,7 +116,7 @@ export function summaryDays(request: CountRequest, slice: Slice): { fromDt: stri
 }
 
 /** Athena: appends a slice's summary to the state table. */
-export function renderResultsStateInsert(request: CountRequest, slice: Slice, tables: Pick<IncrementalTables, 'events' | 'state'>): string {
+export function renderResultsStateInsert(request: CountRequest, slice: Slice, tables: Pick<IncrementalTables, 'eventsByArrival' | 'state'>): string {
   return `INSERT INTO ${tableRef(tables.state)}\n${renderResultsSummary(request, slice, tables)}`;
 }
 
@@ -113,7 +131,19 @@ export function renderResultsCommit(request: CountRequest, slice: Slice, tables:
   );
 }
 
-/** Athena: the committed watermark (one row, NULL for an empty state). */
-export function renderResultsWatermark(request: Pick<CountRequest, 'projectId' | 'experimentId'>, tables: Pick<IncrementalTables, 'state'>): string {
-  return renderSql(RESULTS_WATERMARK_SQL, { project_id: request.projectId, experiment_id: request.experimentId }, { state: tables.state });
+/** Athena: the committed watermark (one row, NULL for an empty state); `now` is the run's clock. */
+export function renderResultsWatermark(
+  request: Pick<CountRequest, 'projectId' | 'experimentId' | 'from'> & { now: string },
+  tables: Pick<IncrementalTables, 'state'>,
+): string {
+  return renderSql(
+    RESULTS_WATERMARK_SQL,
+    {
+      project_id: request.projectId,
+      experiment_id: request.experimentId,
+      state_from_dt: stateFromDt(request),
+      state_to_dt: day(toStoredIso(request.now, 'now')),
+    },
+    { state: tables.state },
+  );
 }

@@ -4,11 +4,14 @@
 -- experiment's state instead of the raw history.
 --
 -- NOT A WHOLE QUERY: render.ts puts `WITH tail AS (<results-summary.sql>),` in front of this text.
--- tail is the summary of the raw events received at or after the committed watermark (files
--- modified since), merged up to the run's end (:to_ts), so its rows have the state's shape.
+-- tail is the summary of the raw events received at or after the committed watermark (the arrival
+-- hours since), merged up to the run's end (:to_ts), so its rows have the state's shape.
 --
 -- Parameters: :project_id, :experiment_id, :watermark (the committed watermark: the state rows of
--- slices ending at or before it count), :to_ts (the run's end), :identities_from_dt, :variants.
+-- slices ending at or before it count), :state_from_dt and :state_to_dt (the days of the state's
+-- dt partitions those slices can start on: from the empty state's watermark to the watermark's
+-- day; every state query is bounded by dt, so projection expands only the experiment's days),
+-- :to_ts (the run's end), :identities_from_dt, :variants.
 -- Tables: {{state}} (tally.results_state on AWS, the Parquet files under the data directory
 -- locally) and {{identities}}.
 --
@@ -28,6 +31,7 @@ state_rows AS (
   FROM {{state}}
   WHERE project_id = :project_id
     AND experiment_id = :experiment_id
+    AND dt BETWEEN :state_from_dt AND :state_to_dt
     AND slice_hi <= :watermark
     -- Commit markers (Athena: one row per committed slice, results-commit.sql) carry no ID.
     AND sent_user_id IS NOT NULL

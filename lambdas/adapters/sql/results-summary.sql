@@ -26,9 +26,10 @@
 -- The columns read from an event and the enrollment variant are results-count.sql's rules, included
 -- from rules/event-columns.sql and rules/enrollment-variant.sql.
 -- Same dialect rules as results-count.sql (Trino; DuckDB with the json_extract_scalar and
--- from_iso8601_timestamp macros). Events are read from the run's days whose files were modified at
--- or after :slice_lo ("$file_modified_time": Athena skips older objects; DuckDB lists only those
--- files): an event is written to a file after it is received.
+-- from_iso8601_timestamp macros). Events are read from {{events}} = tally.events_by_arrival (locally a
+-- view over the same folders), pruned by partition: the run's event days (dt) and the arrival hours
+-- (received, the hour of received_at: contract/arrival-partition.ts) of [:slice_lo, :slice_hi), so
+-- Athena's partition projection lists only those folders (docs/decisions/incremental-results.md).
 SELECT
   sent_user_id,
   variant,
@@ -66,7 +67,7 @@ FROM (
       FROM {{events}}
       WHERE project_id = :project_id
         AND dt BETWEEN :from_dt AND :events_to_dt
-        AND "$file_modified_time" >= from_iso8601_timestamp(:slice_lo)
+        AND received BETWEEN :received_from AND :received_to
         AND received_at >= :slice_lo
         AND received_at < :slice_hi
         AND "timestamp" >= :from_ts

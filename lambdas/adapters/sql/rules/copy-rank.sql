@@ -12,7 +12,7 @@
 -- by rules/event-columns.sql (so by every results query), by the recent-events listing
 -- (recent-events.ts) and by the unique events view (unique-events.sql). The including query keeps
 -- `copy_rank = 1` one level up. Its WHERE filters first: a filter that copies of one event do not
--- all pass (received_at, user_id, "$file_modified_time") can leave a later copy as the first; one
+-- all pass (received_at, its arrival hour received, user_id) can leave a later copy as the first; one
 -- they all pass (project_id, dt, name, sent_user_id, timestamp) cannot. Partitioned by project_id
 -- and dt as well: they change nothing (copies share them), but a filter on them outside a view over
 -- this rule still reaches the table scan (Trino pushes a predicate on a window's PARTITION BY columns

@@ -1,0 +1,15 @@
+/**
+ * Tally's custom CloudWatch metrics (embedded metric format, lambdas/logging/metric.ts), shared by the
+ * Lambdas that emit them and the CDK app's alarms (lib/alarms.ts), so both name them the same.
+ */
+export const METRICS_NAMESPACE = 'Tally';
+
+/**
+ * A results run that could not write or commit its state slice (Athena INSERT INTO, or locally the
+ * Parquet file or watermark.json): the results stay exact (counted from the watermark still
+ * committed), but the raw data read per run grows until a write succeeds. Dimension: FunctionName.
+ */
+export const RESULTS_STATE_WRITE_FAILED = 'ResultsStateWriteFailed';
+
+/** The dimension the metrics carry: the Lambda function's name (logging/metric.ts functionName; "local" under npm start). */
+export const FUNCTION_DIMENSION = 'FunctionName';
