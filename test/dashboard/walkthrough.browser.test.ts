@@ -42,7 +42,7 @@ describeBrowser('dashboard: the README walk-through', () => {
     await clickButton(page, 'Create experiment');
     await typeInto(page, 'Name', 'Checkout button');
     await typeInto(page, 'Goal event', 'purchase');
-    expect(await page.$$eval('.variants-field input', (i) => i.map((x: any) => x.value))).toEqual(['control', 'treatment']);
+    expect(await page.$$eval('.variants-field input[name^="variant-"]', (i) => i.map((x: any) => x.value))).toEqual(['control', 'treatment']);
     await clickButton(page, 'Save');
     await page.waitForSelector('::-p-text(Created.)');
     await clickButton(page, 'Start');

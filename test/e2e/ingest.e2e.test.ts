@@ -37,9 +37,15 @@ describe('POST /v1/events', () => {
     );
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
+    // <prefix>project_id=<id>/dt=<event day>/received=<arrival hour, UTC>/<file>.ndjson (docs/data-model.md)
     const dir = join(stack.eventsDir, `project_id=${project}`, 'dt=2026-03-04');
     expect(existsSync(dir)).toBe(true);
-    expect(readdirSync(dir).every((f) => f.endsWith('.ndjson'))).toBe(true);
+    const hours = readdirSync(dir);
+    expect(hours).toHaveLength(1);
+    expect(hours[0]).toMatch(/^received=\d{4}-\d{2}-\d{2}-\d{2}$/);
+    const files = readdirSync(join(dir, hours[0]!));
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.every((f) => f.endsWith('.ndjson'))).toBe(true);
     const stored = stack.rawEvents(project).find((e) => e.user_id === 'layout-user');
     expect(stored).toMatchObject({
       project_id: project,
