@@ -72,16 +72,7 @@ export class Analytics extends Construct {
         compressed: true,
         columns: dataColumns(spec.columns).map((c) => ({ name: c, type: Schema.STRING, comment: hiveComment(c) })),
         partitionKeys: PARTITION_COLUMNS.map((c) => ({ name: c, type: Schema.STRING })),
-        partitionProjection: {
-          // Injected: any project ID works without redeploying, but queries must filter on project_id.
-          project_id: PartitionProjectionConfiguration.injected(),
-          dt: PartitionProjectionConfiguration.date({
-            min: FIRST_EVENT_DAY,
-            max: LAST_EVENT_DAY,
-            format: 'yyyy-MM-dd',
-            step: { interval: 1, intervalUnit: DateIntervalUnit.DAYS },
-          }),
-        },
+        partitionProjection: projectAndDayProjection(),
         parameters: { 'storage.location.template': `${location}project_id=\${project_id}/dt=\${dt}/` },
       });
       return [name, table] as const;
@@ -104,13 +95,7 @@ export class Analytics extends Construct {
       columns: dataColumns(events.columns).map((c) => ({ name: c, type: Schema.STRING, comment: hiveComment(c) })),
       partitionKeys: [...PARTITION_COLUMNS, ARRIVAL_PARTITION].map((c) => ({ name: c, type: Schema.STRING })),
       partitionProjection: {
-        project_id: PartitionProjectionConfiguration.injected(),
-        dt: PartitionProjectionConfiguration.date({
-          min: FIRST_EVENT_DAY,
-          max: LAST_EVENT_DAY,
-          format: 'yyyy-MM-dd',
-          step: { interval: 1, intervalUnit: DateIntervalUnit.DAYS },
-        }),
+        ...projectAndDayProjection(),
         [ARRIVAL_PARTITION]: PartitionProjectionConfiguration.date({
           min: `${FIRST_EVENT_DAY}-00`,
           max: 'NOW',
@@ -178,6 +163,19 @@ export class Analytics extends Construct {
       },
     });
   }
+}
+
+/** The raw tables' first two partition levels: the project (injected: any project ID works without redeploying, but queries must filter on project_id) and the event's day. */
+function projectAndDayProjection() {
+  return {
+    project_id: PartitionProjectionConfiguration.injected(),
+    dt: PartitionProjectionConfiguration.date({
+      min: FIRST_EVENT_DAY,
+      max: LAST_EVENT_DAY,
+      format: 'yyyy-MM-dd',
+      step: { interval: 1, intervalUnit: DateIntervalUnit.DAYS },
+    }),
+  };
 }
 
 function hiveComment(name: string): string | undefined {
