@@ -27,7 +27,7 @@ export interface AthenaAnalyticsViewsOptions {
 
 export class AthenaAnalyticsViews implements AnalyticsViews {
   constructor(
-    private readonly athena: Pick<AthenaResultsQuery, 'run' | 'eventsTable' | 'outputLocation'>,
+    private readonly athena: Pick<AthenaResultsQuery, 'run' | 'eventsTable'>,
     private readonly options: AthenaAnalyticsViewsOptions,
     private readonly resultFiles: QueryResultFiles,
   ) {}
@@ -57,9 +57,7 @@ export class AthenaAnalyticsViews implements AnalyticsViews {
       const { execution } = await this.athena.run(sql, Date.now() + this.options.maxWaitMs);
       location = execution.ResultConfiguration?.OutputLocation;
     } catch (err) {
-      if (err instanceof AthenaQueryError && err.queryExecutionId) {
-        location = await this.athena.outputLocation(err.queryExecutionId).catch(() => undefined);
-      }
+      if (err instanceof AthenaQueryError) location = err.outputLocation;
       throw err;
     } finally {
       if (location) {

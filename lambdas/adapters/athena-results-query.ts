@@ -64,6 +64,8 @@ export class AthenaQueryError extends Error {
   constructor(
     message: string,
     readonly queryExecutionId: string | undefined,
+    /** Where the query wrote its result files (GetQueryExecution's OutputLocation), when Athena said. */
+    readonly outputLocation?: string,
   ) {
     super(message);
   }
@@ -185,12 +187,6 @@ export class AthenaResultsQuery implements ResultsQuery {
     return this.tables.events;
   }
 
-  /** Where a query wrote its result file (`s3://…/<QueryID>.<ext>`), as GetQueryExecution reports it. */
-  async outputLocation(queryExecutionId: string): Promise<string | undefined> {
-    const { QueryExecution: execution } = await this.athena.send(new GetQueryExecutionCommand({ QueryExecutionId: queryExecutionId }));
-    return execution?.ResultConfiguration?.OutputLocation;
-  }
-
   private async waitFor(id: string, deadlineMs: number): Promise<QueryExecution> {
     const ownLimit = Date.now() + this.maxWaitMs;
     const deadline = Math.min(ownLimit, deadlineMs);
@@ -201,7 +197,7 @@ export class AthenaResultsQuery implements ResultsQuery {
       if (state === 'SUCCEEDED') return execution!;
       if (state === 'FAILED' || state === 'CANCELLED') {
         const reason = execution?.Status?.StateChangeReason ?? execution?.Status?.AthenaError?.ErrorMessage ?? 'no reason given';
-        throw new AthenaQueryError(`Athena results query ${id} ${state}: ${reason}`, id);
+        throw new AthenaQueryError(`Athena results query ${id} ${state}: ${reason}`, id, execution?.ResultConfiguration?.OutputLocation);
       }
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
@@ -210,6 +206,7 @@ export class AthenaResultsQuery implements ResultsQuery {
         throw new AthenaQueryError(
           `Athena results query ${id} did not finish within ${this.maxWaitMs} ms (last state ${state ?? 'unknown'}); it was stopped`,
           id,
+          execution?.ResultConfiguration?.OutputLocation,
         );
       }
       await sleep(Math.min(delay, remaining));

@@ -126,7 +126,6 @@ describe('AthenaAnalyticsViews', () => {
     const views = new AthenaAnalyticsViews(
       {
         eventsTable: 'tally_staging.events',
-        outputLocation: async () => undefined,
         run: async (sql: string) => {
           sent.push(sql);
           return { rows: [], execution: {} };
