@@ -1,4 +1,6 @@
 /** Experiments: names, states and transitions (spec "States and transitions"). */
+import type { ExperimentMetric } from './experiment-metric';
+import type { Correction } from './p-value-correction';
 import { sdkSnakeCase } from './sdk-snake-case';
 
 export const EXPERIMENT_STATUSES = ['created', 'running', 'stopped'] as const;
@@ -17,6 +19,12 @@ export interface Experiment {
   /** Whole percentages in the order of variants, summing to 100; null: an equal split (domain/variant-weights.ts). */
   weights: number[] | null;
   goal_event: string;
+  /** Metrics beyond the goal (issue 22, experiment-metric.ts); absent on experiments stored before them: none. */
+  metrics?: ExperimentMetric[];
+  /** Sequential testing switch; absent: DEFAULT_SEQUENTIAL (metric-comparison.ts). */
+  sequential?: boolean;
+  /** Multiple-testing correction; absent: none. */
+  correction?: Correction | null;
   description: string | null;
   status: ExperimentStatus;
   created_at: string;
