@@ -13,6 +13,7 @@ import type {
   RateLimitRegistry,
   RecentEvents,
   RecentUsers,
+  PlanningBaselines,
   ResultsQuery,
   ResultsStore,
 } from './ports';
@@ -35,6 +36,8 @@ export interface Deps {
   recentEvents: RecentEvents;
   /** The recent-users listing over the same stream and window. */
   recentUsers: RecentUsers;
+  /** The planning baseline over the raw event stream (DuckDB locally, Athena on AWS). */
+  planningBaselines: PlanningBaselines;
   /** The analyst views (unique_events): Athena views on AWS, made at deploy; locally <data dir>/views.sql. */
   analyticsViews: AnalyticsViews;
   geo: GeoLookup;

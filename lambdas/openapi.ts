@@ -13,6 +13,7 @@ import { SentEventSchema } from './domain/event-schema';
 import { LIMITS } from './domain/limits';
 import { Query as EventsListQuery } from './handlers/events-list';
 import { UsersListQuery } from './handlers/users';
+import { PlanRequest } from './handlers/plan';
 import { CorrectionField, CreateExperiment, Metric, PatchExperiment, Sequential } from './handlers/experiments-admin';
 import { CreateKey } from './handlers/keys';
 import { CreateProject } from './handlers/projects';
@@ -135,6 +136,44 @@ interface Operation {
   responses: Record<number, { description: string; body?: z.ZodType }>;
 }
 
+const PlanResponse = z.object({
+  metric: z.object({ event: z.string(), kind: z.enum(['conversion', 'count', 'sum']), property: z.string().nullable() }),
+  baseline: z.object({
+    rate: z.number().nullable().describe('Conversion: the share of active users who sent the event; null for count and sum'),
+    mean: z.number().describe('The mean per user (the rate for conversion)'),
+    variance: z.number().describe('The variance per user (rate × (1 − rate) for conversion)'),
+    users_per_day: z
+      .number()
+      .nullable()
+      .describe('Users expected to enroll per day; null when neither the events nor the override give it (days is then null)'),
+    source: z.enum(['events', 'override']).describe('Where rate, mean and variance came from'),
+    users_per_day_source: z.enum(['events', 'override']).nullable(),
+    events: z
+      .object({
+        from: z.string(),
+        to: z.string(),
+        lookback_days: z.number().int(),
+        active_users: z.number().int().nullable().describe('Canonical users with any event in the look-back'),
+        days_observed: z
+          .number()
+          .nullable()
+          .describe("Days the look-back has data for (from its first event, 1 to lookback_days): users_per_day's denominator"),
+      })
+      .nullable()
+      .describe('The look-back read; null when the override gave everything'),
+  }),
+  mde: z.number(),
+  power: z.number(),
+  alpha: z.number(),
+  sequential: z.boolean(),
+  experiment_id: z.string().nullable(),
+  variants: z
+    .array(z.object({ variant: z.string(), weight: z.number().int().nullable(), users: z.number().int() }))
+    .describe('Users needed per variant, control first'),
+  users_total: z.number().int().describe('Users needed, all variants together'),
+  days: z.number().int().nullable().describe('Whole days to enroll users_total at users_per_day'),
+});
+
 const ok = (description: string, body?: z.ZodType) => ({ 200: { description, ...(body ? { body } : {}) } });
 const created = (description: string, body: z.ZodType) => ({ 201: { description, body } });
 
@@ -213,6 +252,18 @@ const OPERATIONS: Record<RouteName, Operation> = {
   'admin-experiments-update': { summary: 'Change an experiment', body: PatchExperiment, responses: ok('The experiment', Experiment) },
   'admin-experiments-start': { summary: 'Start an experiment', responses: ok('The experiment', Experiment) },
   'admin-experiments-stop': { summary: 'Stop an experiment', responses: ok('The experiment', Experiment) },
+  'admin-plan-compute': {
+    summary:
+      'Plan an experiment: users per variant, total users and run time to detect a relative change (baseline from the last lookback_days of events, or the override)',
+    body: PlanRequest,
+    responses: {
+      ...ok('The plan', PlanResponse),
+      422: {
+        description: "Cannot be planned: the project's events give no baseline for the metric (send baseline), or the change is too small to detect",
+        body: AdminError,
+      },
+    },
+  },
   'admin-results-get': { summary: 'The latest computed results of an experiment', responses: ok('Results', Results) },
   'admin-results-refresh': {
     summary: 'Recompute the results of an experiment now (202 when it does not finish within 20 s; poll results_url)',

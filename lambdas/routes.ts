@@ -64,6 +64,8 @@ export const DEPENDENCIES = {
   recentEvents: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'EVENTS_RETENTION_DAYS'] },
   /** The recent-users listing: the same Athena reads over the same window as the recent-events listing. */
   recentUsers: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'EVENTS_RETENTION_DAYS'] },
+  /** The planning baseline: Athena over the raw events of the look-back's days and the identities, as the results read them. */
+  planningBaselines: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'] },
   /** The analyst views (unique_events): Athena DDL in the workgroup; the grant adds creating and dropping the views in the Glue database. */
   analyticsViews: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'] },
   rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
@@ -208,6 +210,14 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/experiments/{id}/stop',
     auth: 'admin',
     uses: { ...ADMIN, experiments: 'readWrite' },
+  },
+  {
+    name: 'admin-plan-compute',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/plan',
+    auth: 'admin',
+    uses: { ...ADMIN, experiments: 'read', planningBaselines: 'query' },
+    timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
     name: 'admin-results-get',

@@ -187,6 +187,11 @@ export class AthenaResultsQuery implements ResultsQuery {
     return this.tables.events;
   }
 
+  /** The qualified identities table name. */
+  get identitiesTable(): string {
+    return this.tables.identities;
+  }
+
   private async waitFor(id: string, deadlineMs: number): Promise<QueryExecution> {
     const ownLimit = Date.now() + this.maxWaitMs;
     const deadline = Math.min(ownLimit, deadlineMs);

@@ -3,6 +3,7 @@ import { AthenaClient } from '@aws-sdk/client-athena';
 import { S3Client } from '@aws-sdk/client-s3';
 import { AthenaAnalyticsViews } from '../adapters/athena-analytics-views';
 import { AthenaRecentEvents } from '../adapters/athena-recent-events';
+import { AthenaPlanningBaselines } from '../adapters/athena-planning-baseline';
 import { AthenaRecentUsers } from '../adapters/athena-recent-users';
 import { AthenaResultsQuery } from '../adapters/athena-results-query';
 import { S3QueryResultFiles } from '../adapters/s3-query-result-files';
@@ -31,6 +32,10 @@ export const athenaRecentEvents: Wiring<'recentEvents'> = (env) =>
 /** The recent-users listing: the same reads and window. */
 export const athenaRecentUsers: Wiring<'recentUsers'> = (env) =>
   new AthenaRecentUsers(athena(env), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
+
+/** The planning baseline: Athena over the look-back's event partitions and the identities. */
+export const athenaPlanningBaselines: Wiring<'planningBaselines'> = (env) =>
+  new AthenaPlanningBaselines(athena(env), { maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
 
 /** The analyst views (unique_events), created by the deploy's custom resource in the raw tables' database. */
 export const athenaAnalyticsViews: Wiring<'analyticsViews'> = (env) =>

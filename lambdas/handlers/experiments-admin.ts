@@ -26,7 +26,7 @@ const Name = textRule(
   'name',
 ).refine((n) => snakeCase(n) !== '', 'name must contain letters or digits');
 
-const Variants = z
+export const Variants = z
   .array(
     textRule(
       z
@@ -45,7 +45,7 @@ const Variants = z
   .refine((v) => new Set(v).size === v.length, 'variants must be unique');
 
 /** Whole percentages, one per variant; the rules across fields (count, sum) are weightsProblem's. */
-const Weights = z
+export const Weights = z
   .array(z.number({ error: 'each weight must be a number (a whole percentage)' }).int('weights must be whole percentages'), {
     error: 'weights must be an array of whole percentages, one per variant, or null for an equal split',
   })

@@ -5,6 +5,7 @@ import type { RouteName } from '../routes';
 import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
+import { createPlanHandler } from './plan';
 import { createUsersGetHandler, createUsersListHandler } from './users';
 import { createResultsGetHandler, createResultsRefreshHandler } from './results';
 import { ExperimentCatalog } from '../services/experiment-catalog';
@@ -40,6 +41,7 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-experiments-update': createExperimentsUpdateHandler(deps),
     'admin-experiments-start': createExperimentsStartHandler(deps),
     'admin-experiments-stop': createExperimentsStopHandler(deps),
+    'admin-plan-compute': createPlanHandler(deps),
     'admin-results-get': createResultsGetHandler(deps),
     'admin-results-refresh': createResultsRefreshHandler(deps),
   };

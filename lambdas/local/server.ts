@@ -182,6 +182,7 @@ async function startStack(
         await deps.resultsQuery.close?.();
         await deps.recentEvents.close?.();
         await deps.recentUsers.close?.();
+        await deps.planningBaselines.close?.();
         ddb.destroy();
         firehoseSdk.destroy();
         await dynamo.close();

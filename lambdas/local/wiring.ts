@@ -10,6 +10,7 @@ import type { GeoLookup } from '../domain/geo';
 import { DuckDbAnalyticsViews } from '../adapters/duckdb-analyst-views';
 import { DuckDbRecentEvents } from '../adapters/duckdb-recent-events';
 import { DuckDbRecentUsers } from '../adapters/duckdb-recent-users';
+import { DuckDbPlanningBaselines } from '../adapters/duckdb-planning-baseline';
 import { DuckDbResultsQuery } from '../adapters/duckdb-results-query';
 import { NO_GEO } from '../adapters/geo-mmdb';
 import { NO_RATE_LIMIT_REGISTRY } from '../adapters/no-rate-limit-registry';
@@ -56,6 +57,7 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     resultsQuery: new DuckDbResultsQuery(dataDir),
     recentEvents: new DuckDbRecentEvents(dataDir),
     recentUsers: new DuckDbRecentUsers(dataDir),
+    planningBaselines: new DuckDbPlanningBaselines(dataDir),
     // The Athena views' stand-in: a DuckDB script in the data directory (written by the server at start).
     analyticsViews: new DuckDbAnalyticsViews(dataDir),
     geo: geo ?? NO_GEO,

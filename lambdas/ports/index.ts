@@ -16,3 +16,4 @@ export type * from './analytics-views';
 export * from './raw-stream';
 export * from './experiment-store';
 export type * from './recent-users';
+export type * from './planning-baseline';

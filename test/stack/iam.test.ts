@@ -187,6 +187,24 @@ describe('IAM statements', () => {
   });
 });
 
+describe('the planning function (POST .../plan)', () => {
+  it('reads the projects and experiments, queries Athena over the raw tables, and writes nothing but its query results', () => {
+    const statements = statementsOf(s.stack.functions['admin-plan-compute']);
+    const actions = statements.flatMap((st) => asArray(st.Action));
+    for (const action of DYNAMO_WRITE) expect(actions, action).not.toContain(action);
+    const tables = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('dynamodb:'))).map((st) => JSON.stringify(st.Resource));
+    for (const table of ['projects', 'experiments'] as const) expect(tables.join(), table).toContain(logicalId(s.stack.tables[table]));
+    for (const table of ['results', 'events', 'identities', 'api_keys', 'assignments'] as const) {
+      expect(tables.join(), table).not.toContain(logicalId(s.stack.tables[table]));
+    }
+    expect(actions.some((a) => a.startsWith('firehose:'))).toBe(false);
+    expect(actions).toContain('athena:StartQueryExecution');
+    const rawWrites = statements.filter((st) => asArray(st.Action).includes('s3:PutObject') && mentions(st.Resource, logicalId(s.stack.raw.bucket)));
+    expect(rawWrites).toHaveLength(0);
+    expect(JSON.stringify(statements.map((st) => st.Resource))).not.toContain(JSON.stringify({ Ref: logicalId(s.stack.analytics.resultsState) }));
+  });
+});
+
 describe('grants from what the results job does: INSERT INTO the projected state table', () => {
   // What Athena's Hive metastore may call for the partitions an INSERT INTO writes: it looks them up
   // (singly or in batches) and creates or updates them, even under partition projection

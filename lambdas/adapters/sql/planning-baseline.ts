@@ -1,0 +1,55 @@
+/**
+ * The planning baseline's query (planning-baseline.sql, its rules included), one text for DuckDB and
+ * Athena, and the mapping of its one row. Pure.
+ */
+import { PATH_SAFE_PROPERTY } from '../../domain/planning-baseline';
+import type { BaselineRequest, BaselineSums } from '../../ports';
+import { expandIncludes } from './include';
+import PLANNING_BASELINE_SQL from './planning-baseline.sql';
+import { renderSql, toStoredIso, type SqlParam } from './render';
+import { SqlRenderError } from './render-error';
+
+const PLANNING_BASELINE = expandIncludes(PLANNING_BASELINE_SQL);
+
+export function planningBaselineParams(request: BaselineRequest): Record<string, SqlParam> {
+  const fromTs = toStoredIso(request.from, 'from');
+  const toTs = toStoredIso(request.to, 'to');
+  if (request.property !== undefined && !PATH_SAFE_PROPERTY.test(request.property)) {
+    throw new SqlRenderError(`property "${request.property}" cannot be a JSON path key`);
+  }
+  return {
+    project_id: request.projectId,
+    from_ts: fromTs,
+    to_ts: toTs,
+    from_dt: fromTs.slice(0, 10),
+    to_dt: toTs.slice(0, 10),
+    // The day before the project's creation (results-count.sql, "Partition pruning").
+    identities_from_dt: new Date(Date.parse(toStoredIso(request.projectCreatedAt, 'projectCreatedAt')) - 86_400_000).toISOString().slice(0, 10),
+    event: request.event,
+    property_path: request.property === undefined ? '$' : `$["${request.property}"]`,
+  };
+}
+
+export function renderPlanningBaseline(request: BaselineRequest, tables: { events: string; identities: string }): string {
+  return renderSql(PLANNING_BASELINE, planningBaselineParams(request), tables);
+}
+
+/** A number as either engine returns it: a bigint or number (DuckDB), text (Athena). */
+function toNumber(value: unknown, label: string): number {
+  const n = typeof value === 'bigint' ? Number(value) : typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw new Error(`Planning baseline query returned a bad ${label}: ${String(value)}`);
+  return n;
+}
+
+export function toBaselineSums(rows: Array<Record<string, unknown>>): BaselineSums {
+  const row = rows[0];
+  if (!row) throw new Error('Planning baseline query returned no row');
+  const first = row.first_seen;
+  return {
+    users: toNumber(row.users, 'users'),
+    converted: toNumber(row.converted, 'converted'),
+    value_sum: toNumber(row.value_sum, 'value_sum'),
+    value_sum_squares: toNumber(row.value_sum_squares, 'value_sum_squares'),
+    first_seen: first === null || first === undefined || first === '' ? null : String(first),
+  };
+}

@@ -1,0 +1,276 @@
+/**
+ * POST /admin/v1/projects/{project_id}/plan: how many users an experiment needs, and how many days it
+ * must run, to detect a relative change of a metric (issue 22, "Planning"; docs/api.md "Plan an
+ * experiment"). The baseline comes from the project's own recent events (domain/planning-baseline.ts
+ * over adapters/sql/planning-baseline.sql), or from the request's override where it gives one; the
+ * sample size is domain/sample-size.ts's.
+ */
+import * as z from 'zod';
+import { textRule } from '../domain/client-text-schema';
+import { DEFAULT_VARIANTS } from '../domain/experiment';
+import { DEFAULT_SEQUENTIAL, METRIC_LIMITS } from '../domain/experiment-metric-fields';
+import {
+  DEFAULT_LOOKBACK_DAYS,
+  MAX_LOOKBACK_DAYS,
+  PATH_SAFE_PROPERTY,
+  PLANNING_METRIC_KINDS,
+  measuredBaseline,
+  type MeasuredBaseline,
+  type PlanningMetricKind,
+} from '../domain/planning-baseline';
+import { sampleSize, type PlanningMetric } from '../domain/sample-size';
+import { weightsProblem } from '../domain/variant-weights';
+import { ApiError, notFound } from '../http/api-error';
+import { json } from '../http/event';
+import { jsonBody } from '../http/validate';
+import type { ExperimentStore, PlanningBaselines, ProjectStore } from '../ports';
+import { isGeneratedIdShape, requireProject, wrapAdmin, type AdminDeps } from './admin';
+import { Variants, Weights } from './experiments-admin';
+
+const DAY_MS = 86_400_000;
+
+const PlanMetric = z
+  .object(
+    {
+      event: textRule(
+        z
+          .string({ error: (iss) => (iss.input === undefined ? 'metric.event is required: the event to plan for' : 'metric.event must be a string') })
+          .min(1, 'metric.event must not be empty')
+          .max(METRIC_LIMITS.eventLength, `metric.event is longer than ${METRIC_LIMITS.eventLength} characters`),
+        'metric.event',
+      ),
+      kind: z
+        .enum(PLANNING_METRIC_KINDS, { error: `metric.kind must be one of ${PLANNING_METRIC_KINDS.map((k) => `"${k}"`).join(', ')}` })
+        .default('conversion'),
+      property: textRule(
+        z
+          .string({ error: 'metric.property must be a string: the numeric event property a sum metric sums' })
+          .min(1, 'metric.property must not be empty')
+          .max(METRIC_LIMITS.propertyLength, `metric.property is longer than ${METRIC_LIMITS.propertyLength} characters`)
+          .regex(PATH_SAFE_PROPERTY, 'metric.property must not contain double quotes, backslashes or control characters'),
+        'metric.property',
+      ).optional(),
+    },
+    { error: 'metric must be an object { event, kind, property? }' },
+  )
+  .strict()
+  .superRefine((m, ctx) => {
+    if (m.kind === 'sum' && m.property === undefined)
+      ctx.addIssue({ code: 'custom', message: 'a sum metric needs property: the numeric property to sum', path: ['property'] });
+    if (m.kind !== 'sum' && m.property !== undefined)
+      ctx.addIssue({ code: 'custom', message: `a ${m.kind} metric takes no property (only sum does)`, path: ['property'] });
+  });
+
+const positive = (field: string, what: string) =>
+  z.number({ error: `${field} must be a number: ${what}` }).refine((n) => Number.isFinite(n) && n > 0, `${field} must be above 0: ${what}`);
+
+const BaselineOverride = z
+  .object(
+    {
+      rate: z
+        .number({ error: 'baseline.rate must be a number between 0 and 1 (the share of users who convert)' })
+        .gt(0, 'baseline.rate must be above 0 (the share of users who convert)')
+        .lt(1, 'baseline.rate must be below 1 (the share of users who convert)')
+        .optional(),
+      mean: z
+        .number({ error: 'baseline.mean must be a number: the mean value per user' })
+        .refine((n) => Number.isFinite(n) && n !== 0, 'baseline.mean must be a non-zero number: the mean value per user')
+        .optional(),
+      variance: positive('baseline.variance', 'the variance of the value per user').optional(),
+      users_per_day: positive('baseline.users_per_day', 'the users expected to enroll per day').optional(),
+    },
+    { error: 'baseline must be an object { rate?, mean?, variance?, users_per_day? }' },
+  )
+  .strict();
+
+export const PlanRequest = z
+  .object({
+    metric: PlanMetric.optional(),
+    mde: z
+      .number({
+        error: (iss) => (iss.input === undefined ? 'mde is required: the relative change to detect (0.05 for +5%)' : 'mde must be a number (0.05 for +5%)'),
+      })
+      .refine((n) => Number.isFinite(n) && n > 0, 'mde must be above 0: the relative change to detect (0.05 for +5%)')
+      .refine((n) => n <= 10, 'mde must be at most 10 (+1000%)'),
+    power: z
+      .number({ error: 'power must be a number between 0 and 1 (0.8 for 80%)' })
+      .gt(0, 'power must be above 0')
+      .lt(1, 'power must be below 1')
+      .default(0.8),
+    alpha: z
+      .number({ error: 'alpha must be a number between 0 and 0.5 (0.05 for 95% confidence)' })
+      .gt(0, 'alpha must be above 0')
+      .max(0.5, 'alpha must be at most 0.5')
+      .default(0.05),
+    experiment_id: z.string({ error: 'experiment_id must be a string' }).min(1, 'experiment_id must not be empty').optional(),
+    variants: Variants.optional(),
+    weights: Weights.optional(),
+    sequential: z.boolean({ error: 'sequential must be true (plan for always-valid intervals, the default) or false' }).optional(),
+    lookback_days: z
+      .number({ error: 'lookback_days must be a whole number of days' })
+      .int('lookback_days must be a whole number of days')
+      .min(1, 'lookback_days must be at least 1')
+      .max(MAX_LOOKBACK_DAYS, `lookback_days must be at most ${MAX_LOOKBACK_DAYS}`)
+      .default(DEFAULT_LOOKBACK_DAYS),
+    baseline: BaselineOverride.optional(),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    if (r.power <= r.alpha) ctx.addIssue({ code: 'custom', message: `power (${r.power}) must be above alpha (${r.alpha})`, path: ['power'] });
+    if (r.experiment_id !== undefined && (r.variants !== undefined || r.weights !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'send either experiment_id (its variants and weights are used) or variants and weights, not both',
+        path: ['experiment_id'],
+      });
+    }
+    if (r.experiment_id === undefined && r.metric === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: "metric is required: { event, kind, property? } (or send experiment_id to plan for its goal event's conversion)",
+        path: ['metric'],
+      });
+    }
+    const b = r.baseline;
+    const kind = r.metric?.kind ?? 'conversion';
+    if (b && kind === 'conversion' && (b.mean !== undefined || b.variance !== undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'a conversion baseline is baseline.rate; mean and variance are for count and sum metrics', path: ['baseline'] });
+    }
+    if (b && kind !== 'conversion' && b.rate !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `a ${kind} baseline is baseline.mean and baseline.variance; rate is for conversion metrics`,
+        path: ['baseline'],
+      });
+    }
+    if (b && kind !== 'conversion' && (b.mean === undefined) !== (b.variance === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'send baseline.mean and baseline.variance together', path: ['baseline'] });
+    }
+  });
+
+export type PlanRequest = z.infer<typeof PlanRequest>;
+
+export interface PlanDeps extends AdminDeps {
+  projects: ProjectStore;
+  experiments: ExperimentStore;
+  planningBaselines: PlanningBaselines;
+  clock: () => number;
+}
+
+/** What the request names: the metric, the variants with their weights, sequential or not. */
+interface Design {
+  metric: { event: string; kind: PlanningMetricKind; property: string | null };
+  variants: string[];
+  weights: number[] | null;
+  sequential: boolean;
+}
+
+export function createPlanHandler(deps: PlanDeps) {
+  return wrapAdmin('admin-plan-compute', deps, async (event) => {
+    const project = await requireProject(deps.projects, event);
+    const request = await jsonBody(event, PlanRequest);
+    const design = await designOf(deps, project.id, request);
+
+    const override = request.baseline ?? {};
+    const metricOverride: PlanningMetric | undefined =
+      override.rate !== undefined
+        ? { kind: 'conversion', baseline_rate: override.rate }
+        : override.mean !== undefined && override.variance !== undefined
+          ? { kind: 'mean', mean: override.mean, variance: override.variance }
+          : undefined;
+
+    // The events are read only for what the override leaves out.
+    const to = new Date(deps.clock()).toISOString();
+    const from = new Date(Date.parse(to) - request.lookback_days * DAY_MS).toISOString();
+    let measured: MeasuredBaseline | { problem: string } | undefined;
+    let activeUsers: number | null = null;
+    if (metricOverride === undefined || override.users_per_day === undefined) {
+      const counts = await deps.planningBaselines.measure({
+        projectId: project.id,
+        projectCreatedAt: project.created_at,
+        event: design.metric.event,
+        ...(design.metric.property === null ? {} : { property: design.metric.property }),
+        from,
+        to,
+      });
+      activeUsers = counts.users;
+      measured = measuredBaseline(design.metric.kind, counts, { to, lookbackDays: request.lookback_days });
+    }
+    const fromEvents = measured && 'metric' in measured ? measured : undefined;
+    const metric = metricOverride ?? fromEvents?.metric;
+    if (metric === undefined) {
+      const why = measured && 'problem' in measured ? measured.problem : 'no baseline';
+      const send =
+        design.metric.kind === 'conversion' ? 'baseline.rate (the share of users who convert, e.g. 0.1)' : 'baseline.mean and baseline.variance (per user)';
+      throw new ApiError(422, `Cannot plan from the project's events: ${why}. Send ${send}, and baseline.users_per_day for the run time.`);
+    }
+    const usersPerDay = override.users_per_day ?? (fromEvents ? fromEvents.users_per_day : undefined);
+
+    const plan = sampleSize({
+      metric,
+      mde: request.mde,
+      power: request.power,
+      confidence: 1 - request.alpha,
+      variants: design.variants.length,
+      ...(design.weights === null ? {} : { weights: design.weights }),
+      sequential: design.sequential,
+      ...(usersPerDay === undefined ? {} : { users_per_day: usersPerDay }),
+    });
+    if (plan === null) {
+      throw new ApiError(422, `Cannot plan: a change of ${request.mde} is too small to detect with any realistic number of users. Send a larger mde.`);
+    }
+    const mean = metric.kind === 'conversion' ? metric.baseline_rate : metric.mean;
+    const variance = metric.kind === 'conversion' ? mean * (1 - mean) : metric.variance;
+    return json(200, {
+      metric: design.metric,
+      baseline: {
+        rate: metric.kind === 'conversion' ? metric.baseline_rate : null,
+        mean,
+        variance,
+        users_per_day: usersPerDay ?? null,
+        source: metricOverride ? 'override' : 'events',
+        users_per_day_source: override.users_per_day !== undefined ? 'override' : usersPerDay !== undefined ? 'events' : null,
+        events:
+          measured === undefined
+            ? null
+            : { from, to, lookback_days: request.lookback_days, active_users: activeUsers, days_observed: fromEvents?.days_observed ?? null },
+      },
+      mde: request.mde,
+      power: request.power,
+      alpha: request.alpha,
+      sequential: design.sequential,
+      experiment_id: request.experiment_id ?? null,
+      variants: design.variants.map((variant, i) => ({ variant, weight: design.weights?.[i] ?? null, users: plan.users_per_variant[i]! })),
+      users_total: plan.users_total,
+      days: plan.days,
+    });
+  });
+}
+
+async function designOf(deps: PlanDeps, projectId: string, request: PlanRequest): Promise<Design> {
+  if (request.experiment_id !== undefined) {
+    const id = request.experiment_id;
+    const experiment = isGeneratedIdShape(id) ? await deps.experiments.get(projectId, id) : undefined;
+    if (!experiment) throw notFound(`Experiment ${id} not found in project ${projectId}`);
+    const metric = request.metric ?? { event: experiment.goal_event, kind: 'conversion' as const };
+    return {
+      metric: { event: metric.event, kind: metric.kind, property: metric.property ?? null },
+      variants: experiment.variants,
+      weights: experiment.weights,
+      sequential: request.sequential ?? experiment.sequential ?? DEFAULT_SEQUENTIAL,
+    };
+  }
+  const variants = request.variants ?? [...DEFAULT_VARIANTS];
+  const weights = request.weights ?? null;
+  if (weights !== null) {
+    const problem = weightsProblem(variants, weights);
+    if (problem) throw new ApiError(400, problem);
+  }
+  const metric = request.metric!;
+  return {
+    metric: { event: metric.event, kind: metric.kind, property: metric.property ?? null },
+    variants,
+    weights,
+    sequential: request.sequential ?? DEFAULT_SEQUENTIAL,
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * POST /admin/v1/projects/{project_id}/plan through the local server: the baseline from a small
+ * project's events, counted by hand, and plans equal to sampleSize's on the same inputs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleSize } from '../../lambdas/domain/sample-size';
+import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
+
+// The server's clock: the 14-day look-back is 2026-04-01T12:00Z to 2026-04-15T12:00Z.
+const NOW = Date.parse('2026-04-15T12:00:00.000Z');
+
+let stack: TestStack;
+let project: string;
+let empty: string;
+
+beforeAll(async () => {
+  stack = await startTestStack({ clock: () => NOW });
+  project = await stack.createProject('plan');
+  empty = await stack.createProject('plan-empty');
+  const key = await stack.createKey(project, UNTHROTTLED_KEY);
+  const res = await stack.post('/v1/events', key, {
+    events: [
+      // Before the look-back: not an active user.
+      { name: 'page_viewed', user_id: 'old', timestamp: '2026-03-20T09:00:00Z' },
+      { name: 'purchase', user_id: 'old', timestamp: '2026-03-20T09:01:00Z', properties: { amount: 1000 } },
+      // anon-1 and grace are one user (grace is linked to anon-1): 2 purchases, 30 + "12.5".
+      { name: 'page_viewed', user_id: 'anon-1', timestamp: '2026-04-10T10:00:00Z' },
+      { name: '$identify', user_id: 'grace', timestamp: '2026-04-10T10:01:00Z', properties: { $anonymous_id: 'anon-1' } },
+      { name: 'purchase', user_id: 'grace', timestamp: '2026-04-10T10:02:00Z', properties: { amount: 30 } },
+      { name: 'purchase', user_id: 'grace', timestamp: '2026-04-11T10:00:00Z', properties: { amount: '12.5' } },
+      // u2: one purchase without a numeric amount (counts, sums 0).
+      { name: 'page_viewed', user_id: 'u2', timestamp: '2026-04-12T10:00:00Z' },
+      { name: 'purchase', user_id: 'u2', timestamp: '2026-04-12T10:05:00Z', properties: { amount: 'a lot' } },
+      // u3 and u4: active, no purchase.
+      { name: 'page_viewed', user_id: 'u3', timestamp: '2026-04-13T10:00:00Z' },
+      { name: 'page_viewed', user_id: 'u4', timestamp: '2026-04-14T10:00:00Z' },
+    ],
+  });
+  expect(res.status, res.text).toBe(204);
+});
+afterAll(() => stack.stop());
+
+const plan = (body: unknown, projectId = project) => stack.admin('POST', `/admin/v1/projects/${projectId}/plan`, body);
+
+// Active users: anon-1 (with grace), u2, u3, u4; data from 2026-04-10T10:00Z to now: 5 days and 2 hours.
+const USERS_PER_DAY = 4 / (5 + 2 / 24);
+
+describe("planning baseline from the project's events", () => {
+  it('conversion: the share of active users who sent the event, under canonical IDs, and users per day', async () => {
+    const res = await plan({ metric: { event: 'purchase', kind: 'conversion' }, mde: 0.1 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.baseline).toMatchObject({ rate: 0.5, mean: 0.5, variance: 0.25, source: 'events', users_per_day_source: 'events' });
+    expect(res.body.baseline.users_per_day).toBeCloseTo(USERS_PER_DAY, 12);
+    expect(res.body.baseline.events).toEqual({
+      from: '2026-04-01T12:00:00.000Z',
+      to: '2026-04-15T12:00:00.000Z',
+      lookback_days: 14,
+      active_users: 4,
+      days_observed: 5 + 2 / 24,
+    });
+    const expected = sampleSize({ metric: { kind: 'conversion', baseline_rate: 0.5 }, mde: 0.1, users_per_day: USERS_PER_DAY })!;
+    expect(res.body.users_total).toBe(expected.users_total);
+    expect(res.body.days).toBe(expected.days);
+    expect(res.body.variants).toEqual([
+      { variant: 'a', weight: null, users: expected.users_per_variant[0] },
+      { variant: 'b', weight: null, users: expected.users_per_variant[1] },
+    ]);
+    expect(res.body).toMatchObject({ mde: 0.1, power: 0.8, alpha: 0.05, sequential: true, experiment_id: null });
+  });
+
+  it('count: mean and sample variance of the events per active user', async () => {
+    const res = await plan({ metric: { event: 'purchase', kind: 'count' }, mde: 0.2, sequential: false, power: 0.9 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Counts 2, 1, 0, 0: mean 0.75, variance (5 - 9/4) / 3.
+    expect(res.body.baseline.rate).toBeNull();
+    expect(res.body.baseline.mean).toBeCloseTo(0.75, 12);
+    expect(res.body.baseline.variance).toBeCloseTo(2.75 / 3, 12);
+    const expected = sampleSize({
+      metric: { kind: 'mean', mean: 0.75, variance: 2.75 / 3 },
+      mde: 0.2,
+      power: 0.9,
+      sequential: false,
+      users_per_day: USERS_PER_DAY,
+    })!;
+    expect(res.body.users_total).toBe(expected.users_total);
+    expect(res.body.days).toBe(expected.days);
+  });
+
+  it('sum: the numeric property per active user, text numbers read, other values 0', async () => {
+    const res = await plan({ metric: { event: 'purchase', kind: 'sum', property: 'amount' }, mde: 0.5 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Sums 42.5, 0, 0, 0: mean 10.625, variance 42.5^2 (1 - 1/4) / 3.
+    expect(res.body.baseline.mean).toBeCloseTo(10.625, 12);
+    expect(res.body.baseline.variance).toBeCloseTo((42.5 ** 2 * 0.75) / 3, 9);
+    expect(res.body.metric).toEqual({ event: 'purchase', kind: 'sum', property: 'amount' });
+  });
+
+  it('takes variants, weights and sequential from an experiment, and its goal event as the metric', async () => {
+    const created = await stack.admin('POST', `/admin/v1/projects/${project}/experiments`, {
+      name: 'Checkout',
+      goal_event: 'purchase',
+      variants: ['control', 'new'],
+      weights: [90, 10],
+      sequential: false,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const res = await plan({ experiment_id: created.body.id, mde: 0.1 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const expected = sampleSize({
+      metric: { kind: 'conversion', baseline_rate: 0.5 },
+      mde: 0.1,
+      weights: [90, 10],
+      sequential: false,
+      users_per_day: USERS_PER_DAY,
+    })!;
+    expect(res.body.metric).toEqual({ event: 'purchase', kind: 'conversion', property: null });
+    expect(res.body.sequential).toBe(false);
+    expect(res.body.users_total).toBe(expected.users_total);
+    expect(res.body.variants).toEqual([
+      { variant: 'control', weight: 90, users: expected.users_per_variant[0] },
+      { variant: 'new', weight: 10, users: expected.users_per_variant[1] },
+    ]);
+    // The 10% arm decides: more users than an even split needs.
+    const even = sampleSize({ metric: { kind: 'conversion', baseline_rate: 0.5 }, mde: 0.1, sequential: false })!;
+    expect(res.body.users_total).toBeGreaterThan(even.users_total * 2);
+  });
+});
+
+describe('when the events cannot give a baseline', () => {
+  it('a project without events answers 422 saying what to send, and plans from the override', async () => {
+    const none = await plan({ metric: { event: 'purchase' }, mde: 0.1 }, empty);
+    expect(none.status).toBe(422);
+    expect(none.body.error).toMatch(/no events in the last 14 days.*Send baseline\.rate.*baseline\.users_per_day/);
+
+    const res = await plan({ metric: { event: 'purchase' }, mde: 0.1, baseline: { rate: 0.2, users_per_day: 500 }, variants: ['a', 'b', 'c'] }, empty);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.baseline).toMatchObject({ rate: 0.2, users_per_day: 500, source: 'override', users_per_day_source: 'override', events: null });
+    const expected = sampleSize({ metric: { kind: 'conversion', baseline_rate: 0.2 }, mde: 0.1, variants: 3, users_per_day: 500 })!;
+    expect(res.body.users_total).toBe(expected.users_total);
+    expect(res.body.days).toBe(expected.days);
+    expect(res.body.variants.map((v: { users: number }) => v.users)).toEqual(expected.users_per_variant);
+  });
+
+  it('an event nobody sent answers 422; a mean without users per day plans with no run time', async () => {
+    const never = await plan({ metric: { event: 'never_sent', kind: 'count' }, mde: 0.1 });
+    expect(never.status).toBe(422);
+    expect(never.body.error).toMatch(/mean is 0.*Send baseline\.mean and baseline\.variance/);
+
+    const res = await plan({ metric: { event: 'purchase', kind: 'count' }, mde: 0.1, baseline: { mean: 2, variance: 3 } }, empty);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.baseline).toMatchObject({ mean: 2, variance: 3, users_per_day: null, users_per_day_source: null });
+    expect(res.body.days).toBeNull();
+  });
+});
+
+describe('bad input', () => {
+  it.each([
+    [{ metric: { event: 'purchase' } }, /mde is required/],
+    [{ metric: { event: 'purchase' }, mde: 0 }, /mde must be above 0/],
+    [{ mde: 0.1 }, /metric is required/],
+    [{ metric: { event: 'purchase', kind: 'sum' }, mde: 0.1 }, /sum metric needs property/],
+    [{ metric: { event: 'purchase', kind: 'ratio' }, mde: 0.1 }, /metric.kind must be one of "conversion", "count", "sum"/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, power: 1 }, /power must be below 1/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, alpha: 0.9 }, /alpha must be at most 0.5/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, variants: ['a', 'b'], weights: [50, 40] }, /add up|sum|100/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, baseline: { rate: 1.5 } }, /baseline.rate must be below 1/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, baseline: { mean: 1, variance: 1 } }, /conversion baseline is baseline.rate/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, lookback_days: 365 }, /lookback_days must be at most 90/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, surprise: 1 }, /surprise/],
+  ])('%j answers 400 naming the problem', async (body, message) => {
+    const res = await plan(body);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error).toMatch(message);
+  });
+
+  it('an unknown experiment or project answers 404', async () => {
+    expect((await plan({ experiment_id: '00000000-0000-4000-8000-000000000000', mde: 0.1 })).status).toBe(404);
+    expect((await plan({ metric: { event: 'x' }, mde: 0.1 }, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
