@@ -14,7 +14,7 @@ import { LIMITS } from './domain/limits';
 import { Query as EventsListQuery } from './handlers/events-list';
 import { UsersListQuery } from './handlers/users';
 import { PlanRequest } from './handlers/plan';
-import { CorrectionField, CreateExperiment, Metric, PatchExperiment, Sequential } from './handlers/experiments-admin';
+import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential } from './handlers/experiments-admin';
 import { CreateKey } from './handlers/keys';
 import { CreateProject } from './handlers/projects';
 import { ROUTES, type Route, type RouteName } from './routes';
@@ -62,6 +62,9 @@ const Experiment = z.object({
     ),
   sequential: Sequential.describe('Always-valid intervals and p-values (sequential testing); default true'),
   correction: CorrectionField.describe('Multiple-testing correction across variants × the goal and secondary metrics; default "holm", null: none'),
+  planned_users: PlannedUsers.describe(
+    'Users the experiment plans to enroll, all variants together (the users_total of POST .../plan); the results page shows progress toward it. null: no plan (the default). Fixed once started',
+  ),
   description: z.string().nullable(),
   status: z.string(),
   created_at: z.string(),

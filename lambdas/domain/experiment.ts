@@ -25,6 +25,11 @@ export interface Experiment {
   sequential?: boolean;
   /** Multiple-testing correction; absent: none. */
   correction?: Correction | null;
+  /**
+   * Users the experiment plans to enroll, all variants together (the planning calculator's users_total;
+   * POST .../plan); the results page shows progress toward it. Null or absent: no plan.
+   */
+  planned_users?: number | null;
   description: string | null;
   status: ExperimentStatus;
   created_at: string;

@@ -10,6 +10,7 @@ import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL, GUARDRAIL_DIRECTIONS, METRIC_LI
 import { METRIC_KINDS } from '../domain/metric-moments';
 import { CORRECTIONS } from '../domain/p-value-correction';
 import { weightsProblem } from '../domain/variant-weights';
+import { MAX_PLANNED_USERS } from '../domain/sample-size';
 import { summarizeResults } from '../domain/results-summary';
 import { sdkSnakeCase } from '../domain/sdk-snake-case';
 import { ApiError } from '../http/api-error';
@@ -118,6 +119,14 @@ const Metrics = z.preprocess(
 
 export const Sequential = z.boolean({ error: 'sequential must be true (always-valid intervals, the default) or false' });
 
+/** The plan's users_total (POST .../plan), or null for no plan. */
+export const PlannedUsers = z
+  .number({ error: "planned_users must be a whole number of users (the plan's users_total), or null for no plan" })
+  .int('planned_users must be a whole number of users')
+  .min(1, 'planned_users must be at least 1')
+  .max(MAX_PLANNED_USERS, `planned_users must be at most ${MAX_PLANNED_USERS}`)
+  .nullable();
+
 export const CorrectionField = oneOf('correction', CORRECTIONS, ', or null for none').nullable();
 
 export const CreateExperiment = z.object({
@@ -132,6 +141,7 @@ export const CreateExperiment = z.object({
   metrics: Metrics.optional(),
   sequential: Sequential.optional(),
   correction: CorrectionField.optional(),
+  planned_users: PlannedUsers.optional(),
 });
 
 export const PatchExperiment = z
@@ -144,6 +154,7 @@ export const PatchExperiment = z
     metrics: Metrics.optional(),
     sequential: Sequential.optional(),
     correction: CorrectionField.optional(),
+    planned_users: PlannedUsers.optional(),
   })
   .strict();
 
@@ -204,6 +215,7 @@ export function createExperimentsCreateHandler(deps: ExperimentAdminDeps) {
       metrics,
       sequential: input.sequential ?? DEFAULT_SEQUENTIAL,
       correction: input.correction === undefined ? DEFAULT_CORRECTION : input.correction,
+      planned_users: input.planned_users ?? null,
       description: input.description ?? null,
       status: 'created',
       created_at: new Date(deps.clock()).toISOString(),

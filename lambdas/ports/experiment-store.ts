@@ -2,7 +2,7 @@
 import type { Experiment, Transition } from '../domain/experiment';
 
 export type ExperimentPatch = Partial<
-  Pick<Experiment, 'name' | 'variants' | 'weights' | 'goal_event' | 'description' | 'metrics' | 'sequential' | 'correction'>
+  Pick<Experiment, 'name' | 'variants' | 'weights' | 'goal_event' | 'description' | 'metrics' | 'sequential' | 'correction' | 'planned_users'>
 >;
 
 export interface ExperimentStore {

@@ -132,7 +132,7 @@ export class DynamoExperimentStore implements ExperimentStore {
           TableName: this.table,
           Key: { project_id: projectId, sk: expKey(id) },
           UpdateExpression:
-            'SET #name = :name, variants = :variants, weights = :weights, goal_event = :goal, description = :description, #metrics = :metrics, #sequential = :sequential, #correction = :correction, update_token = :token',
+            'SET #name = :name, variants = :variants, weights = :weights, goal_event = :goal, description = :description, #metrics = :metrics, #sequential = :sequential, #correction = :correction, planned_users = :planned, update_token = :token',
           ConditionExpression: `#status = :created AND ${readToken === undefined ? 'attribute_not_exists(update_token)' : 'update_token = :read'}`,
           // Attribute names, not words of the expression: DynamoDB reserves many English words.
           ExpressionAttributeNames: { '#name': 'name', '#status': 'status', '#metrics': 'metrics', '#sequential': 'sequential', '#correction': 'correction' },
@@ -145,6 +145,7 @@ export class DynamoExperimentStore implements ExperimentStore {
             ':metrics': next.metrics,
             ':sequential': next.sequential,
             ':correction': next.correction,
+            ':planned': next.planned_users ?? null,
             ':created': 'created',
             ':token': token,
             ...(readToken === undefined ? {} : { ':read': readToken }),
@@ -297,5 +298,7 @@ function strip(item: Record<string, unknown>): Experiment {
     metrics: rest.metrics ?? [],
     sequential: rest.sequential ?? DEFAULT_SEQUENTIAL,
     correction: rest.correction === undefined ? DEFAULT_CORRECTION : rest.correction,
+    // Before planning (issue 22): no plan.
+    planned_users: rest.planned_users ?? null,
   } as unknown as Experiment;
 }

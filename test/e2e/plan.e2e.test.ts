@@ -178,3 +178,33 @@ describe('bad input', () => {
     expect((await plan({ metric: { event: 'x' }, mde: 0.1 }, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });
+
+describe('planned_users on an experiment', () => {
+  const base = () => `/admin/v1/projects/${project}/experiments`;
+
+  it('is null by default, set on create or change while created, kept, and fixed once started', async () => {
+    const plain = await stack.admin('POST', base(), { name: 'No plan', goal_event: 'purchase' });
+    expect(plain.body.planned_users).toBeNull();
+    const planned = await stack.admin('POST', base(), { name: 'Planned', goal_event: 'purchase', planned_users: 12_000 });
+    expect(planned.status, JSON.stringify(planned.body)).toBe(201);
+    expect((await stack.admin('GET', `${base()}/${planned.body.id}`)).body.planned_users).toBe(12_000);
+    const changed = await stack.admin('PATCH', `${base()}/${planned.body.id}`, { planned_users: 15_500 });
+    expect(changed.body.planned_users).toBe(15_500);
+    const cleared = await stack.admin('PATCH', `${base()}/${plain.body.id}`, { planned_users: null });
+    expect(cleared.body.planned_users).toBeNull();
+    await stack.admin('POST', `${base()}/${planned.body.id}/start`);
+    const late = await stack.admin('PATCH', `${base()}/${planned.body.id}`, { planned_users: 1 });
+    expect(late.status).toBe(409);
+    expect((await stack.admin('GET', `${base()}/${planned.body.id}`)).body.planned_users).toBe(15_500);
+  });
+
+  it.each([
+    [0, /planned_users must be at least 1/],
+    [12.5, /planned_users must be a whole number/],
+    ['1000', /planned_users must be a whole number of users/],
+  ])('refuses planned_users %j with 400 naming the rule', async (value, message) => {
+    const res = await stack.admin('POST', base(), { name: `Bad ${String(value)}`, goal_event: 'purchase', planned_users: value });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(message);
+  });
+});

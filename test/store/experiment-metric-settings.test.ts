@@ -37,7 +37,7 @@ describe('metric settings in DynamoExperimentStore', () => {
     const id = randomUUID();
     await dynamo.ddb.send(new PutCommand({ TableName: dynamo.table('experiments'), Item: { ...before, id, sk: `exp#${id}` } }));
     const read = await store.get('p1', id);
-    expect(read).toMatchObject({ metrics: [], sequential: true, correction: 'holm' });
+    expect(read).toMatchObject({ metrics: [], sequential: true, correction: 'holm', planned_users: null });
     expect((await store.list('p1')).find((e) => e.id === id)).toMatchObject({ metrics: [], sequential: true, correction: 'holm' });
   });
 
@@ -49,6 +49,7 @@ describe('metric settings in DynamoExperimentStore', () => {
       metrics: [{ name: 'Revenue', event: 'purchase', kind: 'sum', property: 'amount', role: 'secondary', cap: 0.99 }],
       sequential: false,
       correction: 'benjamini-hochberg',
+      planned_users: null,
     };
     await store.create(experiment);
     expect(await store.get('p1', experiment.id)).toEqual(experiment);
