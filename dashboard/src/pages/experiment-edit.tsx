@@ -15,14 +15,16 @@ import { errorText, useAsync } from '../components/async-view';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { Field } from '../components/field';
 import { METRIC_SETTINGS_FIELDS, MetricSettingsFacts, MetricSettingsFields, useMetricSettings } from '../components/metric-settings';
+import { PLANNING_FIELDS, PlanningCalculator, usePlannedUsers } from '../components/planning-calculator';
 import { StatusBadge } from '../components/status-badge';
 import { formatTime } from '../format-time';
 import { variantShares } from '../format-weights';
+import { formatCount } from '../results/format-stats';
 import type { PageProps } from '../page';
 import { navigate, pathOf } from '../router';
 import '../results/results.css';
 
-const FIELDS: string[] = ['name', 'goal_event', 'variants', 'weights', 'description', ...METRIC_SETTINGS_FIELDS];
+const FIELDS: string[] = ['name', 'goal_event', 'variants', 'weights', 'description', ...METRIC_SETTINGS_FIELDS, ...PLANNING_FIELDS];
 
 const EMPTY: ExperimentDraft = { name: '', goal_event: '', variants: ['control', 'treatment'], weights: null, description: '' };
 
@@ -196,6 +198,12 @@ function ExperimentSummary(props: ViewProps & { experiment: Experiment }) {
           </>
         )}
         <MetricSettingsFacts experiment={experiment} />
+        {experiment.planned_users != null && (
+          <>
+            <dt>Planned sample</dt>
+            <dd>{formatCount(experiment.planned_users)} users</dd>
+          </>
+        )}
       </dl>
       <p class="muted">
         {experiment.status === 'running'
@@ -236,6 +244,7 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
   const [busy, setBusy] = useState(false);
   const transition = useTransition(props, experiment);
   const settings = useMetricSettings(experiment, draft.goal_event, () => setError(null));
+  const planned = usePlannedUsers(experiment, () => setError(null));
 
   // The form follows the experiment as loaded or saved. A layout effect runs before the browser paints,
   // so a keystroke right after "Saved." is never overwritten by a reset that came after it (an effect
@@ -263,7 +272,8 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
       draft.description !== (experiment.description ?? '') ||
       draft.variants.join('\n') !== experiment.variants.join('\n') ||
       JSON.stringify(draftWeights(draft)) !== JSON.stringify(experiment.weights) ||
-      settings.dirty);
+      settings.dirty ||
+      planned.dirty);
   const change = (next: ExperimentDraft) => {
     setDraft(next);
     // The API's refusal was about the draft as sent; a field's own complaint goes as soon as it is fixed, new ones wait for the next Save.
@@ -293,6 +303,7 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
         weights: draftWeights(draft),
         description: draft.description,
         ...settings.body(),
+        ...planned.body(),
       };
       if (experiment) {
         onChange(await api.patch<Experiment>(`${base}/${encodeURIComponent(experiment.id)}`, body));
@@ -458,6 +469,15 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
             )}
           </fieldset>
           <MetricSettingsFields settings={settings} error={error} eventList="recent-event-names" />
+          <PlanningCalculator
+            api={api}
+            projectId={projectId}
+            goalEvent={draft.goal_event}
+            variants={draft.variants.map((v) => v.trim())}
+            weights={draftWeights(draft)}
+            sequential={settings.draft.sequential}
+            planned={planned}
+          />
           <Field id="experiment-description" label="Description" hint="Optional: what you change and what you expect." error={fieldError('description')}>
             <textarea name="description" rows={3} value={draft.description} onInput={(e) => change({ ...draft, description: e.currentTarget.value })} />
           </Field>

@@ -6,6 +6,7 @@
  * metrics beyond the goal (issue 22), their table and a banner when a guardrail is breached.
  * Empty states: not started, not computed yet, no one enrolled.
  */
+import { SampleProgressLine } from '../results/sample-progress';
 import { useState } from 'preact/hooks';
 import type { Experiment, Results, VariantStats } from '../admin-types';
 import { ApiError } from '../api';
@@ -160,6 +161,7 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
         </div>
       )}
       {!results.srm.flagged && <SrmPassed results={results} />}
+      <SampleProgressLine experiment={experiment} results={results} enrolled={enrolled} />
       {enrolled === 0 ? (
         <p class="empty-state">
           No one is enrolled yet. Users enroll with their first <code>$experiment_exposure</code> event (or an event carrying the experiment's super property)

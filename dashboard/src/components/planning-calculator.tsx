@@ -1,0 +1,316 @@
+/**
+ * The experiment form's planning calculator (issue 22, "Planning"): how many users the experiment
+ * needs, and how long it must run, to detect a relative change of a metric. It asks the admin API
+ * (POST .../plan), which takes the baseline from the project's own recent events, prefilled with the
+ * form's goal event, variants, weights and sequential switch; where the events give no baseline it
+ * says so and takes one typed in. "Use as planned sample" puts the plan's total users into the form's
+ * `planned_users`, saved with the experiment, which the results page shows progress toward.
+ * usePlannedUsers holds that field beside the form's own draft (as useMetricSettings does its fields).
+ */
+import { useLayoutEffect, useState } from 'preact/hooks';
+import { PLANNING_METRIC_KINDS, type PlanningMetricKind } from '../../../lambdas/domain/planning-baseline';
+import type { Experiment } from '../admin-types';
+import { ApiError, type ApiClient } from '../api';
+import { formatCount, formatPercent } from '../results/format-stats';
+import { errorText } from './async-view';
+import { Field } from './field';
+import './planning-calculator.css';
+
+/** The API's field this part of the form sends. */
+export const PLANNING_FIELDS = ['planned_users'];
+
+export interface PlannedUsers {
+  value: number | null;
+  set(value: number | null): void;
+  dirty: boolean;
+  body(): { planned_users: number | null };
+}
+
+export function usePlannedUsers(experiment: Experiment | undefined, onEdit: () => void): PlannedUsers {
+  const saved = experiment?.planned_users ?? null;
+  const [value, setValue] = useState<number | null>(saved);
+  useLayoutEffect(() => setValue(saved), [experiment]);
+  return {
+    value,
+    set: (next) => {
+      setValue(next);
+      onEdit();
+    },
+    dirty: value !== saved,
+    body: () => ({ planned_users: value }),
+  };
+}
+
+/** The plan as POST .../plan answers it (docs/api.md, "Plan an experiment"). */
+export interface Plan {
+  metric: { event: string; kind: PlanningMetricKind; property: string | null };
+  baseline: {
+    rate: number | null;
+    mean: number;
+    variance: number;
+    users_per_day: number | null;
+    source: 'events' | 'override';
+    users_per_day_source: 'events' | 'override' | null;
+    events: { lookback_days: number; active_users: number | null; days_observed: number | null } | null;
+  };
+  variants: Array<{ variant: string; weight: number | null; users: number }>;
+  users_total: number;
+  days: number | null;
+}
+
+interface Inputs {
+  kind: PlanningMetricKind;
+  /** Empty: the form's goal event. */
+  event: string;
+  property: string;
+  mde: string;
+  power: string;
+  confidence: string;
+  rate: string;
+  mean: string;
+  variance: string;
+  usersPerDay: string;
+}
+
+const START: Inputs = {
+  kind: 'conversion',
+  event: '',
+  property: '',
+  mde: '5',
+  power: '80',
+  confidence: '95',
+  rate: '',
+  mean: '',
+  variance: '',
+  usersPerDay: '',
+};
+
+const KIND_LABELS: Record<PlanningMetricKind, string> = {
+  conversion: 'Conversion: share of users who send the event',
+  count: 'Count: events per user',
+  sum: 'Sum of a property per user (e.g. revenue)',
+};
+
+const number = (text: string) => (text.trim() === '' ? undefined : Number(text.trim()));
+const days = (n: number) => `${formatCount(n)} ${n === 1 ? 'day' : 'days'}`;
+
+export interface PlanningCalculatorProps {
+  api: ApiClient;
+  projectId: string;
+  goalEvent: string;
+  variants: string[];
+  /** The form's weights as numbers, or null for an equal split. */
+  weights: number[] | null;
+  sequential: boolean;
+  planned: PlannedUsers;
+}
+
+export function PlanningCalculator({ api, projectId, goalEvent, variants, weights, sequential, planned }: PlanningCalculatorProps) {
+  const [inputs, setInputs] = useState<Inputs>(START);
+  const [plan, setPlan] = useState<Plan | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [override, setOverride] = useState(false);
+  const set = (patch: Partial<Inputs>) => {
+    setInputs({ ...inputs, ...patch });
+    setPlan(null);
+  };
+  const event = inputs.event.trim() || goalEvent;
+
+  async function calculate() {
+    setBusy(true);
+    setError(null);
+    setPlan(null);
+    const baseline = override
+      ? Object.fromEntries(
+          Object.entries(
+            inputs.kind === 'conversion'
+              ? { rate: number(inputs.rate) === undefined ? undefined : number(inputs.rate)! / 100, users_per_day: number(inputs.usersPerDay) }
+              : { mean: number(inputs.mean), variance: number(inputs.variance), users_per_day: number(inputs.usersPerDay) },
+          ).filter(([, v]) => v !== undefined),
+        )
+      : undefined;
+    try {
+      setPlan(
+        await api.post<Plan>(`/admin/v1/projects/${encodeURIComponent(projectId)}/plan`, {
+          metric: { event, kind: inputs.kind, ...(inputs.kind === 'sum' ? { property: inputs.property.trim() } : {}) },
+          mde: Number(inputs.mde) / 100,
+          power: Number(inputs.power) / 100,
+          alpha: 1 - Number(inputs.confidence) / 100,
+          variants,
+          weights,
+          sequential,
+          ...(baseline && Object.keys(baseline).length ? { baseline } : {}),
+        }),
+      );
+    } catch (err) {
+      const apiError = err instanceof ApiError ? err : new ApiError(0, errorText(err));
+      setError(apiError);
+      // No baseline in the events: the way on is to type one.
+      if (apiError.status === 422 && /baseline/.test(apiError.message)) setOverride(true);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <fieldset class="field planning-field" aria-describedby="planning-hint">
+      <legend>Planning: how many users, how long</legend>
+      <p class="hint" id="planning-hint">
+        How many users the experiment needs to detect a change of the size you care about, from what your project's events of the last 14 days say about the
+        metric, with this form's variants, split and analysis settings.
+      </p>
+      <div class="planning-grid">
+        <Field id="plan-kind" label="Metric">
+          <select name="plan_kind" value={inputs.kind} onChange={(e) => set({ kind: e.currentTarget.value as PlanningMetricKind })}>
+            {PLANNING_METRIC_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {KIND_LABELS[k]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="plan-event" label="Event" hint={`Empty: the goal event${goalEvent ? ` (${goalEvent})` : ''}.`}>
+          <input
+            type="text"
+            name="plan_event"
+            autoComplete="off"
+            list="recent-event-names"
+            placeholder={goalEvent}
+            value={inputs.event}
+            onInput={(e) => set({ event: e.currentTarget.value })}
+          />
+        </Field>
+        {inputs.kind === 'sum' && (
+          <Field id="plan-property" label="Property to sum">
+            <input type="text" name="plan_property" autoComplete="off" value={inputs.property} onInput={(e) => set({ property: e.currentTarget.value })} />
+          </Field>
+        )}
+        <Field id="plan-mde" label="Smallest change to detect (%)" hint="Relative: 5 means +5% of today's value.">
+          <input type="text" inputMode="decimal" name="plan_mde" size={5} value={inputs.mde} onInput={(e) => set({ mde: e.currentTarget.value })} />
+        </Field>
+        <Field id="plan-power" label="Power (%)" hint="The chance to detect it if it is there.">
+          <input type="text" inputMode="decimal" name="plan_power" size={5} value={inputs.power} onInput={(e) => set({ power: e.currentTarget.value })} />
+        </Field>
+        <Field id="plan-confidence" label="Confidence (%)" hint="95 means α = 0.05.">
+          <input
+            type="text"
+            inputMode="decimal"
+            name="plan_confidence"
+            size={5}
+            value={inputs.confidence}
+            onInput={(e) => set({ confidence: e.currentTarget.value })}
+          />
+        </Field>
+      </div>
+      <label class="check">
+        <input type="checkbox" name="plan_override" checked={override} onChange={(e) => setOverride(e.currentTarget.checked)} /> Type the baseline instead of
+        measuring it (a new project without events)
+      </label>
+      {override && (
+        <div class="planning-grid">
+          {inputs.kind === 'conversion' ? (
+            <Field id="plan-rate" label="Conversion today (%)">
+              <input type="text" inputMode="decimal" name="plan_rate" size={6} value={inputs.rate} onInput={(e) => set({ rate: e.currentTarget.value })} />
+            </Field>
+          ) : (
+            <>
+              <Field id="plan-mean" label="Mean per user">
+                <input type="text" inputMode="decimal" name="plan_mean" size={8} value={inputs.mean} onInput={(e) => set({ mean: e.currentTarget.value })} />
+              </Field>
+              <Field id="plan-variance" label="Variance per user">
+                <input
+                  type="text"
+                  inputMode="decimal"
+                  name="plan_variance"
+                  size={8}
+                  value={inputs.variance}
+                  onInput={(e) => set({ variance: e.currentTarget.value })}
+                />
+              </Field>
+            </>
+          )}
+          <Field id="plan-users-per-day" label="Users per day" hint="Empty: from the events.">
+            <input
+              type="text"
+              inputMode="decimal"
+              name="plan_users_per_day"
+              size={8}
+              value={inputs.usersPerDay}
+              onInput={(e) => set({ usersPerDay: e.currentTarget.value })}
+            />
+          </Field>
+        </div>
+      )}
+      <div class="toolbar">
+        <button type="button" class="secondary" disabled={busy || event === ''} onClick={() => void calculate()}>
+          {busy ? 'Calculating…' : 'Calculate'}
+        </button>
+        {event === '' && <span class="hint">Give a goal event (or an event here) first.</span>}
+      </div>
+      {error && (
+        <p class="field-error planning-error" role="alert">
+          {error.message}
+        </p>
+      )}
+      {plan && <PlanAnswer plan={plan} planned={planned} />}
+      <p class="planned-users" role="status">
+        {planned.value === null ? (
+          'No planned sample: the results page shows progress toward one once it is set.'
+        ) : (
+          <>
+            Planned sample: <strong>{formatCount(planned.value)} users</strong>{' '}
+            <button type="button" class="secondary small" onClick={() => planned.set(null)}>
+              Clear
+            </button>
+          </>
+        )}
+      </p>
+    </fieldset>
+  );
+}
+
+function PlanAnswer({ plan, planned }: { plan: Plan; planned: PlannedUsers }) {
+  const b = plan.baseline;
+  const measured = b.events;
+  const today =
+    plan.metric.kind === 'conversion'
+      ? `${formatPercent(b.rate)} of users send ${plan.metric.event}`
+      : `${trim(b.mean)} per user (variance ${trim(b.variance)})`;
+  const source =
+    b.source === 'events' && measured
+      ? ` (${formatCount(measured.active_users ?? 0)} active users in the last ${days(measured.lookback_days)})`
+      : ' (as typed)';
+  return (
+    <div class="plan-answer" aria-live="polite">
+      <p>
+        Today: {today}
+        {source}
+        {b.users_per_day !== null && (
+          <>
+            ; about {trim(b.users_per_day)} users a day{b.users_per_day_source === 'override' ? ' (as typed)' : ''}
+          </>
+        )}
+        .
+      </p>
+      <p class="plan-total">
+        Needs <strong>{formatCount(plan.users_total)} users</strong> ({plan.variants.map((v) => `${v.variant} ${formatCount(v.users)}`).join(', ')})
+        {plan.days !== null ? (
+          <>
+            : about <strong>{days(plan.days)}</strong> at that rate.
+          </>
+        ) : (
+          '; give users per day for the run time.'
+        )}
+      </p>
+      <button type="button" class="secondary" onClick={() => planned.set(plan.users_total)} disabled={planned.value === plan.users_total}>
+        Use as planned sample ({formatCount(plan.users_total)} users)
+      </button>
+    </div>
+  );
+}
+
+/** A figure to 3 significant digits, at most 2 decimals, thousands grouped. */
+function trim(n: number): string {
+  return Number(n.toPrecision(3)).toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
