@@ -290,6 +290,21 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     return `${r.json.events.length} listed`;
   });
 
+  await step('POST …/plan measures a baseline from the delivered events (the planning query on the results engine)', async () => {
+    const project = need(projectId, 'a project');
+    if (!delivered) throw new Skip('needs the events in the raw stream (the baseline query reads it)');
+    const r = await call('POST', `/admin/v1/projects/${project}/plan`, { admin: true, body: { metric: { event: '$experiment_exposure' }, mde: 0.5 } });
+    // The exposure may not be delivered yet: then no active user sent it, and the answer says so.
+    if (r.status === 422) {
+      check(/none of the \d+ active users sent the event/.test(r.json?.error ?? ''), `POST …/plan: unexpected 422 ${r.text.slice(0, 200)}${why(r)}`);
+      return 'no exposure delivered yet: 422 names the active users measured';
+    }
+    expectStatus(r, 200, 'POST …/plan');
+    const active = r.json?.baseline?.events?.active_users;
+    check(typeof active === 'number' && active >= 2, `baseline over ${active} active users, expected at least 2${why(r)}`);
+    return `${active} active users, ${r.json.users_total} users needed`;
+  });
+
   await step('POST …/results/refresh ends committed: true with a: 1 enrolled, 1 converted; b: none', async () => {
     const exp = need(experiment, 'a running experiment');
     const path = `/admin/v1/projects/${need(projectId, 'a project')}/experiments/${exp.id}/results/refresh`;
