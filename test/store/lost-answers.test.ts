@@ -74,6 +74,7 @@ function experiment(projectId: string, name: string): Experiment {
     metrics: [],
     sequential: true,
     correction: 'holm',
+    planned_users: null,
     description: null,
     status: 'created',
     created_at: new Date().toISOString(),
