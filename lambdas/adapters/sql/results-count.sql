@@ -66,6 +66,7 @@ run_events AS (
     name,
     event_time,
     sort_key,
+    properties,
     {{> rules/enrollment-variant.sql}}
   FROM (
     SELECT
@@ -79,17 +80,31 @@ run_events AS (
   -- Each event once (rules/copy-rank.sql): every filter above is one all copies of an event pass.
   WHERE copy_rank = 1
 ),
--- Enrollment and goal events under the CURRENT canonical ID of the ID they were sent with.
+-- Enrollment, goal and metric events under the CURRENT canonical ID of the ID they were sent with,
+-- once per metric slot (rules/metric-slots.sql) they belong to: the base slot '[]' takes the
+-- enrollment and goal events (the counts), a metric's slot its enrollment events (so every enrolled
+-- user has a row in it, and its variant and enrollment time) and the metric's events, each with its
+-- value (rules/metric-value.sql). A fan-out of the one scan, not a second read of run_events.
 relevant AS (
   SELECT
     coalesce(c.canonical_id, r.sent_user_id) AS user_key,
     r.name,
     r.event_time,
     r.sort_key,
-    r.variant
+    r.variant,
+    m.metric,
+    m.metric_kind,
+    m.metric_cap,
+    r.name = m.metric_event AS is_metric_event,
+    r.event_time AS metric_at,
+    {{> rules/metric-value.sql}}
   FROM run_events r
+  CROSS JOIN
+    {{> rules/metric-slots.sql}}
   LEFT JOIN canonical c ON c.id = r.sent_user_id
-  WHERE r.variant IS NOT NULL OR r.name = :goal_event
+  WHERE r.variant IS NOT NULL
+    OR (m.metric_event IS NULL AND r.name = :goal_event)
+    OR r.name = m.metric_event
 ),
 -- Each event with its user's enrollment time (the first enrollment event's), so users can find the
 -- first goal event at or after it: the day the user converted. A window, not a second read of
@@ -102,23 +117,35 @@ relevant_enrolled AS (
     event_time,
     sort_key,
     variant,
+    metric,
+    metric_kind,
+    metric_cap,
+    is_metric_event,
+    metric_at,
+    metric_value,
     min(CASE WHEN variant IS NOT NULL THEN event_time END) OVER (PARTITION BY user_key) AS user_enrolled_at
   FROM relevant
 ),
--- Per canonical user: the variant of the first enrollment event, when it happened, how many
+-- Per canonical user and metric slot: the variant of the first enrollment event, when it happened, how many
 -- variants the enrollment events named, and the last goal event of the run. A user converted when
 -- that last goal event is at or after enrollment (all of them are at or before :to_ts); converted_at
 -- is the first goal event at or after enrollment (NULL exactly when the user did not convert).
 users AS (
   SELECT
     user_key,
+    metric,
+    metric_kind,
+    metric_cap,
     min_by(variant, sort_key) FILTER (WHERE variant IS NOT NULL) AS variant,
     min(event_time) FILTER (WHERE variant IS NOT NULL) AS enrolled_at,
     count(DISTINCT variant) AS variants_seen,
     max(event_time) FILTER (WHERE name = :goal_event) AS last_goal_at,
-    min(CASE WHEN name = :goal_event AND event_time >= user_enrolled_at THEN event_time END) AS converted_at
+    min(CASE WHEN name = :goal_event AND event_time >= user_enrolled_at THEN event_time END) AS converted_at,
+    {{> rules/metric-user-sums.sql}}
   FROM relevant_enrolled
-  GROUP BY user_key
-)
--- The result rows per variant and day from users.
+  GROUP BY user_key, metric, metric_kind, metric_cap
+),
+-- Each user's metric values, capped where a metric says so.
+{{> rules/metric-capping.sql}}
+-- The result rows per variant and day, and per variant and metric, from user_values.
 {{> rules/variant-rows.sql}}
