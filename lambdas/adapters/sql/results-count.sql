@@ -1,5 +1,6 @@
 -- Experiment results: who enrolled in which variant and who converted (issue 6 §1, spec "Result
--- counting rules"). Columns: variant, on_day, enrolled, converted, multiple_exposures.
+-- counting rules"), and the experiment's metrics (issue 22). Columns: variant, on_day, metric,
+-- enrolled, converted, multiple_exposures, metric_sum, metric_sum_squares, metric_min.
 --  - One totals row per configured variant (on_day NULL): enrolled, converted, and multiple_exposures
 --    (users whose enrollment events named more than one variant; the same value on every row).
 --  - Day rows for the series (issue 13), on_day a UTC day YYYY-MM-DD: the users of the variant who
@@ -7,18 +8,22 @@
 --    at or after enrollment). Summed from the run's first day to day D they are exactly the totals
 --    the query would give with :to_ts at the end of day D (lambdas/domain/results-series.ts).
 --    At most two rows' worth of counts per user, so rows <= variants x (1 + days of the run).
+--  - One row per configured variant and metric (metric its definition, on_day NULL): the variant's
+--    enrolled users, the sum and sum of squares of their per-user values and the smallest counted
+--    event value (rules/variant-rows.sql). A variant nobody enrolled in has none (zeros in render.ts).
 --
 -- ONE SOURCE FOR BOTH ENGINES. Written in the Trino dialect of Athena engine 3. DuckDB runs the same
--- text (lambdas/adapters/duckdb-results-query.ts) with one macro standing in for a Trino function it
--- lacks: json_extract_scalar. Everything else is the subset both engines share: no `->>`, no `::`,
+-- text (lambdas/adapters/duckdb-results-query.ts) with macros standing in for the Trino functions it
+-- lacks: json_extract_scalar and regexp_like. Everything else is the subset both engines share: no `->>`, no `::`,
 -- no division, no TIMESTAMP parsing, no WITH RECURSIVE. Timestamps are compared as text: every
 -- stored timestamp has the one fixed form YYYY-MM-DDTHH:MM:SS.sssZ (UTC), so text order is time
 -- order in both engines. JSON paths use the bracket form $["key"]: Trino's path tokenizer accepts no
 -- `$` in a dotted key, and the DuckDB macro rewrites $["key"] to DuckDB's $."key".
 -- The rules this query shares with the incremental queries live in one file each under rules/,
 -- with the comment that explains them: identity resolution (canonical-ids.sql), the columns read
--- from a raw event (event-columns.sql), the enrollment variant (enrollment-variant.sql) and the
--- result rows per variant and day (variant-rows.sql). A line `{{> rules/<name>.sql}}` includes one;
+-- from a raw event (event-columns.sql), the enrollment variant (enrollment-variant.sql), the metric
+-- slots, values, per-user sums and capping (metric-*.sql, issue 22) and the result rows per variant
+-- and day, and per variant and metric (variant-rows.sql). A line `{{> rules/<name>.sql}}` includes one;
 -- render.ts expands the includes (include.ts), then fills in the placeholders, so the text an
 -- engine runs is one complete query.
 --
@@ -44,6 +49,7 @@
 --   :name_super_property_path the same with the name as configured
 --   :variants                 the configured variants
 --   :goal_event
+--   :metric_slots             '[]' and one JSON definition per metric (rules/metric-slots.sql)
 --
 -- Partition pruning: events are read only for project_id = :project_id and dt between :from_dt and
 -- :to_dt (Athena prunes on the partition columns, so the bytes scanned follow the run's days, not
