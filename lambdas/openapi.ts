@@ -13,7 +13,7 @@ import { SentEventSchema } from './domain/event-schema';
 import { LIMITS } from './domain/limits';
 import { Query as EventsListQuery } from './handlers/events-list';
 import { UsersListQuery } from './handlers/users';
-import { CreateExperiment, PatchExperiment } from './handlers/experiments-admin';
+import { CorrectionField, CreateExperiment, Metric, PatchExperiment, Sequential } from './handlers/experiments-admin';
 import { CreateKey } from './handlers/keys';
 import { CreateProject } from './handlers/projects';
 import { ROUTES, type Route, type RouteName } from './routes';
@@ -53,7 +53,14 @@ const Experiment = z.object({
     .array(z.number().int())
     .nullable()
     .describe('Whole percentages in the order of variants, summing to 100; null: an equal split (the default). Fixed once started'),
-  goal_event: z.string(),
+  goal_event: z.string().describe('The primary metric: the share of enrolled users who sent it, named after it in the results'),
+  metrics: z
+    .array(Metric)
+    .describe(
+      'Metrics beyond the goal, at most 10: kind conversion, count or sum (of property), role secondary or guardrail (with its bad direction), optional cap (a percentile). [] when none',
+    ),
+  sequential: Sequential.describe('Always-valid intervals and p-values (sequential testing); default true'),
+  correction: CorrectionField.describe('Multiple-testing correction across variants × the goal and secondary metrics; default "holm", null: none'),
   description: z.string().nullable(),
   status: z.string(),
   created_at: z.string(),

@@ -3,6 +3,7 @@ import type { ExperimentStatus } from '../../lambdas/domain/experiment';
 import type { SeriesPoint } from '../../lambdas/domain/results-series';
 import type { Experiment } from '../../lambdas/domain/experiment';
 import type { ResultsSummary } from '../../lambdas/domain/results-summary';
+import type { MetricResult } from '../../lambdas/domain/metric-results';
 import type { ExperimentStats } from '../../lambdas/domain/stats';
 
 export interface Project {
@@ -78,6 +79,13 @@ export interface Results extends ExperimentStats {
   window: { from: string; to: string };
   multiple_exposures: number;
   series: SeriesPoint[];
+  /**
+   * Every metric, the primary first under the goal event's name, then the secondary metrics and
+   * guardrails (issue 22); absent from results computed before metrics existed.
+   */
+  metrics?: MetricResult[];
+  /** Some guardrail moved in its bad direction significantly; absent with `metrics`. */
+  guardrail_breached?: boolean;
   /** The engine and the exact counting query it ran ("How this was computed"). */
   computation?: { engine: 'athena' | 'duckdb'; query: string };
 }

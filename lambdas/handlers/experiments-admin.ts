@@ -5,6 +5,10 @@ import { freeTextRule, textRule } from '../domain/client-text-schema';
 import { DEFAULT_VARIANTS, snakeCase, transitionRefusal, type Experiment, type Transition } from '../domain/experiment';
 import { mapLimit } from '../domain/concurrency';
 import { EXPERIMENT_LIMITS } from '../domain/experiment-fields';
+import type { ExperimentMetric } from '../domain/experiment-metric';
+import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL, GUARDRAIL_DIRECTIONS, METRIC_LIMITS, METRIC_ROLES, metricsProblem } from '../domain/experiment-metric-fields';
+import { METRIC_KINDS } from '../domain/metric-moments';
+import { CORRECTIONS } from '../domain/p-value-correction';
 import { weightsProblem } from '../domain/variant-weights';
 import { summarizeResults } from '../domain/results-summary';
 import { sdkSnakeCase } from '../domain/sdk-snake-case';
@@ -60,6 +64,62 @@ const Description = freeTextRule(
   'description',
 );
 
+const oneOf = <T extends string>(field: string, values: readonly T[], more = '') =>
+  z.enum(values as unknown as readonly [T, ...T[]], { error: `${field} must be one of ${values.map((v) => `"${v}"`).join(', ')}${more}` });
+
+export const Metric = z
+  .object(
+    {
+      name: textRule(
+        z
+          .string({ error: (iss) => (iss.input === undefined ? 'name is required' : 'name must be a string') })
+          .trim()
+          .min(1, 'name must not be empty')
+          .max(METRIC_LIMITS.nameLength, `name is longer than ${METRIC_LIMITS.nameLength} characters`),
+        'name',
+      ),
+      event: textRule(
+        z
+          .string({ error: (iss) => (iss.input === undefined ? 'event is required: the event this metric counts' : 'event must be a string') })
+          .min(1, 'event must not be empty')
+          .max(METRIC_LIMITS.eventLength, `event is longer than ${METRIC_LIMITS.eventLength} characters`),
+        'event',
+      ),
+      kind: oneOf('kind', METRIC_KINDS),
+      property: textRule(
+        z
+          .string({ error: 'property must be a string: the numeric event property a sum metric sums' })
+          .min(1, 'property must not be empty')
+          .max(METRIC_LIMITS.propertyLength, `property is longer than ${METRIC_LIMITS.propertyLength} characters`),
+        'property',
+      ).optional(),
+      role: oneOf('role', METRIC_ROLES),
+      direction: oneOf('direction', GUARDRAIL_DIRECTIONS).optional(),
+      cap: z
+        .number({ error: 'cap must be a number between 0 and 1 (a percentile such as 0.99), or left out for none' })
+        .gt(0, 'cap must be above 0 (a percentile such as 0.99)')
+        .lt(1, 'cap must be below 1 (a percentile such as 0.99)')
+        .optional(),
+    },
+    { error: 'each metric must be an object { name, event, kind, role, property?, direction?, cap? }' },
+  )
+  .strict();
+
+const TOO_MANY_METRICS = `metrics may have at most ${METRIC_LIMITS.maxMetrics} entries (the goal event is the primary metric on top of them)`;
+
+/** Counted before any entry is looked at, so a huge array is refused with one message, not one per entry. */
+const Metrics = z.preprocess(
+  (value, ctx) => {
+    if (Array.isArray(value) && value.length > METRIC_LIMITS.maxMetrics) ctx.addIssue({ code: 'custom', message: TOO_MANY_METRICS, input: value });
+    return value;
+  },
+  z.array(Metric, { error: `metrics must be an array of at most ${METRIC_LIMITS.maxMetrics} metrics` }).max(METRIC_LIMITS.maxMetrics, TOO_MANY_METRICS),
+);
+
+export const Sequential = z.boolean({ error: 'sequential must be true (always-valid intervals, the default) or false' });
+
+export const CorrectionField = oneOf('correction', CORRECTIONS, ', or null for none').nullable();
+
 export const CreateExperiment = z.object({
   name: z
     .unknown()
@@ -69,6 +129,9 @@ export const CreateExperiment = z.object({
   weights: Weights.optional(),
   goal_event: GoalEvent,
   description: Description.optional(),
+  metrics: Metrics.optional(),
+  sequential: Sequential.optional(),
+  correction: CorrectionField.optional(),
 });
 
 export const PatchExperiment = z
@@ -78,6 +141,9 @@ export const PatchExperiment = z
     weights: Weights.optional(),
     goal_event: GoalEvent.optional(),
     description: Description.nullable().optional(),
+    metrics: Metrics.optional(),
+    sequential: Sequential.optional(),
+    correction: CorrectionField.optional(),
   })
   .strict();
 
@@ -88,6 +154,15 @@ export const PatchExperiment = z
 function checkWeights(variants: readonly string[], weights: readonly number[] | null): void {
   const problem = weights === null ? undefined : weightsProblem(variants, weights);
   if (problem) throw new ApiError(400, `weights: ${problem}`);
+}
+
+/**
+ * 400 naming the rule the metrics break across fields (metricsProblem). On a PATCH these are the
+ * experiment's after the change: a new goal event must not take a metric's name.
+ */
+function checkMetrics(goalEvent: string, metrics: readonly ExperimentMetric[]): void {
+  const problem = metricsProblem(goalEvent, metrics);
+  if (problem) throw new ApiError(400, `metrics.${problem.path}: ${problem.message}`);
 }
 
 export interface ExperimentAdminDeps extends AdminDeps {
@@ -117,6 +192,8 @@ export function createExperimentsCreateHandler(deps: ExperimentAdminDeps) {
     const variants = input.variants ?? [...DEFAULT_VARIANTS];
     const weights = input.weights ?? null;
     checkWeights(variants, weights);
+    const metrics = input.metrics ?? [];
+    checkMetrics(input.goal_event, metrics);
     const experiment: Experiment = {
       id: randomUUID(),
       project_id: project.id,
@@ -124,6 +201,9 @@ export function createExperimentsCreateHandler(deps: ExperimentAdminDeps) {
       variants,
       weights,
       goal_event: input.goal_event,
+      metrics,
+      sequential: input.sequential ?? DEFAULT_SEQUENTIAL,
+      correction: input.correction === undefined ? DEFAULT_CORRECTION : input.correction,
       description: input.description ?? null,
       status: 'created',
       created_at: new Date(deps.clock()).toISOString(),
@@ -172,6 +252,7 @@ export function createExperimentsUpdateHandler(deps: ExperimentAdminDeps) {
       throw new ApiError(409, `Cannot change an experiment whose status is ${current.status}; only a created experiment can be edited`);
     }
     checkWeights(patch.variants ?? current.variants, patch.weights !== undefined ? patch.weights : current.weights);
+    checkMetrics(patch.goal_event ?? current.goal_event, patch.metrics ?? current.metrics ?? []);
     try {
       return json(200, await deps.experiments.update(current, patch));
     } catch (err) {

@@ -1,7 +1,9 @@
 /** Experiments: configuration, name claims and status transitions. */
 import type { Experiment, Transition } from '../domain/experiment';
 
-export type ExperimentPatch = Partial<Pick<Experiment, 'name' | 'variants' | 'weights' | 'goal_event' | 'description'>>;
+export type ExperimentPatch = Partial<
+  Pick<Experiment, 'name' | 'variants' | 'weights' | 'goal_event' | 'description' | 'metrics' | 'sequential' | 'correction'>
+>;
 
 export interface ExperimentStore {
   create(experiment: Experiment): Promise<void>;

@@ -37,6 +37,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { experimentNameSpellings, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
+import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../domain/experiment-metric-fields';
 import { OutcomeUnknownError } from '../domain/transient-error';
 import { isConditionalCheckFailed, mayHaveLanded, queryAll } from './dynamo-client';
 import { NameTakenError, StatusConflictError, type ExperimentPatch, type ExperimentStore } from '../ports/experiment-store';
@@ -131,15 +132,19 @@ export class DynamoExperimentStore implements ExperimentStore {
           TableName: this.table,
           Key: { project_id: projectId, sk: expKey(id) },
           UpdateExpression:
-            'SET #name = :name, variants = :variants, weights = :weights, goal_event = :goal, description = :description, update_token = :token',
+            'SET #name = :name, variants = :variants, weights = :weights, goal_event = :goal, description = :description, #metrics = :metrics, #sequential = :sequential, #correction = :correction, update_token = :token',
           ConditionExpression: `#status = :created AND ${readToken === undefined ? 'attribute_not_exists(update_token)' : 'update_token = :read'}`,
-          ExpressionAttributeNames: { '#name': 'name', '#status': 'status' },
+          // Attribute names, not words of the expression: DynamoDB reserves many English words.
+          ExpressionAttributeNames: { '#name': 'name', '#status': 'status', '#metrics': 'metrics', '#sequential': 'sequential', '#correction': 'correction' },
           ExpressionAttributeValues: {
             ':name': next.name,
             ':variants': next.variants,
             ':weights': next.weights ?? null,
             ':goal': next.goal_event,
             ':description': next.description,
+            ':metrics': next.metrics,
+            ':sequential': next.sequential,
+            ':correction': next.correction,
             ':created': 'created',
             ':token': token,
             ...(readToken === undefined ? {} : { ':read': readToken }),
@@ -284,6 +289,13 @@ export class DynamoExperimentStore implements ExperimentStore {
 function strip(item: Record<string, unknown>): Experiment {
   const { sk: _sk, ...rest } = item;
   for (const token of TOKENS) delete rest[token];
-  // Experiments stored before weights existed have none: an equal split.
-  return { ...rest, weights: rest.weights ?? null } as unknown as Experiment;
+  // Experiments stored before weights existed have none: an equal split. Before metric settings
+  // (issue 22): no metrics beyond the goal, and the defaults of sequential and correction.
+  return {
+    ...rest,
+    weights: rest.weights ?? null,
+    metrics: rest.metrics ?? [],
+    sequential: rest.sequential ?? DEFAULT_SEQUENTIAL,
+    correction: rest.correction === undefined ? DEFAULT_CORRECTION : rest.correction,
+  } as unknown as Experiment;
 }

@@ -5,12 +5,11 @@
  * Refresh, the tables, both uPlot charts, the "How this was computed" query, the SRM warning, the
  * empty states, axe-core at 1280 and 375 px, and screenshots of every page (test-output/dashboard/).
  */
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { expect, it } from 'vitest';
 import { formatPercent, formatRelative } from '../../dashboard/src/results/format-stats';
-import { describeBrowser, launchBrowser } from '../helpers/browser';
-import { clickButton, refreshResults, openDashboard, problemsApartFrom, seriousA11yViolations, type DashboardPage } from '../helpers/dashboard';
-import { startTestProject, type TestStack } from '../helpers/local';
+import { describeBrowser } from '../helpers/browser';
+import { clickButton, refreshResults, openDashboard, problemsApartFrom, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
 
 async function fill(page: Page, selector: string, value: string): Promise<void> {
   await page.click(selector, { count: 3 });
@@ -36,19 +35,14 @@ const chartInfo = (page: Page, name: string) =>
   });
 
 describeBrowser('dashboard: experiments and results', () => {
-  let stack: TestStack;
-  let project: string;
-  let key: string;
-  let browser: Browser;
-  let dash: DashboardPage;
   let experimentId = '';
   let srmId = '';
   let seriesId = '';
   let t0 = 0;
   /** The local server's clock runs this far behind real time (a run that started days ago). */
   let clockOffsetMs = 0;
-  const base = () => `/admin/v1/projects/${project}/experiments`;
-  const send = async (events: unknown[]) => expect((await stack.post('/v1/events', key, { events })).status).toBe(204);
+  const base = () => `/admin/v1/projects/${env.project}/experiments`;
+  const send = async (events: unknown[]) => expect((await env.stack.post('/v1/events', env.key, { events })).status).toBe(204);
   const exposure = (user: string, name: string, variant: string, at: number) => ({
     name: '$experiment_exposure',
     user_id: user,
@@ -56,26 +50,21 @@ describeBrowser('dashboard: experiments and results', () => {
     properties: { $experiment_name: name, $variant: variant },
   });
 
-  beforeAll(async () => {
-    ({ stack, project, key } = await startTestProject('dashboard experiments', { clock: () => Date.now() + clockOffsetMs }));
-    browser = await launchBrowser();
+  const env = useDashboardProject('dashboard experiments', {
+    clock: () => Date.now() + clockOffsetMs,
     // Event names seen recently: the goal field offers them.
-    await send([
-      { name: 'purchase', user_id: 'someone', timestamp: Date.now() - 60_000 },
-      { name: 'signup', user_id: 'someone', timestamp: Date.now() - 60_000 },
-    ]);
-    dash = await openDashboard(browser, stack.url, { width: 1280 });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
+    beforeOpen: () =>
+      send([
+        { name: 'purchase', user_id: 'someone', timestamp: Date.now() - 60_000 },
+        { name: 'signup', user_id: 'someone', timestamp: Date.now() - 60_000 },
+      ]),
   });
 
   it('creates an experiment, checking the form before sending (in plain words) and showing the API’s refusal, then edits it', async () => {
-    const { page } = dash;
-    await dash.go(`/projects/${project}/experiments`);
+    const { page } = env.dash;
+    await env.dash.go(`/projects/${env.project}/experiments`);
     await page.waitForSelector('::-p-text(No experiments yet)');
-    await dash.screenshot('experiments-empty');
+    await env.dash.screenshot('experiments-empty');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await clickButton(page, 'Create experiment');
     await page.waitForSelector('#experiment-name');
@@ -97,7 +86,7 @@ describeBrowser('dashboard: experiments and results', () => {
     // Focus goes to the first field marked.
     expect(await page.evaluate(() => (globalThis as any).document.activeElement.id)).toBe('experiment-name');
     expect(writes).toEqual([]);
-    await dash.screenshot('experiment-new-error');
+    await env.dash.screenshot('experiment-new-error');
     expect(await seriousA11yViolations(page)).toEqual([]);
     // A fixed field loses its message at once.
     await page.type('#experiment-name', 'Checkout button');
@@ -113,7 +102,7 @@ describeBrowser('dashboard: experiments and results', () => {
     await page.waitForFunction(() => /\/experiments\/[0-9a-f-]{36}$/.test((globalThis as any).location.hash));
     experimentId = (await page.evaluate(() => (globalThis as any).location.hash as string)).split('/').pop()!;
     await page.waitForSelector('::-p-text(Created.)');
-    const created = (await stack.admin('GET', `${base()}/${experimentId}`)).body;
+    const created = (await env.stack.admin('GET', `${base()}/${experimentId}`)).body;
     expect(created).toMatchObject({ name: 'Checkout button', goal_event: 'purchase', status: 'created' });
     expect(created.variants[0]).toBe('control');
     expect(created.variants).toHaveLength(2);
@@ -137,17 +126,17 @@ describeBrowser('dashboard: experiments and results', () => {
     ]);
     await clickButton(page, 'Save');
     await page.waitForSelector('::-p-text(Saved.)');
-    expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.description).toBe('Green button against the blue one');
+    expect((await env.stack.admin('GET', `${base()}/${experimentId}`)).body.description).toBe('Green button against the blue one');
 
     // The API's own refusal (a name another experiment holds) is shown as it says it.
-    await stack.admin('POST', base(), { name: 'Taken name', goal_event: 'purchase' });
+    await env.stack.admin('POST', base(), { name: 'Taken name', goal_event: 'purchase' });
     await fill(page, '#experiment-name', 'taken-name');
     await clickButton(page, 'Save');
     await page.waitForSelector('::-p-text(clashes with)');
     expect(await text(page, '[role="alert"]')).toMatch(/^The name "taken-name" clashes with experiment .* \("Taken name"\)/);
     // Once the page knows that name, the clash is said before sending, in plain words, under the field.
-    await dash.go(`/projects/${project}/experiments`);
-    await dash.go(`/projects/${project}/experiments/${experimentId}`);
+    await env.dash.go(`/projects/${env.project}/experiments`);
+    await env.dash.go(`/projects/${env.project}/experiments/${experimentId}`);
     await page.waitForFunction(() => (globalThis as any).document.querySelector('#experiment-name')?.value === 'Checkout button');
     const sentBefore = writes.length;
     await fill(page, '#experiment-name', 'taken-name');
@@ -159,32 +148,32 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(writes.length).toBe(sentBefore);
     await fill(page, '#experiment-name', 'Checkout button');
     await page.waitForFunction(() => !(globalThis as any).document.querySelector('.lifecycle button:last-of-type').disabled);
-    await dash.screenshot('experiment-created');
+    await env.dash.screenshot('experiment-created');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
+    expect(problemsApartFrom(env.dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('shows the not-started state, starts after a confirmation, then shows a read-only summary with one primary action', async () => {
-    const { page } = dash;
-    await dash.go(`/projects/${project}/experiments/${experimentId}/results`);
+    const { page } = env.dash;
+    await env.dash.go(`/projects/${env.project}/experiments/${experimentId}/results`);
     await page.waitForSelector('::-p-text(has not started)');
-    await dash.screenshot('results-not-started');
+    await env.dash.screenshot('results-not-started');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    await dash.go(`/projects/${project}/experiments/${experimentId}`);
+    await env.dash.go(`/projects/${env.project}/experiments/${experimentId}`);
     await clickButton(page, 'Start');
     await page.waitForSelector('dialog[open]');
     const dialog = await text(page, 'dialog[open]');
     expect(dialog).toContain('assigned');
     expect(dialog).toContain('can no longer be edited');
-    await dash.screenshot('experiment-start-confirm');
+    await env.dash.screenshot('experiment-start-confirm');
     expect(await seriousA11yViolations(page)).toEqual([]);
     // Escape cancels: nothing starts.
     await page.keyboard.press('Escape');
     await page.waitForSelector('dialog[open]', { hidden: true });
     // Focus is back on the button that opened the dialog.
     expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe('Start');
-    expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.status).toBe('created');
+    expect((await env.stack.admin('GET', `${base()}/${experimentId}`)).body.status).toBe('created');
     // Keyboard alone: focus starts on Cancel, Tab to the confirmation, Enter.
     await clickButton(page, 'Start');
     await page.waitForSelector('dialog[open]');
@@ -193,7 +182,7 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(await page.evaluate(() => (globalThis as any).document.activeElement.textContent)).toBe('Yes, start it');
     await page.keyboard.press('Enter');
     await page.waitForSelector('.status-badge.status-running');
-    const started = (await stack.admin('GET', `${base()}/${experimentId}`)).body;
+    const started = (await env.stack.admin('GET', `${base()}/${experimentId}`)).body;
     expect(started.status).toBe('running');
     t0 = Date.parse(started.started_at);
     // Once started: a read-only summary, not a greyed-out form; the status said once; one primary action.
@@ -205,16 +194,16 @@ describeBrowser('dashboard: experiments and results', () => {
     expect((await text(page, 'main')).match(/running/gi)).toEqual(['running']);
     expect(await page.$$eval('main a.button, main button:not(.secondary)', (els) => els.map((e: any) => e.textContent.trim()))).toEqual(['See the results']);
     expect(await page.$$eval('main button', (bs) => bs.map((b: any) => b.textContent.trim()))).toEqual(['Stop']);
-    await dash.screenshot('experiment-running');
+    await env.dash.screenshot('experiment-running');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
+    expect(problemsApartFrom(env.dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('refreshes and reads the results: tables, verdict, both charts and the query', async () => {
-    const { page } = dash;
-    await dash.go(`/projects/${project}/experiments/${experimentId}/results`);
+    const { page } = env.dash;
+    await env.dash.go(`/projects/${env.project}/experiments/${experimentId}/results`);
     await page.waitForSelector('::-p-text(Not computed yet)', { timeout: 10_000 });
-    await dash.screenshot('results-not-computed');
+    await env.dash.screenshot('results-not-computed');
 
     // 40 users per variant; control converts 6, green 20.
     const events: unknown[] = [];
@@ -229,7 +218,7 @@ describeBrowser('dashboard: experiments and results', () => {
 
     await refreshResults(page);
     await page.waitForSelector('table[data-table="variants"]', { timeout: 10_000 });
-    const api = (await stack.admin('GET', `${base()}/${experimentId}/results`)).body;
+    const api = (await env.stack.admin('GET', `${base()}/${experimentId}/results`)).body;
     const [control, green] = api.variants;
     expect(await tableRows(page, 'variants')).toEqual([
       ['control (control)', '41', '6', '14.6%', `${formatPercent(control.ci_low)} to ${formatPercent(control.ci_high)}`],
@@ -257,19 +246,19 @@ describeBrowser('dashboard: experiments and results', () => {
     }
     expect(api.computation.engine).toBe('duckdb');
     expect(await page.$eval('.query-text code', (c: any) => c.textContent)).toBe(api.computation.query);
-    await browser.defaultBrowserContext().overridePermissions(stack.url, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    await env.browser.defaultBrowserContext().overridePermissions(env.stack.url, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
     await clickButton(page, 'Copy query');
     await page.waitForFunction(() => (globalThis as any).document.querySelector('.copy-status').textContent !== '', { timeout: 5000 });
     expect(await text(page, '.copy-status')).toBe('Copied.');
     expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(api.computation.query);
-    await dash.screenshot('results');
+    await env.dash.screenshot('results');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
+    expect(problemsApartFrom(env.dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('stops after a confirmation; the summary says it is final and the results freeze', async () => {
-    const { page } = dash;
-    await dash.go(`/projects/${project}/experiments/${experimentId}`);
+    const { page } = env.dash;
+    await env.dash.go(`/projects/${env.project}/experiments/${experimentId}`);
     await clickButton(page, 'Stop');
     await page.waitForSelector('dialog[open]');
     expect(await text(page, 'dialog[open]')).toContain('Stopping is final');
@@ -279,12 +268,12 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(await page.$$eval('main button', (bs) => bs.map((b: any) => b.textContent.trim()))).toEqual([]);
     expect(await text(page, 'dl.experiment-facts')).toContain('Stopped');
     expect(await text(page, 'main')).toContain('To run it again, create a new experiment.');
-    await dash.screenshot('experiment-stopped');
+    await env.dash.screenshot('experiment-stopped');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     // Events after the stop change nothing.
     await send([exposure('late', 'Checkout button', 'control', Date.now() + 5), { name: 'purchase', user_id: 'late', timestamp: Date.now() + 6 }]);
-    await dash.go(`/projects/${project}/experiments/${experimentId}/results`);
+    await env.dash.go(`/projects/${env.project}/experiments/${experimentId}/results`);
     await refreshResults(page);
     await page.waitForSelector('::-p-text(these results are final)');
     expect((await tableRows(page, 'variants')).map((r) => r.slice(1, 3))).toEqual([
@@ -292,18 +281,18 @@ describeBrowser('dashboard: experiments and results', () => {
       ['40', '20'],
     ]);
     expect(await text(page, '.verdicts')).toBe('green converts better than control: 50% of 40 users against 14.6% of 41 users (p < 0.001).');
-    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
+    expect(problemsApartFrom(env.dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('warns prominently about a sample ratio mismatch, and shows a started experiment with no one enrolled', async () => {
-    const { page } = dash;
-    srmId = (await stack.admin('POST', base(), { name: 'Skewed split', goal_event: 'purchase', variants: ['a', 'b'] })).body.id;
-    const started = Date.parse((await stack.admin('POST', `${base()}/${srmId}/start`)).body.started_at);
+    const { page } = env.dash;
+    srmId = (await env.stack.admin('POST', base(), { name: 'Skewed split', goal_event: 'purchase', variants: ['a', 'b'] })).body.id;
+    const started = Date.parse((await env.stack.admin('POST', `${base()}/${srmId}/start`)).body.started_at);
     const events: unknown[] = [];
     for (let i = 0; i < 40; i++) events.push(exposure(`sa${i}`, 'Skewed split', 'a', started + 1));
     for (let i = 0; i < 5; i++) events.push(exposure(`sb${i}`, 'Skewed split', 'b', started + 1));
     await send(events);
-    await dash.go(`/projects/${project}/experiments/${srmId}/results`);
+    await env.dash.go(`/projects/${env.project}/experiments/${srmId}/results`);
     await refreshResults(page);
     await page.waitForSelector('[role="alert"].srm-warning');
     expect(await text(page, '.srm-warning')).toContain('Sample ratio mismatch');
@@ -314,22 +303,22 @@ describeBrowser('dashboard: experiments and results', () => {
       'No difference between b and a yet: no user of either sent purchase (0% of 5 users against 0% of 40 users), so there is no variation to test and no p-value.',
     );
     expect(await page.$('.srm-passed')).toBeNull();
-    await dash.screenshot('results-srm');
+    await env.dash.screenshot('results-srm');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    const emptyId = (await stack.admin('POST', base(), { name: 'Nobody yet', goal_event: 'purchase' })).body.id;
-    await stack.admin('POST', `${base()}/${emptyId}/start`);
-    await dash.go(`/projects/${project}/experiments/${emptyId}/results`);
+    const emptyId = (await env.stack.admin('POST', base(), { name: 'Nobody yet', goal_event: 'purchase' })).body.id;
+    await env.stack.admin('POST', `${base()}/${emptyId}/start`);
+    await env.dash.go(`/projects/${env.project}/experiments/${emptyId}/results`);
     await refreshResults(page);
     await page.waitForSelector('::-p-text(No one is enrolled yet)');
     expect(await tableRows(page, 'variants')).toEqual([
       ['a (control)', '0', '0', '—', '—'],
       ['b', '0', '0', '—', '—'],
     ]);
-    await dash.screenshot('results-no-enrollments');
+    await env.dash.screenshot('results-no-enrollments');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    await dash.go(`/projects/${project}/experiments`);
+    await env.dash.go(`/projects/${env.project}/experiments`);
     await page.waitForSelector('.experiments-table');
     expect(await page.$$eval('.experiments-table .status-badge', (b) => b.map((x: any) => x.textContent).sort())).toEqual([
       'created',
@@ -345,7 +334,7 @@ describeBrowser('dashboard: experiments and results', () => {
         )
       ).map((r) => [r[0], r.slice(1)]),
     );
-    const checkout = (await stack.admin('GET', `${base()}/${experimentId}/results`)).body.comparisons[0];
+    const checkout = (await env.stack.admin('GET', `${base()}/${experimentId}/results`)).body.comparisons[0];
     expect(rows['Checkout button']).toEqual([
       'stopped',
       'purchase',
@@ -356,18 +345,18 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(rows['Skewed split']).toEqual(['running', 'purchase', '45', 'b: not enough data', 'Sample ratio mismatch']);
     expect(rows['Nobody yet']).toEqual(['running', 'purchase', '0', 'b: not enough data', 'No one enrolled yet']);
     expect(rows['Taken name']).toEqual(['created', 'purchase', 'Not started', 'Not started', '—']);
-    await dash.screenshot('experiments');
+    await env.dash.screenshot('experiments');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
+    expect(problemsApartFrom(env.dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('draws one line per variant over the days of a longer run', async () => {
-    const { page } = dash;
+    const { page } = env.dash;
     const day = 86_400_000;
     clockOffsetMs = -3 * day; // start three days ago
-    const id = (await stack.admin('POST', base(), { name: 'Three days', goal_event: 'purchase', variants: ['a', 'b', 'c'] })).body.id;
+    const id = (await env.stack.admin('POST', base(), { name: 'Three days', goal_event: 'purchase', variants: ['a', 'b', 'c'] })).body.id;
     seriesId = id;
-    const started = Date.parse((await stack.admin('POST', `${base()}/${id}/start`)).body.started_at);
+    const started = Date.parse((await env.stack.admin('POST', `${base()}/${id}/start`)).body.started_at);
     clockOffsetMs = 0;
     const events: unknown[] = [];
     for (let d = 0; d < 4; d++) {
@@ -382,10 +371,10 @@ describeBrowser('dashboard: experiments and results', () => {
       }
     }
     await send(events);
-    await dash.go(`/projects/${project}/experiments/${id}/results`);
+    await env.dash.go(`/projects/${env.project}/experiments/${id}/results`);
     await refreshResults(page);
     await page.waitForSelector('[data-chart="series"] canvas');
-    const api = (await stack.admin('GET', `${base()}/${id}/results`)).body;
+    const api = (await env.stack.admin('GET', `${base()}/${id}/results`)).body;
     expect(api.series.length).toBe(4);
     const chart = await chartInfo(page, 'series');
     expect(chart.legend).toEqual(['a', 'b', 'c']);
@@ -393,21 +382,21 @@ describeBrowser('dashboard: experiments and results', () => {
     // The text alternative has one row per day, one column per variant.
     const rows = await page.$$eval('[data-chart="series"] ~ details tbody tr', (trs) => trs.map((tr: any) => tr.cells.length));
     expect(rows).toEqual([4, 4, 4, 4]);
-    await dash.screenshot('results-series');
+    await env.dash.screenshot('results-series');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(problemsApartFrom(dash.problems, 400, 404, 409)).toEqual([]);
+    expect(problemsApartFrom(env.dash.problems, 400, 404, 409)).toEqual([]);
   });
 
   it('works at 375 px: no sideways scrolling, charts fit, no accessibility violations', async () => {
-    const small = await openDashboard(browser, stack.url, { width: 375 });
+    const small = await openDashboard(env.browser, env.stack.url, { width: 375 });
     const { page } = small;
     const pages: Array<[string, string, string]> = [
-      ['experiments', `/projects/${project}/experiments`, '.experiments-table'],
-      ['experiment-new', `/projects/${project}/experiments/new`, '#experiment-name'],
-      ['experiment-stopped', `/projects/${project}/experiments/${experimentId}`, '.status-badge.status-stopped'],
-      ['results', `/projects/${project}/experiments/${experimentId}/results`, '[data-chart="series"] canvas'],
-      ['results-srm', `/projects/${project}/experiments/${srmId}/results`, '.srm-warning'],
-      ['results-series', `/projects/${project}/experiments/${seriesId}/results`, '[data-chart="series"] canvas'],
+      ['experiments', `/projects/${env.project}/experiments`, '.experiments-table'],
+      ['experiment-new', `/projects/${env.project}/experiments/new`, '#experiment-name'],
+      ['experiment-stopped', `/projects/${env.project}/experiments/${experimentId}`, '.status-badge.status-stopped'],
+      ['results', `/projects/${env.project}/experiments/${experimentId}/results`, '[data-chart="series"] canvas'],
+      ['results-srm', `/projects/${env.project}/experiments/${srmId}/results`, '.srm-warning'],
+      ['results-series', `/projects/${env.project}/experiments/${seriesId}/results`, '[data-chart="series"] canvas'],
     ];
     for (const [name, route, ready] of pages) {
       await small.go(route);
@@ -428,7 +417,7 @@ describeBrowser('dashboard: experiments and results', () => {
       await small.screenshot(name);
     }
     // The results page at 375 px shows each comparison's intervals as labelled lines on screen.
-    await small.go(`/projects/${project}/experiments/${experimentId}/results`);
+    await small.go(`/projects/${env.project}/experiments/${experimentId}/results`);
     await page.waitForSelector('table[data-table="comparisons"]');
     const cells = await page.$$eval('table[data-table="comparisons"] tbody td', (tds) =>
       tds.map((td: any) => ({

@@ -6,30 +6,25 @@
  * legend of placeholders, and a verdict that did not say what it rests on. Screenshots in
  * test-output/dashboard/results-verdict-*.png.
  */
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { expect, it } from 'vitest';
 import { formatPStatement } from '../../dashboard/src/results/format-stats';
-import { describeBrowser, launchBrowser } from '../helpers/browser';
-import { clickButton, openDashboard, problemsApartFrom, refreshResults, seriousA11yViolations, type DashboardPage } from '../helpers/dashboard';
-import { startTestProject, type TestStack } from '../helpers/local';
+import { describeBrowser } from '../helpers/browser';
+import { clickButton, problemsApartFrom, refreshResults, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => (el as any).innerText as string);
 const tableRows = (page: Page, name: string) =>
   page.$$eval(`table[data-table="${name}"] tbody tr`, (rows) => rows.map((r) => [...(r as any).cells].map((c: any) => c.innerText.trim())));
 
 describeBrowser('dashboard: the results page decides honestly (issue 22)', () => {
-  let stack: TestStack;
-  let project: string;
-  let key: string;
-  let browser: Browser;
-  let dash: DashboardPage;
-  const base = () => `/admin/v1/projects/${project}/experiments`;
-  const send = async (events: unknown[]) => expect((await stack.post('/v1/events', key, { events })).status).toBe(204);
+  const env = useDashboardProject('dashboard verdict');
+  const base = () => `/admin/v1/projects/${env.project}/experiments`;
+  const send = async (events: unknown[]) => expect((await env.stack.post('/v1/events', env.key, { events })).status).toBe(204);
 
   /** A started experiment with `converted` of `enrolled` users per variant, all events a few ms after the start. */
   async function experimentWith(name: string, groups: Array<[variant: string, converted: number, enrolled: number]>): Promise<string> {
-    const id = (await stack.admin('POST', base(), { name, goal_event: 'purchase', variants: groups.map(([v]) => v) })).body.id as string;
-    const started = Date.parse((await stack.admin('POST', `${base()}/${id}/start`)).body.started_at);
+    const id = (await env.stack.admin('POST', base(), { name, goal_event: 'purchase', variants: groups.map(([v]) => v) })).body.id as string;
+    const started = Date.parse((await env.stack.admin('POST', `${base()}/${id}/start`)).body.started_at);
     const events: unknown[] = [];
     for (const [variant, converted, enrolled] of groups) {
       for (let i = 0; i < enrolled; i++) {
@@ -47,27 +42,17 @@ describeBrowser('dashboard: the results page decides honestly (issue 22)', () =>
     return id;
   }
 
-  beforeAll(async () => {
-    ({ stack, project, key } = await startTestProject('dashboard verdict'));
-    browser = await launchBrowser();
-    dash = await openDashboard(browser, stack.url, { width: 1280 });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
-
   it('13 users: the relative interval stops at −100% in the API and on the page, which says why', async () => {
-    const { page } = dash;
+    const { page } = env.dash;
     // gbstats' delta method gives −384.9% to +684.9% for 4 of 8 against 1 of 5.
     const id = await experimentWith('Thirteen users', [
       ['control', 1, 5],
       ['treatment', 4, 8],
     ]);
-    await dash.go(`/projects/${project}/experiments/${id}/results`);
+    await env.dash.go(`/projects/${env.project}/experiments/${id}/results`);
     await refreshResults(page);
     await page.waitForSelector('table[data-table="comparisons"]');
-    const api = (await stack.admin('GET', `${base()}/${id}/results`)).body;
+    const api = (await env.stack.admin('GET', `${base()}/${id}/results`)).body;
     expect(api.comparisons[0].relative_ci_low).toBe(-1);
     expect(api.comparisons[0].relative_ci_high).toBeCloseTo(6.849145439979014, 9);
     const [row] = await tableRows(page, 'comparisons');
@@ -84,18 +69,18 @@ describeBrowser('dashboard: the results page decides honestly (issue 22)', () =>
     expect(await text(page, '.verdicts')).toBe(
       `No significant difference yet between treatment and control: 50% of 8 users against 20% of 5 users (${formatPStatement(api.comparisons[0].p_value)}).`,
     );
-    await dash.screenshot('results-verdict-floor');
+    await env.dash.screenshot('results-verdict-floor');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(problemsApartFrom(dash.problems, 404, 409)).toEqual([]);
+    expect(problemsApartFrom(env.dash.problems, 404, 409)).toEqual([]);
   });
 
   it('both variants at 100%: the verdict says there is nothing to test, and the chance to beat control says it is the prior’s', async () => {
-    const { page } = dash;
+    const { page } = env.dash;
     const id = await experimentWith('Everyone buys', [
       ['control', 1, 1],
       ['treatment', 4, 4],
     ]);
-    await dash.go(`/projects/${project}/experiments/${id}/results`);
+    await env.dash.go(`/projects/${env.project}/experiments/${id}/results`);
     await refreshResults(page);
     await page.waitForSelector('table[data-table="comparisons"]');
     const verdict = await text(page, '.verdicts');
@@ -106,17 +91,17 @@ describeBrowser('dashboard: the results page decides honestly (issue 22)', () =>
     const [row] = await tableRows(page, 'comparisons');
     expect(row![3]).toBe('—');
     expect(row![7]).toBe('71.4% (prior only)');
-    await dash.screenshot('results-verdict-all-converted');
+    await env.dash.screenshot('results-verdict-all-converted');
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 
   it('a one-day run: one point per variant, a legend of names without placeholders, and after Stop "finishing" until the results reach the stop', async () => {
-    const { page } = dash;
+    const { page } = env.dash;
     const id = await experimentWith('One day', [
       ['control', 3, 10],
       ['treatment', 5, 10],
     ]);
-    await dash.go(`/projects/${project}/experiments/${id}/results`);
+    await env.dash.go(`/projects/${env.project}/experiments/${id}/results`);
     await refreshResults(page);
     await page.waitForSelector('[data-chart="series"] canvas');
     // Each entry of the legend is a variant's name, nothing else (a live legend showed "Day (UTC) —, control —, treatment —").
@@ -124,27 +109,27 @@ describeBrowser('dashboard: the results page decides honestly (issue 22)', () =>
     expect(legend).toEqual(['control', 'treatment']);
     expect(await text(page, '.results-figure figcaption')).not.toContain('one day so far'); // the interval chart's caption
     expect(await page.$$eval('figcaption', (c) => c.map((x: any) => x.innerText).join('\n'))).toContain('one day so far');
-    await dash.screenshot('results-verdict-one-day');
+    await env.dash.screenshot('results-verdict-one-day');
 
     // Stop: the stored results were computed before it, so they are not final yet.
-    await dash.go(`/projects/${project}/experiments/${id}`);
+    await env.dash.go(`/projects/${env.project}/experiments/${id}`);
     await clickButton(page, 'Stop');
     await page.waitForSelector('dialog[open]');
     await clickButton(page, 'Yes, stop it');
     await page.waitForSelector('.status-badge.status-stopped');
-    const stoppedAt = (await stack.admin('GET', `${base()}/${id}`)).body.stopped_at as string;
-    await dash.go(`/projects/${project}/experiments/${id}/results`);
+    const stoppedAt = (await env.stack.admin('GET', `${base()}/${id}`)).body.stopped_at as string;
+    await env.dash.go(`/projects/${env.project}/experiments/${id}/results`);
     await page.waitForSelector('.finishing');
     expect(await text(page, 'main')).not.toContain('final)');
     expect(await text(page, '.finishing')).toContain(`stopped ${stoppedAt.slice(0, 10)} ${stoppedAt.slice(11, 19)} UTC`);
-    await dash.screenshot('results-verdict-finishing');
+    await env.dash.screenshot('results-verdict-finishing');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     // The computation over the whole run makes them final.
     await refreshResults(page);
     await page.waitForSelector('::-p-text(these results are final)');
     expect(await page.$('.finishing')).toBeNull();
-    await dash.screenshot('results-verdict-final');
-    expect(problemsApartFrom(dash.problems, 404, 409)).toEqual([]);
+    await env.dash.screenshot('results-verdict-final');
+    expect(problemsApartFrom(env.dash.problems, 404, 409)).toEqual([]);
   });
 });

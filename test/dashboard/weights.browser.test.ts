@@ -4,11 +4,10 @@
  * start confirmation and the started summary show each variant once with its share, and the
  * sample-ratio warning names the split the weights aim for. Screenshots in test-output/dashboard/.
  */
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser } from '../helpers/browser';
-import { clickButton, openDashboard, refreshResults, seriousA11yViolations, type DashboardPage } from '../helpers/dashboard';
-import { startTestProject, type TestStack } from '../helpers/local';
+import type { Page } from 'puppeteer-core';
+import { expect, it } from 'vitest';
+import { describeBrowser } from '../helpers/browser';
+import { clickButton, refreshResults, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
 
 async function fill(page: Page, selector: string, value: string): Promise<void> {
   await page.click(selector, { count: 3 });
@@ -20,27 +19,14 @@ const text = (page: Page, selector: string) => page.$eval(selector, (el) => (el 
 const value = (page: Page, selector: string) => page.$eval(selector, (el) => (el as any).value as string);
 
 describeBrowser('dashboard: variant weights', () => {
-  let stack: TestStack;
-  let project: string;
-  let key: string;
-  let browser: Browser;
-  let dash: DashboardPage;
   let experimentId = '';
-  const base = () => `/admin/v1/projects/${project}/experiments`;
+  const base = () => `/admin/v1/projects/${env.project}/experiments`;
 
-  beforeAll(async () => {
-    ({ stack, project, key } = await startTestProject('dashboard weights'));
-    browser = await launchBrowser();
-    dash = await openDashboard(browser, stack.url, { width: 1280 });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  const env = useDashboardProject('dashboard weights');
 
   it('sets a weight per variant, refusing weights that do not add up to 100 before sending anything', async () => {
-    const { page } = dash;
-    await dash.go(`/projects/${project}/experiments/new`);
+    const { page } = env.dash;
+    await env.dash.go(`/projects/${env.project}/experiments/new`);
     await page.waitForSelector('#experiment-name');
     await page.type('#experiment-name', 'Risky checkout');
     await page.type('#experiment-goal', 'purchase');
@@ -59,20 +45,20 @@ describeBrowser('dashboard: variant weights', () => {
     await page.waitForSelector('#weights-error');
     expect(await text(page, '#weights-error')).toBe('The weights add up to 95%: make them add up to 100%.');
     expect(writes).toEqual([]);
-    await dash.screenshot('experiment-weights-error');
+    await env.dash.screenshot('experiment-weights-error');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await fill(page, '#weight-1', '10');
     await page.waitForSelector('#weights-error', { hidden: true });
-    await dash.screenshot('experiment-weights-form');
+    await env.dash.screenshot('experiment-weights-form');
     await clickButton(page, 'Save');
     await page.waitForFunction(() => /\/experiments\/[0-9a-f-]{36}$/.test((globalThis as any).location.hash));
     experimentId = (await page.evaluate(() => (globalThis as any).location.hash as string)).split('/').pop()!;
-    expect((await stack.admin('GET', `${base()}/${experimentId}`)).body).toMatchObject({ variants: ['control', 'treatment'], weights: [90, 10] });
+    expect((await env.stack.admin('GET', `${base()}/${experimentId}`)).body).toMatchObject({ variants: ['control', 'treatment'], weights: [90, 10] });
   });
 
   it('edits the weights while created, a third variant included, and back to an equal split', async () => {
-    const { page } = dash;
+    const { page } = env.dash;
     await page.waitForFunction(() => (globalThis as any).document.querySelector('#weight-0')?.value === '90');
     await clickButton(page, 'Add variant');
     await page.type('#variant-2', 'express');
@@ -80,7 +66,7 @@ describeBrowser('dashboard: variant weights', () => {
     await page.type('#weight-2', '10');
     await clickButton(page, 'Save');
     await page.waitForSelector('::-p-text(Saved.)');
-    expect((await stack.admin('GET', `${base()}/${experimentId}`)).body).toMatchObject({
+    expect((await env.stack.admin('GET', `${base()}/${experimentId}`)).body).toMatchObject({
       variants: ['control', 'treatment', 'express'],
       weights: [80, 10, 10],
     });
@@ -90,7 +76,7 @@ describeBrowser('dashboard: variant weights', () => {
     await clickButton(page, 'Save');
     await page.waitForFunction(() => (globalThis as any).document.querySelector('.status-line')?.textContent === 'Saved.');
     await page.waitForSelector('button:not([disabled])::-p-text(Start)');
-    expect((await stack.admin('GET', `${base()}/${experimentId}`)).body.weights).toBeNull();
+    expect((await env.stack.admin('GET', `${base()}/${experimentId}`)).body.weights).toBeNull();
 
     // 90/10 again, without the third variant.
     await page.click('button[aria-label="Remove variant 3"]');
@@ -99,15 +85,15 @@ describeBrowser('dashboard: variant weights', () => {
     await fill(page, '#weight-1', '10');
     await clickButton(page, 'Save');
     await page.waitForSelector('button:not([disabled])::-p-text(Start)');
-    expect((await stack.admin('GET', `${base()}/${experimentId}`)).body).toMatchObject({ variants: ['control', 'treatment'], weights: [90, 10] });
+    expect((await env.stack.admin('GET', `${base()}/${experimentId}`)).body).toMatchObject({ variants: ['control', 'treatment'], weights: [90, 10] });
   });
 
   it('shows each variant once with its share when starting and once started', async () => {
-    const { page } = dash;
+    const { page } = env.dash;
     await clickButton(page, 'Start');
     await page.waitForSelector('dialog[open]');
     expect(await text(page, 'dialog[open]')).toContain('(control 90%, treatment 10%)');
-    await dash.screenshot('experiment-weights-start');
+    await env.dash.screenshot('experiment-weights-start');
     await clickButton(page, 'Yes, start it');
     await page.waitForSelector('.status-badge.status-running');
     await page.waitForSelector('.variant-shares');
@@ -115,15 +101,15 @@ describeBrowser('dashboard: variant weights', () => {
       'control (control): 90% of users',
       'treatment: 10% of users',
     ]);
-    await dash.screenshot('experiment-weights-summary');
+    await env.dash.screenshot('experiment-weights-summary');
     expect(await seriousA11yViolations(page)).toEqual([]);
     // Fixed once started: the API refuses a change.
-    expect((await stack.admin('PATCH', `${base()}/${experimentId}`, { weights: [50, 50] })).status).toBe(409);
+    expect((await env.stack.admin('PATCH', `${base()}/${experimentId}`, { weights: [50, 50] })).status).toBe(409);
   });
 
   it('warns about a sample ratio mismatch against the weights: 90/10 enrolled evenly', async () => {
-    const { page } = dash;
-    const started = Date.parse((await stack.admin('GET', `${base()}/${experimentId}`)).body.started_at);
+    const { page } = env.dash;
+    const started = Date.parse((await env.stack.admin('GET', `${base()}/${experimentId}`)).body.started_at);
     const events = ['control', 'treatment'].flatMap((variant) =>
       Array.from({ length: 40 }, (_, i) => ({
         name: '$experiment_exposure',
@@ -132,11 +118,11 @@ describeBrowser('dashboard: variant weights', () => {
         properties: { $experiment_name: 'Risky checkout', $variant: variant },
       })),
     );
-    expect((await stack.post('/v1/events', key, { events })).status).toBe(204);
-    await dash.go(`/projects/${project}/experiments/${experimentId}/results`);
+    expect((await env.stack.post('/v1/events', env.key, { events })).status).toBe(204);
+    await env.dash.go(`/projects/${env.project}/experiments/${experimentId}/results`);
     await refreshResults(page);
     await page.waitForSelector('[role="alert"].srm-warning');
     expect(await text(page, '.srm-warning')).toContain('enrolled 40 / 40 users, far from the 90% / 10% split the assignment aims for (its weights)');
-    await dash.screenshot('results-srm-weights');
+    await env.dash.screenshot('results-srm-weights');
   });
 });

@@ -10,7 +10,8 @@ import type { Browser, Page } from 'puppeteer-core';
 import { DASHBOARD_CONFIG_FILE, type DashboardConfig } from '../../lambdas/contract/dashboard';
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser } from './browser';
-import { ADMIN_TOKEN, startTestStack, type TestStack } from './local';
+import type { LocalServerOptions } from '../../lambdas/local/server';
+import { ADMIN_TOKEN, startTestProject, startTestStack, type TestStack } from './local';
 
 /** How long a page wait may take before it fails (generous: the CI machine has 2 cores shared with other test files). */
 export const WAIT_MS = 15_000;
@@ -127,6 +128,41 @@ export function useDashboardServer(): { readonly stack: TestStack; readonly brow
   beforeAll(async () => {
     state.stack = await startTestStack();
     state.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+    await state.stack?.stop();
+  });
+  return state;
+}
+
+export interface DashboardProject {
+  readonly stack: TestStack;
+  readonly project: string;
+  /** An unthrottled API key of the project, for sending events. */
+  readonly key: string;
+  readonly browser: Browser;
+  /** A page at 1280 px, signed in. */
+  readonly dash: DashboardPage;
+}
+
+export interface DashboardProjectOptions extends Partial<LocalServerOptions> {
+  /** Runs once the project exists, before the page opens (e.g. events its forms should offer). */
+  beforeOpen?: (project: Omit<DashboardProject, 'browser' | 'dash'>) => Promise<void>;
+}
+
+/**
+ * A local server with a project called `name` and a key, a Chromium and a signed-in page at 1280 px
+ * for the test file (started in beforeAll, stopped in afterAll); read the fields inside tests.
+ */
+export function useDashboardProject(name: string, options: DashboardProjectOptions = {}): DashboardProject {
+  const { beforeOpen, ...serverOptions } = options;
+  const state = {} as { -readonly [K in keyof DashboardProject]: DashboardProject[K] };
+  beforeAll(async () => {
+    ({ stack: state.stack, project: state.project, key: state.key } = await startTestProject(name, serverOptions));
+    state.browser = await launchBrowser();
+    await beforeOpen?.(state);
+    state.dash = await openDashboard(state.browser, state.stack.url, { width: 1280 });
   });
   afterAll(async () => {
     await state.browser?.close();

@@ -14,6 +14,7 @@ import { ApiError, type ApiClient } from '../api';
 import { errorText, useAsync } from '../components/async-view';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { Field } from '../components/field';
+import { METRIC_SETTINGS_FIELDS, MetricSettingsFacts, MetricSettingsFields, useMetricSettings } from '../components/metric-settings';
 import { StatusBadge } from '../components/status-badge';
 import { formatTime } from '../format-time';
 import { variantShares } from '../format-weights';
@@ -21,7 +22,7 @@ import type { PageProps } from '../page';
 import { navigate, pathOf } from '../router';
 import '../results/results.css';
 
-const FIELDS: ExperimentField[] = ['name', 'goal_event', 'variants', 'weights', 'description'];
+const FIELDS: string[] = ['name', 'goal_event', 'variants', 'weights', 'description', ...METRIC_SETTINGS_FIELDS];
 
 const EMPTY: ExperimentDraft = { name: '', goal_event: '', variants: ['control', 'treatment'], weights: null, description: '' };
 
@@ -119,7 +120,7 @@ function useTransition({ api, base, setNotice, onChange }: ViewProps, experiment
                 .map(({ variant, share }) => `${variant} ${share}`)
                 .join(', ')
             : ''}
-          ) from now on, and results are computed. The name, goal, variants and weights can no longer be edited.
+          ) from now on, and results are computed. The name, goal, variants, weights, metrics and analysis settings can no longer be edited.
         </p>
       </ConfirmDialog>
       <ConfirmDialog
@@ -194,6 +195,7 @@ function ExperimentSummary(props: ViewProps & { experiment: Experiment }) {
             <dd class="prewrap">{experiment.description}</dd>
           </>
         )}
+        <MetricSettingsFacts experiment={experiment} />
       </dl>
       <p class="muted">
         {experiment.status === 'running'
@@ -233,6 +235,7 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const transition = useTransition(props, experiment);
+  const settings = useMetricSettings(experiment, draft.goal_event, () => setError(null));
 
   // The form follows the experiment as loaded or saved. A layout effect runs before the browser paints,
   // so a keystroke right after "Saved." is never overwritten by a reset that came after it (an effect
@@ -259,7 +262,8 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
       draft.goal_event !== experiment.goal_event ||
       draft.description !== (experiment.description ?? '') ||
       draft.variants.join('\n') !== experiment.variants.join('\n') ||
-      JSON.stringify(draftWeights(draft)) !== JSON.stringify(experiment.weights));
+      JSON.stringify(draftWeights(draft)) !== JSON.stringify(experiment.weights) ||
+      settings.dirty);
   const change = (next: ExperimentDraft) => {
     setDraft(next);
     // The API's refusal was about the draft as sent; a field's own complaint goes as soon as it is fixed, new ones wait for the next Save.
@@ -274,7 +278,8 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
     const found = experimentDraftProblems(draft, others.data ?? []);
     setProblems(found);
     setError(null);
-    if (Object.keys(found).length) {
+    const settingsOk = settings.check(draft.goal_event);
+    if (Object.keys(found).length || !settingsOk) {
       requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
@@ -287,6 +292,7 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
         variants: draft.variants.map((v) => v.trim()),
         weights: draftWeights(draft),
         description: draft.description,
+        ...settings.body(),
       };
       if (experiment) {
         onChange(await api.patch<Experiment>(`${base}/${encodeURIComponent(experiment.id)}`, body));
@@ -314,7 +320,7 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
   const addVariant = () => change({ ...draft, variants: [...draft.variants, ''], weights: draft.weights && [...draft.weights, ''] });
   const removeVariant = (i: number) =>
     change({ ...draft, variants: draft.variants.filter((_, j) => j !== i), weights: draft.weights && draft.weights.filter((_, j) => j !== i) });
-  const invalid = Object.keys(problems).length > 0 || error !== null;
+  const invalid = Object.keys(problems).length > 0 || Object.keys(settings.problems).length > 0 || error !== null;
   const setVariant = (i: number, value: string) => change({ ...draft, variants: draft.variants.map((v, j) => (j === i ? value : v)) });
   // One primary action at a time: Save while there is something to save, else Start.
   const startIsPrimary = experiment !== undefined && !dirty;
@@ -451,6 +457,7 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
               </p>
             )}
           </fieldset>
+          <MetricSettingsFields settings={settings} error={error} eventList="recent-event-names" />
           <Field id="experiment-description" label="Description" hint="Optional: what you change and what you expect." error={fieldError('description')}>
             <textarea name="description" rows={3} value={draft.description} onInput={(e) => change({ ...draft, description: e.currentTarget.value })} />
           </Field>

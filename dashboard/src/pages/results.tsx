@@ -2,7 +2,8 @@
  * The results of an experiment: per-variant table, comparison with control, the interval and
  * over-time charts, the sample-ratio check (a warning when it fails, a line when it passes), the
  * verdict on the primary metric with what it rests on, the multiple-exposure count, when it was
- * computed (final, or still finishing after a stop), Refresh, and "How this was computed".
+ * computed (final, or still finishing after a stop), Refresh, and "How this was computed"; with
+ * metrics beyond the goal (issue 22), their table and a banner when a guardrail is breached.
  * Empty states: not started, not computed yet, no one enrolled.
  */
 import { useState } from 'preact/hooks';
@@ -28,6 +29,7 @@ import {
   ALPHA,
 } from '../results/format-stats';
 import { HowComputed } from '../results/how-computed';
+import { GuardrailBanner, MetricsSection } from '../results/metrics-table';
 import { NumbersTable } from '../results/numbers-table';
 import { resultsFinality } from '../results/results-finality';
 import { untestable, verdict } from '../results/verdict';
@@ -138,6 +140,7 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
         Computed {formatTime(results.computed_at)} over {formatTime(results.window.from)} to {formatTime(results.window.to)}
         {finality.kind === 'final' ? ' (stopped: these results are final)' : ''}. Goal: <code>{experiment.goal_event}</code>.
       </p>
+      <GuardrailBanner results={results} />
       {finality.kind === 'finishing' && (
         <p class="finishing" role="status">
           <strong>Finishing.</strong> The experiment stopped {formatTime(finality.stoppedAt)}, but these results cover the run only up to{' '}
@@ -224,6 +227,7 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
           (with few users the delta method's interval reaches lower).
         </p>
       )}
+      <MetricsSection experiment={experiment} results={results} />
       {enrolled > 0 && (
         <>
           <h2>Difference to control</h2>

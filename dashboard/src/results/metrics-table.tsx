@@ -1,0 +1,117 @@
+/**
+ * The results' metrics beyond the goal (issue 22): secondary metrics and guardrails in one table, a
+ * row per metric and variant against the control, with both means ± standard error, the difference
+ * and the relative difference each with its interval beneath, the p-value and, when the experiment has a
+ * correction, the adjusted p-value beside it. A breached guardrail is marked in its row, and
+ * GuardrailBanner says so at the top of the page. Whether the intervals and p-values are sequential is
+ * stated above the table. Results without `metrics` (computed before them) show none of this.
+ * Metric and variant names are the team's own: rendered as text.
+ */
+import type { MetricResult } from '../../../lambdas/domain/metric-results';
+import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../../../lambdas/domain/experiment-metric-fields';
+import type { Experiment, Results } from '../admin-types';
+import { formatMeanWithError, formatMetricDifference } from './format-metric';
+import { formatInterval, formatPValue, formatRelative } from './format-stats';
+import { NumbersTable } from './numbers-table';
+
+const CORRECTION_NAMES = { holm: 'Holm', 'benjamini-hochberg': 'Benjamini–Hochberg' } as const;
+
+const KIND_WORDS = { conversion: 'conversion', count: 'count per user', sum: 'sum per user' } as const;
+
+/** The metrics shown here: all but the primary one, which the tables above show. */
+const others = (results: Results): MetricResult[] => (results.metrics ?? []).filter((m) => m.role !== 'primary');
+
+/** At the top of the results: which guardrails a variant made worse, significantly. */
+export function GuardrailBanner({ results }: { results: Results }) {
+  const breached = (results.metrics ?? []).filter((m) => m.role === 'guardrail' && m.breached);
+  if (!results.guardrail_breached && breached.length === 0) return null;
+  return (
+    <div role="alert" class="guardrail-banner">
+      <strong>Guardrail breached.</strong>{' '}
+      {breached.length > 0 ? (
+        <>
+          {breached.map((m, i) => (
+            <span key={m.name}>
+              {i > 0 && (i === breached.length - 1 ? ' and ' : ', ')}“{m.name}”
+            </span>
+          ))}{' '}
+          moved in the direction marked bad, significantly, for at least one variant.
+        </>
+      ) : (
+        'A guardrail metric moved in the direction marked bad, significantly.'
+      )}{' '}
+      Look at the guardrail rows below before shipping a variant.
+    </div>
+  );
+}
+
+export function MetricsSection({ experiment, results }: { experiment: Experiment; results: Results }) {
+  const metrics = others(results);
+  if (metrics.length === 0) return null;
+  const sequential = experiment.sequential ?? DEFAULT_SEQUENTIAL;
+  const correction = experiment.correction === undefined ? DEFAULT_CORRECTION : experiment.correction;
+  const adjusted = correction !== null;
+  const columns = [
+    'Metric',
+    'Variant',
+    'Control mean',
+    'Variant mean',
+    'Difference (95% interval)',
+    'Relative difference (95% interval)',
+    'p-value',
+    ...(adjusted ? [`Adjusted p-value (${CORRECTION_NAMES[correction]})`] : []),
+  ];
+  return (
+    <>
+      <h2>Secondary metrics and guardrails</h2>
+      <p class="hint metrics-basis">
+        Means are per enrolled user, ± their standard error.{' '}
+        {sequential
+          ? 'Sequential testing is on: the intervals and p-values are always valid, so looking at every computation does not make false results likelier.'
+          : 'Sequential testing is off: the intervals and p-values are fixed-horizon, valid when read once at the planned end; looking repeatedly makes false results likelier.'}{' '}
+        {adjusted
+          ? `The adjusted p-values are corrected with ${CORRECTION_NAMES[correction]} across every variant on the goal and the secondary metrics; guardrails use the raw p-value, so no harm is hidden.`
+          : 'No correction for many comparisons: with several metrics, some p-values below 0.05 are expected by chance.'}
+      </p>
+      <NumbersTable label="Secondary metrics and guardrails" columns={columns} name="metrics">
+        {metrics.flatMap((m) => {
+          const control = m.variants[0];
+          return m.comparisons.map((c) => {
+            const variant = m.variants.find((v) => v.variant === c.variant);
+            const breachedRow = m.breached === true;
+            return (
+              <tr key={`${m.name}\u0000${c.variant}`} class={breachedRow ? 'breached' : undefined}>
+                <th scope="row">
+                  <span class="metric-name">{m.name}</span>
+                  <span class="hint">
+                    {' '}
+                    ({KIND_WORDS[m.kind]}
+                    {m.role === 'guardrail' ? ', guardrail' : ''})
+                  </span>
+                  {breachedRow && <span class="breached-mark"> Guardrail breached</span>}
+                </th>
+                <td>{c.variant}</td>
+                <td>{formatMeanWithError(m.kind, control?.mean, control?.std_error)}</td>
+                <td>{formatMeanWithError(m.kind, variant?.mean, variant?.std_error)}</td>
+                <td>
+                  <span>
+                    {formatMetricDifference(m.kind, c.difference)}
+                    <span class="interval">{formatInterval(c.ci_low, c.ci_high, (x) => formatMetricDifference(m.kind, x))}</span>
+                  </span>
+                </td>
+                <td>
+                  <span>
+                    {formatRelative(c.relative_difference)}
+                    <span class="interval">{formatInterval(c.relative_ci_low, c.relative_ci_high, formatRelative)}</span>
+                  </span>
+                </td>
+                <td>{formatPValue(c.p_value)}</td>
+                {adjusted && <td>{m.role === 'guardrail' ? 'not adjusted' : formatPValue(c.adjusted_p_value)}</td>}
+              </tr>
+            );
+          });
+        })}
+      </NumbersTable>
+    </>
+  );
+}

@@ -1,0 +1,147 @@
+/**
+ * An experiment's metric settings as people fill them in (issue 22): `metrics` beyond the goal, the
+ * `sequential` switch and the `correction` choice. Their limits, the rules across fields that the
+ * admin API enforces with a 400 (lambdas/handlers/experiments-admin.ts) and, for the dashboard to say
+ * before sending anything, what is wrong with a draft, in plain words. Pure.
+ *
+ * Rules across fields (metricsProblem):
+ * - names are unique among the experiment's metrics, the primary one included: the primary metric is
+ *   named after the goal event (as the results name it), so no metric may be called that;
+ * - `property` is the summed property of a `sum` metric: required for `sum`, refused otherwise;
+ * - `direction` is a guardrail's bad direction: required for `guardrail`, refused otherwise.
+ * Per field (the schema's): name like an experiment's, event like the goal event, cap in (0, 1).
+ */
+import { EXPERIMENT_LIMITS } from './experiment-fields';
+import { MAX_EXPERIMENT_METRICS, type ExperimentMetric, type ExperimentMetricRole } from './experiment-metric';
+import type { GuardrailDirection } from './guardrail-breach';
+import { DEFAULT_SEQUENTIAL } from './metric-comparison';
+import type { MetricKind } from './metric-moments';
+import type { Correction } from './p-value-correction';
+
+export { MAX_EXPERIMENT_METRICS } from './experiment-metric';
+
+export const METRIC_LIMITS = {
+  maxMetrics: MAX_EXPERIMENT_METRICS,
+  nameLength: EXPERIMENT_LIMITS.nameLength,
+  eventLength: EXPERIMENT_LIMITS.goalEventLength,
+  /** A property name as events carry it. */
+  propertyLength: 255,
+} as const;
+
+export { DEFAULT_SEQUENTIAL };
+
+/**
+ * Holm by default: with the goal and a few secondary metrics per variant, uncorrected p-values make a
+ * false "win" likely (10 metrics at p < 0.05: 40%); Holm keeps the chance of any false win at 5% and
+ * always rejects at least what Bonferroni does. Benjamini-Hochberg (more wins, 5% of them false) is a
+ * choice a team makes on purpose (docs/decisions/experiment-metric-settings.md).
+ */
+export const DEFAULT_CORRECTION: Correction = 'holm';
+
+export const METRIC_ROLES: readonly ExperimentMetricRole[] = ['secondary', 'guardrail'];
+export const GUARDRAIL_DIRECTIONS: readonly GuardrailDirection[] = ['increase', 'decrease'];
+
+/** The rule a metric breaks, at `path` under `metrics` (e.g. "2.name"), or undefined. */
+export interface MetricProblem {
+  path: string;
+  message: string;
+}
+
+/** The first rule across fields the metrics break, given the goal event that names the primary metric. */
+export function metricsProblem(goalEvent: string, metrics: readonly ExperimentMetric[]): MetricProblem | undefined {
+  const seen = new Map<string, number>();
+  for (const [i, m] of metrics.entries()) {
+    if (m.name === goalEvent) {
+      return {
+        path: `${i}.name`,
+        message: `"${m.name}" names the primary metric (the goal event's conversion): give this metric another name`,
+      };
+    }
+    const first = seen.get(m.name);
+    if (first !== undefined) return { path: `${i}.name`, message: `metric names must be unique: "${m.name}" is also the name of metrics.${first}` };
+    seen.set(m.name, i);
+    if (m.kind === 'sum' && m.property === undefined) {
+      return { path: `${i}.property`, message: 'a sum metric needs property: the name of the numeric event property to sum, e.g. "amount"' };
+    }
+    if (m.kind !== 'sum' && m.property !== undefined) {
+      return { path: `${i}.property`, message: `property is only for sum metrics: remove it, or set kind to "sum" (this metric's kind is ${m.kind})` };
+    }
+    if (m.role === 'guardrail' && m.direction === undefined) {
+      return { path: `${i}.direction`, message: 'a guardrail needs direction: "increase" or "decrease", the change that is bad' };
+    }
+    if (m.role !== 'guardrail' && m.direction !== undefined) {
+      return { path: `${i}.direction`, message: 'direction is only for guardrails: remove it, or set role to "guardrail"' };
+    }
+  }
+  return undefined;
+}
+
+/** A metric as the form holds it: text as typed. */
+export interface MetricDraft {
+  name: string;
+  event: string;
+  kind: MetricKind;
+  /** Used when kind is `sum`. */
+  property: string;
+  role: ExperimentMetricRole;
+  /** Used when role is `guardrail`. */
+  direction: GuardrailDirection;
+  /** As typed; empty: no cap. */
+  cap: string;
+}
+
+export const EMPTY_METRIC: MetricDraft = { name: '', event: '', kind: 'conversion', property: '', role: 'secondary', direction: 'decrease', cap: '' };
+
+/** The draft as the API takes it: only the fields its kind and role use. */
+export function draftMetric(d: MetricDraft): ExperimentMetric {
+  const metric: ExperimentMetric = { name: d.name.trim(), event: d.event, kind: d.kind, role: d.role };
+  if (d.kind === 'sum') metric.property = d.property;
+  if (d.role === 'guardrail') metric.direction = d.direction;
+  if (d.cap.trim() !== '') metric.cap = Number(d.cap.trim());
+  return metric;
+}
+
+/** The metric as the form shows it. */
+export function metricDraft(m: ExperimentMetric): MetricDraft {
+  return {
+    name: m.name,
+    event: m.event,
+    kind: m.kind,
+    property: m.property ?? '',
+    role: m.role,
+    direction: m.direction ?? EMPTY_METRIC.direction,
+    cap: m.cap === undefined ? '' : String(m.cap),
+  };
+}
+
+export type MetricDraftField = 'name' | 'event' | 'property' | 'cap';
+
+/**
+ * What a person must change, per metric (by index) and field; empty when nothing. The goal event names
+ * the primary metric, which the other metrics' names must differ from.
+ */
+export function metricDraftProblems(goalEvent: string, drafts: readonly MetricDraft[]): Record<number, Partial<Record<MetricDraftField, string>>> {
+  const out: Record<number, Partial<Record<MetricDraftField, string>>> = {};
+  const L = METRIC_LIMITS;
+  const names = drafts.map((d) => d.name.trim());
+  drafts.forEach((d, i) => {
+    const p: Partial<Record<MetricDraftField, string>> = {};
+    const name = names[i]!;
+    if (!name) p.name = 'Give the metric a name, for example “Revenue”.';
+    else if (name.length > L.nameLength) p.name = `Shorten the name to ${L.nameLength} characters or fewer (it has ${name.length}).`;
+    else if (name === goalEvent) p.name = `“${name}” is the primary metric’s name (the goal event): choose another name.`;
+    else if (names.indexOf(name) !== i) p.name = `Another metric is called “${name}”: give each metric its own name.`;
+    if (!d.event.trim()) p.event = 'Choose the event this metric counts, for example “purchase”.';
+    else if (d.event.length > L.eventLength) p.event = `Event names have at most ${L.eventLength} characters (this one has ${d.event.length}).`;
+    if (d.kind === 'sum') {
+      if (!d.property.trim()) p.property = 'Name the numeric property to sum, for example “amount”.';
+      else if (d.property.length > L.propertyLength) p.property = `Property names have at most ${L.propertyLength} characters.`;
+    }
+    if (d.cap.trim() !== '') {
+      const cap = Number(d.cap.trim());
+      if (!(cap > 0 && cap < 1)) p.cap = 'The cap is a percentile between 0 and 1, for example 0.99; leave it empty for none.';
+    }
+    if (Object.keys(p).length) out[i] = p;
+  });
+  return out;
+}
