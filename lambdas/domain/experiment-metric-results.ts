@@ -3,10 +3,12 @@
  * them: the primary metric first, a `conversion` named after the goal event whose per-user value is
  * 1 for a converted user (so `sum` is the converted users, from the same counts as `variants`), then
  * the experiment's metrics in its order, from the results query's per-variant sums. The options are
- * the experiment's: `sequential` (DEFAULT_SEQUENTIAL when absent) and `correction` (none when absent).
+ * the experiment's: `sequential` and `correction`, their defaults (experiment-metric-fields.ts:
+ * DEFAULT_SEQUENTIAL, DEFAULT_CORRECTION) when absent, as the experiment store fills them; a
+ * `correction` of null is none.
  * `guardrail_breached` is true when any guardrail is breached (guardrail-breach.ts). Pure.
  */
-import { DEFAULT_SEQUENTIAL } from './metric-comparison';
+import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from './experiment-metric-fields';
 import type { ExperimentMetric } from './experiment-metric';
 import { metricResults, type MetricInput, type MetricResult } from './metric-results';
 import type { Correction } from './p-value-correction';
@@ -51,7 +53,7 @@ export function experimentMetricResults(
   ];
   const results = metricResults(inputs, {
     sequential: experiment.sequential ?? DEFAULT_SEQUENTIAL,
-    correction: experiment.correction ?? null,
+    correction: experiment.correction === undefined ? DEFAULT_CORRECTION : experiment.correction,
     ...(options.confidence !== undefined ? { confidence: options.confidence } : {}),
   });
   return { metrics: results, guardrail_breached: results.some((r) => r.breached === true) };

@@ -40,13 +40,13 @@ describe('experimentMetricResults', () => {
     ]);
   });
 
-  it('is sequential unless the experiment turns it off (wider intervals), and corrects nothing unless it names a correction', () => {
-    const byDefault = experimentMetricResults({ goal_event: 'signup', metrics: [REVENUE, VIEWS] }, PRIMARY, MEASURED);
-    const fixed = experimentMetricResults({ goal_event: 'signup', metrics: [REVENUE, VIEWS], sequential: false }, PRIMARY, MEASURED);
+  it('is sequential unless the experiment turns it off (wider intervals), and corrects by Holm unless it says none (null)', () => {
+    const byDefault = experimentMetricResults({ goal_event: 'signup', metrics: [REVENUE, VIEWS], correction: null }, PRIMARY, MEASURED);
+    const fixed = experimentMetricResults({ goal_event: 'signup', metrics: [REVENUE, VIEWS], sequential: false, correction: null }, PRIMARY, MEASURED);
     const width = (r: typeof byDefault) => r.metrics[0]!.comparisons[0]!.ci_high! - r.metrics[0]!.comparisons[0]!.ci_low!;
     expect(width(byDefault)).toBeGreaterThan(width(fixed));
     expect(byDefault.metrics.flatMap((m) => m.comparisons.map((c) => c.adjusted_p_value))).toEqual([null, null, null]);
-    const holm = experimentMetricResults({ goal_event: 'signup', metrics: [REVENUE, VIEWS], correction: 'holm' }, PRIMARY, MEASURED);
+    const holm = experimentMetricResults({ goal_event: 'signup', metrics: [REVENUE, VIEWS] }, PRIMARY, MEASURED);
     // The guardrail stays out of the family.
     expect(holm.metrics.map((m) => m.comparisons[0]!.adjusted_p_value === null)).toEqual([false, true, false]);
   });
