@@ -107,6 +107,41 @@ const Key = z.object({
   allowed_bundle_ids: z.array(z.string()),
   created_at: z.string(),
 });
+/** A metric's results (issue 22; lambdas/domain/metric-results.ts MetricResult). */
+const MetricResultSchema = z
+  .object({
+    name: z.string().describe("The metric's name; the primary metric (first) is named after the goal event"),
+    kind: z.enum(['conversion', 'count', 'sum']),
+    role: z.enum(['primary', 'secondary', 'guardrail']),
+    variants: z.array(
+      z.object({
+        variant: z.string(),
+        users: z.number().int().describe('Enrolled users, each counted with or without an event of the metric'),
+        mean: Nullable.describe('Mean per enrolled user of the per-user value (capped where the metric has a cap); null without users'),
+        std_error: Nullable,
+      }),
+    ),
+    comparisons: z.array(
+      z.object({
+        variant: z.string().describe('A variant against the control (the first variant)'),
+        difference: Nullable,
+        ci_low: Nullable,
+        ci_high: Nullable,
+        p_value: Nullable,
+        relative_difference: Nullable,
+        relative_ci_low: Nullable.describe('Never below -1 when per-user values cannot be negative'),
+        relative_ci_high: Nullable,
+        relative_p_value: Nullable,
+        adjusted_p_value: Nullable.describe(
+          "p_value corrected for multiple testing (the experiment's correction) across variants × non-guardrail metrics; null without a correction and on guardrails",
+        ),
+      }),
+    ),
+    breached: z.boolean().optional().describe('Guardrails only: some variant moved the metric in its bad direction significantly (raw p-value)'),
+  })
+  .describe(
+    'Means with standard errors per variant and each variant against the control; sequential (always-valid) intervals and p-values unless the experiment turns sequential off',
+  );
 const Results = z.looseObject({
   experiment_id: z.string(),
   status: z.string(),
@@ -121,6 +156,14 @@ const Results = z.looseObject({
   computation: z.object({ engine: z.enum(['athena', 'duckdb']), query: z.string() }).optional(),
   /** The incremental state after this computation: its committed watermark, whether a slice was committed, whether it counted from raw. */
   incremental: z.object({ watermark: z.string(), committed: z.boolean(), full_recompute: z.boolean() }).optional(),
+  /** Every metric, the primary first (issue 22). */
+  metrics: z
+    .array(MetricResultSchema)
+    .optional()
+    .describe(
+      "The primary metric (a conversion named after the goal event), then the experiment's metrics in its order; absent on results computed before metrics existed",
+    ),
+  guardrail_breached: z.boolean().optional().describe('Some guardrail metric is breached; absent with metrics'),
 });
 
 const ResultsPending = z.object({

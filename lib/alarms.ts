@@ -1,7 +1,7 @@
 /**
  * CloudWatch alarms on what breaks ingestion or loses events: API 5xx rate, Lambda errors and
  * throttles, Firehose delivery failures, DynamoDB throttling and failed writes of the incremental
- * results state; optionally notified through SNS.
+ * results state; and on an experiment whose guardrail metric is breached; optionally notified through SNS.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -13,7 +13,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../lambdas/contract/metrics';
+import { FUNCTION_DIMENSION, GUARDRAIL_BREACHED, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../lambdas/contract/metrics';
 
 export interface AlarmsProps {
   api: RestApi;
@@ -24,7 +24,10 @@ export interface AlarmsProps {
   tables: Record<string, Table>;
   /** Share of API requests answered 5xx that raises the alarm (0.01 = 1 %). */
   serverErrorRate: number;
-  /** The functions that write the incremental results state (a failed write or commit is their ResultsStateWriteFailed metric). */
+  /**
+   * The functions that compute results: they write the incremental results state (a failed write or
+   * commit is their ResultsStateWriteFailed metric) and report guardrails breached (GuardrailBreached).
+   */
   resultsFunctions: Record<string, IFunction>;
   /** Sends alarm and OK notifications to this address (an SNS topic is created). */
   email?: string;
@@ -95,6 +98,24 @@ export class Alarms extends Construct {
       this.add(`${name}-ResultsStateWriteFailed`, failed, {
         threshold: 0,
         description: `${name}: the incremental results state was not written or committed (the log line before the metric says why); results stay exact, Athena cost grows until it is`,
+      });
+    }
+
+    // Emitted by the results job and the refresh route (lambdas/handlers/guardrail-alarm.ts) for each
+    // computation that finds a guardrail breached (issue 22); the log line next to it names the
+    // project and experiment. An hour's period: a job running every 15 minutes (up to hourly) keeps
+    // the alarm in ALARM while the experiment stays breached, instead of flapping between runs.
+    for (const [name, fn] of Object.entries(props.resultsFunctions)) {
+      const breached = new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: GUARDRAIL_BREACHED,
+        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+        period: Duration.hours(1),
+        statistic: 'Sum',
+      });
+      this.add(`${name}-GuardrailBreached`, breached, {
+        threshold: 0,
+        description: `${name}: an experiment's guardrail metric moved significantly in its bad direction (log line "guardrail breached" names the project and experiment); review the experiment's results and stop it if the harm is real`,
       });
     }
 

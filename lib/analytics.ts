@@ -119,7 +119,10 @@ export class Analytics extends Construct {
       storage: S3TableStorage.fromBucket(props.rawBucket),
       s3Prefix: RESULTS_STATE.prefix,
       dataFormat: DataFormat.PARQUET,
-      columns: Object.entries(RESULTS_STATE_COLUMNS).map(([name, type]) => ({ name, type: type === 'boolean' ? Schema.BOOLEAN : Schema.STRING })),
+      columns: Object.entries(RESULTS_STATE_COLUMNS).map(([name, type]) => ({
+        name,
+        type: type === 'boolean' ? Schema.BOOLEAN : type === 'double' ? Schema.DOUBLE : Schema.STRING,
+      })),
       partitionKeys: RESULTS_STATE_PARTITIONS.map((c) => ({ name: c, type: Schema.STRING })),
       partitionProjection: {
         project_id: PartitionProjectionConfiguration.injected(),

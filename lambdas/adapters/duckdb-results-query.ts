@@ -55,8 +55,8 @@ export const TRINO_COMPAT_MACROS = [
   `CREATE OR REPLACE TEMP MACRO json_extract_scalar(json_text, path) AS (
     CASE WHEN json_type(json_text, tally_duck_path(path)) IN ('OBJECT', 'ARRAY') THEN NULL
     ELSE json_extract_string(json_text, tally_duck_path(path)) END)`,
-  // Trino's regexp_like (a numeric property's test, planning-baseline.sql): RE2 and Java regular
-  // expressions agree on the patterns the SQL uses.
+  // Trino's regexp_like (a numeric property test, rules/metric-value.sql): RE2 and Java
+  // regular expressions agree on the patterns the SQL uses.
   `CREATE OR REPLACE TEMP MACRO regexp_like(text, pattern) AS regexp_matches(text, pattern)`,
   // Trino's from_iso8601_timestamp, for analysts' queries (the views script, docs/data-model.md).
   `CREATE OR REPLACE TEMP MACRO from_iso8601_timestamp(text) AS CAST(text AS TIMESTAMPTZ)`,

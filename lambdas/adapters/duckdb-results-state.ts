@@ -40,7 +40,7 @@ import type { IncrementalCountRequest, IncrementalCountResult, IncrementalRun } 
 import { EVENT_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
 import { ARRIVAL_PARTITION, arrivalHour } from '../contract/arrival-partition';
 import { renderResultsCountIncremental, renderResultsSummary, stateFromDt, summaryDays } from './sql/render-incremental';
-import { quoteLiteral, resultsCountParams, toCountResult } from './sql/render';
+import { metricSourceSet, quoteLiteral, resultsCountParams, toCountResult } from './sql/render';
 
 /** The state view's name ({{state}} locally). */
 export const LOCAL_STATE_TABLE = 'tally_results_state';
@@ -49,12 +49,18 @@ export const LOCAL_STATE_TABLE = 'tally_results_state';
 export const STATE_COLUMNS = Object.fromEntries(
   [...Object.entries(RESULTS_STATE_COLUMNS), ...RESULTS_STATE_PARTITIONS.map((c) => [c, 'string'] as const)].map(([c, t]) => [
     c,
-    t === 'boolean' ? 'BOOLEAN' : 'VARCHAR',
+    t === 'boolean' ? 'BOOLEAN' : t === 'double' ? 'DOUBLE' : 'VARCHAR',
   ]),
-) as Record<string, 'VARCHAR' | 'BOOLEAN'>;
+) as Record<string, 'VARCHAR' | 'BOOLEAN' | 'DOUBLE'>;
 
+/**
+ * watermark.json: the committed watermark and the set of metric sources its slices summarise
+ * (render.ts metricSourceSet; absent in a commit written before metrics existed: the empty set). A
+ * run for another set starts from the empty state's watermark (see countIncrementalDuckDb).
+ */
 interface Committed {
   watermark: string;
+  metricSources: string;
 }
 
 export interface StateRunOptions {
@@ -83,7 +89,13 @@ export async function countIncrementalDuckDb(
 ): Promise<IncrementalCountResult> {
   const dir = stateDir(options.dataDir, request.projectId, request.experimentId);
   const params = resultsCountParams(request);
-  const previousWatermark = (await readCommitted(dir))?.watermark ?? initialWatermark(request.from);
+  // A state committed for another set of metric sources lacks the rows of the new ones: start again
+  // from the empty state's watermark (the slices already there are read next to the rebuild: their
+  // enrollment rows are idempotent, their metric rows deduplicated by event, those of sources no
+  // longer asked for left out by the slots).
+  const metricSources = metricSourceSet(request.metrics);
+  const committed = await readCommitted(dir);
+  const previousWatermark = committed?.metricSources === metricSources ? committed.watermark : initialWatermark(request.from);
   const run: IncrementalRun = { previousWatermark, watermark: previousWatermark, committed: false, fullRecompute: false };
   if (!stateServes(previousWatermark, params.to_ts as string)) {
     throw new StateCannotServe(previousWatermark, params.to_ts as string);
@@ -93,7 +105,7 @@ export async function countIncrementalDuckDb(
   if (slice) {
     try {
       rowsRead += await writeSlice(connection, request, slice, dir, options);
-      await commit(dir, { watermark: slice.hi });
+      await commit(dir, { watermark: slice.hi, metricSources });
       run.watermark = slice.hi;
       run.committed = true;
     } catch (err) {
@@ -142,8 +154,8 @@ export async function countIncrementalDuckDb(
 /** The last arrival hour, as the tail's open end. */
 const OPEN_HOUR = '9999-12-31-23';
 
-/** The state's grouping: the summary's (results-summary.sql GROUP BY). */
-const GROUP_COLUMNS = ['sent_user_id', 'variant', 'is_goal', 'on_day', 'pending_key', 'project_id', 'experiment_id', 'dt'];
+/** The state's grouping: the summary's (results-summary.sql GROUP BY), metric rows per source and event. */
+const GROUP_COLUMNS = ['sent_user_id', 'variant', 'is_goal', 'on_day', 'pending_key', 'metric_source', 'event_key', 'project_id', 'experiment_id', 'dt'];
 
 /**
  * Merges each closed day's committed state files (slice_hi at or before the watermark) into one,
@@ -158,6 +170,7 @@ async function compactClosedDays(connection: DuckDBConnection, dir: string, wate
     if (files.length < 2) continue;
     const inputs = files.map((f) => join(dayDir, f));
     const temporary = join(dayDir, `.${randomUUID()}.parquet.tmp`);
+    // A metric row keeps the value of the copy received first, as the count does.
     const select = [
       ...GROUP_COLUMNS.slice(0, 5),
       'min(first_key) AS first_key',
@@ -165,10 +178,14 @@ async function compactClosedDays(connection: DuckDBConnection, dir: string, wate
       'max(last_at) AS last_at',
       'min(slice_lo) AS slice_lo',
       'max(slice_hi) AS slice_hi',
-      ...GROUP_COLUMNS.slice(5),
+      'metric_source',
+      'event_key',
+      'arg_min(metric_value, first_key) AS metric_value',
+      'CAST(NULL AS VARCHAR) AS metric_sources',
+      ...GROUP_COLUMNS.slice(7),
     ];
     await connection.run(
-      `COPY (SELECT ${select.join(', ')} FROM read_parquet([${inputs.map(quoteLiteral).join(', ')}], hive_partitioning = false)
+      `COPY (SELECT ${select.join(', ')} FROM read_parquet([${inputs.map(quoteLiteral).join(', ')}], hive_partitioning = false, union_by_name = true)
         GROUP BY ${GROUP_COLUMNS.join(', ')}) TO ${quoteLiteral(temporary)} (FORMAT parquet, COMPRESSION zstd)`,
     );
     await rename(temporary, join(dayDir, `compact-${randomUUID()}.parquet`));
@@ -228,15 +245,15 @@ async function readCommitted(dir: string): Promise<Committed | undefined> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const parsed = JSON.parse(text) as Partial<Committed>;
+  const parsed = JSON.parse(text) as { watermark?: unknown; metric_sources?: unknown };
   if (typeof parsed.watermark !== 'string' || !Number.isFinite(Date.parse(parsed.watermark)))
     throw new Error(`${join(dir, 'watermark.json')} holds no watermark`);
-  return { watermark: parsed.watermark };
+  return { watermark: parsed.watermark, metricSources: typeof parsed.metric_sources === 'string' ? parsed.metric_sources : '[]' };
 }
 
 async function commit(dir: string, committed: Committed): Promise<void> {
   const temporary = join(dir, `.${randomUUID()}.watermark.tmp`);
-  await writeFile(temporary, JSON.stringify(committed) + '\n');
+  await writeFile(temporary, JSON.stringify({ watermark: committed.watermark, metric_sources: committed.metricSources }) + '\n');
   await rename(temporary, join(dir, 'watermark.json'));
 }
 
@@ -290,7 +307,8 @@ function stateViewSql(files: string[]): string {
       .join(', ');
     return `CREATE OR REPLACE TEMP VIEW ${LOCAL_STATE_TABLE} AS SELECT ${cols} WHERE false`;
   }
-  return `CREATE OR REPLACE TEMP VIEW ${LOCAL_STATE_TABLE} AS SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}], hive_partitioning = false)`;
+  // union_by_name: files written before the metric columns existed read them as NULL.
+  return `CREATE OR REPLACE TEMP VIEW ${LOCAL_STATE_TABLE} AS SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}], hive_partitioning = false, union_by_name = true)`;
 }
 
 async function countRows(connection: DuckDBConnection, view: string, files: number): Promise<number> {

@@ -11,5 +11,13 @@ export const METRICS_NAMESPACE = 'Tally';
  */
 export const RESULTS_STATE_WRITE_FAILED = 'ResultsStateWriteFailed';
 
+/**
+ * A results computation found a guardrail metric breached (issue 22: a variant moved it in its bad
+ * direction significantly). One per computation that finds it, so the alarm stays in alarm while an
+ * experiment runs breached; no per-experiment dimension (the log line next to it names the project and
+ * experiment). Dimension: FunctionName.
+ */
+export const GUARDRAIL_BREACHED = 'GuardrailBreached';
+
 /** The dimension the metrics carry: the Lambda function's name (logging/metric.ts functionName; "local" under npm start). */
 export const FUNCTION_DIMENSION = 'FunctionName';

@@ -20,6 +20,12 @@ export const RESULTS_STATE_COLUMNS = {
   last_at: 'string',
   slice_lo: 'string',
   slice_hi: 'string',
+  /** Metric rows (issue 22): the metric source (render.ts metricSource), the event's deduplication key, its value. */
+  metric_source: 'string',
+  event_key: 'string',
+  metric_value: 'double',
+  /** Commit markers: the set of metric sources the committed chain summarises (render.ts metricSourceSet). */
+  metric_sources: 'string',
 } as const;
 
 /** Partition columns, after the data columns: the experiment's state, by the UTC day of its slices' start. */

@@ -7,7 +7,9 @@
  * Rules across fields (metricsProblem):
  * - names are unique among the experiment's metrics, the primary one included: the primary metric is
  *   named after the goal event (as the results name it), so no metric may be called that;
- * - `property` is the summed property of a `sum` metric: required for `sum`, refused otherwise;
+ * - `property` is the summed property of a `sum` metric: required for `sum`, refused otherwise, and
+ *   without a double quote or backslash (PROPERTY_PATH_UNSAFE: the results SQL names it in a JSON
+ *   path that Athena and DuckDB must read alike, lambdas/adapters/sql/render.ts);
  * - `direction` is a guardrail's bad direction: required for `guardrail`, refused otherwise.
  * Per field (the schema's): name like an experiment's, event like the goal event, cap in (0, 1).
  */
@@ -29,6 +31,10 @@ export const METRIC_LIMITS = {
 } as const;
 
 export { DEFAULT_SEQUENTIAL };
+
+/** Characters a summed property may not have: no JSON path both results engines read names them alike. */
+export const PROPERTY_PATH_UNSAFE = /["\\\u0000-\u001f]/;
+const PROPERTY_PATH_MESSAGE = 'property must not contain a double quote, a backslash or a control character (the results query reads it by a JSON path)';
 
 /**
  * Holm by default: with the goal and a few secondary metrics per variant, uncorrected p-values make a
@@ -63,6 +69,7 @@ export function metricsProblem(goalEvent: string, metrics: readonly ExperimentMe
     if (m.kind === 'sum' && m.property === undefined) {
       return { path: `${i}.property`, message: 'a sum metric needs property: the name of the numeric event property to sum, e.g. "amount"' };
     }
+    if (m.kind === 'sum' && PROPERTY_PATH_UNSAFE.test(m.property!)) return { path: `${i}.property`, message: PROPERTY_PATH_MESSAGE };
     if (m.kind !== 'sum' && m.property !== undefined) {
       return { path: `${i}.property`, message: `property is only for sum metrics: remove it, or set kind to "sum" (this metric's kind is ${m.kind})` };
     }
@@ -136,6 +143,7 @@ export function metricDraftProblems(goalEvent: string, drafts: readonly MetricDr
     if (d.kind === 'sum') {
       if (!d.property.trim()) p.property = 'Name the numeric property to sum, for example “amount”.';
       else if (d.property.length > L.propertyLength) p.property = `Property names have at most ${L.propertyLength} characters.`;
+      else if (PROPERTY_PATH_UNSAFE.test(d.property)) p.property = 'Property names cannot contain a double quote or a backslash.';
     }
     if (d.cap.trim() !== '') {
       const cap = Number(d.cap.trim());

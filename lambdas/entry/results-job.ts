@@ -1,6 +1,7 @@
 /** The scheduled results job (EventBridge rule), not an HTTP route. */
 import type { Context } from 'aws-lambda';
 import { deadlineFrom } from '../domain/deadline';
+import { reportGuardrailsBreached } from '../handlers/guardrail-alarm';
 import { runResultsJob } from '../services/compute-results';
 import { athenaResultsQuery } from './athena';
 import { lambdaHandler } from './aws';
@@ -14,6 +15,7 @@ export const handler = lambdaHandler(
     async (_event: unknown, context: Pick<Context, 'getRemainingTimeInMillis'>): Promise<void> => {
       const deadlineMs = deadlineFrom(Date.now(), context.getRemainingTimeInMillis(), FINISH_MARGIN_MS);
       const summary = await runResultsJob(deps, { deadlineMs });
+      reportGuardrailsBreached(summary.breached);
       // The others were computed; failing the invocation puts the failure on the Lambda errors alarm.
       // It is not retried (async retries are 0, lib/tally-stack.ts): the next scheduled run retries it.
       if (summary.failed > 0 || summary.deferred > 0) {

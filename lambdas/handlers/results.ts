@@ -2,6 +2,7 @@
 import { ApiError, notFound } from '../http/api-error';
 import { json, type HttpEvent } from '../http/event';
 import { computeResults, type ResultsDeps } from '../services/compute-results';
+import { reportGuardrailsBreached } from './guardrail-alarm';
 import type { ExperimentStore, Project, ProjectStore, ResultsStore } from '../ports';
 import { requireExperiment, wrapAdmin, type AdminDeps } from './admin';
 import { DeadlineExceeded } from '../domain/deadline';
@@ -58,7 +59,9 @@ export function createResultsRefreshHandler(deps: ResultsHandlerDeps & { refresh
     const requestedAt = deps.clock();
     const budgetMs = deps.refreshBudgetMs ?? REFRESH_BUDGET_MS;
     try {
-      return json(200, await computeResults(project, experiment, deps, { deadlineMs: requestedAt + budgetMs }));
+      const results = await computeResults(project, experiment, deps, { deadlineMs: requestedAt + budgetMs });
+      if (results.guardrail_breached) reportGuardrailsBreached(1);
+      return json(200, results);
     } catch (err) {
       if (!(err instanceof DeadlineExceeded)) throw err;
       // The query in flight was stopped at the deadline (nothing left running); a slice already

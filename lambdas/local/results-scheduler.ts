@@ -1,6 +1,7 @@
 /** The local stand-in for the EventBridge schedule of the results job: runs never overlap. */
 import type { Deps } from '../deps';
 import { errorFields, log } from '../logging/log';
+import { reportGuardrailsBreached } from '../handlers/guardrail-alarm';
 import { runResultsJob } from '../services/compute-results';
 
 export interface ResultsScheduler {
@@ -14,6 +15,7 @@ export function scheduleResultsJob(deps: Deps, intervalMs: number | undefined): 
   const timer = intervalMs
     ? setInterval(() => {
         job ??= runResultsJob(deps)
+          .then((summary) => reportGuardrailsBreached(summary.breached))
           .catch((err: unknown) => log('error', 'results job failed', errorFields(err)))
           .finally(() => (job = undefined));
       }, intervalMs)

@@ -1,3 +1,4 @@
+import type { ExperimentMetric } from '../domain/experiment-metric';
 import type { DayCounts } from '../domain/results-series';
 
 /** What the results query counts for one experiment run (docs/identity-and-experiments.md, "Experiment results"). */
@@ -15,6 +16,28 @@ export interface CountRequest {
   projectCreatedAt: string;
   /** Also return the per-day counts the series cumulates (CountResult.days). */
   daily?: boolean;
+  /**
+   * The experiment's metrics beyond its goal (issue 22), counted by the same query per variant
+   * (CountResult.metrics, in this order). Absent or empty: none.
+   */
+  metrics?: ExperimentMetric[];
+}
+
+/** One metric of CountRequest.metrics, per variant: what metric-moments.ts needs. */
+export interface MetricCounts {
+  name: string;
+  /** One entry per configured variant, in configuration order (zeros included). */
+  variants: Array<{
+    variant: string;
+    /** Enrolled users, each counted, with or without an event of the metric. */
+    users: number;
+    /** Sum over those users of their per-user values (capped where the metric has a cap). */
+    sum: number;
+    /** Sum of the squared per-user values. */
+    sum_squares: number;
+  }>;
+  /** No counted event of the metric had a negative value (always true for conversion and count). */
+  values_non_negative: boolean;
 }
 
 export interface CountResult {
@@ -27,6 +50,8 @@ export interface CountResult {
    * converted that day (days without either are absent). Same query, same scan.
    */
   days?: DayCounts[];
+  /** With CountRequest.metrics: one entry per metric, in the request's order. */
+  metrics?: MetricCounts[];
   /** Raw rows the engine read (DuckDB locally; Athena reports bytes scanned instead). */
   rowsRead?: number;
   bytesScanned?: number;

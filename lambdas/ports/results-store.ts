@@ -1,3 +1,4 @@
+import type { MetricResult } from '../domain/metric-results';
 import type { SeriesPoint } from '../domain/results-series';
 import type { Comparison, Srm, VariantStats } from '../domain/stats';
 import type { Computation } from './results-query';
@@ -14,6 +15,14 @@ export interface ExperimentResults {
   multiple_exposures: number;
   /** One point per UTC day of the run, cumulative (domain/results-series.ts); the last is the totals. */
   series: SeriesPoint[];
+  /**
+   * Every metric (issue 22; domain/experiment-metric-results.ts): the primary metric first (a
+   * `conversion` named after the goal event, from the counts above), then the experiment's metrics
+   * in its order; guardrails with `breached`. Absent for results computed before metrics existed.
+   */
+  metrics?: MetricResult[];
+  /** Some guardrail metric is breached (its bad direction significant). Absent with `metrics`. */
+  guardrail_breached?: boolean;
   /**
    * The engine and the full-recompute query text for this window (ResultsQuery.describe), stored with
    * the numbers it reproduces, so reading results needs no query engine. Absent for results computed

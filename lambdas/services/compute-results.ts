@@ -7,6 +7,7 @@ import { mapLimit } from '../domain/concurrency';
 import { DeadlineExceeded } from '../domain/deadline';
 import type { Experiment } from '../domain/experiment';
 import { cumulateSeries, seriesPoints } from '../domain/results-series';
+import { experimentMetricResults } from '../domain/experiment-metric-results';
 import { experimentStats } from '../domain/stats';
 import { expectedShares } from '../domain/variant-weights';
 import { errorFields, log } from '../logging/log';
@@ -48,6 +49,17 @@ export async function computeResults(project: Project, experiment: Experiment, d
   const stats = experimentStats(counted.variants, { expectedShares: counted.variants.map((c) => shares[experiment.variants.indexOf(c.variant)]!) });
   // The series: the same query's per-day counts, cumulated (its last point is these totals).
   const series = seriesPoints(window, cumulateSeries(window, experiment.variants, counted.days ?? []));
+  // Every metric (issue 22): the goal's conversion from the same counts, then the experiment's metrics.
+  const { metrics, guardrail_breached } = experimentMetricResults(experiment, counted.variants, counted.metrics ?? []);
+  if (guardrail_breached) {
+    // Loud: the callers emit the GuardrailBreached metric lib/alarms.ts alarms on (handlers/guardrail-alarm.ts);
+    // this line says which experiment. IDs only: metric names are the team's text.
+    log('warn', 'guardrail breached (metric GuardrailBreached)', {
+      project_id: experiment.project_id,
+      experiment_id: experiment.id,
+      guardrails_breached: metrics.filter((m) => m.breached).length,
+    });
+  }
   const results: ExperimentResults = {
     experiment_id: experiment.id,
     status: experiment.status,
@@ -58,6 +70,8 @@ export async function computeResults(project: Project, experiment: Experiment, d
     srm: stats.srm,
     multiple_exposures: counted.multipleExposures,
     series,
+    metrics,
+    guardrail_breached,
   };
   // "How this was computed": stored with the numbers, so reading results needs no query engine.
   const computation = deps.resultsQuery.describe?.(request);
@@ -84,6 +98,8 @@ export interface JobSummary {
   failed: number;
   /** Due, but left for the next run: not started, or stopped, by the run's deadline. */
   deferred: number;
+  /** Experiments computed with a guardrail breached (issue 22): the caller emits the GuardrailBreached metric. */
+  breached: number;
 }
 
 export interface JobOptions {
@@ -116,7 +132,7 @@ export async function runResultsJob(
   options: JobOptions = {},
 ): Promise<JobSummary> {
   const deadlineMs = options.deadlineMs ?? Infinity;
-  const summary: JobSummary = { computed: 0, skipped: 0, failed: 0, deferred: 0 };
+  const summary: JobSummary = { computed: 0, skipped: 0, failed: 0, deferred: 0, breached: 0 };
   const due: Due[] = [];
   for (const project of await deps.projects.list()) {
     for (const experiment of await deps.experiments.list(project.id)) {
@@ -131,8 +147,9 @@ export async function runResultsJob(
   await mapLimit(due, options.concurrency ?? RESULTS_JOB_CONCURRENCY, async ({ project, experiment }) => {
     if (deps.clock() >= deadlineMs) return void deferred.push(experiment.id);
     try {
-      await computeResults(project, experiment, deps, { deadlineMs });
+      const results = await computeResults(project, experiment, deps, { deadlineMs });
       summary.computed++;
+      if (results.guardrail_breached) summary.breached++;
     } catch (err) {
       if (err instanceof DeadlineExceeded) return void deferred.push(experiment.id);
       // One experiment's failure must not stop the others; the next run retries it.

@@ -14,5 +14,6 @@ export function countRequestFor(project: Project, experiment: Experiment, window
     to: window.to,
     projectCreatedAt: project.created_at,
     daily: true,
+    ...(experiment.metrics?.length ? { metrics: experiment.metrics } : {}),
   };
 }

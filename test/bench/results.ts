@@ -18,7 +18,11 @@
  * (count(), the reference) and prints, for that run: the raw rows each read and their ratio, the state
  * files and state bytes the incremental count read, the state files it would read without compaction
  * (every slice written so far), and whether both give the same totals and day rows ("equal", or the
- * differences and exit code 1). The temp directory is removed at the end (also on Ctrl-C).
+ * differences and exit code 1). The experiment has five metrics beyond its goal (issue 22): a
+ * conversion, two counts, a sum of the purchase amount and the same sum capped at its 99th percentile;
+ * "equal" covers them too (sums to 12 significant digits: doubles added in another order). On the
+ * check days the full recompute also runs without the metrics, and the time ratio (with / without)
+ * shows what the metrics cost. The temp directory is removed at the end (also on Ctrl-C).
  */
 import '../../bin/node-version';
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -28,6 +32,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
 import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
+import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
 import { prng } from '../helpers/prng';
 
@@ -200,11 +205,22 @@ async function deliverUntil(dataDir: string, deliveries: Delivery[], next: numbe
   return next;
 }
 
+/** The experiment's metrics beyond the goal: every kind, one capped. */
+const METRICS: ExperimentMetric[] = [
+  { name: 'Carts', event: 'add_to_cart', kind: 'conversion', role: 'secondary' },
+  { name: 'Cart adds', event: 'add_to_cart', kind: 'count', role: 'secondary' },
+  { name: 'Page views', event: 'page_view', kind: 'count', role: 'guardrail', direction: 'decrease' },
+  { name: 'Revenue', event: 'purchase', kind: 'sum', property: 'amount', role: 'secondary' },
+  { name: 'Revenue (capped)', event: 'purchase', kind: 'sum', property: 'amount', role: 'secondary', cap: 0.99 },
+];
+
+const digits = (x: number) => Number(x.toPrecision(12));
 const comparable = (r: CountResult) =>
   JSON.stringify({
     variants: r.variants,
     multipleExposures: r.multipleExposures,
     days: [...(r.days ?? [])].sort((x, y) => `${x.variant} ${x.day}`.localeCompare(`${y.variant} ${y.day}`)),
+    metrics: r.metrics?.map((m) => ({ ...m, variants: m.variants.map((v) => ({ ...v, sum: digits(v.sum), sum_squares: digits(v.sum_squares) })) })),
   });
 
 /** Total size of the files under dir whose names end with ext. */
@@ -244,16 +260,26 @@ async function main() {
       to: new Date(now).toISOString(),
       projectCreatedAt: new Date(FIRST_DAY_MS - DAY_MS).toISOString(),
       daily: true,
+      metrics: METRICS,
     });
     // Warm DuckDB up (instance creation, extension loading) on a window that is not benchmarked.
     await query.count(request(FIRST_DAY_MS - HOUR_MS));
 
     const checkDays = new Set([1, 30, 60, 90].filter((d) => d <= DAYS));
     const mismatches: string[] = [];
-    const rows: Array<{ day: number; incRows: number; fullRows: number; stateFiles: number; stateBytes: number; slicesWritten: number; check: string }> = [];
+    const rows: Array<{
+      day: number;
+      incRows: number;
+      fullRows: number;
+      stateFiles: number;
+      stateBytes: number;
+      slicesWritten: number;
+      check: string;
+      metricsCost: number;
+    }> = [];
     let slicesWritten = 0;
     console.log('\nThe job runs every 6 hours; on the days below, its 02:00 run against the full recompute:');
-    console.log('day  incremental rows  full rows  rows ratio  state files  state bytes  files without compaction  check');
+    console.log('day  incremental rows  full rows  rows ratio  state files  state bytes  files without compaction  check  full time with/without metrics');
     for (let day = 1; day <= DAYS; day++) {
       for (const hour of [2, 8, 14, 20]) {
         const now = FIRST_DAY_MS + day * DAY_MS + hour * HOUR_MS;
@@ -261,7 +287,13 @@ async function main() {
         const inc = await query.countIncremental({ ...request(now), now: new Date(now).toISOString() });
         if (inc.incremental.committed) slicesWritten++;
         if (hour !== 2 || !checkDays.has(day)) continue;
+        const fullStart = performance.now();
         const full = await query.count(request(now));
+        const fullMs = performance.now() - fullStart;
+        const { metrics: _metrics, ...withoutMetrics } = request(now);
+        const bareStart = performance.now();
+        await query.count(withoutMetrics);
+        const bareMs = performance.now() - bareStart;
         const check = comparable(inc) === comparable(full) ? 'equal' : 'DIFFERENT';
         if (check !== 'equal') mismatches.push(`day ${day}: incremental ${comparable(inc)}\n        full ${comparable(full)}`);
         const r = {
@@ -272,10 +304,11 @@ async function main() {
           stateBytes: inc.incremental.stateBytes ?? 0,
           slicesWritten,
           check,
+          metricsCost: fullMs / bareMs,
         };
         rows.push(r);
         console.log(
-          `${String(day).padStart(3)}  ${r.incRows.toLocaleString('en').padStart(16)}  ${r.fullRows.toLocaleString('en').padStart(9)}  ${(r.incRows / r.fullRows).toFixed(3).padStart(10)}  ${String(r.stateFiles).padStart(11)}  ${r.stateBytes.toLocaleString('en').padStart(11)}  ${String(r.slicesWritten).padStart(24)}  ${check}`,
+          `${String(day).padStart(3)}  ${r.incRows.toLocaleString('en').padStart(16)}  ${r.fullRows.toLocaleString('en').padStart(9)}  ${(r.incRows / r.fullRows).toFixed(3).padStart(10)}  ${String(r.stateFiles).padStart(11)}  ${r.stateBytes.toLocaleString('en').padStart(11)}  ${String(r.slicesWritten).padStart(24)}  ${check.padEnd(5)}  ${r.metricsCost.toFixed(2).padStart(30)}`,
         );
       }
     }
@@ -287,7 +320,7 @@ async function main() {
     );
     console.log(mismatches.length === 0 ? `Incremental == full recompute on days ${[...checkDays].join(', ')}: equal` : `MISMATCH\n${mismatches.join('\n')}`);
     console.log(
-      `\nSUMMARY bench:results — ${generated.events.toLocaleString('en')} events over ${DAYS} days, a run every 6 hours; day ${first.day} -> day ${last.day}: raw rows read per run ${first.incRows.toLocaleString('en')} -> ${last.incRows.toLocaleString('en')} (full recompute ${first.fullRows.toLocaleString('en')} -> ${last.fullRows.toLocaleString('en')}, ratio ${(last.incRows / last.fullRows).toFixed(3)} on day ${last.day}); state files read ${first.stateFiles} -> ${last.stateFiles} (${last.slicesWritten} slices written: one file per closed day after compaction), state bytes ${first.stateBytes.toLocaleString('en')} -> ${last.stateBytes.toLocaleString('en')}; ${mismatches.length === 0 ? 'equal' : 'DIFFERENT'}`,
+      `\nSUMMARY bench:results — ${generated.events.toLocaleString('en')} events over ${DAYS} days, a run every 6 hours; day ${first.day} -> day ${last.day}: raw rows read per run ${first.incRows.toLocaleString('en')} -> ${last.incRows.toLocaleString('en')} (full recompute ${first.fullRows.toLocaleString('en')} -> ${last.fullRows.toLocaleString('en')}, ratio ${(last.incRows / last.fullRows).toFixed(3)} on day ${last.day}); state files read ${first.stateFiles} -> ${last.stateFiles} (${last.slicesWritten} slices written: one file per closed day after compaction), state bytes ${first.stateBytes.toLocaleString('en')} -> ${last.stateBytes.toLocaleString('en')}; with ${METRICS.length} metrics (one capped) the full recompute takes ${last.metricsCost.toFixed(2)}x its time without them on day ${last.day}; ${mismatches.length === 0 ? 'equal' : 'DIFFERENT'}`,
     );
     if (mismatches.length > 0) process.exitCode = 1;
   } finally {

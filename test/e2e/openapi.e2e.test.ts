@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBatch } from '../../lambdas/domain/event';
+import { experimentMetricResults } from '../../lambdas/domain/experiment-metric-results';
 import { startLocalServer, type LocalServer } from '../../lambdas/local/server';
 import { ROUTES } from '../../lambdas/routes';
 
@@ -54,6 +55,48 @@ describe('GET /openapi.json', () => {
       expect(pathParams, route.name).toEqual(params);
       expect(Object.keys(op.responses).length, route.name).toBeGreaterThan(1);
     }
+  });
+
+  it('describes the results’ metrics (issue 22) in the exact shape the results job stores', () => {
+    const route = ROUTES.find((r) => r.name === 'admin-results-get')!;
+    const schema = doc.paths[route.path].get.responses['200'].content['application/json'].schema;
+    const metric = schema.properties.metrics.items;
+    expect(Object.keys(metric.properties)).toEqual(['name', 'kind', 'role', 'variants', 'comparisons', 'breached']);
+    expect(Object.keys(metric.properties.variants.items.properties)).toEqual(['variant', 'users', 'mean', 'std_error']);
+    expect(Object.keys(metric.properties.comparisons.items.properties)).toEqual([
+      'variant',
+      'difference',
+      'ci_low',
+      'ci_high',
+      'p_value',
+      'relative_difference',
+      'relative_ci_low',
+      'relative_ci_high',
+      'relative_p_value',
+      'adjusted_p_value',
+    ]);
+    expect(schema.properties.guardrail_breached.type).toBe('boolean');
+    const computed = experimentMetricResults(
+      {
+        goal_event: 'signup',
+        metrics: [{ name: 'Revenue', event: 'purchase', kind: 'sum', property: 'amount', role: 'guardrail', direction: 'decrease' }],
+        correction: 'holm',
+      },
+      [
+        { variant: 'a', enrolled: 100, converted: 10 },
+        { variant: 'b', enrolled: 100, converted: 14 },
+      ],
+      [
+        {
+          variants: [
+            { variant: 'a', users: 100, sum: 500, sum_squares: 9000 },
+            { variant: 'b', users: 100, sum: 450, sum_squares: 8000 },
+          ],
+          values_non_negative: true,
+        },
+      ],
+    );
+    expect(z.fromJSONSchema(schema.properties.metrics).safeParse(computed.metrics).success).toBe(true);
   });
 
   it('documents the public error shapes of the spec', () => {

@@ -6,7 +6,7 @@ import { Schedule } from 'aws-cdk-lib/aws-events';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AWS_CALL_LIMITS } from '../../lambdas/contract/aws-call-limits';
 import { ORIGIN_VERIFY_HEADER } from '../../lambdas/contract/gateway';
-import { METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../../lambdas/contract/metrics';
+import { GUARDRAIL_BREACHED, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../../lambdas/contract/metrics';
 import { JOBS, ROUTES } from '../../lambdas/routes';
 import { TABLES } from '../../lambdas/store/schema';
 import { RAW_STREAMS } from '../../lib/raw-streams';
@@ -128,6 +128,24 @@ describe('alarms', () => {
     );
     for (const alarm of found)
       expect(alarm).toMatchObject({ Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
+  });
+
+  it('alarms on a guardrail breached, on the metric the results job and the refresh route emit, for an hour after each', () => {
+    const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === GUARDRAIL_BREACHED);
+    expect(found.map((a) => a.Dimensions)).toEqual([
+      [{ Name: 'FunctionName', Value: { Ref: id(s.stack.functions['admin-results-refresh'].fn) } }],
+      [{ Name: 'FunctionName', Value: { Ref: id(s.stack.jobs['results-job'].fn) } }],
+    ]);
+    for (const alarm of found) {
+      expect(alarm).toMatchObject({
+        Statistic: 'Sum',
+        Period: 3600,
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+      expect(alarm.AlarmDescription).toMatch(/guardrail/);
+    }
   });
 
   it('watches DynamoDB throttling of every table', () => {

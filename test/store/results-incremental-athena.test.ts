@@ -3,7 +3,8 @@
  * (its structure, statement by statement: the same text DuckDB runs but for the table names, Trino
  * only, the partition and file filters that make the cost follow the new data) and the order of the
  * four queries against a mocked Athena, including a failed INSERT INTO (the count reads from the
- * watermark still committed) and an empty state.
+ * watermark still committed) and an empty state. With metrics (issue 22): the slots each query
+ * renders, the metric rows keyed by event, and the watermark read per set of metric sources.
  */
 import {
   AthenaClient,
@@ -25,6 +26,7 @@ import {
   renderResultsWatermark,
 } from '../../lambdas/adapters/sql/render-incremental';
 import { RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../../lambdas/contract/results-state';
+import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import type { CountRequest } from '../../lambdas/ports';
 
 const GLUE = { events: 'tally.events', eventsByArrival: 'tally.events_by_arrival', identities: 'tally.identities', state: 'tally.results_state' };
@@ -40,6 +42,12 @@ const REQUEST: CountRequest = {
   projectCreatedAt: '2026-02-01T08:00:00.000Z',
   daily: true,
 };
+const METRICS: ExperimentMetric[] = [
+  { name: 'Orders', event: 'purchase', kind: 'count', role: 'secondary' },
+  { name: 'Revenue', event: 'purchase', kind: 'sum', property: 'amount', role: 'guardrail', direction: 'decrease', cap: 0.99 },
+  { name: 'Buyers', event: 'purchase', kind: 'conversion', role: 'secondary' },
+];
+const WITH_METRICS: CountRequest = { ...REQUEST, metrics: METRICS };
 const SLICE = { lo: '2026-03-20T10:50:00.000Z', hi: '2026-03-20T11:50:00.000Z' };
 const STATE_ORDER = [...Object.keys(RESULTS_STATE_COLUMNS), ...RESULTS_STATE_PARTITIONS];
 const DUCK_ONLY = ['->>', '::', 'read_json', 'read_parquet', 'json_extract_string', 'arg_min', 'tally_', '{{', 'WITH RECURSIVE', '--'];
@@ -72,31 +80,44 @@ describe('the incremental results SQL for Athena', () => {
       ),
     );
     // Merged up to the slice's end; later-stamped events keep a row each.
-    expect(sql).toContain(`CASE WHEN event_time > '2026-03-20T11:50:00.000Z' THEN sort_key END AS pending_key`);
+    expect(sql).toContain(`CASE WHEN m.metric_event IS NULL AND event_time > '2026-03-20T11:50:00.000Z' THEN sort_key END AS pending_key`);
     expect(sql).toContain(`'2026-03-20T10:50:00.000Z' AS slice_lo`);
     expect(sql).toContain(`'exp-1' AS experiment_id`);
     expect(sql).toContain(`'2026-03-20' AS dt`);
-    expect(sql.trim().split('\n').at(-1)).toBe('GROUP BY sent_user_id, variant, is_goal, on_day, pending_key');
+    expect(sql.trim().split('\n').at(-1)).toBe('GROUP BY sent_user_id, variant, is_goal, on_day, pending_key, metric_source, event_key');
+    // Without metrics, the base slot alone: the enrollment and goal rows.
+    expect(sql).toContain(`FROM UNNEST(ARRAY['[]']) AS slots (metric)`);
     for (const duckOnly of DUCK_ONLY) expect(sql, duckOnly).not.toContain(duckOnly);
     expect(sql.replace(/'[^']*'/g, "''")).not.toMatch(/:[a-z_]+/);
   });
 
   it('counts from the committed state plus the raw events received since the watermark, in the CTE structure of the full count', () => {
     const sql = renderResultsCountIncremental(REQUEST, SLICE.hi, GLUE);
-    expect(cteNames(sql)).toEqual(['tail', 'state_rows', 'summaries', 'links', 'canonical', 'resolved', 'resolved_enrolled', 'users']);
+    expect(cteNames(sql)).toEqual([
+      'tail',
+      'state_rows',
+      'summaries',
+      'deduplicated',
+      'links',
+      'canonical',
+      'resolved',
+      'resolved_enrolled',
+      'users',
+      'user_values',
+    ]);
     // tail: everything received since the watermark, merged up to the run's end.
     const tail = sql.slice(0, sql.indexOf('state_rows AS ('));
     expect(tail).toContain('FROM tally.events_by_arrival');
     expect(tail).toMatch(/AND received BETWEEN '2026-03-20-11' AND '9999-12-31-23'/);
     expect(tail).toMatch(/AND dt BETWEEN '2026-03-02' AND '2026-03-20'/);
     expect(tail).toMatch(/received_at >= '2026-03-20T11:50:00\.000Z'\s+AND received_at < '9999-12-31T23:59:59\.999Z'/);
-    expect(tail).toContain(`CASE WHEN event_time > '2026-03-20T12:00:00.000Z' THEN sort_key END AS pending_key`);
+    expect(tail).toContain(`CASE WHEN m.metric_event IS NULL AND event_time > '2026-03-20T12:00:00.000Z' THEN sort_key END AS pending_key`);
     // state_rows: the experiment's committed slices only, no commit markers.
     expect(sql).toMatch(
       /FROM tally\.results_state\s+WHERE project_id = 'proj-main'\s+AND experiment_id = 'exp-1'\s+AND dt BETWEEN '2026-02-28' AND '2026-03-20'\s+AND slice_hi <= '2026-03-20T11:50:00\.000Z'\s+AND sent_user_id IS NOT NULL/,
     );
     expect(sql).toMatch(/FROM tally\.identities\s+WHERE project_id = 'proj-main'\s+AND dt >= '2026-01-31'/);
-    expect(sql).toContain(`WHERE s.pending_key IS NULL OR coalesce(s.first_at, s.last_at) <= '2026-03-20T12:00:00.000Z'`);
+    expect(sql).toContain(`WHERE ((s.pending_key IS NULL AND s.metric_source IS NULL) OR coalesce(s.first_at, s.last_at) <= '2026-03-20T12:00:00.000Z')`);
     expect(sql).toContain(`ARRAY['a', 'b']`);
     for (const duckOnly of DUCK_ONLY) expect(sql, duckOnly).not.toContain(duckOnly);
   });
@@ -114,8 +135,30 @@ describe('the incremental results SQL for Athena', () => {
         "  AND experiment_id = 'exp-1'",
         "  AND dt BETWEEN '2026-02-28' AND '2026-03-20'",
         '  AND sent_user_id IS NULL',
+        "  AND coalesce(metric_sources, '[]') = '[]'",
       ].join('\n'),
     );
+  });
+
+  it('with metrics: the summary keeps one slot per metric source, the count one per metric, the commit and the watermark the set of sources', () => {
+    const sources = ['["purchase",null]', '["purchase","amount"]'];
+    const summary = renderResultsStateInsert(WITH_METRICS, SLICE, GLUE);
+    expect(summaryColumns(summary.slice(summary.indexOf('\n') + 1))).toEqual(STATE_ORDER);
+    // The count and the conversion of purchase share a source; the sum reads amount by a constant-form path.
+    expect(summary).toContain(
+      `FROM UNNEST(ARRAY['[]', '[null,null,"purchase","$[\\"amount\\"]",null,"[\\"purchase\\",\\"amount\\"]"]', '[null,null,"purchase",null,null,"[\\"purchase\\",null]"]']) AS slots (metric)`,
+    );
+    expect(summary).toContain(`CASE WHEN m.metric_event IS NOT NULL THEN dedupe_key END AS event_key`);
+    const count = renderResultsCountIncremental(WITH_METRICS, SLICE.hi, GLUE);
+    expect(count).toContain(`'["1","sum","purchase","$[\\"amount\\"]","0.99","[\\"purchase\\",\\"amount\\"]"]'`);
+    expect(count).toContain('min_by(metric_value, first_key) AS metric_value');
+    // The exact percentile from row_number and count: no approximate aggregate.
+    expect(count).toContain('row_number() OVER (PARTITION BY cap_group, cap_solo ORDER BY user_value) AS cap_rank');
+    expect(count).not.toMatch(/approx_|percentile/i);
+    for (const sql of [summary, count]) for (const duckOnly of DUCK_ONLY) expect(sql, duckOnly).not.toContain(duckOnly);
+    const set = JSON.stringify(sources.sort());
+    expect(renderResultsCommit(WITH_METRICS, SLICE, GLUE)).toContain(`'${set}' AS metric_sources`);
+    expect(renderResultsWatermark({ ...WITH_METRICS, now: '2026-03-20T12:00:00.000Z' }, GLUE)).toContain(`AND coalesce(metric_sources, '[]') = '${set}'`);
   });
 
   it('is the text DuckDB runs, but for the table names', () => {
@@ -123,6 +166,7 @@ describe('the incremental results SQL for Athena', () => {
       sql.replaceAll(LOCAL.events, GLUE.eventsByArrival).replaceAll(LOCAL.identities, GLUE.identities).replaceAll(LOCAL.state, GLUE.state);
     expect(local(renderResultsSummary(REQUEST, SLICE, LOCAL))).toBe(renderResultsSummary(REQUEST, SLICE, GLUE));
     expect(local(renderResultsCountIncremental(REQUEST, SLICE.hi, LOCAL))).toBe(renderResultsCountIncremental(REQUEST, SLICE.hi, GLUE));
+    expect(local(renderResultsCountIncremental(WITH_METRICS, SLICE.hi, LOCAL))).toBe(renderResultsCountIncremental(WITH_METRICS, SLICE.hi, GLUE));
   });
 });
 

@@ -7,7 +7,10 @@
  * spelling, super properties, multiple exposures, and copies of events (a resend stored again after a
  * crash, a record Firehose delivered twice). The job runs every 6 hours over 6 days and once
  * more after a mid-day stop; after each run, totals, multiple exposures and every day row must equal
- * the full count of the same window over the same files.
+ * the full count of the same window over the same files, and so must the metrics (issue 22): a
+ * conversion, a count, a sum of a property that is sometimes a string, a word or negative, the same
+ * sum capped at its 90th percentile, and halfway through the experiment a metric added (a new
+ * metric source: the state is rebuilt for the new set).
  */
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
 import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { StoredEvent } from '../../lambdas/domain/event';
+import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
 import { storedEventFixture } from '../helpers/stored-event';
 import { prng } from '../helpers/prng';
@@ -93,7 +97,10 @@ function generate(seed: number): Delivery[] {
     const purchases = Math.floor(random() * 3);
     for (let i = 0; i < purchases; i++) {
       const { ts, received } = arrival(first + (random() - 0.2) * 3 * DAY);
-      event(random() < 0.7 ? user : anon, 'purchase', ts, received, { amount: 10 });
+      // Amounts of every kind a sum meets (a number, a numeric string, a word, a refund, an outlier),
+      // chosen without drawing from the generator so the rest of the history stays as it was.
+      const amount = [10, 24.5, '7.25', 'n/a', -3, 1000, 0.1][(u * 3 + i) % 7];
+      event(random() < 0.7 ? user : anon, 'purchase', ts, received, { amount });
     }
     // Goal events on both sides of the enrollment on one day (only the later one converts).
     if (random() < 0.3) {
@@ -166,6 +173,14 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     }
   };
 
+  const METRICS: ExperimentMetric[] = [
+    { name: 'Carts', event: 'add_to_cart', kind: 'conversion', role: 'secondary' },
+    { name: 'Purchases', event: 'purchase', kind: 'count', role: 'secondary' },
+    { name: 'Revenue', event: 'purchase', kind: 'sum', property: 'amount', role: 'guardrail', direction: 'decrease' },
+    { name: 'Revenue capped', event: 'purchase', kind: 'sum', property: 'amount', role: 'secondary', cap: 0.9 },
+  ];
+  /** Added on day 3: a source the state has not summarised until then. */
+  const ADDED: ExperimentMetric = { name: 'Views', event: 'page_view', kind: 'count', role: 'secondary', cap: 0.5 };
   const request = (to: number): CountRequest => ({
     projectId: PROJECT,
     experimentId: EXPERIMENT_ID,
@@ -176,11 +191,15 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     to: iso(to),
     projectCreatedAt: iso(START - 2 * DAY),
     daily: true,
+    metrics: to < START + 3 * DAY ? METRICS : [...METRICS, ADDED],
   });
+  // Sums of doubles in another order may differ in the last bits: compared to 12 significant digits.
+  const digits = (x: number) => Number(x.toPrecision(12));
   const comparable = (r: CountResult) => ({
     variants: r.variants,
     multipleExposures: r.multipleExposures,
     days: [...(r.days ?? [])].sort((x, y) => `${x.variant} ${x.day}`.localeCompare(`${y.variant} ${y.day}`)),
+    metrics: r.metrics?.map((m) => ({ ...m, variants: m.variants.map((v) => ({ ...v, sum: digits(v.sum), sum_squares: digits(v.sum_squares) })) })),
   });
 
   it('agrees after every run, each run reading only the newly delivered files', async () => {
@@ -194,7 +213,10 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
       expect(incremental.incremental.fullRecompute).toBe(false);
       // The raw rows read follow the new files (about 6 hours' worth, read twice at most: the slice and
       // the newest files), not the window.
-      if (now >= START + 3 * DAY) expect(incremental.rowsRead!, iso(now)).toBeLessThan(full.rowsRead! / 2);
+      // The run that adds a metric rebuilds the state for the new set of metric sources: it reads the run so far again.
+      const rebuild = now === START + 3 * DAY;
+      expect(incremental.incremental.previousWatermark === iso(START - 2 * DAY), iso(now)).toBe(rebuild || now === START + 6 * HOUR);
+      if (now >= START + 3 * DAY && !rebuild) expect(incremental.rowsRead!, iso(now)).toBeLessThan(full.rowsRead! / 2);
       // Compaction: one file per closed day (from the empty state's day, two before the start), plus
       // the open day's slices (four runs a day).
       const closedDays = Math.floor((now - START) / DAY) + 2;
@@ -205,6 +227,23 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     expect(committed).toBe(24);
     // The data is not degenerate: most users enrolled, some converted and some saw two variants.
     expect(enrolled).toBeGreaterThan(USERS / 2);
+  });
+
+  it('counts every metric kind from the state as the full count does, the cap below the largest values, a refund clearing the floor', async () => {
+    const at = START + 6 * DAY;
+    const full = await query.count(request(at));
+    const incremental = await query.countIncremental({ ...request(at), now: iso(at) });
+    expect(comparable(incremental)).toEqual(comparable(full));
+    const [carts, purchases, revenue, capped, views] = full.metrics!;
+    for (const m of [carts!, purchases!, revenue!, capped!, views!]) {
+      expect(m.variants.map((v) => v.users)).toEqual(full.variants.map((v) => v.enrolled));
+      expect(m.variants.every((v) => v.sum > 0)).toBe(true);
+    }
+    // A conversion's sum is its converted users, so its squares are the same.
+    expect(carts!.variants.map((v) => v.sum_squares)).toEqual(carts!.variants.map((v) => v.sum));
+    // Capping at the 90th percentile lowers the outliers (1000): smaller sums and far smaller squares.
+    capped!.variants.forEach((v, i) => expect(v.sum_squares).toBeLessThan(revenue!.variants[i]!.sum_squares / 2));
+    expect([revenue!.values_non_negative, purchases!.values_non_negative]).toEqual([false, true]);
   });
 
   it('agrees after a stop in the middle of a day, with events after the stop and late arrivals before it', async () => {

@@ -28,7 +28,8 @@ import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-p
 import { DuckDbResultsQuery, LOCAL_TABLES } from '../../lambdas/adapters/duckdb-results-query';
 import type { CountRequest } from '../../lambdas/ports';
 import RESULTS_COUNT_SQL from '../../lambdas/adapters/sql/results-count.sql';
-import { quoteLiteral, renderResultsCount, renderSql, resultsCountParams, SqlRenderError } from '../../lambdas/adapters/sql/render';
+import { metricSlots, quoteLiteral, renderResultsCount, renderSql, resultsCountParams, SqlRenderError } from '../../lambdas/adapters/sql/render';
+import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 import { storedEventFixture } from '../helpers/stored-event';
 
@@ -679,6 +680,59 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
       { variant: 'a', day: '2026-03-03', enrolled: 1, converted: 1 },
     ]);
     expect((await query.count(REQUEST)).days).toBeUndefined();
+  });
+
+  it('maps metric rows (Athena returns every value as text) to metrics in the request order, zeros for a variant without rows', async () => {
+    const metrics: ExperimentMetric[] = [
+      { name: 'Revenue', event: 'purchase', kind: 'sum', property: 'amount', role: 'guardrail', direction: 'decrease', cap: 0.9 },
+      { name: 'Carts', event: 'add_to_cart', kind: 'conversion', role: 'secondary' },
+    ];
+    const [, revenue, carts] = metricSlots(metrics);
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
+    athena.on(GetQueryExecutionCommand).resolves(state('SUCCEEDED') as never);
+    const columns = ['variant', 'on_day', 'metric', 'enrolled', 'converted', 'multiple_exposures', 'metric_sum', 'metric_sum_squares', 'metric_min'];
+    const line = (...values: Array<string | undefined>) => ({ Data: values.map((v) => (v === undefined ? {} : { VarCharValue: v })) });
+    athena.on(GetQueryResultsCommand).resolves({
+      ResultSet: {
+        ResultSetMetadata: { ColumnInfo: columns.map((Name) => ({ Name, Type: 'varchar' })) },
+        Rows: [
+          { Data: columns.map((c) => ({ VarCharValue: c })) },
+          line('a', undefined, '[]', '3', '1', '0', undefined, undefined, undefined),
+          line('a', undefined, carts, '3', '0', '0', '2.0', '2.0', '1.0'),
+          line('a', undefined, revenue, '3', '0', '0', '12.5', '100.25', '-2.5'),
+          line('b', undefined, '[]', '2', '0', '0', undefined, undefined, undefined),
+          line('b', undefined, revenue, '2', '0', '0', '0.0', '0.0', undefined),
+        ],
+      },
+    } as GetQueryResultsCommandOutput);
+    const query = new AthenaResultsQuery(client(), { workGroup: 'w', pollMs: 1 });
+    const result = await query.count({ ...REQUEST, metrics });
+    expect(result.variants).toEqual([
+      { variant: 'a', enrolled: 3, converted: 1 },
+      { variant: 'b', enrolled: 2, converted: 0 },
+    ]);
+    expect(result.metrics).toEqual([
+      {
+        name: 'Revenue',
+        variants: [
+          { variant: 'a', users: 3, sum: 12.5, sum_squares: 100.25 },
+          { variant: 'b', users: 2, sum: 0, sum_squares: 0 },
+        ],
+        values_non_negative: false,
+      },
+      {
+        name: 'Carts',
+        variants: [
+          { variant: 'a', users: 3, sum: 2, sum_squares: 2 },
+          { variant: 'b', users: 0, sum: 0, sum_squares: 0 },
+        ],
+        values_non_negative: true,
+      },
+    ]);
+    // The query text fans the one scan out to the metrics' slots, in the Trino dialect.
+    const sql = athena.commandCalls(StartQueryExecutionCommand).at(-1)!.args[0].input.QueryString!;
+    expect(sql).toContain(`FROM UNNEST(ARRAY['[]', '${revenue}', '${carts}']) AS slots (metric)`);
+    expect(sql).toContain(`regexp_like(json_extract_scalar(properties, metric_path), '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$')`);
   });
 
   it('rejects malformed counts from the result set', async () => {

@@ -56,7 +56,7 @@ describe('results job scheduling', () => {
       inFlight--;
       return zeros(r);
     });
-    expect(await runResultsJob(deps, { concurrency: 3 })).toEqual({ computed: 10, skipped: 0, failed: 0, deferred: 0 });
+    expect(await runResultsJob(deps, { concurrency: 3 })).toEqual({ computed: 10, skipped: 0, failed: 0, deferred: 0, breached: 0 });
     expect(most).toBe(3);
   });
 
@@ -74,7 +74,7 @@ describe('results job scheduling', () => {
     });
     const started = Date.now();
     const summary = await runResultsJob(deps, { concurrency: 2, deadlineMs: started + 300 });
-    expect(summary).toEqual({ computed: 5, skipped: 0, failed: 0, deferred: 1 });
+    expect(summary).toEqual({ computed: 5, skipped: 0, failed: 0, deferred: 1, breached: 0 });
     expect(finished.sort()).toEqual(['exp-1', 'exp-2', 'exp-3', 'exp-4', 'exp-5']);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
@@ -94,7 +94,7 @@ describe('results job scheduling', () => {
     vi.stubEnv('TALLY_LOG_LEVEL', 'warn');
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const first = await runResultsJob(deps, { concurrency: 1, deadlineMs: T0 + 250 });
-    expect(first).toEqual({ computed: 3, skipped: 0, failed: 0, deferred: 2 });
+    expect(first).toEqual({ computed: 3, skipped: 0, failed: 0, deferred: 2, breached: 0 });
     const warning = stderr.mock.calls.map((c) => JSON.parse(String(c[0]))).find((l) => l.level === 'warn');
     expect(warning).toMatchObject({ deferred: 2, experiment_ids: ['exp-3', 'exp-4'] });
 
@@ -110,7 +110,7 @@ describe('results job scheduling', () => {
       if (r.experimentId === 'exp-1') throw new Error('TABLE_NOT_FOUND');
       return zeros(r);
     });
-    expect(await runResultsJob(deps)).toEqual({ computed: 3, skipped: 0, failed: 1, deferred: 0 });
+    expect(await runResultsJob(deps)).toEqual({ computed: 3, skipped: 0, failed: 1, deferred: 0, breached: 0 });
   });
 });
 

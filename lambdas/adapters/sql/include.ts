@@ -13,6 +13,10 @@ import CANONICAL_IDS_SQL from './rules/canonical-ids.sql';
 import COPY_RANK_SQL from './rules/copy-rank.sql';
 import ENROLLMENT_VARIANT_SQL from './rules/enrollment-variant.sql';
 import EVENT_COLUMNS_SQL from './rules/event-columns.sql';
+import METRIC_CAPPING_SQL from './rules/metric-capping.sql';
+import METRIC_SLOTS_SQL from './rules/metric-slots.sql';
+import METRIC_USER_SUMS_SQL from './rules/metric-user-sums.sql';
+import METRIC_VALUE_SQL from './rules/metric-value.sql';
 import VARIANT_ROWS_SQL from './rules/variant-rows.sql';
 import { SqlRenderError } from './render-error';
 
@@ -22,6 +26,10 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/copy-rank.sql': COPY_RANK_SQL,
   'rules/enrollment-variant.sql': ENROLLMENT_VARIANT_SQL,
   'rules/event-columns.sql': EVENT_COLUMNS_SQL,
+  'rules/metric-capping.sql': METRIC_CAPPING_SQL,
+  'rules/metric-slots.sql': METRIC_SLOTS_SQL,
+  'rules/metric-user-sums.sql': METRIC_USER_SUMS_SQL,
+  'rules/metric-value.sql': METRIC_VALUE_SQL,
   'rules/variant-rows.sql': VARIANT_ROWS_SQL,
 };
 

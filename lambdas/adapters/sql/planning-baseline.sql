@@ -14,23 +14,31 @@
 -- lambdas/adapters/duckdb-results-query.ts). Timestamps compare as text (one fixed form, UTC).
 -- The rules it shares with the results: identity resolution (rules/canonical-ids.sql: events count
 -- under the CURRENT canonical ID of the ID they were sent with) and which copy of an event counts
--- (rules/copy-rank.sql). A numeric property follows the metrics' rule: a JSON number, or a string
--- holding one in the JSON number form; anything else counts 0.
+-- (rules/copy-rank.sql), and a metric's value of an event (rules/metric-value.sql: a sum's property
+-- counts when it is a JSON number or a string holding one in the JSON number form, else 0).
 --
 -- Parameters: :project_id; :from_ts, :to_ts (the look-back, ISO 8601 UTC, inclusive) and :from_dt,
 -- :to_dt (their UTC days: the only event partitions read); :identities_from_dt (the day before the
 -- project's creation, as results-count.sql explains); :event; :property_path.
 WITH
 {{> rules/canonical-ids.sql}},
--- The look-back's events (the only scan of {{events}}), each once.
+-- The look-back's events (the only scan of {{events}}), each once, with their value for the metric
+-- (rules/metric-value.sql, as the results read it: 1 per event without a property, the numeric
+-- property's value for a sum; metric_path NULL when :property_path is '$').
 window_events AS (
-  SELECT sent_user_id, name, properties, "timestamp"
+  SELECT
+    sent_user_id,
+    name,
+    "timestamp",
+    {{> rules/metric-value.sql}}
   FROM (
     SELECT
       sent_user_id,
       name,
       properties,
       "timestamp",
+      :event AS metric_event,
+      CASE WHEN :property_path = '$' THEN NULL ELSE :property_path END AS metric_path,
       {{> rules/copy-rank.sql}}
     FROM {{events}}
     WHERE project_id = :project_id
@@ -47,13 +55,7 @@ per_user AS (
     coalesce(c.canonical_id, w.sent_user_id) AS user_key,
     max(CASE WHEN w.name = :event THEN 1 ELSE 0 END) AS converted,
     sum(
-      CASE
-        WHEN w.name <> :event THEN 0e0
-        WHEN :property_path = '$' THEN 1e0
-        WHEN regexp_like(json_extract_scalar(w.properties, :property_path), '^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$')
-          THEN CAST(json_extract_scalar(w.properties, :property_path) AS double)
-        ELSE 0e0
-      END
+      CASE WHEN w.name = :event THEN w.metric_value ELSE 0e0 END
     ) AS user_value,
     min(w."timestamp") AS first_seen
   FROM window_events w

@@ -13,7 +13,7 @@ import { arrivalHour } from '../../contract/arrival-partition';
 import { initialWatermark, type Slice } from '../../domain/results-watermark';
 import type { CountRequest } from '../../ports';
 import { expandIncludes } from './include';
-import { renderSql, resultsCountParams, tableRef, toStoredIso, type SqlParam } from './render';
+import { metricSourceSet, renderSql, resultsCountParams, sourceSlots, tableRef, toStoredIso, type SqlParam } from './render';
 import RESULTS_COMMIT_SQL from './results-commit.sql';
 import RESULTS_COUNT_INCREMENTAL_SQL from './results-count-incremental.sql';
 import RESULTS_SUMMARY_SQL from './results-summary.sql';
@@ -68,6 +68,8 @@ function summaryParams(request: CountRequest, received: { lo: string; hi: string
     name_super_property_path: p.name_super_property_path!,
     variants: p.variants!,
     goal_event: p.goal_event!,
+    // One slot per metric source: the state keeps each source's events, whatever the metrics' kinds and caps.
+    metric_slots: sourceSlots(request.metrics ?? []),
   };
 }
 
@@ -104,6 +106,7 @@ export function renderResultsCountIncremental(request: CountRequest, watermark: 
       to_ts: p.to_ts!,
       identities_from_dt: p.identities_from_dt!,
       variants: p.variants!,
+      metric_slots: p.metric_slots!,
     },
     { state: tables.state, identities: tables.identities },
   );
@@ -126,14 +129,24 @@ export function renderResultsCommit(request: CountRequest, slice: Slice, tables:
   const hi = toStoredIso(slice.hi, 'slice.hi');
   return renderSql(
     RESULTS_COMMIT_SQL,
-    { slice_lo: lo, slice_hi: hi, slice_dt: day(lo), project_id: request.projectId, experiment_id: request.experimentId },
+    {
+      slice_lo: lo,
+      slice_hi: hi,
+      slice_dt: day(lo),
+      project_id: request.projectId,
+      experiment_id: request.experimentId,
+      metric_sources: metricSourceSet(request.metrics),
+    },
     { state: tables.state },
   );
 }
 
-/** Athena: the committed watermark (one row, NULL for an empty state); `now` is the run's clock. */
+/**
+ * Athena: the committed watermark of the request's set of metric sources (one row, NULL for an empty
+ * state or a set never committed); `now` is the run's clock.
+ */
 export function renderResultsWatermark(
-  request: Pick<CountRequest, 'projectId' | 'experimentId' | 'from'> & { now: string },
+  request: Pick<CountRequest, 'projectId' | 'experimentId' | 'from' | 'metrics'> & { now: string },
   tables: Pick<IncrementalTables, 'state'>,
 ): string {
   return renderSql(
@@ -143,6 +156,7 @@ export function renderResultsWatermark(
       experiment_id: request.experimentId,
       state_from_dt: stateFromDt(request),
       state_to_dt: day(toStoredIso(request.now, 'now')),
+      metric_sources: metricSourceSet(request.metrics),
     },
     { state: tables.state },
   );

@@ -20,7 +20,8 @@ import { isWellFormed } from '../../domain/client-text';
 import { experimentNameSpellings, snakeCase, EXPOSURE_EVENT, SUPER_PROPERTY_PREFIX } from '../../domain/experiment';
 import { sdkSnakeCase } from '../../domain/sdk-snake-case';
 import type { DayCounts } from '../../domain/results-series';
-import type { CountRequest, CountResult } from '../../ports';
+import type { ExperimentMetric } from '../../domain/experiment-metric';
+import type { CountRequest, CountResult, MetricCounts } from '../../ports';
 import { expandIncludes } from './include';
 import { SqlRenderError } from './render-error';
 import RESULTS_COUNT_SQL from './results-count.sql';
@@ -171,7 +172,71 @@ export function resultsCountParams(request: CountRequest): Record<string, SqlPar
     name_super_property_path: superPropertyPath(request.experimentName, snake),
     variants: request.variants,
     goal_event: request.goalEvent,
+    metric_slots: metricSlots(request.metrics ?? []),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metrics (issue 22): the slots of rules/metric-slots.sql.
+
+/** The base slot: the enrollment and goal rows (no metric). */
+export const BASE_SLOT = '[]';
+
+/**
+ * A metric's source: the event it reads and, for `sum`, the property. Conversion and count of one
+ * event share a source; the incremental state keeps one row per source and event.
+ */
+export function metricSource(metric: Pick<ExperimentMetric, 'event' | 'kind' | 'property'>): string {
+  return JSON.stringify([metric.event, metric.kind === 'sum' ? (metric.property ?? null) : null]);
+}
+
+/**
+ * The JSON path of a summed property, in Trino's bracket form. A property name no quoted path key can
+ * carry as is (a double quote, a backslash or a control character: Trino and the DuckDB rewrite would
+ * read it differently) is refused; the experiment API refuses such names first.
+ */
+function propertyPath(metric: ExperimentMetric): string | null {
+  if (metric.kind !== 'sum') return null;
+  const property = metric.property;
+  if (typeof property !== 'string' || property === '') throw new SqlRenderError(`Metric "${metric.name}" is a sum without a property to sum`);
+  if (!/^[^"\\\u0000-\u001f]+$/.test(property)) {
+    throw new SqlRenderError(
+      `Metric "${metric.name}": property "${property}" has a double quote, backslash or control character, which no JSON path both engines read can name`,
+    );
+  }
+  return `$["${property}"]`;
+}
+
+/** The slot of a metric or a source: [index, kind, event, path, cap, source] (rules/metric-slots.sql). */
+function slot(index: number | null, metric: ExperimentMetric): string {
+  const cap = index !== null && metric.cap !== undefined ? String(metric.cap) : null;
+  return JSON.stringify([
+    index === null ? null : String(index),
+    index === null ? null : metric.kind,
+    metric.event,
+    propertyPath(metric),
+    cap,
+    metricSource(metric),
+  ]);
+}
+
+/** The count's slots: the base slot, then one per metric in the request's order. */
+export function metricSlots(metrics: readonly ExperimentMetric[]): string[] {
+  return [BASE_SLOT, ...metrics.map((m, i) => slot(i, m))];
+}
+
+/** The summary's slots: the base slot, then one per distinct source of the metrics (sorted). */
+export function sourceSlots(metrics: readonly ExperimentMetric[]): string[] {
+  const bySource = new Map(metrics.map((m) => [metricSource(m), m]));
+  return [BASE_SLOT, ...[...bySource.keys()].sort().map((source) => slot(null, bySource.get(source)!))];
+}
+
+/**
+ * The set of metric sources a state's slices summarise, as one text (a JSON array, sorted): kept with
+ * each commit, so a state built for another set is not read as complete (render-incremental.ts).
+ */
+export function metricSourceSet(metrics: readonly ExperimentMetric[] | undefined): string {
+  return JSON.stringify([...new Set((metrics ?? []).map(metricSource))].sort());
 }
 
 /** results-count.sql with its rules included. */
@@ -179,6 +244,14 @@ const RESULTS_COUNT = expandIncludes(RESULTS_COUNT_SQL);
 
 export function renderResultsCount(request: CountRequest, tables: ResultsTables): string {
   return renderSql(RESULTS_COUNT, resultsCountParams(request), { ...tables });
+}
+
+/** A sum as either engine returns it: a double (DuckDB), a decimal string (Athena), or NULL for none. */
+function toSum(value: unknown, label: string): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  const n = typeof value === 'bigint' ? Number(value) : typeof value === 'string' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw new Error(`Results query returned a bad ${label}: ${String(value)}`);
+  return n;
 }
 
 /** A count as either engine returns it: a bigint (DuckDB), a decimal string (Athena) or a number. */
@@ -189,19 +262,39 @@ function toCount(value: unknown, label: string): number {
 }
 
 /**
- * Maps the query's rows (variant, on_day, enrolled, converted, multiple_exposures) to the result:
- * totals rows (on_day NULL or absent) give every configured variant in configuration order, zeros
- * for a variant without a row; day rows give `days`, only when the request asks for them.
+ * Maps the query's rows (variant, on_day, metric, enrolled, converted, multiple_exposures, metric_sum,
+ * metric_sum_squares, metric_min) to the result: totals rows (on_day NULL or absent, metric '[]' or
+ * absent) give every configured variant in configuration order, zeros for a variant without a row;
+ * day rows give `days`, only when the request asks for them; metric rows give `metrics`, in the
+ * request's order, zeros for a variant nobody enrolled in.
  */
-export function toCountResult(request: CountRequest, rows: Array<Record<string, unknown>>): Pick<CountResult, 'variants' | 'multipleExposures' | 'days'> {
+export function toCountResult(
+  request: CountRequest,
+  rows: Array<Record<string, unknown>>,
+): Pick<CountResult, 'variants' | 'multipleExposures' | 'days' | 'metrics'> {
   const byVariant = new Map<string, { enrolled: number; converted: number }>();
   const days: DayCounts[] = [];
+  const metrics = request.metrics ?? [];
+  const slotIndex = new Map(metricSlots(metrics).map((text, i) => [text, i - 1]));
+  const metricRows = metrics.map(() => new Map<string, { users: number; sum: number; sum_squares: number; min: number | null }>());
   let multipleExposures = 0;
   for (const row of rows) {
     const variant = row.variant;
     if (typeof variant !== 'string') throw new Error(`Results query returned a row without a variant: ${JSON.stringify(row)}`);
     const counts = { enrolled: toCount(row.enrolled, 'enrolled'), converted: toCount(row.converted, 'converted') };
     multipleExposures = toCount(row.multiple_exposures ?? 0, 'multiple_exposures');
+    const metric = row.metric ?? BASE_SLOT;
+    if (metric !== BASE_SLOT) {
+      const index = typeof metric === 'string' ? slotIndex.get(metric) : undefined;
+      if (index === undefined || index < 0) throw new Error(`Results query returned a row of an unknown metric: ${String(metric)}`);
+      metricRows[index]!.set(variant, {
+        users: counts.enrolled,
+        sum: toSum(row.metric_sum, 'metric_sum') ?? 0,
+        sum_squares: toSum(row.metric_sum_squares, 'metric_sum_squares') ?? 0,
+        min: toSum(row.metric_min, 'metric_min'),
+      });
+      continue;
+    }
     const day = row.on_day;
     if (day === null || day === undefined || day === '') {
       byVariant.set(variant, counts);
@@ -214,5 +307,17 @@ export function toCountResult(request: CountRequest, rows: Array<Record<string, 
     variants: request.variants.map((variant) => ({ variant, ...(byVariant.get(variant) ?? { enrolled: 0, converted: 0 }) })),
     multipleExposures,
     ...(request.daily ? { days } : {}),
+    ...(metrics.length > 0
+      ? {
+          metrics: metrics.map((m, i): MetricCounts => ({
+            name: m.name,
+            variants: request.variants.map((variant) => {
+              const found = metricRows[i]!.get(variant);
+              return { variant, users: found?.users ?? 0, sum: found?.sum ?? 0, sum_squares: found?.sum_squares ?? 0 };
+            }),
+            values_non_negative: [...metricRows[i]!.values()].every((v) => v.min === null || v.min >= 0),
+          })),
+        }
+      : {}),
   };
 }

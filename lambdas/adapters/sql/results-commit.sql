@@ -3,6 +3,8 @@
 -- marker's slice_hi (results-watermark.sql). The slice's rows without a marker (an INSERT that failed
 -- part way, or whose marker was not written) are not counted until a later marker passes them; they
 -- are then read next to the slice's rewrite, which the summaries' idempotent aggregates count once.
+-- metric_sources is the set of metric sources the slices of this chain summarise (render.ts
+-- metricSourceSet): the watermark is read per set (results-watermark.sql).
 -- Locally the commit is watermark.json, renamed into place (lambdas/adapters/duckdb-results-state.ts).
 -- Columns: contract/results-state.ts, data columns then partition columns.
 INSERT INTO {{state}}
@@ -17,6 +19,10 @@ SELECT
   CAST(NULL AS varchar) AS last_at,
   :slice_lo AS slice_lo,
   :slice_hi AS slice_hi,
+  CAST(NULL AS varchar) AS metric_source,
+  CAST(NULL AS varchar) AS event_key,
+  CAST(NULL AS double) AS metric_value,
+  :metric_sources AS metric_sources,
   :project_id AS project_id,
   :experiment_id AS experiment_id,
   :slice_dt AS dt

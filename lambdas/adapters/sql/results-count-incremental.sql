@@ -23,11 +23,16 @@
 --    the smallest such on_day is the day of the first one (the series' day, given as converted_at);
 --  - the window: rows were cut at :from_ts when summarised; pending rows (one event each, timestamped
 --    after the slice's end; first_at or last_at is its time) count only up to :to_ts. Merged rows are at or before every run's end.
+--  - metrics (issue 22): the state's metric rows (one per metric source and event, results-summary.sql)
+--    are taken once per (metric_source, event_key), the copy received first (deduplicated), then fanned
+--    out to the request's metric slots as results-count.sql fans out the raw events: a metric's slot
+--    takes the enrollment rows and the rows of its source. The per-user values, the capping and the
+--    rows are the same rules (metric-user-sums, metric-capping, variant-rows).
 -- Identities are resolved as now, through the whole identity stream (small: one line per change of
 -- an ID's pointer), by the same rule as results-count.sql (rules/canonical-ids.sql), so a link that
 -- arrives days after the goal event still re-attributes it.
 state_rows AS (
-  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at
+  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value
   FROM {{state}}
   WHERE project_id = :project_id
     AND experiment_id = :experiment_id
@@ -37,12 +42,35 @@ state_rows AS (
     AND sent_user_id IS NOT NULL
 ),
 summaries AS (
-  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at FROM state_rows
+  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM state_rows
   UNION ALL
-  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at FROM tail
+  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM tail
+),
+-- Each row once: a slice read twice, or an event whose copies fell into two slices, gives the same
+-- group. The enrollment and goal aggregates are idempotent; a metric event keeps the value of its
+-- copy received first (the smallest first_key, which starts with the shared timestamp and then
+-- received_at), the copy the full count keeps (rules/copy-rank.sql).
+deduplicated AS (
+  SELECT
+    sent_user_id,
+    variant,
+    is_goal,
+    on_day,
+    pending_key,
+    metric_source,
+    event_key,
+    min(first_key) AS first_key,
+    min(first_at) AS first_at,
+    max(last_at) AS last_at,
+    min_by(metric_value, first_key) AS metric_value
+  FROM summaries
+  GROUP BY sent_user_id, variant, is_goal, on_day, pending_key, metric_source, event_key
 ),
 -- Identity resolution as in results-count.sql: links and canonical.
 {{> rules/canonical-ids.sql}},
+-- Under the current canonical ID, once per metric slot each row belongs to (rules/metric-slots.sql):
+-- the base slot takes the enrollment and goal rows, a metric's slot the enrollment rows and the rows
+-- of its source. Pending rows and metric rows (one event each) count only up to the run's end.
 resolved AS (
   SELECT
     coalesce(c.canonical_id, s.sent_user_id) AS user_key,
@@ -51,10 +79,23 @@ resolved AS (
     s.on_day,
     s.first_key,
     s.first_at,
-    s.last_at
-  FROM summaries s
+    s.last_at,
+    m.metric,
+    m.metric_kind,
+    m.metric_cap,
+    s.metric_source = m.metric_source AS is_metric_event,
+    s.first_at AS metric_at,
+    s.metric_value
+  FROM deduplicated s
+  CROSS JOIN
+    {{> rules/metric-slots.sql}}
   LEFT JOIN canonical c ON c.id = s.sent_user_id
-  WHERE s.pending_key IS NULL OR coalesce(s.first_at, s.last_at) <= :to_ts
+  WHERE ((s.pending_key IS NULL AND s.metric_source IS NULL) OR coalesce(s.first_at, s.last_at) <= :to_ts)
+    AND (
+      (m.metric_source IS NULL AND s.metric_source IS NULL)
+      OR (m.metric_source IS NOT NULL AND s.variant IS NOT NULL)
+      OR s.metric_source = m.metric_source
+    )
 ),
 resolved_enrolled AS (
   SELECT
@@ -65,12 +106,21 @@ resolved_enrolled AS (
     first_key,
     first_at,
     last_at,
+    metric,
+    metric_kind,
+    metric_cap,
+    is_metric_event,
+    metric_at,
+    metric_value,
     min(CASE WHEN variant IS NOT NULL THEN first_at END) OVER (PARTITION BY user_key) AS user_enrolled_at
   FROM resolved
 ),
 users AS (
   SELECT
     user_key,
+    metric,
+    metric_kind,
+    metric_cap,
     min_by(variant, first_key) FILTER (WHERE variant IS NOT NULL) AS variant,
     min(first_at) FILTER (WHERE variant IS NOT NULL) AS enrolled_at,
     count(DISTINCT variant) AS variants_seen,
@@ -78,9 +128,12 @@ users AS (
     max(last_at) AS last_goal_at,
     -- The conversion day (the rows know goal events to the day): the first day with a goal event at
     -- or after enrollment.
-    min(CASE WHEN is_goal AND last_at >= user_enrolled_at THEN on_day END) AS converted_at
+    min(CASE WHEN is_goal AND last_at >= user_enrolled_at THEN on_day END) AS converted_at,
+    {{> rules/metric-user-sums.sql}}
   FROM resolved_enrolled
-  GROUP BY user_key
-)
--- The result rows per variant and day from users, as in results-count.sql.
+  GROUP BY user_key, metric, metric_kind, metric_cap
+),
+-- Each user's metric values, capped where a metric says so, as in results-count.sql.
+{{> rules/metric-capping.sql}}
+-- The result rows per variant and day, and per variant and metric, as in results-count.sql.
 {{> rules/variant-rows.sql}}

@@ -1,5 +1,6 @@
 -- Experiment results: who enrolled in which variant and who converted (issue 6 §1, spec "Result
--- counting rules"). Columns: variant, on_day, enrolled, converted, multiple_exposures.
+-- counting rules"), and the experiment's metrics (issue 22). Columns: variant, on_day, metric,
+-- enrolled, converted, multiple_exposures, metric_sum, metric_sum_squares, metric_min.
 --  - One totals row per configured variant (on_day NULL): enrolled, converted, and multiple_exposures
 --    (users whose enrollment events named more than one variant; the same value on every row).
 --  - Day rows for the series (issue 13), on_day a UTC day YYYY-MM-DD: the users of the variant who
@@ -7,18 +8,22 @@
 --    at or after enrollment). Summed from the run's first day to day D they are exactly the totals
 --    the query would give with :to_ts at the end of day D (lambdas/domain/results-series.ts).
 --    At most two rows' worth of counts per user, so rows <= variants x (1 + days of the run).
+--  - One row per configured variant and metric (metric its definition, on_day NULL): the variant's
+--    enrolled users, the sum and sum of squares of their per-user values and the smallest counted
+--    event value (rules/variant-rows.sql). A variant nobody enrolled in has none (zeros in render.ts).
 --
 -- ONE SOURCE FOR BOTH ENGINES. Written in the Trino dialect of Athena engine 3. DuckDB runs the same
--- text (lambdas/adapters/duckdb-results-query.ts) with one macro standing in for a Trino function it
--- lacks: json_extract_scalar. Everything else is the subset both engines share: no `->>`, no `::`,
+-- text (lambdas/adapters/duckdb-results-query.ts) with macros standing in for the Trino functions it
+-- lacks: json_extract_scalar and regexp_like. Everything else is the subset both engines share: no `->>`, no `::`,
 -- no division, no TIMESTAMP parsing, no WITH RECURSIVE. Timestamps are compared as text: every
 -- stored timestamp has the one fixed form YYYY-MM-DDTHH:MM:SS.sssZ (UTC), so text order is time
 -- order in both engines. JSON paths use the bracket form $["key"]: Trino's path tokenizer accepts no
 -- `$` in a dotted key, and the DuckDB macro rewrites $["key"] to DuckDB's $."key".
 -- The rules this query shares with the incremental queries live in one file each under rules/,
 -- with the comment that explains them: identity resolution (canonical-ids.sql), the columns read
--- from a raw event (event-columns.sql), the enrollment variant (enrollment-variant.sql) and the
--- result rows per variant and day (variant-rows.sql). A line `{{> rules/<name>.sql}}` includes one;
+-- from a raw event (event-columns.sql), the enrollment variant (enrollment-variant.sql), the metric
+-- slots, values, per-user sums and capping (metric-*.sql, issue 22) and the result rows per variant
+-- and day, and per variant and metric (variant-rows.sql). A line `{{> rules/<name>.sql}}` includes one;
 -- render.ts expands the includes (include.ts), then fills in the placeholders, so the text an
 -- engine runs is one complete query.
 --
@@ -44,6 +49,7 @@
 --   :name_super_property_path the same with the name as configured
 --   :variants                 the configured variants
 --   :goal_event
+--   :metric_slots             '[]' and one JSON definition per metric (rules/metric-slots.sql)
 --
 -- Partition pruning: events are read only for project_id = :project_id and dt between :from_dt and
 -- :to_dt (Athena prunes on the partition columns, so the bytes scanned follow the run's days, not
@@ -66,6 +72,7 @@ run_events AS (
     name,
     event_time,
     sort_key,
+    properties,
     {{> rules/enrollment-variant.sql}}
   FROM (
     SELECT
@@ -79,17 +86,31 @@ run_events AS (
   -- Each event once (rules/copy-rank.sql): every filter above is one all copies of an event pass.
   WHERE copy_rank = 1
 ),
--- Enrollment and goal events under the CURRENT canonical ID of the ID they were sent with.
+-- Enrollment, goal and metric events under the CURRENT canonical ID of the ID they were sent with,
+-- once per metric slot (rules/metric-slots.sql) they belong to: the base slot '[]' takes the
+-- enrollment and goal events (the counts), a metric's slot its enrollment events (so every enrolled
+-- user has a row in it, and its variant and enrollment time) and the metric's events, each with its
+-- value (rules/metric-value.sql). A fan-out of the one scan, not a second read of run_events.
 relevant AS (
   SELECT
     coalesce(c.canonical_id, r.sent_user_id) AS user_key,
     r.name,
     r.event_time,
     r.sort_key,
-    r.variant
+    r.variant,
+    m.metric,
+    m.metric_kind,
+    m.metric_cap,
+    r.name = m.metric_event AS is_metric_event,
+    r.event_time AS metric_at,
+    {{> rules/metric-value.sql}}
   FROM run_events r
+  CROSS JOIN
+    {{> rules/metric-slots.sql}}
   LEFT JOIN canonical c ON c.id = r.sent_user_id
-  WHERE r.variant IS NOT NULL OR r.name = :goal_event
+  WHERE r.variant IS NOT NULL
+    OR (m.metric_event IS NULL AND r.name = :goal_event)
+    OR r.name = m.metric_event
 ),
 -- Each event with its user's enrollment time (the first enrollment event's), so users can find the
 -- first goal event at or after it: the day the user converted. A window, not a second read of
@@ -102,23 +123,35 @@ relevant_enrolled AS (
     event_time,
     sort_key,
     variant,
+    metric,
+    metric_kind,
+    metric_cap,
+    is_metric_event,
+    metric_at,
+    metric_value,
     min(CASE WHEN variant IS NOT NULL THEN event_time END) OVER (PARTITION BY user_key) AS user_enrolled_at
   FROM relevant
 ),
--- Per canonical user: the variant of the first enrollment event, when it happened, how many
+-- Per canonical user and metric slot: the variant of the first enrollment event, when it happened, how many
 -- variants the enrollment events named, and the last goal event of the run. A user converted when
 -- that last goal event is at or after enrollment (all of them are at or before :to_ts); converted_at
 -- is the first goal event at or after enrollment (NULL exactly when the user did not convert).
 users AS (
   SELECT
     user_key,
+    metric,
+    metric_kind,
+    metric_cap,
     min_by(variant, sort_key) FILTER (WHERE variant IS NOT NULL) AS variant,
     min(event_time) FILTER (WHERE variant IS NOT NULL) AS enrolled_at,
     count(DISTINCT variant) AS variants_seen,
     max(event_time) FILTER (WHERE name = :goal_event) AS last_goal_at,
-    min(CASE WHEN name = :goal_event AND event_time >= user_enrolled_at THEN event_time END) AS converted_at
+    min(CASE WHEN name = :goal_event AND event_time >= user_enrolled_at THEN event_time END) AS converted_at,
+    {{> rules/metric-user-sums.sql}}
   FROM relevant_enrolled
-  GROUP BY user_key
-)
--- The result rows per variant and day from users.
+  GROUP BY user_key, metric, metric_kind, metric_cap
+),
+-- Each user's metric values, capped where a metric says so.
+{{> rules/metric-capping.sql}}
+-- The result rows per variant and day, and per variant and metric, from user_values.
 {{> rules/variant-rows.sql}}

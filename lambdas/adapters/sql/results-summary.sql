@@ -14,6 +14,13 @@
 --   last_at      the latest timestamp (goal rows only): a goal event of that day at or after a user's enrollment exists
 --                exactly when last_at >= enrolled_at, which is all the conversion rule and the series
 --                need (the day of the first goal event at or after enrollment)
+-- and one row per metric event (issue 22) and metric source (rules/metric-slots.sql: the event, and
+-- the property a sum reads), keyed by the event: metric_source, event_key (its deduplication key,
+-- which its copies share), metric_value (rules/metric-value.sql), first_key and first_at its sort key
+-- and time; variant, is_goal, pending_key and last_at NULL. Sums are not idempotent, so these rows
+-- are not merged per user: a slice read twice, or copies received in two slices, give the same
+-- event_key, and the count takes each (metric_source, event_key) once, the copy received first
+-- (smallest first_key), as the full count does (rules/copy-rank.sql).
 -- Events timestamped after :aggregate_to (the slice's end; the run's end for the newest events) are
 -- not merged: they keep a row each (pending_key = their sort key), so a later run whose window ends
 -- before them can leave them out one by one. Every merged row is at or before any later run's end.
@@ -37,29 +44,41 @@ SELECT
   on_day,
   pending_key,
   -- Only what the row's kind needs (NULL otherwise): the state is read whole on every run.
-  CASE WHEN variant IS NOT NULL THEN min(sort_key) END AS first_key,
-  CASE WHEN variant IS NOT NULL THEN min(event_time) END AS first_at,
+  CASE WHEN variant IS NOT NULL OR metric_source IS NOT NULL THEN min(sort_key) END AS first_key,
+  CASE WHEN variant IS NOT NULL OR metric_source IS NOT NULL THEN min(event_time) END AS first_at,
   CASE WHEN is_goal THEN max(event_time) END AS last_at,
   :slice_lo AS slice_lo,
   :slice_hi AS slice_hi,
+  metric_source,
+  event_key,
+  min_by(metric_value, sort_key) AS metric_value,
+  -- Set on commit markers only (results-commit.sql).
+  CAST(NULL AS varchar) AS metric_sources,
   :project_id AS project_id,
   :experiment_id AS experiment_id,
   :slice_dt AS dt
 FROM (
+  -- Each event once per slot it belongs to (rules/metric-slots.sql, one slot per metric source):
+  -- the base slot takes enrollment and goal events, a source's slot the source's events.
   SELECT
     sent_user_id,
-    variant,
-    name = :goal_event AS is_goal,
+    CASE WHEN m.metric_event IS NULL THEN variant END AS variant,
+    CASE WHEN m.metric_event IS NULL THEN name = :goal_event END AS is_goal,
     substr(event_time, 1, 10) AS on_day,
-    CASE WHEN event_time > :aggregate_to THEN sort_key END AS pending_key,
+    CASE WHEN m.metric_event IS NULL AND event_time > :aggregate_to THEN sort_key END AS pending_key,
     sort_key,
-    event_time
+    event_time,
+    m.metric_source,
+    CASE WHEN m.metric_event IS NOT NULL THEN dedupe_key END AS event_key,
+    {{> rules/metric-value.sql}}
   FROM (
     SELECT
       sent_user_id,
       name,
       event_time,
       sort_key,
+      dedupe_key,
+      properties,
       {{> rules/enrollment-variant.sql}}
     FROM (
       SELECT
@@ -77,6 +96,9 @@ FROM (
     -- summarised there, and the idempotent aggregates below count it once (see the header).
     WHERE copy_rank = 1
   ) named
-  WHERE variant IS NOT NULL OR name = :goal_event
+  CROSS JOIN
+    {{> rules/metric-slots.sql}}
+  WHERE (m.metric_event IS NULL AND (variant IS NOT NULL OR name = :goal_event))
+    OR name = m.metric_event
 ) relevant
-GROUP BY sent_user_id, variant, is_goal, on_day, pending_key
+GROUP BY sent_user_id, variant, is_goal, on_day, pending_key, metric_source, event_key

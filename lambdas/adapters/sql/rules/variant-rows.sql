@@ -1,9 +1,14 @@
--- The result rows (spec "Result counting rules"; issue 13 for the day rows): per configured variant
--- (:variants) a totals row (on_day NULL: enrolled, converted, multiple_exposures) and day rows (the
--- users who enrolled on on_day, and who converted on it). The final SELECT of results-count.sql and
+-- The result rows (spec "Result counting rules"; issue 13 for the day rows; issue 22 for the metric
+-- rows): per configured variant (:variants) a totals row (on_day NULL, metric '[]': enrolled,
+-- converted, multiple_exposures), day rows (the users who enrolled on on_day, and who converted on
+-- it) and a row per metric of the request (on_day NULL, metric its slot, rules/metric-slots.sql: the
+-- users enrolled as enrolled, metric_sum and metric_sum_squares of their per-user values, metric_min
+-- the smallest value of a counted event). The final SELECT of results-count.sql and
 -- results-count-incremental.sql (`{{> rules/variant-rows.sql}}` after their WITH list), so both give
--- the same rows from their users. Needs a CTE users, one row per canonical user:
+-- the same rows from their users. Needs a CTE user_values (rules/metric-capping.sql over users), one
+-- row per canonical user and metric slot:
 --   user_key       the canonical ID
+--   metric         the slot: '[]' for the counts above, else a metric's definition
 --   variant        the variant of the user's first enrollment event (NULL: never enrolled)
 --   enrolled_at    the time of the first enrollment event
 --   variants_seen  how many variants the user's enrollment events named
@@ -12,43 +17,53 @@
 --   converted_at   the time of the first goal event at or after enrollment, or at least its day (the
 --                  first ten characters are the conversion day); NULL exactly when the user did not
 --                  convert
+--   metric_user_value, metric_min  the user's (capped) value of the metric and smallest event value
 --
 -- One pass over users (referenced once, see relevant_enrolled): each variant's users three times
 -- over, as kind 'total' (the totals row, on_day NULL), 'enrolled' (on their enrollment day) and
 -- 'converted' (on their conversion day, converters only); a variant nobody enrolled in keeps one
--- 'total' row of NULLs from the LEFT JOIN, so it gets a totals row of zeros. Days are the first ten
--- characters of the fixed-form timestamps (substr is 1-based in both engines).
+-- 'total' row of NULLs from the LEFT JOIN, so it gets a totals row of zeros (its metric rows are
+-- absent: render.ts gives such a variant's metrics zeros). A metric slot's users count as 'total'
+-- only. Days are the first ten characters of the fixed-form timestamps (substr is 1-based in both
+-- engines).
 -- count(CASE WHEN ... THEN 1 END), not count_if: over a group of only NULLs (a variant nobody
 -- enrolled in) Trino's count_if gives 0 but DuckDB's gives NULL.
 SELECT
   variant,
   on_day,
+  metric,
   count(CASE WHEN kind IN ('total', 'enrolled') THEN user_key END) AS enrolled,
   count(
     CASE
-      WHEN kind = 'total' AND last_goal_at >= enrolled_at THEN 1
+      WHEN kind = 'total' AND metric = '[]' AND last_goal_at >= enrolled_at THEN 1
       WHEN kind = 'converted' THEN 1
     END
   ) AS converted,
-  CAST(sum(count(CASE WHEN kind = 'total' AND variants_seen > 1 THEN 1 END)) OVER () AS BIGINT) AS multiple_exposures
+  CAST(sum(count(CASE WHEN kind = 'total' AND metric = '[]' AND variants_seen > 1 THEN 1 END)) OVER () AS BIGINT) AS multiple_exposures,
+  sum(CASE WHEN metric <> '[]' THEN metric_user_value END) AS metric_sum,
+  sum(CASE WHEN metric <> '[]' THEN metric_user_value * metric_user_value END) AS metric_sum_squares,
+  min(CASE WHEN metric <> '[]' THEN metric_min END) AS metric_min
 FROM (
   SELECT
     v.variant,
     k.kind,
+    coalesce(u.metric, '[]') AS metric,
     u.user_key,
     u.enrolled_at,
     u.last_goal_at,
     u.variants_seen,
+    u.metric_user_value,
+    u.metric_min,
     CASE k.kind
       WHEN 'enrolled' THEN substr(u.enrolled_at, 1, 10)
       WHEN 'converted' THEN substr(u.converted_at, 1, 10)
     END AS on_day
   FROM UNNEST(ARRAY[:variants]) AS v (variant)
-  LEFT JOIN users u ON u.variant = v.variant
+  LEFT JOIN user_values u ON u.variant = v.variant
   CROSS JOIN UNNEST(ARRAY['total', 'enrolled', 'converted']) AS k (kind)
   WHERE k.kind = 'total'
-    OR (k.kind = 'enrolled' AND u.enrolled_at IS NOT NULL)
-    OR (k.kind = 'converted' AND u.converted_at IS NOT NULL)
+    OR (k.kind = 'enrolled' AND u.metric = '[]' AND u.enrolled_at IS NOT NULL)
+    OR (k.kind = 'converted' AND u.metric = '[]' AND u.converted_at IS NOT NULL)
 ) per_kind
-GROUP BY variant, on_day
-ORDER BY variant, on_day
+GROUP BY variant, on_day, metric
+ORDER BY variant, on_day, metric

@@ -1,0 +1,60 @@
+/**
+ * An experiment's metric results (issue 22), as the results job stores them and the admin API returns
+ * them: the primary metric first, a `conversion` named after the goal event whose per-user value is
+ * 1 for a converted user (so `sum` is the converted users, from the same counts as `variants`), then
+ * the experiment's metrics in its order, from the results query's per-variant sums. The options are
+ * the experiment's: `sequential` and `correction`, their defaults (experiment-metric-fields.ts:
+ * DEFAULT_SEQUENTIAL, DEFAULT_CORRECTION) when absent, as the experiment store fills them; a
+ * `correction` of null is none.
+ * `guardrail_breached` is true when any guardrail is breached (guardrail-breach.ts). Pure.
+ */
+import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from './experiment-metric-fields';
+import type { ExperimentMetric } from './experiment-metric';
+import { metricResults, type MetricInput, type MetricResult } from './metric-results';
+import type { Correction } from './p-value-correction';
+
+export interface MetricVariantSums {
+  variant: string;
+  users: number;
+  sum: number;
+  sum_squares: number;
+}
+
+export interface ExperimentMetricResults {
+  metrics: MetricResult[];
+  guardrail_breached: boolean;
+}
+
+export function experimentMetricResults(
+  experiment: { goal_event: string; metrics?: readonly ExperimentMetric[]; sequential?: boolean; correction?: Correction | null },
+  /** The goal's counts per variant, control first. */
+  primary: ReadonlyArray<{ variant: string; enrolled: number; converted: number }>,
+  /** Per metric of experiment.metrics, in its order: the query's sums per variant, control first. */
+  measured: ReadonlyArray<{ variants: readonly MetricVariantSums[]; values_non_negative: boolean }>,
+  options: { confidence?: number } = {},
+): ExperimentMetricResults {
+  const metrics = experiment.metrics ?? [];
+  if (measured.length !== metrics.length) throw new RangeError(`${metrics.length} metrics but ${measured.length} measured`);
+  const inputs: MetricInput[] = [
+    {
+      name: experiment.goal_event,
+      kind: 'conversion',
+      role: 'primary',
+      variants: primary.map((v) => ({ variant: v.variant, sums: { users: v.enrolled, sum: v.converted, sum_squares: v.converted } })),
+    },
+    ...metrics.map((m, i): MetricInput => ({
+      name: m.name,
+      kind: m.kind,
+      role: m.role,
+      ...(m.direction !== undefined ? { direction: m.direction } : {}),
+      variants: measured[i]!.variants.map(({ variant, users, sum, sum_squares }) => ({ variant, sums: { users, sum, sum_squares } })),
+      values_non_negative: measured[i]!.values_non_negative,
+    })),
+  ];
+  const results = metricResults(inputs, {
+    sequential: experiment.sequential ?? DEFAULT_SEQUENTIAL,
+    correction: experiment.correction === undefined ? DEFAULT_CORRECTION : experiment.correction,
+    ...(options.confidence !== undefined ? { confidence: options.confidence } : {}),
+  });
+  return { metrics: results, guardrail_breached: results.some((r) => r.breached === true) };
+}
