@@ -85,8 +85,11 @@ describeBrowser('dashboard: planning calculator and progress toward the planned 
     await page.waitForSelector('#plan-rate');
     await page.type('#plan-rate', '10');
     await page.type('#plan-users-per-day', '200');
-    await clickButton(page, 'Calculate');
+    // Enter in a calculator field calculates; it does not submit the experiment form around it.
+    await page.keyboard.press('Enter');
     await page.waitForSelector('.plan-answer');
+    expect(await page.$('p.error[role="alert"]')).toBeNull();
+    expect(await page.evaluate(() => (globalThis as any).location.hash as string)).toMatch(/\/experiments\/new$/);
     const expected = sampleSize({ metric: { kind: 'conversion', baseline_rate: 0.1 }, mde: 0.05, users_per_day: 200 })!;
     const answer = await text(page, '.plan-answer');
     expect(answer).toContain('Today: 10% of users send never_sent (as typed); about 200 users a day (as typed).');

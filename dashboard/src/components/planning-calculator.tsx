@@ -154,7 +154,18 @@ export function PlanningCalculator({ api, projectId, goalEvent, variants, weight
   }
 
   return (
-    <fieldset class="field planning-field" aria-describedby="planning-hint">
+    <fieldset
+      class="field planning-field"
+      aria-describedby="planning-hint"
+      onKeyDown={(e) => {
+        // The calculator sits inside the experiment form: Enter in one of its fields calculates
+        // instead of submitting (saving) the experiment.
+        const target = e.target as HTMLInputElement;
+        if (e.key !== 'Enter' || target.tagName !== 'INPUT' || target.type === 'checkbox') return;
+        e.preventDefault();
+        if (!busy && event !== '') void calculate();
+      }}
+    >
       <legend>Planning: how many users, how long</legend>
       <p class="hint" id="planning-hint">
         How many users the experiment needs to detect a change of the size you care about, from what your project's events of the last 14 days say about the
