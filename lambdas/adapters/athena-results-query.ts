@@ -18,7 +18,7 @@ import {
   type QueryExecution,
 } from '@aws-sdk/client-athena';
 import { EVENTS_BY_ARRIVAL_TABLE } from '../contract/arrival-partition';
-import { RESULTS_STATE } from '../contract/results-state';
+import { RESULTS_BASE, RESULTS_STATE } from '../contract/results-state';
 import { DeadlineExceeded } from '../domain/deadline';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS, initialWatermark, nextSlice, stateServes } from '../domain/results-watermark';
 import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
@@ -49,6 +49,8 @@ export interface AthenaResultsQueryOptions {
   identitiesTable?: string;
   /** @default 'results_state' (the incremental job's state, contract/results-state.ts); a qualified name is used as is. */
   stateTable?: string;
+  /** @default 'results_base' (the incremental job's rolled-up closed days, contract/results-state.ts); a qualified name is used as is. */
+  baseTable?: string;
   /** How long after its arrival an event may reach S3 (Firehose buffering plus a margin). @default DEFAULT_ARRIVAL_ALLOWANCE_MS */
   arrivalAllowanceMs?: number;
   /** How long count() waits for the query before stopping it and throwing. @default 60_000 */
@@ -73,7 +75,7 @@ export class AthenaQueryError extends Error {
 
 export class AthenaResultsQuery implements ResultsQuery {
   private readonly database: string;
-  private readonly tables: { events: string; eventsByArrival: string; identities: string; state: string };
+  private readonly tables: { events: string; eventsByArrival: string; identities: string; state: string; base: string };
   private readonly maxWaitMs: number;
   private readonly pollMs: number;
 
@@ -88,6 +90,7 @@ export class AthenaResultsQuery implements ResultsQuery {
       eventsByArrival: qualify(options.eventsByArrivalTable ?? EVENTS_BY_ARRIVAL_TABLE),
       identities: qualify(options.identitiesTable ?? 'identities'),
       state: qualify(options.stateTable ?? RESULTS_STATE.table),
+      base: qualify(options.baseTable ?? RESULTS_BASE.table),
     };
     this.maxWaitMs = options.maxWaitMs ?? 60_000;
     this.pollMs = Math.max(1, options.pollMs ?? 500);

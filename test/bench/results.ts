@@ -12,12 +12,13 @@
  * re-attribute (late identity links).
  *
  * Then the results job runs every 6 hours (02:00, 08:00, 14:00, 20:00 UTC) for the whole experiment:
- * the incremental count (DuckDbResultsQuery.countIncremental: the experiment's Parquet state, closed
- * days compacted into one file each, plus the events of the arrival hours since its watermark). On
+ * the incremental count (DuckDbResultsQuery.countIncremental: the experiment's Parquet state, its
+ * closed days rolled up into one base file, plus the events of the arrival hours since its watermark). On
  * days 1, 30, 60 and 90 (the 02:00 run) it also runs the full recompute over the run's whole window
  * (count(), the reference) and prints, for that run: the raw rows each read and their ratio, the state
- * files and state bytes the incremental count read, the state files it would read without compaction
- * (every slice written so far), and whether both give the same totals and day rows ("equal", or the
+ * files and state bytes the incremental count read (base included), the enrolled users and the state
+ * bytes per enrolled user, the state files it would read without the base (every slice written so
+ * far), and whether both give the same totals and day rows ("equal", or the
  * differences and exit code 1). The temp directory is removed at the end (also on Ctrl-C).
  */
 import '../../bin/node-version';
@@ -250,10 +251,19 @@ async function main() {
 
     const checkDays = new Set([1, 30, 60, 90].filter((d) => d <= DAYS));
     const mismatches: string[] = [];
-    const rows: Array<{ day: number; incRows: number; fullRows: number; stateFiles: number; stateBytes: number; slicesWritten: number; check: string }> = [];
+    const rows: Array<{
+      day: number;
+      incRows: number;
+      fullRows: number;
+      stateFiles: number;
+      stateBytes: number;
+      enrolled: number;
+      slicesWritten: number;
+      check: string;
+    }> = [];
     let slicesWritten = 0;
     console.log('\nThe job runs every 6 hours; on the days below, its 02:00 run against the full recompute:');
-    console.log('day  incremental rows  full rows  rows ratio  state files  state bytes  files without compaction  check');
+    console.log('day  incremental rows  full rows  rows ratio  state files  state bytes  enrolled  bytes/enrolled  files without base  check');
     for (let day = 1; day <= DAYS; day++) {
       for (const hour of [2, 8, 14, 20]) {
         const now = FIRST_DAY_MS + day * DAY_MS + hour * HOUR_MS;
@@ -270,24 +280,25 @@ async function main() {
           fullRows: full.rowsRead ?? 0,
           stateFiles: inc.incremental.stateFiles ?? 0,
           stateBytes: inc.incremental.stateBytes ?? 0,
+          enrolled: full.variants.reduce((n, v) => n + v.enrolled, 0),
           slicesWritten,
           check,
         };
         rows.push(r);
         console.log(
-          `${String(day).padStart(3)}  ${r.incRows.toLocaleString('en').padStart(16)}  ${r.fullRows.toLocaleString('en').padStart(9)}  ${(r.incRows / r.fullRows).toFixed(3).padStart(10)}  ${String(r.stateFiles).padStart(11)}  ${r.stateBytes.toLocaleString('en').padStart(11)}  ${String(r.slicesWritten).padStart(24)}  ${check}`,
+          `${String(day).padStart(3)}  ${r.incRows.toLocaleString('en').padStart(16)}  ${r.fullRows.toLocaleString('en').padStart(9)}  ${(r.incRows / r.fullRows).toFixed(3).padStart(10)}  ${String(r.stateFiles).padStart(11)}  ${r.stateBytes.toLocaleString('en').padStart(11)}  ${r.enrolled.toLocaleString('en').padStart(8)}  ${(r.stateBytes / Math.max(1, r.enrolled)).toFixed(1).padStart(14)}  ${String(r.slicesWritten).padStart(18)}  ${check}`,
         );
       }
     }
     const first = rows[0]!;
     const last = rows.at(-1)!;
-    const stateBytes = treeBytes(join(dataDir, 'results-state'), '.parquet');
+    const stateBytes = treeBytes(join(dataDir, 'results-state'), '.parquet') + treeBytes(join(dataDir, 'results-base'), '.parquet');
     console.log(
       `\nDay ${DAYS} sizes: the raw events of the window ${(generated.gzipBytes / 1e6).toFixed(1)} MB as GZIP NDJSON (what Athena scans for a full recompute; one day is about ${(generated.gzipBytes / DAYS / 1e6).toFixed(2)} MB), the state ${(stateBytes / 1e6).toFixed(1)} MB of Parquet (${(stateBytes / generated.gzipBytes).toFixed(3)} of the raw; Athena reads only the columns it needs).`,
     );
     console.log(mismatches.length === 0 ? `Incremental == full recompute on days ${[...checkDays].join(', ')}: equal` : `MISMATCH\n${mismatches.join('\n')}`);
     console.log(
-      `\nSUMMARY bench:results — ${generated.events.toLocaleString('en')} events over ${DAYS} days, a run every 6 hours; day ${first.day} -> day ${last.day}: raw rows read per run ${first.incRows.toLocaleString('en')} -> ${last.incRows.toLocaleString('en')} (full recompute ${first.fullRows.toLocaleString('en')} -> ${last.fullRows.toLocaleString('en')}, ratio ${(last.incRows / last.fullRows).toFixed(3)} on day ${last.day}); state files read ${first.stateFiles} -> ${last.stateFiles} (${last.slicesWritten} slices written: one file per closed day after compaction), state bytes ${first.stateBytes.toLocaleString('en')} -> ${last.stateBytes.toLocaleString('en')}; ${mismatches.length === 0 ? 'equal' : 'DIFFERENT'}`,
+      `\nSUMMARY bench:results — ${generated.events.toLocaleString('en')} events over ${DAYS} days, a run every 6 hours; day ${first.day} -> day ${last.day}: raw rows read per run ${first.incRows.toLocaleString('en')} -> ${last.incRows.toLocaleString('en')} (full recompute ${first.fullRows.toLocaleString('en')} -> ${last.fullRows.toLocaleString('en')}, ratio ${(last.incRows / last.fullRows).toFixed(3)} on day ${last.day}); state files read ${first.stateFiles} -> ${last.stateFiles} (${last.slicesWritten} slices written: the base of the closed days plus the open day's slices), state bytes ${first.stateBytes.toLocaleString('en')} -> ${last.stateBytes.toLocaleString('en')} (per enrolled user ${(first.stateBytes / Math.max(1, first.enrolled)).toFixed(1)} -> ${(last.stateBytes / Math.max(1, last.enrolled)).toFixed(1)}); ${mismatches.length === 0 ? 'equal' : 'DIFFERENT'}`,
     );
     if (mismatches.length > 0) process.exitCode = 1;
   } finally {

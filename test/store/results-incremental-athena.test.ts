@@ -15,7 +15,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AthenaResultsQuery } from '../../lambdas/adapters/athena-results-query';
-import { LOCAL_STATE_TABLE } from '../../lambdas/adapters/duckdb-results-state';
+import { LOCAL_BASE_TABLE, LOCAL_STATE_TABLE } from '../../lambdas/adapters/duckdb-results-state';
 import { LOCAL_TABLES } from '../../lambdas/adapters/duckdb-results-query';
 import {
   renderResultsCommit,
@@ -27,8 +27,14 @@ import {
 import { RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../../lambdas/contract/results-state';
 import type { CountRequest } from '../../lambdas/ports';
 
-const GLUE = { events: 'tally.events', eventsByArrival: 'tally.events_by_arrival', identities: 'tally.identities', state: 'tally.results_state' };
-const LOCAL = { ...LOCAL_TABLES, eventsByArrival: LOCAL_TABLES.events, state: LOCAL_STATE_TABLE };
+const GLUE = {
+  events: 'tally.events',
+  eventsByArrival: 'tally.events_by_arrival',
+  identities: 'tally.identities',
+  state: 'tally.results_state',
+  base: 'tally.results_base',
+};
+const LOCAL = { ...LOCAL_TABLES, eventsByArrival: LOCAL_TABLES.events, state: LOCAL_STATE_TABLE, base: LOCAL_BASE_TABLE };
 const REQUEST: CountRequest = {
   projectId: 'proj-main',
   experimentId: 'exp-1',
@@ -83,7 +89,7 @@ describe('the incremental results SQL for Athena', () => {
 
   it('counts from the committed state plus the raw events received since the watermark, in the CTE structure of the full count', () => {
     const sql = renderResultsCountIncremental(REQUEST, SLICE.hi, GLUE);
-    expect(cteNames(sql)).toEqual(['tail', 'state_rows', 'summaries', 'links', 'canonical', 'resolved', 'resolved_enrolled', 'users']);
+    expect(cteNames(sql)).toEqual(['tail', 'base_rows', 'state_rows', 'summaries', 'links', 'canonical', 'resolved', 'resolved_enrolled', 'users']);
     // tail: everything received since the watermark, merged up to the run's end.
     const tail = sql.slice(0, sql.indexOf('state_rows AS ('));
     expect(tail).toContain('FROM tally.events_by_arrival');

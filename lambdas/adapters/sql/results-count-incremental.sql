@@ -3,14 +3,16 @@
 -- multiple_exposures; totals rows with on_day NULL and day rows for the series), computed from the
 -- experiment's state instead of the raw history.
 --
--- NOT A WHOLE QUERY: render.ts puts `WITH tail AS (<results-summary.sql>),` in front of this text.
--- tail is the summary of the raw events received at or after the committed watermark (the arrival
--- hours since), merged up to the run's end (:to_ts), so its rows have the state's shape.
+-- NOT A WHOLE QUERY: render-incremental.ts puts `WITH tail AS (<results-summary.sql>), base_rows AS
+-- (<results-base-rows.sql>),` in front of this text. tail is the summary of the raw events received
+-- at or after the committed watermark (the arrival hours since), merged up to the run's end (:to_ts),
+-- so its rows have the state's shape; base_rows is the committed base (results-base.sql: the closed
+-- days rolled up, no rows before the first), and the state rows read are those of the days after it.
 --
 -- Parameters: :project_id, :experiment_id, :watermark (the committed watermark: the state rows of
 -- slices ending at or before it count), :state_from_dt and :state_to_dt (the days of the state's
--- dt partitions those slices can start on: from the empty state's watermark to the watermark's
--- day; every state query is bounded by dt, so projection expands only the experiment's days),
+-- dt partitions those slices can start on: from the base's boundary, or the empty state's day, to
+-- the watermark's day; every state query is bounded by dt, so projection expands only those days),
 -- :to_ts (the run's end), :identities_from_dt, :variants.
 -- Tables: {{state}} (tally.results_state on AWS, the Parquet files under the data directory
 -- locally) and {{identities}}.
@@ -37,6 +39,8 @@ state_rows AS (
     AND sent_user_id IS NOT NULL
 ),
 summaries AS (
+  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at FROM base_rows
+  UNION ALL
   SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at FROM state_rows
   UNION ALL
   SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at FROM tail
