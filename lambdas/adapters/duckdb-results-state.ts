@@ -11,11 +11,14 @@
  *     (received=, contract/arrival-partition.ts): COPY (results-summary.sql) TO a temporary file,
  *     renamed into place;
  *  3. commits the slice's end in watermark.json (written to a temporary file, renamed), only after 2;
- *  4. compacts: merges the committed files of each closed day (before the watermark's day) into one
- *     compact-*.parquet (renamed into place, then the merged files deleted), so the state files read
- *     per run stay flat over a long experiment;
- *  5. counts from the state files of the days its slices can start on plus the events files of the
- *     arrival hours since the committed watermark (results-count-incremental.sql).
+ *  4. rolls up, once a day has closed (the watermark passed into a new day): the closed days' committed
+ *     files and the previous base into a new generation (results-base.sql),
+ *       <dataDir>/results-base/project_id=<p>/experiment_id=<e>/generation=<g>/base.parquet
+ *     (a temporary file renamed into place), then commits it in commit.json beside the generations
+ *     (renamed into place), then deletes the rolled-up days and the previous generation;
+ *  5. counts from the committed base, the state files of the days from its boundary to the
+ *     watermark's, and the events files of the arrival hours since the committed watermark
+ *     (results-count-incremental.sql): the base plus the open day's slices, however old the experiment.
  * A failed 2 or 3 is logged and leaves the committed watermark as it was: 4 then counts from it, so
  * the results stay exact, and the next run summarises the slice again. A slice file whose commit
  * failed is read again later next to its rewrite; the summaries' aggregates are idempotent, so it
@@ -23,9 +26,9 @@
  *
  * Events files are selected by their arrival hour folder, as Athena's partition projection selects
  * them on AWS; the hour is received_at's, compared with the run's clock (the wall clock outside tests).
- * Compaction re-aggregates rows by the summary's grouping (min first_key and first_at, max last_at):
- * the aggregates are idempotent, so a merge read next to its inputs (a crash between the rename and
- * the deletes) counts once.
+ * The roll-up's aggregates are idempotent, so a crash between the commit and the deletes (the days
+ * rolled up still there) costs nothing: the next base starts from the new boundary. A failed roll-up
+ * leaves the previous commit, which the count reads with the state days after it.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { randomUUID } from 'node:crypto';
@@ -34,7 +37,7 @@ import { basename, dirname, join } from 'node:path';
 import { RESULTS_BASE, RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../contract/results-state';
 import { baseDue, newGeneration, parseBaseCommit, type BaseCommit } from '../domain/results-base';
 import { initialWatermark, nextSlice, stateServes, type Slice } from '../domain/results-watermark';
-import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
+import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
 import { errorFields, log } from '../logging/log';
 import { emitMetric, functionName } from '../logging/metric';
 import type { IncrementalCountRequest, IncrementalCountResult, IncrementalRun } from '../ports';
@@ -125,12 +128,12 @@ export async function countIncrementalDuckDb(
       base = rolled.base;
     } catch (err) {
       // Nothing is lost: the commit still names the previous base, and the next run rolls up again.
-      log('warn', 'results base not rolled up (metric ResultsStateWriteFailed)', {
+      log('warn', 'results base not rolled up; counting from the previous base (metric ResultsBaseWriteFailed)', {
         project_id: request.projectId,
         experiment_id: request.experimentId,
         ...errorFields(err),
       });
-      stateWriteFailed();
+      emitMetric({ namespace: METRICS_NAMESPACE, name: RESULTS_BASE_WRITE_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
     }
   }
 
