@@ -27,7 +27,9 @@ import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDbResultsQuery, readRows } from '../../lambdas/adapters/duckdb-results-query';
+import { quoteLiteral } from '../../lambdas/adapters/sql/render';
 import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
 import { prng } from '../helpers/prng';
@@ -296,6 +298,24 @@ async function main() {
     console.log(
       `\nDay ${DAYS} sizes: the raw events of the window ${(generated.gzipBytes / 1e6).toFixed(1)} MB as GZIP NDJSON (what Athena scans for a full recompute; one day is about ${(generated.gzipBytes / DAYS / 1e6).toFixed(2)} MB), the state ${(stateBytes / 1e6).toFixed(1)} MB of Parquet (${(stateBytes / generated.gzipBytes).toFixed(3)} of the raw; Athena reads only the columns it needs).`,
     );
+    // What the base holds on the last day, by kind of row: the growth that exact re-attribution keeps.
+    const base = readdirSync(join(dataDir, 'results-base'), { recursive: true, withFileTypes: true }).find((e) => e.isFile() && e.name === 'base.parquet');
+    if (base) {
+      const duck = await DuckDBInstance.create(':memory:');
+      const connection = await duck.connect();
+      const kinds = await readRows(
+        connection,
+        `WITH rows AS (SELECT *, bool_or(variant IS NOT NULL) OVER (PARTITION BY sent_user_id) AS enrolled_id
+           FROM read_parquet(${quoteLiteral(join(base.parentPath, base.name))}))
+         SELECT CASE WHEN pending_key IS NOT NULL THEN 'pending' WHEN variant IS NOT NULL THEN 'enrollment'
+           WHEN enrolled_id THEN 'goal day of an ID that enrolled under itself' ELSE 'goal day of an ID that never enrolled under itself' END AS kind,
+           count(*) AS n, count(DISTINCT sent_user_id) AS ids FROM rows GROUP BY kind ORDER BY kind`,
+      );
+      connection.closeSync();
+      console.log(`\nThe base on day ${DAYS}, by kind of row (rows, IDs as sent):`);
+      for (const k of kinds)
+        console.log(`  ${String(k.kind).padEnd(52)} ${Number(k.n).toLocaleString('en').padStart(8)} ${Number(k.ids).toLocaleString('en').padStart(8)}`);
+    }
     console.log(mismatches.length === 0 ? `Incremental == full recompute on days ${[...checkDays].join(', ')}: equal` : `MISMATCH\n${mismatches.join('\n')}`);
     console.log(
       `\nSUMMARY bench:results — ${generated.events.toLocaleString('en')} events over ${DAYS} days, a run every 6 hours; day ${first.day} -> day ${last.day}: raw rows read per run ${first.incRows.toLocaleString('en')} -> ${last.incRows.toLocaleString('en')} (full recompute ${first.fullRows.toLocaleString('en')} -> ${last.fullRows.toLocaleString('en')}, ratio ${(last.incRows / last.fullRows).toFixed(3)} on day ${last.day}); state files read ${first.stateFiles} -> ${last.stateFiles} (${last.slicesWritten} slices written: the base of the closed days plus the open day's slices), state bytes ${first.stateBytes.toLocaleString('en')} -> ${last.stateBytes.toLocaleString('en')} (per enrolled user ${(first.stateBytes / Math.max(1, first.enrolled)).toFixed(1)} -> ${(last.stateBytes / Math.max(1, last.enrolled)).toFixed(1)}); ${mismatches.length === 0 ? 'equal' : 'DIFFERENT'}`,

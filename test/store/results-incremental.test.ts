@@ -9,11 +9,12 @@
  * more after a mid-day stop; after each run, totals, multiple exposures and every day row must equal
  * the full count of the same window over the same files.
  */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
+import { baseDir } from '../../lambdas/adapters/duckdb-results-state';
 import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
@@ -205,6 +206,19 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     expect(committed).toBe(24);
     // The data is not degenerate: most users enrolled, some converted and some saw two variants.
     expect(enrolled).toBeGreaterThan(USERS / 2);
+  });
+
+  it('never reads a generation of the base that no commit names (a roll-up that failed before its commit)', async () => {
+    const base = baseDir(dataDir, PROJECT, EXPERIMENT_ID);
+    const committed = JSON.parse(readFileSync(join(base, 'commit.json'), 'utf8')) as { generation: string };
+    const orphan = join(base, 'generation=20260207T000000000Z-orphan');
+    mkdirSync(orphan, { recursive: true });
+    writeFileSync(join(orphan, 'base.parquet'), 'not Parquet: reading this fails the query');
+    const now = START + 6 * DAY + 3 * HOUR;
+    deliverUntil(now);
+    const incremental = await query.countIncremental({ ...request(now), now: iso(now) });
+    expect(incremental.incremental.baseGeneration).toBe(committed.generation);
+    expect(comparable(incremental)).toEqual(comparable(await query.count(request(now))));
   });
 
   it('agrees after a stop in the middle of a day, with events after the stop and late arrivals before it', async () => {
