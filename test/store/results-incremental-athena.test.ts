@@ -21,13 +21,14 @@ import { setLogWriter } from '../../lambdas/logging/log';
 import { LOCAL_BASE_TABLE, LOCAL_STATE_TABLE } from '../../lambdas/adapters/duckdb-results-state';
 import { LOCAL_TABLES } from '../../lambdas/adapters/duckdb-results-query';
 import {
+  renderResultsBaseInsert,
   renderResultsCommit,
   renderResultsCountIncremental,
   renderResultsStateInsert,
   renderResultsSummary,
   renderResultsWatermark,
 } from '../../lambdas/adapters/sql/render-incremental';
-import { RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../../lambdas/contract/results-state';
+import { RESULTS_BASE_PARTITIONS, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../../lambdas/contract/results-state';
 import type { CountRequest } from '../../lambdas/ports';
 
 const GLUE = {
@@ -125,6 +126,25 @@ describe('the incremental results SQL for Athena', () => {
         '  AND sent_user_id IS NULL',
       ].join('\n'),
     );
+  });
+
+  it('rolls up into the base table in its column order, reading the previous generation by project, experiment and generation', () => {
+    const previous = { generation: '20260319T020000000Z-old', boundaryDt: '2026-03-19' };
+    const sql = renderResultsBaseInsert(
+      REQUEST,
+      { previous, closedFromDt: '2026-03-19', closedToDt: '2026-03-19', watermark: SLICE.hi, generation: '20260320T020000000Z-new' },
+      GLUE,
+    );
+    expect(sql.split('\n')[0]).toBe('INSERT INTO tally.results_base');
+    const outer = sql.slice(sql.lastIndexOf('\nSELECT\n') + 8, sql.lastIndexOf('\nFROM own_converted'));
+    expect(outer.split('\n').map((line) => /(?:AS )?"?([a-z_]+)"?,?$/.exec(line.trim())![1])).toEqual([
+      ...Object.keys(RESULTS_STATE_COLUMNS),
+      ...RESULTS_BASE_PARTITIONS,
+    ]);
+    expect(sql).toMatch(/FROM tally\.results_base\s+WHERE project_id = 'proj-main'\s+AND experiment_id = 'exp-1'\s+AND generation = '20260319T020000000Z-old'/);
+    expect(sql).toContain(`'20260320T020000000Z-new' AS generation`);
+    for (const duckOnly of DUCK_ONLY) expect(sql, duckOnly).not.toContain(duckOnly);
+    expect(sql.replace(/'[^']*'/g, "''")).not.toMatch(/:[a-z_]+/);
   });
 
   it('is the text DuckDB runs, but for the table names', () => {

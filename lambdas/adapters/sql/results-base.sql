@@ -26,6 +26,7 @@
 --    first one. Days before it are kept (a link can move the enrollment earlier), as are all days
 --    of an ID that never enrolled under itself (a link can give it any enrollment time): exactness
 --    needs per-ID goal days there, which the decision record measures;
+--  - any other kind of row (neither enrollment nor goal) stays as it is;
 --  - pending rows (an event timestamped after its slice's end) stay as they are, unless their time
 --    is at or before :watermark: every run the state serves ends at or after the committed
 --    watermark (domain/results-watermark.ts stateServes), so they count in all of them and merge.
@@ -56,7 +57,9 @@ settled AS (
   FROM input_rows
 ),
 -- Each settled row as its enrollment part and its goal part (an exposure can be a goal event too);
--- a pending row whole.
+-- a pending row whole, and so any other kind of row (neither enrollment nor goal): it is kept as it
+-- is, re-aggregated by the grouping only. A new column of the state must be added here and to the
+-- SELECT and GROUP BY below (test/store/results-incremental-athena.test.ts checks the columns).
 parts AS (
   SELECT
     s.sent_user_id,
@@ -68,10 +71,10 @@ parts AS (
     CASE WHEN p.part = 'goal' THEN NULL ELSE s.first_at END AS first_at,
     CASE WHEN p.part = 'enrollment' THEN NULL ELSE s.last_at END AS last_at
   FROM settled s
-  CROSS JOIN UNNEST(ARRAY['enrollment', 'goal', 'pending']) AS p (part)
+  CROSS JOIN UNNEST(ARRAY['enrollment', 'goal', 'whole']) AS p (part)
   WHERE (p.part = 'enrollment' AND s.pending_key IS NULL AND s.variant IS NOT NULL)
     OR (p.part = 'goal' AND s.pending_key IS NULL AND s.is_goal)
-    OR (p.part = 'pending' AND s.pending_key IS NOT NULL)
+    OR (p.part = 'whole' AND (s.pending_key IS NOT NULL OR (s.variant IS NULL AND NOT s.is_goal)))
 ),
 merged AS (
   SELECT
