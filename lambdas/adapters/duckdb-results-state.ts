@@ -66,7 +66,7 @@ interface Committed {
 export interface StateRunOptions {
   dataDir: string;
   allowanceMs: number;
-  /** Merge closed days' slice files (default true; false shows what compaction saves). */
+  /** Roll closed days up into the base (default true; false shows what the base saves: every slice file is read). */
   compaction?: boolean;
   /** Count the rows of the events files read into rowsRead. */
   rowsRead: boolean;
