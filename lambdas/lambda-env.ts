@@ -73,6 +73,8 @@ export const LAMBDA_ENV = {
    * (twice 1.5 x the Firehose buffering interval plus its S3 retry duration; lib/grants.ts arrivalAllowanceSeconds).
    */
   RESULTS_ARRIVAL_ALLOWANCE_SECONDS: wholeNumber(1),
+  /** The bucket holding the results job's state and base (the raw bucket): the base commits and generations it writes and deletes. */
+  RESULTS_BASE_BUCKET: text,
   /** Secrets Manager secret holding the admin API bearer token. */
   ADMIN_TOKEN_SECRET_ARN: text,
   /** REST API whose usage plans hold the per-key rate limits (lambdas/store/apigw-rate-limits.ts RATE_LIMIT_ENV). */

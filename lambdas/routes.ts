@@ -59,7 +59,10 @@ export const DEPENDENCIES = {
   sink: { stream: 'events', env: ['EVENTS_STREAM_NAME'] },
   identitySink: { stream: 'identities', env: ['IDENTITIES_STREAM_NAME'] },
   adminToken: { secret: 'adminToken', env: ['ADMIN_TOKEN_SECRET_ARN'] },
-  resultsQuery: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'RESULTS_ARRIVAL_ALLOWANCE_SECONDS'] },
+  resultsQuery: {
+    athena: true,
+    env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'RESULTS_ARRIVAL_ALLOWANCE_SECONDS', 'RESULTS_BASE_BUCKET'],
+  },
   /** The recent-events listing: Athena over the raw events table's latest partitions; the window is EVENTS_RETENTION_DAYS. */
   recentEvents: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'EVENTS_RETENTION_DAYS'] },
   /** The recent-users listing: the same Athena reads over the same window as the recent-events listing. */

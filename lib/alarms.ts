@@ -13,7 +13,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { FUNCTION_DIMENSION, GUARDRAIL_BREACHED, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../lambdas/contract/metrics';
+import { FUNCTION_DIMENSION, GUARDRAIL_BREACHED, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../lambdas/contract/metrics';
 
 export interface AlarmsProps {
   api: RestApi;
@@ -26,7 +26,8 @@ export interface AlarmsProps {
   serverErrorRate: number;
   /**
    * The functions that compute results: they write the incremental results state (a failed write or
-   * commit is their ResultsStateWriteFailed metric) and report guardrails breached (GuardrailBreached).
+   * commit is their ResultsStateWriteFailed metric; a failed base roll-up their ResultsBaseWriteFailed)
+   * and report guardrails breached (GuardrailBreached).
    */
   resultsFunctions: Record<string, IFunction>;
   /** Sends alarm and OK notifications to this address (an SNS topic is created). */
@@ -98,6 +99,17 @@ export class Alarms extends Construct {
       this.add(`${name}-ResultsStateWriteFailed`, failed, {
         threshold: 0,
         description: `${name}: the incremental results state was not written or committed (the log line before the metric says why); results stay exact, Athena cost grows until it is`,
+      });
+      const baseFailed = new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: RESULTS_BASE_WRITE_FAILED,
+        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      });
+      this.add(`${name}-ResultsBaseWriteFailed`, baseFailed, {
+        threshold: 0,
+        description: `${name}: the closed days of the incremental results state were not rolled up into a new base generation, or it was not committed (the log line before the metric says why); results stay exact, the state read per run grows by a day for each day it fails`,
       });
     }
 

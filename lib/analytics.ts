@@ -12,7 +12,7 @@ import { secureBucket } from './buckets';
 import { dataColumns, PARTITION_COLUMNS } from './raw-columns';
 import { RAW_STREAMS, type RawStreamSpec, type StreamName } from './raw-streams';
 import { ARRIVAL_HOUR_FORMAT, ARRIVAL_PARTITION, EVENTS_BY_ARRIVAL_TABLE } from '../lambdas/contract/arrival-partition';
-import { RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../lambdas/contract/results-state';
+import { RESULTS_BASE, RESULTS_BASE_PARTITIONS, RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../lambdas/contract/results-state';
 
 /** First day partition projection knows; records timestamped earlier are stored but not projected. */
 export const FIRST_EVENT_DAY = '2020-01-01';
@@ -49,6 +49,8 @@ export class Analytics extends Construct {
   readonly eventsByArrival: S3Table;
   /** The incremental results job's state (issue 13): Parquet in the raw bucket under results-state/. */
   readonly resultsState: S3Table;
+  /** The incremental results job's base (issue 21): Parquet in the raw bucket under results-base/. */
+  readonly resultsBase: S3Table;
   readonly resultsBucket: Bucket;
   readonly workGroup: CfnWorkGroup;
   readonly workGroupName: string;
@@ -112,6 +114,11 @@ export class Analytics extends Construct {
     // its incremental count. Projection: any project and experiment without a deploy; queries filter
     // both with =. dt is the UTC day a slice starts (slices cover arrival times since the job began).
     const stateLocation = `s3://${props.rawBucket.bucketName}/${RESULTS_STATE.prefix}`;
+    // The state's columns in Glue types: the state table's and the base's (results-base.sql writes the same).
+    const stateColumns = Object.entries(RESULTS_STATE_COLUMNS).map(([name, type]) => ({
+      name,
+      type: type === 'boolean' ? Schema.BOOLEAN : type === 'double' ? Schema.DOUBLE : Schema.STRING,
+    }));
     this.resultsState = new S3Table(this, 'ResultsStateTable', {
       database: this.database,
       tableName: RESULTS_STATE.table,
@@ -119,10 +126,7 @@ export class Analytics extends Construct {
       storage: S3TableStorage.fromBucket(props.rawBucket),
       s3Prefix: RESULTS_STATE.prefix,
       dataFormat: DataFormat.PARQUET,
-      columns: Object.entries(RESULTS_STATE_COLUMNS).map(([name, type]) => ({
-        name,
-        type: type === 'boolean' ? Schema.BOOLEAN : type === 'double' ? Schema.DOUBLE : Schema.STRING,
-      })),
+      columns: stateColumns,
       partitionKeys: RESULTS_STATE_PARTITIONS.map((c) => ({ name: c, type: Schema.STRING })),
       partitionProjection: {
         project_id: PartitionProjectionConfiguration.injected(),
@@ -137,6 +141,28 @@ export class Analytics extends Construct {
       parameters: {
         'storage.location.template': `${stateLocation}project_id=\${project_id}/experiment_id=\${experiment_id}/dt=\${dt}/`,
         // What INSERT INTO writes with, as DuckDB's COPY does locally.
+        'parquet.compression': 'ZSTD',
+      },
+    });
+
+    // The state's closed days rolled up per experiment (issue 21; lambdas/adapters/sql/results-base.sql),
+    // written by the results job with INSERT INTO into a fresh generation, then committed by an S3
+    // object beside the generations (lambdas/adapters/s3-results-base.ts). Every column is injected:
+    // each query names its project, experiment and generation with =, so a read lists exactly one
+    // prefix (docs/decisions/incremental-results.md, "Compaction on AWS").
+    this.resultsBase = new S3Table(this, 'ResultsBaseTable', {
+      database: this.database,
+      tableName: RESULTS_BASE.table,
+      description: 'Incremental results base: per experiment and generation, the closed days of results_state rolled up',
+      storage: S3TableStorage.fromBucket(props.rawBucket),
+      s3Prefix: RESULTS_BASE.prefix,
+      dataFormat: DataFormat.PARQUET,
+      // The state's columns, the metric columns of issue 22 included (metric_value a double).
+      columns: stateColumns,
+      partitionKeys: RESULTS_BASE_PARTITIONS.map((c) => ({ name: c, type: Schema.STRING })),
+      partitionProjection: Object.fromEntries(RESULTS_BASE_PARTITIONS.map((c) => [c, PartitionProjectionConfiguration.injected()])),
+      parameters: {
+        'storage.location.template': `s3://${props.rawBucket.bucketName}/${RESULTS_BASE.prefix}project_id=\${project_id}/experiment_id=\${experiment_id}/generation=\${generation}/`,
         'parquet.compression': 'ZSTD',
       },
     });

@@ -29,6 +29,9 @@ export interface AthenaTargets {
   /** The incremental results state (Glue table and prefix in the raw bucket), which the results job writes. */
   stateTableName: string;
   statePrefix: string;
+  /** The results job's base (Glue table and prefix in the raw bucket): generations it writes, a commit beside them, superseded ones it deletes. */
+  baseTableName: string;
+  basePrefix: string;
   resultsBucket: IBucket;
   resultsPrefix: string;
 }
@@ -73,6 +76,7 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
     ATHENA_DATABASE: targets.athena.databaseName,
     ATHENA_MAX_WAIT_SECONDS: String(athenaMaxWaitSeconds(fn.timeout?.toSeconds() ?? 3)),
     RESULTS_ARRIVAL_ALLOWANCE_SECONDS: String(arrivalAllowanceSeconds(targets.firehoseBufferingSeconds)),
+    RESULTS_BASE_BUCKET: targets.athena.rawBucket.bucketName,
     [RATE_LIMIT_ENV.restApiId]: targets.rateLimits.restApiId,
     [RATE_LIMIT_ENV.stage]: targets.rateLimits.stage,
     [RATE_LIMIT_ENV.planPrefix]: targets.rateLimits.planPrefix,
@@ -104,7 +108,7 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
       for (const statement of athenaStatements(Stack.of(fn), targets.athena, options)) fn.addToRolePolicy(statement);
       Validations.of(fn.role!).acknowledge(
         ...[
-          ...[...targets.athena.rawPrefixes, ...(dep === 'resultsQuery' ? [targets.athena.statePrefix] : [])].map(
+          ...[...targets.athena.rawPrefixes, ...(dep === 'resultsQuery' ? [targets.athena.statePrefix, targets.athena.basePrefix] : [])].map(
             (prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`,
           ),
           `Resource::<${logicalIdOf(targets.athena.resultsBucket)}.Arn>/${targets.athena.resultsPrefix}*`,
@@ -192,7 +196,7 @@ export function athenaStatements(
         }),
       ]
     : [];
-  const tableNames = options.writeState ? [...t.tableNames, t.stateTableName] : t.tableNames;
+  const tableNames = options.writeState ? [...t.tableNames, t.stateTableName, t.baseTableName] : t.tableNames;
   const state = options.writeState
     ? [
         // INSERT INTO the state table. Partition projection leaves nothing to register, but Athena's
@@ -202,12 +206,25 @@ export function athenaStatements(
         new PolicyStatement({
           sid: 'WriteResultsStateTable',
           actions: INSERT_INTO_GLUE_ACTIONS,
-          resources: [glue('catalog'), glue(`database/${t.databaseName}`), glue(`table/${t.databaseName}/${t.stateTableName}`)],
+          resources: [
+            glue('catalog'),
+            glue(`database/${t.databaseName}`),
+            glue(`table/${t.databaseName}/${t.stateTableName}`),
+            glue(`table/${t.databaseName}/${t.baseTableName}`),
+          ],
         }),
         new PolicyStatement({
           sid: 'WriteResultsState',
           actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
-          resources: [t.rawBucket.arnForObjects(`${t.statePrefix}*`)],
+          resources: [t.rawBucket.arnForObjects(`${t.statePrefix}*`), t.rawBucket.arnForObjects(`${t.basePrefix}*`)],
+        }),
+        // The job deletes superseded base generations (lambdas/adapters/s3-results-base.ts: ListObjectsV2,
+        // which ListBuckets grants, then DeleteObjects, which needs s3:DeleteObject on each key), and
+        // nothing else: not the raw events, not the state.
+        new PolicyStatement({
+          sid: 'DeleteSupersededResultsBase',
+          actions: ['s3:DeleteObject'],
+          resources: [t.rawBucket.arnForObjects(`${t.basePrefix}*`)],
         }),
       ]
     : [];

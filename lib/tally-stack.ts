@@ -21,7 +21,7 @@ import type { TableName } from '../lambdas/store/schema';
 import { Alarms } from './alarms';
 import { Analytics, glueDatabaseNameFor, RESULTS_PREFIX } from './analytics';
 import { EVENTS_BY_ARRIVAL_TABLE } from '../lambdas/contract/arrival-partition';
-import { RESULTS_STATE } from '../lambdas/contract/results-state';
+import { RESULTS_BASE, RESULTS_STATE } from '../lambdas/contract/results-state';
 import { TallyApi } from './api/api';
 import { accessLogBucket } from './buckets';
 import { Dashboard } from './dashboard';
@@ -281,6 +281,8 @@ export class TallyStack extends Stack {
         rawPrefixes: Object.values(RAW_STREAMS).map((s) => s.prefix),
         stateTableName: analytics.resultsState.tableName,
         statePrefix: RESULTS_STATE.prefix,
+        baseTableName: analytics.resultsBase.tableName,
+        basePrefix: RESULTS_BASE.prefix,
         resultsBucket: analytics.resultsBucket,
         resultsPrefix: RESULTS_PREFIX,
       },

@@ -9,6 +9,7 @@
  * passes: then the query is stopped (best effort) and count() throws (DeadlineExceeded for the
  * deadline). Results are read with GetQueryResults, page by page.
  */
+import { randomUUID } from 'node:crypto';
 import {
   GetQueryExecutionCommand,
   GetQueryResultsCommand,
@@ -18,10 +19,11 @@ import {
   type QueryExecution,
 } from '@aws-sdk/client-athena';
 import { EVENTS_BY_ARRIVAL_TABLE } from '../contract/arrival-partition';
-import { RESULTS_STATE } from '../contract/results-state';
+import { RESULTS_BASE, RESULTS_STATE } from '../contract/results-state';
 import { DeadlineExceeded } from '../domain/deadline';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS, initialWatermark, nextSlice, stateServes } from '../domain/results-watermark';
-import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
+import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
+import { baseDue, baseFor, newGeneration, supersededGenerations, type BaseCommit } from '../domain/results-base';
 import { errorFields, log } from '../logging/log';
 import { emitMetric, functionName } from '../logging/metric';
 import type {
@@ -34,8 +36,16 @@ import type {
   IncrementalRun,
   ResultsQuery,
 } from '../ports';
-import { renderResultsCountIncremental, renderResultsCommit, renderResultsStateInsert, renderResultsWatermark } from './sql/render-incremental';
-import { renderResultsCount, toCountResult, toStoredIso } from './sql/render';
+import type { ResultsBaseStore } from './s3-results-base';
+import {
+  renderResultsBaseInsert,
+  renderResultsCountIncremental,
+  renderResultsCommit,
+  renderResultsStateInsert,
+  renderResultsWatermark,
+  stateFromDt,
+} from './sql/render-incremental';
+import { metricSourceSet, renderResultsCount, toCountResult, toStoredIso } from './sql/render';
 
 export interface AthenaResultsQueryOptions {
   workGroup: string;
@@ -49,8 +59,15 @@ export interface AthenaResultsQueryOptions {
   identitiesTable?: string;
   /** @default 'results_state' (the incremental job's state, contract/results-state.ts); a qualified name is used as is. */
   stateTable?: string;
+  /** @default 'results_base' (the incremental job's rolled-up closed days, contract/results-state.ts); a qualified name is used as is. */
+  baseTable?: string;
   /** How long after its arrival an event may reach S3 (Firehose buffering plus a margin). @default DEFAULT_ARRIVAL_ALLOWANCE_MS */
   arrivalAllowanceMs?: number;
+  /**
+   * The experiments' base commits and generations (S3ResultsBase over the raw bucket). Without it the
+   * job reads every state day of the experiment (no roll-up).
+   */
+  base?: ResultsBaseStore;
   /** How long count() waits for the query before stopping it and throwing. @default 60_000 */
   maxWaitMs?: number;
   /** First poll delay; doubles after each poll up to 5 s. @default 500 */
@@ -73,7 +90,7 @@ export class AthenaQueryError extends Error {
 
 export class AthenaResultsQuery implements ResultsQuery {
   private readonly database: string;
-  private readonly tables: { events: string; eventsByArrival: string; identities: string; state: string };
+  private readonly tables: { events: string; eventsByArrival: string; identities: string; state: string; base: string };
   private readonly maxWaitMs: number;
   private readonly pollMs: number;
 
@@ -88,6 +105,7 @@ export class AthenaResultsQuery implements ResultsQuery {
       eventsByArrival: qualify(options.eventsByArrivalTable ?? EVENTS_BY_ARRIVAL_TABLE),
       identities: qualify(options.identitiesTable ?? 'identities'),
       state: qualify(options.stateTable ?? RESULTS_STATE.table),
+      base: qualify(options.baseTable ?? RESULTS_BASE.table),
     };
     this.maxWaitMs = options.maxWaitMs ?? 60_000;
     this.pollMs = Math.max(1, options.pollMs ?? 500);
@@ -99,12 +117,14 @@ export class AthenaResultsQuery implements ResultsQuery {
   }
 
   /**
-   * The incremental count (docs/identity-and-experiments.md, "Incremental computation"), four
-   * queries: the committed watermark (results-watermark.sql); INSERT INTO the state of the next
-   * complete slice's summary, then its commit marker (results-commit.sql), only after the insert
-   * succeeded; the count from the state plus the raw events received since the committed watermark.
-   * A failed insert or commit is logged and the count reads from the watermark still committed, so
-   * the results stay exact. bytesScanned is the sum over the four.
+   * The incremental count (docs/identity-and-experiments.md, "Incremental computation"): the base
+   * commit (S3, options.base); the committed watermark (results-watermark.sql, the state days from
+   * the base's boundary); INSERT INTO the state of the next complete slice's summary, then its commit
+   * marker (results-commit.sql), only after the insert succeeded; once a day has closed, INSERT INTO
+   * a new base generation (results-base.sql) and its S3 commit; the count from the base, the state
+   * days after it and the raw events received since the committed watermark; then the superseded
+   * generations are deleted. A failed insert or commit is logged with its metric and the count reads
+   * from what is still committed, so the results stay exact. bytesScanned is the sum over the queries.
    */
   async countIncremental(request: IncrementalCountRequest, options: CountOptions = {}): Promise<IncrementalCountResult> {
     const deadlineMs = options.deadlineMs ?? Infinity;
@@ -115,8 +135,13 @@ export class AthenaResultsQuery implements ResultsQuery {
       bytesScanned += result.execution.Statistics?.DataScannedInBytes ?? 0;
       return result.rows;
     };
-    const stored = (await run(renderResultsWatermark(request, this.tables)))[0]?.watermark;
-    const previousWatermark = stored ? toStoredIso(stored, 'watermark') : initialWatermark(request.from);
+    // A base of another set of metric sources is not read (domain/results-base.ts baseFor): the
+    // watermark of this set is then read from the empty state's day, and the next roll-up replaces it.
+    const metricSources = metricSourceSet(request.metrics);
+    let base = baseFor(await this.options.base?.readCommit(request.projectId, request.experimentId), metricSources);
+    const stored = (await run(renderResultsWatermark(request, this.tables, base)))[0]?.watermark;
+    // The slices after the base, else the base's own watermark (its last slice may start before its boundary).
+    const previousWatermark = stored ? toStoredIso(stored, 'watermark') : (base?.watermark ?? initialWatermark(request.from));
     if (!stateServes(previousWatermark, to)) {
       // A stop raced a running computation: the state holds events received after the run's end.
       const full = await this.count(request, options);
@@ -146,11 +171,61 @@ export class AthenaResultsQuery implements ResultsQuery {
           experiment_id: request.experimentId,
           ...errorFields(err),
         });
-        stateWriteFailed();
+        emitFailure(RESULTS_STATE_WRITE_FAILED);
       }
     }
-    const rows = await run(renderResultsCountIncremental(request, state.watermark, this.tables));
+    const store = this.options.base;
+    const due = store && state.committed ? baseDue(base, state.watermark, stateFromDt(request)) : undefined;
+    if (store && due) {
+      // A new generation each attempt: a failed or partial INSERT is never named by a commit.
+      const generation = newGeneration(request.now, randomUUID().replace(/-/g, ''));
+      try {
+        await run(renderResultsBaseInsert(request, { previous: base, ...due, watermark: state.watermark, generation }, this.tables));
+        const commit: BaseCommit = {
+          generation,
+          boundaryDt: due.boundaryDt,
+          watermark: state.watermark,
+          committedAt: new Date().toISOString(),
+          metricSources,
+        };
+        await store.writeCommit(request.projectId, request.experimentId, commit);
+        base = commit;
+        state.compactedDays = daysBetween(due.closedFromDt, due.closedToDt);
+      } catch (err) {
+        if (err instanceof DeadlineExceeded) throw err;
+        log('warn', 'results base not rolled up; counting from the previous base (metric ResultsBaseWriteFailed)', {
+          project_id: request.projectId,
+          experiment_id: request.experimentId,
+          generation,
+          ...errorFields(err),
+        });
+        emitFailure(RESULTS_BASE_WRITE_FAILED);
+      }
+    }
+    const rows = await run(renderResultsCountIncremental(request, state.watermark, this.tables, base));
+    if (base) {
+      state.baseGeneration = base.generation;
+      if (store && Date.now() < deadlineMs) await this.deleteSuperseded(store, request, base);
+    }
     return { ...toCountResult(request, rows), bytesScanned, incremental: state };
+  }
+
+  /**
+   * Deletes the generations no run reads or writes any more (domain/results-base.ts
+   * supersededGenerations). Best effort: a failure is logged and harmless (the objects stay, unread,
+   * and the next run tries again).
+   */
+  private async deleteSuperseded(store: ResultsBaseStore, request: IncrementalCountRequest, commit: BaseCommit): Promise<void> {
+    try {
+      const superseded = supersededGenerations(await store.listGenerations(request.projectId, request.experimentId), commit, new Date().toISOString());
+      for (const generation of superseded) await store.deleteGeneration(request.projectId, request.experimentId, generation);
+    } catch (err) {
+      log('warn', 'superseded results base generations not deleted (they stay unread; the next run tries again)', {
+        project_id: request.projectId,
+        experiment_id: request.experimentId,
+        ...errorFields(err),
+      });
+    }
   }
 
   describe(request: CountRequest): Computation {
@@ -243,7 +318,10 @@ export class AthenaResultsQuery implements ResultsQuery {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The loud side of a state write or commit that failed: the metric lib/alarms.ts alarms on. */
-function stateWriteFailed(): void {
-  emitMetric({ namespace: METRICS_NAMESPACE, name: RESULTS_STATE_WRITE_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
+/** The loud side of a state or base write that failed: the metrics lib/alarms.ts alarms on. */
+function emitFailure(name: typeof RESULTS_STATE_WRITE_FAILED | typeof RESULTS_BASE_WRITE_FAILED): void {
+  emitMetric({ namespace: METRICS_NAMESPACE, name, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
 }
+
+/** The days fromDt..toDt (YYYY-MM-DD), both included. */
+const daysBetween = (fromDt: string, toDt: string) => Math.round((Date.parse(toDt) - Date.parse(fromDt)) / 86_400_000) + 1;

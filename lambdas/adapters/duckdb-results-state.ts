@@ -11,39 +11,49 @@
  *     (received=, contract/arrival-partition.ts): COPY (results-summary.sql) TO a temporary file,
  *     renamed into place;
  *  3. commits the slice's end in watermark.json (written to a temporary file, renamed), only after 2;
- *  4. compacts: merges the committed files of each closed day (before the watermark's day) into one
- *     compact-*.parquet (renamed into place, then the merged files deleted), so the state files read
- *     per run stay flat over a long experiment;
- *  5. counts from the state files of the days its slices can start on plus the events files of the
- *     arrival hours since the committed watermark (results-count-incremental.sql).
+ *  4. rolls up, once a day has closed (the watermark passed into a new day): the closed days' committed
+ *     files and the previous base into a new generation (results-base.sql),
+ *       <dataDir>/results-base/project_id=<p>/experiment_id=<e>/generation=<g>/base.parquet
+ *     (a temporary file renamed into place), then commits it in commit.json beside the generations
+ *     (renamed into place) with the run's set of metric sources, then deletes the rolled-up days and
+ *     the previous generation. A base of another set of metric sources is not read: like the
+ *     watermark of another set, it lacks the rows of the sources added, so the state is rebuilt from
+ *     raw and its first roll-up replaces that base;
+ *  5. counts from the committed base, the state files of the days from its boundary to the
+ *     watermark's, and the events files of the arrival hours since the committed watermark
+ *     (results-count-incremental.sql): the base plus the open day's slices, however old the experiment.
  * A failed 2 or 3 is logged and leaves the committed watermark as it was: 4 then counts from it, so
  * the results stay exact, and the next run summarises the slice again. A slice file whose commit
  * failed is read again later next to its rewrite; the summaries' aggregates are idempotent, so it
- * counts once. Deleting the experiment's directory rebuilds the state from raw on the next run.
+ * counts once. A commit lost or older than the base's resumes from the base's watermark (as on AWS).
+ * Deleting the experiment's state and base directories rebuilds both from raw on the next run.
  *
  * Events files are selected by their arrival hour folder, as Athena's partition projection selects
  * them on AWS; the hour is received_at's, compared with the run's clock (the wall clock outside tests).
- * Compaction re-aggregates rows by the summary's grouping (min first_key and first_at, max last_at):
- * the aggregates are idempotent, so a merge read next to its inputs (a crash between the rename and
- * the deletes) counts once.
+ * The roll-up's aggregates are idempotent, so a crash between the commit and the deletes (the days
+ * rolled up still there) costs nothing: the next base starts from the new boundary. A failed roll-up
+ * leaves the previous commit, which the count reads with the state days after it.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../contract/results-state';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { RESULTS_BASE, RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../contract/results-state';
+import { baseDue, baseFor, newGeneration, parseBaseCommit, type BaseCommit } from '../domain/results-base';
 import { initialWatermark, nextSlice, stateServes, type Slice } from '../domain/results-watermark';
-import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
+import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
 import { errorFields, log } from '../logging/log';
 import { emitMetric, functionName } from '../logging/metric';
 import type { IncrementalCountRequest, IncrementalCountResult, IncrementalRun } from '../ports';
 import { EVENT_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
 import { ARRIVAL_PARTITION, arrivalHour } from '../contract/arrival-partition';
-import { renderResultsCountIncremental, renderResultsSummary, stateFromDt, summaryDays } from './sql/render-incremental';
+import { renderResultsBase, renderResultsCountIncremental, renderResultsSummary, stateFromDt, summaryDays } from './sql/render-incremental';
 import { metricSourceSet, quoteLiteral, resultsCountParams, toCountResult } from './sql/render';
 
 /** The state view's name ({{state}} locally). */
 export const LOCAL_STATE_TABLE = 'tally_results_state';
+/** The base view's name ({{base}} locally): the committed generation's file. */
+export const LOCAL_BASE_TABLE = 'tally_results_base';
 
 /** The state's columns as DuckDB types (contract/results-state.ts; Glue declares the same). */
 export const STATE_COLUMNS = Object.fromEntries(
@@ -66,7 +76,7 @@ interface Committed {
 export interface StateRunOptions {
   dataDir: string;
   allowanceMs: number;
-  /** Merge closed days' slice files (default true; false shows what compaction saves). */
+  /** Roll closed days up into the base (default true; false shows what the base saves: every slice file is read). */
   compaction?: boolean;
   /** Count the rows of the events files read into rowsRead. */
   rowsRead: boolean;
@@ -78,6 +88,12 @@ export function stateDir(dataDir: string, projectId: string, experimentId: strin
     if (id === '' || /[/\\\0]/.test(id) || id === '.' || id === '..') throw new Error(`ID "${id}" cannot name a state directory`);
   }
   return join(dataDir, RESULTS_STATE.prefix, `project_id=${projectId}`, `experiment_id=${experimentId}`);
+}
+
+/** The experiment's base directory (generations and commit.json), beside the state as on S3. */
+export function baseDir(dataDir: string, projectId: string, experimentId: string): string {
+  stateDir(dataDir, projectId, experimentId); // the same check of the IDs
+  return join(dataDir, RESULTS_BASE.prefix, `project_id=${projectId}`, `experiment_id=${experimentId}`);
 }
 
 const compact = (iso: string) => iso.replace(/[-:.]/g, '');
@@ -95,7 +111,17 @@ export async function countIncrementalDuckDb(
   // longer asked for left out by the slots).
   const metricSources = metricSourceSet(request.metrics);
   const committed = await readCommitted(dir);
-  const previousWatermark = committed?.metricSources === metricSources ? committed.watermark : initialWatermark(request.from);
+  // The base of another set of metric sources is not read either (domain/results-base.ts baseFor): the
+  // state is rebuilt from raw for this set, and its next roll-up replaces that base.
+  const dirs = { state: dir, base: baseDir(options.dataDir, request.projectId, request.experimentId) };
+  const committedBase = await readBaseCommit(dirs.base);
+  let base = baseFor(committedBase, metricSources);
+  // The slices after the base, else the base's own watermark, as on AWS: a state commit lost or
+  // older than the base (watermark.json deleted) must not restart from the empty state's watermark,
+  // whose slice would land on a day the base already covers and no run reads.
+  const stateWatermark = committed?.metricSources === metricSources ? committed.watermark : undefined;
+  const previousWatermark =
+    base && (stateWatermark === undefined || stateWatermark < base.watermark) ? base.watermark : (stateWatermark ?? initialWatermark(request.from));
   const run: IncrementalRun = { previousWatermark, watermark: previousWatermark, committed: false, fullRecompute: false };
   if (!stateServes(previousWatermark, params.to_ts as string)) {
     throw new StateCannotServe(previousWatermark, params.to_ts as string);
@@ -121,15 +147,17 @@ export async function countIncrementalDuckDb(
 
   if (run.committed && options.compaction !== false) {
     try {
-      run.compactedDays = await compactClosedDays(connection, dir, run.watermark);
+      const rolled = await rollUpBase(connection, request, dirs, { previous: base, committed: committedBase }, run.watermark, metricSources);
+      run.compactedDays = rolled.days;
+      base = rolled.base;
     } catch (err) {
-      // Nothing is lost: the slices stay, and the next run merges them again.
-      log('warn', 'results state not compacted (metric ResultsStateWriteFailed)', {
+      // Nothing is lost: the commit still names the previous base, and the next run rolls up again.
+      log('warn', 'results base not rolled up; counting from the previous base (metric ResultsBaseWriteFailed)', {
         project_id: request.projectId,
         experiment_id: request.experimentId,
         ...errorFields(err),
       });
-      stateWriteFailed();
+      emitMetric({ namespace: METRICS_NAMESPACE, name: RESULTS_BASE_WRITE_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
     }
   }
 
@@ -138,68 +166,89 @@ export async function countIncrementalDuckDb(
     to: OPEN_HOUR,
   });
   await connection.run(eventsViewSql(tailFiles));
-  const state = await stateFiles(dir, stateFromDt(request), run.watermark.slice(0, 10));
+  const state = await filesOf(dir, await stateDays(dir, base?.boundaryDt ?? stateFromDt(request), run.watermark.slice(0, 10)));
   await connection.run(stateViewSql(state));
+  const read = base ? [...state, baseFile(dirs.base, base.generation)] : state;
+  if (base) await connection.run(baseViewSql(baseFile(dirs.base, base.generation)));
   const rows = await readRows(
     connection,
-    renderResultsCountIncremental(request, run.watermark, { ...LOCAL_TABLES, eventsByArrival: LOCAL_TABLES.events, state: LOCAL_STATE_TABLE }),
+    renderResultsCountIncremental(
+      request,
+      run.watermark,
+      { ...LOCAL_TABLES, eventsByArrival: LOCAL_TABLES.events, state: LOCAL_STATE_TABLE, base: LOCAL_BASE_TABLE },
+      base,
+    ),
   );
   if (options.rowsRead) rowsRead += await countRows(connection, LOCAL_TABLES.events, tailFiles.length);
-  run.stateRows = await countRows(connection, LOCAL_STATE_TABLE, 1);
-  run.stateFiles = state.length;
-  run.stateBytes = (await Promise.all(state.map(async (f) => (await stat(f)).size))).reduce((a, b) => a + b, 0);
+  run.stateRows = (await countRows(connection, LOCAL_STATE_TABLE, state.length)) + (base ? await countRows(connection, LOCAL_BASE_TABLE, 1) : 0);
+  run.stateFiles = read.length;
+  run.stateBytes = (await Promise.all(read.map(async (f) => (await stat(f)).size))).reduce((a, b) => a + b, 0);
+  if (base) run.baseGeneration = base.generation;
   return { ...toCountResult(request, rows), ...(options.rowsRead ? { rowsRead } : {}), incremental: run };
 }
 
 /** The last arrival hour, as the tail's open end. */
 const OPEN_HOUR = '9999-12-31-23';
 
-/** The state's grouping: the summary's (results-summary.sql GROUP BY), metric rows per source and event. */
-const GROUP_COLUMNS = ['sent_user_id', 'variant', 'is_goal', 'on_day', 'pending_key', 'metric_source', 'event_key', 'project_id', 'experiment_id', 'dt'];
-
 /**
- * Merges each closed day's committed state files (slice_hi at or before the watermark) into one,
- * re-aggregated by the summary's grouping. Returns the number of days merged.
+ * Rolls the closed state days (before the watermark's day) up with the committed base into a new
+ * generation (results-base.sql): COPY to a temporary file, renamed into place, then commit.json
+ * (temporary file, renamed) names it, with the run's set of metric sources. Then the rolled-up days'
+ * files and the generation the commit named before (the previous base, or a base of another set of
+ * metric sources, which the run did not read) are deleted. Returns the days rolled up (0: no day closed since the
+ * base).
  */
-async function compactClosedDays(connection: DuckDBConnection, dir: string, watermark: string): Promise<number> {
-  const open = watermark.slice(0, 10);
-  let merged = 0;
-  for (const d of (await listDir(dir)).filter((name) => /^dt=\d{4}-\d{2}-\d{2}$/.test(name) && name.slice(3) < open).sort()) {
-    const dayDir = join(dir, d);
-    const files = (await listDir(dayDir)).filter((f) => stateFileCommitted(f, watermark)).sort();
-    if (files.length < 2) continue;
-    const inputs = files.map((f) => join(dayDir, f));
-    const temporary = join(dayDir, `.${randomUUID()}.parquet.tmp`);
-    // A metric row keeps the value of the copy received first, as the count does.
-    const select = [
-      ...GROUP_COLUMNS.slice(0, 5),
-      'min(first_key) AS first_key',
-      'min(first_at) AS first_at',
-      'max(last_at) AS last_at',
-      'min(slice_lo) AS slice_lo',
-      'max(slice_hi) AS slice_hi',
-      'metric_source',
-      'event_key',
-      'arg_min(metric_value, first_key) AS metric_value',
-      'CAST(NULL AS VARCHAR) AS metric_sources',
-      ...GROUP_COLUMNS.slice(7),
-    ];
-    await connection.run(
-      `COPY (SELECT ${select.join(', ')} FROM read_parquet([${inputs.map(quoteLiteral).join(', ')}], hive_partitioning = false, union_by_name = true)
-        GROUP BY ${GROUP_COLUMNS.join(', ')}) TO ${quoteLiteral(temporary)} (FORMAT parquet, COMPRESSION zstd)`,
-    );
-    await rename(temporary, join(dayDir, `compact-${randomUUID()}.parquet`));
-    await Promise.all(inputs.map((f) => unlink(f)));
-    merged++;
-  }
-  return merged;
+async function rollUpBase(
+  connection: DuckDBConnection,
+  request: IncrementalCountRequest,
+  dirs: { state: string; base: string },
+  bases: { previous: BaseCommit | undefined; committed: BaseCommit | undefined },
+  watermark: string,
+  metricSources: string,
+): Promise<{ days: number; base: BaseCommit | undefined }> {
+  const base = bases.previous;
+  const due = baseDue(base, watermark, stateFromDt(request));
+  if (!due) return { days: 0, base };
+  const generation = newGeneration(request.now, randomUUID().replace(/-/g, ''));
+  const closed = await stateDays(dirs.state, due.closedFromDt, due.closedToDt);
+  await connection.run(stateViewSql((await filesOf(dirs.state, closed)).filter((f) => stateFileCommitted(basename(f), watermark))));
+  if (base) await connection.run(baseViewSql(baseFile(dirs.base, base.generation)));
+  const target = baseFile(dirs.base, generation);
+  await mkdir(dirname(target), { recursive: true });
+  const temporary = join(dirname(target), `.${randomUUID()}.parquet.tmp`);
+  const sql = renderResultsBase(request, { previous: base, ...due, watermark, generation }, { state: LOCAL_STATE_TABLE, base: LOCAL_BASE_TABLE });
+  await connection.run(`COPY (${sql}) TO ${quoteLiteral(temporary)} (FORMAT parquet, COMPRESSION zstd)`);
+  await rename(temporary, target);
+  const committed: BaseCommit = { generation, boundaryDt: due.boundaryDt, watermark, committedAt: new Date().toISOString(), metricSources };
+  await writeJson(dirs.base, RESULTS_BASE.commit, committed);
+  // What the commit no longer names. A run that listed them before the commit fails loudly and is
+  // retried; it never counts from a half-deleted state (files are read whole or not at all).
+  await Promise.all(closed.map((d) => rm(join(dirs.state, d), { recursive: true, force: true })));
+  // The generation the commit named: the previous base, or one of another set of metric sources.
+  if (bases.committed) await rm(dirname(baseFile(dirs.base, bases.committed.generation)), { recursive: true, force: true });
+  return { days: closed.length, base: committed };
 }
 
-/** A state file counted at this watermark: a compacted file, or a slice ending by it. */
+/** A state file counted at this watermark: a slice ending by it (or a merge of an older version's compaction). */
 function stateFileCommitted(name: string, watermark: string): boolean {
   if (/^compact-.*\.parquet$/.test(name)) return true;
   const match = /^slice-\w+_(\w+)\.parquet$/.exec(name);
   return match !== null && match[1]! <= compact(watermark);
+}
+
+/** The file of a generation of the base, locally (one per generation). */
+function baseFile(baseDir: string, generation: string): string {
+  return join(baseDir, `generation=${generation}`, 'base.parquet');
+}
+
+async function readBaseCommit(baseDir: string): Promise<BaseCommit | undefined> {
+  const path = join(baseDir, RESULTS_BASE.commit);
+  try {
+    return parseBaseCommit(await readFile(path, 'utf8'), path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
 }
 
 /** The committed watermark is after the run's end (a stop raced a running computation). */
@@ -252,17 +301,16 @@ async function readCommitted(dir: string): Promise<Committed | undefined> {
 }
 
 async function commit(dir: string, committed: Committed): Promise<void> {
-  const temporary = join(dir, `.${randomUUID()}.watermark.tmp`);
-  await writeFile(temporary, JSON.stringify({ watermark: committed.watermark, metric_sources: committed.metricSources }) + '\n');
-  await rename(temporary, join(dir, 'watermark.json'));
+  await writeJson(dir, 'watermark.json', { watermark: committed.watermark, metric_sources: committed.metricSources });
 }
 
-/**
- * The state files (committed or not; the count keeps slices ending by the watermark) of the days
- * fromDt..toDt, the days the experiment's slices can start on up to the watermark's.
- */
-async function stateFiles(dir: string, fromDt: string, toDt: string): Promise<string[]> {
-  const days = (await listDir(dir)).filter((d) => /^dt=\d{4}-\d{2}-\d{2}$/.test(d) && d.slice(3) >= fromDt && d.slice(3) <= toDt).sort();
+/** The state's day folders (dt=<day>) from fromDt to toDt. */
+async function stateDays(dir: string, fromDt: string, toDt: string): Promise<string[]> {
+  return (await listDir(dir)).filter((d) => /^dt=\d{4}-\d{2}-\d{2}$/.test(d) && d.slice(3) >= fromDt && d.slice(3) <= toDt).sort();
+}
+
+/** The state files (committed or not; the queries keep slices ending by the watermark) of those days. */
+async function filesOf(dir: string, days: string[]): Promise<string[]> {
   const files = await Promise.all(
     days.map(async (d) =>
       (await listDir(join(dir, d)))
@@ -309,6 +357,17 @@ function stateViewSql(files: string[]): string {
   }
   // union_by_name: files written before the metric columns existed read them as NULL.
   return `CREATE OR REPLACE TEMP VIEW ${LOCAL_STATE_TABLE} AS SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}], hive_partitioning = false, union_by_name = true)`;
+}
+
+function baseViewSql(file: string): string {
+  return `CREATE OR REPLACE TEMP VIEW ${LOCAL_BASE_TABLE} AS SELECT * FROM read_parquet([${quoteLiteral(file)}], hive_partitioning = false)`;
+}
+
+async function writeJson(dir: string, name: string, value: unknown): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const temporary = join(dir, `.${randomUUID()}.json.tmp`);
+  await writeFile(temporary, JSON.stringify(value) + '\n');
+  await rename(temporary, join(dir, name));
 }
 
 async function countRows(connection: DuckDBConnection, view: string, files: number): Promise<number> {

@@ -21,3 +21,11 @@ export const GUARDRAIL_BREACHED = 'GuardrailBreached';
 
 /** The dimension the metrics carry: the Lambda function's name (logging/metric.ts functionName; "local" under npm start). */
 export const FUNCTION_DIMENSION = 'FunctionName';
+
+/**
+ * A results run that could not roll the closed state days up into a new base generation, or commit
+ * it (Athena INSERT INTO tally.results_base and the S3 commit, or locally the base file and
+ * commit.json): the results stay exact (the previous base and the state days after it are read), but
+ * the state files read per run grow by a day's slices for each day it keeps failing. Dimension: FunctionName.
+ */
+export const RESULTS_BASE_WRITE_FAILED = 'ResultsBaseWriteFailed';

@@ -30,3 +30,15 @@ export const RESULTS_STATE_COLUMNS = {
 
 /** Partition columns, after the data columns: the experiment's state, by the UTC day of its slices' start. */
 export const RESULTS_STATE_PARTITIONS = ['project_id', 'experiment_id', 'dt'] as const;
+
+/**
+ * The experiments' bases (issue 21): the closed days of the state rolled up (results-base.sql), one
+ * committed generation per experiment. Glue table tally.results_base over
+ * `<prefix>project_id=<p>/experiment_id=<e>/generation=<g>/` with the state's data columns, and the
+ * commit beside the generations: `<prefix>project_id=<p>/experiment_id=<e>/commit.json` (BaseCommit,
+ * domain/results-base.ts). Locally the same names under the experiment's state directory.
+ */
+export const RESULTS_BASE = { table: 'results_base', prefix: 'results-base/', commit: 'commit.json' } as const;
+
+/** The base's partition columns, after the state's data columns. */
+export const RESULTS_BASE_PARTITIONS = ['project_id', 'experiment_id', 'generation'] as const;

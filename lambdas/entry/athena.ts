@@ -7,6 +7,7 @@ import { AthenaPlanningBaselines } from '../adapters/athena-planning-baseline';
 import { AthenaRecentUsers } from '../adapters/athena-recent-users';
 import { AthenaResultsQuery } from '../adapters/athena-results-query';
 import { S3QueryResultFiles } from '../adapters/s3-query-result-files';
+import { S3ResultsBase } from '../adapters/s3-results-base';
 import type { LambdaEnv, LambdaEnvName } from '../lambda-env';
 import type { Wiring } from './aws';
 
@@ -23,6 +24,7 @@ export const athenaResultsQuery: Wiring<'resultsQuery'> = (env) =>
     database: env.ATHENA_DATABASE,
     maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000,
     arrivalAllowanceMs: env.RESULTS_ARRIVAL_ALLOWANCE_SECONDS * 1000,
+    base: new S3ResultsBase(new S3Client({}), env.RESULTS_BASE_BUCKET),
   });
 
 /** The recent-events listing: Athena over the raw events table's latest partitions (the window is EVENTS_RETENTION_DAYS). */

@@ -93,12 +93,14 @@ export interface IncrementalRun {
   fullRecompute: boolean;
   /** State rows the count read. */
   stateRows?: number;
-  /** State files the count read (locally; compaction keeps this flat over a long experiment). */
+  /** State files the count read, the base's included (locally; the base keeps this flat over a long experiment). */
   stateFiles?: number;
   /** Their bytes. */
   stateBytes?: number;
-  /** Closed days whose slice files this run merged into one (locally). */
+  /** Closed state days this run rolled up into a new base generation. */
   compactedDays?: number;
+  /** The committed base generation the count read (none before the experiment's first closed day). */
+  baseGeneration?: string;
 }
 
 export interface IncrementalCountResult extends CountResult {

@@ -12,17 +12,18 @@
  * re-attribute (late identity links).
  *
  * Then the results job runs every 6 hours (02:00, 08:00, 14:00, 20:00 UTC) for the whole experiment:
- * the incremental count (DuckDbResultsQuery.countIncremental: the experiment's Parquet state, closed
- * days compacted into one file each, plus the events of the arrival hours since its watermark). On
+ * the incremental count (DuckDbResultsQuery.countIncremental: the experiment's Parquet state, its
+ * closed days rolled up into one base file, plus the events of the arrival hours since its watermark). On
  * days 1, 30, 60 and 90 (the 02:00 run) it also runs the full recompute over the run's whole window
  * (count(), the reference) and prints, for that run: the raw rows each read and their ratio, the state
- * files and state bytes the incremental count read, the state files it would read without compaction
- * (every slice written so far), and whether both give the same totals and day rows ("equal", or the
- * differences and exit code 1). The experiment has five metrics beyond its goal (issue 22): a
- * conversion, two counts, a sum of the purchase amount and the same sum capped at its 99th percentile;
- * "equal" covers them too (sums to 12 significant digits: doubles added in another order). On the
- * check days the full recompute also runs without the metrics, and the time ratio (with / without)
- * shows what the metrics cost. The temp directory is removed at the end (also on Ctrl-C).
+ * files and state bytes the incremental count read (base included), the enrolled users and the state
+ * bytes per enrolled user, the state files it would read without the base (every slice written so
+ * far), and whether both give the same totals and day rows ("equal", or the differences and exit
+ * code 1). The experiment has five metrics beyond its goal (issue 22): a conversion, two counts, a
+ * sum of the purchase amount and the same sum capped at its 99th percentile; "equal" covers them too
+ * (sums to 12 significant digits: doubles added in another order), and the base carries their rows.
+ * On the check days the full recompute also runs without the metrics, and the time ratio (with /
+ * without) shows what the metrics cost. The temp directory is removed at the end (also on Ctrl-C).
  */
 import '../../bin/node-version';
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -30,7 +31,9 @@ import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDbResultsQuery, readRows } from '../../lambdas/adapters/duckdb-results-query';
+import { quoteLiteral } from '../../lambdas/adapters/sql/render';
 import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
@@ -273,13 +276,16 @@ async function main() {
       fullRows: number;
       stateFiles: number;
       stateBytes: number;
+      enrolled: number;
       slicesWritten: number;
       check: string;
       metricsCost: number;
     }> = [];
     let slicesWritten = 0;
     console.log('\nThe job runs every 6 hours; on the days below, its 02:00 run against the full recompute:');
-    console.log('day  incremental rows  full rows  rows ratio  state files  state bytes  files without compaction  check  full time with/without metrics');
+    console.log(
+      'day  incremental rows  full rows  rows ratio  state files  state bytes  enrolled  bytes/enrolled  files without base  check  full time with/without metrics',
+    );
     for (let day = 1; day <= DAYS; day++) {
       for (const hour of [2, 8, 14, 20]) {
         const now = FIRST_DAY_MS + day * DAY_MS + hour * HOUR_MS;
@@ -302,25 +308,44 @@ async function main() {
           fullRows: full.rowsRead ?? 0,
           stateFiles: inc.incremental.stateFiles ?? 0,
           stateBytes: inc.incremental.stateBytes ?? 0,
+          enrolled: full.variants.reduce((n, v) => n + v.enrolled, 0),
           slicesWritten,
           check,
           metricsCost: fullMs / bareMs,
         };
         rows.push(r);
         console.log(
-          `${String(day).padStart(3)}  ${r.incRows.toLocaleString('en').padStart(16)}  ${r.fullRows.toLocaleString('en').padStart(9)}  ${(r.incRows / r.fullRows).toFixed(3).padStart(10)}  ${String(r.stateFiles).padStart(11)}  ${r.stateBytes.toLocaleString('en').padStart(11)}  ${String(r.slicesWritten).padStart(24)}  ${check.padEnd(5)}  ${r.metricsCost.toFixed(2).padStart(30)}`,
+          `${String(day).padStart(3)}  ${r.incRows.toLocaleString('en').padStart(16)}  ${r.fullRows.toLocaleString('en').padStart(9)}  ${(r.incRows / r.fullRows).toFixed(3).padStart(10)}  ${String(r.stateFiles).padStart(11)}  ${r.stateBytes.toLocaleString('en').padStart(11)}  ${r.enrolled.toLocaleString('en').padStart(8)}  ${(r.stateBytes / Math.max(1, r.enrolled)).toFixed(1).padStart(14)}  ${String(r.slicesWritten).padStart(18)}  ${check.padEnd(5)}  ${r.metricsCost.toFixed(2).padStart(30)}`,
         );
       }
     }
     const first = rows[0]!;
     const last = rows.at(-1)!;
-    const stateBytes = treeBytes(join(dataDir, 'results-state'), '.parquet');
+    const stateBytes = treeBytes(join(dataDir, 'results-state'), '.parquet') + treeBytes(join(dataDir, 'results-base'), '.parquet');
     console.log(
       `\nDay ${DAYS} sizes: the raw events of the window ${(generated.gzipBytes / 1e6).toFixed(1)} MB as GZIP NDJSON (what Athena scans for a full recompute; one day is about ${(generated.gzipBytes / DAYS / 1e6).toFixed(2)} MB), the state ${(stateBytes / 1e6).toFixed(1)} MB of Parquet (${(stateBytes / generated.gzipBytes).toFixed(3)} of the raw; Athena reads only the columns it needs).`,
     );
+    // What the base holds on the last day, by kind of row: the growth that exact re-attribution keeps.
+    const base = readdirSync(join(dataDir, 'results-base'), { recursive: true, withFileTypes: true }).find((e) => e.isFile() && e.name === 'base.parquet');
+    if (base) {
+      const duck = await DuckDBInstance.create(':memory:');
+      const connection = await duck.connect();
+      const kinds = await readRows(
+        connection,
+        `WITH rows AS (SELECT *, bool_or(variant IS NOT NULL) OVER (PARTITION BY sent_user_id) AS enrolled_id
+           FROM read_parquet(${quoteLiteral(join(base.parentPath, base.name))}))
+         SELECT CASE WHEN pending_key IS NOT NULL THEN 'pending' WHEN variant IS NOT NULL THEN 'enrollment'
+           WHEN enrolled_id THEN 'goal day of an ID that enrolled under itself' ELSE 'goal day of an ID that never enrolled under itself' END AS kind,
+           count(*) AS n, count(DISTINCT sent_user_id) AS ids FROM rows GROUP BY kind ORDER BY kind`,
+      );
+      connection.closeSync();
+      console.log(`\nThe base on day ${DAYS}, by kind of row (rows, IDs as sent):`);
+      for (const k of kinds)
+        console.log(`  ${String(k.kind).padEnd(52)} ${Number(k.n).toLocaleString('en').padStart(8)} ${Number(k.ids).toLocaleString('en').padStart(8)}`);
+    }
     console.log(mismatches.length === 0 ? `Incremental == full recompute on days ${[...checkDays].join(', ')}: equal` : `MISMATCH\n${mismatches.join('\n')}`);
     console.log(
-      `\nSUMMARY bench:results — ${generated.events.toLocaleString('en')} events over ${DAYS} days, a run every 6 hours; day ${first.day} -> day ${last.day}: raw rows read per run ${first.incRows.toLocaleString('en')} -> ${last.incRows.toLocaleString('en')} (full recompute ${first.fullRows.toLocaleString('en')} -> ${last.fullRows.toLocaleString('en')}, ratio ${(last.incRows / last.fullRows).toFixed(3)} on day ${last.day}); state files read ${first.stateFiles} -> ${last.stateFiles} (${last.slicesWritten} slices written: one file per closed day after compaction), state bytes ${first.stateBytes.toLocaleString('en')} -> ${last.stateBytes.toLocaleString('en')}; with ${METRICS.length} metrics (one capped) the full recompute takes ${last.metricsCost.toFixed(2)}x its time without them on day ${last.day}; ${mismatches.length === 0 ? 'equal' : 'DIFFERENT'}`,
+      `\nSUMMARY bench:results — ${generated.events.toLocaleString('en')} events over ${DAYS} days, a run every 6 hours; day ${first.day} -> day ${last.day}: raw rows read per run ${first.incRows.toLocaleString('en')} -> ${last.incRows.toLocaleString('en')} (full recompute ${first.fullRows.toLocaleString('en')} -> ${last.fullRows.toLocaleString('en')}, ratio ${(last.incRows / last.fullRows).toFixed(3)} on day ${last.day}); state files read ${first.stateFiles} -> ${last.stateFiles} (${last.slicesWritten} slices written: the base of the closed days plus the open day's slices), state bytes ${first.stateBytes.toLocaleString('en')} -> ${last.stateBytes.toLocaleString('en')} (per enrolled user ${(first.stateBytes / Math.max(1, first.enrolled)).toFixed(1)} -> ${(last.stateBytes / Math.max(1, last.enrolled)).toFixed(1)}); with ${METRICS.length} metrics (one capped) the full recompute takes ${last.metricsCost.toFixed(2)}x its time without them on day ${last.day}; ${mismatches.length === 0 ? 'equal' : 'DIFFERENT'}`,
     );
     if (mismatches.length > 0) process.exitCode = 1;
   } finally {

@@ -4,7 +4,9 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
 import { mockClient } from 'aws-sdk-client-mock';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { AthenaResultsQuery } from '../../lambdas/adapters/athena-results-query';
+import { S3ResultsBase } from '../../lambdas/adapters/s3-results-base';
 import { RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../../lambdas/contract/results-state';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS } from '../../lambdas/domain/results-watermark';
 import { parseBatch, toStoredEvent } from '../../lambdas/domain/event';
@@ -16,10 +18,26 @@ import { synthStack, type Synth } from './synth';
 
 /**
  * Every query the results job sends to Athena in one run (read the watermark, insert a slice, commit
- * it, count), captured from AthenaResultsQuery with a stubbed Athena client.
+ * it, roll the closed day up into a new base generation, count), captured from AthenaResultsQuery
+ * with a stubbed Athena client and a stubbed S3 holding the base commit of the day before.
  */
 async function jobQueries(): Promise<string[]> {
   const texts: string[] = [];
+  const s3 = mockClient(S3Client);
+  s3.on(GetObjectCommand).resolves({
+    // The SDK's body stream, as far as the adapter reads it.
+    Body: {
+      transformToString: async () =>
+        JSON.stringify({
+          generation: '20260319T020000000Z-old',
+          boundaryDt: '2026-03-19',
+          watermark: '2026-03-19T01:35:00.000Z',
+          committedAt: '2026-03-19T02:00:10.000Z',
+        }),
+    },
+  } as never);
+  s3.on(PutObjectCommand).resolves({});
+  s3.on(ListObjectsV2Command).resolves({ CommonPrefixes: [] });
   const athena = mockClient(AthenaClient);
   athena.on(StartQueryExecutionCommand).callsFake((input) => ({ QueryExecutionId: `q-${texts.push(input.QueryString)}` }));
   athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
@@ -35,7 +53,8 @@ async function jobQueries(): Promise<string[]> {
   );
   try {
     const client = new AthenaClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
-    await new AthenaResultsQuery(client, { workGroup: 'w', pollMs: 1 }).countIncremental({
+    const base = new S3ResultsBase(new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }), 'raw');
+    await new AthenaResultsQuery(client, { workGroup: 'w', pollMs: 1, base }).countIncremental({
       projectId: 'p',
       experimentId: 'e',
       experimentName: 'E',
@@ -49,6 +68,7 @@ async function jobQueries(): Promise<string[]> {
     });
   } finally {
     athena.restore();
+    s3.restore();
   }
   return texts;
 }
@@ -196,11 +216,18 @@ describe('raw streams (Firehose)', () => {
     expect(JSON.stringify(input.StorageDescriptor.Location)).toBe(JSON.stringify(events.StorageDescriptor.Location));
   });
 
-  it('the results job\'s SQL prunes by documented partitions only: no "$file_modified_time", every state and arrival read bounded by dt', async () => {
+  it('the results job\'s SQL prunes by documented partitions only: no "$file_modified_time", every state and arrival read bounded by dt, every base read by one generation', async () => {
     const texts = await jobQueries();
-    expect(texts).toHaveLength(4);
+    expect(texts.map((t) => t.split('\n')[0])).toEqual([
+      'SELECT max(slice_hi) AS watermark',
+      'INSERT INTO tally.results_state',
+      'INSERT INTO tally.results_state',
+      'INSERT INTO tally.results_base',
+      'WITH tail AS (',
+    ]);
     let stateReads = 0;
     let arrivalReads = 0;
+    let baseReads = 0;
     for (const sql of texts) {
       expect(sql).not.toContain('$file_modified_time');
       // The results job reads raw events through the arrival-partitioned table only.
@@ -214,8 +241,33 @@ describe('raw streams (Firehose)', () => {
         expect(where).toMatch(/AND dt BETWEEN '\d{4}-\d{2}-\d{2}' AND '\d{4}-\d{2}-\d{2}'/);
         expect(where).toMatch(/AND received BETWEEN '\d{4}-\d{2}-\d{2}-\d{2}' AND '\d{4}-\d{2}-\d{2}-\d{2}'/);
       }
+      // The injected projection lists exactly one prefix: project, experiment and generation by =.
+      for (const where of filtersOf(sql, 'tally.results_base')) {
+        baseReads++;
+        expect(where).toMatch(/^WHERE project_id = '[^']+' AND experiment_id = '[^']+' AND generation = '[0-9A-Za-z-]+'$/);
+      }
     }
-    expect({ stateReads, arrivalReads }).toEqual({ stateReads: 2, arrivalReads: 2 });
+    // State: the watermark, the slice's roll-up and the count; the base: the previous one rolled up, the new one counted.
+    expect({ stateReads, arrivalReads, baseReads }).toEqual({ stateReads: 3, arrivalReads: 2, baseReads: 2 });
+    // The roll-up reads the closed day only; the count and the watermark the days from the boundary on.
+    expect(texts[3]).toMatch(/AND dt BETWEEN '2026-03-19' AND '2026-03-19'/);
+    expect(texts[3]).toContain("generation = '20260319T020000000Z-old'");
+    expect(texts[0]).toMatch(/AND dt BETWEEN '2026-03-19' AND '2026-03-20'/);
+    expect(texts[4]).toMatch(/AND dt BETWEEN '2026-03-20' AND '2026-03-20'/);
+    expect(texts[4]).not.toContain('20260319T020000000Z-old');
+  });
+
+  it("declares the results base as a Parquet table of the state's columns, partitioned by project, experiment and generation, all injected", () => {
+    const table = Object.values(s.template.findResources('AWS::Glue::Table')).find((t) => t.Properties.TableInput.Name === 'results_base')!;
+    const input = table.Properties.TableInput;
+    expect(input.StorageDescriptor.Columns.map((c: { Name: string; Type: string }) => `${c.Name}:${c.Type}`)).toEqual(
+      Object.entries(RESULTS_STATE_COLUMNS).map(([name, type]) => `${name}:${type}`),
+    );
+    expect(input.PartitionKeys.map((c: { Name: string }) => c.Name)).toEqual(['project_id', 'experiment_id', 'generation']);
+    for (const c of ['project_id', 'experiment_id', 'generation']) expect(input.Parameters[`projection.${c}.type`], c).toBe('injected');
+    expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain(
+      'results-base/project_id=${project_id}/experiment_id=${experiment_id}/generation=${generation}/',
+    );
   });
 
   it('declares the incremental results state as a Parquet table partitioned by project, experiment and day, in the raw bucket', () => {
@@ -354,8 +406,11 @@ describe('Glue and Athena', () => {
     expect(remove.Action).toBe('s3:DeleteObject');
     expect(JSON.stringify(remove.Resource)).toContain(id(s.stack.analytics.resultsBucket));
     expect(JSON.stringify(remove.Resource)).toContain('/results/*');
-    const deleters = Object.values(s.template.findResources('AWS::IAM::Policy')).filter(
-      (p) => JSON.stringify(p).includes('s3:DeleteObject') && JSON.stringify(p).includes(id(s.stack.analytics.resultsBucket)),
+    // Statement by statement: the results job deletes in the raw bucket (superseded base generations), not here.
+    const deleters = Object.values(s.template.findResources('AWS::IAM::Policy')).filter((p) =>
+      (p.Properties.PolicyDocument.Statement as Array<{ Action: unknown; Resource: unknown }>).some(
+        (st) => JSON.stringify(st.Action).includes('s3:DeleteObject') && JSON.stringify(st.Resource).includes(id(s.stack.analytics.resultsBucket)),
+      ),
     );
     expect(deleters).toHaveLength(1);
   });

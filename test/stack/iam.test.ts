@@ -231,6 +231,25 @@ describe('grants from what the results job does: INSERT INTO the projected state
     }
   });
 
+  it('lets the state writers INSERT INTO the base table too, and delete objects under results-base/ only (superseded generations)', () => {
+    const baseTable = JSON.stringify({ Ref: logicalId(s.stack.analytics.resultsBase) });
+    const writers = new Set<string>([...ROUTES, ...JOBS].filter((f) => 'resultsQuery' in f.uses).map((f) => f.name));
+    for (const { name, fn } of allFunctions()) {
+      const statements = statementsOf(fn);
+      const onBase = statements.filter((st) => JSON.stringify(st.Resource).includes(baseTable));
+      const allowed = new Set(onBase.flatMap((st) => asArray(st.Action)));
+      const deletes = statements.filter((st) => asArray(st.Action).includes('s3:DeleteObject'));
+      if (!writers.has(name)) {
+        expect(onBase, name).toEqual([]);
+        continue;
+      }
+      for (const action of METASTORE_ON_INSERT) expect(allowed.has(action), `${name}: ${action}`).toBe(true);
+      expect(deletes, name).toHaveLength(1);
+      expect(JSON.stringify(deletes[0]!.Resource), name).toContain(`/results-base/*`);
+      expect(asArray(deletes[0]!.Resource), name).toHaveLength(1);
+    }
+  });
+
   it('lets no other function touch the state table', () => {
     const writers = new Set<string>([...ROUTES, ...JOBS].filter((f) => 'resultsQuery' in f.uses).map((f) => f.name));
     for (const { name, fn } of allFunctions().filter((f) => !writers.has(f.name))) {

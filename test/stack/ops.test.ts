@@ -6,7 +6,7 @@ import { Schedule } from 'aws-cdk-lib/aws-events';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AWS_CALL_LIMITS } from '../../lambdas/contract/aws-call-limits';
 import { ORIGIN_VERIFY_HEADER } from '../../lambdas/contract/gateway';
-import { GUARDRAIL_BREACHED, METRICS_NAMESPACE, RESULTS_STATE_WRITE_FAILED } from '../../lambdas/contract/metrics';
+import { GUARDRAIL_BREACHED, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../../lambdas/contract/metrics';
 import { JOBS, ROUTES } from '../../lambdas/routes';
 import { TABLES } from '../../lambdas/store/schema';
 import { RAW_STREAMS } from '../../lib/raw-streams';
@@ -117,18 +117,21 @@ describe('alarms', () => {
     }
   });
 
-  it('watches failed writes of the results state, on the metric the results query emits, for each function that writes it', () => {
-    const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === RESULTS_STATE_WRITE_FAILED);
-    const writers = [...ROUTES, ...JOBS].filter((f) => 'resultsQuery' in f.uses).map((f) => f.name);
-    expect(writers.sort()).toEqual(['admin-results-refresh', 'results-job']);
-    expect(found.map((a) => a.Dimensions)).toEqual(
-      writers.map((name) => [
-        { Name: 'FunctionName', Value: { Ref: id(name === 'results-job' ? s.stack.jobs['results-job'].fn : s.stack.functions['admin-results-refresh'].fn) } },
-      ]),
-    );
-    for (const alarm of found)
-      expect(alarm).toMatchObject({ Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
-  });
+  it.each([RESULTS_STATE_WRITE_FAILED, RESULTS_BASE_WRITE_FAILED])(
+    'watches %s (failed writes of the results state or base), on the metric the results query emits, for each function that writes it',
+    (metric) => {
+      const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === metric);
+      const writers = [...ROUTES, ...JOBS].filter((f) => 'resultsQuery' in f.uses).map((f) => f.name);
+      expect(writers.sort()).toEqual(['admin-results-refresh', 'results-job']);
+      expect(found.map((a) => a.Dimensions)).toEqual(
+        writers.map((name) => [
+          { Name: 'FunctionName', Value: { Ref: id(name === 'results-job' ? s.stack.jobs['results-job'].fn : s.stack.functions['admin-results-refresh'].fn) } },
+        ]),
+      );
+      for (const alarm of found)
+        expect(alarm).toMatchObject({ Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
+    },
+  );
 
   it('alarms on a guardrail breached, on the metric the results job and the refresh route emit, for an hour after each', () => {
     const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === GUARDRAIL_BREACHED);

@@ -12,11 +12,12 @@
  * sum capped at its 90th percentile, and halfway through the experiment a metric added (a new
  * metric source: the state is rebuilt for the new set).
  */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
+import { baseDir } from '../../lambdas/adapters/duckdb-results-state';
 import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
@@ -205,6 +206,7 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
   it('agrees after every run, each run reading only the newly delivered files', async () => {
     let committed = 0;
     let enrolled = 0;
+    let generationBefore: string | undefined;
     for (let now = START + 6 * HOUR; now <= START + 6 * DAY; now += 6 * HOUR) {
       deliverUntil(now);
       const incremental = await query.countIncremental({ ...request(now), now: iso(now) });
@@ -217,10 +219,13 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
       const rebuild = now === START + 3 * DAY;
       expect(incremental.incremental.previousWatermark === iso(START - 2 * DAY), iso(now)).toBe(rebuild || now === START + 6 * HOUR);
       if (now >= START + 3 * DAY && !rebuild) expect(incremental.rowsRead!, iso(now)).toBeLessThan(full.rowsRead! / 2);
-      // Compaction: one file per closed day (from the empty state's day, two before the start), plus
-      // the open day's slices (four runs a day).
-      const closedDays = Math.floor((now - START) / DAY) + 2;
-      expect(incremental.incremental.stateFiles!, iso(now)).toBeLessThanOrEqual(closedDays + 4);
+      // Flat state reads: the base (every closed day rolled up) plus the open day's slices (four runs
+      // a day), however many days the experiment has run; the rebuild for a new set of metric sources
+      // reads no base of the old set, and rolls its own up.
+      expect(incremental.incremental.stateFiles!, iso(now)).toBeLessThanOrEqual(1 + 4);
+      if (now >= START + DAY) expect(incremental.incremental.baseGeneration, iso(now)).toBeDefined();
+      if (rebuild) expect(incremental.incremental.baseGeneration, iso(now)).not.toBe(generationBefore);
+      generationBefore = incremental.incremental.baseGeneration;
       if (incremental.incremental.committed) committed++;
       enrolled = full.variants.reduce((n, v) => n + v.enrolled, 0);
     }
@@ -244,6 +249,21 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     // Capping at the 90th percentile lowers the outliers (1000): smaller sums and far smaller squares.
     capped!.variants.forEach((v, i) => expect(v.sum_squares).toBeLessThan(revenue!.variants[i]!.sum_squares / 2));
     expect([revenue!.values_non_negative, purchases!.values_non_negative]).toEqual([false, true]);
+  });
+
+  it('never reads a generation of the base that no commit names (a roll-up that failed before its commit)', async () => {
+    const base = baseDir(dataDir, PROJECT, EXPERIMENT_ID);
+    const committed = JSON.parse(readFileSync(join(base, 'commit.json'), 'utf8')) as { generation: string; metricSources: string };
+    // The commit names the base's set of metric sources: the one of the metric added on day 3 included.
+    expect(JSON.parse(committed.metricSources)).toContain('["page_view",null]');
+    const orphan = join(base, 'generation=20260207T000000000Z-orphan');
+    mkdirSync(orphan, { recursive: true });
+    writeFileSync(join(orphan, 'base.parquet'), 'not Parquet: reading this fails the query');
+    const now = START + 6 * DAY + 3 * HOUR;
+    deliverUntil(now);
+    const incremental = await query.countIncremental({ ...request(now), now: iso(now) });
+    expect(incremental.incremental.baseGeneration).toBe(committed.generation);
+    expect(comparable(incremental)).toEqual(comparable(await query.count(request(now))));
   });
 
   it('agrees after a stop in the middle of a day, with events after the stop and late arrivals before it', async () => {

@@ -5,15 +5,21 @@
  *    (results-summary.sql), for DuckDB's COPY ... TO Parquet and Athena's INSERT INTO;
  *  - renderResultsCountIncremental: the counts from the state plus the raw events received since the
  *    committed watermark (`WITH tail AS (<summary>)` + results-count-incremental.sql);
+ *  - renderResultsBase: the closed state days rolled up with the previous base (results-base.sql),
+ *    for DuckDB's COPY ... TO Parquet and (renderResultsBaseInsert) Athena's INSERT INTO a generation;
  *  - on AWS only (locally the watermark is a file): renderResultsStateInsert (INSERT INTO the state
  *    table + the summary), renderResultsCommit (the slice's marker row) and renderResultsWatermark.
  * Pure; the same text for both engines except for the table names.
  */
 import { arrivalHour } from '../../contract/arrival-partition';
+import { RESULTS_STATE_COLUMNS } from '../../contract/results-state';
+import type { BaseCommit } from '../../domain/results-base';
 import { initialWatermark, type Slice } from '../../domain/results-watermark';
 import type { CountRequest } from '../../ports';
 import { expandIncludes } from './include';
 import { metricSourceSet, renderSql, resultsCountParams, sourceSlots, tableRef, toStoredIso, type SqlParam } from './render';
+import RESULTS_BASE_ROWS_SQL from './results-base-rows.sql';
+import RESULTS_BASE_SQL from './results-base.sql';
 import RESULTS_COMMIT_SQL from './results-commit.sql';
 import RESULTS_COUNT_INCREMENTAL_SQL from './results-count-incremental.sql';
 import RESULTS_SUMMARY_SQL from './results-summary.sql';
@@ -33,7 +39,12 @@ export interface IncrementalTables {
   identities: string;
   /** The experiments' state: tally.results_state on AWS, a view over the Parquet files locally. */
   state: string;
+  /** The experiments' bases: tally.results_base on AWS, a view over the committed base file locally. */
+  base: string;
 }
+
+/** The committed base a query reads (BaseCommit's generation and boundary), if the experiment has one. */
+export type BaseRef = Pick<BaseCommit, 'generation' | 'boundaryDt'>;
 
 /**
  * The end of time as a received_at bound: the newest raw events have no upper bound (Athena's
@@ -88,8 +99,63 @@ export function stateFromDt(request: Pick<CountRequest, 'from'>): string {
   return day(initialWatermark(toStoredIso(request.from, 'from')));
 }
 
-/** The incremental count: state rows of slices ending by `watermark`, plus the raw events received since. */
-export function renderResultsCountIncremental(request: CountRequest, watermark: string, tables: IncrementalTables): string {
+/**
+ * The summary columns a base row has (results-base-rows.sql selects them), for the empty base: all
+ * the state's but the slice's range and the commit markers' set of metric sources.
+ */
+const BASE_ROW_COLUMNS = Object.keys(RESULTS_STATE_COLUMNS).filter((c) => c !== 'slice_lo' && c !== 'slice_hi' && c !== 'metric_sources');
+const SQL_TYPES = { string: 'varchar', boolean: 'boolean', double: 'double' } as const;
+
+/**
+ * The body of `base_rows AS (...)`: the committed generation's rows, or none (a relation of the same
+ * columns with no rows, reading no table) before the experiment's first base.
+ */
+function baseRows(request: Pick<CountRequest, 'projectId' | 'experimentId'>, base: BaseRef | undefined, tables: Pick<IncrementalTables, 'base'>): string {
+  if (!base) {
+    const cols = BASE_ROW_COLUMNS.map((c) => `CAST(NULL AS ${SQL_TYPES[RESULTS_STATE_COLUMNS[c as keyof typeof RESULTS_STATE_COLUMNS]]}) AS ${c}`);
+    return `SELECT ${cols.join(', ')} FROM (VALUES (1)) AS no_base (x) WHERE false`;
+  }
+  return renderSql(
+    RESULTS_BASE_ROWS_SQL,
+    { project_id: request.projectId, experiment_id: request.experimentId, generation: base.generation },
+    { base: tables.base },
+  );
+}
+
+/**
+ * The closed state days (`closedFromDt`..`closedToDt`, slices ending by `watermark`) rolled up with
+ * the previous base into the rows of generation `generation` (results-base.sql).
+ */
+export function renderResultsBase(
+  request: Pick<CountRequest, 'projectId' | 'experimentId'>,
+  rollUp: { previous: BaseRef | undefined; closedFromDt: string; closedToDt: string; watermark: string; generation: string },
+  tables: Pick<IncrementalTables, 'state' | 'base'>,
+): string {
+  const body = renderSql(
+    RESULTS_BASE_SQL,
+    {
+      project_id: request.projectId,
+      experiment_id: request.experimentId,
+      closed_from_dt: rollUp.closedFromDt,
+      closed_to_dt: rollUp.closedToDt,
+      watermark: toStoredIso(rollUp.watermark, 'watermark'),
+      generation: rollUp.generation,
+    },
+    { state: tables.state },
+  );
+  return `WITH base_rows AS (\n${baseRows(request, rollUp.previous, tables)}\n),\n${body}`;
+}
+
+/** Athena: writes a base generation's rows (renderResultsBase) into the base table. */
+export function renderResultsBaseInsert(...args: Parameters<typeof renderResultsBase>): string {
+  return `INSERT INTO ${tableRef(args[2].base)}\n${renderResultsBase(...args)}`;
+}
+
+/**
+ * The incremental count: the committed base (if any), the state rows of the days after its boundary
+ * of slices ending by `watermark`, plus the raw events received since.
+ */
+export function renderResultsCountIncremental(request: CountRequest, watermark: string, tables: IncrementalTables, base?: BaseRef): string {
   const p = resultsCountParams(request);
   const w = toStoredIso(watermark, 'watermark');
   const tail = renderSql(RESULTS_SUMMARY, summaryParams(request, { lo: w, hi: OPEN_END }, p.to_ts as string, p.to_dt as string), {
@@ -101,7 +167,7 @@ export function renderResultsCountIncremental(request: CountRequest, watermark: 
       project_id: p.project_id!,
       experiment_id: request.experimentId,
       watermark: w,
-      state_from_dt: stateFromDt(request),
+      state_from_dt: base?.boundaryDt ?? stateFromDt(request),
       state_to_dt: day(w),
       to_ts: p.to_ts!,
       identities_from_dt: p.identities_from_dt!,
@@ -110,7 +176,7 @@ export function renderResultsCountIncremental(request: CountRequest, watermark: 
     },
     { state: tables.state, identities: tables.identities },
   );
-  return `WITH tail AS (\n${tail}\n),\n${body}`;
+  return `WITH tail AS (\n${tail}\n),\nbase_rows AS (\n${baseRows(request, base, tables)}\n),\n${body}`;
 }
 
 /** The UTC days whose events partitions a slice reads: the run's first day to two days after the slice's end. */
@@ -148,13 +214,15 @@ export function renderResultsCommit(request: CountRequest, slice: Slice, tables:
 export function renderResultsWatermark(
   request: Pick<CountRequest, 'projectId' | 'experimentId' | 'from' | 'metrics'> & { now: string },
   tables: Pick<IncrementalTables, 'state'>,
+  base?: BaseRef,
 ): string {
   return renderSql(
     RESULTS_WATERMARK_SQL,
     {
       project_id: request.projectId,
       experiment_id: request.experimentId,
-      state_from_dt: stateFromDt(request),
+      // Slices after the base start on its boundary or later (the base's own watermark is in its commit).
+      state_from_dt: base?.boundaryDt ?? stateFromDt(request),
       state_to_dt: day(toStoredIso(request.now, 'now')),
       metric_sources: metricSourceSet(request.metrics),
     },

@@ -3,14 +3,16 @@
 -- multiple_exposures; totals rows with on_day NULL and day rows for the series), computed from the
 -- experiment's state instead of the raw history.
 --
--- NOT A WHOLE QUERY: render.ts puts `WITH tail AS (<results-summary.sql>),` in front of this text.
--- tail is the summary of the raw events received at or after the committed watermark (the arrival
--- hours since), merged up to the run's end (:to_ts), so its rows have the state's shape.
+-- NOT A WHOLE QUERY: render-incremental.ts puts `WITH tail AS (<results-summary.sql>), base_rows AS
+-- (<results-base-rows.sql>),` in front of this text. tail is the summary of the raw events received
+-- at or after the committed watermark (the arrival hours since), merged up to the run's end (:to_ts),
+-- so its rows have the state's shape; base_rows is the committed base (results-base.sql: the closed
+-- days rolled up, no rows before the first), and the state rows read are those of the days after it.
 --
 -- Parameters: :project_id, :experiment_id, :watermark (the committed watermark: the state rows of
 -- slices ending at or before it count), :state_from_dt and :state_to_dt (the days of the state's
--- dt partitions those slices can start on: from the empty state's watermark to the watermark's
--- day; every state query is bounded by dt, so projection expands only the experiment's days),
+-- dt partitions those slices can start on: from the base's boundary, or the empty state's day, to
+-- the watermark's day; every state query is bounded by dt, so projection expands only those days),
 -- :to_ts (the run's end), :identities_from_dt, :variants.
 -- Tables: {{state}} (tally.results_state on AWS, the Parquet files under the data directory
 -- locally) and {{identities}}.
@@ -42,12 +44,14 @@ state_rows AS (
     AND sent_user_id IS NOT NULL
 ),
 summaries AS (
+  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM base_rows
+  UNION ALL
   SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM state_rows
   UNION ALL
   SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM tail
 ),
--- Each row once: a slice read twice, or an event whose copies fell into two slices, gives the same
--- group. The enrollment and goal aggregates are idempotent; a metric event keeps the value of its
+-- Each row once: a slice read twice, an event whose copies fell into two slices, or a base row and
+-- a slice it already holds, gives the same group. The enrollment and goal aggregates are idempotent; a metric event keeps the value of its
 -- copy received first (the smallest first_key, which starts with the shared timestamp and then
 -- received_at), the copy the full count keeps (rules/copy-rank.sql).
 deduplicated AS (
