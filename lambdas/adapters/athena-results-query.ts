@@ -23,7 +23,7 @@ import { RESULTS_BASE, RESULTS_STATE } from '../contract/results-state';
 import { DeadlineExceeded } from '../domain/deadline';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS, initialWatermark, nextSlice, stateServes } from '../domain/results-watermark';
 import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
-import { baseDue, newGeneration, supersededGenerations, type BaseCommit } from '../domain/results-base';
+import { baseDue, newGeneration, startWatermark, supersededGenerations, type BaseCommit } from '../domain/results-base';
 import { errorFields, log } from '../logging/log';
 import { emitMetric, functionName } from '../logging/metric';
 import type {
@@ -137,8 +137,8 @@ export class AthenaResultsQuery implements ResultsQuery {
     };
     let base = await this.options.base?.readCommit(request.projectId, request.experimentId);
     const stored = (await run(renderResultsWatermark(request, this.tables, base)))[0]?.watermark;
-    // The slices after the base, else the base's own watermark (its last slice may start before its boundary).
-    const previousWatermark = stored ? toStoredIso(stored, 'watermark') : (base?.watermark ?? initialWatermark(request.from));
+    // The slices after the base, never before the base's own watermark (its last slice may start before its boundary).
+    const previousWatermark = startWatermark(stored ? toStoredIso(stored, 'watermark') : undefined, base, initialWatermark(request.from));
     if (!stateServes(previousWatermark, to)) {
       // A stop raced a running computation: the state holds events received after the run's end.
       const full = await this.count(request, options);

@@ -35,7 +35,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RESULTS_BASE, RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../contract/results-state';
-import { baseDue, newGeneration, parseBaseCommit, type BaseCommit } from '../domain/results-base';
+import { baseDue, newGeneration, parseBaseCommit, startWatermark, type BaseCommit } from '../domain/results-base';
 import { initialWatermark, nextSlice, stateServes, type Slice } from '../domain/results-watermark';
 import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
 import { errorFields, log } from '../logging/log';
@@ -95,7 +95,9 @@ export async function countIncrementalDuckDb(
 ): Promise<IncrementalCountResult> {
   const dir = stateDir(options.dataDir, request.projectId, request.experimentId);
   const params = resultsCountParams(request);
-  const previousWatermark = (await readCommitted(dir))?.watermark ?? initialWatermark(request.from);
+  const dirs = { state: dir, base: baseDir(options.dataDir, request.projectId, request.experimentId) };
+  let base = await readBaseCommit(dirs.base);
+  const previousWatermark = startWatermark((await readCommitted(dir))?.watermark, base, initialWatermark(request.from));
   const run: IncrementalRun = { previousWatermark, watermark: previousWatermark, committed: false, fullRecompute: false };
   if (!stateServes(previousWatermark, params.to_ts as string)) {
     throw new StateCannotServe(previousWatermark, params.to_ts as string);
@@ -119,8 +121,6 @@ export async function countIncrementalDuckDb(
     }
   }
 
-  const dirs = { state: dir, base: baseDir(options.dataDir, request.projectId, request.experimentId) };
-  let base = await readBaseCommit(dirs.base);
   if (run.committed && options.compaction !== false) {
     try {
       const rolled = await rollUpBase(connection, request, dirs, base, run.watermark);
