@@ -23,7 +23,7 @@ import { RESULTS_BASE, RESULTS_STATE } from '../contract/results-state';
 import { DeadlineExceeded } from '../domain/deadline';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS, initialWatermark, nextSlice, stateServes } from '../domain/results-watermark';
 import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
-import { baseDue, baseFor, newGeneration, supersededGenerations, type BaseCommit } from '../domain/results-base';
+import { baseDue, baseFor, newGeneration, startWatermark, supersededGenerations, type BaseCommit } from '../domain/results-base';
 import { errorFields, log } from '../logging/log';
 import { emitMetric, functionName } from '../logging/metric';
 import type {
@@ -140,8 +140,8 @@ export class AthenaResultsQuery implements ResultsQuery {
     const metricSources = metricSourceSet(request.metrics);
     let base = baseFor(await this.options.base?.readCommit(request.projectId, request.experimentId), metricSources);
     const stored = (await run(renderResultsWatermark(request, this.tables, base)))[0]?.watermark;
-    // The slices after the base, else the base's own watermark (its last slice may start before its boundary).
-    const previousWatermark = stored ? toStoredIso(stored, 'watermark') : (base?.watermark ?? initialWatermark(request.from));
+    // The slices after the base, never before the base's own watermark (its last slice may start before its boundary).
+    const previousWatermark = startWatermark(stored ? toStoredIso(stored, 'watermark') : undefined, base, initialWatermark(request.from));
     if (!stateServes(previousWatermark, to)) {
       // A stop raced a running computation: the state holds events received after the run's end.
       const full = await this.count(request, options);

@@ -39,7 +39,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RESULTS_BASE, RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../contract/results-state';
-import { baseDue, baseFor, newGeneration, parseBaseCommit, type BaseCommit } from '../domain/results-base';
+import { baseDue, baseFor, newGeneration, parseBaseCommit, startWatermark, type BaseCommit } from '../domain/results-base';
 import { initialWatermark, nextSlice, stateServes, type Slice } from '../domain/results-watermark';
 import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
 import { errorFields, log } from '../logging/log';
@@ -116,12 +116,11 @@ export async function countIncrementalDuckDb(
   const dirs = { state: dir, base: baseDir(options.dataDir, request.projectId, request.experimentId) };
   const committedBase = await readBaseCommit(dirs.base);
   let base = baseFor(committedBase, metricSources);
-  // The slices after the base, else the base's own watermark, as on AWS: a state commit lost or
-  // older than the base (watermark.json deleted) must not restart from the empty state's watermark,
-  // whose slice would land on a day the base already covers and no run reads.
+  // The slices after the base, never before the base's own watermark, as on AWS (startWatermark): a
+  // state commit lost or older than the base (watermark.json deleted) must not restart from the empty
+  // state's watermark, whose slice would land on a day the base already covers and no run reads.
   const stateWatermark = committed?.metricSources === metricSources ? committed.watermark : undefined;
-  const previousWatermark =
-    base && (stateWatermark === undefined || stateWatermark < base.watermark) ? base.watermark : (stateWatermark ?? initialWatermark(request.from));
+  const previousWatermark = startWatermark(stateWatermark, base, initialWatermark(request.from));
   const run: IncrementalRun = { previousWatermark, watermark: previousWatermark, committed: false, fullRecompute: false };
   if (!stateServes(previousWatermark, params.to_ts as string)) {
     throw new StateCannotServe(previousWatermark, params.to_ts as string);

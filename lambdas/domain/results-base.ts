@@ -104,3 +104,14 @@ export function parseBaseCommit(text: string, where: string): BaseCommit {
   }
   return { generation, boundaryDt, watermark, committedAt, metricSources };
 }
+
+/**
+ * The watermark a run starts from: the state's committed one, but never before the base's (the base
+ * holds every slice up to its watermark, so a state commit that was lost or deleted, while the base
+ * survived, resumes after the base, and each new slice starts on or after its boundary day, where the
+ * count reads it); the empty state's when there is neither.
+ */
+export function startWatermark(state: string | undefined, base: Pick<BaseCommit, 'watermark'> | undefined, empty: string): string {
+  const known = [state, base?.watermark].filter((w): w is string => w !== undefined);
+  return known.length === 0 ? empty : known.reduce((a, b) => (Date.parse(a) >= Date.parse(b) ? a : b));
+}

@@ -188,7 +188,8 @@ describe('incremental results job', () => {
     expect(committedWatermark(id)).toBe(minusAllowance('2026-03-15T21:00:00.000Z'));
 
     // A run that wrote its slice but lost its commit: the slices stay, the watermark goes back to the
-    // empty state's. The next run summarises everything again, over the slices already there.
+    // base's (the closed days rolled up, committed apart). The next run summarises everything since
+    // again, over the slices already there.
     rmSync(join(stateDir(id), 'watermark.json'));
     at('2026-03-16T09:00:00.000Z');
     await send([purchase('r3', '2026-03-16T08:00:00.000Z')]);

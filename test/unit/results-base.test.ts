@@ -1,6 +1,6 @@
 /** When the results job rolls up its base and which generations it may delete (lambdas/domain/results-base.ts). */
 import { describe, expect, it } from 'vitest';
-import { baseDue, baseFor, newGeneration, parseBaseCommit, supersededGenerations } from '../../lambdas/domain/results-base';
+import { baseDue, baseFor, newGeneration, parseBaseCommit, startWatermark, supersededGenerations } from '../../lambdas/domain/results-base';
 
 describe('baseDue', () => {
   it('rolls up the days from the previous boundary to the day before the watermark, once a day has closed', () => {
@@ -75,5 +75,14 @@ describe('baseFor', () => {
     expect(baseFor(commit, '[]')).toBeUndefined();
     expect(baseFor(commit, '["[\\"page_view\\",null]","[\\"purchase\\",null]"]')).toBeUndefined();
     expect(baseFor(undefined, '[]')).toBeUndefined();
+  });
+});
+
+describe('startWatermark', () => {
+  const empty = '2026-03-13T08:00:00.000Z';
+  it("resumes from the state's commit, never before the base's (a lost state commit resumes after the base, whose days are no longer read as state)", () => {
+    expect(startWatermark('2026-03-15T20:35:00.000Z', { watermark: '2026-03-15T12:35:00.000Z' }, empty)).toBe('2026-03-15T20:35:00.000Z');
+    expect(startWatermark(undefined, { watermark: '2026-03-15T12:35:00.000Z' }, empty)).toBe('2026-03-15T12:35:00.000Z');
+    expect(startWatermark(undefined, undefined, empty)).toBe(empty);
   });
 });
