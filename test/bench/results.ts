@@ -334,7 +334,7 @@ async function main() {
         connection,
         `WITH rows AS (SELECT *, bool_or(variant IS NOT NULL) OVER (PARTITION BY sent_user_id) AS enrolled_id
            FROM read_parquet(${quoteLiteral(join(base.parentPath, base.name))}))
-         SELECT CASE WHEN pending_key IS NOT NULL THEN 'pending' WHEN variant IS NOT NULL THEN 'enrollment'
+         SELECT CASE WHEN metric_source IS NOT NULL THEN 'metric event (one per source and event)' WHEN pending_key IS NOT NULL THEN 'pending' WHEN variant IS NOT NULL THEN 'enrollment'
            WHEN enrolled_id THEN 'goal day of an ID that enrolled under itself' ELSE 'goal day of an ID that never enrolled under itself' END AS kind,
            count(*) AS n, count(DISTINCT sent_user_id) AS ids FROM rows GROUP BY kind ORDER BY kind`,
       );
