@@ -5,6 +5,7 @@ import { expandIncludes, SQL_RULES } from '../../lambdas/adapters/sql/include';
 import { renderSql, SqlRenderError } from '../../lambdas/adapters/sql/render';
 import RESULTS_COUNT_SQL from '../../lambdas/adapters/sql/results-count.sql';
 import RESULTS_COUNT_INCREMENTAL_SQL from '../../lambdas/adapters/sql/results-count-incremental.sql';
+import RESULTS_BASE_SQL from '../../lambdas/adapters/sql/results-base.sql';
 import RESULTS_SUMMARY_SQL from '../../lambdas/adapters/sql/results-summary.sql';
 
 describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
@@ -48,7 +49,7 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
     });
 
   it('every rule is included (directly or by another rule) by a results query, and each query expands to text without includes', () => {
-    const queries = [RESULTS_COUNT_SQL, RESULTS_COUNT_INCREMENTAL_SQL, RESULTS_SUMMARY_SQL];
+    const queries = [RESULTS_COUNT_SQL, RESULTS_COUNT_INCREMENTAL_SQL, RESULTS_SUMMARY_SQL, RESULTS_BASE_SQL];
     for (const name of Object.keys(SQL_RULES)) {
       expect(queries.filter((sql) => includes(sql, name)).length, name).toBeGreaterThanOrEqual(2);
     }

@@ -28,6 +28,7 @@ import RESULTS_WATERMARK_SQL from './results-watermark.sql';
 /** The queries that share results-count.sql's rules, with the rules included (include.ts). */
 const RESULTS_SUMMARY = expandIncludes(RESULTS_SUMMARY_SQL);
 const RESULTS_COUNT_INCREMENTAL = expandIncludes(RESULTS_COUNT_INCREMENTAL_SQL);
+const RESULTS_BASE = expandIncludes(RESULTS_BASE_SQL);
 
 export interface IncrementalTables {
   events: string;
@@ -132,7 +133,7 @@ export function renderResultsBase(
   tables: Pick<IncrementalTables, 'state' | 'base'>,
 ): string {
   const body = renderSql(
-    RESULTS_BASE_SQL,
+    RESULTS_BASE,
     {
       project_id: request.projectId,
       experiment_id: request.experimentId,

@@ -93,17 +93,7 @@ parts AS (
 ),
 merged AS (
   SELECT
-    sent_user_id,
-    variant,
-    is_goal,
-    on_day,
-    pending_key,
-    metric_source,
-    event_key,
-    min(first_key) AS first_key,
-    min(first_at) AS first_at,
-    max(last_at) AS last_at,
-    min_by(metric_value, first_key) AS metric_value
+    {{> rules/summary-merge.sql}}
   FROM parts
   GROUP BY sent_user_id, variant, is_goal, on_day, pending_key, metric_source, event_key
 ),

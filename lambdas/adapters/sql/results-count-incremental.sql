@@ -51,22 +51,10 @@ summaries AS (
   SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM tail
 ),
 -- Each row once: a slice read twice, an event whose copies fell into two slices, or a base row and
--- a slice it already holds, gives the same group. The enrollment and goal aggregates are idempotent; a metric event keeps the value of its
--- copy received first (the smallest first_key, which starts with the shared timestamp and then
--- received_at), the copy the full count keeps (rules/copy-rank.sql).
+-- a slice it already holds, gives the same group (rules/summary-merge.sql, as the roll-up merges).
 deduplicated AS (
   SELECT
-    sent_user_id,
-    variant,
-    is_goal,
-    on_day,
-    pending_key,
-    metric_source,
-    event_key,
-    min(first_key) AS first_key,
-    min(first_at) AS first_at,
-    max(last_at) AS last_at,
-    min_by(metric_value, first_key) AS metric_value
+    {{> rules/summary-merge.sql}}
   FROM summaries
   GROUP BY sent_user_id, variant, is_goal, on_day, pending_key, metric_source, event_key
 ),
