@@ -222,7 +222,7 @@ const comparable = (r: CountResult) =>
   JSON.stringify({
     variants: r.variants,
     multipleExposures: r.multipleExposures,
-    days: [...(r.days ?? [])].sort((x, y) => `${x.variant} ${x.day}`.localeCompare(`${y.variant} ${y.day}`)),
+    days: [...(r.periods ?? [])].sort((x, y) => `${x.variant} ${x.period}`.localeCompare(`${y.variant} ${y.period}`)),
     metrics: r.metrics?.map((m) => ({ ...m, variants: m.variants.map((v) => ({ ...v, sum: digits(v.sum), sum_squares: digits(v.sum_squares) })) })),
   });
 
@@ -262,7 +262,7 @@ async function main() {
       from: new Date(FIRST_DAY_MS).toISOString(),
       to: new Date(now).toISOString(),
       projectCreatedAt: new Date(FIRST_DAY_MS - DAY_MS).toISOString(),
-      daily: true,
+      series: 'day',
       metrics: METRICS,
     });
     // Warm DuckDB up (instance creation, extension loading) on a window that is not benchmarked.

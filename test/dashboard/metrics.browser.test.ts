@@ -39,7 +39,7 @@ function seededResults(experimentId: string, startedAt: string, metrics: MetricI
     cumulateSeries(
       window,
       ['control', 'treatment'],
-      counts.map((c) => ({ ...c, day: startedAt.slice(0, 10) })),
+      counts.map((c) => ({ ...c, period: startedAt.slice(0, 13) })),
     ),
   );
   const results: ExperimentResults & Record<string, unknown> = {
