@@ -12,12 +12,13 @@
  * sum capped at its 90th percentile, and halfway through the experiment a metric added (a new
  * metric source: the state is rebuilt for the new set).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
-import { baseDir } from '../../lambdas/adapters/duckdb-results-state';
+import { baseDir, stateDir } from '../../lambdas/adapters/duckdb-results-state';
 import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
@@ -304,5 +305,28 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     const incremental = await query.countIncremental(final);
     expect(incremental.incremental).toMatchObject({ fullRecompute: true, committed: false });
     expect(comparable(incremental)).toEqual(comparable(await query.count(request(stoppedAt))));
+  });
+
+  it('rebuilds from raw a state written before goal rows were keyed by hour (on_day), so the hourly series stays exact', async () => {
+    // Rewrite every state and base file of the experiment as the day-keyed layout wrote it.
+    const duck = await DuckDBInstance.create(':memory:');
+    const connection = await duck.connect();
+    const files = [stateDir(dataDir, PROJECT, EXPERIMENT_ID), baseDir(dataDir, PROJECT, EXPERIMENT_ID)].flatMap((dir) =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && e.name.endsWith('.parquet') && !e.parentPath.endsWith('-orphan'))
+        .map((e) => join(e.parentPath, e.name)),
+    );
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      await connection.run(
+        `COPY (SELECT * EXCLUDE (on_hour), substr(on_hour, 1, 10) AS on_day FROM read_parquet('${file}')) TO '${file}.old' (FORMAT parquet)`,
+      );
+      renameSync(`${file}.old`, file);
+    }
+    connection.closeSync();
+    const to = START + 6 * DAY + 12 * HOUR;
+    const incremental = await query.countIncremental({ ...request(to, 'hour'), now: iso(START + 7 * DAY) });
+    expect(incremental.incremental).toMatchObject({ previousWatermark: iso(START - 2 * DAY), fullRecompute: false });
+    expect(comparable(incremental)).toEqual(comparable(await query.count(request(to, 'hour'))));
   });
 });
