@@ -14,6 +14,7 @@ import { LIMITS } from './domain/limits';
 import { Query as EventsListQuery } from './handlers/events-list';
 import { UsersListQuery } from './handlers/users';
 import { PlanRequest } from './handlers/plan';
+import { TrendsDefinition } from './domain/insights/trends-definition';
 import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential } from './handlers/experiments-admin';
 import { CreateKey } from './handlers/keys';
 import { CreateProject } from './handlers/projects';
@@ -236,6 +237,53 @@ const PlanResponse = z.object({
   days: z.number().int().nullable().describe('Whole days to enroll users_total at users_per_day'),
 });
 
+/** An insight query's answer (handlers/insights.ts): the result once it succeeded, its progress while it runs. */
+const insightAnswer = (result: z.ZodType) =>
+  z.object({
+    status: z.enum(['succeeded', 'running']),
+    query_id: z.string().describe('The cache key: sha256 of the query text and data_through; GET poll_url with it'),
+    kind: z.string(),
+    definition: z.unknown().describe('The definition as run, defaults filled in'),
+    result: result.optional().describe('Only when status is succeeded'),
+    data_through: z.string().describe('Arrival watermark: events received after it are not counted (ISO 8601 UTC)'),
+    cached: z.boolean().describe('The query was started by an earlier request for the same text and watermark'),
+    started_at: z.string(),
+    poll_url: z.string(),
+    engine: z.enum(['duckdb', 'athena']),
+    sql: z.string().describe('The exact query text the engine runs'),
+    bytes_scanned: z.number().nullable().describe("Athena's DataScannedInBytes (what it bills); null locally"),
+  });
+
+const TrendLine = z.object({
+  series: z.number().int(),
+  event: z.string(),
+  measure: z.enum(['events', 'users', 'sum', 'average']),
+  property: z.string().nullable(),
+  breakdown_value: z.string().nullable(),
+  values: z.array(z.number().nullable()),
+  total: z.number().nullable(),
+  previous_values: z.array(z.number().nullable()).nullable(),
+  previous_total: z.number().nullable(),
+});
+const TrendsResult = z.object({
+  interval: z.enum(['hour', 'day', 'week']),
+  date_from: z.string(),
+  date_to: z.string(),
+  previous: z.object({ date_from: z.string(), date_to: z.string() }).nullable(),
+  buckets: z.array(z.string()),
+  breakdown: z.object({ by: z.string(), property: z.string().nullable() }).nullable(),
+  lines: z.array(TrendLine),
+});
+
+const insightResponses = (result: z.ZodType) => ({
+  200: { description: 'The query succeeded: result holds the answer', body: insightAnswer(result) },
+  202: {
+    description: 'The query is still running (status "running"): GET poll_url (also in Location) after Retry-After seconds',
+    body: insightAnswer(result),
+  },
+  502: { description: 'The query failed on its engine (the reason is in error); POST the definition again to retry', body: AdminError },
+});
+
 const ok = (description: string, body?: z.ZodType) => ({ 200: { description, ...(body ? { body } : {}) } });
 const created = (description: string, body: z.ZodType) => ({ 201: { description, body } });
 
@@ -325,6 +373,15 @@ const OPERATIONS: Record<RouteName, Operation> = {
         body: AdminError,
       },
     },
+  },
+  'admin-insights-trends': {
+    summary: 'Trends: events, users, sums or averages of up to 5 events per hour, day or week, optionally broken down, with the previous period',
+    body: TrendsDefinition,
+    responses: insightResponses(TrendsResult),
+  },
+  'admin-insights-query-get': {
+    summary: 'An insight query by its ID: the result once it succeeded (200), its progress while it runs (202)',
+    responses: insightResponses(z.unknown().describe("The kind's result, as the kind's POST answers it")),
   },
   'admin-results-get': { summary: 'The latest computed results of an experiment', responses: ok('Results', Results) },
   'admin-results-refresh': {

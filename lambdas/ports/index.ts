@@ -17,3 +17,4 @@ export * from './raw-stream';
 export * from './experiment-store';
 export type * from './recent-users';
 export type * from './planning-baseline';
+export type * from './insights';
