@@ -6,7 +6,12 @@ import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
 import { createPlanHandler } from './plan';
-import { createInsightsQueryGetHandler, createInsightsTrendsHandler } from './insights';
+import {
+  createInsightsFunnelsHandler,
+  createInsightsQueryGetHandler,
+  createInsightsRetentionHandler,
+  createInsightsTrendsHandler,
+} from './insights';
 import { createUsersGetHandler, createUsersListHandler } from './users';
 import { createResultsGetHandler, createResultsRefreshHandler } from './results';
 import { ExperimentCatalog } from '../services/experiment-catalog';
@@ -44,6 +49,8 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-experiments-stop': createExperimentsStopHandler(deps),
     'admin-plan-compute': createPlanHandler(deps),
     'admin-insights-trends': createInsightsTrendsHandler(deps),
+    'admin-insights-funnels': createInsightsFunnelsHandler(deps),
+    'admin-insights-retention': createInsightsRetentionHandler(deps),
     'admin-insights-query-get': createInsightsQueryGetHandler(deps),
     'admin-results-get': createResultsGetHandler(deps),
     'admin-results-refresh': createResultsRefreshHandler(deps),
