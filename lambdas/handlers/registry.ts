@@ -6,12 +6,7 @@ import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
 import { createPlanHandler } from './plan';
-import {
-  createInsightsFunnelsHandler,
-  createInsightsQueryGetHandler,
-  createInsightsRetentionHandler,
-  createInsightsTrendsHandler,
-} from './insights';
+import { createInsightsFunnelsHandler, createInsightsQueryGetHandler, createInsightsRetentionHandler, createInsightsTrendsHandler } from './insights';
 import { createUsersGetHandler, createUsersListHandler } from './users';
 import { createResultsGetHandler, createResultsRefreshHandler } from './results';
 import { ExperimentCatalog } from '../services/experiment-catalog';

@@ -59,7 +59,13 @@ afterAll(() => stack.stop());
 
 const funnels = (body: unknown) => stack.admin('POST', `/admin/v1/projects/${project}/insights/funnels`, body);
 
-type Step = { users: number; conversion_from_first: number | null; conversion_from_previous: number | null; drop_off: number; median_seconds_from_previous: number | null };
+type Step = {
+  users: number;
+  conversion_from_first: number | null;
+  conversion_from_previous: number | null;
+  drop_off: number;
+  median_seconds_from_previous: number | null;
+};
 const users = (steps: Step[]) => steps.map((s) => s.users);
 
 describe('funnels through the admin API', () => {

@@ -44,9 +44,7 @@ const StepFilter = z
   )
   .strict();
 
-const FunnelStep = z
-  .object({ event: eventName('event'), where: StepFilter.optional() }, { error: 'each step must be an object { event, where? }' })
-  .strict();
+const FunnelStep = z.object({ event: eventName('event'), where: StepFilter.optional() }, { error: 'each step must be an object { event, where? }' }).strict();
 
 export const FunnelsDefinition = z
   .object(
