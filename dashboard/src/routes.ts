@@ -4,10 +4,12 @@ import type { PageProps } from './page';
 import { EventsPage } from './pages/events';
 import { ExperimentEditPage } from './pages/experiment-edit';
 import { ExperimentsPage } from './pages/experiments';
+import { FunnelsPage } from './pages/funnels';
 import { InstallPage } from './pages/install';
 import { KeysPage } from './pages/keys';
 import { ProjectsPage } from './pages/projects';
 import { ResultsPage } from './pages/results';
+import { RetentionPage } from './pages/retention';
 import { UsersPage } from './pages/users';
 
 export interface Route {
@@ -23,6 +25,8 @@ export const ROUTES: Route[] = [
   { pattern: '/projects/:projectId/events', title: 'Events', page: EventsPage },
   { pattern: '/projects/:projectId/users', title: 'Users', page: UsersPage },
   { pattern: '/projects/:projectId/users/:userId', title: 'Users', page: UsersPage },
+  { pattern: '/projects/:projectId/funnels', title: 'Funnels', page: FunnelsPage },
+  { pattern: '/projects/:projectId/retention', title: 'Retention', page: RetentionPage },
   { pattern: '/projects/:projectId/experiments', title: 'Experiments', page: ExperimentsPage },
   { pattern: '/projects/:projectId/experiments/new', title: 'New experiment', page: ExperimentEditPage },
   { pattern: '/projects/:projectId/experiments/:experimentId', title: 'Experiment', page: ExperimentEditPage },
