@@ -77,6 +77,39 @@ describeBrowser('dashboard: trends (issue 25)', () => {
     await narrow.page.close();
   });
 
+  it('saves the trends under a name, lists it under Insights, and its link opens it', async () => {
+    const { page } = env.dash;
+    await env.dash.go(`/projects/${env.project}/insights/trends`);
+    await page.waitForSelector('#series-0-event');
+    await page.type('#series-0-event', 'signup');
+    await page.select('#trend-breakdown', 'platform');
+    await clickButton(page, 'Show trends');
+    await page.waitForSelector('#save-insight-name');
+    await page.type('#save-insight-name', `Signups by platform ${HTML_VALUE}`);
+    await clickButton(page, 'Save insight');
+    await page.waitForSelector('.save-insight .status-line ::-p-text(Saved as)');
+    const listed = (await env.stack.admin('GET', `/admin/v1/projects/${env.project}/saved-insights`)).body.saved_insights;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ kind: 'trends', definition: { breakdown: 'platform', series: [{ event: 'signup', measure: 'events' }] } });
+
+    await env.dash.go(`/projects/${env.project}/insights`);
+    await page.waitForSelector('.saved-insights a');
+    expect(await text(page, '.saved-insights')).toContain(`Signups by platform ${HTML_VALUE}`);
+    expect(await page.$$eval('img', (els) => els.length)).toBe(0);
+    await env.dash.screenshot('insights-saved');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const narrow = await openDashboard(env.browser, env.stack.url, { width: 375 });
+    await narrow.go(`/projects/${env.project}/insights`);
+    await narrow.page.waitForSelector('.saved-insights a');
+    await narrow.screenshot('insights-saved');
+    expect(await seriousA11yViolations(narrow.page)).toEqual([]);
+    await narrow.page.close();
+    await page.click('.saved-insights a');
+    await page.waitForSelector('[data-table="trend-totals"]');
+    expect(await page.$eval('#trend-breakdown', (el) => (el as any).value)).toBe('platform');
+    expect(problemsApartFrom(env.dash.problems)).toEqual([]);
+  });
+
   it("says what is wrong with a definition in the API's words", async () => {
     const { page } = env.dash;
     await env.dash.go(`/projects/${env.project}/insights/trends`);

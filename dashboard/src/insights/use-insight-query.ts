@@ -85,5 +85,11 @@ export function useInsightQuery<R>(api: ApiClient, projectId: string, kind: stri
     [api, projectId, follow, start],
   );
 
-  return { state, start, resume };
+  /** Back to no query (a link without a definition): stops following the current one. */
+  const reset = useCallback(() => {
+    stop();
+    setState({ phase: 'idle', polls: 0 });
+  }, []);
+
+  return { state, start, resume, reset };
 }

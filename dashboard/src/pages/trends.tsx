@@ -10,6 +10,7 @@ import { useAsync } from '../components/async-view';
 import { Field } from '../components/field';
 import { InsightHowComputed } from '../insights/insight-how-computed';
 import { InsightProgress } from '../insights/insight-progress';
+import { SaveInsight } from '../insights/save-insight';
 import type { TrendsResult } from '../insights/insight-types';
 import { readInsightHash, writeInsightHash } from '../insights/hash-state';
 import { TrendChart, TrendTotals } from '../insights/trend-chart';
@@ -125,18 +126,36 @@ export function TrendsPage({ api, params }: PageProps) {
   const [draft, setDraft] = useState<TrendsDraft>(() => (initial.definition === undefined ? emptyDraft() : fromDefinition(initial.definition)));
   const [ran, setRan] = useState<Record<string, unknown> | undefined>(undefined);
   const names = useAsync(() => recentEventNames(api, projectId).catch(() => []), [api, projectId]);
-  const { state, start, resume } = useInsightQuery<TrendsResult>(api, projectId, 'trends', (queryId) =>
+  const { state, start, resume, reset } = useInsightQuery<TrendsResult>(api, projectId, 'trends', (queryId) =>
     writeInsightHash(path, { definition: ran ?? toDefinition(draft), ...(queryId ? { queryId } : {}) }),
   );
-
-  // A shared link runs its definition; a link with a query ID comes back to that query.
+  // Navigations to this page while it is open (a pasted link, back and forward): the page follows the
+  // address. The page's own hash writes (replaceState) fire no hashchange.
+  const [navigations, setNavigations] = useState(0);
   useEffect(() => {
-    if (initial.definition === undefined) return;
-    const definition = toDefinition(fromDefinition(initial.definition));
-    setRan(definition);
-    if (initial.queryId) resume(initial.queryId, definition);
-    else start(definition);
+    const onChange = () => setNavigations((n) => n + 1);
+    addEventListener('hashchange', onChange);
+    return () => removeEventListener('hashchange', onChange);
   }, []);
+
+  // A link with a definition runs it; with a query ID too, it comes back to that query.
+  useEffect(() => {
+    const hash = navigations === 0 ? initial : readInsightHash();
+    if (hash.definition === undefined) {
+      if (navigations > 0) {
+        setDraft(emptyDraft());
+        setRan(undefined);
+        reset();
+      }
+      return;
+    }
+    const shown = fromDefinition(hash.definition);
+    const definition = toDefinition(shown);
+    setDraft(shown);
+    setRan(definition);
+    if (hash.queryId) resume(hash.queryId, definition);
+    else start(definition);
+  }, [navigations]);
 
   function submit(e: Event) {
     e.preventDefault();
@@ -269,6 +288,7 @@ export function TrendsPage({ api, params }: PageProps) {
           {result.lines.every((l) => l.total === 0 || l.total === null) && <p class="empty-state">No events in this range.</p>}
           <TrendChart result={result} />
           <TrendTotals result={result} />
+          <SaveInsight api={api} projectId={projectId} kind="trends" definition={answer.definition} />
           <InsightHowComputed answer={answer}>
             <li>
               <strong>Buckets:</strong>{' '}
