@@ -153,7 +153,23 @@ const Results = z.looseObject({
   comparisons: z.array(z.looseObject({})),
   srm: z.looseObject({}),
   multiple_exposures: z.number().int(),
-  series: z.array(z.looseObject({ date: z.string(), as_of: z.string(), variants: z.array(z.looseObject({})), comparisons: z.array(z.looseObject({})) })),
+  series: z
+    .array(
+      z.looseObject({
+        date: z
+          .string()
+          .describe('The UTC day (YYYY-MM-DD) when interval is "day"; the start of the UTC hour (YYYY-MM-DDTHH:00:00.000Z) when interval is "hour"'),
+        interval: z
+          .enum(['hour', 'day'])
+          .describe('What the point covers: "hour" while the run (start to stop, or to now) is under 3 days, else "day"; every point of a series has the same'),
+        as_of: z
+          .string()
+          .describe('ISO 8601 UTC: the end of the hour or day, or the run’s end for the last point; the point is the cumulative result as of then'),
+        variants: z.array(z.looseObject({})),
+        comparisons: z.array(z.looseObject({})),
+      }),
+    )
+    .describe('The results over time, oldest first: one cumulative point per UTC hour of a run under 3 days, else per UTC day (at most the last 400)'),
   /** How the results were computed: the engine and the exact full-recompute query (docs/identity-and-experiments.md). */
   computation: z.object({ engine: z.enum(['athena', 'duckdb']), query: z.string() }).optional(),
   /** The incremental state after this computation: its committed watermark, whether a slice was committed, whether it counted from raw. */
