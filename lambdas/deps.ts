@@ -16,6 +16,7 @@ import type {
   PlanningBaselines,
   InsightEngine,
   InsightQueryStore,
+  SavedInsightStore,
   ResultsQuery,
   ResultsStore,
 } from './ports';
@@ -45,6 +46,7 @@ export interface Deps {
   insightQueries: InsightQueryStore;
   /** How long an insights request waits for its query before answering 202 (default INSIGHT_WAIT_MS, handlers/insights.ts); tests shorten it. */
   insightWaitMs?: number;
+  savedInsights: SavedInsightStore;
   /** The analyst views (unique_events): Athena views on AWS, made at deploy; locally <data dir>/views.sql. */
   analyticsViews: AnalyticsViews;
   geo: GeoLookup;

@@ -17,6 +17,7 @@ import { PlanRequest } from './handlers/plan';
 import { FunnelsDefinition } from './domain/insights/funnels-definition';
 import { RetentionDefinition } from './domain/insights/retention-definition';
 import { TrendsDefinition } from './domain/insights/trends-definition';
+import { CreateSavedInsight, UpdateSavedInsight } from './domain/insights/saved-insight';
 import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential } from './handlers/experiments-admin';
 import { CreateKey } from './handlers/keys';
 import { CreateProject } from './handlers/projects';
@@ -309,6 +310,14 @@ const RetentionResult = z.object({
     }),
   ),
 });
+const SavedInsight = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  definition: z.unknown().describe("The kind's definition, as its POST .../insights/<kind> takes it"),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
 
 const insightResponses = (result: z.ZodType) => ({
   200: { description: 'The query succeeded: result holds the answer', body: insightAnswer(result) },
@@ -429,6 +438,22 @@ const OPERATIONS: Record<RouteName, Operation> = {
     summary: 'An insight query by its ID: the result once it succeeded (200), its progress while it runs (202)',
     responses: insightResponses(z.unknown().describe("The kind's result, as the kind's POST answers it")),
   },
+  'admin-saved-insights-create': {
+    summary: "Save an insight: a name, the kind and its definition (checked with the kind's schema)",
+    body: CreateSavedInsight,
+    responses: created('The saved insight', SavedInsight),
+  },
+  'admin-saved-insights-list': {
+    summary: "The project's saved insights, the most recently updated first",
+    responses: ok('Saved insights', z.object({ saved_insights: z.array(SavedInsight) })),
+  },
+  'admin-saved-insights-get': { summary: 'A saved insight', responses: ok('The saved insight', SavedInsight) },
+  'admin-saved-insights-update': {
+    summary: 'Rename a saved insight or change its definition',
+    body: UpdateSavedInsight,
+    responses: ok('The saved insight', SavedInsight),
+  },
+  'admin-saved-insights-delete': { summary: 'Delete a saved insight', responses: { 204: { description: 'Deleted' } } },
   'admin-results-get': { summary: 'The latest computed results of an experiment', responses: ok('Results', Results) },
   'admin-results-refresh': {
     summary: 'Recompute the results of an experiment now (202 when it does not finish within 20 s; poll results_url)',

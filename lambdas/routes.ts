@@ -73,6 +73,8 @@ export const DEPENDENCIES = {
   insightEngine: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'RESULTS_ARRIVAL_ALLOWANCE_SECONDS'] },
   /** The insight queries started per project, which are the cache of their answers. */
   insightQueries: { table: 'insight_queries', env: ['TABLE_INSIGHT_QUERIES'] },
+  /** The saved insights of each project. */
+  savedInsights: { table: 'saved_insights', env: ['TABLE_SAVED_INSIGHTS'] },
   /** The analyst views (unique_events): Athena DDL in the workgroup; the grant adds creating and dropping the views in the Glue database. */
   analyticsViews: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'] },
   rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
@@ -260,6 +262,41 @@ export const ROUTES = [
     auth: 'admin',
     uses: INSIGHTS,
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
+    name: 'admin-saved-insights-create',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/saved-insights',
+    auth: 'admin',
+    uses: { ...ADMIN, savedInsights: 'readWrite' },
+  },
+  {
+    name: 'admin-saved-insights-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/saved-insights',
+    auth: 'admin',
+    uses: { ...ADMIN, savedInsights: 'read' },
+  },
+  {
+    name: 'admin-saved-insights-get',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
+    auth: 'admin',
+    uses: { ...ADMIN, savedInsights: 'read' },
+  },
+  {
+    name: 'admin-saved-insights-update',
+    method: 'PATCH',
+    path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
+    auth: 'admin',
+    uses: { ...ADMIN, savedInsights: 'readWrite' },
+  },
+  {
+    name: 'admin-saved-insights-delete',
+    method: 'DELETE',
+    path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
+    auth: 'admin',
+    uses: { ...ADMIN, savedInsights: 'readWrite' },
   },
   {
     name: 'admin-results-get',

@@ -15,9 +15,8 @@ const SECTIONS = [
   { segment: 'install', label: 'Install' },
   { segment: 'events', label: 'Events' },
   { segment: 'users', label: 'Users' },
-  { segment: 'funnels', label: 'Funnels' },
-  { segment: 'retention', label: 'Retention' },
   { segment: 'experiments', label: 'Experiments' },
+  { segment: 'insights', label: 'Insights' },
 ] as const;
 
 export function App({ apiBase, baseUrl }: Endpoints) {

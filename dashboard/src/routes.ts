@@ -5,11 +5,13 @@ import { EventsPage } from './pages/events';
 import { ExperimentEditPage } from './pages/experiment-edit';
 import { ExperimentsPage } from './pages/experiments';
 import { FunnelsPage } from './pages/funnels';
+import { InsightsPage } from './pages/insights';
 import { InstallPage } from './pages/install';
 import { KeysPage } from './pages/keys';
 import { ProjectsPage } from './pages/projects';
 import { ResultsPage } from './pages/results';
 import { RetentionPage } from './pages/retention';
+import { TrendsPage } from './pages/trends';
 import { UsersPage } from './pages/users';
 
 export interface Route {
@@ -25,10 +27,12 @@ export const ROUTES: Route[] = [
   { pattern: '/projects/:projectId/events', title: 'Events', page: EventsPage },
   { pattern: '/projects/:projectId/users', title: 'Users', page: UsersPage },
   { pattern: '/projects/:projectId/users/:userId', title: 'Users', page: UsersPage },
-  { pattern: '/projects/:projectId/funnels', title: 'Funnels', page: FunnelsPage },
-  { pattern: '/projects/:projectId/retention', title: 'Retention', page: RetentionPage },
   { pattern: '/projects/:projectId/experiments', title: 'Experiments', page: ExperimentsPage },
   { pattern: '/projects/:projectId/experiments/new', title: 'New experiment', page: ExperimentEditPage },
   { pattern: '/projects/:projectId/experiments/:experimentId', title: 'Experiment', page: ExperimentEditPage },
   { pattern: '/projects/:projectId/experiments/:experimentId/results', title: 'Results', page: ResultsPage },
+  { pattern: '/projects/:projectId/insights', title: 'Insights', page: InsightsPage },
+  { pattern: '/projects/:projectId/insights/trends', title: 'Trends', page: TrendsPage },
+  { pattern: '/projects/:projectId/insights/funnels', title: 'Funnels', page: FunnelsPage },
+  { pattern: '/projects/:projectId/insights/retention', title: 'Retention', page: RetentionPage },
 ];

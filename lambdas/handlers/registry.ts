@@ -7,6 +7,13 @@ import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
 import { createPlanHandler } from './plan';
 import { createInsightsFunnelsHandler, createInsightsQueryGetHandler, createInsightsRetentionHandler, createInsightsTrendsHandler } from './insights';
+import {
+  createSavedInsightsCreateHandler,
+  createSavedInsightsDeleteHandler,
+  createSavedInsightsGetHandler,
+  createSavedInsightsListHandler,
+  createSavedInsightsUpdateHandler,
+} from './saved-insights';
 import { createUsersGetHandler, createUsersListHandler } from './users';
 import { createResultsGetHandler, createResultsRefreshHandler } from './results';
 import { ExperimentCatalog } from '../services/experiment-catalog';
@@ -47,6 +54,11 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-insights-funnels': createInsightsFunnelsHandler(deps),
     'admin-insights-retention': createInsightsRetentionHandler(deps),
     'admin-insights-query-get': createInsightsQueryGetHandler(deps),
+    'admin-saved-insights-create': createSavedInsightsCreateHandler(deps),
+    'admin-saved-insights-list': createSavedInsightsListHandler(deps),
+    'admin-saved-insights-get': createSavedInsightsGetHandler(deps),
+    'admin-saved-insights-update': createSavedInsightsUpdateHandler(deps),
+    'admin-saved-insights-delete': createSavedInsightsDeleteHandler(deps),
     'admin-results-get': createResultsGetHandler(deps),
     'admin-results-refresh': createResultsRefreshHandler(deps),
   };

@@ -18,3 +18,4 @@ export * from './experiment-store';
 export type * from './recent-users';
 export type * from './planning-baseline';
 export type * from './insights';
+export type * from './saved-insight-store';

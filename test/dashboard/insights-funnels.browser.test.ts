@@ -38,7 +38,7 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
   const setValue = (page: Page, selector: string, value: string) => page.$eval(selector, (el, v) => ((el as any).value = v), value);
 
   async function showFunnel(dash: DashboardPage) {
-    await dash.go(`/projects/${env.project}/funnels`);
+    await dash.go(`/projects/${env.project}/insights/funnels`);
     await dash.page.waitForSelector('#funnel-steps');
     await dash.page.type('#funnel-steps', `view\nsignup\n${BUY}`);
     await setValue(dash.page, '#funnel-from', dayOf(-3));
@@ -48,7 +48,7 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
   }
 
   async function showRetention(dash: DashboardPage) {
-    await dash.go(`/projects/${env.project}/retention`);
+    await dash.go(`/projects/${env.project}/insights/retention`);
     await dash.page.waitForSelector('#retention-start');
     await dash.page.type('#retention-start', 'install');
     await dash.page.type('#retention-return', 'open');
