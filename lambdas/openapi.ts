@@ -14,6 +14,8 @@ import { LIMITS } from './domain/limits';
 import { Query as EventsListQuery } from './handlers/events-list';
 import { UsersListQuery } from './handlers/users';
 import { PlanRequest } from './handlers/plan';
+import { FunnelsDefinition } from './domain/insights/funnels-definition';
+import { RetentionDefinition } from './domain/insights/retention-definition';
 import { TrendsDefinition } from './domain/insights/trends-definition';
 import { CreateSavedInsight, UpdateSavedInsight } from './domain/insights/saved-insight';
 import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential } from './handlers/experiments-admin';
@@ -276,6 +278,38 @@ const TrendsResult = z.object({
   lines: z.array(TrendLine),
 });
 
+const FunnelStepResult = z.object({
+  step: z.number().int(),
+  event: z.string(),
+  where: z.object({ property: z.string(), equals: z.string() }).nullable(),
+  users: z.number().int(),
+  conversion_from_first: z.number().nullable(),
+  conversion_from_previous: z.number().nullable(),
+  drop_off: z.number().int(),
+  median_seconds_from_previous: z.number().nullable(),
+});
+const FunnelsResult = z.object({
+  date_from: z.string(),
+  date_to: z.string(),
+  conversion_window_days: z.number().int(),
+  breakdown: z.object({ by: z.string(), property: z.string().nullable() }).nullable(),
+  groups: z.array(z.object({ breakdown_value: z.string().nullable(), steps: z.array(FunnelStepResult) })),
+});
+const RetentionResult = z.object({
+  interval: z.enum(['day', 'week']),
+  date_from: z.string(),
+  date_to: z.string(),
+  start_event: z.string(),
+  return_event: z.string(),
+  periods: z.number().int(),
+  cohorts: z.array(
+    z.object({
+      cohort: z.string(),
+      users: z.number().int(),
+      periods: z.array(z.object({ period: z.number().int(), users: z.number().int(), share: z.number() })),
+    }),
+  ),
+});
 const SavedInsight = z.object({
   id: z.string(),
   name: z.string(),
@@ -388,6 +422,17 @@ const OPERATIONS: Record<RouteName, Operation> = {
     summary: 'Trends: events, users, sums or averages of up to 5 events per hour, day or week, optionally broken down, with the previous period',
     body: TrendsDefinition,
     responses: insightResponses(TrendsResult),
+  },
+  'admin-insights-funnels': {
+    summary:
+      'Funnels: canonical users through 2 to 6 ordered steps within a conversion window, with conversion, drop-off and median time between steps, optionally broken down',
+    body: FunnelsDefinition,
+    responses: insightResponses(FunnelsResult),
+  },
+  'admin-insights-retention': {
+    summary: 'Retention: cohorts by the day or week users first did a start event, and the share who did a return event in each later day or week',
+    body: RetentionDefinition,
+    responses: insightResponses(RetentionResult),
   },
   'admin-insights-query-get': {
     summary: 'An insight query by its ID: the result once it succeeded (200), its progress while it runs (202)',

@@ -240,6 +240,22 @@ export const ROUTES = [
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
+    name: 'admin-insights-funnels',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/insights/funnels',
+    auth: 'admin',
+    uses: INSIGHTS,
+    timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
+    name: 'admin-insights-retention',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/insights/retention',
+    auth: 'admin',
+    uses: INSIGHTS,
+    timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
     name: 'admin-insights-query-get',
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/insights/queries/{query_id}',

@@ -4,11 +4,13 @@ import type { PageProps } from './page';
 import { EventsPage } from './pages/events';
 import { ExperimentEditPage } from './pages/experiment-edit';
 import { ExperimentsPage } from './pages/experiments';
+import { FunnelsPage } from './pages/funnels';
 import { InsightsPage } from './pages/insights';
 import { InstallPage } from './pages/install';
 import { KeysPage } from './pages/keys';
 import { ProjectsPage } from './pages/projects';
 import { ResultsPage } from './pages/results';
+import { RetentionPage } from './pages/retention';
 import { TrendsPage } from './pages/trends';
 import { UsersPage } from './pages/users';
 
@@ -31,4 +33,6 @@ export const ROUTES: Route[] = [
   { pattern: '/projects/:projectId/experiments/:experimentId/results', title: 'Results', page: ResultsPage },
   { pattern: '/projects/:projectId/insights', title: 'Insights', page: InsightsPage },
   { pattern: '/projects/:projectId/insights/trends', title: 'Trends', page: TrendsPage },
+  { pattern: '/projects/:projectId/insights/funnels', title: 'Funnels', page: FunnelsPage },
+  { pattern: '/projects/:projectId/insights/retention', title: 'Retention', page: RetentionPage },
 ];

@@ -5,7 +5,7 @@
  * Both answer 200 with the result once the query succeeded, 202 while it runs, 502 when it failed.
  */
 import { FUNCTION_DIMENSION, INSIGHT_QUERY_FAILED, METRICS_NAMESPACE } from '../contract/metrics';
-import { INSIGHT_KINDS, insightResult, type InsightKindName } from '../domain/insights/kinds';
+import { INSIGHT_KINDS, insightResult, type InsightKind, type InsightKindName } from '../domain/insights/kinds';
 import { QUERY_ID_SHAPE } from '../domain/insights/query-id';
 import { ApiError, notFound } from '../http/api-error';
 import { json, type HttpEvent, type HttpResult } from '../http/event';
@@ -36,10 +36,21 @@ export function createInsightsTrendsHandler(deps: InsightsDeps) {
   return insightKindHandler('trends', 'admin-insights-trends', deps);
 }
 
+/** POST .../insights/funnels */
+export function createInsightsFunnelsHandler(deps: InsightsDeps) {
+  return insightKindHandler('funnels', 'admin-insights-funnels', deps);
+}
+
+/** POST .../insights/retention */
+export function createInsightsRetentionHandler(deps: InsightsDeps) {
+  return insightKindHandler('retention', 'admin-insights-retention', deps);
+}
+
 function insightKindHandler(kind: InsightKindName, route: string, deps: InsightsDeps) {
   return wrapAdmin(route, deps, async (event) => {
     const project = await requireProject(deps.projects, event);
-    const definition = await jsonBody(event, INSIGHT_KINDS[kind].definition);
+    const schema: InsightKind<unknown>['definition'] = INSIGHT_KINDS[kind].definition;
+    const definition = await jsonBody(event, schema);
     const answer = await loudly(() => runInsight(deps, project, kind, definition, { waitMs: deps.insightWaitMs ?? INSIGHT_WAIT_MS }));
     return respond(event, answer);
   });

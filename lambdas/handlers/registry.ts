@@ -6,7 +6,7 @@ import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
 import { createPlanHandler } from './plan';
-import { createInsightsQueryGetHandler, createInsightsTrendsHandler } from './insights';
+import { createInsightsFunnelsHandler, createInsightsQueryGetHandler, createInsightsRetentionHandler, createInsightsTrendsHandler } from './insights';
 import {
   createSavedInsightsCreateHandler,
   createSavedInsightsDeleteHandler,
@@ -51,6 +51,8 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-experiments-stop': createExperimentsStopHandler(deps),
     'admin-plan-compute': createPlanHandler(deps),
     'admin-insights-trends': createInsightsTrendsHandler(deps),
+    'admin-insights-funnels': createInsightsFunnelsHandler(deps),
+    'admin-insights-retention': createInsightsRetentionHandler(deps),
     'admin-insights-query-get': createInsightsQueryGetHandler(deps),
     'admin-saved-insights-create': createSavedInsightsCreateHandler(deps),
     'admin-saved-insights-list': createSavedInsightsListHandler(deps),

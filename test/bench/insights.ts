@@ -95,6 +95,31 @@ const INSIGHT_QUERIES: BenchQuery[] = [
     yearDaysRead: 366,
     columns: ['dedupe_key', 'event_id', 'user_id', 'received_at', 'name', 'sent_user_id', 'timestamp', 'properties'],
   },
+  {
+    name: 'funnels: 4 steps over the month, 14-day window, by platform',
+    kind: 'funnels',
+    definition: INSIGHT_KINDS.funnels.definition.parse({
+      steps: [{ event: 'page_view' }, { event: 'signup' }, { event: 'add_to_cart' }, { event: 'purchase' }],
+      date_from: FIRST_DAY,
+      date_to: LAST_DAY,
+      breakdown: 'platform',
+    }),
+    yearDaysRead: 366,
+    columns: ['dedupe_key', 'event_id', 'user_id', 'received_at', 'name', 'sent_user_id', 'timestamp', 'platform', 'properties'],
+  },
+  {
+    // The cost line: a year of the same question by week (a daily table spans at most 92 days).
+    name: 'retention: 30 daily cohorts (signup, then page_view)',
+    kind: 'retention',
+    definition: INSIGHT_KINDS.retention.definition.parse({
+      start_event: 'signup',
+      return_event: 'page_view',
+      date_from: FIRST_DAY,
+      date_to: LAST_DAY,
+    }),
+    yearDaysRead: 366,
+    columns: ['dedupe_key', 'event_id', 'user_id', 'received_at', 'name', 'sent_user_id', 'timestamp'],
+  },
 ];
 
 const PLATFORMS = ['ios', 'android', 'web'];

@@ -206,7 +206,7 @@ describe('the planning function (POST .../plan)', () => {
 });
 
 describe('the insights functions (POST .../insights/<kind>, GET .../insights/queries/{query_id})', () => {
-  it.each(['admin-insights-trends', 'admin-insights-query-get'] as const)(
+  it.each(['admin-insights-trends', 'admin-insights-funnels', 'admin-insights-retention', 'admin-insights-query-get'] as const)(
     '%s reads the projects, reads and writes only the insight queries table, queries Athena over the raw tables, and writes nothing else',
     (name) => {
       const statements = statementsOf(s.stack.functions[name]);

@@ -142,7 +142,7 @@ describe('alarms', () => {
   it('alarms on InsightQueryFailed, the metric the insights routes emit for a failed Athena query, for each insights function', () => {
     const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === INSIGHT_QUERY_FAILED);
     const functions = ROUTES.filter((f) => 'insightEngine' in f.uses).map((f) => f.name);
-    expect(functions).toEqual(['admin-insights-trends', 'admin-insights-query-get']);
+    expect(functions).toEqual(['admin-insights-trends', 'admin-insights-funnels', 'admin-insights-retention', 'admin-insights-query-get']);
     expect(found.map((a) => a.Dimensions)).toEqual(functions.map((name) => [{ Name: 'FunctionName', Value: { Ref: id(s.stack.functions[name].fn) } }]));
     for (const alarm of found)
       expect(alarm).toMatchObject({

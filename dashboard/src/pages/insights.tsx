@@ -1,6 +1,6 @@
 /**
- * The project's insights: one page per kind (trends first; funnels and retention add their line to
- * INSIGHT_PAGES), and the saved insights, each a link that opens and runs it (shareable), with Delete.
+ * The project's insights: one page per kind (INSIGHT_PAGES: trends, funnels, retention), and the
+ * saved insights, each a link that opens and runs it (shareable), with Delete.
  */
 import { useState } from 'preact/hooks';
 import { errorText, useAsync } from '../components/async-view';
@@ -17,6 +17,16 @@ export const INSIGHT_PAGES = [
     segment: 'trends',
     title: 'Trends',
     description: 'How many events happened, or how many people did them, per hour, day or week; broken down and against the previous period.',
+  },
+  {
+    segment: 'funnels',
+    title: 'Funnels',
+    description: 'How many people go through steps in order within a window: conversion and drop-off at each step, the time between steps; broken down.',
+  },
+  {
+    segment: 'retention',
+    title: 'Retention',
+    description: 'Of the people who first did something on a day or in a week, how many came back in each later day or week.',
   },
 ];
 

@@ -7,6 +7,8 @@
 import { previousPeriod } from '../../domain/insights/date-range';
 import type { DefinitionOf, InsightKindName } from '../../domain/insights/kinds';
 import type { InsightSqlContext } from './insight-context';
+import { renderFunnels } from './insight-funnels';
+import { renderRetention } from './insight-retention';
 import { renderTrends } from './insight-trends';
 
 export interface InsightQuery<D> {
@@ -20,6 +22,8 @@ export const INSIGHT_QUERIES: { [K in InsightKindName]: InsightQuery<DefinitionO
     render: renderTrends,
     scanDays: (d) => ({ fromDt: d.compare ? previousPeriod(d).date_from : d.date_from, toDt: d.date_to }),
   },
+  funnels: { render: renderFunnels, scanDays: (d) => ({ fromDt: d.date_from, toDt: d.date_to }) },
+  retention: { render: renderRetention, scanDays: (d) => ({ fromDt: d.date_from, toDt: d.date_to }) },
 };
 
 export function insightQuery(kind: InsightKindName): InsightQuery<unknown> {

@@ -12,7 +12,7 @@ import { renderSql, toStoredIso, type SqlParam } from './render';
 const TRENDS = expandIncludes(TRENDS_SQL);
 
 /** A property's JSON path in Trino's bracket form (the definition refused names it cannot carry). */
-const path = (property: string) => `$["${property}"]`;
+export const propertyPath = (property: string) => `$["${property}"]`;
 
 export function trendsParams(definition: TrendsDefinition, context: InsightSqlContext): Record<string, SqlParam> {
   const days = rangeDays(definition.date_from, definition.date_to);
@@ -25,10 +25,10 @@ export function trendsParams(definition: TrendsDefinition, context: InsightSqlCo
     period_days: String(days),
     data_through: toStoredIso(context.dataThrough, 'dataThrough'),
     events: [...new Set(definition.series.map((s) => s.event))],
-    series: definition.series.map((s, i) => JSON.stringify([String(i), s.event, s.property === undefined ? null : path(s.property)])),
+    series: definition.series.map((s, i) => JSON.stringify([String(i), s.event, s.property === undefined ? null : propertyPath(s.property)])),
     interval: definition.interval,
     breakdown: definition.breakdown ?? 'none',
-    breakdown_path: definition.breakdown === 'property' && definition.breakdown_property !== undefined ? path(definition.breakdown_property) : '$',
+    breakdown_path: definition.breakdown === 'property' && definition.breakdown_property !== undefined ? propertyPath(definition.breakdown_property) : '$',
   };
 }
 

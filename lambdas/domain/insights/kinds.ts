@@ -4,6 +4,10 @@
  * of each kind is in lambdas/adapters/sql/insight-kinds.ts, keyed by the same names. Pure.
  */
 import type * as z from 'zod';
+import { FunnelsDefinition } from './funnels-definition';
+import { toFunnelsResult } from './funnels-result';
+import { RetentionDefinition } from './retention-definition';
+import { toRetentionResult } from './retention-result';
 import { TrendsDefinition } from './trends-definition';
 import { toTrendsResult } from './trends-result';
 
@@ -16,6 +20,8 @@ const kind = <D>(k: InsightKind<D>): InsightKind<D> => k;
 
 export const INSIGHT_KINDS = {
   trends: kind({ definition: TrendsDefinition, result: toTrendsResult }),
+  funnels: kind({ definition: FunnelsDefinition, result: toFunnelsResult }),
+  retention: kind({ definition: RetentionDefinition, result: toRetentionResult }),
 } as const;
 
 export type InsightKindName = keyof typeof INSIGHT_KINDS;

@@ -1,0 +1,103 @@
+/**
+ * Retention (issue 25): start and return events, range and interval in a form; the cohort triangle,
+ * with "How this was computed". The definition is in the URL hash (shareable), and a running query
+ * can be left and come back to (insights/use-insight-page.ts).
+ */
+import { ApiError } from '../api';
+import { Field } from '../components/field';
+import type { RetentionResult } from '../insights/funnel-types';
+import { InsightHowComputed } from '../insights/insight-how-computed';
+import { InsightProgress } from '../insights/insight-progress';
+import { RetentionTable } from '../insights/retention-table';
+import { SaveInsight } from '../insights/save-insight';
+import { useInsightPage } from '../insights/use-insight-page';
+import type { PageProps } from '../page';
+import '../insights/insights.css';
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+interface RetentionDefinition {
+  start_event: string;
+  return_event: string;
+  interval: string;
+  date_from: string;
+  date_to: string;
+}
+
+const FIELDS = ['start_event', 'return_event', 'interval', 'date_from', 'date_to'];
+
+export function RetentionPage({ api, params }: PageProps) {
+  const { projectId } = params as { projectId: string };
+  const { state, run, initial } = useInsightPage<RetentionResult, RetentionDefinition>(api, projectId, 'retention');
+  const apiError = state.error instanceof ApiError ? state.error : undefined;
+  const formError = state.phase === 'error' ? (apiError ? (apiError.apartFrom(FIELDS) ?? undefined) : String(state.error)) : undefined;
+  const answer = state.phase === 'done' ? state.answer : undefined;
+  const result = answer?.result;
+  return (
+    <>
+      <h1>Retention</h1>
+      <form
+        class="insight-inline-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = new FormData(e.currentTarget);
+          const text = (name: string) => String(f.get(name) ?? '').trim();
+          run({
+            start_event: text('start_event'),
+            return_event: text('return_event'),
+            interval: text('interval'),
+            date_from: text('date_from'),
+            date_to: text('date_to'),
+          });
+        }}
+      >
+        <Field id="retention-start" label="Start event" error={apiError?.forField('start_event')}>
+          <input name="start_event" type="text" autoComplete="off" defaultValue={initial?.start_event ?? ''} />
+        </Field>
+        <Field id="retention-return" label="Return event" error={apiError?.forField('return_event')}>
+          <input name="return_event" type="text" autoComplete="off" defaultValue={initial?.return_event ?? ''} />
+        </Field>
+        <Field id="retention-interval" label="By" error={apiError?.forField('interval')}>
+          <select name="interval" defaultValue={initial?.interval ?? 'day'}>
+            <option value="day">Day</option>
+            <option value="week">Week</option>
+          </select>
+        </Field>
+        <Field id="retention-from" label="From" error={apiError?.forField('date_from')}>
+          <input name="date_from" type="date" defaultValue={initial?.date_from ?? day(-13)} />
+        </Field>
+        <Field id="retention-to" label="To" error={apiError?.forField('date_to')}>
+          <input name="date_to" type="date" defaultValue={initial?.date_to ?? day(0)} />
+        </Field>
+        <button type="submit" disabled={state.phase === 'starting'}>
+          Show retention
+        </button>
+      </form>
+      {formError !== undefined && (
+        <p class="error" role="alert">
+          {formError}
+        </p>
+      )}
+      <InsightProgress state={state} />
+      {state.phase === 'idle' && <p class="empty-state">Name the events and press Show retention. The link of this page then shows the same table.</p>}
+      {answer && result && (
+        <>
+          {result.cohorts.length === 0 && <p class="empty-state">Nobody did {result.start_event} in this range.</p>}
+          <RetentionTable result={result} />
+          <SaveInsight api={api} projectId={projectId} kind="retention" definition={answer.definition} />
+          <InsightHowComputed answer={answer}>
+            <li>
+              <strong>Cohorts:</strong> each user is in the {result.interval} of their first {result.start_event} in the range
+              {result.interval === 'week' ? ' (weeks start on Monday, UTC)' : ' (UTC)'}.
+            </li>
+            <li>
+              <strong>Returns:</strong> a user counts once in a {result.interval} in which they did {result.return_event} at or after their first{' '}
+              {result.start_event}; {result.interval} 0 is the cohort's own.
+            </li>
+          </InsightHowComputed>
+        </>
+      )}
+    </>
+  );
+}

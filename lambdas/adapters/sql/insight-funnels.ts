@@ -1,0 +1,34 @@
+/**
+ * The funnels query (insight-funnels.sql, its rules included): one text for DuckDB and Athena from a
+ * definition, the project and the data watermark. Pure.
+ */
+import type { FunnelsDefinition } from '../../domain/insights/funnels-definition';
+import { expandIncludes } from './include';
+import type { InsightSqlContext } from './insight-context';
+import FUNNELS_SQL from './insight-funnels.sql';
+import { identitiesFromDt, propertyPath } from './insight-trends';
+import { renderSql, toStoredIso, type SqlParam } from './render';
+
+const FUNNELS = expandIncludes(FUNNELS_SQL);
+
+export function funnelsParams(definition: FunnelsDefinition, context: InsightSqlContext): Record<string, SqlParam> {
+  return {
+    project_id: context.projectId,
+    identities_from_dt: identitiesFromDt(context.projectCreatedAt),
+    from_dt: definition.date_from,
+    to_dt: definition.date_to,
+    data_through: toStoredIso(context.dataThrough, 'dataThrough'),
+    events: [...new Set(definition.steps.map((s) => s.event))],
+    steps: definition.steps.map((s, i) =>
+      JSON.stringify([String(i + 1), s.event, s.where ? propertyPath(s.where.property) : null, s.where ? s.where.equals : null]),
+    ),
+    step_count: String(definition.steps.length),
+    window_days: String(definition.conversion_window_days),
+    breakdown: definition.breakdown ?? 'none',
+    breakdown_path: definition.breakdown === 'property' && definition.breakdown_property !== undefined ? propertyPath(definition.breakdown_property) : '$',
+  };
+}
+
+export function renderFunnels(definition: FunnelsDefinition, context: InsightSqlContext): string {
+  return renderSql(FUNNELS, funnelsParams(definition, context), { ...context.tables });
+}

@@ -1,0 +1,29 @@
+/**
+ * The retention query (insight-retention.sql, its rules included): one text for DuckDB and Athena
+ * from a definition, the project and the data watermark. Pure.
+ */
+import type { RetentionDefinition } from '../../domain/insights/retention-definition';
+import { expandIncludes } from './include';
+import type { InsightSqlContext } from './insight-context';
+import RETENTION_SQL from './insight-retention.sql';
+import { identitiesFromDt } from './insight-trends';
+import { renderSql, toStoredIso, type SqlParam } from './render';
+
+const RETENTION = expandIncludes(RETENTION_SQL);
+
+export function retentionParams(definition: RetentionDefinition, context: InsightSqlContext): Record<string, SqlParam> {
+  return {
+    project_id: context.projectId,
+    identities_from_dt: identitiesFromDt(context.projectCreatedAt),
+    from_dt: definition.date_from,
+    to_dt: definition.date_to,
+    data_through: toStoredIso(context.dataThrough, 'dataThrough'),
+    start_event: definition.start_event,
+    return_event: definition.return_event,
+    interval: definition.interval,
+  };
+}
+
+export function renderRetention(definition: RetentionDefinition, context: InsightSqlContext): string {
+  return renderSql(RETENTION, retentionParams(definition, context), { ...context.tables });
+}
