@@ -169,7 +169,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/users',
     auth: 'admin',
-    uses: { ...ADMIN, recentUsers: 'query' },
+    uses: { ...ADMIN, recentUsers: 'query', identities: 'read' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   { name: 'admin-users-get', method: 'GET', path: '/admin/v1/projects/{project_id}/users/{id}', auth: 'admin', uses: { ...ADMIN, identities: 'read' } },

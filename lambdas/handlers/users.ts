@@ -9,7 +9,7 @@ import { idKeyProblem } from '../domain/id-key-budget';
 import { ApiError, notFound } from '../http/api-error';
 import { json } from '../http/event';
 import { parseWith } from '../http/validate';
-import type { IdentityItem, IdentityStore, ProjectStore, RecentUsers } from '../ports';
+import type { IdentityItem, IdentityStore, ProjectStore, RecentUsers, UserGroup } from '../ports';
 import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_USERS_LISTED = 200;
@@ -35,6 +35,7 @@ export const UsersListQuery = z.object({
 export interface UsersListDeps extends AdminDeps {
   projects: ProjectStore;
   recentUsers: RecentUsers;
+  identities: IdentityStore;
   clock: () => number;
 }
 
@@ -42,7 +43,14 @@ export function createUsersListHandler(deps: UsersListDeps) {
   return wrapAdmin('admin-users-list', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
     const q = parseWith(UsersListQuery, event.queryStringParameters ?? {});
-    const users = await deps.recentUsers.recent(project.id, { search: q.search, limit: q.limit }, deps.clock());
+    const recent = await deps.recentUsers.recent(project.id, { search: q.search, limit: q.limit }, deps.clock());
+    // Each listed user's profile and first seen come from its identity group: one read per listed user (at most MAX_USERS_LISTED).
+    const users = await Promise.all(
+      recent.map(async (user) => ({
+        ...user,
+        ...profileOf(idKeyProblem('id', user.user_id) ? undefined : await deps.identities.group(project.id, user.user_id)),
+      })),
+    );
     return json(200, { users });
   });
 }
@@ -63,6 +71,16 @@ function latest(members: IdentityItem[], field: 'email' | 'name'): string | null
   return best?.value ?? null;
 }
 
+/** A user's email, name and first seen as its identity group says; null where unknown (no group, or no $identify gave it). */
+function profileOf(group: UserGroup | undefined): { email: string | null; name: string | null; first_seen: string | null } {
+  if (!group) return { email: null, name: null, first_seen: null };
+  return {
+    email: latest(group.members, 'email'),
+    name: latest(group.members, 'name'),
+    first_seen: new Date(group.canonical.first_seen_ms).toISOString(),
+  };
+}
+
 export function createUsersGetHandler(deps: UsersDeps) {
   return wrapAdmin('admin-users-get', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
@@ -77,9 +95,7 @@ export function createUsersGetHandler(deps: UsersDeps) {
     return json(200, {
       user_id: group.canonical.id,
       ids,
-      email: latest(group.members, 'email'),
-      name: latest(group.members, 'name'),
-      first_seen: new Date(group.canonical.first_seen_ms).toISOString(),
+      ...profileOf(group),
     });
   });
 }

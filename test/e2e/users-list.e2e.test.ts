@@ -13,12 +13,15 @@ beforeAll(async () => {
   const res = await stack.post('/v1/events', key, {
     events: [
       { name: 'page_viewed', user_id: 'anon-1', timestamp: at(0) },
-      { name: '$identify', user_id: 'grace', timestamp: at(1), properties: { $anonymous_id: 'anon-1', email: 'grace@example.com' } },
-      { name: 'checkout_completed', user_id: 'grace', timestamp: at(2) },
+      { name: '$identify', user_id: 'grace', timestamp: at(1), properties: { $anonymous_id: 'anon-1', email: 'grace@example.com', name: 'Grace Hopper' } },
+      { name: 'checkout_completed', user_id: 'grace', timestamp: at(2), event_id: 'checkout-1' },
       { name: 'page_viewed', user_id: 'anon-2', timestamp: at(3) },
     ],
   });
   expect(res.status, res.text).toBe(204);
+  // A client retry: the same event again, stored as a second raw copy and counted once.
+  const retry = await stack.post('/v1/events', key, { events: [{ name: 'checkout_completed', user_id: 'grace', timestamp: at(2), event_id: 'checkout-1' }] });
+  expect(retry.status, retry.text).toBe(204);
 });
 afterAll(() => stack.stop());
 
@@ -27,10 +30,42 @@ describe('recent users', () => {
     const res = await stack.admin('GET', `/admin/v1/projects/${project}/users`);
     expect(res.status).toBe(200);
     expect(res.body.users).toEqual([
-      { user_id: 'anon-2', ids: ['anon-2'], id_count: 1, events: 1, last_seen: '2026-04-01T08:03:00.000Z' },
-      // The anonymous ID was seen first, so it is the canonical ID; grace is linked to it.
-      { user_id: 'anon-1', ids: ['grace', 'anon-1'], id_count: 2, events: 3, last_seen: '2026-04-01T08:02:00.000Z' },
+      {
+        user_id: 'anon-2',
+        ids: ['anon-2'],
+        id_count: 1,
+        events: 1,
+        last_seen: '2026-04-01T08:03:00.000Z',
+        email: null,
+        name: null,
+        first_seen: expect.any(String),
+      },
+      // The anonymous ID was seen first, so it is the canonical ID; grace is linked to it. The duplicate
+      // copy of checkout_completed counts once: page_viewed + $identify + checkout_completed = 3.
+      {
+        user_id: 'anon-1',
+        ids: ['grace', 'anon-1'],
+        id_count: 2,
+        events: 3,
+        last_seen: '2026-04-01T08:02:00.000Z',
+        email: 'grace@example.com',
+        name: 'Grace Hopper',
+        first_seen: expect.any(String),
+      },
     ]);
+  });
+
+  it("gives each listed user the same email, name and first seen as the user's page", async () => {
+    const list = await stack.admin('GET', `/admin/v1/projects/${project}/users?search=grace`);
+    const page = await stack.admin('GET', `/admin/v1/projects/${project}/users/grace`);
+    expect(page.status).toBe(200);
+    const [user] = list.body.users;
+    expect({ email: user.email, name: user.name, first_seen: user.first_seen }).toEqual({
+      email: page.body.email,
+      name: page.body.name,
+      first_seen: page.body.first_seen,
+    });
+    expect(user.email).toBe('grace@example.com');
   });
 
   it('searches by any ID and honours the limit', async () => {
