@@ -14,6 +14,9 @@ import type {
   RecentEvents,
   RecentUsers,
   PlanningBaselines,
+  InsightEngine,
+  InsightQueryStore,
+  SavedInsightStore,
   ResultsQuery,
   ResultsStore,
 } from './ports';
@@ -38,6 +41,12 @@ export interface Deps {
   recentUsers: RecentUsers;
   /** The planning baseline over the raw event stream (DuckDB locally, Athena on AWS). */
   planningBaselines: PlanningBaselines;
+  /** Insight queries (DuckDB locally, Athena on AWS) and the queries started (DynamoDB), their cache. */
+  insightEngine: InsightEngine;
+  insightQueries: InsightQueryStore;
+  /** How long an insights request waits for its query before answering 202 (default INSIGHT_WAIT_MS, handlers/insights.ts); tests shorten it. */
+  insightWaitMs?: number;
+  savedInsights: SavedInsightStore;
   /** The analyst views (unique_events): Athena views on AWS, made at deploy; locally <data dir>/views.sql. */
   analyticsViews: AnalyticsViews;
   geo: GeoLookup;

@@ -14,6 +14,8 @@ import { LIMITS } from './domain/limits';
 import { Query as EventsListQuery } from './handlers/events-list';
 import { UsersListQuery } from './handlers/users';
 import { PlanRequest } from './handlers/plan';
+import { TrendsDefinition } from './domain/insights/trends-definition';
+import { CreateSavedInsight, UpdateSavedInsight } from './domain/insights/saved-insight';
 import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential } from './handlers/experiments-admin';
 import { CreateKey } from './handlers/keys';
 import { CreateProject } from './handlers/projects';
@@ -151,7 +153,23 @@ const Results = z.looseObject({
   comparisons: z.array(z.looseObject({})),
   srm: z.looseObject({}),
   multiple_exposures: z.number().int(),
-  series: z.array(z.looseObject({ date: z.string(), as_of: z.string(), variants: z.array(z.looseObject({})), comparisons: z.array(z.looseObject({})) })),
+  series: z
+    .array(
+      z.looseObject({
+        date: z
+          .string()
+          .describe('The UTC day (YYYY-MM-DD) when interval is "day"; the start of the UTC hour (YYYY-MM-DDTHH:00:00.000Z) when interval is "hour"'),
+        interval: z
+          .enum(['hour', 'day'])
+          .describe('What the point covers: "hour" while the run (start to stop, or to now) is under 3 days, else "day"; every point of a series has the same'),
+        as_of: z
+          .string()
+          .describe('ISO 8601 UTC: the end of the hour or day, or the run’s end for the last point; the point is the cumulative result as of then'),
+        variants: z.array(z.looseObject({})),
+        comparisons: z.array(z.looseObject({})),
+      }),
+    )
+    .describe('The results over time, oldest first: one cumulative point per UTC hour of a run under 3 days, else per UTC day (at most the last 400)'),
   /** How the results were computed: the engine and the exact full-recompute query (docs/identity-and-experiments.md). */
   computation: z.object({ engine: z.enum(['athena', 'duckdb']), query: z.string() }).optional(),
   /** The incremental state after this computation: its committed watermark, whether a slice was committed, whether it counted from raw. */
@@ -218,6 +236,62 @@ const PlanResponse = z.object({
     .describe('Users needed per variant, control first'),
   users_total: z.number().int().describe('Users needed, all variants together'),
   days: z.number().int().nullable().describe('Whole days to enroll users_total at users_per_day'),
+});
+
+/** An insight query's answer (handlers/insights.ts): the result once it succeeded, its progress while it runs. */
+const insightAnswer = (result: z.ZodType) =>
+  z.object({
+    status: z.enum(['succeeded', 'running']),
+    query_id: z.string().describe('The cache key: sha256 of the query text and data_through; GET poll_url with it'),
+    kind: z.string(),
+    definition: z.unknown().describe('The definition as run, defaults filled in'),
+    result: result.optional().describe('Only when status is succeeded'),
+    data_through: z.string().describe('Arrival watermark: events received after it are not counted (ISO 8601 UTC)'),
+    cached: z.boolean().describe('The query was started by an earlier request for the same text and watermark'),
+    started_at: z.string(),
+    poll_url: z.string(),
+    engine: z.enum(['duckdb', 'athena']),
+    sql: z.string().describe('The exact query text the engine runs'),
+    bytes_scanned: z.number().nullable().describe("Athena's DataScannedInBytes (what it bills); null locally"),
+  });
+
+const TrendLine = z.object({
+  series: z.number().int(),
+  event: z.string(),
+  measure: z.enum(['events', 'users', 'sum', 'average']),
+  property: z.string().nullable(),
+  breakdown_value: z.string().nullable(),
+  values: z.array(z.number().nullable()),
+  total: z.number().nullable(),
+  previous_values: z.array(z.number().nullable()).nullable(),
+  previous_total: z.number().nullable(),
+});
+const TrendsResult = z.object({
+  interval: z.enum(['hour', 'day', 'week']),
+  date_from: z.string(),
+  date_to: z.string(),
+  previous: z.object({ date_from: z.string(), date_to: z.string() }).nullable(),
+  buckets: z.array(z.string()),
+  breakdown: z.object({ by: z.string(), property: z.string().nullable() }).nullable(),
+  lines: z.array(TrendLine),
+});
+
+const SavedInsight = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  definition: z.unknown().describe("The kind's definition, as its POST .../insights/<kind> takes it"),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const insightResponses = (result: z.ZodType) => ({
+  200: { description: 'The query succeeded: result holds the answer', body: insightAnswer(result) },
+  202: {
+    description: 'The query is still running (status "running"): GET poll_url (also in Location) after Retry-After seconds',
+    body: insightAnswer(result),
+  },
+  502: { description: 'The query failed on its engine (the reason is in error); POST the definition again to retry', body: AdminError },
 });
 
 const ok = (description: string, body?: z.ZodType) => ({ 200: { description, ...(body ? { body } : {}) } });
@@ -310,6 +384,31 @@ const OPERATIONS: Record<RouteName, Operation> = {
       },
     },
   },
+  'admin-insights-trends': {
+    summary: 'Trends: events, users, sums or averages of up to 5 events per hour, day or week, optionally broken down, with the previous period',
+    body: TrendsDefinition,
+    responses: insightResponses(TrendsResult),
+  },
+  'admin-insights-query-get': {
+    summary: 'An insight query by its ID: the result once it succeeded (200), its progress while it runs (202)',
+    responses: insightResponses(z.unknown().describe("The kind's result, as the kind's POST answers it")),
+  },
+  'admin-saved-insights-create': {
+    summary: "Save an insight: a name, the kind and its definition (checked with the kind's schema)",
+    body: CreateSavedInsight,
+    responses: created('The saved insight', SavedInsight),
+  },
+  'admin-saved-insights-list': {
+    summary: "The project's saved insights, the most recently updated first",
+    responses: ok('Saved insights', z.object({ saved_insights: z.array(SavedInsight) })),
+  },
+  'admin-saved-insights-get': { summary: 'A saved insight', responses: ok('The saved insight', SavedInsight) },
+  'admin-saved-insights-update': {
+    summary: 'Rename a saved insight or change its definition',
+    body: UpdateSavedInsight,
+    responses: ok('The saved insight', SavedInsight),
+  },
+  'admin-saved-insights-delete': { summary: 'Delete a saved insight', responses: { 204: { description: 'Deleted' } } },
   'admin-results-get': { summary: 'The latest computed results of an experiment', responses: ok('Results', Results) },
   'admin-results-refresh': {
     summary: 'Recompute the results of an experiment now (202 when it does not finish within 20 s; poll results_url)',

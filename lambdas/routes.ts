@@ -69,6 +69,12 @@ export const DEPENDENCIES = {
   recentUsers: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'EVENTS_RETENTION_DAYS'] },
   /** The planning baseline: Athena over the raw events of the look-back's days and the identities, as the results read them. */
   planningBaselines: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'] },
+  /** Insights (docs/decisions/insights.md): Athena over the raw events and identities; the watermark is RESULTS_ARRIVAL_ALLOWANCE_SECONDS back. */
+  insightEngine: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'RESULTS_ARRIVAL_ALLOWANCE_SECONDS'] },
+  /** The insight queries started per project, which are the cache of their answers. */
+  insightQueries: { table: 'insight_queries', env: ['TABLE_INSIGHT_QUERIES'] },
+  /** The saved insights of each project. */
+  savedInsights: { table: 'saved_insights', env: ['TABLE_SAVED_INSIGHTS'] },
   /** The analyst views (unique_events): Athena DDL in the workgroup; the grant adds creating and dropping the views in the Glue database. */
   analyticsViews: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'] },
   rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
@@ -126,6 +132,9 @@ const INGEST = {
   experiments: 'read',
   experimentsCacheMs: 'read',
 } as const;
+
+/** Every insights route: the engine and the queries started (the cache); one route per kind, and the poll. */
+const INSIGHTS = { ...ADMIN, insightEngine: 'query', insightQueries: 'readWrite' } as const;
 
 export const ROUTES = [
   { name: 'ingest-v1', method: 'POST', path: '/v1/events', auth: 'api-key', uses: INGEST, geolocation: true },
@@ -221,6 +230,57 @@ export const ROUTES = [
     auth: 'admin',
     uses: { ...ADMIN, experiments: 'read', planningBaselines: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
+    name: 'admin-insights-trends',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/insights/trends',
+    auth: 'admin',
+    uses: INSIGHTS,
+    timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
+    name: 'admin-insights-query-get',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/insights/queries/{query_id}',
+    auth: 'admin',
+    uses: INSIGHTS,
+    timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
+    name: 'admin-saved-insights-create',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/saved-insights',
+    auth: 'admin',
+    uses: { ...ADMIN, savedInsights: 'readWrite' },
+  },
+  {
+    name: 'admin-saved-insights-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/saved-insights',
+    auth: 'admin',
+    uses: { ...ADMIN, savedInsights: 'read' },
+  },
+  {
+    name: 'admin-saved-insights-get',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
+    auth: 'admin',
+    uses: { ...ADMIN, savedInsights: 'read' },
+  },
+  {
+    name: 'admin-saved-insights-update',
+    method: 'PATCH',
+    path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
+    auth: 'admin',
+    uses: { ...ADMIN, savedInsights: 'readWrite' },
+  },
+  {
+    name: 'admin-saved-insights-delete',
+    method: 'DELETE',
+    path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
+    auth: 'admin',
+    uses: { ...ADMIN, savedInsights: 'readWrite' },
   },
   {
     name: 'admin-results-get',

@@ -13,7 +13,14 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { FUNCTION_DIMENSION, GUARDRAIL_BREACHED, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../lambdas/contract/metrics';
+import {
+  FUNCTION_DIMENSION,
+  GUARDRAIL_BREACHED,
+  INSIGHT_QUERY_FAILED,
+  METRICS_NAMESPACE,
+  RESULTS_BASE_WRITE_FAILED,
+  RESULTS_STATE_WRITE_FAILED,
+} from '../lambdas/contract/metrics';
 
 export interface AlarmsProps {
   api: RestApi;
@@ -30,6 +37,8 @@ export interface AlarmsProps {
    * and report guardrails breached (GuardrailBreached).
    */
   resultsFunctions: Record<string, IFunction>;
+  /** The insights functions: a query that fails on Athena, or an Athena call that throws, is their InsightQueryFailed metric. */
+  insightFunctions: Record<string, IFunction>;
   /** Sends alarm and OK notifications to this address (an SNS topic is created). */
   email?: string;
 }
@@ -128,6 +137,23 @@ export class Alarms extends Construct {
       this.add(`${name}-GuardrailBreached`, breached, {
         threshold: 0,
         description: `${name}: an experiment's guardrail metric moved significantly in its bad direction (log line "guardrail breached" names the project and experiment); review the experiment's results and stop it if the harm is real`,
+      });
+    }
+
+    // Emitted by the insights routes (lambdas/handlers/insights.ts) once per query that fails on
+    // Athena (the log line before it names the project, query and reason) and per Athena call that
+    // throws (the request also answers 5xx, which the API's 5xx-rate alarm counts).
+    for (const [name, fn] of Object.entries(props.insightFunctions)) {
+      const failed = new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: INSIGHT_QUERY_FAILED,
+        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      });
+      this.add(`${name}-InsightQueryFailed`, failed, {
+        threshold: 0,
+        description: `${name}: an insight query failed on Athena or an Athena call failed (the log line "insight query failed" says why); the dashboard shows the error`,
       });
     }
 

@@ -16,6 +16,7 @@ const SECTIONS = [
   { segment: 'events', label: 'Events' },
   { segment: 'users', label: 'Users' },
   { segment: 'experiments', label: 'Experiments' },
+  { segment: 'insights', label: 'Insights' },
 ] as const;
 
 export function App({ apiBase, baseUrl }: Endpoints) {

@@ -4,10 +4,12 @@ import type { PageProps } from './page';
 import { EventsPage } from './pages/events';
 import { ExperimentEditPage } from './pages/experiment-edit';
 import { ExperimentsPage } from './pages/experiments';
+import { InsightsPage } from './pages/insights';
 import { InstallPage } from './pages/install';
 import { KeysPage } from './pages/keys';
 import { ProjectsPage } from './pages/projects';
 import { ResultsPage } from './pages/results';
+import { TrendsPage } from './pages/trends';
 import { UsersPage } from './pages/users';
 
 export interface Route {
@@ -27,4 +29,6 @@ export const ROUTES: Route[] = [
   { pattern: '/projects/:projectId/experiments/new', title: 'New experiment', page: ExperimentEditPage },
   { pattern: '/projects/:projectId/experiments/:experimentId', title: 'Experiment', page: ExperimentEditPage },
   { pattern: '/projects/:projectId/experiments/:experimentId/results', title: 'Results', page: ResultsPage },
+  { pattern: '/projects/:projectId/insights', title: 'Insights', page: InsightsPage },
+  { pattern: '/projects/:projectId/insights/trends', title: 'Trends', page: TrendsPage },
 ];

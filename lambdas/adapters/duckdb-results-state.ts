@@ -110,10 +110,11 @@ export async function countIncrementalDuckDb(
   // enrollment rows are idempotent, their metric rows deduplicated by event, those of sources no
   // longer asked for left out by the slots).
   const metricSources = metricSourceSet(request.metrics);
-  const committed = await readCommitted(dir);
   // The base of another set of metric sources is not read either (domain/results-base.ts baseFor): the
   // state is rebuilt from raw for this set, and its next roll-up replaces that base.
   const dirs = { state: dir, base: baseDir(options.dataDir, request.projectId, request.experimentId) };
+  await dropDayKeyedState(connection, dirs, request);
+  const committed = await readCommitted(dir);
   const committedBase = await readBaseCommit(dirs.base);
   let base = baseFor(committedBase, metricSources);
   // The slices after the base, never before the base's own watermark, as on AWS (startWatermark): a
@@ -184,6 +185,46 @@ export async function countIncrementalDuckDb(
   run.stateBytes = (await Promise.all(read.map(async (f) => (await stat(f)).size))).reduce((a, b) => a + b, 0);
   if (base) run.baseGeneration = base.generation;
   return { ...toCountResult(request, rows), ...(options.rowsRead ? { rowsRead } : {}), incremental: run };
+}
+
+/**
+ * A local state written before goal rows were keyed by hour (issue 22: its files have `on_day`, not
+ * `on_hour`) cannot give the hourly series: delete the experiment's state and base, so this run
+ * rebuilds them from raw (docs/identity-and-experiments.md, "Rebuilding the state"). Reads only the
+ * Parquet footers of the state's files and of the committed base. On AWS no state was ever written before the change.
+ */
+async function dropDayKeyedState(connection: DuckDBConnection, dirs: { state: string; base: string }, request: IncrementalCountRequest): Promise<void> {
+  // The state's slices and the committed base (a generation no commit names is never read).
+  const committedBase = await readBaseCommit(dirs.base);
+  const files = [...(await parquetFilesUnder(dirs.state)), ...(committedBase ? [baseFile(dirs.base, committedBase.generation)] : [])];
+  if (files.length === 0) return;
+  let old: Array<Record<string, unknown>>;
+  try {
+    old = await readRows(
+      connection,
+      `SELECT file_name FROM parquet_schema([${files.map(quoteLiteral).join(', ')}]) GROUP BY file_name HAVING NOT bool_or(name = 'on_hour')`,
+    );
+  } catch {
+    // A file deleted under us (another run rolled its day up): that run wrote the layout of today.
+    return;
+  }
+  if (old.length === 0) return;
+  log('info', 'results state written before hourly series: rebuilding it from raw', {
+    project_id: request.projectId,
+    experiment_id: request.experimentId,
+    files: old.length,
+  });
+  await Promise.all([dirs.state, dirs.base].map((d) => rm(d, { recursive: true, force: true })));
+}
+
+async function parquetFilesUnder(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    return entries.filter((e) => e.isFile() && e.name.endsWith('.parquet')).map((e) => join(e.parentPath, e.name));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
 }
 
 /** The last arrival hour, as the tail's open end. */

@@ -29,3 +29,9 @@ export const FUNCTION_DIMENSION = 'FunctionName';
  * the state files read per run grow by a day's slices for each day it keeps failing. Dimension: FunctionName.
  */
 export const RESULTS_BASE_WRITE_FAILED = 'ResultsBaseWriteFailed';
+
+/**
+ * An insight query that failed on its engine (Athena: FAILED or CANCELLED, with the reason in the
+ * log line before the metric), once per query; the request answers 502. Dimension: FunctionName.
+ */
+export const INSIGHT_QUERY_FAILED = 'InsightQueryFailed';

@@ -13,7 +13,7 @@ export const RESULTS_STATE_COLUMNS = {
   sent_user_id: 'string',
   variant: 'string',
   is_goal: 'boolean',
-  on_day: 'string',
+  on_hour: 'string',
   pending_key: 'string',
   first_key: 'string',
   first_at: 'string',

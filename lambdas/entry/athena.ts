@@ -4,6 +4,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { AthenaAnalyticsViews } from '../adapters/athena-analytics-views';
 import { AthenaRecentEvents } from '../adapters/athena-recent-events';
 import { AthenaPlanningBaselines } from '../adapters/athena-planning-baseline';
+import { AthenaInsightEngine } from '../adapters/athena-insights';
 import { AthenaRecentUsers } from '../adapters/athena-recent-users';
 import { AthenaResultsQuery } from '../adapters/athena-results-query';
 import { S3QueryResultFiles } from '../adapters/s3-query-result-files';
@@ -38,6 +39,14 @@ export const athenaRecentUsers: Wiring<'recentUsers'> = (env) =>
 /** The planning baseline: Athena over the look-back's event partitions and the identities. */
 export const athenaPlanningBaselines: Wiring<'planningBaselines'> = (env) =>
   new AthenaPlanningBaselines(athena(env), { maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
+
+/** Insights: Athena in the workgroup, asynchronously; the watermark is the arrival allowance back. */
+export const athenaInsightEngine: Wiring<'insightEngine'> = (env) =>
+  new AthenaInsightEngine(new AthenaClient({}), {
+    workGroup: env.ATHENA_WORKGROUP,
+    database: env.ATHENA_DATABASE,
+    arrivalAllowanceMs: env.RESULTS_ARRIVAL_ALLOWANCE_SECONDS * 1000,
+  });
 
 /** The analyst views (unique_events), created by the deploy's custom resource in the raw tables' database. */
 export const athenaAnalyticsViews: Wiring<'analyticsViews'> = (env) =>

@@ -19,13 +19,16 @@ import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoResultsStore } from '../store/results-store';
+import { DynamoInsightQueryStore } from '../store/insight-query-store';
+import { DynamoSavedInsightStore } from '../store/saved-insight-store';
 
 /**
  * Dependencies with heavy clients (Athena and its SQL, API Gateway, Secrets Manager): the entries using them pass
  * their wiring (lambdas/entry/athena.ts, lambdas/entry/rate-limits.ts, lambdas/entry/secrets.ts), so the other bundles neither
  * carry nor load them. The type checker asks exactly the functions whose line lists one for it.
  */
-export type SeparatelyWired = 'resultsQuery' | 'recentEvents' | 'recentUsers' | 'planningBaselines' | 'analyticsViews' | 'rateLimits' | 'adminToken';
+export type SeparatelyWired =
+  'resultsQuery' | 'recentEvents' | 'recentUsers' | 'planningBaselines' | 'insightEngine' | 'analyticsViews' | 'rateLimits' | 'adminToken';
 export type Wiring<D extends SeparatelyWired> = (env: LambdaEnv<LambdaEnvName>) => Deps[D];
 type WiringOf<N extends FunctionName> = { [D in UsedBy<N> & SeparatelyWired]: Wiring<D> };
 type WiringArgs<N extends FunctionName> = [UsedBy<N> & SeparatelyWired] extends [never] ? [] : [wiring: WiringOf<N>];
@@ -79,6 +82,9 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('recentEvents')) deps.recentEvents = separately('recentEvents');
   if (uses('recentUsers')) deps.recentUsers = separately('recentUsers');
   if (uses('planningBaselines')) deps.planningBaselines = separately('planningBaselines');
+  if (uses('insightEngine')) deps.insightEngine = separately('insightEngine');
+  if (uses('insightQueries')) deps.insightQueries = new DynamoInsightQueryStore(ddb, env.TABLE_INSIGHT_QUERIES);
+  if (uses('savedInsights')) deps.savedInsights = new DynamoSavedInsightStore(ddb, env.TABLE_SAVED_INSIGHTS);
   if (uses('analyticsViews')) deps.analyticsViews = separately('analyticsViews');
   if (uses('experimentsCacheMs')) deps.experimentsCacheMs = env.EXPERIMENTS_CACHE_SECONDS * 1000;
   if (uses('rateLimits')) deps.rateLimits = separately('rateLimits');

@@ -6,6 +6,14 @@ import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
 import { createPlanHandler } from './plan';
+import { createInsightsQueryGetHandler, createInsightsTrendsHandler } from './insights';
+import {
+  createSavedInsightsCreateHandler,
+  createSavedInsightsDeleteHandler,
+  createSavedInsightsGetHandler,
+  createSavedInsightsListHandler,
+  createSavedInsightsUpdateHandler,
+} from './saved-insights';
 import { createUsersGetHandler, createUsersListHandler } from './users';
 import { createResultsGetHandler, createResultsRefreshHandler } from './results';
 import { ExperimentCatalog } from '../services/experiment-catalog';
@@ -42,6 +50,13 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-experiments-start': createExperimentsStartHandler(deps),
     'admin-experiments-stop': createExperimentsStopHandler(deps),
     'admin-plan-compute': createPlanHandler(deps),
+    'admin-insights-trends': createInsightsTrendsHandler(deps),
+    'admin-insights-query-get': createInsightsQueryGetHandler(deps),
+    'admin-saved-insights-create': createSavedInsightsCreateHandler(deps),
+    'admin-saved-insights-list': createSavedInsightsListHandler(deps),
+    'admin-saved-insights-get': createSavedInsightsGetHandler(deps),
+    'admin-saved-insights-update': createSavedInsightsUpdateHandler(deps),
+    'admin-saved-insights-delete': createSavedInsightsDeleteHandler(deps),
     'admin-results-get': createResultsGetHandler(deps),
     'admin-results-refresh': createResultsRefreshHandler(deps),
   };

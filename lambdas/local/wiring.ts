@@ -11,6 +11,9 @@ import { DuckDbAnalyticsViews } from '../adapters/duckdb-analyst-views';
 import { DuckDbRecentEvents } from '../adapters/duckdb-recent-events';
 import { DuckDbRecentUsers } from '../adapters/duckdb-recent-users';
 import { DuckDbPlanningBaselines } from '../adapters/duckdb-planning-baseline';
+import { DuckDbInsightEngine } from '../adapters/duckdb-insights';
+import { DynamoInsightQueryStore } from '../store/insight-query-store';
+import { DynamoSavedInsightStore } from '../store/saved-insight-store';
 import { DuckDbResultsQuery } from '../adapters/duckdb-results-query';
 import { NO_GEO } from '../adapters/geo-mmdb';
 import { NO_RATE_LIMIT_REGISTRY } from '../adapters/no-rate-limit-registry';
@@ -58,6 +61,9 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     recentEvents: new DuckDbRecentEvents(dataDir),
     recentUsers: new DuckDbRecentUsers(dataDir),
     planningBaselines: new DuckDbPlanningBaselines(dataDir),
+    insightEngine: new DuckDbInsightEngine(dataDir),
+    insightQueries: new DynamoInsightQueryStore(ddb, localTableName(TABLES.insight_queries)),
+    savedInsights: new DynamoSavedInsightStore(ddb, localTableName(TABLES.saved_insights)),
     // The Athena views' stand-in: a DuckDB script in the data directory (written by the server at start).
     analyticsViews: new DuckDbAnalyticsViews(dataDir),
     geo: geo ?? NO_GEO,

@@ -17,3 +17,5 @@ export * from './raw-stream';
 export * from './experiment-store';
 export type * from './recent-users';
 export type * from './planning-baseline';
+export type * from './insights';
+export type * from './saved-insight-store';

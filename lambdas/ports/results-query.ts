@@ -1,5 +1,5 @@
 import type { ExperimentMetric } from '../domain/experiment-metric';
-import type { DayCounts } from '../domain/results-series';
+import type { PeriodCounts, SeriesInterval } from '../domain/results-series';
 
 /** What the results query counts for one experiment run (docs/identity-and-experiments.md, "Experiment results"). */
 export interface CountRequest {
@@ -14,8 +14,11 @@ export interface CountRequest {
   to: string;
   /** The project's created_at: no identity link of the project is older, so older days are not read. */
   projectCreatedAt: string;
-  /** Also return the per-day counts the series cumulates (CountResult.days). */
-  daily?: boolean;
+  /**
+   * Also return the per-period counts the series cumulates (CountResult.periods), by UTC hour or day
+   * (domain/results-series.ts seriesInterval). Absent: none returned.
+   */
+  series?: SeriesInterval;
   /**
    * The experiment's metrics beyond its goal (issue 22), counted by the same query per variant
    * (CountResult.metrics, in this order). Absent or empty: none.
@@ -46,10 +49,10 @@ export interface CountResult {
   /** Canonical users whose enrollment events named more than one variant of this experiment. */
   multipleExposures: number;
   /**
-   * With CountRequest.daily: per variant and UTC day of the run, the users who enrolled and who
-   * converted that day (days without either are absent). Same query, same scan.
+   * With CountRequest.series: per variant and UTC hour or day of the run, the users who enrolled and
+   * who converted in it (periods without either are absent). Same query, same scan.
    */
-  days?: DayCounts[];
+  periods?: PeriodCounts[];
   /** With CountRequest.metrics: one entry per metric, in the request's order. */
   metrics?: MetricCounts[];
   /** Raw rows the engine read (DuckDB locally; Athena reports bytes scanned instead). */

@@ -47,8 +47,8 @@ export async function computeResults(project: Project, experiment: Experiment, d
   // The sample-ratio check tests against the configured weights, in the order of the counts.
   const shares = expectedShares(experiment.variants, experiment.weights);
   const stats = experimentStats(counted.variants, { expectedShares: counted.variants.map((c) => shares[experiment.variants.indexOf(c.variant)]!) });
-  // The series: the same query's per-day counts, cumulated (its last point is these totals).
-  const series = seriesPoints(window, cumulateSeries(window, experiment.variants, counted.days ?? []));
+  // The series: the same query's per-hour or per-day counts, cumulated (its last point is these totals).
+  const series = seriesPoints(window, cumulateSeries(window, experiment.variants, counted.periods ?? []));
   // Every metric (issue 22): the goal's conversion from the same counts, then the experiment's metrics.
   const { metrics, guardrail_breached } = experimentMetricResults(experiment, counted.variants, counted.metrics ?? []);
   if (guardrail_breached) {

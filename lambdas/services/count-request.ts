@@ -1,5 +1,6 @@
 /** What the results query counts for an experiment over a results window (the job, and "how this was computed"). */
 import type { Experiment } from '../domain/experiment';
+import { seriesInterval } from '../domain/results-series';
 import type { CountRequest, Project } from '../ports';
 
 /** The count request of an experiment over a results window (the one compute-results counts). */
@@ -13,7 +14,7 @@ export function countRequestFor(project: Project, experiment: Experiment, window
     from: window.from,
     to: window.to,
     projectCreatedAt: project.created_at,
-    daily: true,
+    series: seriesInterval(window),
     ...(experiment.metrics?.length ? { metrics: experiment.metrics } : {}),
   };
 }

@@ -3,7 +3,8 @@ import { seriesPoints, type SeriesCountsPoint } from '../domain/results-series';
 import type { ExperimentResults, ResultsStore } from '../ports';
 
 /**
- * The stored form: the results without the series' statistics. Each point keeps only its date and
+ * The stored form: the results without the series' statistics. Each point keeps only its date (a day,
+ * or an hour's start: it also says the point's interval) and
  * the cumulative [enrolled, converted] of every variant (configuration order); get() recomputes the
  * statistics (domain/results-series.ts), which are a pure function of the counts. With 26 variants
  * and MAX_SERIES_DAYS points a full series of statistics would be several MB, far over DynamoDB's

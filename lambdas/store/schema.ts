@@ -16,7 +16,7 @@ export interface TableLayout {
   holdsUserData: boolean;
 }
 
-export type TableName = 'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments' | 'results';
+export type TableName = 'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments' | 'results' | 'insight_queries' | 'saved_insights';
 
 export const TABLES: Record<TableName, TableLayout> = {
   projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },
@@ -53,6 +53,19 @@ export const TABLES: Record<TableName, TableLayout> = {
   assignments: { name: 'assignments', partitionKey: 'pk', indexes: [], holdsUserData: true },
   // The latest computed results of each experiment (recomputable from the raw stream).
   results: { name: 'results', partitionKey: 'project_id', sortKey: 'experiment_id', indexes: [], holdsUserData: false },
+  // The insight queries started per project (docs/decisions/insights.md, "Cache"): one item per query
+  // ID (the hash of its text and data watermark), with the engine's execution ID and state; the rows
+  // stay in the engine's result files. Expire after INSIGHT_QUERY_TTL_DAYS (recomputable).
+  insight_queries: {
+    name: 'insight_queries',
+    partitionKey: 'project_id',
+    sortKey: 'query_id',
+    indexes: [],
+    ttlAttribute: 'expires_at',
+    holdsUserData: false,
+  },
+  // The saved insights of each project (name, kind, definition): what a team made, so kept.
+  saved_insights: { name: 'saved_insights', partitionKey: 'project_id', sortKey: 'id', indexes: [], holdsUserData: true },
 };
 
 export const tableEnvVar = (name: TableName) => `TABLE_${name.toUpperCase()}`;

@@ -18,7 +18,7 @@
  * (count(), the reference) and prints, for that run: the raw rows each read and their ratio, the state
  * files and state bytes the incremental count read (base included), the enrolled users and the state
  * bytes per enrolled user, the state files it would read without the base (every slice written so
- * far), and whether both give the same totals and day rows ("equal", or the differences and exit
+ * far), and whether both give the same totals and series rows (hourly on day 1, a run under 3 days; "equal", or the differences and exit
  * code 1). The experiment has five metrics beyond its goal (issue 22): a conversion, two counts, a
  * sum of the purchase amount and the same sum capped at its 99th percentile; "equal" covers them too
  * (sums to 12 significant digits: doubles added in another order), and the base carries their rows.
@@ -36,6 +36,7 @@ import { DuckDbResultsQuery, readRows } from '../../lambdas/adapters/duckdb-resu
 import { quoteLiteral } from '../../lambdas/adapters/sql/render';
 import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
+import { seriesInterval } from '../../lambdas/domain/results-series';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
 import { prng } from '../helpers/prng';
 
@@ -222,7 +223,7 @@ const comparable = (r: CountResult) =>
   JSON.stringify({
     variants: r.variants,
     multipleExposures: r.multipleExposures,
-    days: [...(r.days ?? [])].sort((x, y) => `${x.variant} ${x.day}`.localeCompare(`${y.variant} ${y.day}`)),
+    days: [...(r.periods ?? [])].sort((x, y) => `${x.variant} ${x.period}`.localeCompare(`${y.variant} ${y.period}`)),
     metrics: r.metrics?.map((m) => ({ ...m, variants: m.variants.map((v) => ({ ...v, sum: digits(v.sum), sum_squares: digits(v.sum_squares) })) })),
   });
 
@@ -262,7 +263,8 @@ async function main() {
       from: new Date(FIRST_DAY_MS).toISOString(),
       to: new Date(now).toISOString(),
       projectCreatedAt: new Date(FIRST_DAY_MS - DAY_MS).toISOString(),
-      daily: true,
+      // The product's interval: hourly points on day 1 (a run under 3 days), daily after.
+      series: seriesInterval({ from: new Date(FIRST_DAY_MS).toISOString(), to: new Date(now).toISOString() }),
       metrics: METRICS,
     });
     // Warm DuckDB up (instance creation, extension loading) on a window that is not benchmarked.
@@ -335,7 +337,7 @@ async function main() {
         `WITH rows AS (SELECT *, bool_or(variant IS NOT NULL) OVER (PARTITION BY sent_user_id) AS enrolled_id
            FROM read_parquet(${quoteLiteral(join(base.parentPath, base.name))}))
          SELECT CASE WHEN metric_source IS NOT NULL THEN 'metric event (one per source and event)' WHEN pending_key IS NOT NULL THEN 'pending' WHEN variant IS NOT NULL THEN 'enrollment'
-           WHEN enrolled_id THEN 'goal day of an ID that enrolled under itself' ELSE 'goal day of an ID that never enrolled under itself' END AS kind,
+           WHEN enrolled_id THEN 'goal hour of an ID that enrolled under itself' ELSE 'goal hour of an ID that never enrolled under itself' END AS kind,
            count(*) AS n, count(DISTINCT sent_user_id) AS ids FROM rows GROUP BY kind ORDER BY kind`,
       );
       connection.closeSync();

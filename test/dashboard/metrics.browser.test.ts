@@ -39,7 +39,7 @@ function seededResults(experimentId: string, startedAt: string, metrics: MetricI
     cumulateSeries(
       window,
       ['control', 'treatment'],
-      counts.map((c) => ({ ...c, day: startedAt.slice(0, 10) })),
+      counts.map((c) => ({ ...c, period: startedAt.slice(0, 13) })),
     ),
   );
   const results: ExperimentResults & Record<string, unknown> = {
@@ -242,6 +242,12 @@ describeBrowser('dashboard: metric settings and metric results (issue 22)', () =
     expect(rows[2]![0]).toBe('Errors (count per user, guardrail)\nGuardrail breached');
     expect(rows[2]![7]).toBe('not adjusted');
     expect(await page.$$eval('table[data-table="metrics"] tr.breached', (r) => r.length)).toBe(1);
+    // The verdict follows the primary metric (the goal's conversion) and says so, whatever the
+    // secondary metrics and the breached guardrail show (those have the table and the banner).
+    expect(await text(page, '.verdict-basis')).toContain('The verdict rests on the primary metric: the share of enrolled users who sent purchase');
+    const verdict = await text(page, '.verdicts');
+    expect(verdict).toContain('treatment converts better than control: 13% of 1,000 users against 10% of 1,000 users');
+    expect(verdict).not.toMatch(/Revenue|Errors|guardrail/);
     expect(await text(page, '.metrics-basis')).toContain('Sequential testing is off');
     expect(await text(page, '.metrics-basis')).toContain('corrected with Benjamini–Hochberg');
     expect(await page.$$eval('th', (ths) => ths.map((t) => (t as any).innerText))).toContain('Adjusted p-value (Benjamini–Hochberg)');

@@ -144,7 +144,7 @@ describeBrowser('dashboard: planning calculator and progress toward the planned 
         cumulateSeries(
           window,
           ['control', 'treatment'],
-          counts.map((c) => ({ ...c, day: window.from.slice(0, 10) })),
+          counts.map((c) => ({ ...c, period: window.from.slice(0, 13) })),
         ),
       ),
     };

@@ -107,8 +107,8 @@ describeBrowser('dashboard: the results page decides honestly (issue 22)', () =>
     // Each entry of the legend is a variant's name, nothing else (a live legend showed "Day (UTC) —, control —, treatment —").
     const legend = await page.$$eval('[data-chart="series"] .u-legend .u-series', (entries) => entries.map((e: any) => e.innerText.trim()));
     expect(legend).toEqual(['control', 'treatment']);
-    expect(await text(page, '.results-figure figcaption')).not.toContain('one day so far'); // the interval chart's caption
-    expect(await page.$$eval('figcaption', (c) => c.map((x: any) => x.innerText).join('\n'))).toContain('one day so far');
+    expect(await text(page, '.results-figure figcaption')).not.toContain('one hour so far'); // the interval chart's caption
+    expect(await page.$$eval('figcaption', (c) => c.map((x: any) => x.innerText).join('\n'))).toContain('one hour so far');
     await env.dash.screenshot('results-verdict-one-day');
 
     // Stop: the stored results were computed before it, so they are not final yet.

@@ -145,7 +145,14 @@ describe('incremental results job', () => {
       ['control', 1, 1],
       ['treatment', 1, 0],
     ]);
-    expect(r.series.map((p: any) => p.as_of)).toEqual(['2026-03-10T12:00:00.000Z']);
+    // A 4-hour run: hourly points, the last one as of the stop (its hour starts at the stop).
+    expect(r.series.map((p: any) => p.as_of)).toEqual([
+      '2026-03-10T08:59:59.999Z',
+      '2026-03-10T09:59:59.999Z',
+      '2026-03-10T10:59:59.999Z',
+      '2026-03-10T11:59:59.999Z',
+      '2026-03-10T12:00:00.000Z',
+    ]);
     // The state never takes in anything received after the stop.
     expect(committedWatermark(id)).toBe('2026-03-10T12:00:00.000Z');
   });

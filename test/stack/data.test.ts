@@ -63,7 +63,7 @@ async function jobQueries(): Promise<string[]> {
       from: '2026-03-02T00:00:00.000Z',
       to: '2026-03-20T12:00:00.000Z',
       projectCreatedAt: '2026-02-01T00:00:00.000Z',
-      daily: true,
+      series: 'day',
       now: '2026-03-20T12:00:00.000Z',
     });
   } finally {

@@ -205,6 +205,29 @@ describe('the planning function (POST .../plan)', () => {
   });
 });
 
+describe('the insights functions (POST .../insights/<kind>, GET .../insights/queries/{query_id})', () => {
+  it.each(['admin-insights-trends', 'admin-insights-query-get'] as const)(
+    '%s reads the projects, reads and writes only the insight queries table, queries Athena over the raw tables, and writes nothing else',
+    (name) => {
+      const statements = statementsOf(s.stack.functions[name]);
+      const actions = statements.flatMap((st) => asArray(st.Action));
+      const dynamo = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('dynamodb:')));
+      const writes = dynamo.filter((st) => asArray(st.Action).some((a) => DYNAMO_WRITE.includes(a)));
+      expect(writes.map((st) => JSON.stringify(st.Resource))).toEqual([JSON.stringify({ 'Fn::GetAtt': [logicalId(s.stack.tables.insight_queries), 'Arn'] })]);
+      const read = dynamo.map((st) => JSON.stringify(st.Resource)).join();
+      expect(read).toContain(logicalId(s.stack.tables.projects));
+      for (const table of ['results', 'events', 'identities', 'api_keys', 'assignments', 'experiments'] as const) {
+        expect(read, table).not.toContain(logicalId(s.stack.tables[table]));
+      }
+      expect(actions.some((a) => a.startsWith('firehose:'))).toBe(false);
+      expect(actions).toEqual(expect.arrayContaining(['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults']));
+      const rawWrites = statements.filter((st) => asArray(st.Action).includes('s3:PutObject') && mentions(st.Resource, logicalId(s.stack.raw.bucket)));
+      expect(rawWrites).toHaveLength(0);
+      expect(JSON.stringify(statements.map((st) => st.Resource))).not.toContain(JSON.stringify({ Ref: logicalId(s.stack.analytics.resultsState) }));
+    },
+  );
+});
+
 describe('grants from what the results job does: INSERT INTO the projected state table', () => {
   // What Athena's Hive metastore may call for the partitions an INSERT INTO writes: it looks them up
   // (singly or in batches) and creates or updates them, even under partition projection

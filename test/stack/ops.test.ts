@@ -6,7 +6,13 @@ import { Schedule } from 'aws-cdk-lib/aws-events';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AWS_CALL_LIMITS } from '../../lambdas/contract/aws-call-limits';
 import { ORIGIN_VERIFY_HEADER } from '../../lambdas/contract/gateway';
-import { GUARDRAIL_BREACHED, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../../lambdas/contract/metrics';
+import {
+  GUARDRAIL_BREACHED,
+  INSIGHT_QUERY_FAILED,
+  METRICS_NAMESPACE,
+  RESULTS_BASE_WRITE_FAILED,
+  RESULTS_STATE_WRITE_FAILED,
+} from '../../lambdas/contract/metrics';
 import { JOBS, ROUTES } from '../../lambdas/routes';
 import { TABLES } from '../../lambdas/store/schema';
 import { RAW_STREAMS } from '../../lib/raw-streams';
@@ -132,6 +138,21 @@ describe('alarms', () => {
         expect(alarm).toMatchObject({ Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
     },
   );
+
+  it('alarms on InsightQueryFailed, the metric the insights routes emit for a failed Athena query, for each insights function', () => {
+    const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === INSIGHT_QUERY_FAILED);
+    const functions = ROUTES.filter((f) => 'insightEngine' in f.uses).map((f) => f.name);
+    expect(functions).toEqual(['admin-insights-trends', 'admin-insights-query-get']);
+    expect(found.map((a) => a.Dimensions)).toEqual(functions.map((name) => [{ Name: 'FunctionName', Value: { Ref: id(s.stack.functions[name].fn) } }]));
+    for (const alarm of found)
+      expect(alarm).toMatchObject({
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+  });
 
   it('alarms on a guardrail breached, on the metric the results job and the refresh route emit, for an hour after each', () => {
     const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === GUARDRAIL_BREACHED);

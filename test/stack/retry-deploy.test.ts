@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { TallyStack, type TallyStackProps } from '../../lib/tally-stack';
 import { Template } from 'aws-cdk-lib/assertions';
 import { synthStack, testApp } from './synth';
+import { TABLES } from '../../lambdas/store/schema';
 
 type Resources = Record<string, { Type: string; DeletionPolicy?: string; Properties?: Record<string, unknown> }>;
 
@@ -128,10 +129,13 @@ describe('nothing blocks the rollback of a failed first create', () => {
     const protectedTables = Object.values(resourcesOf('Tally', { deletionProtection: true })).filter(
       (r) => r.Type === 'AWS::DynamoDB::Table' && r.Properties?.DeletionProtectionEnabled === true,
     );
-    expect(protectedTables).toHaveLength(5);
+    // The tables holding user data (projects, keys, identities, experiments, assignments, saved insights).
+    const userData = Object.values(TABLES).filter((t) => t.holdsUserData).length;
+    expect(userData).toBe(6);
+    expect(protectedTables).toHaveLength(userData);
     expect(Object.values(resourcesOf('Tally')).filter((r) => r.Properties?.DeletionProtectionEnabled === true)).toEqual([]);
     // The same template would block a first create's rollback: the check fails on it.
-    expect(blockersOfFirstRollback(resourcesOf('Tally', { deletionProtection: true }), false)).toHaveLength(5);
+    expect(blockersOfFirstRollback(resourcesOf('Tally', { deletionProtection: true }), false)).toHaveLength(userData);
     expect(blockersOfFirstRollback(resourcesOf('Tally', { deletionProtection: true }), true)).toEqual([]);
   });
 

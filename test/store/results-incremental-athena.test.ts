@@ -50,7 +50,7 @@ const REQUEST: CountRequest = {
   from: '2026-03-02T00:00:00.000Z',
   to: '2026-03-20T12:00:00.000Z',
   projectCreatedAt: '2026-02-01T08:00:00.000Z',
-  daily: true,
+  series: 'day',
 };
 const METRICS: ExperimentMetric[] = [
   { name: 'Orders', event: 'purchase', kind: 'count', role: 'secondary' },
@@ -94,7 +94,7 @@ describe('the incremental results SQL for Athena', () => {
     expect(sql).toContain(`'2026-03-20T10:50:00.000Z' AS slice_lo`);
     expect(sql).toContain(`'exp-1' AS experiment_id`);
     expect(sql).toContain(`'2026-03-20' AS dt`);
-    expect(sql.trim().split('\n').at(-1)).toBe('GROUP BY sent_user_id, variant, is_goal, on_day, pending_key, metric_source, event_key');
+    expect(sql.trim().split('\n').at(-1)).toBe('GROUP BY sent_user_id, variant, is_goal, on_hour, pending_key, metric_source, event_key');
     // Without metrics, the base slot alone: the enrollment and goal rows.
     expect(sql).toContain(`FROM UNNEST(ARRAY['[]']) AS slots (metric)`);
     for (const duckOnly of DUCK_ONLY) expect(sql, duckOnly).not.toContain(duckOnly);
@@ -235,7 +235,7 @@ describe('AthenaResultsQuery.countIncremental (mocked Athena)', () => {
       if (sql.startsWith('SELECT max(slice_hi)')) return table(['watermark'], [[options.stored]]);
       if (sql.startsWith('WITH tail')) {
         return table(
-          ['variant', 'on_day', 'enrolled', 'converted', 'multiple_exposures'],
+          ['variant', 'period', 'enrolled', 'converted', 'multiple_exposures'],
           [
             ['a', null, '10', '4', '1'],
             ['b', null, '12', '7', '1'],
@@ -268,7 +268,7 @@ describe('AthenaResultsQuery.countIncremental (mocked Athena)', () => {
       { variant: 'a', enrolled: 10, converted: 4 },
       { variant: 'b', enrolled: 12, converted: 7 },
     ]);
-    expect(result.days).toHaveLength(2);
+    expect(result.periods).toHaveLength(2);
     expect(result.bytesScanned).toBe(4000);
   });
 
@@ -350,7 +350,7 @@ describe('AthenaResultsQuery.countIncremental with the base (mocked Athena and S
       const rows = sql.startsWith('SELECT max(slice_hi)')
         ? [['watermark'], [options.stored]]
         : [
-            ['variant', 'on_day', 'enrolled', 'converted', 'multiple_exposures'],
+            ['variant', 'period', 'enrolled', 'converted', 'multiple_exposures'],
             ['a', null, '3', '1', '0'],
           ];
       return {

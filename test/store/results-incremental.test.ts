@@ -12,16 +12,18 @@
  * sum capped at its 90th percentile, and halfway through the experiment a metric added (a new
  * metric source: the state is rebuilt for the new set).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
-import { baseDir } from '../../lambdas/adapters/duckdb-results-state';
+import { baseDir, stateDir } from '../../lambdas/adapters/duckdb-results-state';
 import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
+import { seriesInterval, type SeriesInterval } from '../../lambdas/domain/results-series';
 import { storedEventFixture } from '../helpers/stored-event';
 import { prng } from '../helpers/prng';
 
@@ -182,7 +184,12 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
   ];
   /** Added on day 3: a source the state has not summarised until then. */
   const ADDED: ExperimentMetric = { name: 'Views', event: 'page_view', kind: 'count', role: 'secondary', cap: 0.5 };
-  const request = (to: number): CountRequest => ({
+  /**
+   * The series' interval is the product's (seriesInterval: hourly for the first 3 days) unless given:
+   * the loop below also asks later runs for hourly rows, so the state's goal hours are shown exact
+   * after roll-ups into the base too.
+   */
+  const request = (to: number, series: SeriesInterval = seriesInterval({ from: iso(START), to: iso(to) })): CountRequest => ({
     projectId: PROJECT,
     experimentId: EXPERIMENT_ID,
     experimentName: 'Hero Banner',
@@ -191,7 +198,7 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     from: iso(START),
     to: iso(to),
     projectCreatedAt: iso(START - 2 * DAY),
-    daily: true,
+    series,
     metrics: to < START + 3 * DAY ? METRICS : [...METRICS, ADDED],
   });
   // Sums of doubles in another order may differ in the last bits: compared to 12 significant digits.
@@ -199,7 +206,7 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
   const comparable = (r: CountResult) => ({
     variants: r.variants,
     multipleExposures: r.multipleExposures,
-    days: [...(r.days ?? [])].sort((x, y) => `${x.variant} ${x.day}`.localeCompare(`${y.variant} ${y.day}`)),
+    days: [...(r.periods ?? [])].sort((x, y) => `${x.variant} ${x.period}`.localeCompare(`${y.variant} ${y.period}`)),
     metrics: r.metrics?.map((m) => ({ ...m, variants: m.variants.map((v) => ({ ...v, sum: digits(v.sum), sum_squares: digits(v.sum_squares) })) })),
   });
 
@@ -207,11 +214,23 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     let committed = 0;
     let enrolled = 0;
     let generationBefore: string | undefined;
-    for (let now = START + 6 * HOUR; now <= START + 6 * DAY; now += 6 * HOUR) {
+    let hourly = 0;
+    for (let now = START + 6 * HOUR, run = 0; now <= START + 6 * DAY; now += 6 * HOUR, run++) {
       deliverUntil(now);
-      const incremental = await query.countIncremental({ ...request(now), now: iso(now) });
-      const full = await query.count(request(now));
+      // Runs of 3 days and more alternate between the product's daily rows and hourly ones.
+      const series = now < START + 3 * DAY || run % 2 === 0 ? 'hour' : 'day';
+      const incremental = await query.countIncremental({ ...request(now, series), now: iso(now) });
+      const full = await query.count(request(now, series));
       expect(comparable(incremental), iso(now)).toEqual(comparable(full));
+      if (series === 'hour') {
+        hourly++;
+        // Hours, and more of them than days: the series is finer, not merely renamed.
+        expect(
+          full.periods!.every((p) => /^\d{4}-\d{2}-\d{2}T\d{2}$/.test(p.period)),
+          iso(now),
+        ).toBe(true);
+        expect(new Set(full.periods!.map((p) => p.period)).size, iso(now)).toBeGreaterThan(new Set(full.periods!.map((p) => p.period.slice(0, 10))).size);
+      }
       expect(incremental.incremental.fullRecompute).toBe(false);
       // The raw rows read follow the new files (about 6 hours' worth, read twice at most: the slice and
       // the newest files), not the window.
@@ -230,6 +249,7 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
       enrolled = full.variants.reduce((n, v) => n + v.enrolled, 0);
     }
     expect(committed).toBe(24);
+    expect(hourly).toBeGreaterThan(12);
     // The data is not degenerate: most users enrolled, some converted and some saw two variants.
     expect(enrolled).toBeGreaterThan(USERS / 2);
   });
@@ -285,5 +305,28 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     const incremental = await query.countIncremental(final);
     expect(incremental.incremental).toMatchObject({ fullRecompute: true, committed: false });
     expect(comparable(incremental)).toEqual(comparable(await query.count(request(stoppedAt))));
+  });
+
+  it('rebuilds from raw a state written before goal rows were keyed by hour (on_day), so the hourly series stays exact', async () => {
+    // Rewrite every state and base file of the experiment as the day-keyed layout wrote it.
+    const duck = await DuckDBInstance.create(':memory:');
+    const connection = await duck.connect();
+    const files = [stateDir(dataDir, PROJECT, EXPERIMENT_ID), baseDir(dataDir, PROJECT, EXPERIMENT_ID)].flatMap((dir) =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && e.name.endsWith('.parquet') && !e.parentPath.endsWith('-orphan'))
+        .map((e) => join(e.parentPath, e.name)),
+    );
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      await connection.run(
+        `COPY (SELECT * EXCLUDE (on_hour), substr(on_hour, 1, 10) AS on_day FROM read_parquet('${file}')) TO '${file}.old' (FORMAT parquet)`,
+      );
+      renameSync(`${file}.old`, file);
+    }
+    connection.closeSync();
+    const to = START + 6 * DAY + 12 * HOUR;
+    const incremental = await query.countIncremental({ ...request(to, 'hour'), now: iso(START + 7 * DAY) });
+    expect(incremental.incremental).toMatchObject({ previousWatermark: iso(START - 2 * DAY), fullRecompute: false });
+    expect(comparable(incremental)).toEqual(comparable(await query.count(request(to, 'hour'))));
   });
 });

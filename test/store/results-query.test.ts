@@ -377,13 +377,13 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
   });
 
   it('returns, with daily, each variant’s enrollments and first conversions per UTC day from the same query (the series’ counts)', async () => {
-    const result = await results.count({ ...REQUEST, daily: true });
+    const result = await results.count({ ...REQUEST, series: 'day' });
     expect(result.variants).toEqual((await results.count(REQUEST)).variants);
     const byDay = (variant: string) =>
       result
-        .days!.filter((d) => d.variant === variant)
-        .sort((x, y) => x.day.localeCompare(y.day))
-        .map((d) => [d.day, d.enrolled, d.converted]);
+        .periods!.filter((d) => d.variant === variant)
+        .sort((x, y) => x.period.localeCompare(y.period))
+        .map((d) => [d.period, d.enrolled, d.converted]);
     // a: c3, d8, same-ms, at-from, bogus-2nd enroll on 03-02, d8 and same-ms convert that day; sp enrolls
     // on 03-03 and c3 (enrolled 03-02, goal under c1) converts then; sp converts on 03-04.
     expect(byDay('a')).toEqual([
@@ -524,15 +524,15 @@ describe('copies of an event in the raw files count once (DuckDB, full and incre
 
   it('the full count reads each event once: the copy received first', async () => {
     expect(await results.count(REQUEST)).toMatchObject(expected);
-    const series = (await results.count({ ...REQUEST, daily: true })).days!;
+    const series = (await results.count({ ...REQUEST, series: 'day' })).periods!;
     expect(series.filter((d) => d.enrolled > 0 || d.converted > 0)).toEqual([
-      { variant: 'a', day: '2026-03-02', enrolled: 2, converted: 1 },
-      { variant: 'b', day: '2026-03-02', enrolled: 1, converted: 0 },
+      { variant: 'a', period: '2026-03-02', enrolled: 2, converted: 1 },
+      { variant: 'b', period: '2026-03-02', enrolled: 1, converted: 0 },
     ]);
   });
 
   it('the incremental count agrees when the copies fall in one slice', async () => {
-    const incremental = await results.countIncremental({ ...REQUEST, daily: true, experimentId: 'exp-copies', now: '2026-03-05T00:00:00.000Z' });
+    const incremental = await results.countIncremental({ ...REQUEST, series: 'day', experimentId: 'exp-copies', now: '2026-03-05T00:00:00.000Z' });
     expect(incremental).toMatchObject(expected);
     expect(incremental.incremental).toMatchObject({ committed: true, fullRecompute: false });
   });
@@ -651,10 +651,10 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
     expect(athena.commandCalls(StartQueryExecutionCommand)).toHaveLength(1);
   });
 
-  it('maps day rows (on_day set) to days when asked, totals rows to variants', async () => {
+  it('maps period rows (period set: a day, or an hour YYYY-MM-DDTHH) to periods when asked, totals rows to variants', async () => {
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
     athena.on(GetQueryExecutionCommand).resolves(state('SUCCEEDED') as never);
-    const columns = ['variant', 'on_day', 'enrolled', 'converted', 'multiple_exposures'];
+    const columns = ['variant', 'period', 'enrolled', 'converted', 'multiple_exposures'];
     const dayMetadata = { ColumnInfo: columns.map((Name) => ({ Name, Type: 'varchar' })) };
     const nullDay = (variant: string, ...values: string[]) => ({ Data: [{ VarCharValue: variant }, {}, ...values.map((v) => ({ VarCharValue: v }))] });
     athena.on(GetQueryResultsCommand).resolves({
@@ -664,22 +664,22 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
           { Data: columns.map((c) => ({ VarCharValue: c })) },
           nullDay('a', '3', '1', '0'),
           row('a', '2026-03-02', '2', '0', '0'),
-          row('a', '2026-03-03', '1', '1', '0'),
+          row('a', '2026-03-03T07', '1', '1', '0'),
           nullDay('b', '0', '0', '0'),
         ],
       },
     } as GetQueryResultsCommandOutput);
     const query = new AthenaResultsQuery(client(), { workGroup: 'w', pollMs: 1 });
-    const result = await query.count({ ...REQUEST, daily: true });
+    const result = await query.count({ ...REQUEST, series: 'day' });
     expect(result.variants).toEqual([
       { variant: 'a', enrolled: 3, converted: 1 },
       { variant: 'b', enrolled: 0, converted: 0 },
     ]);
-    expect(result.days).toEqual([
-      { variant: 'a', day: '2026-03-02', enrolled: 2, converted: 0 },
-      { variant: 'a', day: '2026-03-03', enrolled: 1, converted: 1 },
+    expect(result.periods).toEqual([
+      { variant: 'a', period: '2026-03-02', enrolled: 2, converted: 0 },
+      { variant: 'a', period: '2026-03-03T07', enrolled: 1, converted: 1 },
     ]);
-    expect((await query.count(REQUEST)).days).toBeUndefined();
+    expect((await query.count(REQUEST)).periods).toBeUndefined();
   });
 
   it('maps metric rows (Athena returns every value as text) to metrics in the request order, zeros for a variant without rows', async () => {
@@ -690,7 +690,7 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
     const [, revenue, carts] = metricSlots(metrics);
     athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
     athena.on(GetQueryExecutionCommand).resolves(state('SUCCEEDED') as never);
-    const columns = ['variant', 'on_day', 'metric', 'enrolled', 'converted', 'multiple_exposures', 'metric_sum', 'metric_sum_squares', 'metric_min'];
+    const columns = ['variant', 'period', 'metric', 'enrolled', 'converted', 'multiple_exposures', 'metric_sum', 'metric_sum_squares', 'metric_min'];
     const line = (...values: Array<string | undefined>) => ({ Data: values.map((v) => (v === undefined ? {} : { VarCharValue: v })) });
     athena.on(GetQueryResultsCommand).resolves({
       ResultSet: {

@@ -238,7 +238,7 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
           {results.series.length > 0 ? (
             <SeriesChart series={results.series} variants={results.variants.map((v) => v.variant)} />
           ) : (
-            <p class="empty-state">No daily series yet: it appears with the next computation.</p>
+            <p class="empty-state">No series yet: it appears with the next computation.</p>
           )}
         </>
       )}

@@ -1,7 +1,8 @@
 /**
  * The results charts (uPlot): each treatment's difference to control with its 95% interval, and the
- * cumulative conversion rate per variant over time (the response's `series`). Each chart has a
- * caption and its numbers as a table, the text alternative of the canvas.
+ * cumulative conversion rate per variant over time (the response's `series`: one point per UTC hour
+ * while the run is under 3 days, else per UTC day). Each chart has a caption and its numbers as a
+ * table, the text alternative of the canvas.
  */
 import { useMemo } from 'preact/hooks';
 import type uPlot from 'uplot';
@@ -10,6 +11,7 @@ import type { Comparison, SeriesPoint } from '../admin-types';
 import { NumbersTable } from './numbers-table';
 import { UPlotChart, variantColor } from './uplot-chart';
 
+const HOUR_SECONDS = 3_600;
 const DAY_SECONDS = 86_400;
 const pp = (rate: number | null) => (rate === null ? null : rate * 100);
 
@@ -118,25 +120,35 @@ export function IntervalChart({ comparisons }: { comparisons: Comparison[] }) {
 }
 
 export function SeriesChart({ series, variants }: { series: SeriesPoint[]; variants: string[] }) {
+  const hourly = series[0]?.interval === 'hour';
   const { options, data } = useMemo(() => {
-    const xs = series.map((p) => Date.parse(`${p.date}T00:00:00Z`) / 1000);
+    const step = hourly ? HOUR_SECONDS : DAY_SECONDS;
+    // An hourly point's date is the hour's start (an ISO time), a daily one's the day.
+    const xs = series.map((p) => Date.parse(hourly ? p.date : `${p.date}T00:00:00Z`) / 1000);
     const data: uPlot.AlignedData = [xs, ...variants.map((name) => series.map((p) => pp(p.variants.find((v) => v.variant === name)?.conversion_rate ?? null)))];
     const options: Omit<uPlot.Options, 'width' | 'height'> = {
-      // The legend names the variants only: a live legend shows the value under the cursor, and with
-      // no cursor over the chart (always, on a screenshot or a first look) its values are placeholders.
+      // The legend names the variants only (uPlot's legend.live: false leaves out the x series and the
+      // values): a live legend shows the value under the cursor, and with no cursor over the chart
+      // (always, on a screenshot or a first look) its values are placeholders ("—").
       legend: { live: false },
       scales: {
-        // Fixed to the run's days plus half a day either side: one or two points are not spread over
-        // years by the automatic time range, and the axis shows UTC days.
-        x: { time: false, auto: false, min: (xs[0] ?? 0) - DAY_SECONDS / 2, max: (xs[xs.length - 1] ?? 0) + DAY_SECONDS / 2 },
+        // Fixed to the run's hours or days plus half of one either side: one or two points are not
+        // spread over years by the automatic time range, and the axis shows UTC hours or days.
+        x: { time: false, auto: false, min: (xs[0] ?? 0) - step / 2, max: (xs[xs.length - 1] ?? 0) + step / 2 },
         y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil((max ?? 0) * 1.1))] },
       },
-      axes: [
-        { splits: () => daySplits(xs), values: (_u, splits) => splits.map((v) => new Date(v * 1000).toISOString().slice(5, 10)) },
-        { label: 'Conversion rate (%)', values: (_u, splits) => splits.map((v) => `${Number(v.toFixed(2))}%`), size: 56 },
-      ],
+      axes: hourly
+        ? [
+            // Two lines: the hour, and the day under the first tick and wherever the day changes.
+            { splits: () => hourSplits(xs), values: (_u, splits) => hourLabels(splits), size: 48 },
+            { label: 'Conversion rate (%)', values: (_u, splits) => splits.map((v) => `${Number(v.toFixed(2))}%`), size: 56 },
+          ]
+        : [
+            { splits: () => daySplits(xs), values: (_u, splits) => splits.map((v) => new Date(v * 1000).toISOString().slice(5, 10)) },
+            { label: 'Conversion rate (%)', values: (_u, splits) => splits.map((v) => `${Number(v.toFixed(2))}%`), size: 56 },
+          ],
       series: [
-        { label: 'Day (UTC)', value: (_u: uPlot, v: number | null) => (v === null ? '—' : new Date(v * 1000).toISOString().slice(0, 10)) },
+        { label: hourly ? 'Hour (UTC)' : 'Day (UTC)' },
         ...variants.map((name, i) => ({
           label: name,
           stroke: variantColor(i),
@@ -147,20 +159,26 @@ export function SeriesChart({ series, variants }: { series: SeriesPoint[]; varia
       ],
     };
     return { options, data };
-  }, [series, variants]);
+  }, [series, variants, hourly]);
+  const unit = hourly ? 'hour' : 'day';
   return (
     <figure class="results-figure">
       <figcaption>
-        Cumulative conversion rate per variant, one point per UTC day of the run
-        {series.length === 1 ? ': one day so far, so one point per variant (the lines start with the second day).' : '.'}
+        Cumulative conversion rate per variant, one point per UTC {unit} of the run
+        {hourly ? ' (hourly while the run is under 3 days, then daily)' : ''}
+        {series.length === 1 ? `: one ${unit} so far, so one point per variant (the lines start with the second ${unit}).` : '.'}
       </figcaption>
       <UPlotChart name="series" options={options} data={data} height={260} />
       <details>
         <summary>The chart's numbers</summary>
-        <NumbersTable label="Cumulative conversion per day" columns={['Day', ...variants]} caption="Cumulative conversion rate per variant and day">
+        <NumbersTable
+          label={`Cumulative conversion per ${unit}`}
+          columns={[hourly ? 'Hour (UTC)' : 'Day', ...variants]}
+          caption={`Cumulative conversion rate per variant and ${unit}`}
+        >
           {series.map((p) => (
             <tr key={p.date}>
-              <th scope="row">{p.date}</th>
+              <th scope="row">{hourly ? `${p.date.slice(0, 10)} ${p.date.slice(11, 16)}` : p.date}</th>
               {variants.map((name) => {
                 const v = p.variants.find((x) => x.variant === name);
                 return <td key={name}>{v ? `${formatPercent(v.conversion_rate)} (${v.converted}/${v.enrolled})` : '—'}</td>;
@@ -177,4 +195,20 @@ export function SeriesChart({ series, variants }: { series: SeriesPoint[]; varia
 function daySplits(xs: number[]): number[] {
   const step = Math.max(1, Math.ceil(xs.length / 6));
   return xs.filter((_, i) => i % step === 0);
+}
+
+/** At most about six hour ticks, on UTC hours divisible by a step of 1, 2, 3, 4, 6, 12 or 24 hours. */
+function hourSplits(xs: number[]): number[] {
+  const step = [1, 2, 3, 4, 6, 12, 24].find((s) => xs.filter((x) => (x / HOUR_SECONDS) % s === 0).length <= 6) ?? 24;
+  const ticks = xs.filter((x) => (x / HOUR_SECONDS) % step === 0);
+  return ticks.length > 0 ? ticks : xs.slice(0, 1);
+}
+
+/** "09:00", with the UTC day ("04-01") on a second line under the first tick and where the day changes. */
+function hourLabels(splits: number[]): string[] {
+  return splits.map((v, i) => {
+    const iso = new Date(v * 1000).toISOString();
+    const newDay = i === 0 || new Date(splits[i - 1]! * 1000).toISOString().slice(0, 10) !== iso.slice(0, 10);
+    return newDay ? `${iso.slice(11, 16)}\n${iso.slice(5, 10)}` : iso.slice(11, 16);
+  });
 }

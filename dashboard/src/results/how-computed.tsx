@@ -37,7 +37,8 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
           {results.multiple_exposures}).
         </li>
         <li>
-          <strong>Over time:</strong> each day's point counts the users enrolled up to the end of that UTC day and, of those, the ones converted by then.
+          <strong>Over time:</strong> each point counts the users enrolled up to the end of its UTC hour (while the run is under 3 days) or UTC day and, of
+          those, the ones converted by then.
         </li>
       </ul>
       <h3>Methods</h3>
@@ -63,8 +64,8 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
         <>
           <p>
             {computation.engine === 'athena'
-              ? 'Run by Athena over the raw event and identity streams. Paste it into the Athena console (the stack’s analysts workgroup) to reproduce the counts: the rows without on_day are the totals, the others the daily counts of the series.'
-              : 'Run locally by DuckDB over the raw event files, with tally_events and tally_identities as views over them; on AWS, Athena runs the same text over the Glue tables. The rows without on_day are the totals, the others the daily counts of the series.'}
+              ? 'Run by Athena over the raw event and identity streams. Paste it into the Athena console (the stack’s analysts workgroup) to reproduce the counts: the rows without a period are the totals, the others the hourly or daily counts of the series.'
+              : 'Run locally by DuckDB over the raw event files, with tally_events and tally_identities as views over them; on AWS, Athena runs the same text over the Glue tables. The rows without a period are the totals, the others the hourly or daily counts of the series.'}
           </p>
           <CopyButton text={computation.query} label="Copy query" />
           <pre class="query-text" tabIndex={0} aria-label={`Counting query (${computation.engine})`}>

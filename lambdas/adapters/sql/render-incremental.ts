@@ -173,6 +173,7 @@ export function renderResultsCountIncremental(request: CountRequest, watermark: 
       to_ts: p.to_ts!,
       identities_from_dt: p.identities_from_dt!,
       variants: p.variants!,
+      series_interval: p.series_interval!,
       metric_slots: p.metric_slots!,
     },
     { state: tables.state, identities: tables.identities },

@@ -19,7 +19,7 @@
 import { isWellFormed } from '../../domain/client-text';
 import { experimentNameSpellings, snakeCase, EXPOSURE_EVENT, SUPER_PROPERTY_PREFIX } from '../../domain/experiment';
 import { sdkSnakeCase } from '../../domain/sdk-snake-case';
-import type { DayCounts } from '../../domain/results-series';
+import type { PeriodCounts } from '../../domain/results-series';
 import type { ExperimentMetric } from '../../domain/experiment-metric';
 import type { CountRequest, CountResult, MetricCounts } from '../../ports';
 import { expandIncludes } from './include';
@@ -173,6 +173,7 @@ export function resultsCountParams(request: CountRequest): Record<string, SqlPar
     variants: request.variants,
     goal_event: request.goalEvent,
     metric_slots: metricSlots(request.metrics ?? []),
+    series_interval: request.series ?? 'day',
   };
 }
 
@@ -262,18 +263,18 @@ function toCount(value: unknown, label: string): number {
 }
 
 /**
- * Maps the query's rows (variant, on_day, metric, enrolled, converted, multiple_exposures, metric_sum,
- * metric_sum_squares, metric_min) to the result: totals rows (on_day NULL or absent, metric '[]' or
+ * Maps the query's rows (variant, period, metric, enrolled, converted, multiple_exposures, metric_sum,
+ * metric_sum_squares, metric_min) to the result: totals rows (period NULL or absent, metric '[]' or
  * absent) give every configured variant in configuration order, zeros for a variant without a row;
- * day rows give `days`, only when the request asks for them; metric rows give `metrics`, in the
+ * period rows give `periods`, only when the request asks for the series; metric rows give `metrics`, in the
  * request's order, zeros for a variant nobody enrolled in.
  */
 export function toCountResult(
   request: CountRequest,
   rows: Array<Record<string, unknown>>,
-): Pick<CountResult, 'variants' | 'multipleExposures' | 'days' | 'metrics'> {
+): Pick<CountResult, 'variants' | 'multipleExposures' | 'periods' | 'metrics'> {
   const byVariant = new Map<string, { enrolled: number; converted: number }>();
-  const days: DayCounts[] = [];
+  const periods: PeriodCounts[] = [];
   const metrics = request.metrics ?? [];
   const slotIndex = new Map(metricSlots(metrics).map((text, i) => [text, i - 1]));
   const metricRows = metrics.map(() => new Map<string, { users: number; sum: number; sum_squares: number; min: number | null }>());
@@ -295,18 +296,18 @@ export function toCountResult(
       });
       continue;
     }
-    const day = row.on_day;
-    if (day === null || day === undefined || day === '') {
+    const period = row.period;
+    if (period === null || period === undefined || period === '') {
       byVariant.set(variant, counts);
     } else {
-      if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`Results query returned a bad on_day: ${String(day)}`);
-      days.push({ variant, day, ...counts });
+      if (typeof period !== 'string' || !/^\d{4}-\d{2}-\d{2}(T\d{2})?$/.test(period)) throw new Error(`Results query returned a bad period: ${String(period)}`);
+      periods.push({ variant, period, ...counts });
     }
   }
   return {
     variants: request.variants.map((variant) => ({ variant, ...(byVariant.get(variant) ?? { enrolled: 0, converted: 0 }) })),
     multipleExposures,
-    ...(request.daily ? { days } : {}),
+    ...(request.series ? { periods } : {}),
     ...(metrics.length > 0
       ? {
           metrics: metrics.map((m, i): MetricCounts => ({

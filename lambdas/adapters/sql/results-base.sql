@@ -16,17 +16,17 @@
 -- Output: the state's columns (contract/results-state.ts), then project_id, experiment_id and
 -- generation (results_base's partition columns); metric_sources (set on the state's commit markers
 -- only) is NULL: the commit names the base's set of metric sources (domain/results-base.ts). Rows, re-aggregated by the summary's grouping
--- (sent_user_id, variant, is_goal, on_day, pending_key, metric_source, event_key) after each input row is cut into its parts:
---  - enrollment rows (variant set): one per ID as sent and variant, on_day NULL, min first_key and
+-- (sent_user_id, variant, is_goal, on_hour, pending_key, metric_source, event_key) after each input row is cut into its parts:
+--  - enrollment rows (variant set): one per ID as sent and variant, on_hour NULL, min first_key and
 --    first_at (the counting rules use only the smallest of each per user and variant);
---  - goal rows (is_goal, variant NULL): one per ID as sent and day, max last_at (whether the day has a
---    goal event at or after a time E is last_at >= E). A day is dropped only after the ID's
---    conversion day against its own first enrollment (first_at of its rows here): any user the ID
---    ends up in (identity links arrive late and merge IDs) enrolled at or before that time, so that
---    day already has a goal event at or after the user's enrollment, and no later day can be the
---    first one. Days before it are kept (a link can move the enrollment earlier), as are all days
---    of an ID that never enrolled under itself (a link can give it any enrollment time): exactness
---    needs per-ID goal days there, which the decision record measures;
+--  - goal rows (is_goal, variant NULL): one per ID as sent and UTC hour (on_hour), max last_at
+--    (whether the hour has a goal event at or after a time E is last_at >= E). An hour is dropped
+--    only after the ID's conversion hour against its own first enrollment (first_at of its rows
+--    here): any user the ID ends up in (identity links arrive late and merge IDs) enrolled at or
+--    before that time, so that hour already has a goal event at or after the user's enrollment, and
+--    no later hour can be the first one. Hours before it are kept (a link can move the enrollment
+--    earlier), as are all hours of an ID that never enrolled under itself (a link can give it any
+--    enrollment time): exactness needs per-ID goal hours there, which the decision record measures;
 --  - metric rows (issue 22; metric_source set, variant and is_goal NULL: one per metric source and
 --    event, keyed by event_key) stay one per (metric_source, event_key) as the count takes them: min
 --    first_key and first_at, and the value of the copy received first (min_by first_key), so an event
@@ -38,9 +38,9 @@
 -- The aggregates are idempotent (min, max, min_by of the smallest first_key), so rows read twice (a slice rewritten after a failed
 -- commit, a base and the slices it already holds) count once, and the base of a base is itself.
 input_rows AS (
-  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM base_rows
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM base_rows
   UNION ALL
-  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value
   FROM {{state}}
   WHERE project_id = :project_id
     AND experiment_id = :experiment_id
@@ -54,7 +54,7 @@ settled AS (
     sent_user_id,
     variant,
     is_goal,
-    on_day,
+    on_hour,
     CASE WHEN coalesce(first_at, last_at) > :watermark THEN pending_key END AS pending_key,
     first_key,
     first_at,
@@ -73,7 +73,7 @@ parts AS (
     s.sent_user_id,
     CASE WHEN p.part = 'goal' THEN NULL ELSE s.variant END AS variant,
     CASE WHEN p.part = 'enrollment' THEN false ELSE s.is_goal END AS is_goal,
-    CASE WHEN p.part = 'enrollment' THEN NULL ELSE s.on_day END AS on_day,
+    CASE WHEN p.part = 'enrollment' THEN NULL ELSE s.on_hour END AS on_hour,
     s.pending_key,
     CASE WHEN p.part = 'goal' THEN NULL ELSE s.first_key END AS first_key,
     CASE WHEN p.part = 'goal' THEN NULL ELSE s.first_at END AS first_at,
@@ -95,7 +95,7 @@ merged AS (
   SELECT
     {{> rules/summary-merge.sql}}
   FROM parts
-  GROUP BY sent_user_id, variant, is_goal, on_day, pending_key, metric_source, event_key
+  GROUP BY sent_user_id, variant, is_goal, on_hour, pending_key, metric_source, event_key
 ),
 -- The ID's own first enrollment (settled rows only: a pending one may fall after a run's end).
 own_enrolled AS (
@@ -104,19 +104,19 @@ own_enrolled AS (
     min(CASE WHEN variant IS NOT NULL AND pending_key IS NULL AND metric_source IS NULL THEN first_at END) OVER (PARTITION BY sent_user_id) AS own_enrolled_at
   FROM merged
 ),
--- The ID's conversion day against it: the first day with a goal event at or after it.
+-- The ID's conversion hour against it: the first hour with a goal event at or after it.
 own_converted AS (
   SELECT
     *,
-    min(CASE WHEN is_goal AND variant IS NULL AND pending_key IS NULL AND last_at >= own_enrolled_at THEN on_day END)
-      OVER (PARTITION BY sent_user_id) AS own_converted_day
+    min(CASE WHEN is_goal AND variant IS NULL AND pending_key IS NULL AND last_at >= own_enrolled_at THEN on_hour END)
+      OVER (PARTITION BY sent_user_id) AS own_converted_hour
   FROM own_enrolled
 )
 SELECT
   sent_user_id,
   variant,
   is_goal,
-  on_day,
+  on_hour,
   pending_key,
   first_key,
   first_at,
@@ -131,5 +131,5 @@ SELECT
   :experiment_id AS experiment_id,
   :generation AS generation
 FROM own_converted
-WHERE own_converted_day IS NULL
-  OR NOT (coalesce(is_goal, false) AND variant IS NULL AND pending_key IS NULL AND metric_source IS NULL AND on_day > own_converted_day)
+WHERE own_converted_hour IS NULL
+  OR NOT (coalesce(is_goal, false) AND variant IS NULL AND pending_key IS NULL AND metric_source IS NULL AND on_hour > own_converted_hour)

@@ -12,7 +12,7 @@ SELECT
   CAST(NULL AS varchar) AS sent_user_id,
   CAST(NULL AS varchar) AS variant,
   CAST(NULL AS boolean) AS is_goal,
-  CAST(NULL AS varchar) AS on_day,
+  CAST(NULL AS varchar) AS on_hour,
   CAST(NULL AS varchar) AS pending_key,
   CAST(NULL AS varchar) AS first_key,
   CAST(NULL AS varchar) AS first_at,

@@ -1,6 +1,6 @@
 -- The incremental results count (issue 13; docs/identity-and-experiments.md, "Incremental
--- computation"): the same rows as results-count.sql (variant, on_day, enrolled, converted,
--- multiple_exposures; totals rows with on_day NULL and day rows for the series), computed from the
+-- computation"): the same rows as results-count.sql (variant, period, enrolled, converted,
+-- multiple_exposures; totals rows with period NULL and period rows for the series), computed from the
 -- experiment's state instead of the raw history.
 --
 -- NOT A WHOLE QUERY: render-incremental.ts puts `WITH tail AS (<results-summary.sql>), base_rows AS
@@ -13,7 +13,7 @@
 -- slices ending at or before it count), :state_from_dt and :state_to_dt (the days of the state's
 -- dt partitions those slices can start on: from the base's boundary, or the empty state's day, to
 -- the watermark's day; every state query is bounded by dt, so projection expands only those days),
--- :to_ts (the run's end), :identities_from_dt, :variants.
+-- :to_ts (the run's end), :identities_from_dt, :variants, :series_interval (rules/variant-rows.sql).
 -- Tables: {{state}} (tally.results_state on AWS, the Parquet files under the data directory
 -- locally) and {{identities}}.
 --
@@ -21,8 +21,9 @@
 --  - enrollment: per canonical user, the variant of the smallest first_key among rows naming one,
 --    enrolled_at the smallest first_at; multiple_exposures counts users whose rows name more than one;
 --  - conversion: a goal row (is_goal) with last_at >= enrolled_at, i.e. the latest last_at
---    (last_goal_at) at or after enrolled_at: that day has a goal event at or after enrollment, so
---    the smallest such on_day is the day of the first one (the series' day, given as converted_at);
+--    (last_goal_at) at or after enrolled_at: that hour has a goal event at or after enrollment, so
+--    the smallest such on_hour is the hour of the first one (the series' hour or day, given as
+--    converted_at: its first 13 characters are the hour, its first 10 the day);
 --  - the window: rows were cut at :from_ts when summarised; pending rows (one event each, timestamped
 --    after the slice's end; first_at or last_at is its time) count only up to :to_ts. Merged rows are at or before every run's end.
 --  - metrics (issue 22): the state's metric rows (one per metric source and event, results-summary.sql)
@@ -34,7 +35,7 @@
 -- an ID's pointer), by the same rule as results-count.sql (rules/canonical-ids.sql), so a link that
 -- arrives days after the goal event still re-attributes it.
 state_rows AS (
-  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value
   FROM {{state}}
   WHERE project_id = :project_id
     AND experiment_id = :experiment_id
@@ -44,11 +45,11 @@ state_rows AS (
     AND sent_user_id IS NOT NULL
 ),
 summaries AS (
-  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM base_rows
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM base_rows
   UNION ALL
-  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM state_rows
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM state_rows
   UNION ALL
-  SELECT sent_user_id, variant, is_goal, on_day, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM tail
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM tail
 ),
 -- Each row once: a slice read twice, an event whose copies fell into two slices, or a base row and
 -- a slice it already holds, gives the same group (rules/summary-merge.sql, as the roll-up merges).
@@ -56,7 +57,7 @@ deduplicated AS (
   SELECT
     {{> rules/summary-merge.sql}}
   FROM summaries
-  GROUP BY sent_user_id, variant, is_goal, on_day, pending_key, metric_source, event_key
+  GROUP BY sent_user_id, variant, is_goal, on_hour, pending_key, metric_source, event_key
 ),
 -- Identity resolution as in results-count.sql: links and canonical.
 {{> rules/canonical-ids.sql}},
@@ -68,7 +69,7 @@ resolved AS (
     coalesce(c.canonical_id, s.sent_user_id) AS user_key,
     s.variant,
     s.is_goal,
-    s.on_day,
+    s.on_hour,
     s.first_key,
     s.first_at,
     s.last_at,
@@ -94,7 +95,7 @@ resolved_enrolled AS (
     user_key,
     variant,
     is_goal,
-    on_day,
+    on_hour,
     first_key,
     first_at,
     last_at,
@@ -118,14 +119,14 @@ users AS (
     count(DISTINCT variant) AS variants_seen,
     -- last_at is the latest time of a goal row (NULL on the others).
     max(last_at) AS last_goal_at,
-    -- The conversion day (the rows know goal events to the day): the first day with a goal event at
+    -- The conversion hour (the rows know goal events to the hour): the first hour with a goal event at
     -- or after enrollment.
-    min(CASE WHEN is_goal AND last_at >= user_enrolled_at THEN on_day END) AS converted_at,
+    min(CASE WHEN is_goal AND last_at >= user_enrolled_at THEN on_hour END) AS converted_at,
     {{> rules/metric-user-sums.sql}}
   FROM resolved_enrolled
   GROUP BY user_key, metric, metric_kind, metric_cap
 ),
 -- Each user's metric values, capped where a metric says so, as in results-count.sql.
 {{> rules/metric-capping.sql}}
--- The result rows per variant and day, and per variant and metric, as in results-count.sql.
+-- The result rows per variant and period, and per variant and metric, as in results-count.sql.
 {{> rules/variant-rows.sql}}

@@ -1,14 +1,15 @@
 -- Experiment results: who enrolled in which variant and who converted (issue 6 §1, spec "Result
--- counting rules"), and the experiment's metrics (issue 22). Columns: variant, on_day, metric,
+-- counting rules"), and the experiment's metrics (issue 22). Columns: variant, period, metric,
 -- enrolled, converted, multiple_exposures, metric_sum, metric_sum_squares, metric_min.
---  - One totals row per configured variant (on_day NULL): enrolled, converted, and multiple_exposures
+--  - One totals row per configured variant (period NULL): enrolled, converted, and multiple_exposures
 --    (users whose enrollment events named more than one variant; the same value on every row).
---  - Day rows for the series (issue 13), on_day a UTC day YYYY-MM-DD: the users of the variant who
---    enrolled on that day (enrolled) and who converted on that day (converted: their first goal event
---    at or after enrollment). Summed from the run's first day to day D they are exactly the totals
---    the query would give with :to_ts at the end of day D (lambdas/domain/results-series.ts).
---    At most two rows' worth of counts per user, so rows <= variants x (1 + days of the run).
---  - One row per configured variant and metric (metric its definition, on_day NULL): the variant's
+--  - Period rows for the series (issue 13), period a UTC day YYYY-MM-DD, or a UTC hour YYYY-MM-DDTHH
+--    when :series_interval is 'hour' (a run under 3 days, issue 22): the users of the variant who
+--    enrolled in that period (enrolled) and who converted in it (converted: their first goal event
+--    at or after enrollment). Summed from the run's first period to period P they are exactly the
+--    totals the query would give with :to_ts at the end of P (lambdas/domain/results-series.ts).
+--    At most two rows' worth of counts per user, so rows <= variants x (1 + periods of the run).
+--  - One row per configured variant and metric (metric its definition, period NULL): the variant's
 --    enrolled users, the sum and sum of squares of their per-user values and the smallest counted
 --    event value (rules/variant-rows.sql). A variant nobody enrolled in has none (zeros in render.ts).
 --
@@ -49,6 +50,7 @@
 --   :name_super_property_path the same with the name as configured
 --   :variants                 the configured variants
 --   :goal_event
+--   :series_interval          'day' or 'hour': the periods of the series' rows (rules/variant-rows.sql)
 --   :metric_slots             '[]' and one JSON definition per metric (rules/metric-slots.sql)
 --
 -- Partition pruning: events are read only for project_id = :project_id and dt between :from_dt and

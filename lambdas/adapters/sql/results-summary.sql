@@ -4,16 +4,17 @@
 -- COPY to Parquet locally, Athena INSERT INTO tally.results_state on AWS), and the incremental count
 -- (results-count-incremental.sql) uses the same text over the newest raw events.
 --
--- One row per (sent_user_id, variant, is_goal, on_day) of the enrollment and goal events, where
+-- One row per (sent_user_id, variant, is_goal, on_hour) of the enrollment and goal events, where
 --   variant      the configured variant the event names for this experiment (NULL: a goal event only)
 --   is_goal      the event is a goal event (an enrollment event can also be one)
---   on_day       the UTC day of its timestamp
+--   on_hour      the UTC hour of its timestamp (YYYY-MM-DDTHH, its first 13 characters): hours, not
+--                days, so the series can have hourly points (domain/results-series.ts)
 --   first_key    the smallest sort key (timestamp, received_at, dedupe_key): the first enrollment
 --                (enrollment rows only)
 --   first_at     its timestamp (enrollment rows only)
---   last_at      the latest timestamp (goal rows only): a goal event of that day at or after a user's enrollment exists
+--   last_at      the latest timestamp (goal rows only): a goal event of that hour at or after a user's enrollment exists
 --                exactly when last_at >= enrolled_at, which is all the conversion rule and the series
---                need (the day of the first goal event at or after enrollment)
+--                need (the hour, hence the day, of the first goal event at or after enrollment)
 -- and one row per metric event (issue 22) and metric source (rules/metric-slots.sql: the event, and
 -- the property a sum reads), keyed by the event: metric_source, event_key (its deduplication key,
 -- which its copies share), metric_value (rules/metric-value.sql), first_key and first_at its sort key
@@ -41,7 +42,7 @@ SELECT
   sent_user_id,
   variant,
   is_goal,
-  on_day,
+  on_hour,
   pending_key,
   -- Only what the row's kind needs (NULL otherwise): the state is read whole on every run.
   CASE WHEN variant IS NOT NULL OR metric_source IS NOT NULL THEN min(sort_key) END AS first_key,
@@ -64,7 +65,7 @@ FROM (
     sent_user_id,
     CASE WHEN m.metric_event IS NULL THEN variant END AS variant,
     CASE WHEN m.metric_event IS NULL THEN name = :goal_event END AS is_goal,
-    substr(event_time, 1, 10) AS on_day,
+    substr(event_time, 1, 13) AS on_hour,
     CASE WHEN m.metric_event IS NULL AND event_time > :aggregate_to THEN sort_key END AS pending_key,
     sort_key,
     event_time,
@@ -101,4 +102,4 @@ FROM (
   WHERE (m.metric_event IS NULL AND (variant IS NOT NULL OR name = :goal_event))
     OR name = m.metric_event
 ) relevant
-GROUP BY sent_user_id, variant, is_goal, on_day, pending_key, metric_source, event_key
+GROUP BY sent_user_id, variant, is_goal, on_hour, pending_key, metric_source, event_key

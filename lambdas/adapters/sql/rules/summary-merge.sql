@@ -1,6 +1,6 @@
 -- One row per summary group, however often its rows were read: the SELECT list that re-aggregates
 -- the results state's summary rows (results-summary.sql's shape) by their grouping (sent_user_id,
--- variant, is_goal, on_day, pending_key, metric_source, event_key; the includer's GROUP BY lists
+-- variant, is_goal, on_hour, pending_key, metric_source, event_key; the includer's GROUP BY lists
 -- them). Included by results-count-incremental.sql (the base, the state and the tail read together)
 -- and results-base.sql (closed days rolled into the base), so the count and the roll-up merge alike.
 -- Enrollment and goal aggregates are idempotent (min, max); a metric event keeps the value of its
@@ -9,7 +9,7 @@
 sent_user_id,
 variant,
 is_goal,
-on_day,
+on_hour,
 pending_key,
 metric_source,
 event_key,

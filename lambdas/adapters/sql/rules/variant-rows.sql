@@ -1,7 +1,9 @@
--- The result rows (spec "Result counting rules"; issue 13 for the day rows; issue 22 for the metric
--- rows): per configured variant (:variants) a totals row (on_day NULL, metric '[]': enrolled,
--- converted, multiple_exposures), day rows (the users who enrolled on on_day, and who converted on
--- it) and a row per metric of the request (on_day NULL, metric its slot, rules/metric-slots.sql: the
+-- The result rows (spec "Result counting rules"; issue 13 for the period rows; issue 22 for the metric
+-- rows): per configured variant (:variants) a totals row (period NULL, metric '[]': enrolled,
+-- converted, multiple_exposures), period rows (the users who enrolled in period, and who converted
+-- in it; a period is a UTC day YYYY-MM-DD, or a UTC hour YYYY-MM-DDTHH when :series_interval is
+-- 'hour', the series of a run under 3 days: domain/results-series.ts) and a row per metric of the
+-- request (period NULL, metric its slot, rules/metric-slots.sql: the
 -- users enrolled as enrolled, metric_sum and metric_sum_squares of their per-user values, metric_min
 -- the smallest value of a counted event). The final SELECT of results-count.sql and
 -- results-count-incremental.sql (`{{> rules/variant-rows.sql}}` after their WITH list), so both give
@@ -14,23 +16,23 @@
 --   variants_seen  how many variants the user's enrollment events named
 --   last_goal_at   the time of the user's last goal event of the run: the user converted exactly when
 --                  it is at or after enrolled_at
---   converted_at   the time of the first goal event at or after enrollment, or at least its day (the
---                  first ten characters are the conversion day); NULL exactly when the user did not
---                  convert
+--   converted_at   the time of the first goal event at or after enrollment, or at least its hour (the
+--                  first 13 characters are the conversion hour, the first ten its day); NULL exactly
+--                  when the user did not convert
 --   metric_user_value, metric_min  the user's (capped) value of the metric and smallest event value
 --
 -- One pass over users (referenced once, see relevant_enrolled): each variant's users three times
--- over, as kind 'total' (the totals row, on_day NULL), 'enrolled' (on their enrollment day) and
--- 'converted' (on their conversion day, converters only); a variant nobody enrolled in keeps one
+-- over, as kind 'total' (the totals row, period NULL), 'enrolled' (in their enrollment period) and
+-- 'converted' (in their conversion period, converters only); a variant nobody enrolled in keeps one
 -- 'total' row of NULLs from the LEFT JOIN, so it gets a totals row of zeros (its metric rows are
 -- absent: render.ts gives such a variant's metrics zeros). A metric slot's users count as 'total'
--- only. Days are the first ten characters of the fixed-form timestamps (substr is 1-based in both
--- engines).
+-- only. Days are the first ten characters of the fixed-form timestamps, hours the first 13 (substr is
+-- 1-based in both engines).
 -- count(CASE WHEN ... THEN 1 END), not count_if: over a group of only NULLs (a variant nobody
 -- enrolled in) Trino's count_if gives 0 but DuckDB's gives NULL.
 SELECT
   variant,
-  on_day,
+  period,
   metric,
   count(CASE WHEN kind IN ('total', 'enrolled') THEN user_key END) AS enrolled,
   count(
@@ -54,10 +56,14 @@ FROM (
     u.variants_seen,
     u.metric_user_value,
     u.metric_min,
-    CASE k.kind
-      WHEN 'enrolled' THEN substr(u.enrolled_at, 1, 10)
-      WHEN 'converted' THEN substr(u.converted_at, 1, 10)
-    END AS on_day
+    substr(
+      CASE k.kind
+        WHEN 'enrolled' THEN u.enrolled_at
+        WHEN 'converted' THEN u.converted_at
+      END,
+      1,
+      CASE WHEN :series_interval = 'hour' THEN 13 ELSE 10 END
+    ) AS period
   FROM UNNEST(ARRAY[:variants]) AS v (variant)
   LEFT JOIN user_values u ON u.variant = v.variant
   CROSS JOIN UNNEST(ARRAY['total', 'enrolled', 'converted']) AS k (kind)
@@ -65,5 +71,5 @@ FROM (
     OR (k.kind = 'enrolled' AND u.metric = '[]' AND u.enrolled_at IS NOT NULL)
     OR (k.kind = 'converted' AND u.metric = '[]' AND u.converted_at IS NOT NULL)
 ) per_kind
-GROUP BY variant, on_day, metric
-ORDER BY variant, on_day, metric
+GROUP BY variant, period, metric
+ORDER BY variant, period, metric

@@ -1,0 +1,312 @@
+/**
+ * Trends (issue 25): the definition form (events and how each is measured, interval, date range,
+ * breakdown, comparison), the chart and the totals table, "How this was computed" with the exact
+ * query. The definition is in the URL hash, so the page is shareable; the running query's ID too, so
+ * it can be left while it runs and come back (insights/hash-state.ts, insights/use-insight-query.ts).
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError, type ApiClient } from '../api';
+import { useAsync } from '../components/async-view';
+import { Field } from '../components/field';
+import { InsightHowComputed } from '../insights/insight-how-computed';
+import { InsightProgress } from '../insights/insight-progress';
+import { SaveInsight } from '../insights/save-insight';
+import type { TrendsResult } from '../insights/insight-types';
+import { readInsightHash, writeInsightHash } from '../insights/hash-state';
+import { TrendChart, TrendTotals } from '../insights/trend-chart';
+import { useInsightQuery } from '../insights/use-insight-query';
+import type { PageProps } from '../page';
+import { pathOf } from '../router';
+import '../results/results.css';
+import '../insights/insights.css';
+
+const MEASURES = [
+  ['events', 'Number of events'],
+  ['users', 'Number of users'],
+  ['sum', 'Sum of a property'],
+  ['average', 'Average of a property'],
+] as const;
+const INTERVALS = [
+  ['hour', 'Hour'],
+  ['day', 'Day'],
+  ['week', 'Week (from Monday)'],
+] as const;
+const BREAKDOWNS = [
+  ['', 'None'],
+  ['platform', 'Platform'],
+  ['country', 'Country'],
+  ['app_version', 'App version'],
+  ['property', 'An event property'],
+] as const;
+const MAX_SERIES = 5;
+
+type Measure = (typeof MEASURES)[number][0];
+interface SeriesDraft {
+  event: string;
+  measure: Measure;
+  property: string;
+}
+interface TrendsDraft {
+  series: SeriesDraft[];
+  interval: (typeof INTERVALS)[number][0];
+  date_from: string;
+  date_to: string;
+  breakdown: (typeof BREAKDOWNS)[number][0];
+  breakdown_property: string;
+  compare: boolean;
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function emptyDraft(): TrendsDraft {
+  const today = Date.now();
+  return {
+    series: [{ event: '', measure: 'events', property: '' }],
+    interval: 'day',
+    date_from: day(today - 6 * 86_400_000),
+    date_to: day(today),
+    breakdown: '',
+    breakdown_property: '',
+    compare: true,
+  };
+}
+
+const needsProperty = (m: Measure) => m === 'sum' || m === 'average';
+
+/** The request body: only the fields the draft's choices use. */
+function toDefinition(d: TrendsDraft): Record<string, unknown> {
+  return {
+    series: d.series.map((s) => ({ event: s.event, measure: s.measure, ...(needsProperty(s.measure) && s.property !== '' ? { property: s.property } : {}) })),
+    interval: d.interval,
+    date_from: d.date_from,
+    date_to: d.date_to,
+    ...(d.breakdown ? { breakdown: d.breakdown } : {}),
+    ...(d.breakdown === 'property' ? { breakdown_property: d.breakdown_property } : {}),
+    compare: d.compare,
+  };
+}
+
+const str = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
+const oneOf = <T extends string>(v: unknown, options: readonly (readonly [T, string])[], fallback: T): T =>
+  options.some(([o]) => o === v) ? (v as T) : fallback;
+
+/** A definition from a link, as a draft (anything unexpected falls back to the default). */
+function fromDefinition(value: unknown): TrendsDraft {
+  const d = emptyDraft();
+  if (typeof value !== 'object' || value === null) return d;
+  const v = value as Record<string, unknown>;
+  const series = Array.isArray(v.series)
+    ? v.series.slice(0, MAX_SERIES).map((s: Record<string, unknown>) => ({
+        event: str(s?.event, ''),
+        measure: oneOf(s?.measure, MEASURES, 'events'),
+        property: str(s?.property, ''),
+      }))
+    : d.series;
+  return {
+    series: series.length ? series : d.series,
+    interval: oneOf(v.interval, INTERVALS, d.interval),
+    date_from: str(v.date_from, d.date_from),
+    date_to: str(v.date_to, d.date_to),
+    breakdown: oneOf(v.breakdown, BREAKDOWNS, ''),
+    breakdown_property: str(v.breakdown_property, ''),
+    compare: v.compare !== false,
+  };
+}
+
+/** Event names seen recently (the admin events listing), without Tally's own `$` events. */
+async function recentEventNames(api: ApiClient, projectId: string): Promise<string[]> {
+  const { events } = await api.get<{ events: Array<{ name: string }> }>(`/admin/v1/projects/${encodeURIComponent(projectId)}/events?limit=1000`);
+  return [...new Set(events.map((e) => e.name).filter((n) => !n.startsWith('$')))].sort();
+}
+
+export function TrendsPage({ api, params }: PageProps) {
+  const { projectId } = params as { projectId: string };
+  const path = pathOf('projects', projectId, 'insights', 'trends');
+  const initial = useMemo(() => readInsightHash(), []);
+  const [draft, setDraft] = useState<TrendsDraft>(() => (initial.definition === undefined ? emptyDraft() : fromDefinition(initial.definition)));
+  const [ran, setRan] = useState<Record<string, unknown> | undefined>(undefined);
+  const names = useAsync(() => recentEventNames(api, projectId).catch(() => []), [api, projectId]);
+  const { state, start, resume, reset } = useInsightQuery<TrendsResult>(api, projectId, 'trends', (queryId) =>
+    writeInsightHash(path, { definition: ran ?? toDefinition(draft), ...(queryId ? { queryId } : {}) }),
+  );
+  // Navigations to this page while it is open (a pasted link, back and forward): the page follows the
+  // address. The page's own hash writes (replaceState) fire no hashchange.
+  const [navigations, setNavigations] = useState(0);
+  useEffect(() => {
+    const onChange = () => setNavigations((n) => n + 1);
+    addEventListener('hashchange', onChange);
+    return () => removeEventListener('hashchange', onChange);
+  }, []);
+
+  // A link with a definition runs it; with a query ID too, it comes back to that query.
+  useEffect(() => {
+    const hash = navigations === 0 ? initial : readInsightHash();
+    if (hash.definition === undefined) {
+      if (navigations > 0) {
+        setDraft(emptyDraft());
+        setRan(undefined);
+        reset();
+      }
+      return;
+    }
+    const shown = fromDefinition(hash.definition);
+    const definition = toDefinition(shown);
+    setDraft(shown);
+    setRan(definition);
+    if (hash.queryId) resume(hash.queryId, definition);
+    else start(definition);
+  }, [navigations]);
+
+  function submit(e: Event) {
+    e.preventDefault();
+    const definition = toDefinition(draft);
+    setRan(definition);
+    writeInsightHash(path, { definition });
+    start(definition);
+  }
+
+  const change = (next: Partial<TrendsDraft>) => setDraft({ ...draft, ...next });
+  const changeSeries = (i: number, next: Partial<SeriesDraft>) => change({ series: draft.series.map((s, j) => (j === i ? { ...s, ...next } : s)) });
+  const apiError = state.error instanceof ApiError ? state.error : undefined;
+  const fieldError = (field: string) => apiError?.forField(field);
+  const formError =
+    state.phase === 'error'
+      ? apiError
+        ? (apiError.apartFrom(['date_from', 'date_to', 'interval', 'breakdown', 'breakdown_property']) ?? undefined)
+        : String(state.error)
+      : undefined;
+  const answer = state.phase === 'done' ? state.answer : undefined;
+  const result = answer?.result;
+
+  return (
+    <>
+      <p class="breadcrumb">
+        <a href={`#${pathOf('projects', projectId, 'insights')}`}>Insights</a>
+      </p>
+      <h1>Trends</h1>
+      <form onSubmit={submit} noValidate>
+        <fieldset class="insight-form">
+          <legend>Events</legend>
+          {draft.series.map((s, i) => (
+            <div class="series-row" key={i}>
+              <Field id={`series-${i}-event`} label={`Event ${i + 1}`}>
+                <input
+                  type="text"
+                  autoComplete="off"
+                  list="trend-event-names"
+                  value={s.event}
+                  onInput={(e) => changeSeries(i, { event: e.currentTarget.value })}
+                />
+              </Field>
+              <Field id={`series-${i}-measure`} label="Measured as">
+                <select value={s.measure} onChange={(e) => changeSeries(i, { measure: e.currentTarget.value as Measure })}>
+                  {MEASURES.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              {needsProperty(s.measure) && (
+                <Field id={`series-${i}-property`} label="Numeric property">
+                  <input type="text" autoComplete="off" value={s.property} onInput={(e) => changeSeries(i, { property: e.currentTarget.value })} />
+                </Field>
+              )}
+              {draft.series.length > 1 && (
+                <button type="button" class="secondary" onClick={() => change({ series: draft.series.filter((_, j) => j !== i) })}>
+                  Remove event {i + 1}
+                </button>
+              )}
+            </div>
+          ))}
+          <datalist id="trend-event-names">
+            {(names.data ?? []).map((n) => (
+              <option key={n} value={n} />
+            ))}
+          </datalist>
+          <button
+            type="button"
+            class="secondary"
+            disabled={draft.series.length >= MAX_SERIES}
+            onClick={() => change({ series: [...draft.series, { event: '', measure: 'events', property: '' }] })}
+          >
+            {draft.series.length >= MAX_SERIES ? `Add event (at most ${MAX_SERIES})` : 'Add event'}
+          </button>
+        </fieldset>
+        <fieldset class="insight-form">
+          <legend>Range and breakdown</legend>
+          <div class="insight-grid">
+            <Field id="trend-from" label="From (UTC day)" error={fieldError('date_from')}>
+              <input type="date" value={draft.date_from} onInput={(e) => change({ date_from: e.currentTarget.value })} />
+            </Field>
+            <Field id="trend-to" label="To (UTC day, included)" error={fieldError('date_to')}>
+              <input type="date" value={draft.date_to} onInput={(e) => change({ date_to: e.currentTarget.value })} />
+            </Field>
+            <Field id="trend-interval" label="Per" error={fieldError('interval')}>
+              <select value={draft.interval} onChange={(e) => change({ interval: e.currentTarget.value as TrendsDraft['interval'] })}>
+                {INTERVALS.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id="trend-breakdown" label="Break down by" error={fieldError('breakdown')}>
+              <select value={draft.breakdown} onChange={(e) => change({ breakdown: e.currentTarget.value as TrendsDraft['breakdown'] })}>
+                {BREAKDOWNS.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            {draft.breakdown === 'property' && (
+              <Field id="trend-breakdown-property" label="Property" error={fieldError('breakdown_property')}>
+                <input type="text" autoComplete="off" value={draft.breakdown_property} onInput={(e) => change({ breakdown_property: e.currentTarget.value })} />
+              </Field>
+            )}
+          </div>
+          <label class="checkbox">
+            <input type="checkbox" checked={draft.compare} onChange={(e) => change({ compare: e.currentTarget.checked })} /> Compare with the previous period
+          </label>
+        </fieldset>
+        <div class="actions">
+          <button type="submit" disabled={state.phase === 'starting'}>
+            Show trends
+          </button>
+        </div>
+      </form>
+      {formError !== undefined && (
+        <p class="error" role="alert">
+          {formError}
+        </p>
+      )}
+      <InsightProgress state={state} />
+      {state.phase === 'idle' && <p class="empty-state">Choose one or more events and press Show trends. The link of this page then shows the same trends.</p>}
+      {answer && result && (
+        <>
+          {result.lines.every((l) => l.total === 0 || l.total === null) && <p class="empty-state">No events in this range.</p>}
+          <TrendChart result={result} />
+          <TrendTotals result={result} />
+          <SaveInsight api={api} projectId={projectId} kind="trends" definition={answer.definition} />
+          <InsightHowComputed answer={answer}>
+            <li>
+              <strong>Buckets:</strong>{' '}
+              {result.interval === 'week' ? 'weeks start on Monday (UTC); the first and last count only days in the range' : `UTC ${result.interval}s`}, by each
+              event's own timestamp.
+            </li>
+            <li>
+              <strong>Measures:</strong> events are counted; users are distinct per bucket, and over the whole range in the total; a sum or average reads a
+              property that is a number (or text holding one) and skips the other events.
+            </li>
+            {result.breakdown && (
+              <li>
+                <strong>Breakdown:</strong> the 10 values with the most events in the range, the rest as “other”, events without a value as “unknown”.
+              </li>
+            )}
+          </InsightHowComputed>
+        </>
+      )}
+    </>
+  );
+}

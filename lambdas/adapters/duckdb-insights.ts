@@ -1,0 +1,104 @@
+/**
+ * Insights locally: DuckDB in-process over the NDJSON files, as the results query reads them
+ * (duckdb-results-query.ts): only the query's event days of its project, every identity day of the
+ * project. A query runs to its end inside start(); its rows are kept as a JSON file under
+ * <data dir>/insight-results/, the stand-in for Athena's query result files, so a cached answer and a
+ * poll read them back by the query's execution ID as on AWS. The watermark is the current second:
+ * the local Firehose endpoint has written an event's file before its request is answered.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { arrivalWatermark } from '../domain/insights/query-id';
+import type { InsightKindName } from '../domain/insights/kinds';
+import type { EngineQuery, InsightEngine, InsightQueryContext, InsightRow, PreparedInsightQuery } from '../ports';
+import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, TRINO_COMPAT_MACROS, partitionFiles, readRows, viewSql } from './duckdb-results-query';
+import { insightQuery } from './sql/insight-kinds';
+
+/** Execution IDs are the start tokens: hex and dashes only, so they name a file safely. */
+const EXECUTION_ID = /^[0-9a-f]{32}(-\d+)?$/;
+
+export class DuckDbInsightEngine implements InsightEngine {
+  readonly engine = 'duckdb' as const;
+  private instance: Promise<DuckDBInstance> | undefined;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly options: { threads?: number } = {},
+  ) {}
+
+  private get resultsDir(): string {
+    return join(this.dataDir, 'insight-results');
+  }
+
+  dataThrough(nowMs: number): string {
+    return arrivalWatermark(nowMs, 0, 1000);
+  }
+
+  prepare(kind: InsightKindName, definition: unknown, context: InsightQueryContext): PreparedInsightQuery {
+    const query = insightQuery(kind);
+    return {
+      sql: query.render(definition, { ...context, tables: LOCAL_TABLES }),
+      projectId: context.projectId,
+      ...query.scanDays(definition),
+    };
+  }
+
+  async start(query: PreparedInsightQuery, token: string): Promise<EngineQuery> {
+    if (!EXECUTION_ID.test(token)) throw new Error(`Insight query token "${token}" is not a query ID`);
+    let rows: InsightRow[];
+    try {
+      rows = await this.run(query);
+    } catch (err) {
+      return { executionId: token, state: 'failed', bytesScanned: null, error: err instanceof Error ? err.message : String(err) };
+    }
+    await mkdir(this.resultsDir, { recursive: true });
+    // Counts come back as bigint: written as numbers (every count here is far below 2^53).
+    const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
+    await writeFile(join(this.resultsDir, `${token}.json`), text);
+    return { executionId: token, state: 'succeeded', bytesScanned: null };
+  }
+
+  async status(executionId: string): Promise<EngineQuery> {
+    try {
+      await this.readResult(executionId);
+      return { executionId, state: 'succeeded', bytesScanned: null };
+    } catch {
+      return { executionId, state: 'failed', bytesScanned: null, error: `no result file for query ${executionId} in ${this.resultsDir}` };
+    }
+  }
+
+  async rows(executionId: string): Promise<InsightRow[]> {
+    return this.readResult(executionId);
+  }
+
+  private async readResult(executionId: string): Promise<InsightRow[]> {
+    if (!EXECUTION_ID.test(executionId)) throw new Error(`"${executionId}" is not an insight query's execution ID`);
+    return JSON.parse(await readFile(join(this.resultsDir, `${executionId}.json`), 'utf8')) as InsightRow[];
+  }
+
+  private async run(query: PreparedInsightQuery): Promise<InsightRow[]> {
+    const [eventFiles, identityFiles] = await Promise.all([
+      partitionFiles(join(this.dataDir, 'events'), query.projectId, query.fromDt, query.toDt),
+      partitionFiles(join(this.dataDir, 'identities'), query.projectId),
+    ]);
+    const config: Record<string, string> = {};
+    if (this.options.threads !== undefined) config.threads = String(this.options.threads);
+    this.instance ??= DuckDBInstance.create(':memory:', config);
+    const connection = await (await this.instance).connect();
+    try {
+      for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
+      await connection.run(viewSql(LOCAL_TABLES.events, eventFiles, EVENT_COLUMNS));
+      await connection.run(viewSql(LOCAL_TABLES.identities, identityFiles, IDENTITY_COLUMNS));
+      return await readRows(connection, query.sql);
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  async close(): Promise<void> {
+    const instance = this.instance;
+    this.instance = undefined;
+    if (instance) (await instance).closeSync();
+  }
+}

@@ -1,0 +1,10 @@
+/** What every insight kind's query is rendered from besides its definition (docs/decisions/insights.md). */
+export interface InsightSqlContext {
+  projectId: string;
+  /** The project's creation time (ISO 8601): bounds the identity partitions read, as the results do. */
+  projectCreatedAt: string;
+  /** The arrival watermark (ISO 8601 UTC): events received after it are left out. */
+  dataThrough: string;
+  /** The engine's table names: the raw events and the identities. */
+  tables: { events: string; identities: string };
+}

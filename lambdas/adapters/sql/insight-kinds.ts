@@ -1,0 +1,27 @@
+/**
+ * Each insight kind's query (docs/decisions/insights.md, "Adding a kind"): how its one SQL text is
+ * rendered from a definition, and which event days it reads (the local engine reads only those
+ * files; Athena prunes to the same `dt` partitions from the text's filters). Keyed by the kinds of
+ * domain/insights/kinds.ts: the type checker asks for a line per kind. Pure.
+ */
+import { previousPeriod } from '../../domain/insights/date-range';
+import type { DefinitionOf, InsightKindName } from '../../domain/insights/kinds';
+import type { InsightSqlContext } from './insight-context';
+import { renderTrends } from './insight-trends';
+
+export interface InsightQuery<D> {
+  render(definition: D, context: InsightSqlContext): string;
+  /** The first and last event days (dt) the query reads. */
+  scanDays(definition: D): { fromDt: string; toDt: string };
+}
+
+export const INSIGHT_QUERIES: { [K in InsightKindName]: InsightQuery<DefinitionOf<K>> } = {
+  trends: {
+    render: renderTrends,
+    scanDays: (d) => ({ fromDt: d.compare ? previousPeriod(d).date_from : d.date_from, toDt: d.date_to }),
+  },
+};
+
+export function insightQuery(kind: InsightKindName): InsightQuery<unknown> {
+  return INSIGHT_QUERIES[kind] as InsightQuery<unknown>;
+}

@@ -1,0 +1,135 @@
+-- Trends (issue 25; docs/api.md "Insights", docs/decisions/insights.md): per series (an event and
+-- how it is measured), per bucket (hour, day or week) and per breakdown value, the events, the
+-- distinct canonical users, and the sum and count of a numeric property, for the range and, moved
+-- forward onto the range's buckets, for the period of the same length just before it.
+--
+-- ONE SOURCE FOR BOTH ENGINES (docs/decisions/one-query-source.md): the Trino dialect, which DuckDB
+-- runs with the Trino-compat macros. The rules it shares with the results: identity resolution
+-- (rules/canonical-ids.sql: users count under the CURRENT canonical ID of the ID they sent, so a
+-- login mid-period merges the two IDs into one user) and which copy of an event counts
+-- (rules/copy-rank.sql).
+--
+-- Parameters:
+--   :project_id, :identities_from_dt (the day before the project's creation, as results-count.sql)
+--   :scan_from_dt, :to_dt    the only event partitions read: the previous period's first day (the
+--                            range's first day without comparison) to the range's last day
+--   :from_dt                 the range's first day: events before it are the previous period's
+--   :period_days             the range's length in days, the previous period's shift onto the range
+--   :data_through            arrival watermark (ISO 8601 UTC): events received after it are left out,
+--                            so one text always gives the same answer (the cache key)
+--   :events                  the series' event names (an IN list)
+--   :series                  one JSON array per series: [index, event, property path or null]
+--   :interval                hour, day or week
+--   :breakdown               none, platform, country, app_version or property
+--   :breakdown_path          $["<property>"] for a property breakdown, else '$' (never a scalar)
+WITH
+{{> rules/canonical-ids.sql}},
+series AS (
+  SELECT
+    CAST(json_extract_scalar(s, '$[0]') AS integer) AS series_index,
+    json_extract_scalar(s, '$[1]') AS series_event,
+    json_extract_scalar(s, '$[2]') AS property_path
+  FROM UNNEST(ARRAY[:series]) AS t (s)
+),
+-- The events of both periods (the only scan of {{events}}), each once. Every filter here is one all
+-- copies of an event pass (project, day, name), or one that keeps the first copy whenever it keeps
+-- any (received_at: the first copy is received first), so copy_rank = 1 is the copy the results count.
+range_events AS (
+  SELECT sent_user_id, name, properties, "timestamp", dt, platform, country, app_version
+  FROM (
+    SELECT
+      sent_user_id,
+      name,
+      properties,
+      "timestamp",
+      dt,
+      platform,
+      country,
+      app_version,
+      {{> rules/copy-rank.sql}}
+    FROM {{events}}
+    WHERE project_id = :project_id
+      AND dt BETWEEN :scan_from_dt AND :to_dt
+      AND name IN (:events)
+      AND received_at <= :data_through
+  ) copies
+  WHERE copy_rank = 1
+),
+-- One row per series an event belongs to, with its period, its (shifted) day, its user and value,
+-- and its raw breakdown value ('unknown' when the event has none).
+series_events AS (
+  SELECT
+    series_index,
+    period,
+    CAST(CAST(CAST(dt AS date) + (CASE WHEN period = 'previous' THEN INTERVAL :period_days DAY ELSE INTERVAL '0' DAY END) AS date) AS varchar) AS on_day,
+    "timestamp",
+    user_key,
+    {{> rules/property-number.sql}},
+    breakdown_raw
+  FROM (
+    SELECT
+      s.series_index,
+      CASE WHEN e.dt >= :from_dt THEN 'current' ELSE 'previous' END AS period,
+      e.dt,
+      e."timestamp",
+      coalesce(c.canonical_id, e.sent_user_id) AS user_key,
+      e.properties,
+      s.property_path,
+      CASE
+        WHEN :breakdown = 'none' THEN NULL
+        ELSE coalesce(
+          CASE :breakdown
+            WHEN 'platform' THEN e.platform
+            WHEN 'country' THEN e.country
+            WHEN 'app_version' THEN e.app_version
+            ELSE json_extract_scalar(e.properties, :breakdown_path)
+          END,
+          'unknown'
+        )
+      END AS breakdown_raw
+    FROM range_events e
+    JOIN series s ON s.series_event = e.name
+    LEFT JOIN canonical c ON c.id = e.sent_user_id
+  ) joined
+),
+-- The top 10 breakdown values by events of the range (ties by value), over all series.
+top_values AS (
+  SELECT breakdown_raw, breakdown_rank
+  FROM (
+    SELECT breakdown_raw, row_number() OVER (ORDER BY count(*) DESC, breakdown_raw) AS breakdown_rank
+    FROM series_events
+    WHERE period = 'current' AND breakdown_raw IS NOT NULL
+    GROUP BY breakdown_raw
+  ) ranked
+  WHERE breakdown_rank <= 10
+),
+bucketed AS (
+  SELECT
+    e.series_index,
+    e.period,
+    CASE :interval
+      WHEN 'hour' THEN concat(e.on_day, substr(e."timestamp", 11, 3), ':00Z')
+      WHEN 'day' THEN e.on_day
+      ELSE CAST(CAST(date_trunc('week', CAST(e.on_day AS date)) AS date) AS varchar)
+    END AS bucket,
+    CASE WHEN e.breakdown_raw IS NULL THEN NULL WHEN t.breakdown_rank IS NULL THEN 'other' ELSE e.breakdown_raw END AS breakdown_value,
+    CASE WHEN e.breakdown_raw IS NULL THEN NULL ELSE coalesce(t.breakdown_rank, 11) END AS breakdown_rank,
+    e.user_key,
+    e.property_number
+  FROM series_events e
+  LEFT JOIN top_values t ON t.breakdown_raw = e.breakdown_raw
+)
+-- Per bucket, and per period (bucket NULL): users are distinct over what the row covers.
+SELECT
+  series_index,
+  period,
+  bucket,
+  breakdown_value,
+  min(breakdown_rank) AS breakdown_rank,
+  count(*) AS events,
+  count(DISTINCT user_key) AS users,
+  sum(property_number) AS value_sum,
+  count(property_number) AS value_count
+FROM bucketed
+GROUP BY GROUPING SETS ((series_index, period, bucket, breakdown_value), (series_index, period, breakdown_value))
+ORDER BY series_index, period, bucket, breakdown_value

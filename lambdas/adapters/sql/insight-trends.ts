@@ -1,0 +1,42 @@
+/**
+ * The trends query (insight-trends.sql, its rules included): one text for DuckDB and Athena from a
+ * definition, the project and the data watermark. Pure.
+ */
+import { addDays, previousPeriod, rangeDays } from '../../domain/insights/date-range';
+import type { TrendsDefinition } from '../../domain/insights/trends-definition';
+import { expandIncludes } from './include';
+import type { InsightSqlContext } from './insight-context';
+import TRENDS_SQL from './insight-trends.sql';
+import { renderSql, toStoredIso, type SqlParam } from './render';
+
+const TRENDS = expandIncludes(TRENDS_SQL);
+
+/** A property's JSON path in Trino's bracket form (the definition refused names it cannot carry). */
+const path = (property: string) => `$["${property}"]`;
+
+export function trendsParams(definition: TrendsDefinition, context: InsightSqlContext): Record<string, SqlParam> {
+  const days = rangeDays(definition.date_from, definition.date_to);
+  return {
+    project_id: context.projectId,
+    identities_from_dt: identitiesFromDt(context.projectCreatedAt),
+    scan_from_dt: definition.compare ? previousPeriod(definition).date_from : definition.date_from,
+    from_dt: definition.date_from,
+    to_dt: definition.date_to,
+    period_days: String(days),
+    data_through: toStoredIso(context.dataThrough, 'dataThrough'),
+    events: [...new Set(definition.series.map((s) => s.event))],
+    series: definition.series.map((s, i) => JSON.stringify([String(i), s.event, s.property === undefined ? null : path(s.property)])),
+    interval: definition.interval,
+    breakdown: definition.breakdown ?? 'none',
+    breakdown_path: definition.breakdown === 'property' && definition.breakdown_property !== undefined ? path(definition.breakdown_property) : '$',
+  };
+}
+
+export function renderTrends(definition: TrendsDefinition, context: InsightSqlContext): string {
+  return renderSql(TRENDS, trendsParams(definition, context), { ...context.tables });
+}
+
+/** The day before the project's creation: the identities partitions read (results-count.sql, "Partition pruning"). */
+export function identitiesFromDt(projectCreatedAt: string): string {
+  return addDays(toStoredIso(projectCreatedAt, 'projectCreatedAt').slice(0, 10), -1);
+}

@@ -1,0 +1,5 @@
+import { createSavedInsightsCreateHandler } from '../handlers/saved-insights';
+import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
+
+export const handler = lambdaHandler('admin-saved-insights-create', createSavedInsightsCreateHandler, { adminToken: secretsManagerAdminToken });

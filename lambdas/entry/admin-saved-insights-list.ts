@@ -1,0 +1,5 @@
+import { createSavedInsightsListHandler } from '../handlers/saved-insights';
+import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
+
+export const handler = lambdaHandler('admin-saved-insights-list', createSavedInsightsListHandler, { adminToken: secretsManagerAdminToken });

@@ -1,0 +1,5 @@
+import { createSavedInsightsUpdateHandler } from '../handlers/saved-insights';
+import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
+
+export const handler = lambdaHandler('admin-saved-insights-update', createSavedInsightsUpdateHandler, { adminToken: secretsManagerAdminToken });

@@ -1,0 +1,47 @@
+/**
+ * The insight queries started per project (docs/decisions/insights.md, "Cache"): DynamoDB table
+ * insight_queries, keyed by project and query ID, so a query ID of another project finds nothing.
+ * Items are small (the query text is the largest part, a few KB; the rows stay in the engine's result
+ * files) and expire after INSIGHT_QUERY_TTL_DAYS, well inside the Athena result files' 30 days.
+ */
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailed } from './dynamo-client';
+import type { InsightQueryRecord, InsightQueryStore } from '../ports';
+
+/** How long a query, and so its cached answer, is kept. */
+export const INSIGHT_QUERY_TTL_DAYS = 7;
+
+export class DynamoInsightQueryStore implements InsightQueryStore {
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async get(projectId: string, queryId: string): Promise<InsightQueryRecord | undefined> {
+    const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { project_id: projectId, query_id: queryId }, ConsistentRead: true }));
+    if (!out.Item) return undefined;
+    const { expires_at: _expires, definition, ...rest } = out.Item;
+    return { ...(rest as Omit<InsightQueryRecord, 'definition'>), definition: JSON.parse(definition as string) as unknown };
+  }
+
+  async create(record: InsightQueryRecord): Promise<boolean> {
+    try {
+      await this.ddb.send(new PutCommand({ TableName: this.table, Item: this.item(record), ConditionExpression: 'attribute_not_exists(query_id)' }));
+      return true;
+    } catch (err) {
+      // A retried put that finds its own earlier attempt's item also lands here: the caller reads the item either way.
+      if (isConditionalCheckFailed(err)) return false;
+      throw err;
+    }
+  }
+
+  async update(record: InsightQueryRecord): Promise<void> {
+    await this.ddb.send(new PutCommand({ TableName: this.table, Item: this.item(record) }));
+  }
+
+  private item(record: InsightQueryRecord): Record<string, unknown> {
+    const expires = Math.floor(Date.parse(record.created_at) / 1000) + INSIGHT_QUERY_TTL_DAYS * 86_400;
+    // The definition as JSON text: client text of any shape round-trips exactly.
+    return { ...record, definition: JSON.stringify(record.definition), expires_at: expires };
+  }
+}
