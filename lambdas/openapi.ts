@@ -373,7 +373,7 @@ const OPERATIONS: Record<RouteName, Operation> = {
     responses: ok('Events', z.object({ events: z.array(z.looseObject({})) })),
   },
   'admin-users-list': {
-    summary: 'Users seen recently, the most recent first, optionally searched by ID',
+    summary: 'Users seen recently, the most recent first, optionally searched by ID, email or name',
     query: UsersListQuery,
     responses: ok(
       'Users',

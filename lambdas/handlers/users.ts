@@ -1,6 +1,6 @@
 /**
  * GET /admin/v1/projects/{project_id}/users: the users seen recently, the most recent first, optionally
- * searched by ID; GET /admin/v1/projects/{project_id}/users/{id}: a user's canonical ID, linked IDs and profile.
+ * searched by ID, email or name; GET /admin/v1/projects/{project_id}/users/{id}: a user's canonical ID, linked IDs and profile.
  */
 import * as z from 'zod';
 import { compareFirstSeen } from '../domain/canonical-order';

@@ -75,6 +75,28 @@ describe('recent users', () => {
     expect((await stack.admin('GET', `/admin/v1/projects/${project}/users?search=nobody`)).body.users).toEqual([]);
   });
 
+  it('searches by email and by name, ignoring case; an email sent on any other event than $identify is not a profile', async () => {
+    const search = async (text: string) =>
+      (await stack.admin('GET', `/admin/v1/projects/${project}/users?${new URLSearchParams({ search: text })}`)).body.users.map(
+        (u: { user_id: string }) => u.user_id,
+      );
+    // No ID contains these: only grace's $identify (email grace@example.com, name Grace Hopper) does.
+    expect(await search('EXAMPLE.com')).toEqual(['anon-1']);
+    expect(await search('hopper')).toEqual(['anon-1']);
+    expect(await search('%')).toEqual([]);
+    const other = await stack.createProject('users-search');
+    const key = await stack.createKey(other, UNTHROTTLED_KEY);
+    const res = await stack.post('/v1/events', key, {
+      events: [
+        { name: 'invite_sent', user_id: 'ada', timestamp: '2026-04-01T09:00:00Z', properties: { email: 'friend@example.com' } },
+        { name: '$identify', user_id: 'linus', timestamp: '2026-04-01T09:01:00Z', properties: { email: 'Linus@Example.com' } },
+      ],
+    });
+    expect(res.status, res.text).toBe(204);
+    const found = await stack.admin('GET', `/admin/v1/projects/${other}/users?search=example`);
+    expect(found.body.users.map((u: { user_id: string; email: string | null }) => [u.user_id, u.email])).toEqual([['linus', 'Linus@Example.com']]);
+  });
+
   it('refuses a bad limit or an empty search by name, an unknown project with 404, and no token with 401', async () => {
     const bad = await stack.admin('GET', `/admin/v1/projects/${project}/users?limit=201`);
     expect(bad.status).toBe(400);
