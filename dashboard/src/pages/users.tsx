@@ -1,7 +1,9 @@
 /**
- * Users: the users seen recently (the recent-users listing: last seen, events, linked IDs), the most
- * recent first, searched by any of their IDs; and one user (any ID, canonical or linked, also one
- * not seen recently): the canonical ID, every linked ID, the profile, first seen and their recent events.
+ * People (the API path stays /users): the people seen recently (the recent-users listing: name,
+ * email, linked IDs, events, first and last seen), the most recent first, searched by email, name or
+ * any ID; each row opens the person's page. One person (any ID, canonical or linked, also one not
+ * seen recently): the canonical ID, every linked ID, the profile, first seen and their recent events.
+ * Names, emails and IDs are client text: rendered as text nodes, never as markup.
  */
 import { useState } from 'preact/hooks';
 import { textProblem } from '../../../lambdas/domain/client-text';
@@ -12,11 +14,11 @@ import { Field } from '../components/field';
 import { ListTable } from '../components/list-table';
 import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
-import { pathOf } from '../router';
+import { navigate, pathOf } from '../router';
 
 /** Events are listed per ID (the listing matches the canonical or the sent ID); at most this many IDs are asked. */
 const MAX_IDS_LISTED = 10;
-/** Users listed at once (the API allows up to 200). */
+/** People listed at once (the API allows up to 200). */
 const USERS_LISTED = 50;
 
 export function UsersPage({ api, params }: PageProps) {
@@ -26,9 +28,9 @@ export function UsersPage({ api, params }: PageProps) {
   return (
     <>
       <p class="breadcrumb">
-        <a href={`#${projectPath}/users`}>Users</a>
+        <a href={`#${projectPath}/users`}>People</a>
       </p>
-      <h1>User</h1>
+      <h1>Person</h1>
       {userId === '.' || userId === '..' ? (
         // URLs read these as path steps ("%2E" too), so GET .../users/{id} can never name them.
         <p role="alert" class="notice">
@@ -41,17 +43,25 @@ export function UsersPage({ api, params }: PageProps) {
   );
 }
 
+/** How a person is named to screen readers and in the first column: name, else email, else canonical ID. */
+function labelOf(u: RecentUser): string {
+  return u.name ?? u.email ?? u.user_id;
+}
+
 function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath: string }) {
   const [search, setSearch] = useState('');
-  const list = useAsync(() => {
+  // The answer carries the search it was asked with: while a new search loads, the list shown and
+  // the words above it still belong together.
+  const list = useAsync(async () => {
     const q = new URLSearchParams({ limit: String(USERS_LISTED) });
     if (search) q.set('search', search);
-    return api.get<{ users: RecentUser[] }>(`/admin/v1${projectPath}/users?${q}`);
+    return { search, ...(await api.get<{ users: RecentUser[] }>(`/admin/v1${projectPath}/users?${q}`)) };
   }, [api, projectPath, search]);
-  const userHref = (id: string) => `#${projectPath}/users/${encodeURIComponent(id)}`;
+  const userPath = (id: string) => `${projectPath}/users/${encodeURIComponent(id)}`;
+  const userHref = (id: string) => `#${userPath(id)}`;
   return (
     <>
-      <h1>Users</h1>
+      <h1>People</h1>
       <form
         class="inline-form"
         role="search"
@@ -60,47 +70,65 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
           setSearch(String(new FormData(e.currentTarget).get('search') ?? '').trim());
         }}
       >
-        <Field id="search-users" label="Search by ID" hint="Part of any ID: a signed-in user's ID or an anonymous ID.">
+        <Field id="search-users" label="Search people" hint="Part of an email, a name or any ID (a signed-in user's ID or an anonymous ID), any case.">
           <input name="search" type="search" autoComplete="off" />
         </Field>
         <button type="submit">Search</button>
       </form>
       <AsyncView state={list}>
-        {({ users }) => (
+        {({ users, search }) => (
           <>
             <p class="muted" role="status">
               {users.length === 0
                 ? search
-                  ? `No user seen recently has an ID containing “${search}”.`
-                  : 'No users seen recently: users appear here with their first event.'
-                : `${users.length === USERS_LISTED ? `The ${USERS_LISTED} users` : users.length === 1 ? 'The one user' : `The ${users.length} users`} seen most recently${search ? ` with an ID containing “${search}”` : ''}, the most recent first.`}
+                  ? `No one seen recently has an email, name or ID containing “${search}”.`
+                  : 'No one seen recently: people appear here with their first event.'
+                : `${users.length === USERS_LISTED ? `The ${USERS_LISTED} people` : users.length === 1 ? 'The one person' : `The ${users.length} people`} seen most recently${search ? ` with an email, name or ID containing “${search}”` : ''}, the most recent first.`}
             </p>
             {search && users.length === 0 && (
               <p>
-                <a href={userHref(search)}>Look up “{search}” as an exact ID</a> (also finds users with no recent events).
+                <a href={userHref(search)}>Look up “{search}” as an exact ID</a> (also finds people with no recent events).
               </p>
             )}
             {users.length > 0 && (
-              <ListTable columns={['User', 'Linked IDs', 'Events', 'Last seen']} action="Details" name="users-table">
+              <ListTable columns={['Person', 'Email', 'Linked IDs', 'Events', 'First seen', 'Last seen']} action="Details" name="users-table">
                 {users.map((u) => (
-                  <tr key={u.user_id}>
-                    <td class="mono" data-label="User">
-                      <a href={userHref(u.user_id)}>{u.user_id}</a>
+                  <tr
+                    key={u.user_id}
+                    class="opens"
+                    onClick={(e) => {
+                      // The whole row opens the person; a link inside it, or selecting text, does as it would anyway.
+                      if ((e.target as Element).closest('a') || String(getSelection() ?? '') !== '') return;
+                      navigate(userPath(u.user_id));
+                    }}
+                  >
+                    <td data-label="Person">
+                      {/* One child per cell: the narrow layout's cell is a grid of label and content. */}
+                      <div>
+                        <a href={userHref(u.user_id)} class={u.name === null ? 'mono' : undefined}>
+                          {u.name ?? u.user_id}
+                        </a>
+                        {u.name !== null && <div class="mono muted">{u.user_id}</div>}
+                      </div>
                     </td>
+                    <td data-label="Email">{u.email ?? <span class="muted">—</span>}</td>
                     <td data-label="Linked IDs">
-                      <ul class="plain mono">
-                        {u.ids.map((id) => (
-                          <li key={id}>{id}</li>
-                        ))}
-                      </ul>
-                      {u.id_count > u.ids.length && <span class="muted">and {u.id_count - u.ids.length} more</span>}
+                      <div>
+                        <ul class="plain mono">
+                          {u.ids.map((id) => (
+                            <li key={id}>{id}</li>
+                          ))}
+                        </ul>
+                        {u.id_count > u.ids.length && <span class="muted">and {u.id_count - u.ids.length} more</span>}
+                      </div>
                     </td>
                     <td class="num" data-label="Events">
                       {u.events.toLocaleString('en')}
                     </td>
+                    <td data-label="First seen">{u.first_seen === null ? <span class="muted">—</span> : formatTime(u.first_seen)}</td>
                     <td data-label="Last seen">{formatTime(u.last_seen)}</td>
                     <td>
-                      <a href={userHref(u.user_id)} aria-label={`Details of ${u.user_id}`}>
+                      <a href={userHref(u.user_id)} aria-label={`Details of ${labelOf(u)}`}>
                         Details
                       </a>
                     </td>
