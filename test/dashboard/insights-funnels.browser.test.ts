@@ -95,7 +95,7 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
     expect(problemsApartFrom(env.dash.problems)).toEqual([]);
   });
 
-  it('shows retention as a triangle: a row per cohort, each cell its share and users as text, shaded by the share', async () => {
+  it('shows retention as a curve over all cohorts and a triangle: a row per cohort, each cell its share and users as text, shaded by the share', async () => {
     const { page } = env.dash;
     await showRetention(env.dash);
     const rows = await page.$$eval('table.retention tbody tr', (trs) =>
@@ -113,6 +113,13 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
       'Day 2',
     ]);
     expect(await page.$eval('table.retention tbody tr td:nth-child(4)', (td: any) => td.className)).toContain('shade-8');
+    // The curve pools the cohorts that reached each day: day 1 is 3 + 1 of 4 + 2 users, day 2 only the first cohort's 1 of 4.
+    expect(await page.$$eval('[data-chart="retention"] canvas', (c) => c.length)).toBe(1);
+    expect(await page.$$eval('.retention-curve-numbers li', (lis) => lis.map((li: any) => li.textContent.trim()))).toEqual([
+      'Day 0: 0% (0 of 6 users)',
+      'Day 1: 66.7% (4 of 6 users)',
+      'Day 2: 25% (1 of 4 users)',
+    ]);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await env.dash.screenshot('insights-retention');
 

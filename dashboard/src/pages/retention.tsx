@@ -1,5 +1,5 @@
 /**
- * Retention (issue 25): start and return events, range and interval in a form; the cohort triangle,
+ * Retention (issue 25): start and return events, range and interval in a form; the retention curve and the cohort triangle,
  * with "How this was computed". The definition is in the URL hash (shareable), and a running query
  * can be left and come back to (insights/use-insight-page.ts).
  */
@@ -8,6 +8,7 @@ import { Field } from '../components/field';
 import type { RetentionResult } from '../insights/funnel-types';
 import { InsightHowComputed } from '../insights/insight-how-computed';
 import { InsightProgress } from '../insights/insight-progress';
+import { RetentionChart } from '../insights/retention-chart';
 import { RetentionTable } from '../insights/retention-table';
 import { SaveInsight } from '../insights/save-insight';
 import { useInsightPage } from '../insights/use-insight-page';
@@ -84,6 +85,7 @@ export function RetentionPage({ api, params }: PageProps) {
       {answer && result && (
         <>
           {result.cohorts.length === 0 && <p class="empty-state">Nobody did {result.start_event} in this range.</p>}
+          {result.cohorts.length > 0 && <RetentionChart result={result} />}
           <RetentionTable result={result} />
           <SaveInsight api={api} projectId={projectId} kind="retention" definition={answer.definition} />
           <InsightHowComputed answer={answer}>
