@@ -95,6 +95,28 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
     expect(problemsApartFrom(env.dash.problems)).toEqual([]);
   });
 
+  it('follows navigations while open: a pasted link and back show that link’s funnel in the form and the figure', async () => {
+    const { page } = env.dash;
+    await showFunnel(env.dash);
+    const threeSteps = await page.evaluate(() => (globalThis as any).location.hash as string);
+    // Run a 2-step funnel from the form: the page's own hash write replaces the address.
+    await page.$eval('#funnel-steps', (el: any) => (el.value = 'view\nsignup'));
+    await clickButton(page, 'Show funnel');
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.funnel-step').length === 2);
+    const stepsShown = () => page.$$eval('.funnel-name', (els) => els.map((el: any) => el.textContent.trim()));
+    const stepsInForm = () => page.$eval('#funnel-steps', (el: any) => el.value as string);
+    // A pasted link (a new history entry) to the 3-step funnel.
+    await page.evaluate((h) => ((globalThis as any).location.hash = h), threeSteps);
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.funnel-step').length === 3);
+    expect(await stepsShown()).toEqual(['1. view', '2. signup', `3. ${BUY}`]);
+    expect(await stepsInForm()).toBe(`view\nsignup\n${BUY}`);
+    // Back: the 2-step funnel again.
+    await page.goBack();
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.funnel-step').length === 2);
+    expect(await stepsInForm()).toBe('view\nsignup');
+    expect(problemsApartFrom(env.dash.problems)).toEqual([]);
+  });
+
   it('shows retention as a curve over all cohorts and a triangle: a row per cohort, each cell its share and users as text, shaded by the share', async () => {
     const { page } = env.dash;
     await showRetention(env.dash);

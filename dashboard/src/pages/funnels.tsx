@@ -28,7 +28,7 @@ const FIELDS = ['steps', 'date_from', 'date_to', 'conversion_window_days', 'brea
 
 export function FunnelsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
-  const { state, run, initial } = useInsightPage<FunnelsResult, FunnelsDefinition>(api, projectId, 'funnels');
+  const { state, run, initial, formKey } = useInsightPage<FunnelsResult, FunnelsDefinition>(api, projectId, 'funnels');
   const apiError = state.error instanceof ApiError ? state.error : undefined;
   const formError = state.phase === 'error' ? (apiError ? (apiError.apartFrom(FIELDS) ?? undefined) : String(state.error)) : undefined;
   const answer = state.phase === 'done' ? state.answer : undefined;
@@ -37,6 +37,7 @@ export function FunnelsPage({ api, params }: PageProps) {
     <>
       <h1>Funnels</h1>
       <form
+        key={formKey}
         class="insight-inline-form"
         noValidate
         onSubmit={(e) => {

@@ -29,7 +29,7 @@ const FIELDS = ['start_event', 'return_event', 'interval', 'date_from', 'date_to
 
 export function RetentionPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
-  const { state, run, initial } = useInsightPage<RetentionResult, RetentionDefinition>(api, projectId, 'retention');
+  const { state, run, initial, formKey } = useInsightPage<RetentionResult, RetentionDefinition>(api, projectId, 'retention');
   const apiError = state.error instanceof ApiError ? state.error : undefined;
   const formError = state.phase === 'error' ? (apiError ? (apiError.apartFrom(FIELDS) ?? undefined) : String(state.error)) : undefined;
   const answer = state.phase === 'done' ? state.answer : undefined;
@@ -38,6 +38,7 @@ export function RetentionPage({ api, params }: PageProps) {
     <>
       <h1>Retention</h1>
       <form
+        key={formKey}
         class="insight-inline-form"
         noValidate
         onSubmit={(e) => {
