@@ -74,6 +74,8 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
     expect(widths.map((w) => Math.round(w * 100))).toEqual([100, 60, 30]);
     // The event name is text, never markup.
     expect(await page.$$eval('.funnel b', (els) => els.length)).toBe(0);
+    // The way back to the Insights page, as on Trends.
+    expect(await page.$eval('.breadcrumb a', (a: any) => a.getAttribute('href'))).toBe(`#/projects/${env.project}/insights`);
     await page.click('figure.funnel details summary');
     const rows = await page.$$eval('table[data-table="funnel"] tbody tr', (trs) => trs.map((tr: any) => [...tr.cells].map((c: any) => c.textContent.trim())));
     expect(rows).toEqual([

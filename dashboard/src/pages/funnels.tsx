@@ -12,6 +12,7 @@ import { InsightProgress } from '../insights/insight-progress';
 import { SaveInsight } from '../insights/save-insight';
 import { useInsightPage } from '../insights/use-insight-page';
 import type { PageProps } from '../page';
+import { pathOf } from '../router';
 import '../insights/insights.css';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -35,6 +36,9 @@ export function FunnelsPage({ api, params }: PageProps) {
   const result = answer?.result;
   return (
     <>
+      <p class="breadcrumb">
+        <a href={`#${pathOf('projects', projectId, 'insights')}`}>Insights</a>
+      </p>
       <h1>Funnels</h1>
       <form
         key={formKey}

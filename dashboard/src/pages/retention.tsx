@@ -13,6 +13,7 @@ import { RetentionTable } from '../insights/retention-table';
 import { SaveInsight } from '../insights/save-insight';
 import { useInsightPage } from '../insights/use-insight-page';
 import type { PageProps } from '../page';
+import { pathOf } from '../router';
 import '../insights/insights.css';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -36,6 +37,9 @@ export function RetentionPage({ api, params }: PageProps) {
   const result = answer?.result;
   return (
     <>
+      <p class="breadcrumb">
+        <a href={`#${pathOf('projects', projectId, 'insights')}`}>Insights</a>
+      </p>
       <h1>Retention</h1>
       <form
         key={formKey}
