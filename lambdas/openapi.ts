@@ -390,6 +390,7 @@ const OPERATIONS: Record<RouteName, Operation> = {
             first_seen: z.string().nullable().describe('When its identity group was first seen, as on its user page; null if not (yet) known'),
           }),
         ),
+        next_cursor: z.string().nullable().describe('Pass as cursor (with the same search and limit) for the users after these; null when there are no more'),
       }),
     ),
   },

@@ -298,6 +298,34 @@ describeBrowser('dashboard pages', () => {
     await page.close();
   });
 
+  it('shows 50 people, then the next ones with "Load more", each once, until there are no more', async () => {
+    const projectId = await server.stack.createProject('Many people project');
+    const key = await server.stack.createKey(projectId, UNTHROTTLED_KEY);
+    // 53 people, person-00 seen last: the newest first means person-00 … person-49, then person-50 … person-52.
+    const at = (i: number) => new Date(Date.parse('2026-03-01T12:00:00Z') - i * 60_000).toISOString();
+    await sendEvents(
+      server.stack,
+      key,
+      Array.from({ length: 53 }, (_, i) => ({ name: 'page_viewed', user_id: `person-${String(i).padStart(2, '0')}`, timestamp: at(i) })),
+    );
+    await waitListed(server.stack, projectId, 53);
+    const dash = await openDashboard(server.browser, server.stack.url);
+    const { page } = dash;
+    await dash.go(`/projects/${projectId}/users`);
+    await page.waitForSelector('table.users-table tbody tr');
+    const people = () => page.$$eval('table.users-table tbody tr td:first-child', (tds) => tds.map((td: any) => td.innerText.trim()));
+    expect(await people()).toHaveLength(50);
+    expect(await text(page)).toContain('The 50 people seen most recently, the most recent first; 50 more at a time with “Load more”.');
+    await page.click('button ::-p-text(Load more)');
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table.users-table tbody tr').length === 53);
+    expect(await people()).toEqual(Array.from({ length: 53 }, (_, i) => `person-${String(i).padStart(2, '0')}`));
+    expect(await page.$('button ::-p-text(Load more)')).toBeNull();
+    expect(await text(page)).toContain('The 53 people seen most recently, the most recent first.');
+    await dash.screenshot('people-load-more');
+    expect(dash.problems).toEqual([]);
+    await page.close();
+  });
+
   it('lists the events of a user linked, before the text rule, to an ID holding NUL, and says why that ID has none (issue 19, 4)', async () => {
     const projectId = await server.stack.createProject('Legacy IDs project');
     const key = await server.stack.createKey(projectId, UNTHROTTLED_KEY);

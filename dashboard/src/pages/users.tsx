@@ -5,10 +5,10 @@
  * seen recently): the canonical ID, every linked ID, the profile, first seen and their recent events.
  * Names, emails and IDs are client text: rendered as text nodes, never as markup.
  */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { textProblem } from '../../../lambdas/domain/client-text';
 import type { RecentUser, StoredEvent, User } from '../admin-types';
-import { AsyncView, useAsync } from '../components/async-view';
+import { AsyncView, errorText, useAsync } from '../components/async-view';
 import { EventList } from '../components/event-list';
 import { Field } from '../components/field';
 import { ListTable } from '../components/list-table';
@@ -18,7 +18,7 @@ import { navigate, pathOf } from '../router';
 
 /** Events are listed per ID (the listing matches the canonical or the sent ID); at most this many IDs are asked. */
 const MAX_IDS_LISTED = 10;
-/** People listed at once (the API allows up to 200). */
+/** People listed at once, and added by each "Load more" (the API allows up to 200 a page). */
 const USERS_LISTED = 50;
 
 export function UsersPage({ api, params }: PageProps) {
@@ -43,6 +43,12 @@ export function UsersPage({ api, params }: PageProps) {
   );
 }
 
+/** One answer of the listing, with the search it was asked with. */
+interface UsersAnswer {
+  users: RecentUser[];
+  next_cursor: string | null;
+}
+
 /** How a person is named to screen readers and in the first column: name, else email, else canonical ID. */
 function labelOf(u: RecentUser): string {
   return u.name ?? u.email ?? u.user_id;
@@ -55,8 +61,30 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
   const list = useAsync(async () => {
     const q = new URLSearchParams({ limit: String(USERS_LISTED) });
     if (search) q.set('search', search);
-    return { search, ...(await api.get<{ users: RecentUser[] }>(`/admin/v1${projectPath}/users?${q}`)) };
+    return { search, ...(await api.get<UsersAnswer>(`/admin/v1${projectPath}/users?${q}`)) };
   }, [api, projectPath, search]);
+  // What is shown now, for an answer of "Load more" arriving after a new search began: it is dropped.
+  const shownNow = useRef(list);
+  shownNow.current = list;
+  const [more, setMore] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
+  // "Load more": the next page after the last person shown (the API's cursor), added below them.
+  const loadMore = async () => {
+    const shown = list.data;
+    if (!shown?.next_cursor) return;
+    const q = new URLSearchParams({ limit: String(USERS_LISTED), cursor: shown.next_cursor });
+    if (shown.search) q.set('search', shown.search);
+    setMore({ loading: true, error: null });
+    try {
+      const page = await api.get<UsersAnswer>(`/admin/v1${projectPath}/users?${q}`);
+      if (shownNow.current.data !== shown || shownNow.current.loading) return setMore({ loading: false, error: null });
+      const known = new Set(shown.users.map((u) => u.user_id));
+      // A person seen again between two pages moves up and may come twice: shown once, where first listed.
+      list.set({ search: shown.search, users: [...shown.users, ...page.users.filter((u) => !known.has(u.user_id))], next_cursor: page.next_cursor });
+      setMore({ loading: false, error: null });
+    } catch (err) {
+      setMore({ loading: false, error: errorText(err) });
+    }
+  };
   const userPath = (id: string) => `${projectPath}/users/${encodeURIComponent(id)}`;
   const userHref = (id: string) => `#${userPath(id)}`;
   return (
@@ -76,14 +104,14 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
         <button type="submit">Search</button>
       </form>
       <AsyncView state={list}>
-        {({ users, search }) => (
+        {({ users, search, next_cursor }) => (
           <>
             <p class="muted" role="status">
               {users.length === 0
                 ? search
                   ? `No one seen recently has an email, name or ID containing “${search}”.`
                   : 'No one seen recently: people appear here with their first event.'
-                : `${users.length === USERS_LISTED ? `The ${USERS_LISTED} people` : users.length === 1 ? 'The one person' : `The ${users.length} people`} seen most recently${search ? ` with an email, name or ID containing “${search}”` : ''}, the most recent first.`}
+                : `${users.length === 1 ? 'The one person' : `The ${users.length} people`} seen most recently${search ? ` with an email, name or ID containing “${search}”` : ''}, the most recent first${next_cursor ? `; ${USERS_LISTED} more at a time with “Load more”` : ''}.`}
             </p>
             {search && users.length === 0 && (
               <p>
@@ -135,6 +163,18 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
                   </tr>
                 ))}
               </ListTable>
+            )}
+            {next_cursor && (
+              <p>
+                <button type="button" class="secondary" disabled={more.loading} onClick={() => void loadMore()}>
+                  {more.loading ? 'Loading…' : 'Load more'}
+                </button>
+              </p>
+            )}
+            {more.error !== null && (
+              <p class="error" role="alert">
+                {more.error}
+              </p>
             )}
           </>
         )}

@@ -40,7 +40,14 @@ export function renderRecentUsers(q: RecentUsersQuery): string {
   if (q.fromDt !== undefined) where.push(`dt >= ${quoteLiteral(q.fromDt)}`);
   const search = q.filter.search === undefined ? undefined : `lower(${quoteLiteral(q.filter.search)})`;
   const matched = search ? `CASE WHEN ${searchMatch(search)} THEN 1 ELSE 0 END` : '1';
-  const having = search ? '\n  HAVING max(matched) = 1' : '';
+  const conditions = search ? ['max(matched) = 1'] : [];
+  // The next page: users after the last one shown, in the listing's order (ISO 8601 UTC text sorts as time).
+  const after = q.filter.after;
+  if (after) {
+    const seen = quoteLiteral(after.last_seen);
+    conditions.push(`(max(last_seen) < ${seen} OR (max(last_seen) = ${seen} AND user_id > ${quoteLiteral(after.user_id)}))`);
+  }
+  const having = conditions.length ? `\n  HAVING ${conditions.join(' AND ')}` : '';
   return `WITH copies AS (
   SELECT user_id, sent_user_id, "timestamp", ${matched} AS matched, ${COPY_RANK}
   FROM ${q.table}
