@@ -373,7 +373,7 @@ const OPERATIONS: Record<RouteName, Operation> = {
     responses: ok('Events', z.object({ events: z.array(z.looseObject({})) })),
   },
   'admin-users-list': {
-    summary: 'Users seen recently, the most recent first, optionally searched by ID',
+    summary: 'Users seen recently, the most recent first, optionally searched by ID, email or name',
     query: UsersListQuery,
     responses: ok(
       'Users',
@@ -390,6 +390,7 @@ const OPERATIONS: Record<RouteName, Operation> = {
             first_seen: z.string().nullable().describe('When its identity group was first seen, as on its user page; null if not (yet) known'),
           }),
         ),
+        next_cursor: z.string().nullable().describe('Pass as cursor (with the same search and limit) for the users after these; null when there are no more'),
       }),
     ),
   },

@@ -49,6 +49,10 @@ export interface RecentUser {
   id_count: number;
   events: number;
   last_seen: string;
+  /** As the person's page gives them (null when no $identify sent it, or the identity group is not stored yet). */
+  email: string | null;
+  name: string | null;
+  first_seen: string | null;
 }
 
 export interface User {

@@ -14,7 +14,7 @@ const SECTIONS = [
   { segment: 'keys', label: 'Keys' },
   { segment: 'install', label: 'Install' },
   { segment: 'events', label: 'Events' },
-  { segment: 'users', label: 'Users' },
+  { segment: 'users', label: 'People' },
   { segment: 'experiments', label: 'Experiments' },
   { segment: 'insights', label: 'Insights' },
 ] as const;

@@ -6,7 +6,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import type { RecentUser, RecentUsers, RecentUsersFilter } from '../ports';
-import { EVENT_COLUMNS, partitionFiles, readRows, viewSql } from './duckdb-results-query';
+import { EVENT_COLUMNS, TRINO_COMPAT_MACROS, partitionFiles, readRows, viewSql } from './duckdb-results-query';
 import { renderRecentUsers, rowsToRecentUsers } from './sql/recent-users';
 
 const VIEW = 'tally_recent_users';
@@ -27,6 +27,7 @@ export class DuckDbRecentUsers implements RecentUsers {
     const connection = await (await this.instance).connect();
     try {
       await connection.run(viewSql(VIEW, files, EVENT_COLUMNS));
+      for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
       return rowsToRecentUsers(await readRows(connection, sql));
     } finally {
       connection.closeSync();

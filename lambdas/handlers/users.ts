@@ -1,6 +1,6 @@
 /**
  * GET /admin/v1/projects/{project_id}/users: the users seen recently, the most recent first, optionally
- * searched by ID; GET /admin/v1/projects/{project_id}/users/{id}: a user's canonical ID, linked IDs and profile.
+ * searched by ID, email or name; GET /admin/v1/projects/{project_id}/users/{id}: a user's canonical ID, linked IDs and profile.
  */
 import * as z from 'zod';
 import { compareFirstSeen } from '../domain/canonical-order';
@@ -9,7 +9,7 @@ import { idKeyProblem } from '../domain/id-key-budget';
 import { ApiError, notFound } from '../http/api-error';
 import { json } from '../http/event';
 import { parseWith } from '../http/validate';
-import type { IdentityItem, IdentityStore, ProjectStore, RecentUsers, UserGroup } from '../ports';
+import type { IdentityItem, IdentityStore, ProjectStore, RecentUsers, RecentUsersPosition, UserGroup } from '../ports';
 import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_USERS_LISTED = 200;
@@ -30,7 +30,37 @@ export const UsersListQuery = z.object({
     .min(1, 'limit must be at least 1')
     .max(MAX_USERS_LISTED, `limit must be at most ${MAX_USERS_LISTED}`)
     .default(50),
+  cursor: z
+    .string()
+    .max(4096, 'cursor must be at most 4096 characters')
+    .transform((s, ctx) => {
+      const position = decodeCursor(s);
+      if (!position)
+        ctx.addIssue({
+          code: 'custom',
+          message: "cursor is not one this listing gave: pass a response's next_cursor unchanged, or leave it out for the first page",
+        });
+      return position ?? z.NEVER;
+    })
+    .optional(),
 });
+
+/** The next page's cursor: the last listed user's place in the order, as base64url JSON (opaque to clients). */
+export function encodeCursor(position: RecentUsersPosition): string {
+  return Buffer.from(JSON.stringify([position.last_seen, position.user_id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): RecentUsersPosition | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 2) return undefined;
+    const [lastSeen, userId] = value as unknown[];
+    if (typeof lastSeen !== 'string' || typeof userId !== 'string' || textProblem('user_id', userId) || textProblem('last_seen', lastSeen)) return undefined;
+    return { last_seen: lastSeen, user_id: userId };
+  } catch {
+    return undefined;
+  }
+}
 
 export interface UsersListDeps extends AdminDeps {
   projects: ProjectStore;
@@ -43,7 +73,10 @@ export function createUsersListHandler(deps: UsersListDeps) {
   return wrapAdmin('admin-users-list', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
     const q = parseWith(UsersListQuery, event.queryStringParameters ?? {});
-    const recent = await deps.recentUsers.recent(project.id, { search: q.search, limit: q.limit }, deps.clock());
+    // One more than asked says whether there is a next page, at no extra cost.
+    const found = await deps.recentUsers.recent(project.id, { search: q.search, limit: q.limit + 1, after: q.cursor }, deps.clock());
+    const recent = found.slice(0, q.limit);
+    const last = recent.at(-1);
     // Each listed user's profile and first seen come from its identity group: one read per listed user (at most MAX_USERS_LISTED).
     const users = await Promise.all(
       recent.map(async (user) => ({
@@ -51,7 +84,7 @@ export function createUsersListHandler(deps: UsersListDeps) {
         ...profileOf(idKeyProblem('id', user.user_id) ? undefined : await deps.identities.group(project.id, user.user_id)),
       })),
     );
-    return json(200, { users });
+    return json(200, { users, next_cursor: found.length > q.limit && last ? encodeCursor(last) : null });
   });
 }
 

@@ -13,9 +13,17 @@ export interface RecentUser {
 }
 
 export interface RecentUsersFilter {
-  /** Keeps users any of whose IDs (canonical or as sent) contains this text, case-insensitively. */
+  /** Keeps users any of whose IDs (canonical or as sent), or whose email or name as an `$identify` sent it, contains this text, case-insensitively. */
   search?: string;
   limit: number;
+  /** Only users after this one in the listing's order (last_seen descending, then user_id): the next page. */
+  after?: RecentUsersPosition;
+}
+
+/** A place in the listing's order: the last user of a page. */
+export interface RecentUsersPosition {
+  last_seen: string;
+  user_id: string;
 }
 
 /**

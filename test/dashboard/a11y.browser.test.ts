@@ -24,7 +24,12 @@ describeBrowser('dashboard accessibility and layout', () => {
       {
         events: [
           { name: 'page_viewed', user_id: 'anon-1', timestamp: '2026-04-01T08:00:00Z', properties: { path: '/pricing', referrer: 'https://search.example' } },
-          { name: '$identify', user_id: 'user-1', timestamp: '2026-04-01T08:01:00Z', properties: { $anonymous_id: 'anon-1', email: 'grace@example.com' } },
+          {
+            name: '$identify',
+            user_id: 'user-1',
+            timestamp: '2026-04-01T08:01:00Z',
+            properties: { $anonymous_id: 'anon-1', email: 'grace@example.com', name: 'Grace Hopper' },
+          },
           { name: 'checkout_completed', user_id: 'user-1', timestamp: '2026-04-01T08:02:00Z', properties: { total: 42.5, items: 3 } },
         ],
       },

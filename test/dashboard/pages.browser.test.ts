@@ -219,52 +219,72 @@ describeBrowser('dashboard pages', () => {
     await page.close();
   });
 
-  it('lists the users seen recently, searches them by ID, and opens one after $identify: canonical ID, linked IDs, profile and their events', async () => {
+  it('lists the people seen recently with email, name, first and last seen, searches them by email, and opens one after $identify: canonical ID, linked IDs, profile and their events', async () => {
     const projectId = await server.stack.createProject('Users project');
     const key = await server.stack.createKey(projectId, UNTHROTTLED_KEY);
-    await sendEvents(server.stack, key, [{ name: 'page_viewed', user_id: 'anon-7', timestamp: '2026-02-01T09:00:00Z' }]);
+    await sendEvents(server.stack, key, [
+      { name: 'page_viewed', user_id: 'anon-7', timestamp: '2026-02-01T09:00:00Z' },
+      { name: 'page_viewed', user_id: 'anon-8', timestamp: '2026-02-01T08:00:00Z' },
+    ]);
     await sendEvents(server.stack, key, [
       {
         name: '$identify',
         user_id: 'user-42',
         timestamp: '2026-02-01T09:01:00Z',
-        properties: { $anonymous_id: 'anon-7', email: 'ada@example.com', name: 'Ada' },
+        // Client text: the name must show as typed, not as markup.
+        properties: { $anonymous_id: 'anon-7', email: 'ada@example.com', name: 'Ada <b>Lovelace</b>' },
       },
       { name: 'purchase', user_id: 'user-42', timestamp: '2026-02-01T09:02:00Z' },
     ]);
-    await waitListed(server.stack, projectId, 3);
+    await waitListed(server.stack, projectId, 4);
     const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
     await dash.go(`/projects/${projectId}/users`);
-    // The recent users: one, under its canonical (first-seen) ID, with both linked IDs.
+    // The people: under their canonical (first-seen) IDs, with the profile and both linked IDs.
     await page.waitForSelector('table.users-table tbody tr');
-    const rows = await page.$$eval('table.users-table tbody tr', (trs) => trs.map((tr: any) => [...tr.cells].slice(0, 4).map((c: any) => c.innerText.trim())));
-    expect(rows).toEqual([['anon-7', 'user-42\nanon-7', '3', expect.stringMatching(/^2026-02-01 09:02/)]]);
-    expect(await text(page)).toContain('The one user seen most recently, the most recent first.');
-    await dash.screenshot('users-list');
-    // Search by part of a linked ID, then open the user.
-    await page.type('#search-users', 'USER-4');
+    const rows = await page.$$eval('table.users-table tbody tr', (trs) => trs.map((tr: any) => [...tr.cells].slice(0, 6).map((c: any) => c.innerText.trim())));
+    expect(rows).toEqual([
+      ['Ada <b>Lovelace</b>\nanon-7', 'ada@example.com', 'user-42\nanon-7', '3', expect.stringMatching(/^2026-/), expect.stringMatching(/^2026-02-01 09:02/)],
+      ['anon-8', '—', 'anon-8', '1', expect.stringMatching(/^2026-/), expect.stringMatching(/^2026-02-01 08:00/)],
+    ]);
+    expect(await page.$$eval('table.users-table thead th', (ths) => ths.map((th: any) => th.innerText.trim()))).toEqual([
+      'Person',
+      'Email',
+      'Linked IDs',
+      'Events',
+      'First seen',
+      'Last seen',
+      'Details',
+    ]);
+    expect(await page.$('table.users-table b')).toBeNull();
+    expect(await page.$eval('h1', (e) => e.textContent)).toBe('People');
+    expect(await page.$eval('nav a[aria-current="page"]', (e) => e.textContent)).toBe('People');
+    expect(await text(page)).toContain('The 2 people seen most recently, the most recent first.');
+    await dash.screenshot('people-list');
+    // Search by part of the email, in another case; then a click anywhere on the row opens the person.
+    await page.type('#search-users', 'EXAMPLE.COM');
     await page.click('button ::-p-text(Search)');
-    await page.waitForSelector('::-p-text(with an ID containing “USER-4”)');
-    await page.click('table.users-table tbody tr a');
+    await page.waitForSelector('::-p-text(with an email, name or ID containing “EXAMPLE.COM”)');
+    expect(await page.$$eval('table.users-table tbody tr', (trs) => trs.length)).toBe(1);
+    await page.click('table.users-table tbody tr td.num');
     await page.waitForSelector('dl.facts');
     const facts = await page.$eval('dl.facts', (e) => (e as any).innerText as string);
     expect(facts).toContain('anon-7');
     expect(facts).toContain('user-42');
     expect(facts).toContain('ada@example.com');
-    expect(facts).toContain('Ada');
+    expect(facts).toContain('Ada <b>Lovelace</b>');
     expect(await page.$$eval('dl.facts ul li', (els) => els.map((e) => e.textContent))).toEqual(['anon-7', 'user-42']);
     expect(await page.$eval('dl.facts dd.mono', (e) => e.textContent)).toBe('anon-7');
     await page.waitForSelector('ol.events');
     expect(await page.$$eval('ol.events .event-name', (els) => els.map((e) => e.textContent))).toEqual(['purchase', '$identify', 'page_viewed']);
-    expect(await page.title()).toBe('Users · Users project · Tally');
+    expect(await page.title()).toBe('People · Users project · Tally');
     await dash.screenshot('users-found');
 
     // Nobody matches: the page says so and offers the exact lookup, which says the ID is unknown.
-    await page.click('.breadcrumb a ::-p-text(Users)');
+    await page.click('.breadcrumb a ::-p-text(People)');
     await page.type('#search-users', 'nobody');
     await page.click('button ::-p-text(Search)');
-    await page.waitForSelector('::-p-text(No user seen recently has an ID containing “nobody”.)');
+    await page.waitForSelector('::-p-text(No one seen recently has an email, name or ID containing “nobody”.)');
     await page.click('a ::-p-text(Look up “nobody” as an exact ID)');
     await page.waitForSelector('::-p-text(User nobody not found)');
 
@@ -275,6 +295,34 @@ describeBrowser('dashboard pages', () => {
     await page.waitForSelector('::-p-text(cannot be looked up)');
     expect(asked.filter((path) => path.startsWith('/admin/') && path.includes('/users/'))).toEqual([]);
     expect(problemsApartFrom(dash.problems, 404)).toEqual([]);
+    await page.close();
+  });
+
+  it('shows 50 people, then the next ones with "Load more", each once, until there are no more', async () => {
+    const projectId = await server.stack.createProject('Many people project');
+    const key = await server.stack.createKey(projectId, UNTHROTTLED_KEY);
+    // 53 people, person-00 seen last: the newest first means person-00 … person-49, then person-50 … person-52.
+    const at = (i: number) => new Date(Date.parse('2026-03-01T12:00:00Z') - i * 60_000).toISOString();
+    await sendEvents(
+      server.stack,
+      key,
+      Array.from({ length: 53 }, (_, i) => ({ name: 'page_viewed', user_id: `person-${String(i).padStart(2, '0')}`, timestamp: at(i) })),
+    );
+    await waitListed(server.stack, projectId, 53);
+    const dash = await openDashboard(server.browser, server.stack.url);
+    const { page } = dash;
+    await dash.go(`/projects/${projectId}/users`);
+    await page.waitForSelector('table.users-table tbody tr');
+    const people = () => page.$$eval('table.users-table tbody tr td:first-child', (tds) => tds.map((td: any) => td.innerText.trim()));
+    expect(await people()).toHaveLength(50);
+    expect(await text(page)).toContain('The 50 people seen most recently, the most recent first; 50 more at a time with “Load more”.');
+    await page.click('button ::-p-text(Load more)');
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table.users-table tbody tr').length === 53);
+    expect(await people()).toEqual(Array.from({ length: 53 }, (_, i) => `person-${String(i).padStart(2, '0')}`));
+    expect(await page.$('button ::-p-text(Load more)')).toBeNull();
+    expect(await text(page)).toContain('The 53 people seen most recently, the most recent first.');
+    await dash.screenshot('people-load-more');
+    expect(dash.problems).toEqual([]);
     await page.close();
   });
 

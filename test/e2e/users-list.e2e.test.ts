@@ -75,6 +75,50 @@ describe('recent users', () => {
     expect((await stack.admin('GET', `/admin/v1/projects/${project}/users?search=nobody`)).body.users).toEqual([]);
   });
 
+  it('searches by email and by name, ignoring case; an email sent on any other event than $identify is not a profile', async () => {
+    const search = async (text: string) =>
+      (await stack.admin('GET', `/admin/v1/projects/${project}/users?${new URLSearchParams({ search: text })}`)).body.users.map(
+        (u: { user_id: string }) => u.user_id,
+      );
+    // No ID contains these: only grace's $identify (email grace@example.com, name Grace Hopper) does.
+    expect(await search('EXAMPLE.com')).toEqual(['anon-1']);
+    expect(await search('hopper')).toEqual(['anon-1']);
+    expect(await search('%')).toEqual([]);
+    const other = await stack.createProject('users-search');
+    const key = await stack.createKey(other, UNTHROTTLED_KEY);
+    const res = await stack.post('/v1/events', key, {
+      events: [
+        { name: 'invite_sent', user_id: 'ada', timestamp: '2026-04-01T09:00:00Z', properties: { email: 'friend@example.com' } },
+        { name: '$identify', user_id: 'linus', timestamp: '2026-04-01T09:01:00Z', properties: { email: 'Linus@Example.com' } },
+      ],
+    });
+    expect(res.status, res.text).toBe(204);
+    const found = await stack.admin('GET', `/admin/v1/projects/${other}/users?search=example`);
+    expect(found.body.users.map((u: { user_id: string; email: string | null }) => [u.user_id, u.email])).toEqual([['linus', 'Linus@Example.com']]);
+  });
+
+  it('pages with next_cursor: every user once, in order, with the same search; a made-up cursor is a 400 saying what to pass', async () => {
+    const first = await stack.admin('GET', `/admin/v1/projects/${project}/users?limit=1`);
+    expect(first.body.users.map((u: { user_id: string }) => u.user_id)).toEqual(['anon-2']);
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    const second = await stack.admin('GET', `/admin/v1/projects/${project}/users?${new URLSearchParams({ limit: '1', cursor: first.body.next_cursor })}`);
+    expect(second.body.users.map((u: { user_id: string }) => u.user_id)).toEqual(['anon-1']);
+    expect(second.body.users[0].email).toBe('grace@example.com');
+    expect(second.body.next_cursor).toBeNull();
+    expect((await stack.admin('GET', `/admin/v1/projects/${project}/users`)).body.next_cursor).toBeNull();
+    // The cursor keeps its place under a search too: past the only match there is nothing.
+    const searched = await stack.admin('GET', `/admin/v1/projects/${project}/users?search=anon&limit=1`);
+    expect(searched.body.users.map((u: { user_id: string }) => u.user_id)).toEqual(['anon-2']);
+    const rest = await stack.admin(
+      'GET',
+      `/admin/v1/projects/${project}/users?${new URLSearchParams({ search: 'anon', limit: '1', cursor: searched.body.next_cursor })}`,
+    );
+    expect(rest.body.users.map((u: { user_id: string }) => u.user_id)).toEqual(['anon-1']);
+    const bad = await stack.admin('GET', `/admin/v1/projects/${project}/users?cursor=not-a-cursor`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain('cursor is not one this listing gave');
+  });
+
   it('refuses a bad limit or an empty search by name, an unknown project with 404, and no token with 401', async () => {
     const bad = await stack.admin('GET', `/admin/v1/projects/${project}/users?limit=201`);
     expect(bad.status).toBe(400);

@@ -126,7 +126,9 @@ describe('AthenaRecentUsers', () => {
     expect(sent[0]).toContain("project_id = 'p'");
     expect(sent[0]).toContain("dt >= '2026-05-31'");
     expect(sent[0]).toContain("received_at >= '2026-05-31T12:00:00.000Z'");
-    expect(sent[0]).toContain("strpos(lower(user_id), lower('it''s')) > 0");
+    expect(sent[0]).toContain("strpos(lower(coalesce(user_id, '')), lower('it''s')) > 0");
+    // Email and name as an $identify sent them, in Trino's json_extract_scalar.
+    expect(sent[0]).toContain("name = '$identify' AND (strpos(lower(coalesce(json_extract_scalar(properties, '$.email'), '')), lower('it''s')) > 0");
     expect(sent[0]).toContain('LIMIT 5');
   });
 });

@@ -1,22 +1,24 @@
 /**
- * Users: the users seen recently (the recent-users listing: last seen, events, linked IDs), the most
- * recent first, searched by any of their IDs; and one user (any ID, canonical or linked, also one
- * not seen recently): the canonical ID, every linked ID, the profile, first seen and their recent events.
+ * People (the API path stays /users): the people seen recently (the recent-users listing: name,
+ * email, linked IDs, events, first and last seen), the most recent first, searched by email, name or
+ * any ID; each row opens the person's page. One person (any ID, canonical or linked, also one not
+ * seen recently): the canonical ID, every linked ID, the profile, first seen and their recent events.
+ * Names, emails and IDs are client text: rendered as text nodes, never as markup.
  */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { textProblem } from '../../../lambdas/domain/client-text';
 import type { RecentUser, StoredEvent, User } from '../admin-types';
-import { AsyncView, useAsync } from '../components/async-view';
+import { AsyncView, errorText, useAsync } from '../components/async-view';
 import { EventList } from '../components/event-list';
 import { Field } from '../components/field';
 import { ListTable } from '../components/list-table';
 import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
-import { pathOf } from '../router';
+import { navigate, pathOf } from '../router';
 
 /** Events are listed per ID (the listing matches the canonical or the sent ID); at most this many IDs are asked. */
 const MAX_IDS_LISTED = 10;
-/** Users listed at once (the API allows up to 200). */
+/** People listed at once, and added by each "Load more" (the API allows up to 200 a page). */
 const USERS_LISTED = 50;
 
 export function UsersPage({ api, params }: PageProps) {
@@ -26,9 +28,9 @@ export function UsersPage({ api, params }: PageProps) {
   return (
     <>
       <p class="breadcrumb">
-        <a href={`#${projectPath}/users`}>Users</a>
+        <a href={`#${projectPath}/users`}>People</a>
       </p>
-      <h1>User</h1>
+      <h1>Person</h1>
       {userId === '.' || userId === '..' ? (
         // URLs read these as path steps ("%2E" too), so GET .../users/{id} can never name them.
         <p role="alert" class="notice">
@@ -41,17 +43,53 @@ export function UsersPage({ api, params }: PageProps) {
   );
 }
 
+/** One answer of the listing, with the search it was asked with. */
+interface UsersAnswer {
+  users: RecentUser[];
+  next_cursor: string | null;
+}
+
+/** How a person is named to screen readers and in the first column: name, else email, else canonical ID. */
+function labelOf(u: RecentUser): string {
+  return u.name ?? u.email ?? u.user_id;
+}
+
 function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath: string }) {
   const [search, setSearch] = useState('');
-  const list = useAsync(() => {
+  // The answer carries the search it was asked with: while a new search loads, the list shown and
+  // the words above it still belong together.
+  const list = useAsync(async () => {
     const q = new URLSearchParams({ limit: String(USERS_LISTED) });
     if (search) q.set('search', search);
-    return api.get<{ users: RecentUser[] }>(`/admin/v1${projectPath}/users?${q}`);
+    return { search, ...(await api.get<UsersAnswer>(`/admin/v1${projectPath}/users?${q}`)) };
   }, [api, projectPath, search]);
-  const userHref = (id: string) => `#${projectPath}/users/${encodeURIComponent(id)}`;
+  // What is shown now, for an answer of "Load more" arriving after a new search began: it is dropped.
+  const shownNow = useRef(list);
+  shownNow.current = list;
+  const [more, setMore] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
+  // "Load more": the next page after the last person shown (the API's cursor), added below them.
+  const loadMore = async () => {
+    const shown = list.data;
+    if (!shown?.next_cursor) return;
+    const q = new URLSearchParams({ limit: String(USERS_LISTED), cursor: shown.next_cursor });
+    if (shown.search) q.set('search', shown.search);
+    setMore({ loading: true, error: null });
+    try {
+      const page = await api.get<UsersAnswer>(`/admin/v1${projectPath}/users?${q}`);
+      if (shownNow.current.data !== shown || shownNow.current.loading) return setMore({ loading: false, error: null });
+      const known = new Set(shown.users.map((u) => u.user_id));
+      // A person seen again between two pages moves up and may come twice: shown once, where first listed.
+      list.set({ search: shown.search, users: [...shown.users, ...page.users.filter((u) => !known.has(u.user_id))], next_cursor: page.next_cursor });
+      setMore({ loading: false, error: null });
+    } catch (err) {
+      setMore({ loading: false, error: errorText(err) });
+    }
+  };
+  const userPath = (id: string) => `${projectPath}/users/${encodeURIComponent(id)}`;
+  const userHref = (id: string) => `#${userPath(id)}`;
   return (
     <>
-      <h1>Users</h1>
+      <h1>People</h1>
       <form
         class="inline-form"
         role="search"
@@ -60,53 +98,83 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
           setSearch(String(new FormData(e.currentTarget).get('search') ?? '').trim());
         }}
       >
-        <Field id="search-users" label="Search by ID" hint="Part of any ID: a signed-in user's ID or an anonymous ID.">
+        <Field id="search-users" label="Search people" hint="Part of an email, a name or any ID (a signed-in user's ID or an anonymous ID), any case.">
           <input name="search" type="search" autoComplete="off" />
         </Field>
         <button type="submit">Search</button>
       </form>
       <AsyncView state={list}>
-        {({ users }) => (
+        {({ users, search, next_cursor }) => (
           <>
             <p class="muted" role="status">
               {users.length === 0
                 ? search
-                  ? `No user seen recently has an ID containing “${search}”.`
-                  : 'No users seen recently: users appear here with their first event.'
-                : `${users.length === USERS_LISTED ? `The ${USERS_LISTED} users` : users.length === 1 ? 'The one user' : `The ${users.length} users`} seen most recently${search ? ` with an ID containing “${search}”` : ''}, the most recent first.`}
+                  ? `No one seen recently has an email, name or ID containing “${search}”.`
+                  : 'No one seen recently: people appear here with their first event.'
+                : `${users.length === 1 ? 'The one person' : `The ${users.length} people`} seen most recently${search ? ` with an email, name or ID containing “${search}”` : ''}, the most recent first${next_cursor ? `; ${USERS_LISTED} more at a time with “Load more”` : ''}.`}
             </p>
             {search && users.length === 0 && (
               <p>
-                <a href={userHref(search)}>Look up “{search}” as an exact ID</a> (also finds users with no recent events).
+                <a href={userHref(search)}>Look up “{search}” as an exact ID</a> (also finds people with no recent events).
               </p>
             )}
             {users.length > 0 && (
-              <ListTable columns={['User', 'Linked IDs', 'Events', 'Last seen']} action="Details" name="users-table">
+              <ListTable columns={['Person', 'Email', 'Linked IDs', 'Events', 'First seen', 'Last seen']} action="Details" name="users-table">
                 {users.map((u) => (
-                  <tr key={u.user_id}>
-                    <td class="mono" data-label="User">
-                      <a href={userHref(u.user_id)}>{u.user_id}</a>
+                  <tr
+                    key={u.user_id}
+                    class="opens"
+                    onClick={(e) => {
+                      // The whole row opens the person; a link inside it, or selecting text, does as it would anyway.
+                      if ((e.target as Element).closest('a') || String(getSelection() ?? '') !== '') return;
+                      navigate(userPath(u.user_id));
+                    }}
+                  >
+                    <td data-label="Person">
+                      {/* One child per cell: the narrow layout's cell is a grid of label and content. */}
+                      <div>
+                        <a href={userHref(u.user_id)} class={u.name === null ? 'mono' : undefined}>
+                          {u.name ?? u.user_id}
+                        </a>
+                        {u.name !== null && <div class="mono muted">{u.user_id}</div>}
+                      </div>
                     </td>
+                    <td data-label="Email">{u.email ?? <span class="muted">—</span>}</td>
                     <td data-label="Linked IDs">
-                      <ul class="plain mono">
-                        {u.ids.map((id) => (
-                          <li key={id}>{id}</li>
-                        ))}
-                      </ul>
-                      {u.id_count > u.ids.length && <span class="muted">and {u.id_count - u.ids.length} more</span>}
+                      <div>
+                        <ul class="plain mono">
+                          {u.ids.map((id) => (
+                            <li key={id}>{id}</li>
+                          ))}
+                        </ul>
+                        {u.id_count > u.ids.length && <span class="muted">and {u.id_count - u.ids.length} more</span>}
+                      </div>
                     </td>
                     <td class="num" data-label="Events">
                       {u.events.toLocaleString('en')}
                     </td>
+                    <td data-label="First seen">{u.first_seen === null ? <span class="muted">—</span> : formatTime(u.first_seen)}</td>
                     <td data-label="Last seen">{formatTime(u.last_seen)}</td>
                     <td>
-                      <a href={userHref(u.user_id)} aria-label={`Details of ${u.user_id}`}>
+                      <a href={userHref(u.user_id)} aria-label={`Details of ${labelOf(u)}`}>
                         Details
                       </a>
                     </td>
                   </tr>
                 ))}
               </ListTable>
+            )}
+            {next_cursor && (
+              <p>
+                <button type="button" class="secondary" disabled={more.loading} onClick={() => void loadMore()}>
+                  {more.loading ? 'Loading…' : 'Load more'}
+                </button>
+              </p>
+            )}
+            {more.error !== null && (
+              <p class="error" role="alert">
+                {more.error}
+              </p>
             )}
           </>
         )}
