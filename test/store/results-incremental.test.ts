@@ -307,6 +307,26 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     expect(comparable(incremental)).toEqual(comparable(await query.count(request(stoppedAt))));
   });
 
+  it('reads a state and base written before the breakdown columns existed (platform, country, app_version) as NULL', async () => {
+    const duck = await DuckDBInstance.create(':memory:');
+    const connection = await duck.connect();
+    const files = [stateDir(dataDir, PROJECT, EXPERIMENT_ID), baseDir(dataDir, PROJECT, EXPERIMENT_ID)].flatMap((dir) =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && e.name.endsWith('.parquet') && !e.parentPath.endsWith('-orphan'))
+        .map((e) => join(e.parentPath, e.name)),
+    );
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      await connection.run(`COPY (SELECT * EXCLUDE (platform, country, app_version) FROM read_parquet('${file}')) TO '${file}.old' (FORMAT parquet)`);
+      renameSync(`${file}.old`, file);
+    }
+    connection.closeSync();
+    const to = START + 6 * DAY + 12 * HOUR;
+    const incremental = await query.countIncremental({ ...request(to), now: iso(START + 7 * DAY) });
+    expect(incremental.incremental).toMatchObject({ fullRecompute: false });
+    expect(comparable(incremental)).toEqual(comparable(await query.count(request(to))));
+  });
+
   it('rebuilds from raw a state written before goal rows were keyed by hour (on_day), so the hourly series stays exact', async () => {
     // Rewrite every state and base file of the experiment as the day-keyed layout wrote it.
     const duck = await DuckDBInstance.create(':memory:');

@@ -35,7 +35,7 @@
 -- an ID's pointer), by the same rule as results-count.sql (rules/canonical-ids.sql), so a link that
 -- arrives days after the goal event still re-attributes it.
 state_rows AS (
-  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value, platform, country, app_version
   FROM {{state}}
   WHERE project_id = :project_id
     AND experiment_id = :experiment_id
@@ -45,11 +45,11 @@ state_rows AS (
     AND sent_user_id IS NOT NULL
 ),
 summaries AS (
-  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM base_rows
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value, platform, country, app_version FROM base_rows
   UNION ALL
-  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM state_rows
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value, platform, country, app_version FROM state_rows
   UNION ALL
-  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM tail
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value, platform, country, app_version FROM tail
 ),
 -- Each row once: a slice read twice, an event whose copies fell into two slices, or a base row and
 -- a slice it already holds, gives the same group (rules/summary-merge.sql, as the roll-up merges).
