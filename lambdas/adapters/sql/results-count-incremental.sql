@@ -73,6 +73,9 @@ resolved AS (
     s.first_key,
     s.first_at,
     s.last_at,
+    s.platform,
+    s.country,
+    s.app_version,
     m.metric,
     m.metric_kind,
     m.metric_cap,
@@ -99,6 +102,9 @@ resolved_enrolled AS (
     first_key,
     first_at,
     last_at,
+    platform,
+    country,
+    app_version,
     metric,
     metric_kind,
     metric_cap,
@@ -115,6 +121,11 @@ users AS (
     metric_kind,
     metric_cap,
     min_by(variant, first_key) FILTER (WHERE variant IS NOT NULL) AS variant,
+    -- Breakdowns: the first enrollment's context fields as results-count.sql takes them ('' for none;
+    -- NULL in state files written before the columns existed reads as none too).
+    min_by(coalesce(platform, ''), first_key) FILTER (WHERE variant IS NOT NULL) AS platform,
+    min_by(coalesce(country, ''), first_key) FILTER (WHERE variant IS NOT NULL) AS country,
+    min_by(coalesce(app_version, ''), first_key) FILTER (WHERE variant IS NOT NULL) AS app_version,
     min(first_at) FILTER (WHERE variant IS NOT NULL) AS enrolled_at,
     count(DISTINCT variant) AS variants_seen,
     -- last_at is the latest time of a goal row (NULL on the others).
