@@ -305,21 +305,66 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     return `${active} active users, ${r.json.users_total} users needed`;
   });
 
-  await step('POST …/insights/trends runs the trends query on the results engine and answers (polling its query while it runs)', async () => {
+  /** POSTs an insight definition and, on Athena, polls its query until it ends (a failure is 502 with Athena's reason). */
+  const insight = async (kind: 'trends' | 'funnels' | 'retention', body: unknown) => {
     const project = need(projectId, 'a project');
-    const body = { series: [{ event: eventName }], date_from: day, date_to: day, compare: false };
-    let r = await call('POST', `/admin/v1/projects/${project}/insights/trends`, { admin: true, body });
-    // On Athena the query may outlast the route's wait: 202, then poll its poll_url (a failure is 502 with Athena's reason).
+    let r = await call('POST', `/admin/v1/projects/${project}/insights/${kind}`, { admin: true, body });
+    // On Athena the query may outlast the route's wait: 202, then poll its poll_url.
     const t0 = Date.now();
     while (r.status === 202 && Date.now() - t0 < 120_000) {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       r = await call('GET', String(r.json?.poll_url), { admin: true });
     }
-    expectStatus(r, 200, 'POST …/insights/trends (then GET poll_url)');
+    expectStatus(r, 200, `POST …/insights/${kind} (then GET poll_url)`);
+    return r;
+  };
+  const scanned = (r: Reply) => `through ${r.json.data_through}, ${r.json.bytes_scanned ?? 0} bytes scanned on ${r.json.engine}`;
+
+  await step('POST …/insights/trends runs the trends query on the results engine and answers (polling its query while it runs)', async () => {
+    const r = await insight('trends', { series: [{ event: eventName }], date_from: day, date_to: day, compare: false });
     const total = r.json?.result?.lines?.[0]?.total;
     check(typeof total === 'number', `no total in the trends result${why(r)}`);
     // Events count once their arrival is before data_through (on AWS 25 minutes back), so 0 is possible here.
-    return `${total} event(s) through ${r.json.data_through}, ${r.json.bytes_scanned ?? 0} bytes scanned on ${r.json.engine}`;
+    return `${total} event(s) ${scanned(r)}`;
+  });
+
+  await step('POST …/insights/funnels and …/insights/retention run their queries and answer', async () => {
+    const funnel = await insight('funnels', { steps: [{ event: '$experiment_exposure' }, { event: eventName }], date_from: day, date_to: day });
+    const steps = funnel.json?.result?.groups?.[0]?.steps;
+    check(Array.isArray(steps) && steps.length === 2 && typeof steps[0].users === 'number', `no 2-step funnel in the result${why(funnel)}`);
+    const retention = await insight('retention', { start_event: eventName, return_event: eventName, date_from: day, date_to: day });
+    check(Array.isArray(retention.json?.result?.cohorts), `no cohorts in the retention result${why(retention)}`);
+    return `funnel ${steps.map((s: { users: number }) => s.users).join(' → ')} user(s) ${scanned(funnel)}; ${retention.json.result.cohorts.length} cohort(s)`;
+  });
+
+  await step('saved insights: save one, list it, delete it', async () => {
+    const project = need(projectId, 'a project');
+    const base = `/admin/v1/projects/${project}/saved-insights`;
+    const definition = { series: [{ event: eventName }], date_from: day, date_to: day };
+    const created = await call('POST', base, { admin: true, body: { name: `${run} smoke`, kind: 'trends', definition } });
+    expectStatus(created, 201, 'POST …/saved-insights');
+    const id = String(created.json?.id);
+    const listed = await call('GET', base, { admin: true });
+    expectStatus(listed, 200, 'GET …/saved-insights');
+    const ids = JSON.stringify(listed.json);
+    check(ids.includes(id), `the saved insight ${id} is not listed${why(listed)}`);
+    const deleted = await call('DELETE', `${base}/${id}`, { admin: true });
+    expectStatus(deleted, 204, `DELETE …/saved-insights/${id}`);
+    return `saved, listed and deleted ${id}`;
+  });
+
+  await step('GET /admin/v1/projects/{id}/users lists the smoke users with their profile fields', async () => {
+    const project = need(projectId, 'a project');
+    if (!delivered) throw new Skip('needs the events in the raw stream (the listing reads it)');
+    const r = await call('GET', `/admin/v1/projects/${project}/users?search=${encodeURIComponent(run)}`, { admin: true });
+    expectStatus(r, 200, 'GET …/users');
+    const users: Array<{ user_id: string; first_seen?: unknown }> = r.json?.users ?? [];
+    check(users.length >= 2, `listed ${users.length} user(s), expected the 2 smoke users${why(r)}`);
+    check(
+      users.every((u) => 'first_seen' in u),
+      `a listed user has no first_seen field${why(r)}`,
+    );
+    return `${users.length} listed`;
   });
 
   await step('POST …/results/refresh ends committed: true with a: 1 enrolled, 1 converted; b: none', async () => {

@@ -74,6 +74,8 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
     expect(widths.map((w) => Math.round(w * 100))).toEqual([100, 60, 30]);
     // The event name is text, never markup.
     expect(await page.$$eval('.funnel b', (els) => els.length)).toBe(0);
+    // The way back to the Insights page, as on Trends.
+    expect(await page.$eval('.breadcrumb a', (a: any) => a.getAttribute('href'))).toBe(`#/projects/${env.project}/insights`);
     await page.click('figure.funnel details summary');
     const rows = await page.$$eval('table[data-table="funnel"] tbody tr', (trs) => trs.map((tr: any) => [...tr.cells].map((c: any) => c.textContent.trim())));
     expect(rows).toEqual([
@@ -95,7 +97,29 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
     expect(problemsApartFrom(env.dash.problems)).toEqual([]);
   });
 
-  it('shows retention as a triangle: a row per cohort, each cell its share and users as text, shaded by the share', async () => {
+  it('follows navigations while open: a pasted link and back show that link’s funnel in the form and the figure', async () => {
+    const { page } = env.dash;
+    await showFunnel(env.dash);
+    const threeSteps = await page.evaluate(() => (globalThis as any).location.hash as string);
+    // Run a 2-step funnel from the form: the page's own hash write replaces the address.
+    await page.$eval('#funnel-steps', (el: any) => (el.value = 'view\nsignup'));
+    await clickButton(page, 'Show funnel');
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.funnel-step').length === 2);
+    const stepsShown = () => page.$$eval('.funnel-name', (els) => els.map((el: any) => el.textContent.trim()));
+    const stepsInForm = () => page.$eval('#funnel-steps', (el: any) => el.value as string);
+    // A pasted link (a new history entry) to the 3-step funnel.
+    await page.evaluate((h) => ((globalThis as any).location.hash = h), threeSteps);
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.funnel-step').length === 3);
+    expect(await stepsShown()).toEqual(['1. view', '2. signup', `3. ${BUY}`]);
+    expect(await stepsInForm()).toBe(`view\nsignup\n${BUY}`);
+    // Back: the 2-step funnel again.
+    await page.goBack();
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.funnel-step').length === 2);
+    expect(await stepsInForm()).toBe('view\nsignup');
+    expect(problemsApartFrom(env.dash.problems)).toEqual([]);
+  });
+
+  it('shows retention as a curve over all cohorts and a triangle: a row per cohort, each cell its share and users as text, shaded by the share', async () => {
     const { page } = env.dash;
     await showRetention(env.dash);
     const rows = await page.$$eval('table.retention tbody tr', (trs) =>
@@ -113,6 +137,13 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
       'Day 2',
     ]);
     expect(await page.$eval('table.retention tbody tr td:nth-child(4)', (td: any) => td.className)).toContain('shade-8');
+    // The curve pools the cohorts that reached each day: day 1 is 3 + 1 of 4 + 2 users, day 2 only the first cohort's 1 of 4.
+    expect(await page.$$eval('[data-chart="retention"] canvas', (c) => c.length)).toBe(1);
+    expect(await page.$$eval('.retention-curve-numbers li', (lis) => lis.map((li: any) => li.textContent.trim()))).toEqual([
+      'Day 0: 0% (0 of 6 users)',
+      'Day 1: 66.7% (4 of 6 users)',
+      'Day 2: 25% (1 of 4 users)',
+    ]);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await env.dash.screenshot('insights-retention');
 

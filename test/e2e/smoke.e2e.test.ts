@@ -46,11 +46,14 @@ describe('smoke test', () => {
       'GET /admin/v1/projects/{id}/events lists both events',
       'POST …/plan measures a baseline from the delivered events (the planning query on the results engine)',
       'POST …/insights/trends runs the trends query on the results engine and answers (polling its query while it runs)',
+      'POST …/insights/funnels and …/insights/retention run their queries and answer',
+      'saved insights: save one, list it, delete it',
+      'GET /admin/v1/projects/{id}/users lists the smoke users with their profile fields',
       'POST …/results/refresh ends committed: true with a: 1 enrolled, 1 converted; b: none',
       'the dashboard answers with its Content-Security-Policy',
       'clean up: stop the experiment and revoke the keys',
     ]);
-    expect(lines.at(-1)).toMatch(/^Summary: 18 passed, 0 failed, 0 skipped in [\d.]+ s$/);
+    expect(lines.at(-1)).toMatch(/^Summary: 21 passed, 0 failed, 0 skipped in [\d.]+ s$/);
     // The events really are where the step looked, and nothing secret was printed.
     expect(stack.rawEvents().filter((e) => e.name === 'tally_smoke_test')).toHaveLength(3);
     expect(lines.join('\n')).not.toContain(ADMIN_TOKEN);
@@ -66,8 +69,8 @@ describe('smoke test', () => {
       expect.stringContaining('/v1/events without a valid key'),
       expect.stringContaining('/api/events without a valid key'),
     ]);
-    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(15);
-    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 15 skipped/);
+    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(18);
+    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 18 skipped/);
     // The FAIL line names the function's log group (found by the stack's logical IDs) and the request ID.
     expect(wrongToken[0]!.detail).toMatch(/request ID (x-[a-z-]+: \S+|not sent)/);
     expect(wrongToken[0]!.detail).toContain(

@@ -8,6 +8,8 @@ import RESULTS_COUNT_INCREMENTAL_SQL from '../../lambdas/adapters/sql/results-co
 import RESULTS_BASE_SQL from '../../lambdas/adapters/sql/results-base.sql';
 import RESULTS_SUMMARY_SQL from '../../lambdas/adapters/sql/results-summary.sql';
 import INSIGHT_TRENDS_SQL from '../../lambdas/adapters/sql/insight-trends.sql';
+import INSIGHT_FUNNELS_SQL from '../../lambdas/adapters/sql/insight-funnels.sql';
+import INSIGHT_RETENTION_SQL from '../../lambdas/adapters/sql/insight-retention.sql';
 
 describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
   const rules = { 'rules/cols.sql': '-- why\na,\nb AS c\n\n', 'rules/cte.sql': 'x AS (\n\n  SELECT 1\n)\n' };
@@ -50,18 +52,20 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
     });
 
   /** Rules of the insights only (docs/decisions/insights.md): included by an insight query, not by the results. */
-  const INSIGHT_RULES = ['rules/property-number.sql'];
+  const INSIGHT_RULES = ['rules/property-number.sql', 'rules/range-events.sql'];
 
   it('every rule is included (directly or by another rule) by a results query or an insight query, and each query expands to text without includes', () => {
     const queries = [RESULTS_COUNT_SQL, RESULTS_COUNT_INCREMENTAL_SQL, RESULTS_SUMMARY_SQL, RESULTS_BASE_SQL];
-    const insights = [INSIGHT_TRENDS_SQL];
+    const insights = [INSIGHT_TRENDS_SQL, INSIGHT_FUNNELS_SQL, INSIGHT_RETENTION_SQL];
     for (const name of Object.keys(SQL_RULES)) {
       if (INSIGHT_RULES.includes(name)) expect(insights.filter((sql) => includes(sql, name)).length, name).toBeGreaterThanOrEqual(1);
       else expect(queries.filter((sql) => includes(sql, name)).length, name).toBeGreaterThanOrEqual(2);
     }
     for (const sql of [...queries, ...insights]) expect(expandIncludes(sql)).not.toMatch(/^\s*\{\{>/m);
-    // The insights share the results' identity and copy rules.
-    for (const name of ['rules/canonical-ids.sql', 'rules/copy-rank.sql']) expect(includes(INSIGHT_TRENDS_SQL, name), name).toBe(true);
+    // Every insight reads the events through one rule, and shares the results' identity and copy rules.
+    for (const sql of insights) {
+      for (const name of ['rules/range-events.sql', 'rules/canonical-ids.sql', 'rules/copy-rank.sql']) expect(includes(sql, name), name).toBe(true);
+    }
   });
 
   it('every query reading events through rules/event-columns.sql keeps the first copy of each event only (copy_rank = 1)', () => {

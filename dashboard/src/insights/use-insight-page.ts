@@ -1,10 +1,12 @@
 /**
  * The wiring an insight page shares (funnels, retention): the definition from the URL hash (a shared
  * link runs it; with a query ID it comes back to that query), the query followed to its end, and the
- * hash kept up to date so the page's address is shareable. The trends page does the same with its
- * own draft state.
+ * hash kept up to date so the page's address is shareable. Navigations to the page while it is open
+ * (a pasted link, back and forward) are followed: the page's form is remounted with the address's
+ * definition (`formKey`) and its query started or resumed. The page's own hash writes (replaceState)
+ * fire no hashchange. The trends page does the same with its own draft state.
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { ApiClient } from '../api';
 import { pathOf } from '../router';
 import { readInsightHash, writeInsightHash } from './hash-state';
@@ -12,20 +14,33 @@ import { useInsightQuery } from './use-insight-query';
 
 export function useInsightPage<R, D>(api: ApiClient, projectId: string, kind: string) {
   const path = pathOf('projects', projectId, 'insights', kind);
-  const initial = useMemo(() => readInsightHash(), []);
-  const [ran, setRan] = useState<D | undefined>(initial.definition as D | undefined);
-  const { state, start, resume } = useInsightQuery<R>(api, projectId, kind, (queryId) =>
+  const [navigation, setNavigation] = useState(() => ({ count: 0, hash: readInsightHash() }));
+  const current = navigation.hash;
+  const [ran, setRan] = useState<D | undefined>(current.definition as D | undefined);
+  const { state, start, resume, reset } = useInsightQuery<R>(api, projectId, kind, (queryId) =>
     writeInsightHash(path, { definition: ran, ...(queryId ? { queryId } : {}) }),
   );
   useEffect(() => {
-    if (initial.definition === undefined) return;
-    if (initial.queryId) resume(initial.queryId, initial.definition);
-    else start(initial.definition);
+    const onChange = () => setNavigation((n) => ({ count: n.count + 1, hash: readInsightHash() }));
+    addEventListener('hashchange', onChange);
+    return () => removeEventListener('hashchange', onChange);
   }, []);
+  useEffect(() => {
+    if (current.definition === undefined) {
+      if (navigation.count > 0) {
+        setRan(undefined);
+        reset();
+      }
+      return;
+    }
+    setRan(current.definition as D);
+    if (current.queryId) resume(current.queryId, current.definition);
+    else start(current.definition);
+  }, [navigation.count]);
   const run = (definition: D) => {
     setRan(definition);
     writeInsightHash(path, { definition });
     start(definition);
   };
-  return { state, run, initial: initial.definition as Partial<D> | undefined };
+  return { state, run, initial: current.definition as Partial<D> | undefined, formKey: navigation.count };
 }

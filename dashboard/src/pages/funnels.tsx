@@ -12,6 +12,7 @@ import { InsightProgress } from '../insights/insight-progress';
 import { SaveInsight } from '../insights/save-insight';
 import { useInsightPage } from '../insights/use-insight-page';
 import type { PageProps } from '../page';
+import { pathOf } from '../router';
 import '../insights/insights.css';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -28,15 +29,19 @@ const FIELDS = ['steps', 'date_from', 'date_to', 'conversion_window_days', 'brea
 
 export function FunnelsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
-  const { state, run, initial } = useInsightPage<FunnelsResult, FunnelsDefinition>(api, projectId, 'funnels');
+  const { state, run, initial, formKey } = useInsightPage<FunnelsResult, FunnelsDefinition>(api, projectId, 'funnels');
   const apiError = state.error instanceof ApiError ? state.error : undefined;
   const formError = state.phase === 'error' ? (apiError ? (apiError.apartFrom(FIELDS) ?? undefined) : String(state.error)) : undefined;
   const answer = state.phase === 'done' ? state.answer : undefined;
   const result = answer?.result;
   return (
     <>
+      <p class="breadcrumb">
+        <a href={`#${pathOf('projects', projectId, 'insights')}`}>Insights</a>
+      </p>
       <h1>Funnels</h1>
       <form
+        key={formKey}
         class="insight-inline-form"
         noValidate
         onSubmit={(e) => {

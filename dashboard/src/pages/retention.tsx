@@ -1,5 +1,5 @@
 /**
- * Retention (issue 25): start and return events, range and interval in a form; the cohort triangle,
+ * Retention (issue 25): start and return events, range and interval in a form; the retention curve and the cohort triangle,
  * with "How this was computed". The definition is in the URL hash (shareable), and a running query
  * can be left and come back to (insights/use-insight-page.ts).
  */
@@ -8,10 +8,12 @@ import { Field } from '../components/field';
 import type { RetentionResult } from '../insights/funnel-types';
 import { InsightHowComputed } from '../insights/insight-how-computed';
 import { InsightProgress } from '../insights/insight-progress';
+import { RetentionChart } from '../insights/retention-chart';
 import { RetentionTable } from '../insights/retention-table';
 import { SaveInsight } from '../insights/save-insight';
 import { useInsightPage } from '../insights/use-insight-page';
 import type { PageProps } from '../page';
+import { pathOf } from '../router';
 import '../insights/insights.css';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -28,15 +30,19 @@ const FIELDS = ['start_event', 'return_event', 'interval', 'date_from', 'date_to
 
 export function RetentionPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
-  const { state, run, initial } = useInsightPage<RetentionResult, RetentionDefinition>(api, projectId, 'retention');
+  const { state, run, initial, formKey } = useInsightPage<RetentionResult, RetentionDefinition>(api, projectId, 'retention');
   const apiError = state.error instanceof ApiError ? state.error : undefined;
   const formError = state.phase === 'error' ? (apiError ? (apiError.apartFrom(FIELDS) ?? undefined) : String(state.error)) : undefined;
   const answer = state.phase === 'done' ? state.answer : undefined;
   const result = answer?.result;
   return (
     <>
+      <p class="breadcrumb">
+        <a href={`#${pathOf('projects', projectId, 'insights')}`}>Insights</a>
+      </p>
       <h1>Retention</h1>
       <form
+        key={formKey}
         class="insight-inline-form"
         noValidate
         onSubmit={(e) => {
@@ -84,6 +90,7 @@ export function RetentionPage({ api, params }: PageProps) {
       {answer && result && (
         <>
           {result.cohorts.length === 0 && <p class="empty-state">Nobody did {result.start_event} in this range.</p>}
+          {result.cohorts.length > 0 && <RetentionChart result={result} />}
           <RetentionTable result={result} />
           <SaveInsight api={api} projectId={projectId} kind="retention" definition={answer.definition} />
           <InsightHowComputed answer={answer}>

@@ -18,6 +18,7 @@ import METRIC_SLOTS_SQL from './rules/metric-slots.sql';
 import METRIC_USER_SUMS_SQL from './rules/metric-user-sums.sql';
 import METRIC_VALUE_SQL from './rules/metric-value.sql';
 import PROPERTY_NUMBER_SQL from './rules/property-number.sql';
+import RANGE_EVENTS_SQL from './rules/range-events.sql';
 import SUMMARY_MERGE_SQL from './rules/summary-merge.sql';
 import VARIANT_ROWS_SQL from './rules/variant-rows.sql';
 import { SqlRenderError } from './render-error';
@@ -33,6 +34,7 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/metric-user-sums.sql': METRIC_USER_SUMS_SQL,
   'rules/metric-value.sql': METRIC_VALUE_SQL,
   'rules/property-number.sql': PROPERTY_NUMBER_SQL,
+  'rules/range-events.sql': RANGE_EVENTS_SQL,
   'rules/summary-merge.sql': SUMMARY_MERGE_SQL,
   'rules/variant-rows.sql': VARIANT_ROWS_SQL,
 };

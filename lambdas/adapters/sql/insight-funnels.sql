@@ -5,17 +5,18 @@
 -- ONE SOURCE FOR BOTH ENGINES (docs/decisions/one-query-source.md): the Trino dialect, which DuckDB
 -- runs with the Trino-compat macros (json_extract_scalar, from_iso8601_timestamp). Shared rules:
 -- rules/canonical-ids.sql (a user is the CURRENT canonical ID of the ID sent, so a login mid-funnel
--- keeps the anonymous steps and the identified ones in one funnel) and rules/copy-rank.sql.
+-- keeps the anonymous steps and the identified ones in one funnel) and rules/range-events.sql (each
+-- event once, by rules/copy-rank.sql).
 --
 -- Semantics:
---  - A user's funnel starts at their FIRST first-step event in the range (:from_dt .. :to_dt).
+--  - A user's funnel starts at their FIRST first-step event in the range (:scan_from_dt .. :to_dt).
 --  - Step k is the user's earliest step-k event STRICTLY AFTER the time step k-1 was reached (two
 --    events in the same millisecond have no order the data can show) and at most :window_days days
 --    after the first step; the earliest is the choice that lets most users go further.
 --  - Every step happens in the range: the scan is the range's days only.
 --
 -- Parameters:
---   :project_id, :identities_from_dt (as insight-trends.sql), :from_dt, :to_dt, :data_through
+--   :project_id, :identities_from_dt (as insight-trends.sql), :scan_from_dt (the range's first day), :to_dt, :data_through
 --   :events         the steps' event names (an IN list)
 --   :steps          one JSON array per step: [step (1-based), event, property path or null, equals or null]
 --   :step_count     how many steps (2 to 6); the query always computes 6, unused ones are empty
@@ -32,27 +33,9 @@ steps AS (
     json_extract_scalar(s, '$[3]') AS filter_equals
   FROM UNNEST(ARRAY[:steps]) AS t (s)
 ),
--- The range's events of the steps' names (the only scan of {{events}}), each once (copy_rank = 1;
--- every filter here is one all copies pass, or received_at, which keeps the first copy).
+-- The range's events of the steps' names (the only scan of {{events}}), each once.
 range_events AS (
-  SELECT sent_user_id, name, properties, "timestamp", platform, country, app_version
-  FROM (
-    SELECT
-      sent_user_id,
-      name,
-      properties,
-      "timestamp",
-      platform,
-      country,
-      app_version,
-      {{> rules/copy-rank.sql}}
-    FROM {{events}}
-    WHERE project_id = :project_id
-      AND dt BETWEEN :from_dt AND :to_dt
-      AND name IN (:events)
-      AND received_at <= :data_through
-  ) copies
-  WHERE copy_rank = 1
+  {{> rules/range-events.sql}}
 ),
 -- One row per step an event matches (an event can match several steps: the same event twice).
 step_events AS (

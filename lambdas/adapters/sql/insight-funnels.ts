@@ -15,7 +15,7 @@ export function funnelsParams(definition: FunnelsDefinition, context: InsightSql
   return {
     project_id: context.projectId,
     identities_from_dt: identitiesFromDt(context.projectCreatedAt),
-    from_dt: definition.date_from,
+    scan_from_dt: definition.date_from,
     to_dt: definition.date_to,
     data_through: toStoredIso(context.dataThrough, 'dataThrough'),
     events: [...new Set(definition.steps.map((s) => s.event))],

@@ -5,11 +5,11 @@
 --
 -- ONE SOURCE FOR BOTH ENGINES (docs/decisions/one-query-source.md): the Trino dialect, DuckDB with
 -- the Trino-compat macros. Shared rules: rules/canonical-ids.sql (a login after the first start
--- keeps the user's returns under the same user) and rules/copy-rank.sql.
+-- keeps the user's returns under the same user) and rules/range-events.sql (each event once).
 --
 -- Parameters:
---   :project_id, :identities_from_dt (as insight-trends.sql), :from_dt, :to_dt, :data_through
---   :start_event, :return_event
+--   :project_id, :identities_from_dt (as insight-trends.sql), :scan_from_dt (the range's first day), :to_dt, :data_through
+--   :start_event, :return_event, :events (both: rules/range-events.sql)
 --   :interval      day or week (weeks start on Monday, UTC)
 WITH
 {{> rules/canonical-ids.sql}},
@@ -24,20 +24,9 @@ range_events AS (
       ELSE CAST(date_trunc('week', CAST(e.dt AS date)) AS date)
     END AS bucket
   FROM (
-    SELECT
-      sent_user_id,
-      name,
-      "timestamp",
-      dt,
-      {{> rules/copy-rank.sql}}
-    FROM {{events}}
-    WHERE project_id = :project_id
-      AND dt BETWEEN :from_dt AND :to_dt
-      AND name IN (:start_event, :return_event)
-      AND received_at <= :data_through
+    {{> rules/range-events.sql}}
   ) e
   LEFT JOIN canonical c ON c.id = e.sent_user_id
-  WHERE e.copy_rank = 1
 ),
 -- Each user's first start event: its time (fixed-width ISO text, so text order is time order) and cohort.
 cohorts AS (

@@ -15,11 +15,12 @@ export function retentionParams(definition: RetentionDefinition, context: Insigh
   return {
     project_id: context.projectId,
     identities_from_dt: identitiesFromDt(context.projectCreatedAt),
-    from_dt: definition.date_from,
+    scan_from_dt: definition.date_from,
     to_dt: definition.date_to,
     data_through: toStoredIso(context.dataThrough, 'dataThrough'),
     start_event: definition.start_event,
     return_event: definition.return_event,
+    events: [...new Set([definition.start_event, definition.return_event])],
     interval: definition.interval,
   };
 }

@@ -7,7 +7,7 @@
 -- runs with the Trino-compat macros. The rules it shares with the results: identity resolution
 -- (rules/canonical-ids.sql: users count under the CURRENT canonical ID of the ID they sent, so a
 -- login mid-period merges the two IDs into one user) and which copy of an event counts
--- (rules/copy-rank.sql).
+-- (rules/copy-rank.sql, through rules/range-events.sql: the events every insight reads).
 --
 -- Parameters:
 --   :project_id, :identities_from_dt (the day before the project's creation, as results-count.sql)
@@ -31,29 +31,9 @@ series AS (
     json_extract_scalar(s, '$[2]') AS property_path
   FROM UNNEST(ARRAY[:series]) AS t (s)
 ),
--- The events of both periods (the only scan of {{events}}), each once. Every filter here is one all
--- copies of an event pass (project, day, name), or one that keeps the first copy whenever it keeps
--- any (received_at: the first copy is received first), so copy_rank = 1 is the copy the results count.
+-- The events of both periods (the only scan of {{events}}), each once.
 range_events AS (
-  SELECT sent_user_id, name, properties, "timestamp", dt, platform, country, app_version
-  FROM (
-    SELECT
-      sent_user_id,
-      name,
-      properties,
-      "timestamp",
-      dt,
-      platform,
-      country,
-      app_version,
-      {{> rules/copy-rank.sql}}
-    FROM {{events}}
-    WHERE project_id = :project_id
-      AND dt BETWEEN :scan_from_dt AND :to_dt
-      AND name IN (:events)
-      AND received_at <= :data_through
-  ) copies
-  WHERE copy_rank = 1
+  {{> rules/range-events.sql}}
 ),
 -- One row per series an event belongs to, with its period, its (shifted) day, its user and value,
 -- and its raw breakdown value ('unknown' when the event has none).
