@@ -146,6 +146,32 @@ const MetricResultSchema = z
   .describe(
     'Means with standard errors per variant and each variant against the control; sequential (always-valid) intervals and p-values unless the experiment turns sequential off',
   );
+/** The comparison fields of a metric's results (MetricResultSchema's comparisons), reused by breakdowns. */
+const ComparisonSchema = MetricResultSchema.shape.comparisons.element;
+/** A breakdown (docs/decisions/breakdowns.md; lambdas/domain/experiment-breakdowns.ts BreakdownResult). */
+const BreakdownSchema = z.object({
+  dimension: z.enum(['platform', 'country', 'app_version']).describe("The field of the user's first enrollment event the users are split by"),
+  segments: z
+    .array(
+      z.object({
+        value: z.string().describe('The value as the client sent it (render as text); "other" and "unknown" for those kinds'),
+        kind: z
+          .enum(['value', 'other', 'unknown'])
+          .describe('"value": one of the 5 values with the most enrolled users; "other": every other value summed; "unknown": no value sent'),
+        variants: z.array(
+          z.object({
+            variant: z.string(),
+            users: z.number().int().describe('Enrolled users in the segment'),
+            conversions: z.number().int().describe('Of them, users who converted on the goal event'),
+            mean: Nullable.describe('Conversion rate; null without users'),
+            std_error: Nullable,
+          }),
+        ),
+        comparisons: z.array(ComparisonSchema).describe("Each variant against the control; adjusted_p_value corrected across the dimension's segments"),
+      }),
+    )
+    .describe('Top values by enrolled users (ties by value), then "other", then "unknown" (each only when it has users)'),
+});
 const Results = z.looseObject({
   experiment_id: z.string(),
   status: z.string(),
@@ -184,6 +210,10 @@ const Results = z.looseObject({
       "The primary metric (a conversion named after the goal event), then the experiment's metrics in its order; absent on results computed before metrics existed",
     ),
   guardrail_breached: z.boolean().optional().describe('Some guardrail metric is breached; absent with metrics'),
+  breakdowns: z
+    .array(BreakdownSchema)
+    .optional()
+    .describe('The primary metric per platform, country and app version of the first enrollment event; absent on results computed before breakdowns existed'),
 });
 
 const ResultsPending = z.object({

@@ -388,19 +388,30 @@ export function eventsViewSql(files: string[]): string {
   )`;
 }
 
+/** No rows, every column of the state (contract/results-state.ts) with its type. */
+function emptyStateSql(): string {
+  const cols = Object.entries(STATE_COLUMNS)
+    .map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`)
+    .join(', ');
+  return `SELECT ${cols} WHERE false`;
+}
+
+/**
+ * Parquet files as a relation with every column of the state: UNION ALL BY NAME with the empty typed
+ * relation, so a column that files written before it existed lack (the metric columns, the
+ * breakdown columns platform, country and app_version) reads as NULL even when no file has it.
+ */
+function parquetSql(files: string[]): string {
+  return `${emptyStateSql()} UNION ALL BY NAME SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}], hive_partitioning = false, union_by_name = true)`;
+}
+
 function stateViewSql(files: string[]): string {
-  if (files.length === 0) {
-    const cols = Object.entries(STATE_COLUMNS)
-      .map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`)
-      .join(', ');
-    return `CREATE OR REPLACE TEMP VIEW ${LOCAL_STATE_TABLE} AS SELECT ${cols} WHERE false`;
-  }
-  // union_by_name: files written before the metric columns existed read them as NULL.
-  return `CREATE OR REPLACE TEMP VIEW ${LOCAL_STATE_TABLE} AS SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}], hive_partitioning = false, union_by_name = true)`;
+  if (files.length === 0) return `CREATE OR REPLACE TEMP VIEW ${LOCAL_STATE_TABLE} AS ${emptyStateSql()}`;
+  return `CREATE OR REPLACE TEMP VIEW ${LOCAL_STATE_TABLE} AS ${parquetSql(files)}`;
 }
 
 function baseViewSql(file: string): string {
-  return `CREATE OR REPLACE TEMP VIEW ${LOCAL_BASE_TABLE} AS SELECT * FROM read_parquet([${quoteLiteral(file)}], hive_partitioning = false)`;
+  return `CREATE OR REPLACE TEMP VIEW ${LOCAL_BASE_TABLE} AS ${parquetSql([file])}`;
 }
 
 async function writeJson(dir: string, name: string, value: unknown): Promise<void> {

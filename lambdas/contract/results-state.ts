@@ -26,6 +26,14 @@ export const RESULTS_STATE_COLUMNS = {
   metric_value: 'double',
   /** Commit markers: the set of metric sources the committed chain summarises (render.ts metricSourceSet). */
   metric_sources: 'string',
+  /**
+   * Breakdowns (docs/decisions/breakdowns.md): the first enrollment event's platform, country and
+   * app_version on enrollment rows ('' when the event had none); NULL on other rows and in files
+   * written before the columns existed (read as the segment "unknown").
+   */
+  platform: 'string',
+  country: 'string',
+  app_version: 'string',
 } as const;
 
 /** Partition columns, after the data columns: the experiment's state, by the UTC day of its slices' start. */

@@ -1,3 +1,4 @@
+import type { BreakdownDimension } from '../domain/breakdown-segments';
 import type { ExperimentMetric } from '../domain/experiment-metric';
 import type { PeriodCounts, SeriesInterval } from '../domain/results-series';
 
@@ -43,6 +44,14 @@ export interface MetricCounts {
   values_non_negative: boolean;
 }
 
+export interface SegmentCounts {
+  dimension: BreakdownDimension;
+  value: string;
+  variant: string;
+  users: number;
+  conversions: number;
+}
+
 export interface CountResult {
   /** One entry per configured variant, in configuration order (zeros included). */
   variants: Array<{ variant: string; enrolled: number; converted: number }>;
@@ -55,6 +64,12 @@ export interface CountResult {
   periods?: PeriodCounts[];
   /** With CountRequest.metrics: one entry per metric, in the request's order. */
   metrics?: MetricCounts[];
+  /**
+   * Breakdowns (docs/decisions/breakdowns.md): per dimension, value of the user's first enrollment
+   * event ('' when it had none) and variant, the enrolled users and the converters of the goal.
+   * Variants without users in a value are absent. Same query, same scan.
+   */
+  segments?: SegmentCounts[];
   /** Raw rows the engine read (DuckDB locally; Athena reports bytes scanned instead). */
   rowsRead?: number;
   bytesScanned?: number;

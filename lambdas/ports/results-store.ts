@@ -1,3 +1,4 @@
+import type { BreakdownResult } from '../domain/experiment-breakdowns';
 import type { MetricResult } from '../domain/metric-results';
 import type { SeriesPoint } from '../domain/results-series';
 import type { Comparison, Srm, VariantStats } from '../domain/stats';
@@ -23,6 +24,12 @@ export interface ExperimentResults {
   metrics?: MetricResult[];
   /** Some guardrail metric is breached (its bad direction significant). Absent with `metrics`. */
   guardrail_breached?: boolean;
+  /**
+   * Breakdowns (docs/decisions/breakdowns.md; domain/experiment-breakdowns.ts): per dimension the
+   * primary metric in each segment (top values, "other", "unknown"). Absent for results computed
+   * before breakdowns existed.
+   */
+  breakdowns?: BreakdownResult[];
   /**
    * The engine and the full-recompute query text for this window (ResultsQuery.describe), stored with
    * the numbers it reproduces, so reading results needs no query engine. Absent for results computed

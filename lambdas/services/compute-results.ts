@@ -8,6 +8,7 @@ import { DeadlineExceeded } from '../domain/deadline';
 import type { Experiment } from '../domain/experiment';
 import { cumulateSeries, seriesPoints } from '../domain/results-series';
 import { experimentMetricResults } from '../domain/experiment-metric-results';
+import { experimentBreakdowns } from '../domain/experiment-breakdowns';
 import { experimentStats } from '../domain/stats';
 import { expectedShares } from '../domain/variant-weights';
 import { errorFields, log } from '../logging/log';
@@ -72,6 +73,8 @@ export async function computeResults(project: Project, experiment: Experiment, d
     series,
     metrics,
     guardrail_breached,
+    // Breakdowns (docs/decisions/breakdowns.md): the primary metric per platform, country and app version.
+    breakdowns: experimentBreakdowns(experiment, counted.segments ?? []),
   };
   // "How this was computed": stored with the numbers, so reading results needs no query engine.
   const computation = deps.resultsQuery.describe?.(request);

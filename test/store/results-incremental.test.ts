@@ -61,6 +61,12 @@ function generate(seed: number): Delivery[] {
       timestamp: iso(ts),
       received_at: iso(received),
       properties,
+      // Breakdowns: context fields that differ between a user's events (so the first enrollment
+      // event decides), missing or empty on some, more than five countries (some fold into "other").
+      // From the event's number, not the generator, so the rest of the history stays as it was.
+      platform: ['ios', 'android', 'web', null, ''][seq % 5] ?? null,
+      country: ['US', 'DE', 'FR', 'BR', 'JP', 'IN', 'GB', null][(seq * 3) % 8] ?? null,
+      app_version: ['1.0.0', '1.1.0', null][seq % 3] ?? null,
     });
     // Delivered within the allowance after arrival, in a file of the event's day.
     deliveries.push({ at: received + Math.floor(random() * (ALLOWANCE - 60_000)), dir: 'events', dt: e.timestamp.slice(0, 10), lines: [JSON.stringify(e)] });
@@ -208,7 +214,10 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     multipleExposures: r.multipleExposures,
     days: [...(r.periods ?? [])].sort((x, y) => `${x.variant} ${x.period}`.localeCompare(`${y.variant} ${y.period}`)),
     metrics: r.metrics?.map((m) => ({ ...m, variants: m.variants.map((v) => ({ ...v, sum: digits(v.sum), sum_squares: digits(v.sum_squares) })) })),
+    segments: bySegment(r),
   });
+  const bySegment = (r: CountResult) =>
+    [...(r.segments ?? [])].sort((x, y) => `${x.dimension} ${x.value} ${x.variant}`.localeCompare(`${y.dimension} ${y.value} ${y.variant}`));
 
   it('agrees after every run, each run reading only the newly delivered files', async () => {
     let committed = 0;
@@ -222,6 +231,18 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
       const incremental = await query.countIncremental({ ...request(now, series), now: iso(now) });
       const full = await query.count(request(now, series));
       expect(comparable(incremental), iso(now)).toEqual(comparable(full));
+      // Breakdowns: every enrolled user in one value of each dimension, the countries more than the
+      // five shown (some fold into "other"), and users without a platform ("unknown").
+      const users = full.variants.reduce((n, v) => n + v.enrolled, 0);
+      for (const dimension of ['platform', 'country', 'app_version'] as const)
+        expect(
+          full.segments!.filter((s) => s.dimension === dimension).reduce((n, s) => n + s.users, 0),
+          iso(now),
+        ).toBe(users);
+      if (now === START + 6 * DAY) {
+        expect(new Set(full.segments!.filter((s) => s.dimension === 'country').map((s) => s.value)).size).toBeGreaterThan(6);
+        expect(full.segments!.some((s) => s.dimension === 'platform' && s.value === '' && s.users > 0)).toBe(true);
+      }
       if (series === 'hour') {
         hourly++;
         // Hours, and more of them than days: the series is finer, not merely renamed.
@@ -305,6 +326,34 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     const incremental = await query.countIncremental(final);
     expect(incremental.incremental).toMatchObject({ fullRecompute: true, committed: false });
     expect(comparable(incremental)).toEqual(comparable(await query.count(request(stoppedAt))));
+  });
+
+  it('reads a state and base written before the breakdown columns existed (platform, country, app_version) as NULL', async () => {
+    const duck = await DuckDBInstance.create(':memory:');
+    const connection = await duck.connect();
+    const files = [stateDir(dataDir, PROJECT, EXPERIMENT_ID), baseDir(dataDir, PROJECT, EXPERIMENT_ID)].flatMap((dir) =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && e.name.endsWith('.parquet') && !e.parentPath.endsWith('-orphan'))
+        .map((e) => join(e.parentPath, e.name)),
+    );
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      await connection.run(`COPY (SELECT * EXCLUDE (platform, country, app_version) FROM read_parquet('${file}')) TO '${file}.old' (FORMAT parquet)`);
+      renameSync(`${file}.old`, file);
+    }
+    connection.closeSync();
+    const to = START + 6 * DAY + 12 * HOUR;
+    const incremental = await query.countIncremental({ ...request(to), now: iso(START + 7 * DAY) });
+    const full = await query.count(request(to));
+    expect(incremental.incremental).toMatchObject({ fullRecompute: false });
+    expect({ ...comparable(incremental), segments: [] }).toEqual({ ...comparable(full), segments: [] });
+    // Every enrolled user of the old files is in the segment "unknown" of each dimension.
+    const users = full.variants.reduce((n, v) => n + v.enrolled, 0);
+    for (const dimension of ['platform', 'country', 'app_version'] as const) {
+      const rows = incremental.segments!.filter((s) => s.dimension === dimension);
+      expect(rows.every((s) => s.value === '')).toBe(true);
+      expect(rows.reduce((n, s) => n + s.users, 0)).toBe(users);
+    }
   });
 
   it('rebuilds from raw a state written before goal rows were keyed by hour (on_day), so the hourly series stays exact', async () => {

@@ -167,6 +167,7 @@ describe('results counting through the local stack (DuckDB over the files the st
       projectCreatedAt: '2026-05-01T00:00:00Z',
     });
     expect(result).toEqual({
+      segments: [],
       variants: [
         { variant: 'a', enrolled: 0, converted: 0 },
         { variant: 'b', enrolled: 0, converted: 0 },
@@ -454,7 +455,7 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
     expect(oneDay.rowsRead).toBe(5);
     const lean = new DuckDbResultsQuery(dataDir, { rowsRead: false });
     try {
-      expect(await lean.count(REQUEST)).toEqual({ variants: run.variants, multipleExposures: 2 });
+      expect(await lean.count(REQUEST)).toEqual({ variants: run.variants, multipleExposures: 2, segments: run.segments });
     } finally {
       await lean.close();
     }
@@ -567,6 +568,7 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
     const query = new AthenaResultsQuery(client(), { workGroup: 'tally-analysts', pollMs: 1 });
     const result = await query.count({ ...REQUEST, variants: ['a', 'b', 'c'] });
     expect(result).toEqual({
+      segments: [],
       variants: [
         { variant: 'a', enrolled: 10, converted: 4 },
         { variant: 'b', enrolled: 12, converted: 7 },

@@ -21,7 +21,8 @@ import { experimentNameSpellings, snakeCase, EXPOSURE_EVENT, SUPER_PROPERTY_PREF
 import { sdkSnakeCase } from '../../domain/sdk-snake-case';
 import type { PeriodCounts } from '../../domain/results-series';
 import type { ExperimentMetric } from '../../domain/experiment-metric';
-import type { CountRequest, CountResult, MetricCounts } from '../../ports';
+import type { CountRequest, CountResult, MetricCounts, SegmentCounts } from '../../ports';
+import { BREAKDOWN_DIMENSIONS, type BreakdownDimension } from '../../domain/breakdown-segments';
 import { expandIncludes } from './include';
 import { SqlRenderError } from './render-error';
 import RESULTS_COUNT_SQL from './results-count.sql';
@@ -272,18 +273,30 @@ function toCount(value: unknown, label: string): number {
 export function toCountResult(
   request: CountRequest,
   rows: Array<Record<string, unknown>>,
-): Pick<CountResult, 'variants' | 'multipleExposures' | 'periods' | 'metrics'> {
+): Pick<CountResult, 'variants' | 'multipleExposures' | 'periods' | 'metrics' | 'segments'> {
   const byVariant = new Map<string, { enrolled: number; converted: number }>();
   const periods: PeriodCounts[] = [];
   const metrics = request.metrics ?? [];
   const slotIndex = new Map(metricSlots(metrics).map((text, i) => [text, i - 1]));
   const metricRows = metrics.map(() => new Map<string, { users: number; sum: number; sum_squares: number; min: number | null }>());
+  const segments: SegmentCounts[] = [];
   let multipleExposures = 0;
   for (const row of rows) {
     const variant = row.variant;
     if (typeof variant !== 'string') throw new Error(`Results query returned a row without a variant: ${JSON.stringify(row)}`);
     const counts = { enrolled: toCount(row.enrolled, 'enrolled'), converted: toCount(row.converted, 'converted') };
     multipleExposures = toCount(row.multiple_exposures ?? 0, 'multiple_exposures');
+    const dimension = row.dimension;
+    if (dimension !== null && dimension !== undefined && dimension !== '') {
+      if (!BREAKDOWN_DIMENSIONS.includes(dimension as BreakdownDimension))
+        throw new Error(`Results query returned a row of an unknown dimension: ${String(dimension)}`);
+      // Athena returns NULL as an absent value; a missing value is '' (the segment "unknown").
+      const value = row.segment ?? '';
+      if (typeof value !== 'string') throw new Error(`Results query returned a bad segment: ${String(value)}`);
+      if (counts.enrolled > 0)
+        segments.push({ dimension: dimension as BreakdownDimension, value, variant, users: counts.enrolled, conversions: counts.converted });
+      continue;
+    }
     const metric = row.metric ?? BASE_SLOT;
     if (metric !== BASE_SLOT) {
       const index = typeof metric === 'string' ? slotIndex.get(metric) : undefined;
@@ -307,6 +320,7 @@ export function toCountResult(
   return {
     variants: request.variants.map((variant) => ({ variant, ...(byVariant.get(variant) ?? { enrolled: 0, converted: 0 }) })),
     multipleExposures,
+    segments,
     ...(request.series ? { periods } : {}),
     ...(metrics.length > 0
       ? {

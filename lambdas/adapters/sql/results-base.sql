@@ -38,9 +38,9 @@
 -- The aggregates are idempotent (min, max, min_by of the smallest first_key), so rows read twice (a slice rewritten after a failed
 -- commit, a base and the slices it already holds) count once, and the base of a base is itself.
 input_rows AS (
-  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM base_rows
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value, platform, country, app_version FROM base_rows
   UNION ALL
-  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value, platform, country, app_version
   FROM {{state}}
   WHERE project_id = :project_id
     AND experiment_id = :experiment_id
@@ -61,7 +61,10 @@ settled AS (
     last_at,
     metric_source,
     event_key,
-    metric_value
+    metric_value,
+    platform,
+    country,
+    app_version
   FROM input_rows
 ),
 -- Each settled row as its enrollment part and its goal part (an exposure can be a goal event too);
@@ -80,7 +83,10 @@ parts AS (
     CASE WHEN p.part = 'enrollment' THEN NULL ELSE s.last_at END AS last_at,
     s.metric_source,
     s.event_key,
-    s.metric_value
+    s.metric_value,
+    CASE WHEN p.part = 'goal' THEN NULL ELSE s.platform END AS platform,
+    CASE WHEN p.part = 'goal' THEN NULL ELSE s.country END AS country,
+    CASE WHEN p.part = 'goal' THEN NULL ELSE s.app_version END AS app_version
   FROM settled s
   CROSS JOIN UNNEST(ARRAY['enrollment', 'goal', 'whole']) AS p (part)
   -- A metric row (is_goal NULL, metric_source set) is neither an enrollment nor a goal part: whole.
@@ -127,6 +133,9 @@ SELECT
   event_key,
   metric_value,
   CAST(NULL AS varchar) AS metric_sources,
+  platform,
+  country,
+  app_version,
   :project_id AS project_id,
   :experiment_id AS experiment_id,
   :generation AS generation

@@ -23,6 +23,9 @@ SELECT
   CAST(NULL AS varchar) AS event_key,
   CAST(NULL AS double) AS metric_value,
   :metric_sources AS metric_sources,
+  CAST(NULL AS varchar) AS platform,
+  CAST(NULL AS varchar) AS country,
+  CAST(NULL AS varchar) AS app_version,
   :project_id AS project_id,
   :experiment_id AS experiment_id,
   :slice_dt AS dt

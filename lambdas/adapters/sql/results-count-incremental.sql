@@ -35,7 +35,7 @@
 -- an ID's pointer), by the same rule as results-count.sql (rules/canonical-ids.sql), so a link that
 -- arrives days after the goal event still re-attributes it.
 state_rows AS (
-  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value, platform, country, app_version
   FROM {{state}}
   WHERE project_id = :project_id
     AND experiment_id = :experiment_id
@@ -45,11 +45,11 @@ state_rows AS (
     AND sent_user_id IS NOT NULL
 ),
 summaries AS (
-  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM base_rows
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value, platform, country, app_version FROM base_rows
   UNION ALL
-  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM state_rows
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value, platform, country, app_version FROM state_rows
   UNION ALL
-  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value FROM tail
+  SELECT sent_user_id, variant, is_goal, on_hour, pending_key, first_key, first_at, last_at, metric_source, event_key, metric_value, platform, country, app_version FROM tail
 ),
 -- Each row once: a slice read twice, an event whose copies fell into two slices, or a base row and
 -- a slice it already holds, gives the same group (rules/summary-merge.sql, as the roll-up merges).
@@ -73,6 +73,9 @@ resolved AS (
     s.first_key,
     s.first_at,
     s.last_at,
+    s.platform,
+    s.country,
+    s.app_version,
     m.metric,
     m.metric_kind,
     m.metric_cap,
@@ -99,6 +102,9 @@ resolved_enrolled AS (
     first_key,
     first_at,
     last_at,
+    platform,
+    country,
+    app_version,
     metric,
     metric_kind,
     metric_cap,
@@ -115,6 +121,11 @@ users AS (
     metric_kind,
     metric_cap,
     min_by(variant, first_key) FILTER (WHERE variant IS NOT NULL) AS variant,
+    -- Breakdowns: the first enrollment's context fields as results-count.sql takes them ('' for none;
+    -- NULL in state files written before the columns existed reads as none too).
+    min_by(coalesce(platform, ''), first_key) FILTER (WHERE variant IS NOT NULL) AS platform,
+    min_by(coalesce(country, ''), first_key) FILTER (WHERE variant IS NOT NULL) AS country,
+    min_by(coalesce(app_version, ''), first_key) FILTER (WHERE variant IS NOT NULL) AS app_version,
     min(first_at) FILTER (WHERE variant IS NOT NULL) AS enrolled_at,
     count(DISTINCT variant) AS variants_seen,
     -- last_at is the latest time of a goal row (NULL on the others).

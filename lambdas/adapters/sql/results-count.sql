@@ -75,6 +75,9 @@ run_events AS (
     event_time,
     sort_key,
     properties,
+    platform,
+    country,
+    app_version,
     {{> rules/enrollment-variant.sql}}
   FROM (
     SELECT
@@ -100,6 +103,9 @@ relevant AS (
     r.event_time,
     r.sort_key,
     r.variant,
+    r.platform,
+    r.country,
+    r.app_version,
     m.metric,
     m.metric_kind,
     m.metric_cap,
@@ -125,6 +131,9 @@ relevant_enrolled AS (
     event_time,
     sort_key,
     variant,
+    platform,
+    country,
+    app_version,
     metric,
     metric_kind,
     metric_cap,
@@ -145,6 +154,11 @@ users AS (
     metric_kind,
     metric_cap,
     min_by(variant, sort_key) FILTER (WHERE variant IS NOT NULL) AS variant,
+    -- Breakdowns (docs/decisions/breakdowns.md): the first enrollment event's context fields, '' when
+    -- it had none (the segment "unknown").
+    min_by(coalesce(platform, ''), sort_key) FILTER (WHERE variant IS NOT NULL) AS platform,
+    min_by(coalesce(country, ''), sort_key) FILTER (WHERE variant IS NOT NULL) AS country,
+    min_by(coalesce(app_version, ''), sort_key) FILTER (WHERE variant IS NOT NULL) AS app_version,
     min(event_time) FILTER (WHERE variant IS NOT NULL) AS enrolled_at,
     count(DISTINCT variant) AS variants_seen,
     max(event_time) FILTER (WHERE name = :goal_event) AS last_goal_at,

@@ -55,6 +55,11 @@ SELECT
   min_by(metric_value, sort_key) AS metric_value,
   -- Set on commit markers only (results-commit.sql).
   CAST(NULL AS varchar) AS metric_sources,
+  -- Breakdowns (docs/decisions/breakdowns.md): the first enrollment event's context fields on
+  -- enrollment rows ('' for a missing value, so min_by never meets a NULL argument), NULL otherwise.
+  CASE WHEN variant IS NOT NULL THEN min_by(coalesce(platform, ''), sort_key) END AS platform,
+  CASE WHEN variant IS NOT NULL THEN min_by(coalesce(country, ''), sort_key) END AS country,
+  CASE WHEN variant IS NOT NULL THEN min_by(coalesce(app_version, ''), sort_key) END AS app_version,
   :project_id AS project_id,
   :experiment_id AS experiment_id,
   :slice_dt AS dt
@@ -71,6 +76,9 @@ FROM (
     event_time,
     m.metric_source,
     CASE WHEN m.metric_event IS NOT NULL THEN dedupe_key END AS event_key,
+    platform,
+    country,
+    app_version,
     {{> rules/metric-value.sql}}
   FROM (
     SELECT
@@ -80,6 +88,9 @@ FROM (
       sort_key,
       dedupe_key,
       properties,
+      platform,
+      country,
+      app_version,
       {{> rules/enrollment-variant.sql}}
     FROM (
       SELECT

@@ -2,7 +2,7 @@
 -- all columns strings, properties the event's JSON object as text). Included (`{{> rules/event-columns.sql}}`)
 -- by results-count.sql and results-summary.sql in the subquery that reads the events; the query
 -- around it adds the FROM and its own filters. Gives sent_user_id, name, event_time, sort_key and
--- dedupe_key, properties, the three values rules/enrollment-variant.sql decides from: exposure_experiment, exposure_variant
+-- dedupe_key, properties, platform, country and app_version, the three values rules/enrollment-variant.sql decides from: exposure_experiment, exposure_variant
 -- and super_variant. Needs :super_property_path, :sdk_super_property_path and
 -- :name_super_property_path (render.ts resultsCountParams).
 -- Every event counts once: the list ends with copy_rank (rules/copy-rank.sql), and the query around
@@ -13,6 +13,10 @@ name,
 -- The event's identity (copies share it) and its properties: what a metric reads (rules/metric-value.sql).
 dedupe_key,
 properties,
+-- The event's context fields a breakdown splits users by (docs/decisions/breakdowns.md).
+platform,
+country,
+app_version,
 "timestamp" AS event_time,
 -- Total order for ties at one timestamp: timestamp, then received_at, then dedupe_key.
 -- timestamp and received_at have a fixed width, so text order of the concatenation is the

@@ -24,6 +24,9 @@ user_values AS (
     last_goal_at,
     converted_at,
     metric_min,
+    platform,
+    country,
+    app_version,
     CASE
       WHEN metric_cap IS NULL THEN user_value
       ELSE LEAST(user_value, cap_low + (cap_h - floor(cap_h)) * (coalesce(cap_high, cap_low) - cap_low))

@@ -1,3 +1,7 @@
+-- Breakdowns (docs/decisions/breakdowns.md): per variant, dimension (platform, country, app_version)
+-- and value (segment; '' when the first enrollment event had none) a row (period NULL, metric '[]')
+-- of the enrolled users and converters of the goal, the kinds named for the dimension; other rows
+-- have dimension and segment NULL. The user_values rows carry platform, country and app_version.
 -- The result rows (spec "Result counting rules"; issue 13 for the period rows; issue 22 for the metric
 -- rows): per configured variant (:variants) a totals row (period NULL, metric '[]': enrolled,
 -- converted, multiple_exposures), period rows (the users who enrolled in period, and who converted
@@ -34,10 +38,12 @@ SELECT
   variant,
   period,
   metric,
-  count(CASE WHEN kind IN ('total', 'enrolled') THEN user_key END) AS enrolled,
+  dimension,
+  segment,
+  count(CASE WHEN kind IN ('total', 'enrolled', 'platform', 'country', 'app_version') THEN user_key END) AS enrolled,
   count(
     CASE
-      WHEN kind = 'total' AND metric = '[]' AND last_goal_at >= enrolled_at THEN 1
+      WHEN kind IN ('total', 'platform', 'country', 'app_version') AND metric = '[]' AND last_goal_at >= enrolled_at THEN 1
       WHEN kind = 'converted' THEN 1
     END
   ) AS converted,
@@ -63,13 +69,20 @@ FROM (
       END,
       1,
       CASE WHEN :series_interval = 'hour' THEN 13 ELSE 10 END
-    ) AS period
+    ) AS period,
+    CASE WHEN k.kind IN ('platform', 'country', 'app_version') THEN k.kind END AS dimension,
+    CASE k.kind
+      WHEN 'platform' THEN u.platform
+      WHEN 'country' THEN u.country
+      WHEN 'app_version' THEN u.app_version
+    END AS segment
   FROM UNNEST(ARRAY[:variants]) AS v (variant)
   LEFT JOIN user_values u ON u.variant = v.variant
-  CROSS JOIN UNNEST(ARRAY['total', 'enrolled', 'converted']) AS k (kind)
+  CROSS JOIN UNNEST(ARRAY['total', 'enrolled', 'converted', 'platform', 'country', 'app_version']) AS k (kind)
   WHERE k.kind = 'total'
     OR (k.kind = 'enrolled' AND u.metric = '[]' AND u.enrolled_at IS NOT NULL)
     OR (k.kind = 'converted' AND u.metric = '[]' AND u.converted_at IS NOT NULL)
+    OR (k.kind IN ('platform', 'country', 'app_version') AND u.metric = '[]')
 ) per_kind
-GROUP BY variant, period, metric
-ORDER BY variant, period, metric
+GROUP BY variant, period, metric, dimension, segment
+ORDER BY variant, period, metric, dimension, segment
