@@ -7,12 +7,16 @@
  * fire no hashchange. The trends page does the same with its own draft state.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { ApiClient } from '../api';
+import { ApiError, type ApiClient } from '../api';
 import { pathOf } from '../router';
 import { readInsightHash, writeInsightHash } from './hash-state';
 import { useInsightQuery } from './use-insight-query';
 
-export function useInsightPage<R, D>(api: ApiClient, projectId: string, kind: string) {
+/**
+ * `fields`: the definition's fields the page's form shows, so their API errors appear beside them
+ * (`apiError.forField`) and any other error above the form (`formError`).
+ */
+export function useInsightPage<R, D>(api: ApiClient, projectId: string, kind: string, fields: readonly string[]) {
   const path = pathOf('projects', projectId, 'insights', kind);
   const [navigation, setNavigation] = useState(() => ({ count: 0, hash: readInsightHash() }));
   const current = navigation.hash;
@@ -42,5 +46,8 @@ export function useInsightPage<R, D>(api: ApiClient, projectId: string, kind: st
     writeInsightHash(path, { definition });
     start(definition);
   };
-  return { state, run, initial: current.definition as Partial<D> | undefined, formKey: navigation.count };
+  const apiError = state.error instanceof ApiError ? state.error : undefined;
+  const formError = state.phase === 'error' ? (apiError ? (apiError.apartFrom([...fields]) ?? undefined) : String(state.error)) : undefined;
+  const answer = state.phase === 'done' ? state.answer : undefined;
+  return { state, run, initial: current.definition as Partial<D> | undefined, formKey: navigation.count, apiError, formError, answer };
 }

@@ -3,7 +3,6 @@
  * group, with "How this was computed". The definition is in the URL hash (shareable), and a running
  * query can be left and come back to (insights/use-insight-page.ts).
  */
-import { ApiError } from '../api';
 import { Field } from '../components/field';
 import { FunnelChart } from '../insights/funnel-chart';
 import type { FunnelsResult } from '../insights/funnel-types';
@@ -29,10 +28,7 @@ const FIELDS = ['steps', 'date_from', 'date_to', 'conversion_window_days', 'brea
 
 export function FunnelsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
-  const { state, run, initial, formKey } = useInsightPage<FunnelsResult, FunnelsDefinition>(api, projectId, 'funnels');
-  const apiError = state.error instanceof ApiError ? state.error : undefined;
-  const formError = state.phase === 'error' ? (apiError ? (apiError.apartFrom(FIELDS) ?? undefined) : String(state.error)) : undefined;
-  const answer = state.phase === 'done' ? state.answer : undefined;
+  const { state, run, initial, formKey, apiError, formError, answer } = useInsightPage<FunnelsResult, FunnelsDefinition>(api, projectId, 'funnels', FIELDS);
   const result = answer?.result;
   return (
     <>

@@ -3,7 +3,6 @@
  * with "How this was computed". The definition is in the URL hash (shareable), and a running query
  * can be left and come back to (insights/use-insight-page.ts).
  */
-import { ApiError } from '../api';
 import { Field } from '../components/field';
 import type { RetentionResult } from '../insights/funnel-types';
 import { InsightHowComputed } from '../insights/insight-how-computed';
@@ -30,10 +29,12 @@ const FIELDS = ['start_event', 'return_event', 'interval', 'date_from', 'date_to
 
 export function RetentionPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
-  const { state, run, initial, formKey } = useInsightPage<RetentionResult, RetentionDefinition>(api, projectId, 'retention');
-  const apiError = state.error instanceof ApiError ? state.error : undefined;
-  const formError = state.phase === 'error' ? (apiError ? (apiError.apartFrom(FIELDS) ?? undefined) : String(state.error)) : undefined;
-  const answer = state.phase === 'done' ? state.answer : undefined;
+  const { state, run, initial, formKey, apiError, formError, answer } = useInsightPage<RetentionResult, RetentionDefinition>(
+    api,
+    projectId,
+    'retention',
+    FIELDS,
+  );
   const result = answer?.result;
   return (
     <>
