@@ -4,12 +4,14 @@
  * project. A query runs to its end inside start(); its rows are kept as a JSON file under
  * <data dir>/insight-results/, the stand-in for Athena's query result files, so a cached answer and a
  * poll read them back by the query's execution ID as on AWS. The watermark is the current second:
- * the local Firehose endpoint has written an event's file before its request is answered.
+ * the local Firehose endpoint has written an event's file before its request is answered. Result
+ * files a day older than the queries' TTL are deleted at the first start of a process, as the results
+ * bucket's lifecycle rule deletes Athena's (no query can name them any more).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { arrivalWatermark } from '../domain/insights/query-id';
+import { arrivalWatermark, INSIGHT_QUERY_TTL_DAYS } from '../domain/insights/query-id';
 import type { InsightKindName } from '../domain/insights/kinds';
 import type { EngineQuery, InsightEngine, InsightQueryContext, InsightRow, PreparedInsightQuery } from '../ports';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, TRINO_COMPAT_MACROS, partitionFiles, readRows, viewSql } from './duckdb-results-query';
@@ -18,9 +20,13 @@ import { insightQuery } from './sql/insight-kinds';
 /** Execution IDs are the start tokens: hex and dashes only, so they name a file safely. */
 const EXECUTION_ID = /^[0-9a-f]{32}(-\d+)?$/;
 
+/** A result file older than this is deleted: its query expired a day before (no poll or cache reads it). */
+const RESULT_FILE_MAX_AGE_MS = (INSIGHT_QUERY_TTL_DAYS + 1) * 86_400_000;
+
 export class DuckDbInsightEngine implements InsightEngine {
   readonly engine = 'duckdb' as const;
   private instance: Promise<DuckDBInstance> | undefined;
+  private pruned: Promise<void> | undefined;
 
   constructor(
     private readonly dataDir: string,
@@ -46,6 +52,8 @@ export class DuckDbInsightEngine implements InsightEngine {
 
   async start(query: PreparedInsightQuery, token: string): Promise<EngineQuery> {
     if (!EXECUTION_ID.test(token)) throw new Error(`Insight query token "${token}" is not a query ID`);
+    this.pruned ??= this.deleteExpiredResults(Date.now());
+    await this.pruned;
     let rows: InsightRow[];
     try {
       rows = await this.run(query);
@@ -75,6 +83,17 @@ export class DuckDbInsightEngine implements InsightEngine {
   private async readResult(executionId: string): Promise<InsightRow[]> {
     if (!EXECUTION_ID.test(executionId)) throw new Error(`"${executionId}" is not an insight query's execution ID`);
     return JSON.parse(await readFile(join(this.resultsDir, `${executionId}.json`), 'utf8')) as InsightRow[];
+  }
+
+  /** Deletes the result files of queries expired for a day (by the file's time: when the query ran). */
+  private async deleteExpiredResults(nowMs: number): Promise<void> {
+    const names = await readdir(this.resultsDir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!EXECUTION_ID.test(name.replace(/\.json$/, ''))) continue;
+      const path = join(this.resultsDir, name);
+      const file = await stat(path).catch(() => undefined); // deleted meanwhile by another process
+      if (file && nowMs - file.mtimeMs > RESULT_FILE_MAX_AGE_MS) await rm(path, { force: true });
+    }
   }
 
   private async run(query: PreparedInsightQuery): Promise<InsightRow[]> {
