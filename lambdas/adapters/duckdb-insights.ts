@@ -8,13 +8,13 @@
  * files a day older than the queries' TTL are deleted at the first start of a process, as the results
  * bucket's lifecycle rule deletes Athena's (no query can name them any more).
  */
-import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { arrivalWatermark, INSIGHT_QUERY_TTL_DAYS } from '../domain/insights/query-id';
 import type { InsightKindName } from '../domain/insights/kinds';
 import type { EngineQuery, InsightEngine, InsightQueryContext, InsightRow, PreparedInsightQuery } from '../ports';
-import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, TRINO_COMPAT_MACROS, partitionFiles, readRows, viewSql } from './duckdb-results-query';
+import { LocalDuckDb } from './duckdb-local';
+import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
 import { insightQuery } from './sql/insight-kinds';
 
 /** Execution IDs are the start tokens: hex and dashes only, so they name a file safely. */
@@ -25,13 +25,15 @@ const RESULT_FILE_MAX_AGE_MS = (INSIGHT_QUERY_TTL_DAYS + 1) * 86_400_000;
 
 export class DuckDbInsightEngine implements InsightEngine {
   readonly engine = 'duckdb' as const;
-  private instance: Promise<DuckDBInstance> | undefined;
+  private readonly duckdb: LocalDuckDb;
   private pruned: Promise<void> | undefined;
 
   constructor(
     private readonly dataDir: string,
-    private readonly options: { threads?: number } = {},
-  ) {}
+    options: { threads?: number } = {},
+  ) {
+    this.duckdb = new LocalDuckDb(options.threads === undefined ? {} : { threads: String(options.threads) });
+  }
 
   private get resultsDir(): string {
     return join(this.dataDir, 'insight-results');
@@ -101,23 +103,14 @@ export class DuckDbInsightEngine implements InsightEngine {
       partitionFiles(join(this.dataDir, 'events'), query.projectId, query.fromDt, query.toDt),
       partitionFiles(join(this.dataDir, 'identities'), query.projectId),
     ]);
-    const config: Record<string, string> = {};
-    if (this.options.threads !== undefined) config.threads = String(this.options.threads);
-    this.instance ??= DuckDBInstance.create(':memory:', config);
-    const connection = await (await this.instance).connect();
-    try {
-      for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
-      await connection.run(viewSql(LOCAL_TABLES.events, eventFiles, EVENT_COLUMNS));
-      await connection.run(viewSql(LOCAL_TABLES.identities, identityFiles, IDENTITY_COLUMNS));
-      return await readRows(connection, query.sql);
-    } finally {
-      connection.closeSync();
-    }
+    const views = [
+      { name: LOCAL_TABLES.events, files: eventFiles, columns: EVENT_COLUMNS },
+      { name: LOCAL_TABLES.identities, files: identityFiles, columns: IDENTITY_COLUMNS },
+    ];
+    return this.duckdb.use(views, (connection) => readRows(connection, query.sql));
   }
 
-  async close(): Promise<void> {
-    const instance = this.instance;
-    this.instance = undefined;
-    if (instance) (await instance).closeSync();
+  close(): Promise<void> {
+    return this.duckdb.close();
   }
 }
