@@ -11,6 +11,7 @@
 import * as z from 'zod';
 import { SentEventSchema } from './domain/event-schema';
 import { LIMITS } from './domain/limits';
+import { Query as EventNamesQuery } from './handlers/event-names-list';
 import { Query as EventsListQuery } from './handlers/events-list';
 import { UsersListQuery } from './handlers/users';
 import { PlanRequest } from './handlers/plan';
@@ -401,6 +402,22 @@ const OPERATIONS: Record<RouteName, Operation> = {
     summary: 'Recent stored events, newest first',
     query: EventsListQuery,
     responses: ok('Events', z.object({ events: z.array(z.looseObject({})) })),
+  },
+  'admin-event-names-list': {
+    summary: 'The event names received recently, the most events first',
+    query: EventNamesQuery,
+    responses: ok(
+      'Event names',
+      z.object({
+        event_names: z.array(
+          z.object({
+            name: z.string(),
+            events: z.number().int().describe('Its events received within the window, each once'),
+            last_seen: z.string().describe('Its newest event timestamp'),
+          }),
+        ),
+      }),
+    ),
   },
   'admin-users-list': {
     summary: 'Users seen recently, the most recent first, optionally searched by ID, email or name',

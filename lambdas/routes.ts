@@ -165,6 +165,14 @@ export const ROUTES = [
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
+    name: 'admin-event-names-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/event-names',
+    auth: 'admin',
+    uses: { ...ADMIN, recentEvents: 'query' },
+    timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
     name: 'admin-users-list',
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/users',

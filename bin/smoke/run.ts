@@ -295,6 +295,16 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     return `${r.json.events.length} listed`;
   });
 
+  await step('GET /admin/v1/projects/{id}/event-names names the event with its count', async () => {
+    const project = need(projectId, 'a project');
+    if (!delivered) throw new Skip('needs both events in the raw stream (the names are read from it)');
+    const r = await call('GET', `/admin/v1/projects/${project}/event-names`, { admin: true });
+    expectStatus(r, 200, 'GET …/event-names');
+    const named = (r.json?.event_names ?? []).find((n: { name: string }) => n.name === eventName);
+    check(named && named.events >= 2, `${eventName} is not named with at least 2 events: ${r.text.slice(0, 200)}${why(r)}`);
+    return `${eventName}: ${named.events} events`;
+  });
+
   await step('POST …/plan measures a baseline from the delivered events (the planning query on the results engine)', async () => {
     const project = need(projectId, 'a project');
     if (!delivered) throw new Skip('needs the events in the raw stream (the baseline query reads it)');

@@ -13,9 +13,9 @@
  * (sql/recent-events.ts); numbering the copies adds no bytes scanned.
  */
 import type { StoredEvent } from '../domain/event';
-import type { RecentEvents, RecentFilter } from '../ports';
+import type { EventNameCount, RecentEvents, RecentFilter } from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
-import { listRecentEvents, renderRecentEvents, type RecentEventsQuery } from './sql/recent-events';
+import { listRecentEvents, renderEventNames, renderRecentEvents, rowToEventNameCount, type RecentEventsQuery } from './sql/recent-events';
 
 export interface AthenaRecentEventsOptions {
   /** The window: events received within this many days (EVENTS_RETENTION_DAYS). */
@@ -38,6 +38,17 @@ export class AthenaRecentEvents implements RecentEvents {
   async recent(projectId: string, filter: RecentFilter, nowMs: number): Promise<StoredEvent[]> {
     const deadline = Date.now() + this.options.maxWaitMs;
     return listRecentEvents(async (sql) => (await this.athena.run(sql, deadline)).rows, this.query(projectId, filter, nowMs));
+  }
+
+  /** The exact text names() sends. */
+  namesSql(projectId: string, limit: number, nowMs: number): string {
+    const { filter: _filter, ...window } = this.query(projectId, { limit }, nowMs);
+    return renderEventNames({ ...window, limit });
+  }
+
+  async names(projectId: string, limit: number, nowMs: number): Promise<EventNameCount[]> {
+    const deadline = Date.now() + this.options.maxWaitMs;
+    return (await this.athena.run(this.namesSql(projectId, limit, nowMs), deadline)).rows.map(rowToEventNameCount);
   }
 
   private query(projectId: string, filter: RecentFilter, nowMs: number): Omit<RecentEventsQuery, 'candidates'> {

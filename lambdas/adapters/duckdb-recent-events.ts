@@ -9,10 +9,10 @@
  */
 import { join } from 'node:path';
 import type { StoredEvent } from '../domain/event';
-import type { RecentEvents, RecentFilter } from '../ports';
+import type { EventNameCount, RecentEvents, RecentFilter } from '../ports';
 import { LocalDuckDb } from './duckdb-local';
 import { EVENT_COLUMNS, partitionFiles, readRows } from './duckdb-results-query';
-import { listRecentEvents } from './sql/recent-events';
+import { listRecentEvents, renderEventNames, rowToEventNameCount } from './sql/recent-events';
 
 const VIEW = 'tally_recent_events';
 
@@ -36,6 +36,14 @@ export class DuckDbRecentEvents implements RecentEvents {
     return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], (connection) =>
       listRecentEvents((sql) => readRows(connection, sql), { table: VIEW, projectId, filter, receivedFrom }),
     );
+  }
+
+  async names(projectId: string, limit: number, nowMs: number): Promise<EventNameCount[]> {
+    const files = await partitionFiles(join(this.dataDir, 'events'), projectId);
+    if (files.length === 0) return [];
+    const receivedFrom = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
+    const sql = renderEventNames({ table: VIEW, projectId, receivedFrom, limit });
+    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], async (connection) => (await readRows(connection, sql)).map(rowToEventNameCount));
   }
 
   close(): Promise<void> {

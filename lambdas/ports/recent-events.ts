@@ -12,8 +12,17 @@ export interface RecentFilter {
  * Athena over the latest partitions on AWS (docs/architecture.md, "The recent-events listing").
  * Newest first by event timestamp; every event received within the window is searched.
  */
+/** An event name received within the window: how many events (each once) and the newest timestamp. */
+export interface EventNameCount {
+  name: string;
+  events: number;
+  last_seen: string;
+}
+
 export interface RecentEvents {
   recent(projectId: string, filter: RecentFilter, nowMs: number): Promise<StoredEvent[]>;
+  /** The event names received within the window, the most events first (then by name), at most `limit`. */
+  names(projectId: string, limit: number, nowMs: number): Promise<EventNameCount[]>;
   /** Releases the engine (the local DuckDB instance). */
   close?(): Promise<void> | void;
 }

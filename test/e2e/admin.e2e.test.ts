@@ -138,4 +138,35 @@ describe('admin API', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/limit/);
   });
+
+  it('names the events received recently with their counts, the most first, per project', async () => {
+    const project = await stack.createProject('names');
+    const key = await stack.createKey(project);
+    const other = await stack.createProject('names other');
+    await stack.post('/v1/events', key, {
+      events: [
+        { name: 'view', user_id: 'ann', timestamp: '2026-01-01T10:00:00Z' },
+        { name: 'buy', user_id: 'ann', timestamp: '2026-01-01T11:00:00Z' },
+        { name: 'view', user_id: 'bo', timestamp: '2026-01-01T12:00:00Z' },
+        { name: 'add', user_id: 'bo', timestamp: '2026-01-02T12:00:00Z' },
+      ],
+    });
+    // A resend of one event is stored once, and counted once.
+    await stack.post('/v1/events', key, { events: [{ name: 'view', user_id: 'bo', timestamp: '2026-01-01T12:00:00Z' }] });
+    const names = await stack.admin('GET', `/admin/v1/projects/${project}/event-names`);
+    expect(names.status).toBe(200);
+    expect(names.body).toEqual({
+      event_names: [
+        { name: 'view', events: 2, last_seen: '2026-01-01T12:00:00.000Z' },
+        { name: 'add', events: 1, last_seen: '2026-01-02T12:00:00.000Z' },
+        { name: 'buy', events: 1, last_seen: '2026-01-01T11:00:00.000Z' },
+      ],
+    });
+    expect((await stack.admin('GET', `/admin/v1/projects/${project}/event-names?limit=1`)).body.event_names).toHaveLength(1);
+    expect((await stack.admin('GET', `/admin/v1/projects/${other}/event-names`)).body).toEqual({ event_names: [] });
+    const bad = await stack.admin('GET', `/admin/v1/projects/${project}/event-names?limit=1001`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('limit: limit must be at most 1000');
+    expect((await stack.admin('GET', '/admin/v1/projects/nope/event-names')).status).toBe(404);
+  });
 });

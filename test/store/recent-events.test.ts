@@ -118,6 +118,21 @@ describe('DuckDbRecentEvents', () => {
     expect(listed.map((e) => e.received_at)).toEqual([0, 1, 2].map((i) => new Date(now - i * 60_000 + 1000).toISOString()));
   });
 
+  it('names the window’s events with their counts (copies once), the most events first, per project', async () => {
+    // "big": 30,000 views, 2 rare in the window (the third was received before it), 1 late.
+    expect(await listing.names('big', 10, now)).toEqual([
+      { name: 'view', events: MANY, last_seen: stored('big', 0).timestamp },
+      { name: 'rare', events: 2, last_seen: stored('big', MANY).timestamp },
+      { name: 'late', events: 1, last_seen: '2025-01-01T00:00:00.000Z' },
+    ]);
+    expect((await listing.names('big', 2, now)).map((n) => n.name)).toEqual(['view', 'rare']);
+    expect(await listing.names('other', 10, now)).toEqual([{ name: 'rare', events: 1, last_seen: stored('other', 1).timestamp }]);
+    expect(await listing.names('none', 10, now)).toEqual([]);
+    // Three copies of one event count once.
+    write([0, 1, 2].map((c) => stored('named-copies', 5, { name: 'signup', received_at: new Date(now + c).toISOString() })));
+    expect(await listing.names('named-copies', 10, now)).toEqual([{ name: 'signup', events: 1, last_seen: stored('named-copies', 5).timestamp }]);
+  });
+
   it('returns up to the limit (max 1000), one project only, and nothing for a project without events', async () => {
     expect(await listing.recent('big', { limit: 1000 }, now)).toHaveLength(1000);
     expect((await listing.recent('other', { limit: 10 }, now)).map((e) => e.user_id)).toEqual(["o'brien"]);
@@ -151,6 +166,25 @@ describe('AthenaRecentEvents', () => {
     );
     expect(sent[0]).toMatch(/LIMIT 10\n\s*\) matching\n\) copies\nWHERE copy_rank = 1\n/);
     expect(sent).toHaveLength(1);
+  });
+
+  it('names the events of the same partitions, each event once, and turns rows into counts', async () => {
+    const sent: string[] = [];
+    const athena = {
+      eventsTable: 'tally.events',
+      run: async (sql: string) => {
+        sent.push(sql);
+        return { rows: [{ name: 'view', events: '12', last_seen: '2026-06-30T11:00:00.000Z' }], execution: {} };
+      },
+    };
+    const recent = new AthenaRecentEvents(athena, { windowDays: 30, maxWaitMs: 25_000 });
+    expect(await recent.names("it's", 50, now)).toEqual([{ name: 'view', events: 12, last_seen: '2026-06-30T11:00:00.000Z' }]);
+    expect(sent[0]).toBe(recent.namesSql("it's", 50, now));
+    expect(sent[0]).toContain('FROM tally.events');
+    expect(sent[0]).toContain("project_id = 'it''s'");
+    expect(sent[0]).toContain("dt >= '2026-05-31'");
+    expect(sent[0]).toContain("received_at >= '2026-05-31T12:00:00.000Z'");
+    expect(sent[0]).toMatch(/WHERE copy_rank = 1\nGROUP BY name\nORDER BY events DESC, name\nLIMIT 50$/);
   });
 
   it('asks again without the candidate bound only when the candidates held fewer events than the limit', async () => {

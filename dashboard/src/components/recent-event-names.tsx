@@ -1,14 +1,15 @@
 /**
- * Suggestions for an event-name field: the names of the project's latest 1,000 events (the admin
- * events listing), without Tally's own `$` events, sorted. Nothing to suggest when the listing fails:
- * the field still takes any name typed.
+ * Suggestions for an event-name field: the names the project's events were sent with within the
+ * events window (GET …/event-names: every name, not only those of the latest events), the most
+ * events first, without Tally's own `$` events. Nothing to suggest when that fails: the field still
+ * takes any name typed.
  */
 import type { ApiClient } from '../api';
 import { useAsync } from './async-view';
 
 async function recentEventNames(api: ApiClient, projectId: string): Promise<string[]> {
-  const { events } = await api.get<{ events: Array<{ name: string }> }>(`/admin/v1/projects/${encodeURIComponent(projectId)}/events?limit=1000`);
-  return [...new Set(events.map((e) => e.name).filter((n) => !n.startsWith('$')))].sort();
+  const { event_names } = await api.get<{ event_names: Array<{ name: string }> }>(`/admin/v1/projects/${encodeURIComponent(projectId)}/event-names`);
+  return event_names.map((e) => e.name).filter((n) => !n.startsWith('$'));
 }
 
 /** The names, once loaded (empty until then and when the listing fails). */

@@ -17,7 +17,7 @@
  * without the candidate bound, numbering the copies of every matching row.
  */
 import { STORED_EVENT_FIELDS, type StoredEvent } from '../../domain/event';
-import type { RecentFilter } from '../../ports';
+import type { EventNameCount, RecentFilter } from '../../ports';
 import { SQL_RULES } from './include';
 import { quoteLiteral, renderSql } from './render';
 
@@ -92,4 +92,30 @@ export function rowToStoredEvent(row: Record<string, unknown>): StoredEvent {
     else event[field] = value === undefined ? null : value;
   }
   return event as unknown as StoredEvent;
+}
+
+/**
+ * The event names of the listing's window (GET …/event-names): each name's events, counted once per
+ * event (the copy rule, as the listing), and its newest timestamp; the most events first, then by
+ * name; at most `limit` names. The same scan as the listing: the window's partitions of the project.
+ */
+export function renderEventNames(q: Omit<RecentEventsQuery, 'filter' | 'candidates'> & { limit: number }): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(q.table)) throw new Error(`Not a table name: ${q.table}`);
+  if (!Number.isInteger(q.limit) || q.limit < 1) throw new Error('limit must be a positive integer');
+  const where = [`project_id = ${quoteLiteral(q.projectId)}`, `received_at >= ${quoteLiteral(q.receivedFrom)}`];
+  if (q.fromDt !== undefined) where.push(`dt >= ${quoteLiteral(q.fromDt)}`);
+  return `SELECT name, count(*) AS events, max("timestamp") AS last_seen FROM (
+  SELECT name, "timestamp", ${COPY_RANK.replace(/\n\s*/g, ' ')}
+  FROM ${q.table}
+  WHERE ${where.join('\n    AND ')}
+) copies
+WHERE copy_rank = 1
+GROUP BY name
+ORDER BY events DESC, name
+LIMIT ${q.limit}`;
+}
+
+/** A result row of renderEventNames (counts as bigint, number or text by engine). */
+export function rowToEventNameCount(row: Record<string, unknown>): EventNameCount {
+  return { name: String(row.name), events: Number(row.events), last_seen: String(row.last_seen) };
 }
