@@ -4,7 +4,7 @@
  * triangle with each cell's share and users as text; event names rendered as text; a step filter and
  * a property breakdown with hand-counted groups, kept by a reload; a link written before step filters.
  * Screenshots in test-output/dashboard/insights-{funnel,funnel-filter,retention}-<width>.png at 1280
- * and 375 px.
+ * and 375 px, insights-funnel-error-1280.png.
  */
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
@@ -296,6 +296,8 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
     expect(await page.$eval('#funnel-step-1-property-error', (el: any) => el.textContent.trim())).toBe('Property must not be empty');
     expect(await page.$eval('#funnel-step-1-property', (el: any) => el.getAttribute('aria-invalid'))).toBe('true');
     expect(await page.$('p.error[role="alert"]')).toBeNull();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await env.dash.screenshot('insights-funnel-error');
     expect(problemsApartFrom(env.dash.problems, 400)).toEqual([]);
   });
 });

@@ -78,7 +78,7 @@ export function FunnelForm({ initial, apiError, busy, onRun }: FunnelFormProps) 
                   <Field id={`funnel-step-${i}-property`} label={`Step ${n} property`} error={stepError(i, 'where.property')}>
                     <input type="text" autoComplete="off" value={s.property} onInput={(e) => changeStep(i, { property: e.currentTarget.value })} />
                   </Field>
-                  <Field id={`funnel-step-${i}-equals`} label={`Step ${n} value`} hint="Equals, as text" error={stepError(i, 'where.equals')}>
+                  <Field id={`funnel-step-${i}-equals`} label={`Step ${n} value`} error={stepError(i, 'where.equals')}>
                     <input type="text" autoComplete="off" value={s.equals} onInput={(e) => changeStep(i, { equals: e.currentTarget.value })} />
                   </Field>
                 </>
