@@ -1,8 +1,8 @@
 /**
  * Funnels (issue 25): steps (each optionally filtered by one property), range, window and breakdown
- * in a form (insights/funnel-form.tsx); the funnel as bars and a table per
- * group, with "How this was computed". The definition is in the URL hash (shareable), and a running
- * query can be left and come back to (insights/use-insight-page.ts).
+ * in a form (insights/funnel-form.tsx); the funnel as bars and a table per group, with "How this was
+ * computed" naming each step with its filter. The definition is in the URL hash (shareable), and a
+ * running query can be left and come back to (insights/use-insight-page.ts).
  */
 import { FunnelChart } from '../insights/funnel-chart';
 import { FUNNEL_BREAKDOWNS, stepName, type FunnelDefinition } from '../insights/funnel-draft';
