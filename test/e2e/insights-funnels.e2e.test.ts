@@ -115,6 +115,11 @@ describe('funnels through the admin API', () => {
     [{ steps: STEPS, ...RANGE, conversion_window_days: 91 }, /conversion_window_days: conversion_window_days must be at most 90/],
     [{ steps: [{ event: 'view', where: { property: 'plan' } }, { event: 'signup' }], ...RANGE }, /steps\.0\.where\.equals: where\.equals must be a string/],
     [{ steps: STEPS, ...RANGE, breakdown: 'property' }, /breakdown_property: breakdown "property" needs breakdown_property/],
+    // An empty property name is one mistake, said once (not also "must not contain double quotes…").
+    [
+      { steps: [{ event: 'view' }, { event: 'signup', where: { property: '', equals: 'x' } }], ...RANGE },
+      /^steps\.1\.where\.property: where\.property must not be empty$/,
+    ],
   ])('refuses an invalid definition with a 400 that says what to fix (%#)', async (body, message) => {
     const res = await funnels(body);
     expect(res.status).toBe(400);

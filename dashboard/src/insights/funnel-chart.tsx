@@ -2,15 +2,15 @@
  * A funnel (issue 25): per step a horizontal bar as long as the step's share of the first step's
  * users, with the users, the conversion from the first and from the previous step, the drop-off and
  * the median time from the step before as text; and the same numbers in a table (the accessible
- * form, and the one to copy from). Event names and values are rendered as text. Presentational.
+ * form, and the one to copy from). A step is named with its filter ("purchase where plan = pro").
+ * Event names and values are rendered as text. Presentational.
  */
 import { formatPercent } from '../results/format-stats';
 import { NumbersTable } from '../results/numbers-table';
 import { formatDuration } from './format-duration';
-import type { FunnelGroup, FunnelStep } from './funnel-types';
+import { stepName } from './funnel-draft';
+import type { FunnelGroup } from './funnel-types';
 import './insights.css';
-
-const stepName = (s: FunnelStep) => (s.where ? `${s.event} (${s.where.property} = ${s.where.equals})` : s.event);
 
 export function FunnelChart({ group, title }: { group: FunnelGroup; title: string }) {
   const first = group.steps[0]?.users ?? 0;

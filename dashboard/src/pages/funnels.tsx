@@ -1,10 +1,12 @@
 /**
- * Funnels (issue 25): steps, range, window and breakdown in a form; the funnel as bars and a table per
- * group, with "How this was computed". The definition is in the URL hash (shareable), and a running
- * query can be left and come back to (insights/use-insight-page.ts).
+ * Funnels (issue 25): steps (each optionally filtered by one property), range, window and breakdown
+ * in a form (insights/funnel-form.tsx); the funnel as bars and a table per group, with "How this was
+ * computed" naming each step with its filter. The definition is in the URL hash (shareable), and a
+ * running query can be left and come back to (insights/use-insight-page.ts).
  */
-import { Field } from '../components/field';
 import { FunnelChart } from '../insights/funnel-chart';
+import { FUNNEL_BREAKDOWNS, stepName, type FunnelDefinition } from '../insights/funnel-draft';
+import { FUNNEL_FORM_FIELDS, FunnelForm } from '../insights/funnel-form';
 import type { FunnelsResult } from '../insights/funnel-types';
 import { InsightHowComputed } from '../insights/insight-how-computed';
 import { InsightProgress } from '../insights/insight-progress';
@@ -14,21 +16,16 @@ import type { PageProps } from '../page';
 import { pathOf } from '../router';
 import '../insights/insights.css';
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-interface FunnelsDefinition {
-  steps: Array<{ event: string; where?: { property: string; equals: string } }>;
-  date_from: string;
-  date_to: string;
-  conversion_window_days: number;
-  breakdown?: string;
-}
-
-const FIELDS = ['steps', 'date_from', 'date_to', 'conversion_window_days', 'breakdown'];
+const breakdownWords = (by: string) => FUNNEL_BREAKDOWNS.find(([b]) => b === by)?.[1].toLowerCase() ?? by;
 
 export function FunnelsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
-  const { state, run, initial, formKey, apiError, formError, answer } = useInsightPage<FunnelsResult, FunnelsDefinition>(api, projectId, 'funnels', FIELDS);
+  const { state, run, initial, formKey, apiError, formError, answer } = useInsightPage<FunnelsResult, FunnelDefinition>(
+    api,
+    projectId,
+    'funnels',
+    FUNNEL_FORM_FIELDS,
+  );
   const result = answer?.result;
   return (
     <>
@@ -36,51 +33,7 @@ export function FunnelsPage({ api, params }: PageProps) {
         <a href={`#${pathOf('projects', projectId, 'insights')}`}>Insights</a>
       </p>
       <h1>Funnels</h1>
-      <form
-        key={formKey}
-        class="insight-inline-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = new FormData(e.currentTarget);
-          const text = (name: string) => String(f.get(name) ?? '').trim();
-          run({
-            steps: text('steps')
-              .split('\n')
-              .map((s) => s.trim())
-              .filter(Boolean)
-              .map((event) => ({ event })),
-            date_from: text('date_from'),
-            date_to: text('date_to'),
-            conversion_window_days: Number(text('window')),
-            ...(text('breakdown') ? { breakdown: text('breakdown') } : {}),
-          });
-        }}
-      >
-        <Field id="funnel-steps" label="Steps" hint="One event name per line, in order (2 to 6)" error={apiError?.forField('steps')}>
-          <textarea name="steps" rows={4} defaultValue={initial?.steps?.map((s) => s.event).join('\n') ?? ''} />
-        </Field>
-        <Field id="funnel-from" label="From" error={apiError?.forField('date_from')}>
-          <input name="date_from" type="date" defaultValue={initial?.date_from ?? day(-7)} />
-        </Field>
-        <Field id="funnel-to" label="To" error={apiError?.forField('date_to')}>
-          <input name="date_to" type="date" defaultValue={initial?.date_to ?? day(0)} />
-        </Field>
-        <Field id="funnel-window" label="Window (days)" error={apiError?.forField('conversion_window_days')}>
-          <input name="window" type="number" min={1} max={90} defaultValue={String(initial?.conversion_window_days ?? 14)} />
-        </Field>
-        <Field id="funnel-breakdown" label="Breakdown" error={apiError?.forField('breakdown')}>
-          <select name="breakdown" defaultValue={initial?.breakdown ?? ''}>
-            <option value="">None</option>
-            <option value="platform">Platform</option>
-            <option value="country">Country</option>
-            <option value="app_version">App version</option>
-          </select>
-        </Field>
-        <button type="submit" disabled={state.phase === 'starting'}>
-          Show funnel
-        </button>
-      </form>
+      <FunnelForm key={formKey} initial={initial} apiError={apiError} busy={state.phase === 'starting'} onRun={run} />
       {formError !== undefined && (
         <p class="error" role="alert">
           {formError}
@@ -96,6 +49,17 @@ export function FunnelsPage({ api, params }: PageProps) {
           <SaveInsight api={api} projectId={projectId} kind="funnels" definition={answer.definition} />
           <InsightHowComputed answer={answer}>
             <li>
+              <strong>Steps:</strong>{' '}
+              {(result.groups[0]?.steps ?? []).map((s, i) => (
+                <span key={s.step}>
+                  {i > 0 && ', then '}“{stepName(s)}”
+                </span>
+              ))}
+              {result.groups[0]?.steps.some((s) => s.where) &&
+                '; a filter keeps the events whose property, as text, is exactly the value (a number 3 is "3", true is "true")'}
+              .
+            </li>
+            <li>
               <strong>Order:</strong> a user's funnel starts at their first first-step event in the range; each next step is the earliest one strictly after the
               step before (the same millisecond does not count) and within {result.conversion_window_days} days of the first step, inside the range.
             </li>
@@ -104,8 +68,9 @@ export function FunnelsPage({ api, params }: PageProps) {
             </li>
             {result.breakdown && (
               <li>
-                <strong>Breakdown:</strong> by the value on the event that started each user's funnel; the 10 values with the most users, the rest as “other”,
-                none as “unknown”.
+                <strong>Breakdown:</strong> by{' '}
+                {result.breakdown.property === null ? breakdownWords(result.breakdown.by) : `the property “${result.breakdown.property}”`} on the event that
+                started each user's funnel; the 10 values with the most users, the rest as “other”, none as “unknown”.
               </li>
             )}
           </InsightHowComputed>

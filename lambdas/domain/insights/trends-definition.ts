@@ -41,7 +41,8 @@ export const propertyName = (field: string, what: string) =>
       .string({ error: (iss) => (iss.input === undefined ? `${field} is required: ${what}` : `${field} must be a string: ${what}`) })
       .min(1, `${field} must not be empty`)
       .max(METRIC_LIMITS.propertyLength, `${field} is longer than ${METRIC_LIMITS.propertyLength} characters`)
-      .regex(PATH_SAFE_PROPERTY, `${field} must not contain double quotes, backslashes or control characters`),
+      // Not for the empty name, which min(1) already refuses: one message for one mistake.
+      .refine((v) => v === '' || PATH_SAFE_PROPERTY.test(v), `${field} must not contain double quotes, backslashes or control characters`),
     field,
   );
 
