@@ -131,11 +131,12 @@ describeBrowser('dashboard: trends (issue 25)', () => {
     expect(problemsApartFrom(env.dash.problems, 400)).toEqual([]);
   });
 
-  it('suggests the event names seen recently in the trends and retention event fields', async () => {
+  it('suggests the event names seen recently in the trends, retention and funnel event fields', async () => {
     const { page } = env.dash;
     for (const [route, input] of [
       ['trends', '#series-0-event'],
       ['retention', '#retention-start'],
+      ['funnels', '#funnel-step-0-event'],
     ] as const) {
       await env.dash.go(`/projects/${env.project}/insights/${route}`);
       await page.waitForSelector(input);

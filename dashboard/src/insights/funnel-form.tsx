@@ -8,6 +8,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { ApiError } from '../api';
+import { EventNameOptions } from '../components/recent-event-names';
 import { Field } from '../components/field';
 import {
   emptyStep,
@@ -43,9 +44,11 @@ export interface FunnelFormProps {
   apiError: ApiError | undefined;
   busy: boolean;
   onRun: (definition: FunnelDefinition) => void;
+  /** Suggestions for the step event fields (components/recent-event-names.tsx). */
+  eventNames: string[];
 }
 
-export function FunnelForm({ initial, apiError, busy, onRun }: FunnelFormProps) {
+export function FunnelForm({ initial, apiError, busy, onRun, eventNames }: FunnelFormProps) {
   const [draft, setDraft] = useState<FunnelDraft>(() => fromFunnelDefinition(initial));
   const change = (next: Partial<FunnelDraft>) => setDraft({ ...draft, ...next });
   const changeStep = (i: number, next: Partial<StepDraft>) => change({ steps: draft.steps.map((s, j) => (j === i ? { ...s, ...next } : s)) });
@@ -71,7 +74,13 @@ export function FunnelForm({ initial, apiError, busy, onRun }: FunnelFormProps) 
           return (
             <div class="series-row funnel-step-row" key={i} data-step={n}>
               <Field id={`funnel-step-${i}-event`} label={`Step ${n} event`} error={stepError(i, 'event')}>
-                <input type="text" autoComplete="off" value={s.event} onInput={(e) => changeStep(i, { event: e.currentTarget.value })} />
+                <input
+                  type="text"
+                  autoComplete="off"
+                  list="funnel-event-names"
+                  value={s.event}
+                  onInput={(e) => changeStep(i, { event: e.currentTarget.value })}
+                />
               </Field>
               {s.filtered && (
                 <>
@@ -102,6 +111,7 @@ export function FunnelForm({ initial, apiError, busy, onRun }: FunnelFormProps) 
             </div>
           );
         })}
+        <EventNameOptions id="funnel-event-names" names={eventNames} />
         <button type="button" class="secondary" disabled={draft.steps.length >= MAX_STEPS} onClick={() => change({ steps: [...draft.steps, emptyStep()] })}>
           {draft.steps.length >= MAX_STEPS ? `Add step (at most ${MAX_STEPS})` : 'Add step'}
         </button>

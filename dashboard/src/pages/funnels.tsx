@@ -4,6 +4,7 @@
  * computed" naming each step with its filter. The definition is in the URL hash (shareable), and a
  * running query can be left and come back to (insights/use-insight-page.ts).
  */
+import { useRecentEventNames } from '../components/recent-event-names';
 import { FunnelChart } from '../insights/funnel-chart';
 import { FUNNEL_BREAKDOWNS, stepName, type FunnelDefinition } from '../insights/funnel-draft';
 import { FUNNEL_FORM_FIELDS, FunnelForm } from '../insights/funnel-form';
@@ -20,6 +21,7 @@ const breakdownWords = (by: string) => FUNNEL_BREAKDOWNS.find(([b]) => b === by)
 
 export function FunnelsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
+  const eventNames = useRecentEventNames(api, projectId);
   const { state, run, initial, formKey, apiError, formError, answer } = useInsightPage<FunnelsResult, FunnelDefinition>(
     api,
     projectId,
@@ -33,7 +35,7 @@ export function FunnelsPage({ api, params }: PageProps) {
         <a href={`#${pathOf('projects', projectId, 'insights')}`}>Insights</a>
       </p>
       <h1>Funnels</h1>
-      <FunnelForm key={formKey} initial={initial} apiError={apiError} busy={state.phase === 'starting'} onRun={run} />
+      <FunnelForm key={formKey} initial={initial} apiError={apiError} busy={state.phase === 'starting'} onRun={run} eventNames={eventNames} />
       {formError !== undefined && (
         <p class="error" role="alert">
           {formError}
