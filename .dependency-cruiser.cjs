@@ -24,6 +24,8 @@
  * | dashboard | dashboard/src         | dashboard/src, lambdas/contract/dashboard.ts, pure            |
  * |           |                       | lambdas/domain modules, preact, uplot: it runs in a browser   |
  *
+ * The Trino grammar the tests check Athena's SQL with (dt-sql-parser) is imported by tests only.
+ *
  * AWS is reached through the AWS SDK's clients only, which sign requests, resolve endpoints and
  * credentials and retry (docs/decisions/ingestion-cold-start.md): no module under lambdas/ signs a
  * request itself (with a signer package; test/layers/layers.test.ts also looks for SigV4 written by
@@ -184,6 +186,13 @@ module.exports = {
       to: {
         pathNot: ['^dashboard/src/', '^lambdas/contract/dashboard\\.ts$', tally('domain'), '(^|/)node_modules/(preact|uplot)/'],
       },
+    },
+    {
+      name: 'grammar-check-is-test-only',
+      comment: 'dt-sql-parser (the Trino grammar, test/helpers/trino-grammar.ts) is a devDependency for the tests: no Lambda, script or page imports it',
+      severity: 'error',
+      from: { path: '^(lambdas|lib|bin|dashboard)/' },
+      to: { path: '(^|/)node_modules/dt-sql-parser/' },
     },
   ],
   options: {
