@@ -205,6 +205,8 @@ const SOURCES: Record<string, () => Promise<void>> = {
     for (const filter of [{ limit: 50 }, { limit: 50, userId: "o'brien" }, { limit: 1, name: "o'clock" }, { limit: 10, userId: 'u-1', name: 'signup' }]) {
       await listing.recent('proj-main', filter, now);
     }
+    // The event names of the same window.
+    await listing.names("o'clock", 1000, now);
   },
   'lambdas/adapters/athena-recent-users.ts': async () => {
     const listing = new AthenaRecentUsers(resultsQuery(false), { windowDays: 7, maxWaitMs: 60_000 });
@@ -274,7 +276,7 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
     expect(problems(texts).join('\n\n')).toBe('');
   });
 
-  it('drove every statement and option: each results statement, each insight option of the registry, both recent-events queries, the views DDL', () => {
+  it('drove every statement and option: each results statement, each insight option of the registry, both recent-events queries and the event names, the views DDL', () => {
     const results = TEXTS.get('lambdas/adapters/athena-results-query.ts')!;
     const first = (sql: string) => sql.split('\n')[0]!;
     // The full count ('WITH' on a line of its own), the watermark, the state INSERT and its commit, the roll-up, the incremental count.
@@ -295,9 +297,10 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
     expect(options('retention', (d) => [d.interval])).toEqual(new Set(RETENTION_INTERVALS));
     const definitions = INSIGHT_KIND_NAMES.reduce((n, kind) => n + DEFINITIONS[kind].length, 0);
     expect(TEXTS.get('lambdas/adapters/athena-insights.ts')).toHaveLength(definitions);
-    // Four listings over the newest candidates; the three whose candidates held fewer events than asked for, again over every matching row.
+    // Four listings over the newest candidates; the three whose candidates held fewer events than asked for, again over every matching row; then the event names.
     const listings = TEXTS.get('lambdas/adapters/athena-recent-events.ts')!;
-    expect(listings.map((t) => /\n\s*LIMIT \d+\n\s*\) matching/.test(t))).toEqual([true, false, true, false, true, true, false]);
+    expect(listings.map((t) => /\n\s*LIMIT \d+\n\s*\) matching/.test(t))).toEqual([true, false, true, false, true, true, false, false]);
+    expect(listings.at(-1)).toMatch(/^SELECT name, count\(\*\) AS events/);
     expect(TEXTS.get('lambdas/adapters/athena-recent-users.ts')).toHaveLength(4);
     expect(TEXTS.get('lambdas/adapters/athena-planning-baseline.ts')).toHaveLength(2);
     expect(TEXTS.get('lambdas/adapters/athena-analytics-views.ts')!.map((t) => t.split(' ').slice(0, 3).join(' '))).toEqual([
