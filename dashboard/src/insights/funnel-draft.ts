@@ -58,7 +58,8 @@ export const emptyStep = (): StepDraft => ({ event: '', filtered: false, propert
 export function emptyFunnelDraft(now = Date.now()): FunnelDraft {
   return {
     steps: [emptyStep(), emptyStep()],
-    date_from: day(now - 7 * 86_400_000),
+    // The last 7 UTC days, today included (as trends).
+    date_from: day(now - 6 * 86_400_000),
     date_to: day(now),
     conversion_window_days: '14',
     breakdown: '',
