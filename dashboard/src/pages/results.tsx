@@ -3,7 +3,8 @@
  * over-time charts, the sample-ratio check (a warning when it fails, a line when it passes), the
  * verdict on the primary metric with what it rests on, the multiple-exposure count, when it was
  * computed (final, or still finishing after a stop), Refresh, and "How this was computed"; with
- * metrics beyond the goal (issue 22), their table and a banner when a guardrail is breached.
+ * metrics beyond the goal (issue 22), their table and a banner when a guardrail is breached; the
+ * breakdowns of the primary metric by platform, country or app version (issue 22).
  * Empty states: not started, not computed yet, no one enrolled.
  */
 import { SampleProgressLine } from '../results/sample-progress';
@@ -29,6 +30,7 @@ import {
   formatRelative,
   ALPHA,
 } from '../results/format-stats';
+import { BreakdownSection } from '../results/breakdown-section';
 import { FloorNote } from '../results/floor-note';
 import { HowComputed } from '../results/how-computed';
 import { GuardrailBanner, MetricsSection } from '../results/metrics-table';
@@ -236,6 +238,7 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
           )}
         </>
       )}
+      <BreakdownSection experiment={experiment} results={results} />
       <HowComputed experiment={experiment} results={results} />
     </>
   );
