@@ -4,7 +4,7 @@
  * computed by Refresh (the real results job), then "Breakdown by": the segments a user reads (the top
  * values, "Other values", "Unknown") with enrolled users, conversion, the relative difference and the
  * adjusted p-value beside the raw one; a hostile platform value rendered as text; switching the
- * dimension; the plain empty states (no one enrolled, results from before breakdowns); axe; 375 px
+ * dimension (kept across Refresh); the plain empty states (no one enrolled, results from before breakdowns); axe; 375 px
  * without sideways scrolling. Screenshots in test-output/dashboard/results-breakdowns-*.png.
  */
 import { mkdirSync } from 'node:fs';
@@ -149,6 +149,11 @@ describeBrowser('dashboard: the results page breaks the primary metric down by p
     expect(await seriousA11yViolations(page)).toEqual([]);
     await env.dash.screenshot('results-breakdowns-platform');
     await sectionScreenshot(page, 'results-breakdowns-section-1280');
+
+    // Refresh keeps the choice (the page's state; the section stays while the results are read again).
+    await refreshResults(page);
+    expect(await page.$eval('#breakdown-by', (el) => (el as any).value)).toBe('platform');
+    expect(await segmentNames(page)).toHaveLength(7);
 
     await page.select('#breakdown-by', 'app_version');
     await page.waitForFunction(() => (globalThis as any).document.querySelector('.breakdown-basis')?.innerText.includes('per app version'));

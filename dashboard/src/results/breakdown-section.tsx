@@ -10,7 +10,8 @@
  * A native <select>: one labelled control a keyboard and a screen reader use as they use every other
  * select of the dashboard (Trends' "Break down by" is one), and four choices fit in it at 375 px where
  * a row of radio buttons would wrap. The choice is the page's own state: the results page keeps
- * nothing in its address, so a reload shows None again.
+ * nothing in its address, so a reload shows None again (Refresh keeps the choice: the section stays
+ * mounted while the results are read again).
  *
  * Segment values come from clients' events: rendered as text.
  */
