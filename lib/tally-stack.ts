@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MIN_FUNCTION_TIMEOUT_SECONDS } from '../lambdas/contract/aws-call-limits';
 import { PLAN_LIMITS } from '../lambdas/domain/api-key';
+import { INSIGHT_QUERY_TTL_DAYS } from '../lambdas/domain/insights/query-id';
 import type { LambdaEnvName } from '../lambdas/lambda-env';
 import { AUTHORIZER, JOBS, ROUTES, type JobName, type RouteName } from '../lambdas/routes';
 import type { TableName } from '../lambdas/store/schema';
@@ -101,7 +102,11 @@ export interface TallyStackProps extends StackProps {
   readonly resultsSchedule?: Schedule;
   /** Athena refuses queries scanning more than this. @default Size.gibibytes(10) */
   readonly athenaBytesScannedCutoff?: Size;
-  /** Athena query results are deleted after this long. @default Duration.days(30) */
+  /**
+   * Athena query results are deleted after this long. At least a day more than the insight queries'
+   * TTL (7 days), since a cached insight answer and its poll URL read its rows from them.
+   * @default Duration.days(30)
+   */
   readonly athenaResultsExpiration?: Duration;
   /** Share of 5xx API responses over 5 minutes that raises the alarm. @default 0.01 (1 %) */
   readonly serverErrorRateAlarm?: number;
@@ -160,6 +165,13 @@ export class TallyStack extends Stack {
       );
     }
 
+    const resultsExpiration = props.athenaResultsExpiration ?? Duration.days(30);
+    if (resultsExpiration.toDays({ integral: false }) < INSIGHT_QUERY_TTL_DAYS + 1) {
+      throw new Error(
+        `athenaResultsExpiration must be at least ${INSIGHT_QUERY_TTL_DAYS + 1} days (got ${resultsExpiration.toHumanString()}): an insight query's cached answer and poll URL read its Athena result files for ${INSIGHT_QUERY_TTL_DAYS} days (docs/decisions/insights.md, "Cache")`,
+      );
+    }
+
     const accessLogs = accessLogBucket(this, 'AccessLogs', removalPolicy);
     const { tables } = new TallyTables(this, 'Tables', {
       userDataRemovalPolicy: removalPolicy,
@@ -192,7 +204,7 @@ export class TallyStack extends Stack {
       bytesScannedCutoff: props.athenaBytesScannedCutoff ?? Size.gibibytes(10),
       accessLogs,
       removalPolicy,
-      resultsExpiration: props.athenaResultsExpiration ?? Duration.days(30),
+      resultsExpiration,
     });
     const analytics = this.analytics;
 

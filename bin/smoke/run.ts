@@ -151,9 +151,14 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
   };
 
   const event = (userId: string) => ({ name: eventName, user_id: userId, timestamp: eventTime.toISOString(), properties: { run } });
+  // A profile for the first smoke user, found later by email and by name (no ID contains either text).
+  const profile = { email: `qa+${run}@example.com`, name: `Smoke User ${run}` };
+  const identify = (userId: string) => ({ name: '$identify', user_id: userId, timestamp: eventTime.toISOString(), properties: profile });
 
   await step('POST /v1/events answers 204', async () => {
-    const { reply: r, waitedMs } = await firstUse(() => call('POST', '/v1/events', { key: need(key, 'a key'), body: { events: [event(`${run}-v1`)] } }));
+    const { reply: r, waitedMs } = await firstUse(() =>
+      call('POST', '/v1/events', { key: need(key, 'a key'), body: { events: [event(`${run}-v1`), identify(`${run}-v1`)] } }),
+    );
     expectStatus(r, 204, 'POST /v1/events');
     return waitedMs > 0 ? `the new key was usable after ${Math.round(waitedMs / 1000)} s` : '';
   });
@@ -365,6 +370,39 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
       `a listed user has no first_seen field${why(r)}`,
     );
     return `${users.length} listed`;
+  });
+
+  await step('GET …/users finds a user by email and by name, and pages with next_cursor', async () => {
+    const project = need(projectId, 'a project');
+    if (!delivered) throw new Skip('needs the events in the raw stream (the listing reads it)');
+    const users = `/admin/v1/projects/${project}/users`;
+    for (const [field, search] of [
+      ['email', profile.email.toUpperCase()],
+      ['name', profile.name.slice('Smoke '.length)],
+    ] as const) {
+      const r = await call('GET', `${users}?search=${encodeURIComponent(search)}`, { admin: true });
+      expectStatus(r, 200, `GET …/users?search=<${field}>`);
+      const found: Array<{ user_id: string; email?: unknown; name?: unknown }> = r.json?.users ?? [];
+      check(
+        found.length === 1 && found[0]!.user_id === `${run}-v1` && found[0]![field] === profile[field],
+        `search by ${field} found ${JSON.stringify(found.map((u) => u.user_id))}, expected only ${run}-v1 with its ${field}${why(r)}`,
+      );
+    }
+    const first = await call('GET', `${users}?search=${encodeURIComponent(run)}&limit=1`, { admin: true });
+    expectStatus(first, 200, 'GET …/users?limit=1');
+    const cursor: unknown = first.json?.next_cursor;
+    check(
+      first.json?.users?.length === 1 && typeof cursor === 'string',
+      `limit=1 over 2 users gave ${first.text.slice(0, 200)}, expected 1 user and a next_cursor${why(first)}`,
+    );
+    const second = await call('GET', `${users}?search=${encodeURIComponent(run)}&limit=1&cursor=${encodeURIComponent(cursor)}`, { admin: true });
+    expectStatus(second, 200, 'GET …/users?cursor=');
+    const ids = [first.json.users[0].user_id, second.json?.users?.[0]?.user_id];
+    check(
+      second.json?.users?.length === 1 && ids[0] !== ids[1],
+      `the next page gave ${second.text.slice(0, 200)}, expected the other smoke user${why(second)}`,
+    );
+    return `email and name each found ${run}-v1; pages ${ids.join(', ')}`;
   });
 
   await step('POST …/results/refresh ends committed: true with a: 1 enrolled, 1 converted; b: none', async () => {

@@ -4,28 +4,36 @@
  * project. A query runs to its end inside start(); its rows are kept as a JSON file under
  * <data dir>/insight-results/, the stand-in for Athena's query result files, so a cached answer and a
  * poll read them back by the query's execution ID as on AWS. The watermark is the current second:
- * the local Firehose endpoint has written an event's file before its request is answered.
+ * the local Firehose endpoint has written an event's file before its request is answered. Result
+ * files a day older than the queries' TTL are deleted at the first start of a process, as the results
+ * bucket's lifecycle rule deletes Athena's (no query can name them any more).
  */
-import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { arrivalWatermark } from '../domain/insights/query-id';
+import { arrivalWatermark, INSIGHT_QUERY_TTL_DAYS } from '../domain/insights/query-id';
 import type { InsightKindName } from '../domain/insights/kinds';
 import type { EngineQuery, InsightEngine, InsightQueryContext, InsightRow, PreparedInsightQuery } from '../ports';
-import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, TRINO_COMPAT_MACROS, partitionFiles, readRows, viewSql } from './duckdb-results-query';
+import { LocalDuckDb } from './duckdb-local';
+import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
 import { insightQuery } from './sql/insight-kinds';
 
 /** Execution IDs are the start tokens: hex and dashes only, so they name a file safely. */
 const EXECUTION_ID = /^[0-9a-f]{32}(-\d+)?$/;
 
+/** A result file older than this is deleted: its query expired a day before (no poll or cache reads it). */
+const RESULT_FILE_MAX_AGE_MS = (INSIGHT_QUERY_TTL_DAYS + 1) * 86_400_000;
+
 export class DuckDbInsightEngine implements InsightEngine {
   readonly engine = 'duckdb' as const;
-  private instance: Promise<DuckDBInstance> | undefined;
+  private readonly duckdb: LocalDuckDb;
+  private pruned: Promise<void> | undefined;
 
   constructor(
     private readonly dataDir: string,
-    private readonly options: { threads?: number } = {},
-  ) {}
+    options: { threads?: number } = {},
+  ) {
+    this.duckdb = new LocalDuckDb(options.threads === undefined ? {} : { threads: String(options.threads) });
+  }
 
   private get resultsDir(): string {
     return join(this.dataDir, 'insight-results');
@@ -46,6 +54,8 @@ export class DuckDbInsightEngine implements InsightEngine {
 
   async start(query: PreparedInsightQuery, token: string): Promise<EngineQuery> {
     if (!EXECUTION_ID.test(token)) throw new Error(`Insight query token "${token}" is not a query ID`);
+    this.pruned ??= this.deleteExpiredResults(Date.now());
+    await this.pruned;
     let rows: InsightRow[];
     try {
       rows = await this.run(query);
@@ -77,28 +87,30 @@ export class DuckDbInsightEngine implements InsightEngine {
     return JSON.parse(await readFile(join(this.resultsDir, `${executionId}.json`), 'utf8')) as InsightRow[];
   }
 
+  /** Deletes the result files of queries expired for a day (by the file's time: when the query ran). */
+  private async deleteExpiredResults(nowMs: number): Promise<void> {
+    const names = await readdir(this.resultsDir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!EXECUTION_ID.test(name.replace(/\.json$/, ''))) continue;
+      const path = join(this.resultsDir, name);
+      const file = await stat(path).catch(() => undefined); // deleted meanwhile by another process
+      if (file && nowMs - file.mtimeMs > RESULT_FILE_MAX_AGE_MS) await rm(path, { force: true });
+    }
+  }
+
   private async run(query: PreparedInsightQuery): Promise<InsightRow[]> {
     const [eventFiles, identityFiles] = await Promise.all([
       partitionFiles(join(this.dataDir, 'events'), query.projectId, query.fromDt, query.toDt),
       partitionFiles(join(this.dataDir, 'identities'), query.projectId),
     ]);
-    const config: Record<string, string> = {};
-    if (this.options.threads !== undefined) config.threads = String(this.options.threads);
-    this.instance ??= DuckDBInstance.create(':memory:', config);
-    const connection = await (await this.instance).connect();
-    try {
-      for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
-      await connection.run(viewSql(LOCAL_TABLES.events, eventFiles, EVENT_COLUMNS));
-      await connection.run(viewSql(LOCAL_TABLES.identities, identityFiles, IDENTITY_COLUMNS));
-      return await readRows(connection, query.sql);
-    } finally {
-      connection.closeSync();
-    }
+    const views = [
+      { name: LOCAL_TABLES.events, files: eventFiles, columns: EVENT_COLUMNS },
+      { name: LOCAL_TABLES.identities, files: identityFiles, columns: IDENTITY_COLUMNS },
+    ];
+    return this.duckdb.use(views, (connection) => readRows(connection, query.sql));
   }
 
-  async close(): Promise<void> {
-    const instance = this.instance;
-    this.instance = undefined;
-    if (instance) (await instance).closeSync();
+  close(): Promise<void> {
+    return this.duckdb.close();
   }
 }

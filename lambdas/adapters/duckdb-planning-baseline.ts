@@ -2,14 +2,14 @@
  * The planning baseline locally: DuckDB in-process over the NDJSON files, as the results query reads
  * them (duckdb-results-query.ts): only the look-back's event days, every identity day of the project.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import type { BaselineRequest, BaselineSums, PlanningBaselines } from '../ports';
-import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, TRINO_COMPAT_MACROS, partitionFiles, readRows, viewSql } from './duckdb-results-query';
+import { LocalDuckDb } from './duckdb-local';
+import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
 import { planningBaselineParams, renderPlanningBaseline, toBaselineSums } from './sql/planning-baseline';
 
 export class DuckDbPlanningBaselines implements PlanningBaselines {
-  private instance: Promise<DuckDBInstance> | undefined;
+  private readonly duckdb = new LocalDuckDb();
 
   constructor(private readonly dataDir: string) {}
 
@@ -19,21 +19,14 @@ export class DuckDbPlanningBaselines implements PlanningBaselines {
       partitionFiles(join(this.dataDir, 'events'), request.projectId, params.from_dt as string, params.to_dt as string),
       partitionFiles(join(this.dataDir, 'identities'), request.projectId),
     ]);
-    this.instance ??= DuckDBInstance.create(':memory:');
-    const connection = await (await this.instance).connect();
-    try {
-      for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
-      await connection.run(viewSql(LOCAL_TABLES.events, eventFiles, EVENT_COLUMNS));
-      await connection.run(viewSql(LOCAL_TABLES.identities, identityFiles, IDENTITY_COLUMNS));
-      return toBaselineSums(await readRows(connection, renderPlanningBaseline(request, LOCAL_TABLES)));
-    } finally {
-      connection.closeSync();
-    }
+    const views = [
+      { name: LOCAL_TABLES.events, files: eventFiles, columns: EVENT_COLUMNS },
+      { name: LOCAL_TABLES.identities, files: identityFiles, columns: IDENTITY_COLUMNS },
+    ];
+    return this.duckdb.use(views, async (connection) => toBaselineSums(await readRows(connection, renderPlanningBaseline(request, LOCAL_TABLES))));
   }
 
-  async close(): Promise<void> {
-    const instance = this.instance;
-    this.instance = undefined;
-    if (instance) (await instance).closeSync();
+  close(): Promise<void> {
+    return this.duckdb.close();
   }
 }

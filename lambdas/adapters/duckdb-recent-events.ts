@@ -7,11 +7,11 @@
  * acknowledged, so an acknowledged event is listed at once. An event the files hold more than once
  * (a crash between the stream write and the commit) is listed once (sql/recent-events.ts).
  */
-import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import type { StoredEvent } from '../domain/event';
 import type { RecentEvents, RecentFilter } from '../ports';
-import { EVENT_COLUMNS, partitionFiles, readRows, viewSql } from './duckdb-results-query';
+import { LocalDuckDb } from './duckdb-local';
+import { EVENT_COLUMNS, partitionFiles, readRows } from './duckdb-results-query';
 import { listRecentEvents } from './sql/recent-events';
 
 const VIEW = 'tally_recent_events';
@@ -22,7 +22,7 @@ export interface RecentEventsOptions {
 }
 
 export class DuckDbRecentEvents implements RecentEvents {
-  private instance: Promise<DuckDBInstance> | undefined;
+  private readonly duckdb = new LocalDuckDb();
 
   constructor(
     private readonly dataDir: string,
@@ -33,19 +33,12 @@ export class DuckDbRecentEvents implements RecentEvents {
     const files = await partitionFiles(join(this.dataDir, 'events'), projectId);
     if (files.length === 0) return [];
     const receivedFrom = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
-    this.instance ??= DuckDBInstance.create(':memory:');
-    const connection = await (await this.instance).connect();
-    try {
-      await connection.run(viewSql(VIEW, files, EVENT_COLUMNS));
-      return await listRecentEvents((sql) => readRows(connection, sql), { table: VIEW, projectId, filter, receivedFrom });
-    } finally {
-      connection.closeSync();
-    }
+    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], (connection) =>
+      listRecentEvents((sql) => readRows(connection, sql), { table: VIEW, projectId, filter, receivedFrom }),
+    );
   }
 
-  async close(): Promise<void> {
-    const instance = this.instance;
-    this.instance = undefined;
-    if (instance) (await instance).closeSync();
+  close(): Promise<void> {
+    return this.duckdb.close();
   }
 }

@@ -76,7 +76,8 @@ export interface InsightQueryRecord {
 }
 
 export interface InsightQueryStore {
-  get(projectId: string, queryId: string): Promise<InsightQueryRecord | undefined>;
+  /** The query, or undefined when there is none or it expired by `nowMs` (INSIGHT_QUERY_TTL_DAYS after its creation). */
+  get(projectId: string, queryId: string, nowMs: number): Promise<InsightQueryRecord | undefined>;
   /** Stores a new query; false when one with its ID exists already (nothing written). */
   create(record: InsightQueryRecord): Promise<boolean>;
   /** Replaces a stored query's state (state, bytes, error, execution, attempt, updated_at). */

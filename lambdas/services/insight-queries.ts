@@ -39,7 +39,7 @@ export async function runInsight(
   const dataThrough = deps.insightEngine.dataThrough(deps.clock());
   const prepared = deps.insightEngine.prepare(kind, definition, { projectId: project.id, projectCreatedAt: project.created_at, dataThrough });
   const queryId = insightQueryId(prepared.sql, dataThrough);
-  const existing = await deps.insightQueries.get(project.id, queryId);
+  const existing = await deps.insightQueries.get(project.id, queryId, deps.clock());
   if (existing && existing.state !== 'failed') return settle(deps, existing, true, deadline);
 
   // New, or failed before: start it (again, with the next token, so the engine runs it anew).
@@ -69,7 +69,7 @@ export async function runInsight(
     await deps.insightQueries.update(record);
   } else if (!(await deps.insightQueries.create(record))) {
     // Another request started the same query meanwhile (the engine's token made both starts one).
-    const other = await deps.insightQueries.get(project.id, queryId);
+    const other = await deps.insightQueries.get(project.id, queryId, deps.clock());
     if (other) return settle(deps, other, true, deadline);
   }
   return settle(deps, record, false, deadline, record.state === 'failed');
@@ -77,7 +77,7 @@ export async function runInsight(
 
 /** A query by its ID, as it is now (one status check if it was running); undefined for none in the project. */
 export async function pollInsight(deps: InsightQueryDeps, projectId: string, queryId: string): Promise<InsightAnswer | undefined> {
-  const record = await deps.insightQueries.get(projectId, queryId);
+  const record = await deps.insightQueries.get(projectId, queryId, deps.clock());
   return record ? settle(deps, record, true, Date.now()) : undefined;
 }
 

@@ -2,14 +2,14 @@
  * The insight queries started per project (docs/decisions/insights.md, "Cache"): DynamoDB table
  * insight_queries, keyed by project and query ID, so a query ID of another project finds nothing.
  * Items are small (the query text is the largest part, a few KB; the rows stay in the engine's result
- * files) and expire after INSIGHT_QUERY_TTL_DAYS, well inside the Athena result files' 30 days.
+ * files) and expire after INSIGHT_QUERY_TTL_DAYS, well inside the Athena result files' 30 days. DynamoDB
+ * deletes an expired item only within days, and reads return it until then (dynalite never does), so
+ * a read past `expires_at` finds nothing and a create may replace it: expiry is exact on AWS and locally.
  */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailed } from './dynamo-client';
+import { insightQueryExpiresAt } from '../domain/insights/query-id';
 import type { InsightQueryRecord, InsightQueryStore } from '../ports';
-
-/** How long a query, and so its cached answer, is kept. */
-export const INSIGHT_QUERY_TTL_DAYS = 7;
 
 export class DynamoInsightQueryStore implements InsightQueryStore {
   constructor(
@@ -17,16 +17,24 @@ export class DynamoInsightQueryStore implements InsightQueryStore {
     private readonly table: string,
   ) {}
 
-  async get(projectId: string, queryId: string): Promise<InsightQueryRecord | undefined> {
+  async get(projectId: string, queryId: string, nowMs: number): Promise<InsightQueryRecord | undefined> {
     const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { project_id: projectId, query_id: queryId }, ConsistentRead: true }));
-    if (!out.Item) return undefined;
+    if (!out.Item || (out.Item.expires_at as number) * 1000 <= nowMs) return undefined;
     const { expires_at: _expires, definition, ...rest } = out.Item;
     return { ...(rest as Omit<InsightQueryRecord, 'definition'>), definition: JSON.parse(definition as string) as unknown };
   }
 
   async create(record: InsightQueryRecord): Promise<boolean> {
     try {
-      await this.ddb.send(new PutCommand({ TableName: this.table, Item: this.item(record), ConditionExpression: 'attribute_not_exists(query_id)' }));
+      // An expired item not yet deleted by TTL is gone for get(), so a new query may take its place.
+      await this.ddb.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: this.item(record),
+          ConditionExpression: 'attribute_not_exists(query_id) OR expires_at <= :now',
+          ExpressionAttributeValues: { ':now': Math.floor(Date.parse(record.created_at) / 1000) },
+        }),
+      );
       return true;
     } catch (err) {
       // A retried put that finds its own earlier attempt's item also lands here: the caller reads the item either way.
@@ -40,8 +48,7 @@ export class DynamoInsightQueryStore implements InsightQueryStore {
   }
 
   private item(record: InsightQueryRecord): Record<string, unknown> {
-    const expires = Math.floor(Date.parse(record.created_at) / 1000) + INSIGHT_QUERY_TTL_DAYS * 86_400;
     // The definition as JSON text: client text of any shape round-trips exactly.
-    return { ...record, definition: JSON.stringify(record.definition), expires_at: expires };
+    return { ...record, definition: JSON.stringify(record.definition), expires_at: insightQueryExpiresAt(record.created_at) };
   }
 }

@@ -116,6 +116,17 @@ describeBrowser('dashboard pages', () => {
     await page.waitForSelector('::-p-text(No keys yet.)');
     expect((await server.stack.admin('GET', `/admin/v1/projects/${projectId}/keys`)).body.keys).toEqual([]);
     expect((await server.stack.post('/v1/events', key, { events: [{ name: 'ping', user_id: 'u' }] })).status).toBe(401);
+    // The project's card on the Projects page leads to each of its sections, the Insights (saved insights) among them.
+    await dash.go('/projects');
+    const card = `.card:has(a.card-title[href="#/projects/${encodeURIComponent(projectId)}/keys"])`;
+    await page.waitForSelector(card);
+    await dash.screenshot('projects');
+    expect(await page.$$eval(`${card} .links a`, (as) => as.map((a) => `${a.textContent} ${a.getAttribute('href')}`))).toEqual(
+      ['install', 'events', 'users', 'experiments', 'insights'].map(
+        (s) =>
+          `${{ install: 'Install', events: 'Events', users: 'People', experiments: 'Experiments', insights: 'Insights' }[s]} #/projects/${encodeURIComponent(projectId)}/${s}`,
+      ),
+    );
     expect(problemsApartFrom(dash.problems, 400)).toEqual([]);
     await page.close();
   });

@@ -3,7 +3,8 @@
  * server with AthenaInsightEngine on a stubbed Athena: a query that runs longer than the wait answers
  * 202 and is polled by its ID; the start carries a ClientRequestToken derived from the cache key, and
  * a second request for the same definition starts nothing; the poll reads every page of the results;
- * a failed query answers 502, emits InsightQueryFailed once, and a new POST starts it again.
+ * a failed query answers 502, emits InsightQueryFailed once, and a new POST starts it again; a
+ * query expires 7 days after it started.
  */
 import {
   AthenaClient,
@@ -24,6 +25,7 @@ const starts: StartQueryExecutionCommandInput[] = [];
 const states = new Map<string, { State: string; reason?: string }>();
 let stack: TestStack;
 let project: string;
+let now = NOW;
 
 const header = ['series_index', 'period', 'bucket', 'breakdown_value', 'breakdown_rank', 'events', 'users', 'value_sum', 'value_count'];
 const row = (values: Array<string | undefined>) => ({ Data: values.map((v) => (v === undefined ? {} : { VarCharValue: v })) });
@@ -59,7 +61,7 @@ beforeAll(async () => {
   );
   const client = new AthenaClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
   ({ stack, project } = await startTestProject('insights-athena', {
-    clock: () => NOW,
+    clock: () => now,
     overrides: (deps) => ({
       ...deps,
       insightEngine: new AthenaInsightEngine(client, { workGroup: 'tally-analysts', database: 'tally', arrivalAllowanceMs: 25 * 60_000 }),
@@ -108,6 +110,22 @@ describe('insights on Athena', () => {
     expect(cached.status).toBe(200);
     expect(cached.body).toMatchObject({ cached: true, result: polled.body.result });
     expect(starts).toHaveLength(1);
+  });
+
+  it('forgets a query 7 days after it started: its poll URL answers 404 from then on, though DynamoDB deletes by TTL only days later', async () => {
+    const first = await trends({ ...DEFINITION, series: [{ event: 'signup' }] });
+    expect(first.status).toBe(202);
+    states.set(`exec-${first.body.query_id}`, { State: 'SUCCEEDED' });
+    try {
+      now = NOW + 7 * 86_400_000 - 1000;
+      expect((await stack.admin('GET', first.body.poll_url)).status).toBe(200);
+      now = NOW + 7 * 86_400_000;
+      const gone = await stack.admin('GET', first.body.poll_url);
+      expect(gone.status).toBe(404);
+      expect(gone.body.error).toBe(`Insight query ${first.body.query_id} not found in project ${project} (queries are kept 7 days: POST the definition again)`);
+    } finally {
+      now = NOW;
+    }
   });
 
   it('a failed query answers 502 with the reason, emits InsightQueryFailed once, and a new POST starts it again', async () => {

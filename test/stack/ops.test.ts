@@ -73,6 +73,11 @@ describe('functions', () => {
     }
   });
 
+  it('refuses Athena result files that would expire before the insight queries naming them (7 days), and takes 8 days', () => {
+    expect(() => synthStack({ athenaResultsExpiration: Duration.days(7) })).toThrow(/athenaResultsExpiration must be at least 8 days \(got 7 days\)/);
+    expect(() => synthStack({ athenaResultsExpiration: Duration.days(8) })).not.toThrow();
+  });
+
   it('runs the results job every 15 minutes without retries, neither by the rule nor by Lambda', () => {
     s.template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(15 minutes)',

@@ -68,7 +68,9 @@ export function ProjectsPage({ api }: PageProps) {
                     <span class="links">
                       <a href={`#${pathOf('projects', p.id)}/install`}>Install</a>
                       <a href={`#${pathOf('projects', p.id)}/events`}>Events</a>
+                      <a href={`#${pathOf('projects', p.id)}/users`}>People</a>
                       <a href={`#${pathOf('projects', p.id)}/experiments`}>Experiments</a>
+                      <a href={`#${pathOf('projects', p.id)}/insights`}>Insights</a>
                     </span>
                   </li>
                 ))}

@@ -10,6 +10,19 @@ export function insightQueryId(sql: string, dataThrough: string): string {
   return hash('sha256', `${dataThrough}\n${sql}`, 'hex').slice(0, 32);
 }
 
+/**
+ * How long a query, and so its cached answer and its poll URL, is kept: past it the query is gone
+ * (a poll answers 404, the same definition runs anew). Athena's result files must outlive it
+ * (`athenaResultsExpiration`, checked at synth), and the local engine deletes its result files a day
+ * after it.
+ */
+export const INSIGHT_QUERY_TTL_DAYS = 7;
+
+/** When a query created at `createdAt` (ISO 8601) expires, in epoch seconds (the table's TTL attribute). */
+export function insightQueryExpiresAt(createdAt: string): number {
+  return Math.floor(Date.parse(createdAt) / 1000) + INSIGHT_QUERY_TTL_DAYS * 86_400;
+}
+
 /** The query IDs this function makes: anything else names no query (404 without a read). */
 export const QUERY_ID_SHAPE = /^[0-9a-f]{32}$/;
 
