@@ -54,9 +54,10 @@ export function fieldInWords(field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** A message that starts with the field's API name, with the name in words. */
+/** A message that starts with the field's API name (or, for `series.0.event`, its last part), with the name in words. */
 function inWords(message: string, field: string): string {
-  return message.startsWith(`${field} `) ? `${fieldInWords(field)}${message.slice(field.length)}` : message;
+  const name = message.startsWith(`${field} `) ? field : field.split('.').at(-1)!;
+  return message.startsWith(`${name} `) ? `${fieldInWords(name)}${message.slice(name.length)}` : message;
 }
 
 export interface ApiClient {

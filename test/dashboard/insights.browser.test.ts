@@ -110,16 +110,47 @@ describeBrowser('dashboard: trends (issue 25)', () => {
     expect(problemsApartFrom(env.dash.problems)).toEqual([]);
   });
 
-  it("says what is wrong with a definition in the API's words", async () => {
+  it("says what is wrong with a definition in the API's words, beside the field it is about", async () => {
     const { page } = env.dash;
     await env.dash.go(`/projects/${env.project}/insights/trends`);
     await page.waitForSelector('#series-0-event');
+    // No event named: said beside "Event 1".
+    await clickButton(page, 'Show trends');
+    await page.waitForSelector('#series-0-event-error');
+    expect(await text(page, '#series-0-event-error')).toBe('Event must not be empty');
+    expect(await page.$('p.error[role="alert"]')).toBeNull();
+    // A sum without its property: said beside "Numeric property" of that event.
     await page.type('#series-0-event', 'signup');
     await page.select('#series-0-measure', 'sum');
     await clickButton(page, 'Show trends');
-    await page.waitForSelector('p.error[role="alert"]');
-    expect(await text(page, 'p.error[role="alert"]')).toMatch(/a sum series needs property/);
+    await page.waitForSelector('#series-0-property-error');
+    expect(await text(page, '#series-0-property-error')).toMatch(/^a sum series needs property: the numeric property to sum$/);
+    expect(await page.$('#series-0-event-error')).toBeNull();
+    expect(await page.$('p.error[role="alert"]')).toBeNull();
+    await env.dash.screenshot('trends-field-error');
     expect(problemsApartFrom(env.dash.problems, 400)).toEqual([]);
+  });
+
+  it('suggests the event names seen recently in the trends and retention event fields', async () => {
+    const { page } = env.dash;
+    for (const [route, input] of [
+      ['trends', '#series-0-event'],
+      ['retention', '#retention-start'],
+    ] as const) {
+      await env.dash.go(`/projects/${env.project}/insights/${route}`);
+      await page.waitForSelector(input);
+      await page.waitForFunction(
+        (sel) => {
+          const el = (globalThis as any).document.querySelector(sel);
+          return (el?.list?.options?.length ?? 0) > 0;
+        },
+        {},
+        input,
+      );
+      const options = await page.$eval(input, (el: any) => [...el.list.options].map((o: any) => o.value));
+      expect(options).toContain('signup');
+      expect(options.some((o: string) => o.startsWith('$'))).toBe(false);
+    }
   });
 });
 

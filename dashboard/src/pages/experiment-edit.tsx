@@ -12,6 +12,7 @@ import { nearlyEqualWeights } from '../../../lambdas/domain/variant-weights';
 import type { Experiment } from '../admin-types';
 import { ApiError, type ApiClient } from '../api';
 import { errorText, useAsync } from '../components/async-view';
+import { EventNameOptions, useRecentEventNames } from '../components/recent-event-names';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { Field } from '../components/field';
 import { METRIC_SETTINGS_FIELDS, MetricSettingsFacts, MetricSettingsFields, useMetricSettings } from '../components/metric-settings';
@@ -27,12 +28,6 @@ import '../results/results.css';
 const FIELDS: string[] = ['name', 'goal_event', 'variants', 'weights', 'description', ...METRIC_SETTINGS_FIELDS, ...PLANNING_FIELDS];
 
 const EMPTY: ExperimentDraft = { name: '', goal_event: '', variants: ['control', 'treatment'], weights: null, description: '' };
-
-/** Event names seen recently (the admin events listing), without Tally's own `$` events. */
-async function recentEventNames(api: ApiClient, projectId: string): Promise<string[]> {
-  const { events } = await api.get<{ events: Array<{ name: string }> }>(`/admin/v1/projects/${encodeURIComponent(projectId)}/events?limit=1000`);
-  return [...new Set(events.map((e) => e.name).filter((n) => !n.startsWith('$')))].sort();
-}
 
 export function ExperimentEditPage({ api, params }: PageProps) {
   const { projectId, experimentId } = params as { projectId: string; experimentId?: string };
@@ -228,7 +223,7 @@ function ExperimentSummary(props: ViewProps & { experiment: Experiment }) {
 /** A new or created experiment: the form, checked before it is sent, then Save and Start. */
 function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined }) {
   const { api, base, projectId, experiment, notice, setNotice, onChange } = props;
-  const names = useAsync(() => recentEventNames(api, projectId).catch(() => []), [api, projectId]);
+  const names = useRecentEventNames(api, projectId);
   // The other experiments' names: a name clashing with one is said before sending (the API would refuse it).
   const others = useAsync(
     () =>
@@ -368,8 +363,8 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
             id="experiment-goal"
             label="Goal event"
             hint={
-              (names.data ?? []).length > 0
-                ? `Pick one of the ${names.data!.length} event names seen recently, or type a name.`
+              names.length > 0
+                ? `Pick one of the ${names.length} event names seen recently, or type a name.`
                 : 'No events seen recently: type the name of the event that counts as a conversion.'
             }
             error={fieldError('goal_event')}
@@ -383,11 +378,7 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
               onInput={(e) => change({ ...draft, goal_event: e.currentTarget.value })}
             />
           </Field>
-          <datalist id="recent-event-names">
-            {(names.data ?? []).map((n) => (
-              <option key={n} value={n} />
-            ))}
-          </datalist>
+          <EventNameOptions id="recent-event-names" names={names} />
           <fieldset
             class={variantsError ? 'field variants-field field-invalid' : 'field variants-field'}
             aria-describedby={variantsError ? 'variants-error' : undefined}

@@ -4,6 +4,7 @@
  * can be left and come back to (insights/use-insight-page.ts).
  */
 import { Field } from '../components/field';
+import { EventNameOptions, useRecentEventNames } from '../components/recent-event-names';
 import type { RetentionResult } from '../insights/funnel-types';
 import { InsightHowComputed } from '../insights/insight-how-computed';
 import { InsightProgress } from '../insights/insight-progress';
@@ -36,6 +37,7 @@ export function RetentionPage({ api, params }: PageProps) {
     FIELDS,
   );
   const result = answer?.result;
+  const names = useRecentEventNames(api, projectId);
   return (
     <>
       <p class="breadcrumb">
@@ -60,11 +62,12 @@ export function RetentionPage({ api, params }: PageProps) {
         }}
       >
         <Field id="retention-start" label="Start event" error={apiError?.forField('start_event')}>
-          <input name="start_event" type="text" autoComplete="off" defaultValue={initial?.start_event ?? ''} />
+          <input name="start_event" type="text" autoComplete="off" list="retention-event-names" defaultValue={initial?.start_event ?? ''} />
         </Field>
         <Field id="retention-return" label="Return event" error={apiError?.forField('return_event')}>
-          <input name="return_event" type="text" autoComplete="off" defaultValue={initial?.return_event ?? ''} />
+          <input name="return_event" type="text" autoComplete="off" list="retention-event-names" defaultValue={initial?.return_event ?? ''} />
         </Field>
+        <EventNameOptions id="retention-event-names" names={names} />
         <Field id="retention-interval" label="By" error={apiError?.forField('interval')}>
           <select name="interval" defaultValue={initial?.interval ?? 'day'}>
             <option value="day">Day</option>

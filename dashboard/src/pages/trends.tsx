@@ -5,8 +5,8 @@
  * it can be left while it runs and come back (insights/hash-state.ts, insights/use-insight-query.ts).
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError, type ApiClient } from '../api';
-import { useAsync } from '../components/async-view';
+import { ApiError } from '../api';
+import { EventNameOptions, useRecentEventNames } from '../components/recent-event-names';
 import { Field } from '../components/field';
 import { InsightHowComputed } from '../insights/insight-how-computed';
 import { InsightProgress } from '../insights/insight-progress';
@@ -113,19 +113,13 @@ function fromDefinition(value: unknown): TrendsDraft {
   };
 }
 
-/** Event names seen recently (the admin events listing), without Tally's own `$` events. */
-async function recentEventNames(api: ApiClient, projectId: string): Promise<string[]> {
-  const { events } = await api.get<{ events: Array<{ name: string }> }>(`/admin/v1/projects/${encodeURIComponent(projectId)}/events?limit=1000`);
-  return [...new Set(events.map((e) => e.name).filter((n) => !n.startsWith('$')))].sort();
-}
-
 export function TrendsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
   const path = pathOf('projects', projectId, 'insights', 'trends');
   const initial = useMemo(() => readInsightHash(), []);
   const [draft, setDraft] = useState<TrendsDraft>(() => (initial.definition === undefined ? emptyDraft() : fromDefinition(initial.definition)));
   const [ran, setRan] = useState<Record<string, unknown> | undefined>(undefined);
-  const names = useAsync(() => recentEventNames(api, projectId).catch(() => []), [api, projectId]);
+  const names = useRecentEventNames(api, projectId);
   const { state, start, resume, reset } = useInsightQuery<TrendsResult>(api, projectId, 'trends', (queryId) =>
     writeInsightHash(path, { definition: ran ?? toDefinition(draft), ...(queryId ? { queryId } : {}) }),
   );
@@ -172,7 +166,14 @@ export function TrendsPage({ api, params }: PageProps) {
   const formError =
     state.phase === 'error'
       ? apiError
-        ? (apiError.apartFrom(['date_from', 'date_to', 'interval', 'breakdown', 'breakdown_property']) ?? undefined)
+        ? (apiError.apartFrom([
+            ...draft.series.flatMap((_, i) => ['event', 'measure', 'property'].map((f) => `series.${i}.${f}`)),
+            'date_from',
+            'date_to',
+            'interval',
+            'breakdown',
+            'breakdown_property',
+          ]) ?? undefined)
         : String(state.error)
       : undefined;
   const answer = state.phase === 'done' ? state.answer : undefined;
@@ -189,7 +190,7 @@ export function TrendsPage({ api, params }: PageProps) {
           <legend>Events</legend>
           {draft.series.map((s, i) => (
             <div class="series-row" key={i}>
-              <Field id={`series-${i}-event`} label={`Event ${i + 1}`}>
+              <Field id={`series-${i}-event`} label={`Event ${i + 1}`} error={fieldError(`series.${i}.event`)}>
                 <input
                   type="text"
                   autoComplete="off"
@@ -198,7 +199,7 @@ export function TrendsPage({ api, params }: PageProps) {
                   onInput={(e) => changeSeries(i, { event: e.currentTarget.value })}
                 />
               </Field>
-              <Field id={`series-${i}-measure`} label="Measured as">
+              <Field id={`series-${i}-measure`} label="Measured as" error={fieldError(`series.${i}.measure`)}>
                 <select value={s.measure} onChange={(e) => changeSeries(i, { measure: e.currentTarget.value as Measure })}>
                   {MEASURES.map(([value, label]) => (
                     <option key={value} value={value}>
@@ -208,7 +209,7 @@ export function TrendsPage({ api, params }: PageProps) {
                 </select>
               </Field>
               {needsProperty(s.measure) && (
-                <Field id={`series-${i}-property`} label="Numeric property">
+                <Field id={`series-${i}-property`} label="Numeric property" error={fieldError(`series.${i}.property`)}>
                   <input type="text" autoComplete="off" value={s.property} onInput={(e) => changeSeries(i, { property: e.currentTarget.value })} />
                 </Field>
               )}
@@ -219,11 +220,7 @@ export function TrendsPage({ api, params }: PageProps) {
               )}
             </div>
           ))}
-          <datalist id="trend-event-names">
-            {(names.data ?? []).map((n) => (
-              <option key={n} value={n} />
-            ))}
-          </datalist>
+          <EventNameOptions id="trend-event-names" names={names} />
           <button
             type="button"
             class="secondary"
