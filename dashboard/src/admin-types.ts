@@ -5,6 +5,7 @@ import type { Experiment } from '../../lambdas/domain/experiment';
 import type { ResultsSummary } from '../../lambdas/domain/results-summary';
 import type { MetricResult } from '../../lambdas/domain/metric-results';
 import type { ExperimentStats } from '../../lambdas/domain/stats';
+import type { BreakdownResult } from '../../lambdas/domain/experiment-breakdowns';
 
 export interface Project {
   id: string;
@@ -69,6 +70,8 @@ export type { SeriesPoint } from '../../lambdas/domain/results-series';
 export type { Comparison, VariantStats } from '../../lambdas/domain/stats';
 
 export type { LiftSummary, ResultsSummary } from '../../lambdas/domain/results-summary';
+export type { BreakdownResult, SegmentResult } from '../../lambdas/domain/experiment-breakdowns';
+export type { BreakdownDimension } from '../../lambdas/domain/breakdown-segments';
 
 /** An experiment as GET …/experiments lists it: with its stored results at a glance, null until computed. */
 export interface ExperimentListed extends Experiment {
@@ -90,6 +93,12 @@ export interface Results extends ExperimentStats {
   metrics?: MetricResult[];
   /** Some guardrail moved in its bad direction significantly; absent with `metrics`. */
   guardrail_breached?: boolean;
+  /**
+   * The primary metric per platform, country and app version of each user's first enrollment event
+   * (issue 22, docs/decisions/breakdowns.md): the top 5 values, "other", "unknown"; absent from
+   * results computed before breakdowns existed.
+   */
+  breakdowns?: BreakdownResult[];
   /** The engine and the exact counting query it ran ("How this was computed"). */
   computation?: { engine: 'athena' | 'duckdb'; query: string };
 }

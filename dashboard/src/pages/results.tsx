@@ -3,7 +3,8 @@
  * over-time charts, the sample-ratio check (a warning when it fails, a line when it passes), the
  * verdict on the primary metric with what it rests on, the multiple-exposure count, when it was
  * computed (final, or still finishing after a stop), Refresh, and "How this was computed"; with
- * metrics beyond the goal (issue 22), their table and a banner when a guardrail is breached.
+ * metrics beyond the goal (issue 22), their table and a banner when a guardrail is breached; the
+ * breakdowns of the primary metric by platform, country or app version (issue 22).
  * Empty states: not started, not computed yet, no one enrolled.
  */
 import { SampleProgressLine } from '../results/sample-progress';
@@ -29,12 +30,13 @@ import {
   formatRelative,
   ALPHA,
 } from '../results/format-stats';
+import { BreakdownSection } from '../results/breakdown-section';
+import { FloorNote } from '../results/floor-note';
 import { HowComputed } from '../results/how-computed';
 import { GuardrailBanner, MetricsSection } from '../results/metrics-table';
 import { NumbersTable } from '../results/numbers-table';
 import { resultsFinality } from '../results/results-finality';
 import { untestable, verdict } from '../results/verdict';
-import { RELATIVE_FLOOR } from '../../../lambdas/domain/relative-interval-floor';
 
 /** The stored results, or null when none are computed yet (404) or the experiment has not started (409). */
 async function readResults(get: () => Promise<Results>): Promise<Results | null> {
@@ -134,7 +136,6 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
   const finality = resultsFinality(experiment, results.window);
   const [control] = results.variants;
   const figures = (variant: string) => results.variants.find((v) => v.variant === variant);
-  const floored = results.comparisons.some((c) => c.relative_ci_low === RELATIVE_FLOOR);
   return (
     <>
       <p class="computed-at" id="computed-at">
@@ -223,12 +224,7 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
           </tr>
         ))}
       </NumbersTable>
-      {floored && (
-        <p class="hint floor-note">
-          A relative interval that starts at −100% was cut there: a conversion rate cannot fall below zero, so the relative difference cannot be below −100%
-          (with few users the delta method's interval reaches lower).
-        </p>
-      )}
+      <FloorNote lows={results.comparisons.map((c) => c.relative_ci_low)} />
       <MetricsSection experiment={experiment} results={results} />
       {enrolled > 0 && (
         <>
@@ -242,6 +238,7 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
           )}
         </>
       )}
+      <BreakdownSection experiment={experiment} results={results} />
       <HowComputed experiment={experiment} results={results} />
     </>
   );

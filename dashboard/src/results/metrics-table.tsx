@@ -7,14 +7,15 @@
  * stated above the table. Results without `metrics` (computed before them) show none of this.
  * Metric and variant names are the team's own: rendered as text.
  */
-import type { MetricResult } from '../../../lambdas/domain/metric-results';
+import type { MetricResult, VariantComparison } from '../../../lambdas/domain/metric-results';
 import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../../../lambdas/domain/experiment-metric-fields';
 import type { Experiment, Results } from '../admin-types';
 import { formatMeanWithError, formatMetricDifference } from './format-metric';
 import { formatInterval, formatPValue, formatRelative } from './format-stats';
 import { NumbersTable } from './numbers-table';
 
-const CORRECTION_NAMES = { holm: 'Holm', 'benjamini-hochberg': 'Benjamini–Hochberg' } as const;
+/** The corrections' names as the page writes them (the metrics table's column and hint; the breakdowns'). */
+export const CORRECTION_NAMES = { holm: 'Holm', 'benjamini-hochberg': 'Benjamini–Hochberg' } as const;
 
 const KIND_WORDS = { conversion: 'conversion', count: 'count per user', sum: 'sum per user' } as const;
 
@@ -42,6 +43,16 @@ export function GuardrailBanner({ results }: { results: Results }) {
       )}{' '}
       Look at the guardrail rows below before shipping a variant.
     </div>
+  );
+}
+
+/** A comparison's relative difference with its 95% interval beneath (the metrics table's and the breakdowns' cell). */
+export function RelativeDifference({ comparison: c }: { comparison: Pick<VariantComparison, 'relative_difference' | 'relative_ci_low' | 'relative_ci_high'> }) {
+  return (
+    <span>
+      {formatRelative(c.relative_difference)}
+      <span class="interval">{formatInterval(c.relative_ci_low, c.relative_ci_high, formatRelative)}</span>
+    </span>
   );
 }
 
@@ -100,10 +111,7 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
                   </span>
                 </td>
                 <td>
-                  <span>
-                    {formatRelative(c.relative_difference)}
-                    <span class="interval">{formatInterval(c.relative_ci_low, c.relative_ci_high, formatRelative)}</span>
-                  </span>
+                  <RelativeDifference comparison={c} />
                 </td>
                 <td>{formatPValue(c.p_value)}</td>
                 {adjusted && <td>{m.role === 'guardrail' ? 'not adjusted' : formatPValue(c.adjusted_p_value)}</td>}

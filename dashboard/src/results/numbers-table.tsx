@@ -2,7 +2,9 @@
  * A table of results numbers (right-aligned, tabular figures) in a labelled frame; each row starts with
  * its name (a row header). Below 600 px each row becomes a card: its name, then one "label value" line
  * per number, so every number (the intervals too) is on screen without sideways scrolling. The cells
- * get their labels (data-label) from the columns here, so the pages write plain rows.
+ * get their labels (data-label) from the columns here, so the pages write plain rows. Rows may come in
+ * groups: children that are <tbody> elements (each, e.g., a header row and its rows) are kept as
+ * they are, their rows labelled the same way.
  */
 import type { ComponentChildren, VNode } from 'preact';
 import { cloneElement, isValidElement, toChildArray } from 'preact';
@@ -32,6 +34,9 @@ function labelled(rows: ComponentChildren, labels: string[]): ComponentChildren 
 }
 
 export function NumbersTable({ label, columns, cardLabels, name, caption, children }: NumbersTableProps) {
+  const labels = cardLabels ?? columns;
+  const items = toChildArray(children);
+  const grouped = items.some((item) => isValidElement(item) && item.type === 'tbody');
   return (
     <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
       <table class="results-table" data-table={name}>
@@ -45,7 +50,13 @@ export function NumbersTable({ label, columns, cardLabels, name, caption, childr
             ))}
           </tr>
         </thead>
-        <tbody>{labelled(children, cardLabels ?? columns)}</tbody>
+        {grouped ? (
+          items.map((group) =>
+            isValidElement(group) ? cloneElement(group, {}, labelled((group as VNode<{ children?: ComponentChildren }>).props.children, labels)) : group,
+          )
+        ) : (
+          <tbody>{labelled(children, labels)}</tbody>
+        )}
       </table>
     </div>
   );
