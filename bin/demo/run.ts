@@ -4,8 +4,9 @@
  * experiment, sends its users' exposures and purchases (bucketed from GET /v1/experiments/configs, as
  * a local-mode SDK does), asks for its results, and prints where to look. Each step prints a line;
  * the events print their progress. A 429 waits its Retry-After and sends the same batch again (safe:
- * Tally drops the duplicates of a batch it stored), a 5xx is tried again a few times, any other answer
- * stops the run with the API's own message.
+ * Tally drops the duplicates of a batch it stored); a 5xx to an events batch or a read is tried again
+ * a few times (not to an admin write, which may have happened); any other answer stops the run with
+ * the API's own message.
  */
 import { variantFor } from '../../lambdas/domain/bucketing';
 import { experimentEvents, shopHistory, type DemoEvent } from './data';
@@ -73,14 +74,20 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
-      const json = text ? (JSON.parse(text) as unknown) : undefined;
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined; // not JSON (a proxy's error page): the message below quotes the text
+      }
       if (res.status === 429 && rateLimited < MAX_RATE_LIMIT_WAITS) {
         rateLimited++;
         const seconds = Math.max(1, Number(res.headers.get('retry-after')) || 1);
         await sleep(seconds * 1000);
         continue;
       }
-      if (res.status >= 500 && serverErrors < SERVER_ERROR_RETRIES) {
+      // Only what is safe to repeat: reads, and events (Tally drops the copies of a batch it stored).
+      if (res.status >= 500 && serverErrors < SERVER_ERROR_RETRIES && (method === 'GET' || path === '/v1/events')) {
         await sleep(500 * 2 ** serverErrors++);
         continue;
       }
