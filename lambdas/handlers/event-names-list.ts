@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { json } from '../http/event';
+import { limitParam } from '../http/limit-param';
 import { parseWith } from '../http/validate';
 import type { ProjectStore, RecentEvents } from '../ports';
 import { requireProject, wrapAdmin, type AdminDeps } from './admin';
@@ -12,12 +13,7 @@ import { requireProject, wrapAdmin, type AdminDeps } from './admin';
 export const MAX_EVENT_NAMES = 1000;
 
 export const Query = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be an integer' })
-    .int('limit must be an integer')
-    .min(1, 'limit must be at least 1')
-    .max(MAX_EVENT_NAMES, `limit must be at most ${MAX_EVENT_NAMES}`)
-    .default(MAX_EVENT_NAMES),
+  limit: limitParam(MAX_EVENT_NAMES, MAX_EVENT_NAMES),
 });
 
 export interface EventNamesListDeps extends AdminDeps {

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { textRule } from '../domain/client-text-schema';
 import { json } from '../http/event';
+import { limitParam } from '../http/limit-param';
 import { parseWith } from '../http/validate';
 import type { ProjectStore, RecentEvents } from '../ports';
 import { requireProject, wrapAdmin, type AdminDeps } from './admin';
@@ -14,12 +15,7 @@ const FILTER_RULE = 'A value with U+0000 or an unpaired UTF-16 surrogate gets 40
 export const Query = z.object({
   user_id: textRule(z.string().min(1), 'user_id').describe(FILTER_RULE).optional(),
   name: textRule(z.string().min(1), 'name').describe(FILTER_RULE).optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be an integer' })
-    .int('limit must be an integer')
-    .min(1, 'limit must be at least 1')
-    .max(MAX_LISTING_LIMIT, `limit must be at most ${MAX_LISTING_LIMIT}`)
-    .default(100),
+  limit: limitParam(MAX_LISTING_LIMIT, 100),
 });
 
 export interface EventsListDeps extends AdminDeps {

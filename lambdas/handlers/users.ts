@@ -8,6 +8,7 @@ import { textProblem } from '../domain/client-text';
 import { idKeyProblem } from '../domain/id-key-budget';
 import { ApiError, notFound } from '../http/api-error';
 import { json } from '../http/event';
+import { limitParam } from '../http/limit-param';
 import { parseWith } from '../http/validate';
 import type { IdentityItem, IdentityStore, ProjectStore, RecentUsers, RecentUsersPosition, UserGroup } from '../ports';
 import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
@@ -24,12 +25,7 @@ export const UsersListQuery = z.object({
     .refine((s) => !s.includes('\u0000'), 'search must not contain NUL characters')
     .refine((s) => !LONE_SURROGATE.test(s), 'search must be well-formed Unicode')
     .optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be an integer' })
-    .int('limit must be an integer')
-    .min(1, 'limit must be at least 1')
-    .max(MAX_USERS_LISTED, `limit must be at most ${MAX_USERS_LISTED}`)
-    .default(50),
+  limit: limitParam(MAX_USERS_LISTED, 50),
   cursor: z
     .string()
     .max(4096, 'cursor must be at most 4096 characters')
