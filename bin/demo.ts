@@ -10,14 +10,13 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DemoFailed, runDemo, type DemoOptions } from './demo/run';
+import { UsageError, usageExitCode } from './usage';
 
 const LOCAL_URL = 'http://127.0.0.1:3000';
 const USAGE = `Usage: npm run demo -- [<ApiUrl>] [--users <n>] [--days <n>] [--experiment-users <n>] [--seed <n>]
                       [--project <name>] [--dashboard <DashboardUrl>] [--data-dir <dir>]
   <ApiUrl>: default ${LOCAL_URL} (npm start).
   Admin token: TALLY_ADMIN_TOKEN, else <data dir>/admin-token (npm start's; --data-dir, else TALLY_DATA_DIR, else ./.tally).`;
-
-export class UsageError extends Error {}
 
 const count = (name: string, value: string | undefined, fallback: number, max: number): number => {
   if (value === undefined) return fallback;
@@ -77,7 +76,7 @@ async function main() {
     options = await demoOptionsFrom(process.argv.slice(2), process.env);
   } catch (err) {
     console.error(`${(err as Error).message}\n${USAGE}`);
-    process.exit(err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
+    process.exit(usageExitCode(err));
   }
   try {
     await runDemo(options);

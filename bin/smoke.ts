@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { athenaRawEvents, localRawEvents } from './smoke/raw-stream';
 import { runSmoke, type SmokeOptions } from './smoke/run';
+import { UsageError, usageExitCode } from './usage';
 
 const USAGE = `Usage: npm run smoke -- <ApiUrl> [--secret-id <AdminTokenSecretArn>] [--workgroup <AthenaWorkGroup> --database <GlueDatabase>]
                        [--data-dir <dir>] [--timeout <seconds>] [--dashboard <DashboardUrl>] [--stack <stack name>]
@@ -64,15 +65,13 @@ export async function smokeOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): 
   };
 }
 
-export class UsageError extends Error {}
-
 async function main() {
   let options: SmokeOptions;
   try {
     options = await smokeOptionsFrom(process.argv.slice(2), process.env);
   } catch (err) {
     console.error(`${(err as Error).message}\n${USAGE}`);
-    process.exit(err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
+    process.exit(usageExitCode(err));
   }
   const results = await runSmoke(options);
   process.exit(results.some((r) => r.outcome === 'fail') ? 1 : 0);

@@ -6,7 +6,8 @@
  * 429s (Retry-After) instead of failing, and stops with the API's message on a refusal.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoOptionsFrom, UsageError } from '../../bin/demo';
+import { demoOptionsFrom } from '../../bin/demo';
+import { UsageError } from '../../bin/usage';
 import { shopHistory } from '../../bin/demo/data';
 import { DemoFailed, runDemo, type DemoOptions } from '../../bin/demo/run';
 import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
