@@ -9,6 +9,8 @@
  * property), adds to cart and buys (`purchase` with a `revenue` property).
  */
 
+import { prng } from '../prng';
+
 export interface DemoEvent {
   name: string;
   user_id: string;
@@ -38,18 +40,6 @@ const VERSIONS = ['2.3.0', '2.4.0', '2.4.1'] as const;
 const CATEGORIES = ['shoes', 'shirts', 'bags'] as const;
 const NAMES = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken', 'Radia', 'Tim'] as const;
 
-/** A small seeded generator (mulberry32): the same seed, the same numbers, on every machine. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const pick = <T>(rand: () => number, weighted: ReadonlyArray<readonly [T, number]>): T => {
   let x = rand();
   for (const [value, weight] of weighted) if ((x -= weight) < 0) return value;
@@ -59,7 +49,7 @@ const between = (rand: () => number, low: number, high: number) => low + Math.fl
 
 /** The visitors' events, in time order per visitor. */
 export function shopHistory(options: HistoryOptions): DemoEvent[] {
-  const rand = random(options.seed);
+  const rand = prng(options.seed);
   const firstDay = Math.floor(options.nowMs / DAY_MS) - (options.days - 1);
   const events: DemoEvent[] = [];
   for (let i = 1; i <= options.users; i++) {
@@ -128,7 +118,7 @@ export interface ExperimentUser {
  * after the start and within a second or two of it.
  */
 export function experimentEvents(experimentName: string, users: ExperimentUser[], variants: readonly string[], startMs: number, seed: number): DemoEvent[] {
-  const rand = random(seed);
+  const rand = prng(seed);
   const events: DemoEvent[] = [];
   users.forEach(({ user_id, variant }, i) => {
     const at = (offset: number) => new Date(startMs + i + offset).toISOString();

@@ -38,7 +38,7 @@ import { DuckDbInsightEngine } from '../../lambdas/adapters/duckdb-insights';
 import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import { INSIGHT_KINDS, type InsightKindName } from '../../lambdas/domain/insights/kinds';
 import { insightQueryId } from '../../lambdas/domain/insights/query-id';
-import { prng } from '../helpers/prng';
+import { prng } from '../../bin/prng';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const DAYS = Number(process.env.BENCH_DAYS ?? 30);

@@ -38,7 +38,7 @@ import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-p
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import { seriesInterval } from '../../lambdas/domain/results-series';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
-import { prng } from '../helpers/prng';
+import { prng } from '../../bin/prng';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 300_000);
 const DAYS = Number(process.env.BENCH_DAYS ?? 90);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../lambdas/domain/limits';
 import { PARSE_AT_ONCE_BYTES } from '../../lambdas/http/body';
 import { startTestProject, type TestStack } from '../helpers/local';
-import { prng } from '../helpers/prng';
+import { prng } from '../../bin/prng';
 
 let stack: TestStack;
 let project: string;

@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import type { StoredEvent } from '../../lambdas/domain/event';
-import { prng } from './prng';
+import { prng } from '../../bin/prng';
 
 export const CRASH_ADMIN_TOKEN = 'crash-admin-token-0123456789';
 

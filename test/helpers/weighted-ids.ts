@@ -2,7 +2,7 @@
  * The weighted-assignment scenario of the compatibility tests (issue 23): two weighted experiments,
  * IDs from a fixed seed, and the check that counts match the weights within sampling error.
  */
-import { prng } from './prng';
+import { prng } from '../../bin/prng';
 
 /** The test experiments: a risky treatment at 10%, and three variants at 20/30/50. */
 export const WEIGHTED_EXPERIMENTS = [

@@ -25,7 +25,7 @@ import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
 import { seriesInterval, type SeriesInterval } from '../../lambdas/domain/results-series';
 import { storedEventFixture } from '../helpers/stored-event';
-import { prng } from '../helpers/prng';
+import { prng } from '../../bin/prng';
 
 const PROJECT = 'prop';
 const EXPERIMENT_ID = 'exp-prop';

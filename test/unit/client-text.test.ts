@@ -8,7 +8,7 @@ import { freeTextProblem, HAS_NUL, hasLoneSurrogate, isWellFormed, NOT_WELL_FORM
 import { dedupeKey } from '../../lambdas/domain/dedupe';
 import { checkProperties } from '../../lambdas/domain/event-properties';
 import { utf8Bytes } from '../../lambdas/domain/id-key-budget';
-import { prng } from '../helpers/prng';
+import { prng } from '../../bin/prng';
 
 /** Pairs of IDs that differ only in a lone surrogate, as a truncating SDK produces them. */
 const LOOK_ALIKES: Array<[string, string]> = [

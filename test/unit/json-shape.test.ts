@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JsonShapeScan } from '../../lambdas/domain/json-shape';
-import { prng } from '../helpers/prng';
+import { prng } from '../../bin/prng';
 
 /** Array elements plus object members, and the nesting depth, of a parsed value: what the scan must find. */
 function countValues(v: unknown): number {

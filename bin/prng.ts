@@ -1,4 +1,4 @@
-/** Seeded PRNG (mulberry32): the same sequence for the same seed, so generated test and bench data repeat exactly. */
+/** Seeded PRNG (mulberry32): the same sequence for the same seed, so the demo's data and generated test and bench data repeat exactly. */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
