@@ -43,6 +43,11 @@ export interface LocalFirehose {
   down: boolean;
   /** PutRecordBatch calls received, failed ones included. */
   calls: number;
+  /**
+   * Tests: called with each call's stream name and records (the exact bytes the client put) before
+   * they are stored, so a test can run Firehose's own processing (jq) over them.
+   */
+  onRecords?: (stream: string, records: Buffer[]) => void;
   close(): Promise<void>;
 }
 
@@ -96,6 +101,7 @@ export async function startLocalFirehose(dirs: Record<string, string | LocalStre
         RequestResponses: body.Records.map(() => ({ ErrorCode: 'ServiceUnavailableException', ErrorMessage: 'injected fault' })),
       });
     }
+    local.onRecords?.(body.DeliveryStreamName, body.Records.map((r) => Buffer.from(r.Data, 'base64')));
     const byPartition = new Map<string, string[]>();
     const rejected = (i: number) => fault === 'reject-first-record' && i === 0;
     for (const [i, record] of body.Records.entries()) {

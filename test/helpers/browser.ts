@@ -9,9 +9,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { isMainThread } from 'node:worker_threads';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { describe, it } from 'vitest';
+import { describeWithTool, type NeededTool } from './needs-tool';
 
 const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 const MISSING = 'Browser tests skipped: no Chromium found. Install it with `apt-get install chromium` (or set TALLY_CHROMIUM)';
@@ -23,42 +22,19 @@ export function chromiumPath(): string | undefined {
   return CHROMIUM_CANDIDATES.find((path) => existsSync(path));
 }
 
-/**
- * The skip notice is printed once per test run, not once per test file: vitest imports this module
- * afresh in each worker, so a marker file named after the run's main process records it.
- */
-function printSkipNoticeOnce(): void {
-  const runPid = isMainThread ? process.ppid : process.pid;
-  try {
-    writeFileSync(join(tmpdir(), `tally-browser-skip-notice-${runPid}`), '', { flag: 'wx' });
-  } catch {
-    return; // already printed in this run
-  }
-  console.warn(MISSING);
-}
+const CHROMIUM: NeededTool = {
+  id: 'browser',
+  missing: () => {
+    if (chromiumPath()) return undefined;
+    const where = process.env.TALLY_CHROMIUM ? `TALLY_CHROMIUM=${process.env.TALLY_CHROMIUM} does not exist` : `none of ${CHROMIUM_CANDIDATES.join(', ')} exists`;
+    return `Chromium is missing (${where})`;
+  },
+  notice: MISSING,
+  install: 'Install it with `apt-get install -y chromium` (.ci/run does) or set TALLY_CHROMIUM.',
+};
 
 /** `describe` when a Chromium is found; otherwise, under CI=true, a describe whose single test fails saying Chromium is missing; elsewhere describe.skip, printing once: "Browser tests skipped: no Chromium found. Install it with `apt-get install chromium` (or set TALLY_CHROMIUM)". */
-export const describeBrowser = (name: string, fn: () => void): void => {
-  if (chromiumPath()) {
-    describe(name, fn);
-    return;
-  }
-  if (process.env.CI === 'true') {
-    describe(name, () => {
-      it('needs Chromium', () => {
-        const where = process.env.TALLY_CHROMIUM
-          ? `TALLY_CHROMIUM=${process.env.TALLY_CHROMIUM} does not exist`
-          : `none of ${CHROMIUM_CANDIDATES.join(', ')} exists`;
-        throw new Error(
-          `Chromium is missing (${where}); CI must run the browser tests. Install it with \`apt-get install -y chromium\` (.ci/run does) or set TALLY_CHROMIUM.`,
-        );
-      });
-    });
-    return;
-  }
-  printSkipNoticeOnce();
-  describe.skip(name, fn);
-};
+export const describeBrowser = (name: string, fn: () => void): void => describeWithTool(CHROMIUM, name, fn);
 
 /** puppeteer-core launch, headless, with --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync and a fresh temporary --user-data-dir (removed on close). */
 export async function launchBrowser(): Promise<Browser> {

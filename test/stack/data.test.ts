@@ -167,12 +167,10 @@ describe('raw streams (Firehose)', () => {
       expect(processors.map((p) => p.Type)).toEqual(['RecordDeAggregation', 'MetadataExtraction', 'AppendDelimiterToRecord']);
       const params = (i: number) => Object.fromEntries(processors[i]!.Parameters.map((p) => [p.ParameterName, p.ParameterValue]));
       expect(params(0)).toEqual({ SubRecordType: 'JSON' });
-      expect(params(1)).toEqual({
-        MetadataExtractionQuery: spec.byArrival
-          ? '{"project_id":.project_id,"dt":.timestamp[0:10],"received":.received_at[0:10] + "-" + .received_at[11:13]}'
-          : '{"project_id":.project_id,"dt":.timestamp[0:10]}',
-        JsonParsingEngine: 'JQ-1.6',
-      });
+      // The query's text is not compared here: test/engines/firehose-jq.test.ts runs it with jq 1.6 over
+      // the records the handlers put, against the local layout (a string compare passed a query jq refuses).
+      expect(Object.keys(params(1)).sort()).toEqual(['JsonParsingEngine', 'MetadataExtractionQuery']);
+      expect(params(1).JsonParsingEngine).toBe('JQ-1.6');
     });
   }
 
