@@ -22,3 +22,10 @@ export const GATEWAY_CONTEXT = {
  * fails, and a handler's for a transient failure it did not catch itself (http/wrap.ts).
  */
 export const SERVICE_UNAVAILABLE_ERROR = 'Service temporarily unavailable; retry the request';
+
+/**
+ * The 404 of a path or method no route has: API Gateway's MISSING_AUTHENTICATION_TOKEN response (sent
+ * "when the client attempts to invoke an unsupported API method or resource", before any authorizer,
+ * so in the /v1 shape on every path; lib/api/gateway-responses.ts), and the local server's.
+ */
+export const NO_ROUTE_ERROR = 'No such route: check the method and the path (docs/api.md lists the routes)';

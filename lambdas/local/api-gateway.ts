@@ -12,7 +12,7 @@ import { retryAfterHeader, RETRY_AFTER_SECONDS } from '../domain/retry-after';
 import { errorBody, surfaceOf, throttledBody } from '../domain/surface';
 import { metadataHeader, presentedApiKey } from '../contract/client-headers';
 import { adminCorsHeaders, adminPreflightHeaders, corsHeaders, preflightHeaders } from '../contract/cors';
-import { SERVICE_UNAVAILABLE_ERROR } from '../contract/gateway';
+import { NO_ROUTE_ERROR, SERVICE_UNAVAILABLE_ERROR } from '../contract/gateway';
 import { requireAdmin } from '../http/admin-auth';
 import { ApiError } from '../http/api-error';
 import { header, json, type HttpEvent } from '../http/event';
@@ -84,8 +84,12 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
       req.resume();
       return writeResult(res, { statusCode: 204, headers: adminPreflightHeaders(origin, deps.dashboardOrigin), body: '' });
     }
-    if (matched === undefined) return fail(404, `No route ${req.method} ${url.pathname}; see the README for the API`);
-    if (matched === 'method') return fail(405, `Method ${req.method} is not allowed on ${url.pathname}`);
+    // As API Gateway answers a path or a method no route has (MISSING_AUTHENTICATION_TOKEN, before any
+    // authorizer): 404 in the /v1 shape on every path (lib/api/gateway-responses.ts).
+    if (matched === undefined || matched === 'method') {
+      logAnswer(404);
+      return answerUnread(req, res, json(404, errorBody('v1', NO_ROUTE_ERROR), cors), timeouts, { close: false });
+    }
 
     // Authentication comes from the headers alone: an unauthenticated request never has its body read.
     let authorizer: Record<string, string> | null = null;

@@ -24,7 +24,7 @@
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import { INVALID_KEY_ERROR } from '../../lambdas/domain/access';
 import { LIMITS } from '../../lambdas/domain/limits';
-import { GATEWAY_CONTEXT, SERVICE_UNAVAILABLE_ERROR } from '../../lambdas/contract/gateway';
+import { GATEWAY_CONTEXT, NO_ROUTE_ERROR, SERVICE_UNAVAILABLE_ERROR } from '../../lambdas/contract/gateway';
 import { RETRY_AFTER_SECONDS } from '../../lambdas/domain/retry-after';
 import { throttledBody } from '../../lambdas/domain/surface';
 
@@ -65,7 +65,7 @@ export const GATEWAY_ERRORS: GatewayErrorSpec[] = [
     template: `{"error":${q(`Request body is larger than ${LIMITS.maxBodyBytes} bytes (1 MiB). Send smaller batches.`)}}`,
   },
   // API Gateway answers unknown paths and methods with 403 "Missing Authentication Token" by default.
-  { id: 'NoRoute', type: ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '404', template: `{"error":"No such route; see the README for the API"}` },
+  { id: 'NoRoute', type: ResponseType.MISSING_AUTHENTICATION_TOKEN, statusCode: '404', template: JSON.stringify({ error: NO_ROUTE_ERROR }) },
   // The authorizer failed (DynamoDB unavailable, say): transient, safe to retry like the handlers' 503.
   {
     id: 'AuthorizerFailure',

@@ -169,11 +169,16 @@ describe('CORS', () => {
 });
 
 describe('routing', () => {
-  it('unknown paths get 404 and wrong methods 405, with a JSON error', async () => {
+  it('unknown paths and wrong methods get 404 with a JSON error, in the /v1 shape on every path, as API Gateway answers them', async () => {
+    const noRoute = { error: 'No such route: check the method and the path (docs/api.md lists the routes)' };
     const missing = await fetch(`${stack.url}/v2/events`, { method: 'POST' });
     expect(missing.status).toBe(404);
-    expect(((await missing.json()) as { error: string }).error).toMatch(/No route POST \/v2\/events/);
+    expect(await missing.json()).toEqual(noRoute);
     const wrong = await fetch(`${stack.url}/v1/events`, { method: 'GET', headers: { Authorization: `Bearer ${key}` } });
-    expect(wrong.status).toBe(405);
+    expect(wrong.status).toBe(404);
+    expect(await wrong.json()).toEqual(noRoute);
+    const api = await fetch(`${stack.url}/api/nothing`, { method: 'POST' });
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual(noRoute);
   });
 });

@@ -55,7 +55,7 @@ it('serves the example page, its script and style, and the SDK build it loads', 
   expect(missing.status).toBe(404);
   for (const res of [redirect, page, example, style, script, missing]) expectSecurityHeaders(res);
   // The API is untouched: an unknown path still gets the API's 404 body.
-  expect(await (await fetch(`${stack.url}/examples`)).json()).toMatchObject({ error: expect.stringMatching(/No route/) });
+  expect(await (await fetch(`${stack.url}/examples`)).json()).toMatchObject({ error: expect.stringMatching(/No such route/) });
 });
 
 it('has no inline script, style or event-handler attribute, which its Content-Security-Policy would block', async () => {

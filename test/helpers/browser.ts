@@ -4,7 +4,7 @@
  * When no Chromium is found, browser tests are skipped with one line saying how to install it, except
  * under CI=true, where a missing browser is a failure: CI must run them (.ci/run installs Chromium).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,9 @@ const CHROMIUM: NeededTool = {
   id: 'browser',
   missing: () => {
     if (chromiumPath()) return undefined;
-    const where = process.env.TALLY_CHROMIUM ? `TALLY_CHROMIUM=${process.env.TALLY_CHROMIUM} does not exist` : `none of ${CHROMIUM_CANDIDATES.join(', ')} exists`;
+    const where = process.env.TALLY_CHROMIUM
+      ? `TALLY_CHROMIUM=${process.env.TALLY_CHROMIUM} does not exist`
+      : `none of ${CHROMIUM_CANDIDATES.join(', ')} exists`;
     return `Chromium is missing (${where})`;
   },
   notice: MISSING,
