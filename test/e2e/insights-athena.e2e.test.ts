@@ -6,6 +6,7 @@
  * a failed query answers 502, emits InsightQueryFailed once, and a new POST starts it again; a
  * query expires 7 days after it started.
  */
+import { expectWatchedByAlarm } from '../helpers/emf';
 import {
   AthenaClient,
   GetQueryExecutionCommand,
@@ -149,6 +150,7 @@ describe('insights on Athena', () => {
     const metrics = lines.filter((l) => l.includes('"_aws"')).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(metrics).toHaveLength(1);
     expect(metrics[0]).toMatchObject({ InsightQueryFailed: 1, FunctionName: 'local' });
+    expectWatchedByAlarm(lines.find((l) => l.includes('"_aws"'))!.trim());
 
     const retried = await trends(definition);
     expect(retried.status).toBe(202);

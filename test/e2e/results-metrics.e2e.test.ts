@@ -8,6 +8,7 @@
  * enrollment), an event before enrollment (not counted) and a raw copy of an event (counted once).
  * Then a guardrail breached: the results say so, and the refresh emits the GuardrailBreached metric.
  */
+import { expectWatchedByAlarm } from '../helpers/emf';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -306,6 +307,7 @@ describe('metrics in the results', () => {
     expect(r.metrics[1].comparisons[0].difference).toBeCloseTo(-90, 9);
     expect(r.guardrail_breached).toBe(true);
     const emf = lines.flatMap((l) => l.split('\n')).filter((l) => l.includes('"GuardrailBreached"') && l.includes('"_aws"'));
+    for (const line of emf) expectWatchedByAlarm(line);
     expect(emf.map((l) => JSON.parse(l))).toEqual([
       expect.objectContaining({
         _aws: expect.objectContaining({

@@ -6,6 +6,7 @@
  * watermark still committed) and an empty state. With metrics (issue 22): the slots each query
  * renders, the metric rows keyed by event, and the watermark read per set of metric sources.
  */
+import { expectWatchedByAlarm } from '../helpers/emf';
 import {
   AthenaClient,
   GetQueryExecutionCommand,
@@ -280,6 +281,7 @@ describe('AthenaResultsQuery.countIncremental (mocked Athena)', () => {
       .countIncremental(run)
       .finally(() => write.mockRestore());
     const metrics = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => '_aws' in l);
+    for (const line of lines.filter((l) => l.includes('"_aws"'))) expectWatchedByAlarm(line);
     expect(metrics).toEqual([
       {
         _aws: {
@@ -432,6 +434,7 @@ describe('AthenaResultsQuery.countIncremental with the base (mocked Athena and S
     expect(
       metricsOf(lines).map((m) => (m._aws as { CloudWatchMetrics: Array<{ Metrics: Array<{ Name: string }> }> }).CloudWatchMetrics[0]!.Metrics[0]!.Name),
     ).toEqual(['ResultsBaseWriteFailed']);
+    for (const line of lines.filter((l) => l.includes('"_aws"'))) expectWatchedByAlarm(line);
     expect(log).toContain('results base not rolled up');
   });
 
