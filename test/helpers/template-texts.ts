@@ -32,6 +32,7 @@ export function resourcesOf(type: string): Array<[string, CfnResource]> {
  */
 export function deployedText(value: unknown, values: (logicalId: string, attribute?: string) => string = (id) => `<${id}>`): string {
   if (typeof value === 'string') return value;
+  if (typeof value === 'boolean' || typeof value === 'number') return String(value);
   if (value && typeof value === 'object') {
     const v = value as Record<string, unknown>;
     if (Array.isArray(v['Fn::Join'])) {
