@@ -121,6 +121,39 @@ const LOOKS_EXECUTABLE: Array<[string, RegExp]> = [
   ['schedule', /^(rate|cron)\(/],
   ['metric math', /^[a-z]\w*(\s+[-+*/]\s+[a-z0-9]\w*)+$/],
 ];
+/**
+ * Properties AWS executes whatever their value looks like (an event pattern is a JSON object of plain
+ * strings): found anywhere, they must be listed.
+ */
+const EXECUTABLE_PROPERTIES = new Set([
+  'EventPattern',
+  'InputTransformer',
+  'InputTemplate',
+  'InputPath',
+  'DefinitionString',
+  'Definition',
+  'FilterPattern',
+  'ZipFile',
+  'RequestMappingTemplate',
+  'ResponseMappingTemplate',
+  'QueryString',
+  'ScheduleExpression',
+  'Expression',
+]);
+
+/** Every property path of a value (normalised like leaves). */
+function propertyPaths(value: unknown, path: string, out: string[]): void {
+  if (Array.isArray(value)) value.forEach((v) => propertyPaths(v, `${path}[]`, out));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k.startsWith('Fn::') || k === 'Ref') continue;
+      const here = path ? `${path}.${k}` : k;
+      out.push(here);
+      propertyPaths(v, here, out);
+    }
+  }
+}
+
 /** A Glue column type: the value of a Type property in a column list. */
 const GLUE_TYPE = /^(string|boolean|double|float|bigint|int|smallint|tinyint|date|timestamp|decimal\(.*\)|array<.*>|map<.*>|struct<.*>)$/;
 
@@ -167,6 +200,22 @@ describe('executable texts of the synthesized template', () => {
       for (const [path, text] of found) {
         const kind = LOOKS_EXECUTABLE.find(([, re]) => re.test(text))?.[0] ?? (path.endsWith('[].Type') && GLUE_TYPE.test(text) ? 'Glue type' : undefined);
         if (kind && !listed.some((p) => pathMatches(p, path))) unlisted.push(`${resource.Type} ${id} ${path} (${kind}): ${text.slice(0, 80)}`);
+      }
+    }
+    expect(unlisted).toEqual([]);
+  });
+
+  it('finds every property AWS executes by its name (event patterns, state machines, input templates…) at a listed path', () => {
+    const unlisted: string[] = [];
+    for (const [id, resource] of Object.entries(templateOf().Resources)) {
+      const paths: string[] = [];
+      propertyPaths(resource.Properties ?? {}, '', paths);
+      const listed = (INVENTORY_OF[resource.Type] ?? []).flatMap((e) => e.paths);
+      for (const path of paths) {
+        const name = path.split('.').at(-1)!.replace(/\[\]$/, '');
+        if (EXECUTABLE_PROPERTIES.has(name) && !listed.some((p) => pathMatches(p, path) || p.startsWith(`${path}.`) || p.startsWith(`${path}[]`))) {
+          unlisted.push(`${resource.Type} ${id} ${path}`);
+        }
       }
     }
     expect(unlisted).toEqual([]);
