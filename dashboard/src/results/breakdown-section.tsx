@@ -22,7 +22,8 @@ import type { BreakdownDimension, Experiment, Results, SegmentResult } from '../
 import { FloorNote } from './floor-note';
 import { formatMeanWithError } from './format-metric';
 import { formatCount, formatPValue } from './format-stats';
-import { CORRECTION_NAMES, RelativeDifference } from './metrics-table';
+import { CORRECTION_NAMES } from './correction-names';
+import { RelativeDifference } from './metrics-table';
 import { NumbersTable } from './numbers-table';
 
 /** The select's choices, in the API's order: the dimension and its name in a label and in a sentence. */
