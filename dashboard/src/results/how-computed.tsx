@@ -64,7 +64,7 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
           <strong>Correction:</strong>{' '}
           {analysis.correction === null
             ? 'none: every p-value is the raw one.'
-            : `${CORRECTION_NAMES[analysis.correction]}, across the ${analysis.family_size} comparisons of every variant on the goal and the secondary metrics (guardrails are not adjusted). The verdict rests on the adjusted p-value of the difference.`}
+            : `${CORRECTION_NAMES[analysis.correction]}, across the ${analysis.family_size} ${analysis.family_size === 1 ? 'comparison' : 'comparisons'} of every variant on the goal and the secondary metrics (guardrails are not adjusted). The verdict rests on the adjusted p-value of the difference.`}
         </li>
         <li>The relative interval is cut at −100% where a value cannot be negative (a conversion rate, a count).</li>
         <li>

@@ -10,6 +10,7 @@
  * show none of this. Metric and variant names are the team's own: rendered as text.
  */
 import type { VariantComparison } from '../../../lambdas/domain/metric-results';
+import type { MetricKind } from '../../../lambdas/domain/metric-moments';
 import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../../../lambdas/domain/experiment-metric-fields';
 import type { Experiment, Results } from '../admin-types';
 import { CORRECTION_NAMES } from './correction-names';
@@ -50,6 +51,16 @@ export function RelativeDifference({ comparison: c }: { comparison: Pick<Variant
     <span>
       {formatRelative(c.relative_difference)}
       <span class="interval">{formatInterval(c.relative_ci_low, c.relative_ci_high, formatRelative)}</span>
+    </span>
+  );
+}
+
+/** A comparison's difference with its 95% interval beneath (the metrics table's and the breakdowns' cell). */
+export function Difference({ kind, comparison: c }: { kind: MetricKind; comparison: Pick<VariantComparison, 'difference' | 'ci_low' | 'ci_high'> }) {
+  return (
+    <span>
+      {formatMetricDifference(kind, c.difference)}
+      <span class="interval">{formatInterval(c.ci_low, c.ci_high, (x) => formatMetricDifference(kind, x))}</span>
     </span>
   );
 }
@@ -105,10 +116,7 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
                 <td>{formatMeanWithError(m.kind, control?.mean, control?.std_error)}</td>
                 <td>{formatMeanWithError(m.kind, variant?.mean, variant?.std_error)}</td>
                 <td>
-                  <span>
-                    {formatMetricDifference(m.kind, c.difference)}
-                    <span class="interval">{formatInterval(c.ci_low, c.ci_high, (x) => formatMetricDifference(m.kind, x))}</span>
-                  </span>
+                  <Difference kind={m.kind} comparison={c} />
                 </td>
                 <td>{formatPValue(c.p_value)}</td>
                 {adjusted && <td>{m.role === 'guardrail' ? 'not adjusted' : formatPValue(c.adjusted_p_value)}</td>}
