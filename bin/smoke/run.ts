@@ -295,6 +295,18 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     return `${r.json.events.length} listed`;
   });
 
+  await step('GET …/events?user_id= lists the person’s events and names them by their email', async () => {
+    const project = need(projectId, 'a project');
+    if (!delivered) throw new Skip('needs the events in the raw stream (the listing reads it)');
+    const r = await call('GET', `/admin/v1/projects/${project}/events?user_id=${encodeURIComponent(`${run}-v1`)}&limit=10`, { admin: true });
+    expectStatus(r, 200, 'GET …/events?user_id=');
+    const names = (r.json?.events ?? []).map((e: { name?: string }) => e.name);
+    check(names.includes(eventName) && names.includes('$identify'), `listed ${JSON.stringify(names)}, expected ${eventName} and $identify${why(r)}`);
+    const label = r.json?.people?.[`${run}-v1`]?.label;
+    check(label === profile.email, `the person is named ${JSON.stringify(label)}, expected their email${why(r)}`);
+    return `${names.length} listed, named ${label}`;
+  });
+
   await step('GET /admin/v1/projects/{id}/event-names names the event with its count', async () => {
     const project = need(projectId, 'a project');
     if (!delivered) throw new Skip('needs both events in the raw stream (the names are read from it)');

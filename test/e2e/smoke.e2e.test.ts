@@ -44,6 +44,7 @@ describe('smoke test', () => {
       'POST /v1/events: an exposure to variant a and a goal event, after the start',
       `both events reach the raw stream (local files under ${stack.dataDir}/events)`,
       'GET /admin/v1/projects/{id}/events lists both events',
+      'GET …/events?user_id= lists the person’s events and names them by their email',
       'GET /admin/v1/projects/{id}/event-names names the event with its count',
       'POST …/plan measures a baseline from the delivered events (the planning query on the results engine)',
       'POST …/insights/trends runs the trends query on the results engine and answers (polling its query while it runs)',
@@ -55,7 +56,7 @@ describe('smoke test', () => {
       'the dashboard answers with its Content-Security-Policy',
       'clean up: stop the experiment and revoke the keys',
     ]);
-    expect(lines.at(-1)).toMatch(/^Summary: 23 passed, 0 failed, 0 skipped in [\d.]+ s$/);
+    expect(lines.at(-1)).toMatch(/^Summary: 24 passed, 0 failed, 0 skipped in [\d.]+ s$/);
     // The events really are where the step looked, and nothing secret was printed.
     expect(stack.rawEvents().filter((e) => e.name === 'tally_smoke_test')).toHaveLength(3);
     expect(lines.join('\n')).not.toContain(ADMIN_TOKEN);
@@ -71,8 +72,8 @@ describe('smoke test', () => {
       expect.stringContaining('/v1/events without a valid key'),
       expect.stringContaining('/api/events without a valid key'),
     ]);
-    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(20);
-    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 20 skipped/);
+    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(21);
+    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 21 skipped/);
     // The FAIL line names the function's log group (found by the stack's logical IDs) and the request ID.
     expect(wrongToken[0]!.detail).toMatch(/request ID (x-[a-z-]+: \S+|not sent)/);
     expect(wrongToken[0]!.detail).toContain(
