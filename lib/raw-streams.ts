@@ -32,6 +32,7 @@ import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ARRIVAL_HOUR_JQ, ARRIVAL_PARTITION } from '../lambdas/contract/arrival-partition';
+import { DELIVERY_ERRORS_PREFIX, REDRIVEN_EXPIRATION_DAYS, REDRIVEN_PREFIX } from '../lambdas/contract/delivery-errors';
 import { DEPENDENCIES } from '../lambdas/routes';
 import { secureBucket } from './buckets';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, type HiveType } from './raw-columns';
@@ -82,12 +83,7 @@ export const PARTITION_QUERY = { project_id: '.project_id', dt: '.timestamp[0:10
 /** The events stream's jq expressions: PARTITION_QUERY plus the arrival hour of received_at. */
 export const EVENTS_PARTITION_QUERY = { ...PARTITION_QUERY, [ARRIVAL_PARTITION]: ARRIVAL_HOUR_JQ };
 export const FILE_EXTENSION = '.json.gz';
-/** Where Firehose writes what it cannot deliver (every stream's errorOutputPrefix starts with it). */
-export const DELIVERY_ERRORS_PREFIX = 'errors/';
-/** Where `npm run redrive` moves an errors/ object once its records are re-sent (bin/redrive/objects.ts). */
-export const REDRIVEN_PREFIX = 'redriven/';
-/** How long a redriven object is kept (its records are back in events/ or identities/). */
-export const REDRIVEN_EXPIRATION_DAYS = 90;
+
 /**
  * How long Firehose retries a failed delivery to S3 with dynamic partitioning (RetryOptions; CDK's
  * default, 300 s); after that the records go to errors/. The results job's arrival allowance counts it
