@@ -107,6 +107,7 @@ export async function runRedrive(options: RedriveOptions): Promise<RedriveSummar
 
   const leftTotal = Object.values(summary.left).reduce((a, b) => a + (b ?? 0), 0);
   const kinds = Object.entries(summary.left)
+    .sort(([a], [b]) => a.localeCompare(b))
     .map(([kind, n]) => `${n} ${kind}`)
     .join(', ');
   print(

@@ -44,13 +44,7 @@ export type FirehoseFault =
   /** Every record of the call fails (FailedPutCount = records), as under throttling. */
   | 'reject-records'
   /** The call's first record fails, the others are stored (a partial failure). */
-  | 'reject-first-record'
-  /**
-   * The call succeeds but every line goes to errors/ (type partitioning-failed, code InjectedFault), as
-   * records past the stream's active-partition limit do on AWS ("the rest of the records in the
-   * delivery stream are delivered to the specified S3 error bucket prefix", developer guide).
-   */
-  | 'undeliverable';
+  | 'reject-first-record';
 
 export interface LocalFirehose {
   endpoint: string;
@@ -58,6 +52,13 @@ export interface LocalFirehose {
   faults: FirehoseFault[];
   /** Fault injection for tests: while true, every call fails as 'unavailable'. */
   down: boolean;
+  /**
+   * Fault injection for tests: while true, every call succeeds but every line goes to errors/ (type
+   * partitioning-failed, code InjectedFault), as records past the stream's active-partition limit do on
+   * AWS ("the rest of the records in the delivery stream are delivered to the specified S3 error bucket
+   * prefix", developer guide, "Data buffering and dynamic partitioning").
+   */
+  undeliverable: boolean;
   /** PutRecordBatch calls received, failed ones included. */
   calls: number;
   /**
@@ -114,7 +115,7 @@ export interface LocalStreamTarget {
 /** dirs: delivery stream name -> its target (a bare directory: not keyed by arrival). */
 export async function startLocalFirehose(dirs: Record<string, string | LocalStreamTarget>): Promise<LocalFirehose> {
   const faults: FirehoseFault[] = [];
-  const local = { faults, down: false, calls: 0 } as LocalFirehose;
+  const local = { faults, down: false, undeliverable: false, calls: 0 } as LocalFirehose;
   const objectName = fileName();
   // Appends to one file are chained so concurrent requests never interleave partial lines.
   const tails = new Map<string, Promise<void>>();
@@ -158,7 +159,7 @@ export async function startLocalFirehose(dirs: Record<string, string | LocalStre
     );
     const byPartition = new Map<string, string[]>();
     const toErrors = new Map<string, string[]>();
-    const undeliverable = (type: string, raw: string, code: string, message: string) => {
+    const toErrorPrefix = (type: string, raw: string, code: string, message: string) => {
       const at = Date.now();
       const errors = errorDir(dir, type, at);
       (toErrors.get(errors) ?? toErrors.set(errors, []).get(errors)!).push(JSON.stringify(undeliveredRecord(raw, code, message, at)) + '\n');
@@ -170,7 +171,7 @@ export async function startLocalFirehose(dirs: Record<string, string | LocalStre
       const data = Buffer.from(record.Data, 'base64').toString('utf8');
       const lines = data.split('\n').filter(Boolean);
       if (lines.length > DEAGGREGATION_MAX_LINES) {
-        const errors = undeliverable(
+        const errors = toErrorPrefix(
           DEAGGREGATION_FAILED.type,
           data,
           DEAGGREGATION_FAILED.code,
@@ -182,13 +183,13 @@ export async function startLocalFirehose(dirs: Record<string, string | LocalStre
         continue;
       }
       for (const line of lines) {
-        if (fault === 'undeliverable') {
-          undeliverable(PARTITIONING_FAILED.type, line, 'InjectedFault', 'injected fault: undeliverable, as past the active-partition limit');
+        if (local.undeliverable) {
+          toErrorPrefix(PARTITIONING_FAILED.type, line, 'InjectedFault', 'injected fault: undeliverable, as past the active-partition limit');
           continue;
         }
         const keyed = partitionOf(line, byArrival);
         if ('error' in keyed) {
-          undeliverable(PARTITIONING_FAILED.type, line, PARTITIONING_FAILED.code, keyed.error);
+          toErrorPrefix(PARTITIONING_FAILED.type, line, PARTITIONING_FAILED.code, keyed.error);
           continue;
         }
         (byPartition.get(keyed.partition) ?? byPartition.set(keyed.partition, []).get(keyed.partition)!).push(line + '\n');
