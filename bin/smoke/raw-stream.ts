@@ -1,20 +1,67 @@
-/** Where the smoke test looks for its events after ingestion: Athena on AWS, the NDJSON files locally. */
+/**
+ * Where the smoke test looks for its events after ingestion: Athena on AWS, the NDJSON files locally;
+ * and under errors/ (the raw bucket's, or the data directory's), where Firehose puts what it could not
+ * deliver to a partition, as error records with the record base64 in rawData.
+ */
 import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, type AthenaClient } from '@aws-sdk/client-athena';
-import { readdir, readFile } from 'node:fs/promises';
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { quoteLiteral } from '../../lambdas/adapters/sql/render';
 import { UNIQUE_EVENTS_VIEW } from '../../lambdas/contract/analytics-views';
-import type { RawEventsCheck } from './run';
+import { DELIVERY_ERRORS_PREFIX } from '../../lambdas/contract/delivery-errors';
+import { objectText } from '../redrive/objects';
+import type { ErrorsFound, RawEventsCheck } from './run';
+
+/** The error records of an errors/ object's text that hold `run` in their record (rawData decoded). */
+function recordsOfRun(text: string, run: string): number {
+  let n = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const rawData = (JSON.parse(line) as { rawData?: unknown }).rawData;
+      if (typeof rawData === 'string' && Buffer.from(rawData, 'base64').toString('utf8').includes(run)) n++;
+    } catch {
+      // not an error record: not one of the run's
+    }
+  }
+  return n;
+}
+
+/** Which errors/ objects written since the run started hold its records: objects read by `read`, counted. */
+async function errorsSince(objects: Array<{ key: string; read: () => Promise<string> }>, run: string, where: string): Promise<ErrorsFound> {
+  let ofRun = 0;
+  for (const o of objects) ofRun += recordsOfRun(await o.read(), run);
+  return { objects: objects.length, ofRun, where };
+}
 
 /**
  * Counts the events with one Athena query per poll, in the stack's workgroup (results, scan limit),
  * through the view analysts are told to query (unique_events: each event once), so a deploy whose view
  * is missing or broken fails here.
  */
-export function athenaRawEvents(athena: AthenaClient, workGroup: string, database: string): RawEventsCheck {
+export function athenaRawEvents(athena: AthenaClient, workGroup: string, database: string, s3: S3Client, rawBucket: string): RawEventsCheck {
   if (!/^[a-z0-9_]+$/.test(database)) throw new Error(`--database ${JSON.stringify(database)} is not a Glue database name (lower-case letters, digits, _)`);
   return {
     describe: `Athena, ${database}.${UNIQUE_EVENTS_VIEW} in workgroup ${workGroup}`,
+    redrive: `npm run redrive -- --bucket ${rawBucket} --events-stream <EventsStreamName> --identities-stream <IdentitiesStreamName>`,
+    async errors(run, since) {
+      const objects: Array<{ key: string; read: () => Promise<string> }> = [];
+      let token: string | undefined;
+      do {
+        const page = await s3.send(new ListObjectsV2Command({ Bucket: rawBucket, Prefix: DELIVERY_ERRORS_PREFIX, ContinuationToken: token }));
+        for (const o of page.Contents ?? []) {
+          if (!o.Key || (o.LastModified && o.LastModified < since)) continue;
+          const key = o.Key;
+          objects.push({
+            key,
+            read: async () => objectText(await (await s3.send(new GetObjectCommand({ Bucket: rawBucket, Key: key }))).Body!.transformToByteArray()),
+          });
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return errorsSince(objects, run, `s3://${rawBucket}/${DELIVERY_ERRORS_PREFIX}`);
+    },
     async count(projectId, eventName, day) {
       const sql =
         `SELECT count(*) AS n FROM ${database}.${UNIQUE_EVENTS_VIEW} WHERE project_id = ${quoteLiteral(projectId)} ` +
@@ -39,8 +86,21 @@ export function athenaRawEvents(athena: AthenaClient, workGroup: string, databas
 /** Counts the events in the files the local Firehose endpoint writes (`npm start`'s data directory). */
 export function localRawEvents(dataDir: string): RawEventsCheck {
   const root = join(dataDir, 'events');
+  const errorsDir = join(dataDir, DELIVERY_ERRORS_PREFIX);
   return {
     describe: `local files under ${root}`,
+    redrive: `npm run redrive -- --data-dir ${dataDir}`,
+    async errors(run, since) {
+      const entries = await readdir(errorsDir, { withFileTypes: true, recursive: true }).catch(() => []);
+      const objects: Array<{ key: string; read: () => Promise<string> }> = [];
+      for (const e of entries) {
+        if (!e.isFile()) continue;
+        const path = join(e.parentPath, e.name);
+        if ((await stat(path)).mtimeMs < since.getTime()) continue;
+        objects.push({ key: path, read: async () => objectText(await readFile(path)) });
+      }
+      return errorsSince(objects, run, errorsDir);
+    },
     async count(projectId, eventName, day) {
       // The day's files, in its arrival-hour folders (received=<hour>/, contract/arrival-partition.ts) or directly under it.
       const dir = join(root, `project_id=${projectId}`, `dt=${day}`);
