@@ -53,10 +53,11 @@ export interface LocalFirehose {
   /** Fault injection for tests: while true, every call fails as 'unavailable'. */
   down: boolean;
   /**
-   * Fault injection for tests: while true, every call succeeds but every line goes to errors/ (type
-   * partitioning-failed, code InjectedFault), as records past the stream's active-partition limit do on
-   * AWS ("the rest of the records in the delivery stream are delivered to the specified S3 error bucket
-   * prefix", developer guide, "Data buffering and dynamic partitioning").
+   * Fault injection for tests: while true, every call succeeds but every line goes to errors/, as
+   * records past the stream's active-partition limit do on AWS: "the rest of the records in the Firehose
+   * stream are delivered to the specified S3 error bucket prefix (activePartitionExceeded)" (developer
+   * guide, "Buffer data for dynamic partitioning"). The guide does not say whether that name is the
+   * error type or the code: it is both here (ACTIVE_PARTITION_EXCEEDED).
    */
   undeliverable: boolean;
   /** PutRecordBatch calls received, failed ones included. */
@@ -74,6 +75,8 @@ const fileName = () => `tally-${new Date().toISOString().replace(/[:.]/g, '-')}-
 
 /** Firehose's error output type and code for a record whose partition keys cannot be extracted. */
 export const PARTITIONING_FAILED = { type: 'partitioning-failed', code: 'DynamicPartitioning.MetadataExtractionFailed' } as const;
+/** Records past the active-partition limit (the `undeliverable` fault): the name the developer guide gives them. */
+export const ACTIVE_PARTITION_EXCEEDED = { type: 'activePartitionExceeded', code: 'activePartitionExceeded' } as const;
 /** This stand-in's own type and code for a record of more than 500 lines (AWS documents none). */
 const DEAGGREGATION_FAILED = { type: 'deaggregation-failed', code: 'Tally.Local.DeaggregationLimitExceeded' } as const;
 
@@ -184,7 +187,7 @@ export async function startLocalFirehose(dirs: Record<string, string | LocalStre
       }
       for (const line of lines) {
         if (local.undeliverable) {
-          toErrorPrefix(PARTITIONING_FAILED.type, line, 'InjectedFault', 'injected fault: undeliverable, as past the active-partition limit');
+          toErrorPrefix(ACTIVE_PARTITION_EXCEEDED.type, line, ACTIVE_PARTITION_EXCEEDED.code, 'injected fault: past the active-partition limit');
           continue;
         }
         const keyed = partitionOf(line, byArrival);

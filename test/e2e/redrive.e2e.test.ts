@@ -67,13 +67,13 @@ describe('npm run redrive, locally', () => {
     expect(stack.rawEvents(project)).toEqual([]);
     expect(stack.identityRecords(project)).toEqual([]);
     expect(await listed('stuck_purchase')).toEqual([]);
-    expect(files('errors').some((f) => f.startsWith('errors/events/partitioning-failed/dt='))).toBe(true);
-    expect(files('errors').some((f) => f.startsWith('errors/identities/partitioning-failed/dt='))).toBe(true);
+    expect(files('errors').some((f) => f.startsWith('errors/events/activePartitionExceeded/dt='))).toBe(true);
+    expect(files('errors').some((f) => f.startsWith('errors/identities/activePartitionExceeded/dt='))).toBe(true);
 
     const first = await redrive();
     expect(first.code, first.out).toBe(0);
-    expect(first.out).toMatch(/DONE {2}errors\/events\/partitioning-failed\/dt=[\d-]+\/\S+: 2 event\(s\) re-sent, object moved to redriven\//);
-    expect(first.out).toMatch(/DONE {2}errors\/identities\/partitioning-failed\/dt=[\d-]+\/\S+: \d+ identity record\(s\) re-sent/);
+    expect(first.out).toMatch(/DONE {2}errors\/events\/activePartitionExceeded\/dt=[\d-]+\/\S+: 2 event\(s\) re-sent, object moved to redriven\//);
+    expect(first.out).toMatch(/DONE {2}errors\/identities\/activePartitionExceeded\/dt=[\d-]+\/\S+: \d+ identity record\(s\) re-sent/);
     expect(first.out).toMatch(
       /Summary: 2 object\(s\) read, 2 event\(s\) and \d+ identity record\(s\) re-sent, 2 object\(s\) moved to redriven\/, 0 line\(s\) left under errors\/\./,
     );
