@@ -7,7 +7,7 @@
  * be, left as it is when nothing changed. A second run therefore re-sends nothing it re-sent before;
  * were it to (a run stopped between the put and the move), readers count the event once by its dedupe_key.
  */
-import { redriveLine, type RedriveFailure, type UndeliveredStream } from '../../lambdas/domain/undelivered-record';
+import { errorRecordTexts, redriveLine, type RedriveFailure, type UndeliveredStream } from '../../lambdas/domain/undelivered-record';
 import type { RawStream } from '../../lambdas/ports';
 import type { ErrorObjects } from './objects';
 
@@ -67,7 +67,7 @@ export async function runRedrive(options: RedriveOptions): Promise<RedriveSummar
       continue;
     }
     const text = await options.objects.read(key);
-    const lines = text.split('\n').filter((l) => l.trim());
+    const lines = errorRecordTexts(text);
     const nowIso = new Date(now()).toISOString();
     const rows: object[] = [];
     const rest: string[] = [];

@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { quoteLiteral } from '../../lambdas/adapters/sql/render';
 import { UNIQUE_EVENTS_VIEW } from '../../lambdas/contract/analytics-views';
 import { DELIVERY_ERRORS_PREFIX } from '../../lambdas/contract/delivery-errors';
+import { errorRecordTexts } from '../../lambdas/domain/undelivered-record';
 import { objectText } from '../redrive/objects';
 import type { ErrorsFound, RawEventsCheck } from './run';
 
 /** The error records of an errors/ object's text that hold `run` in their record (rawData decoded). */
 function recordsOfRun(text: string, run: string): number {
   let n = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
+  for (const line of errorRecordTexts(text)) {
     try {
       const rawData = (JSON.parse(line) as { rawData?: unknown }).rawData;
       if (typeof rawData === 'string' && Buffer.from(rawData, 'base64').toString('utf8').includes(run)) n++;

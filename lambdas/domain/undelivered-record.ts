@@ -54,6 +54,46 @@ export function undeliveredRecord(raw: string, errorCode: string, errorMessage: 
   };
 }
 
+/**
+ * The error records of an errors/ object's text, each as its JSON text. The guide calls each "a JSON
+ * document" without saying what separates them, so records are read as a stream of JSON objects, one
+ * after the other, with or without newlines between them; text outside any object (up to the end of its
+ * line) is returned as a line of its own, which redriveLine reports as not an error record.
+ */
+export function errorRecordTexts(text: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === ' ' || c === '\n' || c === '\r' || c === '\t') {
+      i++;
+      continue;
+    }
+    if (c !== '{') {
+      const end = text.indexOf('\n', i);
+      const stop = end === -1 ? text.length : end;
+      out.push(text.slice(i, stop));
+      i = stop;
+      continue;
+    }
+    let depth = 0;
+    let inString = false;
+    let j = i;
+    for (; j < text.length; j++) {
+      const d = text[j]!;
+      if (inString) {
+        if (d === '\\') j++;
+        else if (d === '"') inString = false;
+      } else if (d === '"') inString = true;
+      else if (d === '{') depth++;
+      else if (d === '}' && --depth === 0) break;
+    }
+    out.push(text.slice(i, j + 1));
+    i = j + 1;
+  }
+  return out;
+}
+
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**

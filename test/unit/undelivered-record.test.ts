@@ -1,6 +1,6 @@
 /** What a line of an errors/ object gives a re-send: the rows, or why none can be sent (lambdas/domain/undelivered-record.ts). */
 import { describe, expect, it } from 'vitest';
-import { redriveLine, undeliveredRecord } from '../../lambdas/domain/undelivered-record';
+import { errorRecordTexts, redriveLine, undeliveredRecord } from '../../lambdas/domain/undelivered-record';
 
 const NOW = '2026-11-28T10:00:00.000Z';
 const event = {
@@ -49,5 +49,20 @@ describe('redriveLine', () => {
     );
     // An event's fields are not an identity record's: sent to the wrong stream's prefix, it is left.
     expect(kind(line(JSON.stringify(event)), 'identities')).toBe('missing partition or dedupe key: no id, canonical_id (a non-empty string each)');
+  });
+});
+
+describe('errorRecordTexts', () => {
+  it('reads the records of an object one per line, or back to back without a separator, braces and quotes inside strings included', () => {
+    const a = JSON.stringify({ errorMessage: 'a } { "b', rawData: 'e30=' });
+    const b = JSON.stringify({ errorMessage: 'x\\', rawData: 'e30=' });
+    expect(errorRecordTexts(`${a}\n${b}\n`)).toEqual([a, b]);
+    expect(errorRecordTexts(`${a}${b}`)).toEqual([a, b]);
+    expect(errorRecordTexts(`${a}\r\n\n  ${b}`)).toEqual([a, b]);
+  });
+
+  it('gives text outside any object as a line of its own', () => {
+    const a = JSON.stringify({ rawData: 'e30=' });
+    expect(errorRecordTexts(`garbage here\n${a}\n[1]\n`)).toEqual(['garbage here', a, '[1]']);
   });
 });
