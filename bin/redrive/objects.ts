@@ -5,16 +5,21 @@
  * deletes it (every record re-sent) or replaces it with the lines that could not be re-sent.
  */
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { copyFile, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { DELIVERY_ERRORS_PREFIX, REDRIVEN_PREFIX } from '../../lambdas/contract/delivery-errors';
 
+export interface ErrorObject {
+  key: string;
+  modified: Date;
+}
+
 export interface ErrorObjects {
   /** Where they are, for the first line ("s3://bucket/errors/", "<dir>/errors/"). */
   describe: string;
-  /** Every key under errors/. */
-  list(): Promise<string[]>;
+  /** Every object under errors/: its key and when it was last written. */
+  list(): Promise<ErrorObject[]>;
   /** The object's text (Firehose's GZIP undone). */
   read(key: string): Promise<string>;
   /** Keeps the original under redriven/<key>, then deletes the object, or replaces it with `rest` (the lines left). */
@@ -32,14 +37,14 @@ export function s3ErrorObjects(s3: S3Client, bucket: string): ErrorObjects {
   return {
     describe: `s3://${bucket}/${DELIVERY_ERRORS_PREFIX}`,
     async list() {
-      const keys: string[] = [];
+      const objects: ErrorObject[] = [];
       let token: string | undefined;
       do {
         const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: DELIVERY_ERRORS_PREFIX, ContinuationToken: token }));
-        for (const o of page.Contents ?? []) if (o.Key && !o.Key.endsWith('/')) keys.push(o.Key);
+        for (const o of page.Contents ?? []) if (o.Key && !o.Key.endsWith('/')) objects.push({ key: o.Key, modified: o.LastModified ?? new Date() });
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
-      return keys;
+      return objects;
     },
     async read(key) {
       const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -64,10 +69,9 @@ export function localErrorObjects(dataDir: string): ErrorObjects {
         if (err.code === 'ENOENT') return [];
         throw err;
       });
-      return entries
-        .filter((e) => e.isFile())
-        .map((e) => relative(dataDir, join(e.parentPath, e.name)).split(sep).join('/'))
-        .sort();
+      const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+      const objects = await Promise.all(files.map(async (f) => ({ key: relative(dataDir, f).split(sep).join('/'), modified: (await stat(f)).mtime })));
+      return objects.sort((a, b) => a.key.localeCompare(b.key));
     },
     async read(key) {
       return objectText(await readFile(path(key)));

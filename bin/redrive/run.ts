@@ -57,8 +57,7 @@ export async function runRedrive(options: RedriveOptions): Promise<RedriveSummar
   const leave = (kind: keyof RedriveSummary['left'], n = 1) => (summary.left[kind] = (summary.left[kind] ?? 0) + n);
 
   print(`Redrive: ${options.objects.describe} to ${options.describeStreams}`);
-  const keys = await options.objects.list();
-  for (const key of keys) {
+  for (const { key } of await options.objects.list()) {
     summary.objects++;
     const stream = STREAM_OF[key.split('/')[1] ?? ''];
     if (!stream) {

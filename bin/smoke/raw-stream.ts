@@ -4,14 +4,13 @@
  * deliver to a partition, as error records with the record base64 in rawData.
  */
 import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, type AthenaClient } from '@aws-sdk/client-athena';
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { quoteLiteral } from '../../lambdas/adapters/sql/render';
 import { UNIQUE_EVENTS_VIEW } from '../../lambdas/contract/analytics-views';
-import { DELIVERY_ERRORS_PREFIX } from '../../lambdas/contract/delivery-errors';
 import { errorRecordTexts } from '../../lambdas/domain/undelivered-record';
-import { objectText } from '../redrive/objects';
+import { localErrorObjects, s3ErrorObjects, type ErrorObjects } from '../redrive/objects';
 import type { ErrorsFound, RawEventsCheck } from './run';
 
 /** The error records of an errors/ object's text that hold `run` in their record (rawData decoded). */
@@ -28,11 +27,12 @@ function recordsOfRun(text: string, run: string): number {
   return n;
 }
 
-/** Which errors/ objects written since the run started hold its records: objects read by `read`, counted. */
-async function errorsSince(objects: Array<{ key: string; read: () => Promise<string> }>, run: string, where: string): Promise<ErrorsFound> {
+/** The errors/ objects written since the run started, and how many of their records hold `run`. */
+async function errorsSince(objects: ErrorObjects, run: string, since: Date): Promise<ErrorsFound> {
+  const recent = (await objects.list()).filter((o) => o.modified >= since);
   let ofRun = 0;
-  for (const o of objects) ofRun += recordsOfRun(await o.read(), run);
-  return { objects: objects.length, ofRun, where };
+  for (const o of recent) ofRun += recordsOfRun(await objects.read(o.key), run);
+  return { objects: recent.length, ofRun, where: objects.describe };
 }
 
 /**
@@ -45,23 +45,7 @@ export function athenaRawEvents(athena: AthenaClient, workGroup: string, databas
   return {
     describe: `Athena, ${database}.${UNIQUE_EVENTS_VIEW} in workgroup ${workGroup}`,
     redrive: `npm run redrive -- --bucket ${rawBucket} --events-stream <EventsStreamName> --identities-stream <IdentitiesStreamName>`,
-    async errors(run, since) {
-      const objects: Array<{ key: string; read: () => Promise<string> }> = [];
-      let token: string | undefined;
-      do {
-        const page = await s3.send(new ListObjectsV2Command({ Bucket: rawBucket, Prefix: DELIVERY_ERRORS_PREFIX, ContinuationToken: token }));
-        for (const o of page.Contents ?? []) {
-          if (!o.Key || (o.LastModified && o.LastModified < since)) continue;
-          const key = o.Key;
-          objects.push({
-            key,
-            read: async () => objectText(await (await s3.send(new GetObjectCommand({ Bucket: rawBucket, Key: key }))).Body!.transformToByteArray()),
-          });
-        }
-        token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (token);
-      return errorsSince(objects, run, `s3://${rawBucket}/${DELIVERY_ERRORS_PREFIX}`);
-    },
+    errors: (run, since) => errorsSince(s3ErrorObjects(s3, rawBucket), run, since),
     async count(projectId, eventName, day) {
       const sql =
         `SELECT count(*) AS n FROM ${database}.${UNIQUE_EVENTS_VIEW} WHERE project_id = ${quoteLiteral(projectId)} ` +
@@ -86,21 +70,10 @@ export function athenaRawEvents(athena: AthenaClient, workGroup: string, databas
 /** Counts the events in the files the local Firehose endpoint writes (`npm start`'s data directory). */
 export function localRawEvents(dataDir: string): RawEventsCheck {
   const root = join(dataDir, 'events');
-  const errorsDir = join(dataDir, DELIVERY_ERRORS_PREFIX);
   return {
     describe: `local files under ${root}`,
     redrive: `npm run redrive -- --data-dir ${dataDir}`,
-    async errors(run, since) {
-      const entries = await readdir(errorsDir, { withFileTypes: true, recursive: true }).catch(() => []);
-      const objects: Array<{ key: string; read: () => Promise<string> }> = [];
-      for (const e of entries) {
-        if (!e.isFile()) continue;
-        const path = join(e.parentPath, e.name);
-        if ((await stat(path)).mtimeMs < since.getTime()) continue;
-        objects.push({ key: path, read: async () => objectText(await readFile(path)) });
-      }
-      return errorsSince(objects, run, errorsDir);
-    },
+    errors: (run, since) => errorsSince(localErrorObjects(dataDir), run, since),
     async count(projectId, eventName, day) {
       // The day's files, in its arrival-hour folders (received=<hour>/, contract/arrival-partition.ts) or directly under it.
       const dir = join(root, `project_id=${projectId}`, `dt=${day}`);

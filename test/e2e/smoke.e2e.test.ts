@@ -172,6 +172,12 @@ describe('smoke test against an account short of Lambda concurrency', () => {
   });
 });
 
+/** The AWS raw-stream check of a stack whose workgroup is Tally-analysts, database tally and raw bucket tally-raw. */
+const awsCheck = () => {
+  const client = { region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } };
+  return athenaRawEvents(new AthenaClient(client), 'Tally-analysts', 'tally', new S3Client(client), 'tally-raw');
+};
+
 describe('smoke test on AWS: the Athena check (mocked Athena)', () => {
   it('counts the run’s events of the project and day in the stack’s workgroup', async () => {
     const athena = mockClient(AthenaClient);
@@ -181,13 +187,7 @@ describe('smoke test on AWS: the Athena check (mocked Athena)', () => {
       .resolvesOnce({ QueryExecution: { Status: { State: 'RUNNING' } } })
       .resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
     athena.on(GetQueryResultsCommand).resolves({ ResultSet: { Rows: [{ Data: [{ VarCharValue: 'n' }] }, { Data: [{ VarCharValue: '2' }] }] } });
-    const check = athenaRawEvents(
-      new AthenaClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }),
-      'Tally-analysts',
-      'tally',
-      new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }),
-      'tally-raw',
-    );
+    const check = awsCheck();
     expect(await check.count("p'1", 'tally_smoke_test', '2026-11-22')).toBe(2);
     const input = athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input;
     expect(input).toMatchObject({ WorkGroup: 'Tally-analysts', QueryExecutionContext: { Database: 'tally' } });
@@ -247,13 +247,7 @@ describe('smoke test on AWS: errors/ of the raw bucket (mocked S3)', () => {
     s3.on(GetObjectCommand, { Key: 'errors/events/partitioning-failed/dt=2026-11-28/new.gz' }).resolves({
       Body: { transformToByteArray: async () => body } as never,
     });
-    const check = athenaRawEvents(
-      new AthenaClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }),
-      'Tally-analysts',
-      'tally',
-      new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }),
-      'tally-raw',
-    );
+    const check = awsCheck();
     expect(await check.errors('smoke-abc', since)).toEqual({ objects: 1, ofRun: 1, where: 's3://tally-raw/errors/' });
     expect(s3.commandCalls(GetObjectCommand)).toHaveLength(1);
     expect(check.redrive).toBe('npm run redrive -- --bucket tally-raw --events-stream <EventsStreamName> --identities-stream <IdentitiesStreamName>');

@@ -9,16 +9,28 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { s3ErrorObjects } from '../../bin/redrive/objects';
 
+const T1 = new Date('2026-11-28T09:00:00Z');
+const T2 = new Date('2026-11-28T10:00:00Z');
 const body = (bytes: Uint8Array) => ({ transformToByteArray: async () => bytes }) as never;
 
 describe('the raw bucket’s errors/ objects', () => {
   it('lists every page under errors/ only, skipping folder markers', async () => {
     const s3 = mockClient(S3Client);
     s3.on(ListObjectsV2Command, { Bucket: 'raw', Prefix: 'errors/', ContinuationToken: undefined })
-      .resolves({ Contents: [{ Key: 'errors/events/a.gz' }, { Key: 'errors/events/' }], IsTruncated: true, NextContinuationToken: 't' })
+      .resolves({
+        Contents: [
+          { Key: 'errors/events/a.gz', LastModified: T1 },
+          { Key: 'errors/events/', LastModified: T1 },
+        ],
+        IsTruncated: true,
+        NextContinuationToken: 't',
+      })
       .on(ListObjectsV2Command, { Bucket: 'raw', Prefix: 'errors/', ContinuationToken: 't' })
-      .resolves({ Contents: [{ Key: 'errors/identities/b.gz' }], IsTruncated: false });
-    expect(await s3ErrorObjects(new S3Client({}), 'raw').list()).toEqual(['errors/events/a.gz', 'errors/identities/b.gz']);
+      .resolves({ Contents: [{ Key: 'errors/identities/b.gz', LastModified: T2 }], IsTruncated: false });
+    expect(await s3ErrorObjects(new S3Client({}), 'raw').list()).toEqual([
+      { key: 'errors/events/a.gz', modified: T1 },
+      { key: 'errors/identities/b.gz', modified: T2 },
+    ]);
   });
 
   it('reads a GZIP object (the stream’s compression) and a plain one as text', async () => {
