@@ -271,6 +271,7 @@ export class TallyStack extends Stack {
         baseUrl,
         accessLogs,
         priceClass: props.cloudFrontPriceClass ?? PriceClass.PRICE_CLASS_100,
+        logRetention: functionDefaults.logRetention,
       });
       this.api.addAdminPreflights(this.dashboard.origin);
     }
