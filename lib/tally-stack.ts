@@ -172,7 +172,7 @@ export class TallyStack extends Stack {
       );
     }
 
-    const accessLogs = accessLogBucket(this, 'AccessLogs', removalPolicy);
+    const accessLogs = accessLogBucket(this, 'AccessLogs');
     const { tables } = new TallyTables(this, 'Tables', {
       userDataRemovalPolicy: removalPolicy,
       userDataDeletionProtection: props.deletionProtection ?? false,
