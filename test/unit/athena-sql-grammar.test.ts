@@ -354,12 +354,22 @@ describe('the grammar check', () => {
 
 describe('every text reads the identities table at most once', () => {
   const IDENTITIES = `${DATABASE}.identities`;
+  /** The funnels' texts among the insight engine's (numbered as sent: trends, then funnels, then retention). */
+  const FUNNEL_TEXTS = new Set(DEFINITIONS.funnels.map((_, i) => DEFINITIONS.trends.length + i + 1));
+  /** The funnel query's reads of the identities table, pinned so it cannot grow. */
+  const FUNNEL_READS = 32;
 
   it('counts the reads of each text, a WITH relation counting again wherever it is used (Trino inlines it), and finds at most one', () => {
     const reads = [...TEXTS].flatMap(([source, texts]) =>
       texts.map((sql, i) => ({ text: `${source} text ${i + 1} (${sql.split('\n')[0]})`, n: tableReads(sql).get(IDENTITIES) ?? 0 })),
     );
-    expect(reads.filter((r) => r.n > 1).map((r) => `${r.text}: ${r.n} reads`)).toEqual([]);
+    // Except the funnels: each step's join of the per-step events with itself runs them again (32 reads
+    // for any number of steps, the query always computes 6). Read once with windows instead, they
+    // took about 4 times as long on DuckDB locally: see docs/decisions/one-query-source.md.
+    const funnel = (r: { text: string }) =>
+      /^lambdas\/adapters\/athena-insights\.ts text (\d+) /.test(r.text) && FUNNEL_TEXTS.has(Number(/text (\d+) /.exec(r.text)![1]));
+    expect(reads.filter((r) => r.n > 1 && !funnel(r)).map((r) => `${r.text}: ${r.n} reads`)).toEqual([]);
+    expect(new Set(reads.filter(funnel).map((r) => r.n))).toEqual(new Set([FUNNEL_READS]));
     // Every query that resolves identities was driven: the counts, the insights and the planning baseline.
     const readers = new Set(reads.filter((r) => r.n === 1).map((r) => r.text.split(' text ')[0]));
     expect(readers).toEqual(

@@ -33,7 +33,7 @@ steps AS (
     json_extract_scalar(s, '$[3]') AS filter_equals
   FROM UNNEST(ARRAY[:steps]) AS t (s)
 ),
--- The range's events of the steps' names, each once.
+-- The range's events of the steps' names (the only scan of {{events}}), each once.
 range_events AS (
   {{> rules/range-events.sql}}
 ),
@@ -61,64 +61,78 @@ step_events AS (
     AND (s.filter_path IS NULL OR json_extract_scalar(e.properties, s.filter_path) = s.filter_equals)
   LEFT JOIN canonical c ON c.id = e.sent_user_id
 ),
--- Per user, in one pass over step_events (each window over the user's rows): t1, the user's first
--- first-step event, and its breakdown value (ties in time by value); then each next step's first event
--- after the step before, within the conversion window from t1. Windows over one relation, not joins
--- of step_events with itself: Trino runs a WITH relation again for each reader, and with it the scans
--- of {{events}} and {{identities}}.
-user_steps AS (
-  SELECT DISTINCT user_key, t1, t2, t3, t4, t5, t6, breakdown_raw
+-- Step 1: the user's first first-step event, and its breakdown value (ties in time by value).
+s1 AS (
+  SELECT user_key, event_at AS t1, breakdown_raw
   FROM (
-    SELECT *, min(CASE WHEN step = 6 AND event_at > t5 AND event_at <= t1 + INTERVAL :window_days DAY THEN event_at END) OVER (PARTITION BY user_key) AS t6
-    FROM (
-      SELECT *, min(CASE WHEN step = 5 AND event_at > t4 AND event_at <= t1 + INTERVAL :window_days DAY THEN event_at END) OVER (PARTITION BY user_key) AS t5
-      FROM (
-        SELECT *, min(CASE WHEN step = 4 AND event_at > t3 AND event_at <= t1 + INTERVAL :window_days DAY THEN event_at END) OVER (PARTITION BY user_key) AS t4
-        FROM (
-          SELECT *, min(CASE WHEN step = 3 AND event_at > t2 AND event_at <= t1 + INTERVAL :window_days DAY THEN event_at END) OVER (PARTITION BY user_key) AS t3
-          FROM (
-            SELECT *, min(CASE WHEN step = 2 AND event_at > t1 AND event_at <= t1 + INTERVAL :window_days DAY THEN event_at END) OVER (PARTITION BY user_key) AS t2
-            FROM (
-              SELECT
-                user_key,
-                step,
-                event_at,
-                min(CASE WHEN step = 1 THEN event_at END) OVER (PARTITION BY user_key) AS t1,
-                first_value(breakdown_raw) OVER (PARTITION BY user_key ORDER BY CASE WHEN step = 1 THEN 0 ELSE 1 END, event_at, breakdown_raw) AS breakdown_raw
-              FROM step_events
-            ) w1
-          ) w2
-        ) w3
-      ) w4
-    ) w5
-  ) w6
-  WHERE t1 IS NOT NULL
+    SELECT user_key, event_at, breakdown_raw, row_number() OVER (PARTITION BY user_key ORDER BY event_at, breakdown_raw) AS rn
+    FROM step_events
+    WHERE step = 1
+  ) firsts
+  WHERE rn = 1
 ),
--- Each user who did the first step once, with the rank of their breakdown value among the top 10 by
--- users who did the first step (ties by value; NULL past the 10th): the users per value, then the
--- values ranked, over the same rows (a window, not a second reader of user_steps).
-ranked_users AS (
-  SELECT
-    *,
-    CASE WHEN breakdown_raw IS NOT NULL THEN dense_rank() OVER (PARTITION BY breakdown_raw IS NULL ORDER BY value_users DESC, breakdown_raw) END AS value_rank
+s2 AS (
+  SELECT f.user_key, min(e.event_at) AS t2
+  FROM s1 f JOIN step_events e ON e.user_key = f.user_key AND e.step = 2 AND e.event_at > f.t1 AND e.event_at <= f.t1 + INTERVAL :window_days DAY
+  GROUP BY f.user_key
+),
+s3 AS (
+  SELECT f.user_key, min(e.event_at) AS t3
+  FROM s1 f JOIN s2 p ON p.user_key = f.user_key
+  JOIN step_events e ON e.user_key = f.user_key AND e.step = 3 AND e.event_at > p.t2 AND e.event_at <= f.t1 + INTERVAL :window_days DAY
+  GROUP BY f.user_key
+),
+s4 AS (
+  SELECT f.user_key, min(e.event_at) AS t4
+  FROM s1 f JOIN s3 p ON p.user_key = f.user_key
+  JOIN step_events e ON e.user_key = f.user_key AND e.step = 4 AND e.event_at > p.t3 AND e.event_at <= f.t1 + INTERVAL :window_days DAY
+  GROUP BY f.user_key
+),
+s5 AS (
+  SELECT f.user_key, min(e.event_at) AS t5
+  FROM s1 f JOIN s4 p ON p.user_key = f.user_key
+  JOIN step_events e ON e.user_key = f.user_key AND e.step = 5 AND e.event_at > p.t4 AND e.event_at <= f.t1 + INTERVAL :window_days DAY
+  GROUP BY f.user_key
+),
+s6 AS (
+  SELECT f.user_key, min(e.event_at) AS t6
+  FROM s1 f JOIN s5 p ON p.user_key = f.user_key
+  JOIN step_events e ON e.user_key = f.user_key AND e.step = 6 AND e.event_at > p.t5 AND e.event_at <= f.t1 + INTERVAL :window_days DAY
+  GROUP BY f.user_key
+),
+-- The top 10 breakdown values by users who did the first step (ties by value).
+top_values AS (
+  SELECT breakdown_raw, breakdown_rank
   FROM (
-    SELECT *, count(*) OVER (PARTITION BY breakdown_raw) AS value_users
-    FROM user_steps
-  ) counted
+    SELECT breakdown_raw, row_number() OVER (ORDER BY count(*) DESC, breakdown_raw) AS breakdown_rank
+    FROM s1
+    WHERE breakdown_raw IS NOT NULL
+    GROUP BY breakdown_raw
+  ) ranked
+  WHERE breakdown_rank <= 10
 ),
 -- One row per user and step reached, twice with a breakdown: in the totals (breakdown_value NULL)
 -- and in the user's breakdown value. seconds: from the step before (NULL for step 1).
 reached AS (
   SELECT
-    CASE WHEN scope.kind = 'total' THEN NULL WHEN u.value_rank > 10 THEN 'other' ELSE u.breakdown_raw END AS breakdown_value,
-    CASE WHEN scope.kind = 'total' THEN 0 WHEN u.value_rank > 10 THEN 11 ELSE u.value_rank END AS breakdown_rank,
+    CASE WHEN scope.kind = 'total' THEN NULL WHEN t.breakdown_rank IS NULL THEN 'other' ELSE u.breakdown_raw END AS breakdown_value,
+    CASE WHEN scope.kind = 'total' THEN 0 ELSE coalesce(t.breakdown_rank, 11) END AS breakdown_rank,
     k.step,
     date_diff(
       'millisecond',
       CASE k.step WHEN 2 THEN u.t1 WHEN 3 THEN u.t2 WHEN 4 THEN u.t3 WHEN 5 THEN u.t4 WHEN 6 THEN u.t5 END,
       CASE k.step WHEN 2 THEN u.t2 WHEN 3 THEN u.t3 WHEN 4 THEN u.t4 WHEN 5 THEN u.t5 WHEN 6 THEN u.t6 END
     ) / 1e3 AS seconds
-  FROM ranked_users u
+  FROM (
+    SELECT f.user_key, f.t1, s2.t2, s3.t3, s4.t4, s5.t5, s6.t6, f.breakdown_raw
+    FROM s1 f
+    LEFT JOIN s2 ON s2.user_key = f.user_key
+    LEFT JOIN s3 ON s3.user_key = f.user_key
+    LEFT JOIN s4 ON s4.user_key = f.user_key
+    LEFT JOIN s5 ON s5.user_key = f.user_key
+    LEFT JOIN s6 ON s6.user_key = f.user_key
+  ) u
+  LEFT JOIN top_values t ON t.breakdown_raw = u.breakdown_raw
   CROSS JOIN UNNEST(ARRAY[1, 2, 3, 4, 5, 6]) AS k (step)
   CROSS JOIN UNNEST(ARRAY['total', 'breakdown']) AS scope (kind)
   WHERE k.step <= CAST(:step_count AS integer)
