@@ -34,9 +34,8 @@ links AS (
 -- find. Not joins: Trino inlines a WITH relation wherever it is used ("the SQL for the WITH clause will
 -- be inlined anywhere the named relation is used", Trino's SELECT documentation), so 8 joins of links
 -- read and bill {{identities}} 8 times; each round here reads the one before it once, and
--- {{identities}} is read once (test/unit/athena-sql-grammar.test.ts counts it). A round puts every
--- pointer twice in the same partitioning: under the ID itself (its own pointer, upward) and under its
--- target (a member pointing at it); the window gives each member its target's pointer.
+-- {{identities}} is read once (test/unit/athena-sql-grammar.test.ts counts it). A round is
+-- rules/pointer-jump.sql, over `previous`: the round before it.
 -- Not WITH RECURSIVE: Athena caps recursion at depth 10 with no way to raise it and fails the query
 -- beyond, and both engines evaluate it as repeated joins anyway. Chains are short in practice: edges
 -- point to an earlier-seen ID (no cycles), a merge writes a record for every member it re-points
@@ -44,41 +43,14 @@ links AS (
 -- (lambdas/store/identity-store.ts), so a chain grows by one hop only when a group's root is itself
 -- merged later and the member's re-point was missed; 8 hops means 8 such merges in a row.
 hops2 AS (
-  SELECT id, coalesce(target_pointer, canonical_id) AS canonical_id
-  FROM (
-    SELECT
-      l.id,
-      l.canonical_id,
-      r.upward,
-      max(CASE WHEN r.upward THEN l.canonical_id END) OVER (PARTITION BY CASE WHEN r.upward THEN l.id ELSE l.canonical_id END) AS target_pointer
-    FROM links l
-    CROSS JOIN UNNEST(ARRAY[true, false]) AS r (upward)
-  ) by_node
-  WHERE NOT upward
+  WITH previous AS (SELECT id, canonical_id FROM links)
+  {{> rules/pointer-jump.sql}}
 ),
 hops4 AS (
-  SELECT id, coalesce(target_pointer, canonical_id) AS canonical_id
-  FROM (
-    SELECT
-      l.id,
-      l.canonical_id,
-      r.upward,
-      max(CASE WHEN r.upward THEN l.canonical_id END) OVER (PARTITION BY CASE WHEN r.upward THEN l.id ELSE l.canonical_id END) AS target_pointer
-    FROM hops2 l
-    CROSS JOIN UNNEST(ARRAY[true, false]) AS r (upward)
-  ) by_node
-  WHERE NOT upward
+  WITH previous AS (SELECT id, canonical_id FROM hops2)
+  {{> rules/pointer-jump.sql}}
 ),
 canonical AS (
-  SELECT id, coalesce(target_pointer, canonical_id) AS canonical_id
-  FROM (
-    SELECT
-      l.id,
-      l.canonical_id,
-      r.upward,
-      max(CASE WHEN r.upward THEN l.canonical_id END) OVER (PARTITION BY CASE WHEN r.upward THEN l.id ELSE l.canonical_id END) AS target_pointer
-    FROM hops4 l
-    CROSS JOIN UNNEST(ARRAY[true, false]) AS r (upward)
-  ) by_node
-  WHERE NOT upward
+  WITH previous AS (SELECT id, canonical_id FROM hops4)
+  {{> rules/pointer-jump.sql}}
 )
