@@ -27,13 +27,19 @@ export function secureBucket(scope: Construct, id: string, props: SecureBucketPr
   });
 }
 
-/** The bucket receiving the other buckets' S3 server access logs. */
-export function accessLogBucket(scope: Construct, id: string, removalPolicy: RemovalPolicy): Bucket {
+/**
+ * The bucket receiving the other buckets' S3 server access logs. Always kept (DeletionPolicy Retain),
+ * even by the rollback of the create that made it: S3 delivers access logs on a best-effort basis,
+ * most within a few hours, so a log of the create's own requests can land at any moment of a
+ * rollback, and CloudFormation cannot delete a bucket that holds objects. Its name is generated, so a
+ * retried deploy makes a new one (docs/decisions/first-deploy-rollback.md).
+ */
+export function accessLogBucket(scope: Construct, id: string): Bucket {
   const bucket = new Bucket(scope, id, {
     encryption: BucketEncryption.S3_MANAGED,
     blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
     enforceSSL: true,
-    removalPolicy,
+    removalPolicy: RemovalPolicy.RETAIN,
     // S3 log delivery writes with the bucket policy (feature flag serverAccessLogsUseBucketPolicy).
     objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
     lifecycleRules: [ABORT_UPLOADS, { id: 'expire-access-logs', expiration: Duration.days(365) }],

@@ -32,6 +32,7 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
@@ -63,6 +64,8 @@ export interface DashboardProps {
   /** Where the bucket's S3 server access logs go. */
   accessLogs: Bucket;
   priceClass: PriceClass;
+  /** How long the deployments' log lines are kept (the functions' logRetention). */
+  logRetention: RetentionDays;
 }
 
 /**
@@ -193,6 +196,13 @@ export class Dashboard extends Construct {
     this.origin = `https://${this.distribution.distributionDomainName}`;
     this.url = `${this.origin}/`;
 
+    // The deployments' function (one for the three, CDK's) writes to this log group, created before the
+    // function. Without it, CDK creates /aws/lambda/<function> after the function, and a deployment that
+    // invokes the function in between makes Lambda create that group first: the stack's create then
+    // fails with "already exists" (aws/aws-cdk issues 667 and 34612). A generated name Lambda never
+    // creates by itself; kept after a rolled-back create, whose failure its lines explain (it blocks
+    // nothing: docs/decisions/first-deploy-rollback.md).
+    const logGroup = new LogGroup(this, 'DeployLogs', { retention: props.logRetention, removalPolicy: RemovalPolicy.RETAIN });
     const app = dashboardSource();
     // Hashed files first, kept across deploys (an open page may still load the previous ones).
     const assets = new BucketDeployment(this, 'DeployAssets', {
@@ -202,6 +212,7 @@ export class Dashboard extends Construct {
       include: [DASHBOARD_ASSETS],
       prune: false,
       retainOnDelete: false,
+      logGroup,
       cacheControl: [CacheControl.fromString(ASSETS_CACHE_CONTROL)],
     });
     // The SDK's versioned files, kept across deploys (an app may pin an older version's URL and hash).
@@ -212,6 +223,7 @@ export class Dashboard extends Construct {
       exclude: [SDK_MANIFEST_FILE],
       prune: false,
       retainOnDelete: false,
+      logGroup,
       cacheControl: [CacheControl.fromString(SDK_CACHE_CONTROL)],
     });
     const config: DashboardConfig = { apiUrl: props.api.url, baseUrl: props.baseUrl };
@@ -223,6 +235,7 @@ export class Dashboard extends Construct {
       include: [SDK_MANIFEST_FILE],
       prune: false,
       retainOnDelete: false,
+      logGroup,
       cacheControl: [CacheControl.fromString(ENTRY_CACHE_CONTROL)],
     });
     entry.node.addDependency(assets, sdkFiles);

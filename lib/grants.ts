@@ -234,6 +234,13 @@ export function athenaStatements(
       actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StopQueryExecution', 'athena:GetWorkGroup'],
       resources: [stack.formatArn({ service: 'athena', resource: 'workgroup', resourceName: t.workGroupName })],
     }),
+    // Athena's guide to Glue access asks for the catalog and the default database besides the one
+    // queried; only GetDatabase (Tally creates no database at run time; docs/decisions/least-privilege-from-one-table.md).
+    new PolicyStatement({
+      sid: 'AthenaDefaultDatabase',
+      actions: ['glue:GetDatabase'],
+      resources: [glue('catalog'), glue('database/default')],
+    }),
     new PolicyStatement({
       sid: 'ReadRawTables',
       actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartition', 'glue:GetPartitions', 'glue:BatchGetPartition'],

@@ -172,7 +172,7 @@ export class TallyStack extends Stack {
       );
     }
 
-    const accessLogs = accessLogBucket(this, 'AccessLogs', removalPolicy);
+    const accessLogs = accessLogBucket(this, 'AccessLogs');
     const { tables } = new TallyTables(this, 'Tables', {
       userDataRemovalPolicy: removalPolicy,
       userDataDeletionProtection: props.deletionProtection ?? false,
@@ -271,6 +271,7 @@ export class TallyStack extends Stack {
         baseUrl,
         accessLogs,
         priceClass: props.cloudFrontPriceClass ?? PriceClass.PRICE_CLASS_100,
+        logRetention: functionDefaults.logRetention,
       });
       this.api.addAdminPreflights(this.dashboard.origin);
     }

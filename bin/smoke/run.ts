@@ -71,6 +71,19 @@ class Skip extends Error {}
 
 const KEY_PROPAGATION_MS = 30_000;
 
+export const BURST_STEP = 'a burst over a free key’s limit gets 429 with Retry-After, unless throttling lets it through (best-effort)';
+
+/** API Gateway's throttling documentation: usage-plan throttles are targets, not guaranteed ceilings. */
+export const THROTTLING_DOCS = 'https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-request-throttling.html';
+
+/** The burst step's report when no request of the burst was answered 429. */
+export function burstNotThrottled(sent: number, limit: number): string {
+  return (
+    `${sent} requests over a limit of ${limit} per minute, none answered 429: allowed, API Gateway applies usage-plan ` +
+    `throttling "on a best-effort basis" ("Throttle requests to your REST APIs", ${THROTTLING_DOCS}); the 429 itself is checked against npm start`
+  );
+}
+
 /** Thrown by a step when its check does not hold; the message says what was expected and seen. */
 class Failed extends Error {}
 
@@ -213,7 +226,7 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     unauthorized('/api/events', { success: false, error: 'Invalid or missing API key' }),
   );
 
-  await step('a burst over a free key’s limit gets 429 with Retry-After', async () => {
+  await step(BURST_STEP, async () => {
     const created = await call('POST', `/admin/v1/projects/${need(projectId, 'a project')}/keys`, { admin: true, body: { plan: 'free' } });
     expectStatus(created, 201, 'POST …/keys (free)');
     burstKeyId = created.json.id;
@@ -230,7 +243,9 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
       const odd = batch.find((r) => r.status !== 204 && r.status !== 429);
       check(!odd, `unexpected ${odd?.status} ${odd?.text.slice(0, 200)} during ${batch.length} parallel requests${odd ? why(odd) : ''}`);
     }
-    check(limited, `no 429 after ${sent} requests (limit ${limit} per minute)`);
+    // API Gateway's usage-plan throttling is best-effort: it may let the whole burst through. Allowed,
+    // and said so; a 429 it does send must be right, and a 5xx fails above.
+    if (!limited) return burstNotThrottled(sent, limit);
     const retryAfter = Number(limited.headers.get('retry-after'));
     check(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After is ${limited.headers.get('retry-after')}`);
     check(limited.json?.error === 'Rate limit exceeded' && Number.isInteger(limited.json?.retry_after), `unexpected 429 body ${limited.text.slice(0, 200)}`);

@@ -27,6 +27,7 @@ import { serveExample } from './example-page';
 import { serveSdk } from './sdk-files';
 import { clientIp, lambdaContext, matchRoute, toGatewayEvent, writeResult } from './gateway-event';
 import { answerUnread, readBody, type RequestTimeouts } from './request-body';
+import { LARGE_BATCH_BYTES, LARGE_BATCH_WAIT_MS, LargeBatchLane, payloadBytes } from './large-batch-lane';
 
 /** Handlers get the same time budget locally as their Lambda timeout on AWS. */
 export const HANDLER_TIMEOUT_MS = 10_000;
@@ -35,6 +36,8 @@ export interface GatewayOptions {
   timeouts: RequestTimeouts;
   /** A handler's time budget (its context's remaining time); HANDLER_TIMEOUT_MS unless a test raises it. */
   handlerTimeoutMs?: number;
+  /** How long a large event batch may wait for the one before it (large-batch-lane.ts); LARGE_BATCH_WAIT_MS unless set. */
+  largeBatchWaitMs?: number;
   trustProxy: boolean;
   /** Where the dashboard is built on first use (see dashboard-files.ts). */
   dataDir: string;
@@ -46,6 +49,7 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
   const buckets = new TokenBuckets();
   const checkAdmin = requireAdmin(deps.adminToken);
   const serveDashboard = dashboardFiles(options.dataDir);
+  const largeBatches = new LargeBatchLane(options.largeBatchWaitMs);
 
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://local');
@@ -135,7 +139,19 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
 
     const event = toGatewayEvent(req, url, body, matched, clientIp(req, options.trustProxy), authorizer);
     const handler = handlers[matched.route.name as keyof typeof handlers] as HttpHandler;
-    const result = await handler(event, lambdaContext(matched.route, event.requestContext.requestId, options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS));
+    // The invocation, and its time budget, start when the handler runs: a large batch first waits for the one before it.
+    const invoke = () => handler(event, lambdaContext(matched.route, event.requestContext.requestId, options.handlerTimeoutMs ?? HANDLER_TIMEOUT_MS));
+    const large = 'ledger' in matched.route.uses && payloadBytes(body, req.headers['content-encoding']) > LARGE_BATCH_BYTES;
+    const result = large ? await largeBatches.run(invoke) : await invoke();
+    if (result === 'timed_out') {
+      const waited = Math.round((options.largeBatchWaitMs ?? LARGE_BATCH_WAIT_MS) / 1000);
+      return fail(
+        503,
+        `Other large batches were being stored and this one did not get its turn within ${waited} s; nothing of it was stored: retry the same batch (it is safe)`,
+        {},
+        retryAfterHeader(RETRY_AFTER_SECONDS.inFlight),
+      );
+    }
     writeResult(res, result);
   };
 

@@ -46,6 +46,8 @@ export interface LocalServerOptions {
    * whose one request does a thousand DynamoDB writes raises it, so a busy machine cannot fail it on time alone.
    */
   handlerTimeoutMs?: number;
+  /** How long a large event batch may wait for the one before it (lambdas/local/large-batch-lane.ts); 19 s unless set. */
+  largeBatchWaitMs?: number;
   /** The one origin admin responses allow (CORS), for a dashboard served elsewhere; unset, none. */
   dashboardOrigin?: string;
   /** Replace parts of the wiring (fault injection in tests). */
@@ -160,6 +162,7 @@ async function startStack(
       localGateway(deps, handlers, {
         timeouts,
         handlerTimeoutMs: options.handlerTimeoutMs,
+        largeBatchWaitMs: options.largeBatchWaitMs,
         trustProxy: options.trustProxy ?? false,
         dataDir: options.dataDir,
       }),

@@ -17,6 +17,11 @@
  * 4. Its baseline, in the same run: the DynamoDB work of the same requests alone (storageAlone).
  *
  * BENCH_REQUESTS (default 500) and BENCH_CONCURRENCY (default 10, the connections issue 12's goal names) scale parts 1 and 4.
+ *
+ * BENCH_MODE=backfill runs only a backfill instead: BENCH_REQUESTS (default 16) batches of 1,000 events
+ * (the documented maximum), each naming 1,000 users, gzip, over BENCH_CONCURRENCY (default 4)
+ * connections to the local server; events/s, latency and 5xx, against its baseline in the same run: the
+ * same batches over one connection to a new server, after a warm-up run (exits 1 if any request got a 5xx).
  * The machine's load average is printed with the figures: other processes stretch every one of them,
  * so compare ratios measured in the same run.
  */
@@ -31,7 +36,7 @@ import { esbuildOptions } from '../../bin/build';
 import { LAMBDA_ENV } from '../../lambdas/lambda-env';
 import { FUNCTION_NODE_OPTIONS } from '../../lib/function';
 import { stubbedIngestHandler } from './stubbed-ingest';
-import { batch, BATCH } from './ingest/batch';
+import { batch, BATCH, MAX_BATCH } from './ingest/batch';
 import { loopback } from './ingest/loopback';
 import type { HttpEvent } from '../../lambdas/http/event';
 import { ensureTables, localTableName, startDynalite, LOCAL_AWS } from '../../lambdas/local/dynalite';
@@ -41,8 +46,9 @@ import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
 import { TABLES } from '../../lambdas/store/schema';
 
 process.env.TALLY_LOG_LEVEL ??= 'silent';
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
+const BACKFILL = process.env.BENCH_MODE === 'backfill';
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? (BACKFILL ? 16 : 500));
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? (BACKFILL ? 4 : 10));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -187,6 +193,21 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(' ');
 console.log(`load average before: ${load()} (1, 5, 15 min; 2 cores here)`);
+if (BACKFILL) {
+  console.error(`backfill: ${REQUESTS} requests × ${MAX_BATCH} events over ${CONCURRENCY} connections, then over one…`);
+  // The server runs in this process: a first run warms its code (the JIT) for both measured ones.
+  await loopback(4, 1, MAX_BATCH);
+  const run = await loopback(REQUESTS, CONCURRENCY, MAX_BATCH);
+  const one = await loopback(REQUESTS, 1, MAX_BATCH);
+  const line = (r: typeof run) =>
+    `${r.eventsPerSecond.toFixed(0)} events/s, p50 ${(r.p50 / 1000).toFixed(2)} s, p99 ${(r.p99 / 1000).toFixed(2)} s, 5xx ${r.errors5xx}, other non-204 ${r.other}, ${r.seconds.toFixed(1)} s`;
+  console.log(`backfill: ${REQUESTS} gzip batches of ${MAX_BATCH} events (1,000 users each) over ${CONCURRENCY} connections: ${line(run)}`);
+  console.log(
+    `baseline: the same batches over one connection, to a new server of the same kind: ${line(one)}; ${CONCURRENCY} connections reach ${(run.eventsPerSecond / one.eventsPerSecond).toFixed(2)}x of it`,
+  );
+  console.log(`load average after: ${load()}`);
+  process.exit(run.errors5xx > 0 ? 1 : 0);
+}
 const cpu = await handlerCpu();
 const cold = await coldLoad();
 if (process.env.BENCH_CPU_ONLY) {

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smokeOptionsFrom } from '../../bin/smoke';
 import { athenaRawEvents, localRawEvents } from '../../bin/smoke/raw-stream';
-import { runSmoke } from '../../bin/smoke/run';
+import { BURST_STEP, runSmoke, THROTTLING_DOCS } from '../../bin/smoke/run';
+import type { ApiKeyStore } from '../../lambdas/ports';
 import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
@@ -39,7 +40,7 @@ describe('smoke test', () => {
       'POST /api/events answers 200 {"success":true,"events_received":1}',
       'POST /v1/events without a valid key answers 401 {"error":"Invalid or missing API key"}',
       'POST /api/events without a valid key answers 401 {"success":false,"error":"Invalid or missing API key"}',
-      'a burst over a free key’s limit gets 429 with Retry-After',
+      BURST_STEP,
       'create and start an experiment',
       'GET /v1/experiments assigns a configured variant, the same on a second request',
       'GET /v1/experiments/configs lists the experiment',
@@ -119,12 +120,23 @@ describe('smoke test', () => {
   });
 });
 
+interface BurstAnswer {
+  status: number;
+  body: unknown;
+  headers: (n: number) => Record<string, string>;
+}
+/** API Gateway's own 500 (what it sends when Lambda refuses an invocation), with its request ID headers. */
+const LAMBDA_THROTTLED: BurstAnswer = {
+  status: 500,
+  body: { error: 'Internal server error' },
+  headers: (n) => ({ 'x-amzn-RequestId': `req-${n}`, 'x-amz-apigw-id': `gw-${n}` }),
+};
+
 /**
- * A stand-in for a deployed API whose account has too little Lambda concurrency: admin calls work,
- * /v1/events answers the burst key's first request, then API Gateway's own 500 (what it sends when
- * Lambda refuses an invocation), with API Gateway's request ID headers.
+ * A stand-in for a deployed API: admin calls work, /v1/events answers the burst key's first request,
+ * then burstAnswer (by default what an account with too little Lambda concurrency answers).
  */
-async function throttledApi(): Promise<{ url: string; server: Server }> {
+async function throttledApi(burstAnswer: BurstAnswer = LAMBDA_THROTTLED): Promise<{ url: string; server: Server }> {
   let keys = 0;
   const burstUses = new Map<string, number>();
   const server = createServer((req, res) => {
@@ -142,7 +154,7 @@ async function throttledApi(): Promise<{ url: string; server: Server }> {
         const n = (burstUses.get(auth) ?? 0) + 1;
         burstUses.set(auth, n);
         if (n === 1) return json(204, undefined);
-        return json(500, { error: 'Internal server error' }, { 'x-amzn-RequestId': `req-${n}`, 'x-amz-apigw-id': `gw-${n}` });
+        return json(burstAnswer.status, burstAnswer.body, burstAnswer.headers(n));
       }
       return json(404, { error: 'No such route' });
     });
@@ -253,5 +265,51 @@ describe('smoke test on AWS: errors/ of the raw bucket (mocked S3)', () => {
     expect(s3.commandCalls(GetObjectCommand)).toHaveLength(1);
     expect(check.redrive).toBe('npm run redrive -- --bucket tally-raw --events-stream <EventsStreamName> --identities-stream <IdentitiesStreamName>');
     s3.restore();
+  });
+});
+
+describe('smoke test when API Gateway lets the burst through (usage-plan throttling is best-effort)', () => {
+  it('passes the burst step and reports how many requests went through, none answered 429, with the documentation', async () => {
+    // The key's usage plan not applied yet: the local server looks the key up with a limit no burst reaches.
+    const lenient = (keys: ApiKeyStore): ApiKeyStore => ({
+      create: (key) => keys.create(key),
+      findByHash: async (hash) => {
+        const key = await keys.findByHash(hash);
+        return key && { ...key, rate_limit_per_minute: 1_000_000 };
+      },
+      listByProject: (projectId) => keys.listByProject(projectId),
+      revoke: (projectId, keyId) => keys.revoke(projectId, keyId),
+    });
+    const late = await startTestStack({ overrides: (deps) => ({ ...deps, keys: lenient(deps.keys) }) });
+    try {
+      const lines: string[] = [];
+      const results = await runSmoke({ baseUrl: late.url, adminToken: ADMIN_TOKEN, print: (l) => lines.push(l) });
+      const burst = results.find((r) => r.name === BURST_STEP)!;
+      expect(burst.outcome, lines.join('\n')).toBe('pass');
+      expect(burst.detail).toMatch(
+        /^201 requests over a limit of 100 per minute, none answered 429: allowed, API Gateway applies usage-plan throttling "on a best-effort basis"/,
+      );
+      expect(burst.detail).toContain(THROTTLING_DOCS);
+      expect(lines.find((l) => l.includes(`PASS  ${BURST_STEP}`))).toContain('none answered 429');
+    } finally {
+      await late.stop();
+    }
+  });
+
+  it('still fails the step on a 429 with the wrong body, and on a 5xx', async () => {
+    const wrong = await throttledApi({ status: 429, body: { message: 'Too Many Requests' }, headers: () => ({ 'Retry-After': '1' }) });
+    try {
+      const results = await runSmoke({ baseUrl: wrong.url, adminToken: 'x'.repeat(32), print: () => undefined });
+      expect(results.find((r) => r.name === BURST_STEP)).toMatchObject({ outcome: 'fail', detail: 'unexpected 429 body {"message":"Too Many Requests"}' });
+    } finally {
+      wrong.server.close();
+    }
+    const failing = await throttledApi();
+    try {
+      const results = await runSmoke({ baseUrl: failing.url, adminToken: 'x'.repeat(32), print: () => undefined });
+      expect(results.find((r) => r.name === BURST_STEP)).toMatchObject({ outcome: 'fail', detail: expect.stringContaining('unexpected 500') });
+    } finally {
+      failing.server.close();
+    }
   });
 });

@@ -42,6 +42,8 @@ export async function startTestStack(options: Partial<LocalServerOptions> = {}):
     inMemoryDynamo: true,
     adminToken: ADMIN_TOKEN,
     handlerTimeoutMs: TEST_HANDLER_TIMEOUT_MS,
+    // A large batch waits for the one before it: as long as a handler may take here.
+    largeBatchWaitMs: TEST_HANDLER_TIMEOUT_MS,
     ...options,
   });
 

@@ -27,3 +27,48 @@ export function trinoSyntaxErrors(sql: string): string[] {
   const statements = (trino.splitSQLByStatement(sql) ?? []).filter((s) => s.text.trim() !== ';');
   return statements.length === 1 ? [] : [`${statements.length} statements in one text: Athena runs exactly one per query`];
 }
+
+/** A node of the parse tree: dt-sql-parser's ANTLR contexts, read by class name and children. */
+interface ParseNode {
+  children?: ParseNode[] | null;
+  getText(): string;
+}
+
+const kind = (node: ParseNode) => node.constructor.name;
+const unquote = (name: string) => name.replace(/"((?:[^"]|"")*)"/g, (_, inner: string) => inner.replaceAll('""', '"')).toLowerCase();
+
+function add(into: Map<string, number>, from: Map<string, number>, times = 1): Map<string, number> {
+  for (const [table, n] of from) into.set(table, (into.get(table) ?? 0) + n * times);
+  return into;
+}
+
+/**
+ * How many times Trino reads each table of one query text: every reference to a named relation of a
+ * WITH clause counts the tables of its definition again, because Trino inlines the definition wherever
+ * the name is used ("the SQL for the WITH clause will be inlined anywhere the named relation is used",
+ * Trino's SELECT documentation, "WITH clause"). Table names are lower case, as written (qualified or not).
+ */
+export function tableReads(sql: string): Map<string, number> {
+  const tree = trino.parse(sql) as unknown as ParseNode;
+  const reads = (node: ParseNode, scope: Map<string, Map<string, number>>): Map<string, number> => {
+    const children = node.children ?? [];
+    if (kind(node) === 'TableRefContext') {
+      const name = unquote(node.getText());
+      return new Map(scope.get(name) ?? [[name, 1]]);
+    }
+    const withClause = children.find((c) => kind(c) === 'WithContext');
+    let inner = scope;
+    if (withClause) {
+      inner = new Map(scope);
+      for (const named of (withClause.children ?? []).filter((c) => kind(c) === 'NamedQueryContext')) {
+        const [name, ...rest] = named.children ?? [];
+        const body = rest.find((c) => kind(c) === 'QueryStatementContext' || kind(c) === 'QueryContext');
+        inner.set(unquote(name!.getText()), body ? reads(body, inner) : new Map());
+      }
+    }
+    const total = new Map<string, number>();
+    for (const child of children) if (child !== withClause) add(total, reads(child, inner));
+    return total;
+  };
+  return reads(tree, new Map());
+}

@@ -231,6 +231,52 @@ describe('dashboard deployment', () => {
   });
 });
 
+/**
+ * The log group a Lambda function writes to, named after the function (/aws/lambda/<function name>),
+ * when the template creates it: CloudFormation creates it after the function (it needs the name), so
+ * a custom resource that invokes the function in between makes Lambda create it first, and its create
+ * then fails with "already exists" (aws/aws-cdk issues 667 and 34612).
+ */
+function logGroupsCreatedAfterTheirFunction(resources: Record<string, any>): string[] {
+  return Object.entries(resources)
+    .filter(([, r]) => r.Type === 'AWS::Logs::LogGroup')
+    .flatMap(([id, r]) => {
+      const parts = r.Properties?.LogGroupName?.['Fn::Join']?.[1];
+      const fn = Array.isArray(parts) && parts[0] === '/aws/lambda/' ? parts[1]?.Ref : undefined;
+      return fn && resources[fn]?.Type === 'AWS::Lambda::Function' ? [`${id} (/aws/lambda/ of ${fn})`] : [];
+    });
+}
+
+describe('the deployments’ log group', () => {
+  it('every deployment’s function writes to a log group of its own, with a retention, that exists before the function', () => {
+    const deployments = ofType(json, 'Custom::CDKBucketDeployment');
+    expect(deployments).toHaveLength(3);
+    const functions = ofType(json, 'AWS::Lambda::Function');
+    for (const [id, d] of deployments) {
+      const fnId = d.Properties.ServiceToken['Fn::GetAtt'][0];
+      const group = json.Resources[fnId].Properties.LoggingConfig?.LogGroup?.Ref;
+      expect(group, `${id}: the function ${fnId} names no log group (Lambda would create /aws/lambda/<name> on its first run)`).toBeDefined();
+      expect(json.Resources[group].Type).toBe('AWS::Logs::LogGroup');
+      // A generated name: Lambda never creates it by itself, and a retried deploy makes a new one.
+      expect(json.Resources[group].Properties.LogGroupName, group).toBeUndefined();
+      expect(json.Resources[group].Properties.RetentionInDays, group).toBe(30);
+      const writers = functions.filter(([, f]) => f.Properties.LoggingConfig?.LogGroup?.Ref === group).map(([fid]) => fid);
+      expect(writers, `${group} is written by other functions too`).toEqual([fnId]);
+    }
+  });
+
+  it('no log group of the template is created after the function it is named after (the check finds the race)', () => {
+    expect(logGroupsCreatedAfterTheirFunction(json.Resources)).toEqual([]);
+    // CDK's own log group of the deployment function, as a deployment without logGroup gets it.
+    const fnId = ofType(json, 'Custom::CDKBucketDeployment')[0]![1].Properties.ServiceToken['Fn::GetAtt'][0];
+    const racing = {
+      ...json.Resources,
+      RacingLogGroup: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: { 'Fn::Join': ['', ['/aws/lambda/', { Ref: fnId }]] } } },
+    };
+    expect(logGroupsCreatedAfterTheirFunction(racing)).toEqual([`RacingLogGroup (/aws/lambda/ of ${fnId})`]);
+  });
+});
+
 describe('admin CORS for the dashboard origin', () => {
   const dashboardOrigin = () => ({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [idOf(s.stack.dashboard!.distribution), 'DomainName'] }]] });
 

@@ -187,6 +187,43 @@ describe('IAM statements', () => {
   });
 });
 
+describe("Athena's access to the Glue Data Catalog", () => {
+  // Athena's guide (docs/decisions/least-privilege-from-one-table.md, "Athena and the default database").
+  const catalog = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':glue:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':catalog']] };
+  const defaultDatabase = {
+    'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':glue:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':database/default']],
+  };
+  /** The Glue actions a function may call on a resource (its Allow statements naming it). */
+  const allowedOn = (statements: Statement[], resource: unknown) =>
+    new Set(
+      statements
+        .filter((st) => st.Effect === 'Allow' && asArray(st.Resource as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify(resource)))
+        .flatMap((st) => asArray(st.Action)),
+    );
+
+  it('lets every function that runs Athena queries read the default database and the catalog (glue:GetDatabase), and nothing more there', () => {
+    const runners = allFunctions().filter(({ fn }) => statementsOf(fn).some((st) => asArray(st.Action).includes('athena:StartQueryExecution')));
+    expect(runners.map((f) => f.name)).toEqual(
+      allFunctions()
+        .filter((f) => f.access.athena)
+        .map((f) => f.name),
+    );
+    expect(runners.length).toBeGreaterThan(0);
+    for (const { name, fn } of runners) {
+      const statements = statementsOf(fn);
+      expect([...allowedOn(statements, defaultDatabase)], name).toEqual(['glue:GetDatabase']);
+      expect(allowedOn(statements, catalog).has('glue:GetDatabase'), name).toBe(true);
+    }
+  });
+
+  it('gives the default database to no other function', () => {
+    for (const { name, fn, access } of allFunctions()) {
+      if (access.athena) continue;
+      expect(allowedOn(statementsOf(fn), defaultDatabase).size, name).toBe(0);
+    }
+  });
+});
+
 describe('the planning function (POST .../plan)', () => {
   it('reads the projects and experiments, queries Athena over the raw tables, and writes nothing but its query results', () => {
     const statements = statementsOf(s.stack.functions['admin-plan-compute']);

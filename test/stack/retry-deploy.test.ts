@@ -77,7 +77,12 @@ describe('a failed first deploy can be retried', () => {
  *     deletion (CDK's auto-delete custom resource) and has DeletionPolicy Delete: CloudFormation cannot
  *     delete a bucket that is not empty. The other buckets are written only at run time;
  *  4. every custom resource is of a type whose delete is known to succeed during that rollback
- *     (REVIEWED_CUSTOM_RESOURCES): a custom resource whose delete fails blocks the rollback too.
+ *     (REVIEWED_CUSTOM_RESOURCES): a custom resource whose delete fails blocks the rollback too;
+ *  5. a bucket receiving S3 server access logs (another bucket's LoggingConfiguration names it) has
+ *     DeletionPolicy Retain and a generated name: S3 delivers those logs on a best-effort basis, most
+ *     within a few hours, so one can land at any moment of the rollback, and no emptying beforehand
+ *     can be the last; the rollback leaves it, and the retry makes a new one. So rule 2 lets such a
+ *     bucket be Retain.
  */
 const REVIEWED_CUSTOM_RESOURCES: Record<string, string> = {
   'Custom::CDKBucketDeployment': 'deletes the objects it copied (retainOnDelete: false) from a bucket the same rollback deletes',
@@ -90,6 +95,12 @@ type Resource = { Type: string; DeletionPolicy?: string; Properties?: Record<str
 
 function blockersOfFirstRollback(resources: Record<string, Resource>, toldStackExists: boolean): string[] {
   const problems: string[] = [];
+  const logDestinations = new Set(
+    Object.values(resources)
+      .filter((r) => r.Type === 'AWS::S3::Bucket' && r.Properties?.LoggingConfiguration?.DestinationBucketName)
+      .map((r) => JSON.stringify(r.Properties!.LoggingConfiguration.DestinationBucketName)),
+  );
+  const receivesAccessLogs = (id: string) => logDestinations.has(JSON.stringify({ Ref: id }));
   const autoDeleted = new Set(
     Object.values(resources)
       .filter((r) => r.Type === 'Custom::S3AutoDeleteObjects')
@@ -99,7 +110,14 @@ function blockersOfFirstRollback(resources: Record<string, Resource>, toldStackE
     if (r.Type === 'AWS::DynamoDB::Table' && r.Properties?.DeletionProtectionEnabled === true && !toldStackExists) {
       problems.push(`${id}: deletion protection on a table the first create makes`);
     }
-    if (r.DeletionPolicy === 'Retain' && !/^AWS::Logs::Log(Group|Stream)$/.test(r.Type)) problems.push(`${id}: ${r.Type} with DeletionPolicy Retain`);
+    const logBucket = r.Type === 'AWS::S3::Bucket' && receivesAccessLogs(id);
+    if (r.DeletionPolicy === 'Retain' && !/^AWS::Logs::Log(Group|Stream)$/.test(r.Type) && !logBucket)
+      problems.push(`${id}: ${r.Type} with DeletionPolicy Retain`);
+    if (logBucket && (r.DeletionPolicy !== 'Retain' || r.Properties?.BucketName !== undefined)) {
+      problems.push(
+        `${id}: receives S3 server access logs, which arrive hours late, yet the rollback would delete it (DeletionPolicy ${r.DeletionPolicy ?? 'Delete'}${r.Properties?.BucketName ? `, fixed name ${JSON.stringify(r.Properties.BucketName)}` : ''})`,
+      );
+    }
     if (r.DeletionPolicy === 'Retain' && r.Type === 'AWS::Logs::LogGroup' && typeof r.Properties?.LogGroupName === 'string') {
       problems.push(`${id}: retained log group with the fixed name ${r.Properties.LogGroupName}`);
     }
@@ -155,6 +173,16 @@ describe('nothing blocks the rollback of a failed first create', () => {
     expect(blockersOfFirstRollback(withoutAutoDelete, false)).toEqual(
       deployments.map(() => expect.stringMatching(/writes .* during the create, which is not emptied/)),
     );
+    // A log bucket the rollback deletes (as before: RetainExceptOnCreate), or one kept under a fixed name.
+    const [logBucketId, logBucket] = Object.entries(resources).find(([, r]) => r.Type === 'AWS::S3::Bucket' && !r.Properties?.LoggingConfiguration)!;
+    for (const replaced of [
+      { ...logBucket, DeletionPolicy: 'RetainExceptOnCreate' },
+      { ...logBucket, Properties: { ...logBucket.Properties, BucketName: 'tally-logs' } },
+    ]) {
+      expect(blockersOfFirstRollback({ ...resources, [logBucketId]: replaced }, false)).toEqual([
+        expect.stringMatching(new RegExp(`^${logBucketId}: receives S3 server access logs, which arrive hours late`)),
+      ]);
+    }
     const withView = { ...resources, AthenaView: { Type: 'Custom::AthenaView', Properties: {} } };
     expect(blockersOfFirstRollback(withView, false)).toEqual([expect.stringMatching(/^AthenaView: custom resource Custom::AthenaView/)]);
   });

@@ -40,7 +40,7 @@ import { TREND_BREAKDOWNS, TREND_INTERVALS, TREND_MEASURES } from '../../lambdas
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import type { CountRequest } from '../../lambdas/ports';
 import { athenaRawEvents } from '../../bin/smoke/raw-stream';
-import { trinoSyntaxErrors } from '../helpers/trino-grammar';
+import { tableReads, trinoSyntaxErrors } from '../helpers/trino-grammar';
 
 /** The Glue database of the stack Tally (lib/tally-stack.ts glueDatabaseNameFor), as ATHENA_DATABASE gives it. */
 const DATABASE = 'tally';
@@ -349,5 +349,39 @@ describe('the grammar check', () => {
     const reported = problems([full, mutated]);
     expect(reported).toHaveLength(1);
     expect(reported[0]).toMatch(/^text 2 \(WITH\):\n {2}line \d+, column \d+: ':' is not valid at this position.*\n.*project_id::varchar = 'proj-main'/);
+  });
+});
+
+describe('every text reads the identities table at most once', () => {
+  const IDENTITIES = `${DATABASE}.identities`;
+  /** The funnels' texts among the insight engine's (numbered as sent: trends, then funnels, then retention). */
+  const FUNNEL_TEXTS = new Set(DEFINITIONS.funnels.map((_, i) => DEFINITIONS.trends.length + i + 1));
+  /** The funnel query's reads of the identities table, pinned so it cannot grow. */
+  const FUNNEL_READS = 32;
+
+  it('counts the reads of each text, a WITH relation counting again wherever it is used (Trino inlines it), and finds at most one', () => {
+    const reads = [...TEXTS].flatMap(([source, texts]) =>
+      texts.map((sql, i) => ({ text: `${source} text ${i + 1} (${sql.split('\n')[0]})`, n: tableReads(sql).get(IDENTITIES) ?? 0 })),
+    );
+    // Except the funnels: each step's join of the per-step events with itself runs them again (32 reads
+    // for any number of steps, the query always computes 6). Read once with windows instead, they
+    // took about 4 times as long on DuckDB locally: see docs/decisions/one-query-source.md.
+    const funnel = (r: { text: string }) =>
+      /^lambdas\/adapters\/athena-insights\.ts text (\d+) /.test(r.text) && FUNNEL_TEXTS.has(Number(/text (\d+) /.exec(r.text)![1]));
+    expect(reads.filter((r) => r.n > 1 && !funnel(r)).map((r) => `${r.text}: ${r.n} reads`)).toEqual([]);
+    expect(new Set(reads.filter(funnel).map((r) => r.n))).toEqual(new Set([FUNNEL_READS]));
+    // Every query that resolves identities was driven: the counts, the insights and the planning baseline.
+    const readers = new Set(reads.filter((r) => r.n === 1).map((r) => r.text.split(' text ')[0]));
+    expect(readers).toEqual(
+      new Set(['lambdas/adapters/athena-results-query.ts', 'lambdas/adapters/athena-insights.ts', 'lambdas/adapters/athena-planning-baseline.ts']),
+    );
+  });
+
+  it('sees a relation read twice through a WITH name, and names shadowed by a WITH', () => {
+    expect(tableReads('WITH a AS (SELECT id FROM tally.identities), b AS (SELECT x.id FROM a x JOIN a y ON x.id = y.id) SELECT * FROM b').get(IDENTITIES)).toBe(
+      2,
+    );
+    expect(tableReads('WITH a AS (SELECT id FROM tally.identities) SELECT * FROM a, a AS b, a AS c').get(IDENTITIES)).toBe(3);
+    expect(tableReads('WITH identities AS (SELECT 1 AS id) SELECT * FROM identities JOIN "tally"."identities" USING (id)').get(IDENTITIES)).toBe(1);
   });
 });

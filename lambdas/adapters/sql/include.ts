@@ -17,6 +17,7 @@ import METRIC_CAPPING_SQL from './rules/metric-capping.sql';
 import METRIC_SLOTS_SQL from './rules/metric-slots.sql';
 import METRIC_USER_SUMS_SQL from './rules/metric-user-sums.sql';
 import METRIC_VALUE_SQL from './rules/metric-value.sql';
+import POINTER_JUMP_SQL from './rules/pointer-jump.sql';
 import PROPERTY_NUMBER_SQL from './rules/property-number.sql';
 import RANGE_EVENTS_SQL from './rules/range-events.sql';
 import SUMMARY_MERGE_SQL from './rules/summary-merge.sql';
@@ -33,6 +34,7 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/metric-slots.sql': METRIC_SLOTS_SQL,
   'rules/metric-user-sums.sql': METRIC_USER_SUMS_SQL,
   'rules/metric-value.sql': METRIC_VALUE_SQL,
+  'rules/pointer-jump.sql': POINTER_JUMP_SQL,
   'rules/property-number.sql': PROPERTY_NUMBER_SQL,
   'rules/range-events.sql': RANGE_EVENTS_SQL,
   'rules/summary-merge.sql': SUMMARY_MERGE_SQL,

@@ -13,44 +13,47 @@
 --   :interval      day or week (weeks start on Monday, UTC)
 WITH
 {{> rules/canonical-ids.sql}},
--- The range's start and return events (the only scan of {{events}}), each once.
-range_events AS (
+-- The range's start and return events, each once, under the user's canonical ID, with each user's
+-- first start event: its time (fixed-width ISO text, so text order is time order) and cohort (the
+-- bucket of that event). One pass: the cohorts and the returns below are both read from it, in one
+-- grouping, because Trino runs a WITH relation again for each reader, and with it the scans of
+-- {{events}} and {{identities}}.
+user_events AS (
   SELECT
-    coalesce(c.canonical_id, e.sent_user_id) AS user_key,
-    e.name,
-    e."timestamp",
-    CASE :interval
-      WHEN 'day' THEN CAST(e.dt AS date)
-      ELSE CAST(date_trunc('week', CAST(e.dt AS date)) AS date)
-    END AS bucket
+    user_key,
+    name,
+    "timestamp",
+    bucket,
+    min(CASE WHEN name = :start_event THEN "timestamp" END) OVER (PARTITION BY user_key) AS first_at,
+    first_value(bucket) OVER (PARTITION BY user_key ORDER BY CASE WHEN name = :start_event THEN 0 ELSE 1 END, "timestamp") AS cohort
   FROM (
-    {{> rules/range-events.sql}}
-  ) e
-  LEFT JOIN canonical c ON c.id = e.sent_user_id
-),
--- Each user's first start event: its time (fixed-width ISO text, so text order is time order) and cohort.
-cohorts AS (
-  SELECT user_key, first_at, bucket AS cohort
-  FROM (
-    SELECT user_key, "timestamp" AS first_at, bucket, row_number() OVER (PARTITION BY user_key ORDER BY "timestamp") AS rn
-    FROM range_events
-    WHERE name = :start_event
-  ) firsts
-  WHERE rn = 1
-),
-returns AS (
-  SELECT DISTINCT
-    c.cohort,
-    CAST(date_diff('day', c.cohort, r.bucket) / (CASE :interval WHEN 'day' THEN 1 ELSE 7 END) AS bigint) AS period,
-    c.user_key
-  FROM cohorts c
-  JOIN range_events r ON r.user_key = c.user_key AND r.name = :return_event AND r."timestamp" >= c.first_at
+    SELECT
+      coalesce(c.canonical_id, e.sent_user_id) AS user_key,
+      e.name,
+      e."timestamp",
+      CASE :interval
+        WHEN 'day' THEN CAST(e.dt AS date)
+        ELSE CAST(date_trunc('week', CAST(e.dt AS date)) AS date)
+      END AS bucket
+    FROM (
+      {{> rules/range-events.sql}}
+    ) e
+    LEFT JOIN canonical c ON c.id = e.sent_user_id
+  ) resolved
 )
-SELECT CAST(cohort AS varchar) AS cohort, CAST(NULL AS bigint) AS period, count(*) AS users
-FROM cohorts
-GROUP BY cohort
-UNION ALL
-SELECT CAST(cohort AS varchar) AS cohort, period, count(*) AS users
-FROM returns
+-- Per cohort (period NULL): its users, the users with a start event. Per cohort and period: the users
+-- who did the return event in that period, at or after their first start. An event both a start and a
+-- return (the same event name) counts in both roles. A user counts once per row however often.
+SELECT CAST(cohort AS varchar) AS cohort, period, count(DISTINCT user_key) AS users
+FROM (
+  SELECT
+    u.cohort,
+    CASE WHEN r.role = 'cohort' THEN CAST(NULL AS bigint) ELSE CAST(date_diff('day', u.cohort, u.bucket) / (CASE :interval WHEN 'day' THEN 1 ELSE 7 END) AS bigint) END AS period,
+    u.user_key
+  FROM user_events u
+  CROSS JOIN UNNEST(ARRAY['cohort', 'return']) AS r (role)
+  WHERE u.first_at IS NOT NULL
+    AND CASE WHEN r.role = 'cohort' THEN u.name = :start_event AND u."timestamp" = u.first_at ELSE u.name = :return_event AND u."timestamp" >= u.first_at END
+) roles
 GROUP BY cohort, period
 ORDER BY cohort, period NULLS FIRST

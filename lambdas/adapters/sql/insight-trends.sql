@@ -31,19 +31,22 @@ series AS (
     json_extract_scalar(s, '$[2]') AS property_path
   FROM UNNEST(ARRAY[:series]) AS t (s)
 ),
--- The events of both periods (the only scan of {{events}}), each once.
+-- The events of both periods, each once. Read by series_events, which top_values and bucketed
+-- both read: Trino runs a WITH relation again for each reader (the identities are joined in bucketed only).
 range_events AS (
   {{> rules/range-events.sql}}
 ),
--- One row per series an event belongs to, with its period, its (shifted) day, its user and value,
--- and its raw breakdown value ('unknown' when the event has none).
+-- One row per series an event belongs to, with its period, its (shifted) day, the user ID it was sent
+-- with and its value, and its raw breakdown value ('unknown' when the event has none). Users are
+-- resolved (canonical) in bucketed, its one reader that needs them: top_values reads this too, and
+-- each reader of a WITH relation runs it again (Trino inlines it), so the identities table is read once.
 series_events AS (
   SELECT
     series_index,
     period,
     CAST(CAST(CAST(dt AS date) + (CASE WHEN period = 'previous' THEN INTERVAL :period_days DAY ELSE INTERVAL '0' DAY END) AS date) AS varchar) AS on_day,
     "timestamp",
-    user_key,
+    sent_user_id,
     {{> rules/property-number.sql}},
     breakdown_raw
   FROM (
@@ -52,7 +55,7 @@ series_events AS (
       CASE WHEN e.dt >= :from_dt THEN 'current' ELSE 'previous' END AS period,
       e.dt,
       e."timestamp",
-      coalesce(c.canonical_id, e.sent_user_id) AS user_key,
+      e.sent_user_id,
       e.properties,
       s.property_path,
       CASE
@@ -69,7 +72,6 @@ series_events AS (
       END AS breakdown_raw
     FROM range_events e
     JOIN series s ON s.series_event = e.name
-    LEFT JOIN canonical c ON c.id = e.sent_user_id
   ) joined
 ),
 -- The top 10 breakdown values by events of the range (ties by value), over all series.
@@ -94,10 +96,11 @@ bucketed AS (
     END AS bucket,
     CASE WHEN e.breakdown_raw IS NULL THEN NULL WHEN t.breakdown_rank IS NULL THEN 'other' ELSE e.breakdown_raw END AS breakdown_value,
     CASE WHEN e.breakdown_raw IS NULL THEN NULL ELSE coalesce(t.breakdown_rank, 11) END AS breakdown_rank,
-    e.user_key,
+    coalesce(c.canonical_id, e.sent_user_id) AS user_key,
     e.property_number
   FROM series_events e
   LEFT JOIN top_values t ON t.breakdown_raw = e.breakdown_raw
+  LEFT JOIN canonical c ON c.id = e.sent_user_id
 )
 -- Per bucket, and per period (bucket NULL): users are distinct over what the row covers.
 SELECT

@@ -12,6 +12,8 @@ export interface LoadOptions {
   key: string;
   requests: number;
   concurrency: number;
+  /** Events per request; BATCH unless set. */
+  batchSize?: number;
 }
 
 export interface LoadResult {
@@ -27,8 +29,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function run({ url, key, requests, concurrency }: LoadOptions): Promise<LoadResult> {
-  const bodies = Array.from({ length: requests }, (_, i) => gzipSync(batch(i)));
+async function run({ url, key, requests, concurrency, batchSize = BATCH }: LoadOptions): Promise<LoadResult> {
+  const bodies = Array.from({ length: requests }, (_, i) => gzipSync(batch(i, batchSize)));
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const { port, hostname } = new URL(url);
   const send = (body: Buffer) =>
@@ -76,7 +78,7 @@ async function run({ url, key, requests, concurrency }: LoadOptions): Promise<Lo
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { seconds, eventsPerSecond: (requests * BATCH) / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors5xx, other };
+  return { seconds, eventsPerSecond: (requests * batchSize) / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors5xx, other };
 }
 
 process.once('message', (options: LoadOptions) => {

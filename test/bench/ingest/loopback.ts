@@ -11,7 +11,7 @@ import type { LoadOptions, LoadResult } from './load-client';
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
-export async function loopback(requests: number, concurrency: number): Promise<LoadResult> {
+export async function loopback(requests: number, concurrency: number, batchSize?: number): Promise<LoadResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tally-bench-'));
   const server = await startLocalServer({ port: 0, dataDir, adminToken: ADMIN_TOKEN });
   try {
@@ -31,7 +31,7 @@ export async function loopback(requests: number, concurrency: number): Promise<L
       client.once('message', (m) => resolve(m as LoadResult));
       client.once('exit', (code) => reject(new Error(`the load client exited with code ${code} before reporting`)));
     });
-    client.send({ url: server.url, key, requests, concurrency } satisfies LoadOptions);
+    client.send({ url: server.url, key, requests, concurrency, ...(batchSize ? { batchSize } : {}) } satisfies LoadOptions);
     return await result;
   } finally {
     await server.close();

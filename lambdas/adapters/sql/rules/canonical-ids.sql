@@ -1,8 +1,9 @@
 -- Identity resolution: the CURRENT canonical ID of every linked ID (spec "Identity resolution";
 -- docs/identity-and-experiments.md). Included (`{{> rules/canonical-ids.sql}},` in a WITH list) by
 -- results-count.sql and results-count-incremental.sql, so both resolve identities the same way.
--- Defines two CTEs: links (id, canonical_id: the latest pointer of each linked ID) and canonical
--- (id, canonical_id: the root each linked ID resolves to). An ID in neither is its own root:
+-- Defines four CTEs: links (id, canonical_id: the latest pointer of each linked ID), hops2 and hops4
+-- (the pointers moved 2 and 4 hops) and canonical (id, canonical_id: the root each linked ID resolves
+-- to). An including query may name canonical once only: each use reads {{identities}} again. An ID in neither is its own root:
 -- `coalesce(c.canonical_id, <the ID as sent>)` after a LEFT JOIN canonical c.
 -- Needs :project_id, :identities_from_dt (see results-count.sql on partition pruning) and
 -- {{identities}}.
@@ -27,26 +28,29 @@ links AS (
   ) latest
   WHERE rn = 1 AND id <> canonical_id
 ),
--- Follow the pointers to the root with a fixed number of self-joins, 8 hops. Not WITH RECURSIVE:
--- Athena caps recursion at depth 10 with no way to raise it and fails the query beyond, and both
--- engines evaluate it as repeated joins anyway. Chains are short in practice: edges point to an
--- earlier-seen ID (no cycles), a merge writes a record for every member it re-points straight at the
--- new root, and reading a longer chain in the table shortens it and records that too
+-- Follow the pointers to the root, at most 8 hops, by pointer jumping: three rounds, each moving every
+-- linked ID's pointer to where its target points (when the target has a pointer), so the pointers
+-- cover 2, then 4, then 8 hops: the ID at min(8, chain length) hops, as 8 self-joins of links would
+-- find. Not joins: Trino inlines a WITH relation wherever it is used ("the SQL for the WITH clause will
+-- be inlined anywhere the named relation is used", Trino's SELECT documentation), so 8 joins of links
+-- read and bill {{identities}} 8 times; each round here reads the one before it once, and
+-- {{identities}} is read once (test/unit/athena-sql-grammar.test.ts counts it). A round is
+-- rules/pointer-jump.sql, over `previous`: the round before it.
+-- Not WITH RECURSIVE: Athena caps recursion at depth 10 with no way to raise it and fails the query
+-- beyond, and both engines evaluate it as repeated joins anyway. Chains are short in practice: edges
+-- point to an earlier-seen ID (no cycles), a merge writes a record for every member it re-points
+-- straight at the new root, and reading a longer chain in the table shortens it and records that too
 -- (lambdas/store/identity-store.ts), so a chain grows by one hop only when a group's root is itself
 -- merged later and the member's re-point was missed; 8 hops means 8 such merges in a row.
+hops2 AS (
+  WITH previous AS (SELECT id, canonical_id FROM links)
+  {{> rules/pointer-jump.sql}}
+),
+hops4 AS (
+  WITH previous AS (SELECT id, canonical_id FROM hops2)
+  {{> rules/pointer-jump.sql}}
+),
 canonical AS (
-  SELECT
-    h1.id,
-    coalesce(
-      h8.canonical_id, h7.canonical_id, h6.canonical_id, h5.canonical_id,
-      h4.canonical_id, h3.canonical_id, h2.canonical_id, h1.canonical_id
-    ) AS canonical_id
-  FROM links h1
-  LEFT JOIN links h2 ON h2.id = h1.canonical_id
-  LEFT JOIN links h3 ON h3.id = h2.canonical_id
-  LEFT JOIN links h4 ON h4.id = h3.canonical_id
-  LEFT JOIN links h5 ON h5.id = h4.canonical_id
-  LEFT JOIN links h6 ON h6.id = h5.canonical_id
-  LEFT JOIN links h7 ON h7.id = h6.canonical_id
-  LEFT JOIN links h8 ON h8.id = h7.canonical_id
+  WITH previous AS (SELECT id, canonical_id FROM hops4)
+  {{> rules/pointer-jump.sql}}
 )
