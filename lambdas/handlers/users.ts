@@ -17,9 +17,9 @@ export const MAX_USERS_LISTED = 200;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const UsersListQuery = z.object({
+  // Taken literally, spaces included (docs/api.md): a search for " smith" finds "Anna Smith" only.
   search: z
     .string()
-    .trim()
     .min(1, 'search must not be empty')
     .max(1024, 'search must be at most 1024 characters')
     .refine((s) => !s.includes('\u0000'), 'search must not contain NUL characters')
