@@ -6,7 +6,16 @@ import { DEFAULT_VARIANTS, snakeCase, transitionRefusal, type Experiment, type T
 import { mapLimit } from '../domain/concurrency';
 import { EXPERIMENT_LIMITS } from '../domain/experiment-fields';
 import type { ExperimentMetric } from '../domain/experiment-metric';
-import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL, GUARDRAIL_DIRECTIONS, METRIC_LIMITS, METRIC_ROLES, metricsProblem, CAP_BOUNDS, CAP_TEXT } from '../domain/experiment-metric-fields';
+import {
+  DEFAULT_CORRECTION,
+  DEFAULT_SEQUENTIAL,
+  GUARDRAIL_DIRECTIONS,
+  METRIC_LIMITS,
+  METRIC_ROLES,
+  metricsProblem,
+  CAP_BOUNDS,
+  CAP_TEXT,
+} from '../domain/experiment-metric-fields';
 import { METRIC_KINDS } from '../domain/metric-moments';
 import { CORRECTIONS } from '../domain/p-value-correction';
 import { weightsProblem } from '../domain/variant-weights';

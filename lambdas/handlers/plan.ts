@@ -209,7 +209,11 @@ export function createPlanHandler(deps: PlanDeps) {
     // rare conversion): say what was measured and what to send instead.
     const problem = baselineProblem(metric, request.mde);
     if (problem) {
-      if (metricOverride === undefined) throw new ApiError(422, `Cannot plan from the project's events: ${problem}. Send the baseline yourself (baseline.rate, or baseline.mean and baseline.variance), or a larger mde.`);
+      if (metricOverride === undefined)
+        throw new ApiError(
+          422,
+          `Cannot plan from the project's events: ${problem}. Send the baseline yourself (baseline.rate, or baseline.mean and baseline.variance), or a larger mde.`,
+        );
       throw new ApiError(400, `baseline: ${problem}`);
     }
     const usersPerDay = override.users_per_day ?? (fromEvents ? fromEvents.users_per_day : undefined);

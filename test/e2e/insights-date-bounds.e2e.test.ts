@@ -58,7 +58,7 @@ describe('insight date bounds', () => {
     expect(res.body.error).toBe('date_from: date_from must be a real UTC day, YYYY-MM-DD');
   });
 
-  it("trends: a previous period before 1970-01-01 is refused on date_from, saying how to fix it; without compare it answers", async () => {
+  it('trends: a previous period before 1970-01-01 is refused on date_from, saying how to fix it; without compare it answers', async () => {
     const res = await run('trends', { ...TRENDS, date_from: '1970-01-05', date_to: '1970-01-14' });
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.error).toBe(
@@ -95,7 +95,15 @@ describe('a saved insight holding a day outside the bounds (saved before them)',
     const id = randomUUID();
     // As an older version stored it: straight into the store, past today's checks.
     await stack.deps.savedInsights.create(
-      { id, project_id: project, name: 'Far future', kind: 'trends', definition, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' },
+      {
+        id,
+        project_id: project,
+        name: 'Far future',
+        kind: 'trends',
+        definition,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      },
       200,
     );
     const listed = await stack.admin('GET', `/admin/v1/projects/${project}/saved-insights`);

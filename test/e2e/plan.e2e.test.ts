@@ -169,10 +169,22 @@ describe('bad input', () => {
     [{ metric: { event: 'purchase' }, mde: 0.1, power: 1e-10 }, /^power: power must be from 0.5 to 0.999/],
     [{ metric: { event: 'purchase' }, mde: 1e-300 }, /^mde: mde must be from 0.001 to 10/],
     [{ metric: { event: 'purchase' }, mde: 11 }, /^mde: mde must be from 0.001 to 10/],
-    [{ metric: { event: 'purchase' }, mde: 0.1, baseline: { rate: 1e-150, users_per_day: 100 } }, /^baseline.rate: baseline.rate must be from 0.000001 to 0.999999/],
-    [{ metric: { event: 'purchase' }, mde: 0.1, baseline: { rate: 0.1, users_per_day: 1e-300 } }, /^baseline.users_per_day: baseline.users_per_day must be from 0.01 to 10000000000/],
-    [{ metric: { event: 'purchase', kind: 'count' }, mde: 0.1, baseline: { mean: 1e-300, variance: 1 } }, /^baseline.mean: baseline.mean must be a number whose magnitude is from 0.000001 to 1000000000000/],
-    [{ metric: { event: 'purchase', kind: 'count' }, mde: 0.1, baseline: { mean: 2, variance: 1e300 } }, /^baseline.variance: baseline.variance must be from 1e-12 to 1e\+24/],
+    [
+      { metric: { event: 'purchase' }, mde: 0.1, baseline: { rate: 1e-150, users_per_day: 100 } },
+      /^baseline.rate: baseline.rate must be from 0.000001 to 0.999999/,
+    ],
+    [
+      { metric: { event: 'purchase' }, mde: 0.1, baseline: { rate: 0.1, users_per_day: 1e-300 } },
+      /^baseline.users_per_day: baseline.users_per_day must be from 0.01 to 10000000000/,
+    ],
+    [
+      { metric: { event: 'purchase', kind: 'count' }, mde: 0.1, baseline: { mean: 1e-300, variance: 1 } },
+      /^baseline.mean: baseline.mean must be a number whose magnitude is from 0.000001 to 1000000000000/,
+    ],
+    [
+      { metric: { event: 'purchase', kind: 'count' }, mde: 0.1, baseline: { mean: 2, variance: 1e300 } },
+      /^baseline.variance: baseline.variance must be from 1e-12 to 1e\+24/,
+    ],
     [{ metric: { event: 'purchase' }, mde: 1, baseline: { rate: 0.5 } }, /^mde: a conversion rate of 0.5 cannot rise by 1 \(it would reach 1, above 1\)/],
     [{ metric: { event: 'purchase' }, mde: 0.1, baseline: { mean: 1, variance: 1 } }, /conversion baseline is baseline.rate/],
     [{ metric: { event: 'purchase' }, mde: 0.1, lookback_days: 365 }, /lookback_days must be at most 90/],
@@ -195,7 +207,9 @@ describe('bad input', () => {
     expect(sent.status, sent.text).toBe(204);
     const res = await plan({ metric: { event: 'purchase', kind: 'sum', property: 'amount' }, mde: 0.1 }, huge);
     expect(res.status, JSON.stringify(res.body)).toBe(422);
-    expect(res.body.error).toMatch(/^Cannot plan from the project's events: the mean per user is 500000000000000, but its magnitude must be from 0.000001 to 1000000000000\. Send the baseline yourself/);
+    expect(res.body.error).toMatch(
+      /^Cannot plan from the project's events: the mean per user is 500000000000000, but its magnitude must be from 0.000001 to 1000000000000\. Send the baseline yourself/,
+    );
   });
 
   it('an unknown experiment or project answers 404', async () => {

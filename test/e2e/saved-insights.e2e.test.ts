@@ -126,10 +126,7 @@ describe('a change racing a delete', () => {
   it('does not bring the deleted insight back', async () => {
     const created = await stack.admin('POST', base(), { name: 'Short-lived', kind: 'trends', definition: DEFINITION });
     const id = created.body.id as string;
-    const [deleted, changed] = await Promise.all([
-      stack.admin('DELETE', `${base()}/${id}`),
-      stack.admin('PATCH', `${base()}/${id}`, { name: 'Renamed' }),
-    ]);
+    const [deleted, changed] = await Promise.all([stack.admin('DELETE', `${base()}/${id}`), stack.admin('PATCH', `${base()}/${id}`, { name: 'Renamed' })]);
     expect(deleted.status).toBe(204);
     expect([200, 404]).toContain(changed.status);
     expect((await stack.admin('GET', `${base()}/${id}`)).status).toBe(404);

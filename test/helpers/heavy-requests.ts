@@ -108,7 +108,11 @@ export function heavyRequests(projectId: string, now: number): HeavyRequest[] {
       path: insight('retention'),
       body: { start_event: 'view', return_event: 'purchase', interval: 'day', date_from: from(MAX_DAILY_DAYS), date_to: to },
     },
-    { label: 'retention: by week over 366 days', path: insight('retention'), body: { start_event: 'view', return_event: 'view', interval: 'week', date_from: from(366), date_to: to } },
+    {
+      label: 'retention: by week over 366 days',
+      path: insight('retention'),
+      body: { start_event: 'view', return_event: 'view', interval: 'week', date_from: from(366), date_to: to },
+    },
     {
       label: 'plan: the rarest rate, the smallest change, the most power, the smallest alpha, 26 variants',
       path: plan,

@@ -130,7 +130,9 @@ describe('AthenaRecentUsers', () => {
     // Case folded by the explicit table (case-fold.ts), on the IDs and on the search text alike.
     expect(sent[0]).toContain(`strpos(${caseFold("coalesce(user_id, '')")}, ${caseFold("'it''s'")}) > 0`);
     // Email and name as an $identify sent them, in Trino's json_extract_scalar.
-    expect(sent[0]).toContain(`name = '$identify' AND (strpos(${caseFold("coalesce(json_extract_scalar(properties, '$.email'), '')")}, ${caseFold("'it''s'")}) > 0`);
+    expect(sent[0]).toContain(
+      `name = '$identify' AND (strpos(${caseFold("coalesce(json_extract_scalar(properties, '$.email'), '')")}, ${caseFold("'it''s'")}) > 0`,
+    );
     expect(sent[0]).not.toContain('lower(');
     expect(sent[0]).toContain('LIMIT 5');
   });

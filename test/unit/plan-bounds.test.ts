@@ -25,7 +25,8 @@ const designs: Array<Pick<PlanningInput, 'variants' | 'weights'>> = [
 ];
 
 /** The fewest users that give every variant one: 2 for 50/50, 100 for 1/99. */
-const least = (d: Pick<PlanningInput, 'variants' | 'weights'>) => (d.weights ? Math.ceil(d.weights.reduce((a, b) => a + b, 0) / Math.min(...d.weights)) : d.variants!);
+const least = (d: Pick<PlanningInput, 'variants' | 'weights'>) =>
+  d.weights ? Math.ceil(d.weights.reduce((a, b) => a + b, 0) / Math.min(...d.weights)) : d.variants!;
 
 describe('the planner within its bounds', () => {
   it('answers every corner with the smallest whole number of users that has the power, or null', () => {
@@ -53,7 +54,10 @@ describe('the planner within its bounds', () => {
                   expect(plan.users_total, at).toBeGreaterThanOrEqual(least(design));
                   expect(plannedPower(input, plan.users_total), at).toBeGreaterThanOrEqual(power);
                   if (plan.users_total > least(design)) expect(plannedPower(input, plan.users_total - 1), at).toBeLessThan(power);
-                  expect(plan.users_per_variant.every((n) => Number.isSafeInteger(n) && n >= 1), at).toBe(true);
+                  expect(
+                    plan.users_per_variant.every((n) => Number.isSafeInteger(n) && n >= 1),
+                    at,
+                  ).toBe(true);
                   expect(Number.isSafeInteger(plan.days) && plan.days! >= 1, at).toBe(true);
                 }
     // Both kinds of answer occur: the corners are not all trivially one or the other.
@@ -61,7 +65,7 @@ describe('the planner within its bounds', () => {
     expect(nulls).toBeGreaterThan(100);
   });
 
-  it('the issue\'s cases: a rate of 1e-150 would have given 2 users; within the bounds the smallest rate needs millions', () => {
+  it("the issue's cases: a rate of 1e-150 would have given 2 users; within the bounds the smallest rate needs millions", () => {
     const rare = sampleSize({ metric: { kind: 'conversion', baseline_rate: B.rate.min }, mde: 1, users_per_day: 1000 })!;
     expect(rare.users_total).toBeGreaterThan(1e6);
     expect(rare.days).toBe(Math.ceil(rare.users_total / 1000));
