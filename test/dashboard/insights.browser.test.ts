@@ -131,6 +131,37 @@ describeBrowser('dashboard: trends (issue 25)', () => {
     expect(problemsApartFrom(env.dash.problems, 400)).toEqual([]);
   });
 
+  it('a shared link or saved insight holding a day outside the bounds says what is wrong, beside the date and on the Insights page', async () => {
+    const { page } = env.dash;
+    const definition = { series: [{ event: 'signup', measure: 'events' }], interval: 'day', date_from: '9999-12-01', date_to: '9999-12-31', compare: true };
+    // A link as anyone can write it: the page runs it and shows the API's refusal beside each date.
+    await env.dash.go(`/projects/${env.project}/insights/trends?${new URLSearchParams({ d: JSON.stringify(definition) })}`);
+    await page.waitForSelector('#trend-from-error');
+    expect(await text(page, '#trend-from-error')).toBe('Date from must be from 1970-01-01 to 2999-12-31');
+    expect(await text(page, '#trend-to-error')).toBe('Date to must be from 1970-01-01 to 2999-12-31');
+    // A saved insight from before the bounds: listed with what is wrong and what to do.
+    const id = '00000000-0000-4000-8000-00000000b0d5';
+    await env.stack.deps.savedInsights.create(
+      {
+        id,
+        project_id: env.project,
+        name: 'Far future',
+        kind: 'trends',
+        definition,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      },
+      200,
+    );
+    await env.dash.go(`/projects/${env.project}/insights`);
+    await page.waitForSelector('.saved-insights .error');
+    expect(await text(page, '.saved-insights .error')).toBe(
+      'This insight no longer runs as saved: definition.date_from: date_from must be from 1970-01-01 to 2999-12-31; definition.date_to: date_to must be from 1970-01-01 to 2999-12-31. Open it, correct the field and save it again, or delete it.',
+    );
+    expect(problemsApartFrom(env.dash.problems, 400)).toEqual([]);
+    expect((await env.stack.admin('DELETE', `/admin/v1/projects/${env.project}/saved-insights/${id}`)).status).toBe(204);
+  });
+
   it('suggests the event names seen recently in the trends, retention and funnel event fields', async () => {
     const { page } = env.dash;
     for (const [route, input] of [
