@@ -154,6 +154,13 @@ describe('recent users', () => {
     const bad = await stack.admin('GET', `/admin/v1/projects/${project}/users?cursor=not-a-cursor`);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('cursor is not one this listing gave');
+    // A cursor whose time is no instant (made up, or edited): refused the same way, not compared as text.
+    for (const lastSeen of ['9999-99-99T99:99:99.999Z', 'yesterday', '2026-04-01T08:03:00Z']) {
+      const forged = Buffer.from(JSON.stringify([lastSeen, 'anon-2'])).toString('base64url');
+      const res = await stack.admin('GET', `/admin/v1/projects/${project}/users?cursor=${forged}`);
+      expect(res.status, lastSeen).toBe(400);
+      expect(res.body.error).toContain('cursor is not one this listing gave');
+    }
   });
 
   it('refuses a bad limit or an empty search by name, an unknown project with 404, and no token with 401', async () => {
