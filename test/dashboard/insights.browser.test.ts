@@ -13,6 +13,7 @@ import { afterAll, expect, it } from 'vitest';
 import { AthenaInsightEngine } from '../../lambdas/adapters/athena-insights';
 import { describeBrowser } from '../helpers/browser';
 import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
+import { FAR_FUTURE_TRENDS, storeOldSavedInsight } from '../helpers/saved-insight';
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => (el as any).innerText as string);
 const HTML_VALUE = '<img src=x onerror="document.title=1">';
@@ -133,7 +134,7 @@ describeBrowser('dashboard: trends (issue 25)', () => {
 
   it('a shared link or saved insight holding a day outside the bounds says what is wrong, beside the date and on the Insights page', async () => {
     const { page } = env.dash;
-    const definition = { series: [{ event: 'signup', measure: 'events' }], interval: 'day', date_from: '9999-12-01', date_to: '9999-12-31', compare: true };
+    const definition = FAR_FUTURE_TRENDS;
     // A link as anyone can write it: the page runs it and shows the API's refusal beside each date.
     await env.dash.go(`/projects/${env.project}/insights/trends?${new URLSearchParams({ d: JSON.stringify(definition) })}`);
     await page.waitForSelector('#trend-from-error');
@@ -141,18 +142,7 @@ describeBrowser('dashboard: trends (issue 25)', () => {
     expect(await text(page, '#trend-to-error')).toBe('Date to must be from 1970-01-01 to 2999-12-31');
     // A saved insight from before the bounds: listed with what is wrong and what to do.
     const id = '00000000-0000-4000-8000-00000000b0d5';
-    await env.stack.deps.savedInsights.create(
-      {
-        id,
-        project_id: env.project,
-        name: 'Far future',
-        kind: 'trends',
-        definition,
-        created_at: '2026-01-01T00:00:00.000Z',
-        updated_at: '2026-01-01T00:00:00.000Z',
-      },
-      200,
-    );
+    await storeOldSavedInsight(env.stack, env.project, id, definition);
     await env.dash.go(`/projects/${env.project}/insights`);
     await page.waitForSelector('.saved-insights .error');
     expect(await text(page, '.saved-insights .error')).toBe(

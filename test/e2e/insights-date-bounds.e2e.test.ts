@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../helpers/local';
+import { FAR_FUTURE_TRENDS, storeOldSavedInsight } from '../helpers/saved-insight';
 
 const NOW = Date.parse('2026-04-15T12:00:00.000Z');
 
@@ -91,21 +92,9 @@ describe('insight date bounds', () => {
 
 describe('a saved insight holding a day outside the bounds (saved before them)', () => {
   it('is listed and read with what is wrong, its run is refused, and the server goes on', async () => {
-    const definition = { series: [{ event: 'view', measure: 'events' }], interval: 'day', compare: true, date_from: '9999-12-01', date_to: '9999-12-31' };
+    const definition = FAR_FUTURE_TRENDS;
     const id = randomUUID();
-    // As an older version stored it: straight into the store, past today's checks.
-    await stack.deps.savedInsights.create(
-      {
-        id,
-        project_id: project,
-        name: 'Far future',
-        kind: 'trends',
-        definition,
-        created_at: '2026-01-01T00:00:00.000Z',
-        updated_at: '2026-01-01T00:00:00.000Z',
-      },
-      200,
-    );
+    await storeOldSavedInsight(stack, project, id, definition);
     const listed = await stack.admin('GET', `/admin/v1/projects/${project}/saved-insights`);
     expect(listed.status).toBe(200);
     const saved = listed.body.saved_insights.find((s: { id: string }) => s.id === id);
