@@ -15,7 +15,7 @@ import { UsageError, usageExitCode } from './usage';
 const LOCAL_URL = 'http://127.0.0.1:3000';
 const USAGE = `Usage: npm run demo -- [<ApiUrl>] [--users <n>] [--days <n>] [--experiment-users <n>] [--seed <n>]
                       [--project <name>] [--dashboard <DashboardUrl>] [--data-dir <dir>]
-  <ApiUrl>: default ${LOCAL_URL} (npm start).
+  <ApiUrl>: default ${LOCAL_URL} (npm start); a local server on another port (http://127.0.0.1:<port>) serves its own dashboard.
   Admin token: TALLY_ADMIN_TOKEN, else <data dir>/admin-token (npm start's; --data-dir, else TALLY_DATA_DIR, else ./.tally).`;
 
 const count = (name: string, value: string | undefined, fallback: number, max: number): number => {
@@ -25,6 +25,19 @@ const count = (name: string, value: string | undefined, fallback: number, max: n
     throw new UsageError(`--${name} must be a whole number from 1 to ${max.toLocaleString('en-US')}, got ${JSON.stringify(value)}.`);
   return n;
 };
+
+/**
+ * Whether the URL is a local server's (npm start on this machine, on any port: TALLY_PORT), which
+ * serves the dashboard itself: http on a loopback address.
+ */
+export function isLocalServer(url: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(url);
+    return protocol === 'http:' && (hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname));
+  } catch {
+    return false;
+  }
+}
 
 export async function demoOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): Promise<DemoOptions> {
   const { values, positionals } = parseArgs({
@@ -56,8 +69,9 @@ export async function demoOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): P
       },
     );
   }
-  const local = baseUrl.replace(/\/$/, '') === LOCAL_URL;
-  if (!values.dashboard && !local) throw new UsageError('For a deployed stack, pass --dashboard <DashboardUrl> (the stack output) for the links to print.');
+  if (!values.dashboard && !isLocalServer(baseUrl)) {
+    throw new UsageError('For a deployed stack, pass --dashboard <DashboardUrl> (the stack output) for the links to print.');
+  }
   return {
     baseUrl,
     adminToken: adminToken!,

@@ -354,6 +354,10 @@ const SavedInsight = z.object({
   definition: z.unknown().describe("The kind's definition, as its POST .../insights/<kind> takes it"),
   created_at: z.string(),
   updated_at: z.string(),
+  problem: z
+    .string()
+    .nullable()
+    .describe('Why the definition cannot run under the current rules (e.g. a date outside the date bounds), as a 400 would say it; null when it runs'),
 });
 
 const insightResponses = (result: z.ZodType) => ({

@@ -8,7 +8,8 @@
  * files a day older than the queries' TTL are deleted at the first start of a process, as the results
  * bucket's lifecycle rule deletes Athena's (no query can name them any more).
  */
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { arrivalWatermark, INSIGHT_QUERY_TTL_DAYS } from '../domain/insights/query-id';
 import type { InsightKindName } from '../domain/insights/kinds';
@@ -65,7 +66,12 @@ export class DuckDbInsightEngine implements InsightEngine {
     await mkdir(this.resultsDir, { recursive: true });
     // Counts come back as bigint: written as numbers (every count here is far below 2^53).
     const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
-    await writeFile(join(this.resultsDir, `${token}.json`), text);
+    // Written aside, then renamed into place (atomic): a request that started the same query at the
+    // same moment writes the same file, and a reader must never see it half written.
+    const file = join(this.resultsDir, `${token}.json`);
+    const aside = `${file}.${randomUUID()}.tmp`;
+    await writeFile(aside, text);
+    await rename(aside, file);
     return { executionId: token, state: 'succeeded', bytesScanned: null };
   }
 
@@ -91,7 +97,8 @@ export class DuckDbInsightEngine implements InsightEngine {
   private async deleteExpiredResults(nowMs: number): Promise<void> {
     const names = await readdir(this.resultsDir).catch(() => [] as string[]);
     for (const name of names) {
-      if (!EXECUTION_ID.test(name.replace(/\.json$/, ''))) continue;
+      // A result file, or one left aside by a process that stopped before renaming it.
+      if (!EXECUTION_ID.test(name.replace(/\.json(\.[0-9a-f-]{36}\.tmp)?$/, ''))) continue;
       const path = join(this.resultsDir, name);
       const file = await stat(path).catch(() => undefined); // deleted meanwhile by another process
       if (file && nowMs - file.mtimeMs > RESULT_FILE_MAX_AGE_MS) await rm(path, { force: true });

@@ -2,9 +2,11 @@
  * The in-process DuckDB of a local adapter, Athena's stand-in (docs/architecture.md): each use gets a
  * connection of its own (temp views and macros are per connection, so concurrent uses on one instance
  * do not interfere) with the Trino-compat macros and the given views over the raw NDJSON files, and
- * closes it afterwards. The instance starts at the first use and lives until close().
+ * closes it afterwards. The instance starts at the first use and lives until close(). Its calls go
+ * through the process's DuckDB gate (duckdb-gate.ts).
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { gatedConnection } from './duckdb-gate';
 import { TRINO_COMPAT_MACROS, viewSql, type DuckType } from './duckdb-results-query';
 
 /** A temp view over raw files (viewSql): its name, the files, their columns. */
@@ -22,7 +24,7 @@ export class LocalDuckDb {
 
   async use<T>(views: LocalView[], work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     this.instance ??= DuckDBInstance.create(':memory:', this.config);
-    const connection = await (await this.instance).connect();
+    const connection = await gatedConnection(await this.instance);
     try {
       for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
       for (const view of views) await connection.run(viewSql(view.name, view.files, view.columns));

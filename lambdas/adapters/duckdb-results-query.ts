@@ -25,6 +25,7 @@ import { ARRIVAL_PARTITION } from '../contract/arrival-partition';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS } from '../domain/results-watermark';
 import type { Computation, CountRequest, CountResult, IncrementalCountRequest, IncrementalCountResult, ResultsQuery } from '../ports';
 import { countIncrementalDuckDb, StateCannotServe } from './duckdb-results-state';
+import { gatedConnection } from './duckdb-gate';
 import { quoteLiteral, renderResultsCount, resultsCountParams, toCountResult } from './sql/render';
 
 export type DuckType = 'VARCHAR' | 'JSON';
@@ -109,7 +110,7 @@ export class DuckDbResultsQuery implements ResultsQuery {
       partitionFiles(join(this.dataDir, 'identities'), request.projectId),
     ]);
 
-    const connection = await (await this.db()).connect();
+    const connection = await gatedConnection(await this.db());
     try {
       for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
       await connection.run(viewSql(LOCAL_TABLES.events, eventFiles, EVENT_COLUMNS));
@@ -130,7 +131,7 @@ export class DuckDbResultsQuery implements ResultsQuery {
    */
   async countIncremental(request: IncrementalCountRequest): Promise<IncrementalCountResult> {
     const [identityFiles] = await Promise.all([partitionFiles(join(this.dataDir, 'identities'), request.projectId)]);
-    const connection = await (await this.db()).connect();
+    const connection = await gatedConnection(await this.db());
     try {
       for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
       await connection.run(viewSql(LOCAL_TABLES.identities, identityFiles, IDENTITY_COLUMNS));

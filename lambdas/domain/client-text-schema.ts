@@ -4,7 +4,7 @@
  * that domain/event.ts, which the ingestion functions bundle, never pulls in zod.
  */
 import type * as z from 'zod';
-import { freeTextProblem, textProblem } from './client-text';
+import { filterValueProblem, freeTextProblem, textProblem } from './client-text';
 
 const refineWith =
   (problem: (label: string, value: string) => string | undefined) =>
@@ -16,5 +16,7 @@ const refineWith =
 
 /** IDs, names and keys: well-formed Unicode without U+0000. */
 export const textRule = refineWith(textProblem);
+/** A value a query compares property values with: well-formed Unicode without U+0000, with its own message. */
+export const filterValueRule = refineWith(filterValueProblem);
 /** Free text (descriptions): well-formed Unicode. */
 export const freeTextRule = refineWith(freeTextProblem);

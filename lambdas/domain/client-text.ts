@@ -48,6 +48,19 @@ export function textProblem(label: string, value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a string cannot be a value a query compares property values with (a funnel step's filter), or
+ * undefined when it can: well-formed (rule 1), and without NUL, which events may hold in a property
+ * value but the query's SQL text cannot carry.
+ */
+export function filterValueProblem(label: string, value: string): string | undefined {
+  if (!isWellFormed(value)) return `${label} ${NOT_WELL_FORMED}`;
+  if (value.includes('\u0000')) {
+    return `${label} contains U+0000 (NUL): a filter value is written into the query, which cannot carry it; filter on the value without it`;
+  }
+  return undefined;
+}
+
 /** Why a string cannot be stored as free text, such as a property value (rule 1), or undefined when it can. */
 export function freeTextProblem(label: string, value: string): string | undefined {
   return isWellFormed(value) ? undefined : `${label} ${NOT_WELL_FORMED}`;

@@ -11,7 +11,7 @@
  *   without a double quote or backslash (PROPERTY_PATH_UNSAFE: the results SQL names it in a JSON
  *   path that Athena and DuckDB must read alike, lambdas/adapters/sql/render.ts);
  * - `direction` is a guardrail's bad direction: required for `guardrail`, refused otherwise.
- * Per field (the schema's): name like an experiment's, event like the goal event, cap in (0, 1).
+ * Per field (the schema's): name like an experiment's, event like the goal event, cap within CAP_BOUNDS.
  */
 import { EXPERIMENT_LIMITS } from './experiment-fields';
 import { MAX_EXPERIMENT_METRICS, type ExperimentMetric, type ExperimentMetricRole } from './experiment-metric';
@@ -31,6 +31,17 @@ export const METRIC_LIMITS = {
 } as const;
 
 export { DEFAULT_SEQUENTIAL };
+
+/**
+ * A metric's cap, the percentile of users' values above which they are capped: from the median to
+ * 1 in 10,000 (docs/api.md "Bounds"). Below the median a cap replaces most users' values with one
+ * threshold, which measures nothing; above 0.9999 it caps no one in any experiment smaller than
+ * 10,000 users; and tiny numbers like 1e-200 are no percentile a person means (DynamoDB cannot even
+ * store them).
+ */
+export const CAP_BOUNDS = { min: 0.5, max: 0.9999 } as const;
+export const CAP_TEXT = `from ${CAP_BOUNDS.min} to ${CAP_BOUNDS.max} (a percentile such as 0.99)`;
+export const isSensibleCap = (cap: number): boolean => Number.isFinite(cap) && cap >= CAP_BOUNDS.min && cap <= CAP_BOUNDS.max;
 
 /** Characters a summed property may not have: no JSON path both results engines read names them alike. */
 export const PROPERTY_PATH_UNSAFE = /["\\\u0000-\u001f]/;
@@ -147,7 +158,7 @@ export function metricDraftProblems(goalEvent: string, drafts: readonly MetricDr
     }
     if (d.cap.trim() !== '') {
       const cap = Number(d.cap.trim());
-      if (!(cap > 0 && cap < 1)) p.cap = 'The cap is a percentile between 0 and 1, for example 0.99; leave it empty for none.';
+      if (!isSensibleCap(cap)) p.cap = `The cap is a percentile from ${CAP_BOUNDS.min} to ${CAP_BOUNDS.max}, for example 0.99; leave it empty for none.`;
     }
     if (Object.keys(p).length) out[i] = p;
   });

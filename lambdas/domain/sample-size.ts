@@ -78,15 +78,17 @@ export function sampleSize(input: PlanningInput): SampleSizePlan | null {
   if (!(target > p.alpha && target < 1)) throw new RangeError(`power must be between alpha (${p.alpha}) and 1, got ${target}`);
   const perDay = input.users_per_day;
   if (perDay !== undefined && !(perDay > 0)) throw new RangeError(`users_per_day must be positive, got ${perDay}`);
-  let hi = p.shares.length;
-  while (powerAt(p, hi) < target) {
+  // The fewest users that give every variant at least one: the search never answers fewer.
+  const least = Math.max(p.shares.length, Math.ceil(1 / Math.min(...p.shares) - 1e-9));
+  let hi = least;
+  while (checked(powerAt(p, hi)) < target) {
     hi *= 2;
     if (hi > MAX_PLANNED_USERS) return null;
   }
-  let lo = Math.floor(hi / 2);
+  let lo = Math.max(Math.floor(hi / 2), least - 1);
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    if (powerAt(p, mid) >= target) hi = mid;
+    if (checked(powerAt(p, mid)) >= target) hi = mid;
     else lo = mid;
   }
   return {
@@ -96,6 +98,12 @@ export function sampleSize(input: PlanningInput): SampleSizePlan | null {
   };
 }
 
+/** A power the search can compare: a NaN would end it at its first step with a meaningless plan. */
+function checked(power: number): number {
+  if (Number.isNaN(power)) throw new RangeError('the power is not a number for these inputs: they are outside the bounds the planner computes in');
+  return power;
+}
+
 function powerAt(p: Normalized, usersTotal: number): number {
   const z = inverseNormalCdf(1 - p.alpha / 2);
   const [control = 0, ...treatments] = p.shares;
@@ -103,9 +111,9 @@ function powerAt(p: Normalized, usersTotal: number): number {
   let weakest = 1;
   for (const share of treatments) {
     const nT = usersTotal * share;
-    const m = p.mean;
-    const v = p.variance;
-    let se = Math.sqrt(v / (m ** 2 * nT) + (v * (m * (1 + p.mde)) ** 2) / (m ** 4 * nC));
+    // v / (m^2 nT) + v m^2 (1 + mde)^2 / (m^4 nC), with v / m^2 taken once: no m^4 to overflow or underflow.
+    const cv2 = p.variance / p.mean / p.mean;
+    let se = Math.sqrt(cv2 / nT + (cv2 * (1 + p.mde) ** 2) / nC);
     if (p.sequential) se = sequentialHalfWidth(se, nC + nT, p.alpha, p.tuning) / z;
     const standardized = p.mde / se;
     weakest = Math.min(weakest, 1 - normalCdf(z - standardized) + normalCdf(-z - standardized));

@@ -6,7 +6,16 @@ import { DEFAULT_VARIANTS, snakeCase, transitionRefusal, type Experiment, type T
 import { mapLimit } from '../domain/concurrency';
 import { EXPERIMENT_LIMITS } from '../domain/experiment-fields';
 import type { ExperimentMetric } from '../domain/experiment-metric';
-import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL, GUARDRAIL_DIRECTIONS, METRIC_LIMITS, METRIC_ROLES, metricsProblem } from '../domain/experiment-metric-fields';
+import {
+  DEFAULT_CORRECTION,
+  DEFAULT_SEQUENTIAL,
+  GUARDRAIL_DIRECTIONS,
+  METRIC_LIMITS,
+  METRIC_ROLES,
+  metricsProblem,
+  CAP_BOUNDS,
+  CAP_TEXT,
+} from '../domain/experiment-metric-fields';
 import { METRIC_KINDS } from '../domain/metric-moments';
 import { CORRECTIONS } from '../domain/p-value-correction';
 import { weightsProblem } from '../domain/variant-weights';
@@ -97,9 +106,9 @@ export const Metric = z
       role: oneOf('role', METRIC_ROLES),
       direction: oneOf('direction', GUARDRAIL_DIRECTIONS).optional(),
       cap: z
-        .number({ error: 'cap must be a number between 0 and 1 (a percentile such as 0.99), or left out for none' })
-        .gt(0, 'cap must be above 0 (a percentile such as 0.99)')
-        .lt(1, 'cap must be below 1 (a percentile such as 0.99)')
+        .number({ error: `cap must be a number ${CAP_TEXT}, or left out for none` })
+        .min(CAP_BOUNDS.min, `cap must be ${CAP_TEXT}, or left out for none`)
+        .max(CAP_BOUNDS.max, `cap must be ${CAP_TEXT}, or left out for none`)
         .optional(),
     },
     { error: 'each metric must be an object { name, event, kind, role, property?, direction?, cap? }' },

@@ -18,6 +18,7 @@ import {
   type MeasuredBaseline,
   type PlanningMetricKind,
 } from '../domain/planning-baseline';
+import { baselineProblem, boundsText, PLAN_BOUNDS, withinBound } from '../domain/plan-bounds';
 import { sampleSize, type PlanningMetric } from '../domain/sample-size';
 import { weightsProblem } from '../domain/variant-weights';
 import { ApiError, notFound } from '../http/api-error';
@@ -61,23 +62,25 @@ const PlanMetric = z
       ctx.addIssue({ code: 'custom', message: `a ${m.kind} metric takes no property (only sum does)`, path: ['property'] });
   });
 
-const positive = (field: string, what: string) =>
-  z.number({ error: `${field} must be a number: ${what}` }).refine((n) => Number.isFinite(n) && n > 0, `${field} must be above 0: ${what}`);
+/** A number within its PLAN_BOUNDS, refused naming the field and the bounds otherwise. */
+const bounded = (field: string, name: Exclude<Parameters<typeof withinBound>[0], 'mean'>, what: string) => {
+  const message = `${field} must be ${boundsText(name)}: ${what}`;
+  return z
+    .number({ error: `${field} must be a number ${boundsText(name)}: ${what}` })
+    .min(PLAN_BOUNDS[name].min, message)
+    .max(PLAN_BOUNDS[name].max, message);
+};
 
 const BaselineOverride = z
   .object(
     {
-      rate: z
-        .number({ error: 'baseline.rate must be a number between 0 and 1 (the share of users who convert)' })
-        .gt(0, 'baseline.rate must be above 0 (the share of users who convert)')
-        .lt(1, 'baseline.rate must be below 1 (the share of users who convert)')
-        .optional(),
+      rate: bounded('baseline.rate', 'rate', 'the share of users who convert, e.g. 0.1').optional(),
       mean: z
-        .number({ error: 'baseline.mean must be a number: the mean value per user' })
-        .refine((n) => Number.isFinite(n) && n !== 0, 'baseline.mean must be a non-zero number: the mean value per user')
+        .number({ error: `baseline.mean must be a number whose magnitude is ${boundsText('mean')} (either sign): the mean value per user` })
+        .refine((n) => withinBound('mean', n), `baseline.mean must be a number whose magnitude is ${boundsText('mean')} (either sign): the mean value per user`)
         .optional(),
-      variance: positive('baseline.variance', 'the variance of the value per user').optional(),
-      users_per_day: positive('baseline.users_per_day', 'the users expected to enroll per day').optional(),
+      variance: bounded('baseline.variance', 'variance', 'the variance of the value per user').optional(),
+      users_per_day: bounded('baseline.users_per_day', 'usersPerDay', 'the users expected to enroll per day').optional(),
     },
     { error: 'baseline must be an object { rate?, mean?, variance?, users_per_day? }' },
   )
@@ -88,20 +91,15 @@ export const PlanRequest = z
     metric: PlanMetric.optional(),
     mde: z
       .number({
-        error: (iss) => (iss.input === undefined ? 'mde is required: the relative change to detect (0.05 for +5%)' : 'mde must be a number (0.05 for +5%)'),
+        error: (iss) =>
+          iss.input === undefined
+            ? 'mde is required: the relative change to detect (0.05 for +5%)'
+            : `mde must be a number ${boundsText('mde')}: the relative change to detect (0.05 for +5%)`,
       })
-      .refine((n) => Number.isFinite(n) && n > 0, 'mde must be above 0: the relative change to detect (0.05 for +5%)')
-      .refine((n) => n <= 10, 'mde must be at most 10 (+1000%)'),
-    power: z
-      .number({ error: 'power must be a number between 0 and 1 (0.8 for 80%)' })
-      .gt(0, 'power must be above 0')
-      .lt(1, 'power must be below 1')
-      .default(0.8),
-    alpha: z
-      .number({ error: 'alpha must be a number between 0 and 0.5 (0.05 for 95% confidence)' })
-      .gt(0, 'alpha must be above 0')
-      .max(0.5, 'alpha must be at most 0.5')
-      .default(0.05),
+      .min(PLAN_BOUNDS.mde.min, `mde must be ${boundsText('mde')}: the relative change to detect (0.05 for +5%, 10 for +1000%)`)
+      .max(PLAN_BOUNDS.mde.max, `mde must be ${boundsText('mde')}: the relative change to detect (0.05 for +5%, 10 for +1000%)`),
+    power: bounded('power', 'power', 'the chance to detect the change if it is there (0.8 for 80%)').default(0.8),
+    alpha: bounded('alpha', 'alpha', 'the chance of a false positive, two-sided (0.05 for 95% confidence)').default(0.05),
     experiment_id: z.string({ error: 'experiment_id must be a string' }).min(1, 'experiment_id must not be empty').optional(),
     variants: Variants.optional(),
     weights: Weights.optional(),
@@ -142,6 +140,9 @@ export const PlanRequest = z
         message: `a ${kind} baseline is baseline.mean and baseline.variance; rate is for conversion metrics`,
         path: ['baseline'],
       });
+    }
+    if (b?.rate !== undefined && b.rate * (1 + r.mde) >= 1) {
+      ctx.addIssue({ code: 'custom', message: baselineProblem({ kind: 'conversion', baseline_rate: b.rate }, r.mde)!, path: ['mde'] });
     }
     if (b && kind !== 'conversion' && (b.mean === undefined) !== (b.variance === undefined)) {
       ctx.addIssue({ code: 'custom', message: 'send baseline.mean and baseline.variance together', path: ['baseline'] });
@@ -204,6 +205,17 @@ export function createPlanHandler(deps: PlanDeps) {
         design.metric.kind === 'conversion' ? 'baseline.rate (the share of users who convert, e.g. 0.1)' : 'baseline.mean and baseline.variance (per user)';
       throw new ApiError(422, `Cannot plan from the project's events: ${why}. Send ${send}, and baseline.users_per_day for the run time.`);
     }
+    // A baseline measured from events is outside the bounds too when its values are (huge sums, one
+    // rare conversion): say what was measured and what to send instead.
+    const problem = baselineProblem(metric, request.mde);
+    if (problem) {
+      if (metricOverride === undefined)
+        throw new ApiError(
+          422,
+          `Cannot plan from the project's events: ${problem}. Send the baseline yourself (baseline.rate, or baseline.mean and baseline.variance), or a larger mde.`,
+        );
+      throw new ApiError(400, `baseline: ${problem}`);
+    }
     const usersPerDay = override.users_per_day ?? (fromEvents ? fromEvents.users_per_day : undefined);
 
     const plan = sampleSize({
@@ -264,7 +276,7 @@ async function designOf(deps: PlanDeps, projectId: string, request: PlanRequest)
   const weights = request.weights ?? null;
   if (weights !== null) {
     const problem = weightsProblem(variants, weights);
-    if (problem) throw new ApiError(400, problem);
+    if (problem) throw new ApiError(400, `weights: ${problem}`);
   }
   const metric = request.metric!;
   return {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { INSIGHT_KINDS, type InsightKind } from '../domain/insights/kinds';
-import { CreateSavedInsight, SAVED_INSIGHT_LIMITS, UpdateSavedInsight, type SavedInsight } from '../domain/insights/saved-insight';
+import { CreateSavedInsight, SAVED_INSIGHT_LIMITS, savedDefinitionProblem, UpdateSavedInsight, type SavedInsight } from '../domain/insights/saved-insight';
 import { ApiError, notFound } from '../http/api-error';
 import { empty, json, type HttpEvent } from '../http/event';
 import { jsonBody, parseWith } from '../http/validate';
@@ -19,7 +19,8 @@ export interface SavedInsightsDeps extends AdminDeps {
   clock: () => number;
 }
 
-const view = ({ project_id: _p, ...insight }: SavedInsight) => insight;
+/** An insight as the API shows it, with what keeps it from running today (null when it runs). */
+const view = ({ project_id: _p, ...insight }: SavedInsight) => ({ ...insight, problem: savedDefinitionProblem(insight.kind, insight.definition) });
 
 async function requireInsight(deps: SavedInsightsDeps, event: HttpEvent): Promise<{ project: Project; insight: SavedInsight }> {
   const project = await requireProject(deps.projects, event);
@@ -33,12 +34,12 @@ export function createSavedInsightsCreateHandler(deps: SavedInsightsDeps) {
   return wrapAdmin('admin-saved-insights-create', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
     const body = await jsonBody(event, CreateSavedInsight);
-    if ((await deps.savedInsights.list(project.id)).length >= SAVED_INSIGHT_LIMITS.perProject) {
-      throw new ApiError(409, `The project has ${SAVED_INSIGHT_LIMITS.perProject} saved insights, the most it can keep: delete one first`);
-    }
     const now = new Date(deps.clock()).toISOString();
     const insight: SavedInsight = { id: randomUUID(), project_id: project.id, ...body, created_at: now, updated_at: now };
-    await deps.savedInsights.create(insight);
+    // One conditional write decides (the store's slots): parallel creates never pass the limit together.
+    if (!(await deps.savedInsights.create(insight, SAVED_INSIGHT_LIMITS.perProject))) {
+      throw new ApiError(409, `The project has ${SAVED_INSIGHT_LIMITS.perProject} saved insights, the most it can keep: delete one first`);
+    }
     return json(201, view(insight));
   });
 }
@@ -64,7 +65,7 @@ export function createSavedInsightsUpdateHandler(deps: SavedInsightsDeps) {
         ? insight.definition
         : parseWith(z.object({ definition: (INSIGHT_KINDS[insight.kind] as InsightKind<unknown>).definition }), { definition: body.definition }).definition;
     const updated: SavedInsight = { ...insight, name: body.name ?? insight.name, definition, updated_at: new Date(deps.clock()).toISOString() };
-    await deps.savedInsights.put(updated);
+    if (!(await deps.savedInsights.put(updated))) throw notFound(`Saved insight ${insight.id} not found in project ${insight.project_id}`);
     return json(200, view(updated));
   });
 }

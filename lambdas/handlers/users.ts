@@ -18,9 +18,9 @@ export const MAX_USERS_LISTED = 200;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const UsersListQuery = z.object({
+  // Taken literally, spaces included (docs/api.md): a search for " smith" finds "Anna Smith" only.
   search: z
     .string()
-    .trim()
     .min(1, 'search must not be empty')
     .max(1024, 'search must be at most 1024 characters')
     .refine((s) => !s.includes('\u0000'), 'search must not contain NUL characters')
@@ -42,6 +42,10 @@ export const UsersListQuery = z.object({
     .optional(),
 });
 
+/** A timestamp as events are stored (ISO 8601 UTC with milliseconds, 1970 to 9999) that is a real instant. */
+const isStoredInstant = (text: string): boolean =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(text) && Number.isFinite(Date.parse(text)) && new Date(Date.parse(text)).toISOString() === text;
+
 /** The next page's cursor: the last listed user's place in the order, as base64url JSON (opaque to clients). */
 export function encodeCursor(position: RecentUsersPosition): string {
   return Buffer.from(JSON.stringify([position.last_seen, position.user_id])).toString('base64url');
@@ -52,7 +56,7 @@ function decodeCursor(cursor: string): RecentUsersPosition | undefined {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 2) return undefined;
     const [lastSeen, userId] = value as unknown[];
-    if (typeof lastSeen !== 'string' || typeof userId !== 'string' || textProblem('user_id', userId) || textProblem('last_seen', lastSeen)) return undefined;
+    if (typeof lastSeen !== 'string' || typeof userId !== 'string' || textProblem('user_id', userId) || !isStoredInstant(lastSeen)) return undefined;
     return { last_seen: lastSeen, user_id: userId };
   } catch {
     return undefined;

@@ -2,12 +2,28 @@
  * The saved insights (table saved_insights): keyed by project and insight ID, so a project lists its
  * own with one Query and another project's ID finds nothing. The definition is JSON text: client
  * text of any shape round-trips exactly.
+ *
+ * The per-project limit is held by one more item of the project, SLOTS_ID: the set of the IDs of its
+ * saved insights (docs/decisions/atomic-limits.md). A create first adds its new ID to the set with a
+ * condition that the set is below the limit (one conditional UpdateItem, so parallel creates cannot
+ * pass the limit together), then puts the insight; a delete removes the insight, then its ID. Adding
+ * or removing an ID is idempotent, so an SDK retry of a write whose answer was lost changes nothing.
  */
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SavedInsight, SavedInsightStore } from '../ports';
-import { queryAll } from './dynamo-client';
+import { isConditionalCheckFailed, queryAll } from './dynamo-client';
 
 type Item = Omit<SavedInsight, 'definition'> & { definition: string };
+
+/** The sort key of the project's slots item: never an insight's ID (those are UUIDs). */
+export const SLOTS_ID = '#slots';
+
+interface SlotsItem {
+  project_id: string;
+  id: typeof SLOTS_ID;
+  /** The IDs holding a slot; absent when none (DynamoDB has no empty sets). */
+  ids?: Set<string>;
+}
 
 const fromItem = (item: Item): SavedInsight => ({ ...item, definition: JSON.parse(item.definition) as unknown });
 const toItem = (insight: SavedInsight): Item => ({ ...insight, definition: JSON.stringify(insight.definition) });
@@ -18,12 +34,20 @@ export class DynamoSavedInsightStore implements SavedInsightStore {
     private readonly table: string,
   ) {}
 
-  async create(insight: SavedInsight): Promise<void> {
-    // A fresh UUID: a put never meets another insight's item, so a retried put is harmless.
-    await this.ddb.send(new PutCommand({ TableName: this.table, Item: toItem(insight) }));
+  async create(insight: SavedInsight, limit: number): Promise<boolean> {
+    if (!(await this.takeSlot(insight.project_id, insight.id, limit))) return false;
+    try {
+      // A fresh UUID: the condition only guards against ever overwriting another insight.
+      await this.ddb.send(new PutCommand({ TableName: this.table, Item: toItem(insight), ConditionExpression: 'attribute_not_exists(id)' }));
+    } catch (err) {
+      await this.giveSlotBack(insight.project_id, insight.id).catch(() => undefined);
+      throw err;
+    }
+    return true;
   }
 
   async get(projectId: string, id: string): Promise<SavedInsight | undefined> {
+    if (id === SLOTS_ID) return undefined;
     const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { project_id: projectId, id }, ConsistentRead: true }));
     return out.Item ? fromItem(out.Item as Item) : undefined;
   }
@@ -35,15 +59,96 @@ export class DynamoSavedInsightStore implements SavedInsightStore {
       ExpressionAttributeValues: { ':p': projectId },
       ConsistentRead: true,
     });
-    return items.map(fromItem).sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.id.localeCompare(b.id));
+    return items
+      .filter((item) => item.id !== SLOTS_ID)
+      .map(fromItem)
+      .sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.id.localeCompare(b.id));
   }
 
-  async put(insight: SavedInsight): Promise<void> {
-    await this.ddb.send(new PutCommand({ TableName: this.table, Item: toItem(insight) }));
+  async put(insight: SavedInsight): Promise<boolean> {
+    // Only over the insight itself: a change racing a delete must not bring back an insight whose slot was given back.
+    try {
+      await this.ddb.send(new PutCommand({ TableName: this.table, Item: toItem(insight), ConditionExpression: 'attribute_exists(id)' }));
+      return true;
+    } catch (err) {
+      if (isConditionalCheckFailed(err)) return false;
+      throw err;
+    }
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {
+    if (id === SLOTS_ID) return false;
     const out = await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { project_id: projectId, id }, ReturnValues: 'ALL_OLD' }));
+    // Also when there was none: a delete whose first answer was lost gives the slot back on its retry.
+    await this.giveSlotBack(projectId, id);
     return out.Attributes !== undefined;
+  }
+
+  /**
+   * Adds the ID to the project's slots when they are below the limit: true when it holds a slot now
+   * (also when an earlier attempt of this very call added it), false when the project is full.
+   */
+  private async takeSlot(projectId: string, id: string, limit: number): Promise<boolean> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await this.ddb.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { project_id: projectId, id: SLOTS_ID },
+            UpdateExpression: 'ADD ids :id',
+            // The slots item must exist (seeded below), so a project's first slot never skips the seeding.
+            ConditionExpression: 'attribute_exists(project_id) AND (attribute_not_exists(ids) OR size(ids) < :limit OR contains(ids, :one))',
+            ExpressionAttributeValues: { ':id': new Set([id]), ':limit': limit, ':one': id },
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (!isConditionalCheckFailed(err)) throw err;
+      }
+      // Why the condition failed: full (or this very ID already in, from an attempt whose answer was
+      // lost), or no slots item yet (then seed it), or one that appeared or freed a slot since (retry).
+      const slots = await this.slots(projectId);
+      if (!slots) await this.seed(projectId);
+      else if (slots.ids?.has(id)) return true;
+      else if ((slots.ids?.size ?? 0) >= limit) return false;
+    }
+    throw new Error(`The saved insights' slots of project ${projectId} could not be set up`);
+  }
+
+  private async giveSlotBack(projectId: string, id: string): Promise<void> {
+    try {
+      await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { project_id: projectId, id: SLOTS_ID },
+          UpdateExpression: 'DELETE ids :id',
+          ConditionExpression: 'attribute_exists(project_id)',
+          ExpressionAttributeValues: { ':id': new Set([id]) },
+        }),
+      );
+    } catch (err) {
+      // No slots item yet: the seeding will list the insights that remain.
+      if (!isConditionalCheckFailed(err)) throw err;
+    }
+  }
+
+  private async slots(projectId: string): Promise<SlotsItem | undefined> {
+    const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { project_id: projectId, id: SLOTS_ID }, ConsistentRead: true }));
+    return out.Item as SlotsItem | undefined;
+  }
+
+  /**
+   * The slots item of a project that has none (its first create, or insights saved before slots
+   * existed): the IDs of its insights as they are. Written only if still absent, so of two seedings
+   * one wins; no insight can be created meanwhile, since creating needs the item.
+   */
+  private async seed(projectId: string): Promise<void> {
+    const ids = (await this.list(projectId)).map((i) => i.id);
+    const item: SlotsItem = { project_id: projectId, id: SLOTS_ID, ...(ids.length ? { ids: new Set(ids) } : {}) };
+    try {
+      await this.ddb.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(project_id)' }));
+    } catch (err) {
+      if (!isConditionalCheckFailed(err)) throw err;
+    }
   }
 }

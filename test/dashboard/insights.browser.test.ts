@@ -13,6 +13,7 @@ import { afterAll, expect, it } from 'vitest';
 import { AthenaInsightEngine } from '../../lambdas/adapters/athena-insights';
 import { describeBrowser } from '../helpers/browser';
 import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
+import { FAR_FUTURE_TRENDS, storeOldSavedInsight } from '../helpers/saved-insight';
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => (el as any).innerText as string);
 const HTML_VALUE = '<img src=x onerror="document.title=1">';
@@ -129,6 +130,26 @@ describeBrowser('dashboard: trends (issue 25)', () => {
     expect(await page.$('p.error[role="alert"]')).toBeNull();
     await env.dash.screenshot('trends-field-error');
     expect(problemsApartFrom(env.dash.problems, 400)).toEqual([]);
+  });
+
+  it('a shared link or saved insight holding a day outside the bounds says what is wrong, beside the date and on the Insights page', async () => {
+    const { page } = env.dash;
+    const definition = FAR_FUTURE_TRENDS;
+    // A link as anyone can write it: the page runs it and shows the API's refusal beside each date.
+    await env.dash.go(`/projects/${env.project}/insights/trends?${new URLSearchParams({ d: JSON.stringify(definition) })}`);
+    await page.waitForSelector('#trend-from-error');
+    expect(await text(page, '#trend-from-error')).toBe('Date from must be from 1970-01-01 to 2999-12-31');
+    expect(await text(page, '#trend-to-error')).toBe('Date to must be from 1970-01-01 to 2999-12-31');
+    // A saved insight from before the bounds: listed with what is wrong and what to do.
+    const id = '00000000-0000-4000-8000-00000000b0d5';
+    await storeOldSavedInsight(env.stack, env.project, id, definition);
+    await env.dash.go(`/projects/${env.project}/insights`);
+    await page.waitForSelector('.saved-insights .error');
+    expect(await text(page, '.saved-insights .error')).toBe(
+      'This insight no longer runs as saved: definition.date_from: date_from must be from 1970-01-01 to 2999-12-31; definition.date_to: date_to must be from 1970-01-01 to 2999-12-31. Open it, correct the field and save it again, or delete it.',
+    );
+    expect(problemsApartFrom(env.dash.problems, 400)).toEqual([]);
+    expect((await env.stack.admin('DELETE', `/admin/v1/projects/${env.project}/saved-insights/${id}`)).status).toBe(204);
   });
 
   it('suggests the event names seen recently in the trends, retention and funnel event fields', async () => {

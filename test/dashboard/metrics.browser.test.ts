@@ -95,7 +95,7 @@ describeBrowser('dashboard: metric settings and metric results (issue 22)', () =
     await page.waitForSelector('#metric-0-name-error');
     expect(await text(page, '#metric-0-name-error')).toBe('Give the metric a name, for example “Revenue”.');
     expect(await text(page, '#metric-0-property-error')).toBe('Name the numeric property to sum, for example “amount”.');
-    expect(await text(page, '#metric-0-cap-error')).toContain('a percentile between 0 and 1');
+    expect(await text(page, '#metric-0-cap-error')).toContain('a percentile from 0.5 to 0.9999');
     expect(await text(page, '#metric-1-name-error')).toBe('“purchase” is the primary metric’s name (the goal event): choose another name.');
     expect(await text(page, '.error[role="alert"]')).toBe('Not created: fix the fields marked below.');
     expect(writes).toEqual([]);

@@ -125,6 +125,11 @@ describe('npm run demo', () => {
     await expect(demoOptionsFrom([], { TALLY_DATA_DIR: '/nonexistent-tally-dir' })).rejects.toThrow(
       'No admin token: set TALLY_ADMIN_TOKEN, or run npm start first (it keeps its token in /nonexistent-tally-dir/admin-token).',
     );
+    // A local server on another port (TALLY_PORT) is local too: it serves its own dashboard.
+    for (const url of ['http://127.0.0.1:3001', 'http://localhost:4000/', 'http://[::1]:3000']) {
+      expect(await demoOptionsFrom([url], { TALLY_ADMIN_TOKEN: 'x' })).toMatchObject({ baseUrl: url, dashboardUrl: url });
+    }
+    await expect(demoOptionsFrom(['https://127.0.0.1.example.com:3001'], { TALLY_ADMIN_TOKEN: 'x' })).rejects.toThrow(/pass --dashboard/);
     expect(await demoOptionsFrom([], { TALLY_ADMIN_TOKEN: 'x' })).toMatchObject({
       baseUrl: 'http://127.0.0.1:3000',
       users: 500,

@@ -51,9 +51,13 @@ describe('metric settings in the admin API', () => {
         [{ metrics: [{ ...signup, direction: 'increase' }] }, 'metrics.0.direction: direction is only for guardrails'],
         [{ metrics: [signup, { ...revenue, name: 'Signed up' }] }, 'metrics.1.name: metric names must be unique: "Signed up" is also the name of metrics.0'],
         [{ metrics: [{ ...signup, name: 'purchase' }] }, 'metrics.0.name: "purchase" names the primary metric'],
-        [{ metrics: [{ ...revenue, cap: 1 }] }, 'metrics.0.cap: cap must be below 1'],
-        [{ metrics: [{ ...revenue, cap: 0 }] }, 'metrics.0.cap: cap must be above 0'],
-        [{ metrics: [{ ...revenue, cap: '0.99' }] }, 'metrics.0.cap: cap must be a number between 0 and 1'],
+        [{ metrics: [{ ...revenue, cap: 1 }] }, 'metrics.0.cap: cap must be from 0.5 to 0.9999 (a percentile such as 0.99), or left out for none'],
+        [{ metrics: [{ ...revenue, cap: 0 }] }, 'metrics.0.cap: cap must be from 0.5 to 0.9999'],
+        // DynamoDB cannot store it (Number underflow): refused before, not a 500.
+        [{ metrics: [{ ...revenue, cap: 1e-200 }] }, 'metrics.0.cap: cap must be from 0.5 to 0.9999'],
+        [{ metrics: [{ ...revenue, cap: 0.3 }] }, 'metrics.0.cap: cap must be from 0.5 to 0.9999'],
+        [{ metrics: [{ ...revenue, cap: 0.99999 }] }, 'metrics.0.cap: cap must be from 0.5 to 0.9999'],
+        [{ metrics: [{ ...revenue, cap: '0.99' }] }, 'metrics.0.cap: cap must be a number from 0.5 to 0.9999'],
         [{ metrics: [{ ...signup, kind: 'average' }] }, 'metrics.0.kind: kind must be one of "conversion", "count", "sum"'],
         [{ metrics: [{ ...signup, role: 'primary' }] }, 'metrics.0.role: role must be one of "secondary", "guardrail"'],
         [{ metrics: [{ ...signup, event: '' }] }, 'metrics.0.event: event must not be empty'],
@@ -104,7 +108,7 @@ describe('GET /openapi.json', () => {
     const op = doc.paths['/admin/v1/projects/{project_id}/experiments'].post;
     const body = op.requestBody.content['application/json'].schema.properties;
     expect(body.metrics).toMatchObject({ type: 'array', maxItems: 10, items: { required: ['name', 'event', 'kind', 'role'] } });
-    expect(body.metrics.items.properties.cap).toMatchObject({ exclusiveMinimum: 0, exclusiveMaximum: 1 });
+    expect(body.metrics.items.properties.cap).toMatchObject({ minimum: 0.5, maximum: 0.9999 });
     expect(body.sequential).toMatchObject({ type: 'boolean' });
     const returned = op.responses['201'].content['application/json'].schema;
     expect(returned.required).toEqual(expect.arrayContaining(['metrics', 'sequential', 'correction']));

@@ -120,6 +120,11 @@ describe('funnels through the admin API', () => {
       { steps: [{ event: 'view' }, { event: 'signup', where: { property: '', equals: 'x' } }], ...RANGE },
       /^steps\.1\.where\.property: where\.property must not be empty$/,
     ],
+    // A NUL in a filter value: said about the filter value, not with the message for IDs and names.
+    [
+      { steps: [{ event: 'view' }, { event: 'signup', where: { property: 'plan', equals: 'pro\u0000' } }], ...RANGE },
+      /^steps\.1\.where\.equals: where\.equals contains U\+0000 \(NUL\): a filter value is written into the query, which cannot carry it; filter on the value without it$/,
+    ],
   ])('refuses an invalid definition with a 400 that says what to fix (%#)', async (body, message) => {
     const res = await funnels(body);
     expect(res.status).toBe(400);

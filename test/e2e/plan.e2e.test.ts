@@ -156,14 +156,36 @@ describe('when the events cannot give a baseline', () => {
 describe('bad input', () => {
   it.each([
     [{ metric: { event: 'purchase' } }, /mde is required/],
-    [{ metric: { event: 'purchase' }, mde: 0 }, /mde must be above 0/],
+    [{ metric: { event: 'purchase' }, mde: 0 }, /^mde: mde must be from 0.001 to 10/],
     [{ mde: 0.1 }, /metric is required/],
     [{ metric: { event: 'purchase', kind: 'sum' }, mde: 0.1 }, /sum metric needs property/],
     [{ metric: { event: 'purchase', kind: 'ratio' }, mde: 0.1 }, /metric.kind must be one of "conversion", "count", "sum"/],
-    [{ metric: { event: 'purchase' }, mde: 0.1, power: 1 }, /power must be below 1/],
-    [{ metric: { event: 'purchase' }, mde: 0.1, alpha: 0.9 }, /alpha must be at most 0.5/],
-    [{ metric: { event: 'purchase' }, mde: 0.1, variants: ['a', 'b'], weights: [50, 40] }, /add up|sum|100/],
-    [{ metric: { event: 'purchase' }, mde: 0.1, baseline: { rate: 1.5 } }, /baseline.rate must be below 1/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, power: 1 }, /^power: power must be from 0.5 to 0.999/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, alpha: 0.9 }, /^alpha: alpha must be from 0.001 to 0.5/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, variants: ['a', 'b'], weights: [50, 40] }, /^weights: weights must sum to 100, got 90$/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, baseline: { rate: 1.5 } }, /^baseline.rate: baseline.rate must be from 0.000001 to 0.999999/],
+    // The extremes that gave a 500 or a meaningless plan: refused, naming the field and its bounds.
+    [{ metric: { event: 'purchase' }, mde: 0.1, alpha: 1e-17 }, /^alpha: alpha must be from 0.001 to 0.5/],
+    [{ metric: { event: 'purchase' }, mde: 0.1, power: 1e-10 }, /^power: power must be from 0.5 to 0.999/],
+    [{ metric: { event: 'purchase' }, mde: 1e-300 }, /^mde: mde must be from 0.001 to 10/],
+    [{ metric: { event: 'purchase' }, mde: 11 }, /^mde: mde must be from 0.001 to 10/],
+    [
+      { metric: { event: 'purchase' }, mde: 0.1, baseline: { rate: 1e-150, users_per_day: 100 } },
+      /^baseline.rate: baseline.rate must be from 0.000001 to 0.999999/,
+    ],
+    [
+      { metric: { event: 'purchase' }, mde: 0.1, baseline: { rate: 0.1, users_per_day: 1e-300 } },
+      /^baseline.users_per_day: baseline.users_per_day must be from 0.01 to 10000000000/,
+    ],
+    [
+      { metric: { event: 'purchase', kind: 'count' }, mde: 0.1, baseline: { mean: 1e-300, variance: 1 } },
+      /^baseline.mean: baseline.mean must be a number whose magnitude is from 0.000001 to 1000000000000/,
+    ],
+    [
+      { metric: { event: 'purchase', kind: 'count' }, mde: 0.1, baseline: { mean: 2, variance: 1e300 } },
+      /^baseline.variance: baseline.variance must be from 1e-12 to 1e\+24/,
+    ],
+    [{ metric: { event: 'purchase' }, mde: 1, baseline: { rate: 0.5 } }, /^mde: a conversion rate of 0.5 cannot rise by 1 \(it would reach 1, above 1\)/],
     [{ metric: { event: 'purchase' }, mde: 0.1, baseline: { mean: 1, variance: 1 } }, /conversion baseline is baseline.rate/],
     [{ metric: { event: 'purchase' }, mde: 0.1, lookback_days: 365 }, /lookback_days must be at most 90/],
     [{ metric: { event: 'purchase' }, mde: 0.1, surprise: 1 }, /surprise/],
@@ -171,6 +193,23 @@ describe('bad input', () => {
     const res = await plan(body);
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.error).toMatch(message);
+  });
+
+  it('a baseline measured from events outside the bounds answers 422 saying what was measured and what to send', async () => {
+    const huge = await stack.createProject('plan-huge');
+    const key = await stack.createKey(huge, UNTHROTTLED_KEY);
+    const sent = await stack.post('/v1/events', key, {
+      events: [
+        { name: 'purchase', user_id: 'whale', timestamp: '2026-04-14T10:00:00Z', properties: { amount: 1e15 } },
+        { name: 'page_viewed', user_id: 'minnow', timestamp: '2026-04-14T10:00:00Z' },
+      ],
+    });
+    expect(sent.status, sent.text).toBe(204);
+    const res = await plan({ metric: { event: 'purchase', kind: 'sum', property: 'amount' }, mde: 0.1 }, huge);
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.error).toMatch(
+      /^Cannot plan from the project's events: the mean per user is 500000000000000, but its magnitude must be from 0.000001 to 1000000000000\. Send the baseline yourself/,
+    );
   });
 
   it('an unknown experiment or project answers 404', async () => {

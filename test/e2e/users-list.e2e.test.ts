@@ -97,6 +97,43 @@ describe('recent users', () => {
     expect(found.body.users.map((u: { user_id: string; email: string | null }) => [u.user_id, u.email])).toEqual([['linus', 'Linus@Example.com']]);
   });
 
+  describe('search text', () => {
+    let other: string;
+    const search = async (text: string) => {
+      const found = await stack.admin('GET', `/admin/v1/projects/${other}/users?${new URLSearchParams({ search: text })}`);
+      expect(found.status, JSON.stringify(found.body)).toBe(200);
+      return found.body.users.map((u: { user_id: string }) => u.user_id);
+    };
+    beforeAll(async () => {
+      other = await stack.createProject('users-literal');
+      const key = await stack.createKey(other, UNTHROTTLED_KEY);
+      const res = await stack.post('/v1/events', key, {
+        events: [
+          { name: '$identify', user_id: 'u-grace', timestamp: '2026-04-01T09:00:00Z', properties: { name: 'Grace Hopper' } },
+          { name: 'page_viewed', user_id: 'ÉMILE-Ωmega', timestamp: '2026-04-01T09:01:00Z' },
+          { name: 'page_viewed', user_id: 'İSTANBUL-1', timestamp: '2026-04-01T09:02:00Z' },
+        ],
+      });
+      expect(res.status, res.text).toBe(204);
+    });
+
+    it('is taken literally, spaces included', async () => {
+      // "grace " is in "Grace Hopper", "hopper " is not.
+      expect(await search('grace ')).toEqual(['u-grace']);
+      expect(await search(' hopper')).toEqual(['u-grace']);
+      expect(await search('hopper ')).toEqual([]);
+      expect(await search(' ')).toEqual(['u-grace']);
+    });
+
+    it('ignores case with one fold both engines apply alike', async () => {
+      // Latin-1 and Greek letters fold; İ (whose lower case is two code points) matches only itself,
+      // where DuckDB's lower() would have made it "i" and Athena's need not.
+      expect(await search('émile-ωMEGA')).toEqual(['ÉMILE-Ωmega']);
+      expect(await search('istanbul')).toEqual([]);
+      expect(await search('İstanbul')).toEqual(['İSTANBUL-1']);
+    });
+  });
+
   it('pages with next_cursor: every user once, in order, with the same search; a made-up cursor is a 400 saying what to pass', async () => {
     const first = await stack.admin('GET', `/admin/v1/projects/${project}/users?limit=1`);
     expect(first.body.users.map((u: { user_id: string }) => u.user_id)).toEqual(['anon-2']);
@@ -117,13 +154,20 @@ describe('recent users', () => {
     const bad = await stack.admin('GET', `/admin/v1/projects/${project}/users?cursor=not-a-cursor`);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('cursor is not one this listing gave');
+    // A cursor whose time is no instant (made up, or edited): refused the same way, not compared as text.
+    for (const lastSeen of ['9999-99-99T99:99:99.999Z', 'yesterday', '2026-04-01T08:03:00Z']) {
+      const forged = Buffer.from(JSON.stringify([lastSeen, 'anon-2'])).toString('base64url');
+      const res = await stack.admin('GET', `/admin/v1/projects/${project}/users?cursor=${forged}`);
+      expect(res.status, lastSeen).toBe(400);
+      expect(res.body.error).toContain('cursor is not one this listing gave');
+    }
   });
 
   it('refuses a bad limit or an empty search by name, an unknown project with 404, and no token with 401', async () => {
     const bad = await stack.admin('GET', `/admin/v1/projects/${project}/users?limit=201`);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/limit must be at most 200/);
-    expect((await stack.admin('GET', `/admin/v1/projects/${project}/users?search=%20`)).body.error).toMatch(/search must not be empty/);
+    expect((await stack.admin('GET', `/admin/v1/projects/${project}/users?search=`)).body.error).toMatch(/search must not be empty/);
     expect((await stack.admin('GET', '/admin/v1/projects/00000000-0000-4000-8000-000000000000/users')).status).toBe(404);
     expect((await fetch(`${stack.url}/admin/v1/projects/${project}/users`)).status).toBe(401);
   });

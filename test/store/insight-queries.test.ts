@@ -76,6 +76,8 @@ describe('the local engine deletes result files of expired queries', () => {
     age(`${'d'.repeat(32)}-2.json`, 8.5);
     age(`${'e'.repeat(32)}.json`, 7.5);
     age('notes.txt', 30);
+    // Left aside by a process stopped between writing a result and renaming it into place.
+    age(`${'c'.repeat(32)}.json.0b5c7c0e-7a6e-4d5e-9d3e-2f1a0c9b8a7d.tmp`, 9);
     const engine = new DuckDbInsightEngine(dir, { threads: 1 });
     try {
       const started = await engine.start({ sql: 'SELECT 42 AS answer', projectId: 'p1', fromDt: '2026-05-01', toDt: '2026-05-01' }, 'f'.repeat(32));
@@ -86,4 +88,38 @@ describe('the local engine deletes result files of expired queries', () => {
     }
     expect(readdirSync(results).sort()).toEqual([`${'e'.repeat(32)}.json`, `${'f'.repeat(32)}.json`, 'notes.txt']);
   });
+});
+
+describe('the local engine writes a result file whole', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tally-insight-race-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('two requests starting the same query at once never let a reader see the file half written', async () => {
+    const engine = new DuckDbInsightEngine(dir, { threads: 1 });
+    const token = 'a'.repeat(32);
+    // A result of some size: its file takes more than one write.
+    const query = { sql: "SELECT range AS n, repeat('x', 200) AS pad FROM range(20000)", projectId: 'p1', fromDt: '2026-05-01', toDt: '2026-05-01' };
+    try {
+      expect((await engine.start(query, token)).state).toBe('succeeded');
+      let done = false;
+      const reads: Array<number | string> = [];
+      const reading = (async () => {
+        while (!done) {
+          reads.push(
+            await engine.rows(token).then(
+              (rows) => rows.length,
+              (err: unknown) => String(err),
+            ),
+          );
+        }
+      })();
+      await Promise.all(Array.from({ length: 6 }, () => engine.start(query, token)));
+      done = true;
+      await reading;
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.filter((r) => r !== 20000)).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
 });

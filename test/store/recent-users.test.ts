@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AthenaRecentUsers } from '../../lambdas/adapters/athena-recent-users';
+import { caseFold } from '../../lambdas/adapters/sql/case-fold';
 import { DuckDbRecentUsers } from '../../lambdas/adapters/duckdb-recent-users';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import { storedEventFixture } from '../helpers/stored-event';
@@ -126,9 +127,13 @@ describe('AthenaRecentUsers', () => {
     expect(sent[0]).toContain("project_id = 'p'");
     expect(sent[0]).toContain("dt >= '2026-05-31'");
     expect(sent[0]).toContain("received_at >= '2026-05-31T12:00:00.000Z'");
-    expect(sent[0]).toContain("strpos(lower(coalesce(user_id, '')), lower('it''s')) > 0");
+    // Case folded by the explicit table (case-fold.ts), on the IDs and on the search text alike.
+    expect(sent[0]).toContain(`strpos(${caseFold("coalesce(user_id, '')")}, ${caseFold("'it''s'")}) > 0`);
     // Email and name as an $identify sent them, in Trino's json_extract_scalar.
-    expect(sent[0]).toContain("name = '$identify' AND (strpos(lower(coalesce(json_extract_scalar(properties, '$.email'), '')), lower('it''s')) > 0");
+    expect(sent[0]).toContain(
+      `name = '$identify' AND (strpos(${caseFold("coalesce(json_extract_scalar(properties, '$.email'), '')")}, ${caseFold("'it''s'")}) > 0`,
+    );
+    expect(sent[0]).not.toContain('lower(');
     expect(sent[0]).toContain('LIMIT 5');
   });
 });

@@ -36,7 +36,8 @@ describe('a metric as the form holds it', () => {
     });
     expect(metricDraftProblems('purchase', [{ ...revenue, name: 'n'.repeat(L.nameLength), event: 'e'.repeat(L.eventLength) }])).toEqual({});
     expect(metricDraftProblems('purchase', [revenue, { ...revenue }])[1]?.name).toBe('Another metric is called “Revenue”: give each metric its own name.');
-    for (const cap of ['0', '1', 'x', '-0.5']) expect(metricDraftProblems('purchase', [{ ...revenue, cap }])[0]?.cap).toContain('between 0 and 1');
+    for (const cap of ['0', '1', 'x', '-0.5', '1e-200', '0.3', '0.99999'])
+      expect(metricDraftProblems('purchase', [{ ...revenue, cap }])[0]?.cap).toContain('from 0.5 to 0.9999');
     // Whatever the form accepts, the API's rules across fields accept too.
     expect(metricsProblem('purchase', [draftMetric(revenue)])).toBeUndefined();
     expect(metricsProblem('Revenue', [draftMetric(revenue)])?.path).toBe('0.name');

@@ -41,6 +41,16 @@ describe('periods and buckets', () => {
     expect(trendBuckets('hour', '2026-03-01', '2026-03-01').slice(0, 2)).toEqual(['2026-03-01T00:00Z', '2026-03-01T01:00Z']);
   });
 
+  it('walks instants, not text: never more than 744 buckets, whatever it is given, and no day that is none', () => {
+    // Past year 9999 days stop sorting as text ("+010000-01-01" < "9999-12-31"): the walk went on for ever.
+    expect(trendBuckets('day', '9999-12-01', '9999-12-31').at(-1)).toBe('9999-12-31');
+    expect(trendBuckets('week', '9999-12-01', '9999-12-31')).toHaveLength(5);
+    expect(() => trendBuckets('hour', '2026-01-01', '2026-02-01')).toThrow(/at most 744 buckets/);
+    expect(() => trendBuckets('day', '2026-13-01', '2026-13-02')).toThrow(RangeError);
+    expect(trendBuckets('hour', '2026-01-01', '2026-01-31')).toHaveLength(744);
+    expect(trendBuckets('day', '2998-12-31', '2999-12-31')).toHaveLength(366);
+  });
+
   it('gives a series nobody sent a line of zeros, and an average without values nulls', () => {
     const d = TrendsDefinition.parse({
       series: [{ event: 'a' }, { event: 'b', measure: 'average', property: 'p' }],

@@ -9,6 +9,8 @@ export interface SavedInsight {
   definition: unknown;
   created_at: string;
   updated_at: string;
+  /** Why it cannot run under today's rules (e.g. a date outside the bounds), as the API says; null when it runs. */
+  problem?: string | null;
 }
 
 export const savedInsightsPath = (projectId: string) => `/admin/v1/projects/${encodeURIComponent(projectId)}/saved-insights`;

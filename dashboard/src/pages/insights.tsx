@@ -91,6 +91,7 @@ export function InsightsPage({ api, params }: PageProps) {
               <button type="button" class="secondary" onClick={() => setDeleting(s)} aria-label={`Delete ${s.name}`}>
                 Delete
               </button>
+              {s.problem && <p class="error">This insight no longer runs as saved: {s.problem}. Open it, correct the field and save it again, or delete it.</p>}
             </li>
           ))}
         </ul>

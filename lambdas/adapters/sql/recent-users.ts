@@ -3,17 +3,18 @@
  * project's events received within the window, grouped by canonical user ID, the most recently seen
  * first, with up to RECENT_USER_IDS_SHOWN of the IDs each was sent with. Values are quoted literals
  * (quoteLiteral). Every function used exists under the same name and meaning in Trino and DuckDB:
- * count(DISTINCT), max, sum, strpos, lower, coalesce, row_number() OVER, and json_extract_scalar (DuckDB
+ * count(DISTINCT), max, sum, strpos, translate, coalesce, row_number() OVER, and json_extract_scalar (DuckDB
  * runs with the Trino-compat macro, TRINO_COMPAT_MACROS in duckdb-results-query.ts).
  *
  * Each event counts once, however many copies of it the raw stream holds: the copy-rank rule
  * (rules/copy-rank.sql, as every reader of the events applies it) keeps the copy received first. The
  * search keeps a user when any of its IDs contains the text, or an `$identify` of it within the window
- * sent an email or name containing it, ignoring case (strpos, not LIKE: no wildcard in the text means
- * anything). docs/decisions/people-search.md says why the raw events and not the identity store.
+ * sent an email or name containing it, ignoring case as case-fold.ts folds it on both engines alike
+ * (strpos, not LIKE: no wildcard in the text means anything). docs/decisions/people-search.md says why the raw events and not the identity store.
  */
 import type { RecentUser, RecentUsersFilter } from '../../ports';
 import { SQL_RULES } from './include';
+import { caseFold } from './case-fold';
 import { quoteLiteral, renderSql } from './render';
 
 /** The copy-rank rule on one line: `row_number() OVER (...) AS copy_rank`. */
@@ -38,7 +39,7 @@ export function renderRecentUsers(q: RecentUsersQuery): string {
   if (!Number.isInteger(q.filter.limit) || q.filter.limit < 1) throw new Error('limit must be a positive integer');
   const where = [`project_id = ${quoteLiteral(q.projectId)}`, `received_at >= ${quoteLiteral(q.receivedFrom)}`, 'user_id IS NOT NULL'];
   if (q.fromDt !== undefined) where.push(`dt >= ${quoteLiteral(q.fromDt)}`);
-  const search = q.filter.search === undefined ? undefined : `lower(${quoteLiteral(q.filter.search)})`;
+  const search = q.filter.search === undefined ? undefined : caseFold(quoteLiteral(q.filter.search));
   const matched = search ? `CASE WHEN ${searchMatch(search)} THEN 1 ELSE 0 END` : '1';
   const conditions = search ? ['max(matched) = 1'] : [];
   // The next page: users after the last one shown, in the listing's order (ISO 8601 UTC text sorts as time).
@@ -85,7 +86,7 @@ const PROFILE_PATHS = ['$.email', '$.name'];
  * took the profile from, so email and name are found without a second store.
  */
 function searchMatch(search: string): string {
-  const contains = (expr: string) => `strpos(lower(coalesce(${expr}, '')), ${search}) > 0`;
+  const contains = (expr: string) => `strpos(${caseFold(`coalesce(${expr}, '')`)}, ${search}) > 0`;
   const profile = PROFILE_PATHS.map((path) => contains(`json_extract_scalar(properties, '${path}')`)).join(' OR ');
   return `${contains('user_id')} OR ${contains('sent_user_id')} OR (name = '$identify' AND (${profile}))`;
 }

@@ -13,7 +13,7 @@
  * Event names, property names and filter values are client text. Pure.
  */
 import * as z from 'zod';
-import { textRule } from '../client-text-schema';
+import { filterValueRule } from '../client-text-schema';
 import { checkRange, dayField } from './date-range';
 import { eventName, propertyName, TREND_BREAKDOWNS } from './trends-definition';
 
@@ -33,7 +33,7 @@ const StepFilter = z
   .object(
     {
       property: propertyName('where.property', 'the event property the step is filtered on'),
-      equals: textRule(
+      equals: filterValueRule(
         z
           .string({ error: 'where.equals must be a string: the value as text ("pro", "3", "true")' })
           .max(MAX_FILTER_LENGTH, `where.equals is longer than ${MAX_FILTER_LENGTH} characters`),

@@ -11,7 +11,7 @@
  * Event names are client text. Pure.
  */
 import * as z from 'zod';
-import { checkRange, dayField, rangeDays } from './date-range';
+import { checkRange, dayField, inBounds, rangeDays } from './date-range';
 import { eventName } from './trends-definition';
 
 export const RETENTION_INTERVALS = ['day', 'week'] as const;
@@ -33,7 +33,7 @@ export const RetentionDefinition = z
   .strict()
   .superRefine((d, ctx) => {
     checkRange(d, ctx);
-    if (d.interval === 'day' && rangeDays(d.date_from, d.date_to) > MAX_DAILY_DAYS) {
+    if (d.interval === 'day' && inBounds(d.date_from) && inBounds(d.date_to) && rangeDays(d.date_from, d.date_to) > MAX_DAILY_DAYS) {
       ctx.addIssue({
         code: 'custom',
         message: `a daily retention table spans at most ${MAX_DAILY_DAYS} days: shorten the range or use "interval": "week"`,

@@ -37,6 +37,18 @@ function checkDefinition(kind: InsightKindName, definition: unknown, ctx: z.Refi
   return z.NEVER;
 }
 
+/**
+ * What keeps a stored definition from running under today's rules (one saved before a bound was set,
+ * such as the date bounds), as "definition.<field>: <message>", or null when it runs. The rules are
+ * the kind's own, as a run checks them.
+ */
+export function savedDefinitionProblem(kind: string, definition: unknown): string | null {
+  const k = Object.hasOwn(INSIGHT_KINDS, kind) ? (INSIGHT_KINDS[kind as InsightKindName] as InsightKind<unknown>) : undefined;
+  if (!k) return `kind: "${kind}" is not an insight kind any more`;
+  const parsed = k.definition.safeParse(definition);
+  return parsed.success ? null : parsed.error.issues.map((issue) => `${['definition', ...issue.path].join('.')}: ${issue.message}`).join('; ');
+}
+
 export const CreateSavedInsight = z
   .object(
     {

@@ -5,7 +5,8 @@
  * - `series`: 1 to MAX_SERIES, each an event counted as `events`, `users` (canonical IDs), or the
  *   `sum` or `average` of a numeric `property`.
  * - `interval`: `hour`, `day` (default) or `week` (weeks start on Monday, UTC).
- * - `date_from`, `date_to`: UTC days, both included, at most 366 days (31 for `hour`).
+ * - `date_from`, `date_to`: UTC days, both included, at most 366 days (31 for `hour`), within
+ *   FIRST_DAY..LAST_DAY (date-range.ts), and with `compare` the previous period too.
  * - `breakdown`: optional, `platform`, `country`, `app_version` or `property` (with
  *   `breakdown_property`): the top 10 values by events, the rest as "other", missing as "unknown".
  * - `compare`: the previous period of the same length too (default true).
@@ -15,7 +16,7 @@ import * as z from 'zod';
 import { textRule } from '../client-text-schema';
 import { METRIC_LIMITS } from '../experiment-metric-fields';
 import { PATH_SAFE_PROPERTY } from '../planning-baseline';
-import { checkRange, dayField, rangeDays } from './date-range';
+import { checkPreviousPeriod, checkRange, dayField, inBounds, rangeDays } from './date-range';
 
 export const MAX_SERIES = 5;
 /** An hourly trend spans at most a month of hours (744 buckets), so a result stays small enough to show. */
@@ -99,7 +100,8 @@ export const TrendsDefinition = z
   .strict()
   .superRefine((d, ctx) => {
     checkRange(d, ctx);
-    if (d.interval === 'hour' && rangeDays(d.date_from, d.date_to) > MAX_HOURLY_DAYS) {
+    if (d.compare) checkPreviousPeriod(d, ctx);
+    if (d.interval === 'hour' && inBounds(d.date_from) && inBounds(d.date_to) && rangeDays(d.date_from, d.date_to) > MAX_HOURLY_DAYS) {
       ctx.addIssue({
         code: 'custom',
         message: `an hourly trend spans at most ${MAX_HOURLY_DAYS} days: shorten the range or use "interval": "day"`,

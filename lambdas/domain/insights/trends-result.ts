@@ -8,9 +8,8 @@
  * (the query moves them forward by the period's length), so `previous_values[i]` is "the same
  * bucket one period earlier".
  */
-import { addDays } from './date-range';
-import type { TrendInterval, TrendMeasure, TrendsDefinition } from './trends-definition';
-import { previousPeriod } from './date-range';
+import { DAY_MS, dayMs, msDay, previousPeriod } from './date-range';
+import { MAX_HOURLY_DAYS, type TrendInterval, type TrendMeasure, type TrendsDefinition } from './trends-definition';
 
 export interface TrendLine {
   /** The series' position in the definition. */
@@ -41,17 +40,27 @@ export interface TrendsResult {
   lines: TrendLine[];
 }
 
-/** The buckets of a range: every hour, day or week (starting Monday, UTC) that overlaps it. */
+/**
+ * The most buckets a trend has: an hourly trend of MAX_HOURLY_DAYS days (daily ones have at most 366,
+ * weekly ones 54). The walk stops there whatever it is given, so no definition can make it run on.
+ */
+export const MAX_TREND_BUCKETS = MAX_HOURLY_DAYS * 24;
+
+/**
+ * The buckets of a range: every hour, day or week (starting Monday, UTC) that overlaps it. Walked as
+ * epoch milliseconds (never as text, which stops sorting as time past year 9999), at most
+ * MAX_TREND_BUCKETS: a longer walk throws (the definition's bounds make it impossible).
+ */
 export function trendBuckets(interval: TrendInterval, from: string, to: string): string[] {
+  const start = dayMs(from);
+  const end = dayMs(to);
+  if (!Number.isFinite(start) || !Number.isFinite(end)) throw new RangeError(`trend range is not two days: ${from}..${to}`);
+  const weekday = (new Date(start).getUTCDay() + 6) % 7; // Monday 0
+  const step = interval === 'week' ? 7 * DAY_MS : interval === 'day' ? DAY_MS : 3_600_000;
   const out: string[] = [];
-  if (interval === 'week') {
-    const weekday = (new Date(`${from}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday 0
-    for (let d = addDays(from, -weekday); d <= to; d = addDays(d, 7)) out.push(d);
-    return out;
-  }
-  for (let d = from; d <= to; d = addDays(d, 1)) {
-    if (interval === 'day') out.push(d);
-    else for (let h = 0; h < 24; h++) out.push(`${d}T${String(h).padStart(2, '0')}:00Z`);
+  for (let t = interval === 'week' ? start - weekday * DAY_MS : start; t < end + DAY_MS; t += step) {
+    if (out.length === MAX_TREND_BUCKETS) throw new RangeError(`a trend has at most ${MAX_TREND_BUCKETS} buckets: ${from}..${to} by ${interval} has more`);
+    out.push(interval === 'hour' ? `${new Date(t).toISOString().slice(0, 13)}:00Z` : msDay(t));
   }
   return out;
 }
