@@ -143,6 +143,12 @@ const MetricResultSchema = z
       }),
     ),
     breached: z.boolean().optional().describe('Guardrails only: some variant moved the metric in its bad direction significantly (raw p-value)'),
+    unavailable: z
+      .string()
+      .optional()
+      .describe(
+        'Present only when this metric cannot be computed: why, in words (variants and comparisons are then empty). The other metrics and the verdict are unaffected',
+      ),
   })
   .describe(
     'Means with standard errors per variant and each variant against the control; sequential (always-valid) intervals and p-values unless the experiment turns sequential off',

@@ -50,8 +50,9 @@ describe('AthenaPlanningBaselines', () => {
     expect(sent[0]).toContain('WHERE copy_rank = 1');
   });
 
-  it('refuses a property a JSON path key cannot carry, and a project without events maps to no first event', async () => {
-    expect(() => renderPlanningBaseline({ ...request, property: 'a"b' }, { events: 'e', identities: 'i' })).toThrow(/cannot be a JSON path key/);
+  it('names any property an event key can be (escaped in the quoted path), refuses others, and a project without events maps to no first event', async () => {
+    expect(renderPlanningBaseline({ ...request, property: 'a"b' }, { events: 'e', identities: 'i' })).toContain(`'$["a\\"b"]'`);
+    expect(() => renderPlanningBaseline({ ...request, property: 'a\u0000b' }, { events: 'e', identities: 'i' })).toThrow(/contains U\+0000/);
     const athena = {
       eventsTable: 'tally.events',
       identitiesTable: 'tally.identities',

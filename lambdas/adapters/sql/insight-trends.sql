@@ -44,7 +44,8 @@ series_events AS (
     CAST(CAST(CAST(dt AS date) + (CASE WHEN period = 'previous' THEN INTERVAL :period_days DAY ELSE INTERVAL '0' DAY END) AS date) AS varchar) AS on_day,
     "timestamp",
     user_key,
-    {{> rules/property-number.sql}},
+    {{> rules/property-number.sql}}
+    AS property_number,
     breakdown_raw
   FROM (
     SELECT

@@ -14,7 +14,7 @@
 import * as z from 'zod';
 import { textRule } from '../client-text-schema';
 import { METRIC_LIMITS } from '../experiment-metric-fields';
-import { PATH_SAFE_PROPERTY } from '../planning-baseline';
+import { propertyNameSchema } from '../property-name';
 import { checkRange, dayField, rangeDays } from './date-range';
 
 export const MAX_SERIES = 5;
@@ -34,17 +34,8 @@ export type TrendBreakdown = (typeof TREND_BREAKDOWNS)[number];
 
 const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
 
-/** A property name as a quoted JSON path key can carry it: client text, no double quote, backslash or control character. */
-export const propertyName = (field: string, what: string) =>
-  textRule(
-    z
-      .string({ error: (iss) => (iss.input === undefined ? `${field} is required: ${what}` : `${field} must be a string: ${what}`) })
-      .min(1, `${field} must not be empty`)
-      .max(METRIC_LIMITS.propertyLength, `${field} is longer than ${METRIC_LIMITS.propertyLength} characters`)
-      // Not for the empty name, which min(1) already refuses: one message for one mistake.
-      .refine((v) => v === '' || PATH_SAFE_PROPERTY.test(v), `${field} must not contain double quotes, backslashes or control characters`),
-    field,
-  );
+/** A property name (the property-name rule, domain/property-name.ts: every key an event can carry, read literally). */
+export const propertyName = propertyNameSchema;
 
 /** An event name as events carry it (client text). */
 export const eventName = (field: string) =>
