@@ -36,7 +36,10 @@ range_events AS (
   {{> rules/range-events.sql}}
 ),
 -- One row per series an event belongs to, with its period, its (shifted) day, its user and value,
--- and its raw breakdown value ('unknown' when the event has none).
+-- and its breakdown: breakdown_kind 'value' with the value as sent in breakdown_raw, or 'unknown'
+-- (breakdown_raw NULL) when the event has none; both NULL without a breakdown. breakdown_key is one
+-- text for the pair ('v:' and the value, or 'unknown'), so a value sent as "unknown" or "other" never
+-- meets the missing or the grouped rest.
 series_events AS (
   SELECT
     series_index,
@@ -46,7 +49,9 @@ series_events AS (
     user_key,
     {{> rules/property-number.sql}}
     AS property_number,
-    breakdown_raw
+    breakdown_raw,
+    CASE WHEN :breakdown = 'none' THEN NULL WHEN breakdown_raw IS NULL THEN 'unknown' ELSE 'value' END AS breakdown_kind,
+    CASE WHEN :breakdown = 'none' THEN NULL WHEN breakdown_raw IS NULL THEN 'unknown' ELSE concat('v:', breakdown_raw) END AS breakdown_key
   FROM (
     SELECT
       s.series_index,
@@ -56,31 +61,28 @@ series_events AS (
       coalesce(c.canonical_id, e.sent_user_id) AS user_key,
       e.properties,
       s.property_path,
-      CASE
-        WHEN :breakdown = 'none' THEN NULL
-        ELSE coalesce(
-          CASE :breakdown
-            WHEN 'platform' THEN e.platform
-            WHEN 'country' THEN e.country
-            WHEN 'app_version' THEN e.app_version
-            ELSE json_extract_scalar(e.properties, :breakdown_path)
-          END,
-          'unknown'
-        )
+      CASE :breakdown
+        WHEN 'none' THEN NULL
+        WHEN 'platform' THEN e.platform
+        WHEN 'country' THEN e.country
+        WHEN 'app_version' THEN e.app_version
+        ELSE json_extract_scalar(e.properties, :breakdown_path)
       END AS breakdown_raw
     FROM range_events e
     JOIN series s ON s.series_event = e.name
     LEFT JOIN canonical c ON c.id = e.sent_user_id
   ) joined
 ),
--- The top 10 breakdown values by events of the range (ties by value), over all series.
+-- The top 10 breakdown lines by events of the range (the values and the missing one alike; ties by
+-- value, the missing one as the word "unknown", a value before the missing), over all series.
+-- Every other value is grouped into one line of kind 'other', ranked 11: last.
 top_values AS (
-  SELECT breakdown_raw, breakdown_rank
+  SELECT breakdown_key, breakdown_rank
   FROM (
-    SELECT breakdown_raw, row_number() OVER (ORDER BY count(*) DESC, breakdown_raw) AS breakdown_rank
+    SELECT breakdown_key, row_number() OVER (ORDER BY count(*) DESC, coalesce(breakdown_raw, 'unknown'), breakdown_kind DESC) AS breakdown_rank
     FROM series_events
-    WHERE period = 'current' AND breakdown_raw IS NOT NULL
-    GROUP BY breakdown_raw
+    WHERE period = 'current' AND breakdown_key IS NOT NULL
+    GROUP BY breakdown_key, breakdown_kind, breakdown_raw
   ) ranked
   WHERE breakdown_rank <= 10
 ),
@@ -93,18 +95,20 @@ bucketed AS (
       WHEN 'day' THEN e.on_day
       ELSE CAST(CAST(date_trunc('week', CAST(e.on_day AS date)) AS date) AS varchar)
     END AS bucket,
-    CASE WHEN e.breakdown_raw IS NULL THEN NULL WHEN t.breakdown_rank IS NULL THEN 'other' ELSE e.breakdown_raw END AS breakdown_value,
-    CASE WHEN e.breakdown_raw IS NULL THEN NULL ELSE coalesce(t.breakdown_rank, 11) END AS breakdown_rank,
+    CASE WHEN e.breakdown_key IS NULL THEN NULL WHEN t.breakdown_rank IS NULL THEN 'other' ELSE e.breakdown_kind END AS breakdown_kind,
+    CASE WHEN e.breakdown_key IS NULL OR t.breakdown_rank IS NULL THEN NULL ELSE e.breakdown_raw END AS breakdown_value,
+    CASE WHEN e.breakdown_key IS NULL THEN NULL ELSE coalesce(t.breakdown_rank, 11) END AS breakdown_rank,
     e.user_key,
     e.property_number
   FROM series_events e
-  LEFT JOIN top_values t ON t.breakdown_raw = e.breakdown_raw
+  LEFT JOIN top_values t ON t.breakdown_key = e.breakdown_key
 )
 -- Per bucket, and per period (bucket NULL): users are distinct over what the row covers.
 SELECT
   series_index,
   period,
   bucket,
+  breakdown_kind,
   breakdown_value,
   min(breakdown_rank) AS breakdown_rank,
   count(*) AS events,
@@ -112,5 +116,5 @@ SELECT
   sum(property_number) AS value_sum,
   count(property_number) AS value_count
 FROM bucketed
-GROUP BY GROUPING SETS ((series_index, period, bucket, breakdown_value), (series_index, period, breakdown_value))
-ORDER BY series_index, period, bucket, breakdown_value
+GROUP BY GROUPING SETS ((series_index, period, bucket, breakdown_kind, breakdown_value), (series_index, period, breakdown_kind, breakdown_value))
+ORDER BY series_index, period, bucket, breakdown_kind, breakdown_value

@@ -23,10 +23,8 @@ export const MAX_HOURLY_DAYS = 31;
 export const TREND_MEASURES = ['events', 'users', 'sum', 'average'] as const;
 export const TREND_INTERVALS = ['hour', 'day', 'week'] as const;
 export const TREND_BREAKDOWNS = ['platform', 'country', 'app_version', 'property'] as const;
-/** Breakdown values shown; the rest are summed up as OTHER. */
+/** Breakdown lines shown; the other values are grouped into one line of kind "other" (insights/breakdown-line.ts). */
 export const BREAKDOWN_TOP = 10;
-export const OTHER = 'other';
-export const UNKNOWN = 'unknown';
 
 export type TrendMeasure = (typeof TREND_MEASURES)[number];
 export type TrendInterval = (typeof TREND_INTERVALS)[number];
