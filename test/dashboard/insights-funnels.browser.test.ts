@@ -174,7 +174,7 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
       ['All users', '10 users · 100%', '6 users · 60%', '2 users · 20%'],
       ['mail', '6 users · 100%', '3 users · 50%', '0 users · 0%'],
       ['ad', '3 users · 100%', '3 users · 100%', '2 users · 66.7%'],
-      ['unknown', '1 user · 100%', '0 users · 0%', '0 users · 0%'],
+      ['Unknown', '1 user · 100%', '0 users · 0%', '0 users · 0%'],
     ]);
     // The filter is in the step's name, its value as text, never markup.
     const names = await page.$$eval('figure.funnel[data-funnel=""] .funnel-name', (els) => els.map((el: any) => el.textContent.trim()));
@@ -193,7 +193,7 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
       ['All users', '10 users · 100%', '6 users · 60%', '2 users · 20%'],
       ['mail', '6 users · 100%', '3 users · 50%', '0 users · 0%'],
       ['ad', '3 users · 100%', '3 users · 100%', '2 users · 66.7%'],
-      ['unknown', '1 user · 100%', '0 users · 0%', '0 users · 0%'],
+      ['Unknown', '1 user · 100%', '0 users · 0%', '0 users · 0%'],
     ]);
     const value = (selector: string) => page.$eval(selector, (el: any) => el.value as string);
     expect(await value('#funnel-step-2-event')).toBe(BUY);

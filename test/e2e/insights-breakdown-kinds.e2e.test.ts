@@ -20,11 +20,14 @@ const PLANS: Array<string | undefined> = [
   ...'abcdefghij'.split(''),
 ];
 
+// A tier for all but u0: t01..t10 two users each, t00 one (u11).
+const tier = (i: number) => (i === 0 ? {} : { tier: `t${String(i % 11).padStart(2, '0')}` });
+
 beforeAll(async () => {
   let key: string;
   ({ stack, project, key } = await startTestProject('breakdown-kinds', { clock: () => NOW }));
   const events = PLANS.flatMap((plan, i) => [
-    { name: 'view', user_id: `u${i}`, timestamp: '2026-04-14T10:00:00Z', ...(plan === undefined ? {} : { properties: { plan } }) },
+    { name: 'view', user_id: `u${i}`, timestamp: '2026-04-14T10:00:00Z', properties: { ...(plan === undefined ? {} : { plan }), ...tier(i) } },
     { name: 'signup', user_id: `u${i}`, timestamp: '2026-04-14T11:00:00Z' },
   ]);
   const res = await stack.post('/v1/events', key, { events });
@@ -52,6 +55,19 @@ describe('breakdown lines carry a kind', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.result.lines.map((l: any) => [l.breakdown_kind, l.breakdown_value, l.total])).toEqual(EXPECTED);
+    // Beyond the top 10, the missing value stays its own line, before the grouped rest.
+    const byTier = await stack.admin('POST', `/admin/v1/projects/${project}/insights/trends`, {
+      series: [{ event: 'view' }],
+      ...RANGE,
+      compare: false,
+      breakdown: 'property',
+      breakdown_property: 'tier',
+    });
+    expect(byTier.body.result.lines.map((l: any) => [l.breakdown_kind, l.breakdown_value, l.total])).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => ['value', `t${String(i + 1).padStart(2, '0')}`, 2]),
+      ['unknown', 'unknown', 1],
+      ['other', 'other', 1],
+    ]);
     const plain = await stack.admin('POST', `/admin/v1/projects/${project}/insights/trends`, { series: [{ event: 'view' }], ...RANGE });
     expect(plain.body.result.lines.map((l: any) => [l.breakdown_kind, l.breakdown_value])).toEqual([[null, null]]);
   });

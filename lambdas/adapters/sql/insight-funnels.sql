@@ -106,7 +106,8 @@ s6 AS (
 ),
 -- The top 10 breakdown lines by users who did the first step (the values and the missing one alike;
 -- ties by value, the missing one as the word "unknown", a value before the missing).
--- Every other value is grouped into one line of kind 'other', ranked 11: last.
+-- Every other value is grouped into one line of kind 'other', ranked 12: last. The missing one is
+-- never grouped: outside the top 10 it is its own line, ranked 11 (as results' breakdowns keep it).
 top_values AS (
   SELECT breakdown_key, breakdown_rank
   FROM (
@@ -121,9 +122,14 @@ top_values AS (
 -- breakdown_value NULL) and in the user's breakdown line. seconds: from the step before (NULL for step 1).
 reached AS (
   SELECT
-    CASE WHEN scope.kind = 'total' THEN NULL WHEN t.breakdown_rank IS NULL THEN 'other' ELSE u.breakdown_kind END AS breakdown_kind,
+    CASE WHEN scope.kind = 'total' THEN NULL WHEN t.breakdown_rank IS NULL AND u.breakdown_kind = 'value' THEN 'other' ELSE u.breakdown_kind END AS breakdown_kind,
     CASE WHEN scope.kind = 'total' OR t.breakdown_rank IS NULL THEN NULL ELSE u.breakdown_raw END AS breakdown_value,
-    CASE WHEN scope.kind = 'total' THEN 0 ELSE coalesce(t.breakdown_rank, 11) END AS breakdown_rank,
+    CASE
+      WHEN scope.kind = 'total' THEN 0
+      WHEN t.breakdown_rank IS NOT NULL THEN t.breakdown_rank
+      WHEN u.breakdown_kind = 'unknown' THEN 11
+      ELSE 12
+    END AS breakdown_rank,
     k.step,
     date_diff(
       'millisecond',

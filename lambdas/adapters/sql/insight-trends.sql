@@ -75,7 +75,8 @@ series_events AS (
 ),
 -- The top 10 breakdown lines by events of the range (the values and the missing one alike; ties by
 -- value, the missing one as the word "unknown", a value before the missing), over all series.
--- Every other value is grouped into one line of kind 'other', ranked 11: last.
+-- Every other value is grouped into one line of kind 'other', ranked 12: last. The missing one is
+-- never grouped: outside the top 10 it is its own line, ranked 11 (as results' breakdowns keep it).
 top_values AS (
   SELECT breakdown_key, breakdown_rank
   FROM (
@@ -95,9 +96,14 @@ bucketed AS (
       WHEN 'day' THEN e.on_day
       ELSE CAST(CAST(date_trunc('week', CAST(e.on_day AS date)) AS date) AS varchar)
     END AS bucket,
-    CASE WHEN e.breakdown_key IS NULL THEN NULL WHEN t.breakdown_rank IS NULL THEN 'other' ELSE e.breakdown_kind END AS breakdown_kind,
-    CASE WHEN e.breakdown_key IS NULL OR t.breakdown_rank IS NULL THEN NULL ELSE e.breakdown_raw END AS breakdown_value,
-    CASE WHEN e.breakdown_key IS NULL THEN NULL ELSE coalesce(t.breakdown_rank, 11) END AS breakdown_rank,
+    CASE WHEN t.breakdown_rank IS NULL AND e.breakdown_kind = 'value' THEN 'other' ELSE e.breakdown_kind END AS breakdown_kind,
+    CASE WHEN t.breakdown_rank IS NULL THEN NULL ELSE e.breakdown_raw END AS breakdown_value,
+    CASE
+      WHEN e.breakdown_key IS NULL THEN NULL
+      WHEN t.breakdown_rank IS NOT NULL THEN t.breakdown_rank
+      WHEN e.breakdown_kind = 'unknown' THEN 11
+      ELSE 12
+    END AS breakdown_rank,
     e.user_key,
     e.property_number
   FROM series_events e

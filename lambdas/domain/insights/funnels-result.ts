@@ -3,7 +3,7 @@
  * "Insights"). Pure.
  *
  * Rows: breakdown_kind ('value', 'unknown' or 'other'; NULL on the totals' rows), breakdown_value (the
- * value for kind 'value', else NULL), breakdown_rank (0 totals, 1-10, 11 "other"),
+ * value for kind 'value', else NULL), breakdown_rank (0 totals, 1-10, 11 "unknown" beyond the top 10, 12 "other"),
  * step (1-based), users (who reached it), median_seconds (from the step before; NULL for step 1).
  * A step nobody reached has no row: it counts 0.
  */

@@ -4,7 +4,7 @@
  *
  * Rows: series_index, period ('current' or 'previous'), bucket (NULL on a period's totals row),
  * breakdown_kind ('value', 'unknown' or 'other'; NULL without a breakdown), breakdown_value (the value
- * for kind 'value', else NULL), breakdown_rank (1-10, 11 for "other"), events, users, value_sum,
+ * for kind 'value', else NULL), breakdown_rank (1-10, 11 for "unknown" beyond the top 10, 12 for "other"), events, users, value_sum,
  * value_count. The previous period's rows are already on the current period's buckets
  * (the query moves them forward by the period's length), so `previous_values[i]` is "the same
  * bucket one period earlier".
