@@ -86,6 +86,25 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
       </p>
       <NumbersTable label="Secondary metrics and guardrails" columns={columns} name="metrics">
         {metrics.flatMap((m) => {
+          if (m.unavailable !== undefined) {
+            // A metric that cannot be computed says why; the others, and the verdict, are unaffected.
+            return [
+              <tr key={`${m.name}\u0000`} class="unavailable">
+                <th scope="row">
+                  <span class="metric-name">{m.name}</span>
+                  <span class="hint">
+                    {' '}
+                    ({KIND_WORDS[m.kind]}
+                    {m.role === 'guardrail' ? ', guardrail' : ''})
+                  </span>
+                </th>
+                <td colSpan={columns.length - 1} data-unavailable>
+                  Cannot be computed: {m.unavailable}. A running experiment’s metrics cannot be changed: stop it, then create a new experiment with the
+                  corrected metric.
+                </td>
+              </tr>,
+            ];
+          }
           const control = m.variants[0];
           return m.comparisons.map((c) => {
             const variant = m.variants.find((v) => v.variant === c.variant);
