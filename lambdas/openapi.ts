@@ -87,20 +87,26 @@ const ResultsSummary = z
   .object({
     computed_at: z.string(),
     enrolled: z.number().int(),
+    analysis: z
+      .object({ sequential: z.boolean(), correction: z.enum(['holm', 'benjamini-hochberg']).nullable() })
+      .nullable()
+      .describe('The analysis the lift is stated in: the experiment’s own settings; null for results computed before experiments had one'),
     lift: z.array(
       z.object({
         variant: z.string(),
-        absolute_diff: Nullable,
-        p_value: Nullable,
-        relative_diff: Nullable,
+        difference: Nullable.describe('Absolute difference in conversion rate against the control'),
+        decision_p_value: Nullable.describe('The p-value of that difference the decision rests on: adjusted by the correction where one applies'),
+        outcome: z.enum(['better', 'worse', 'no-significant-difference', 'not-testable']),
+        relative_difference: Nullable,
         relative_ci_low: Nullable,
         relative_ci_high: Nullable,
+        relative_p_value: Nullable.describe('The p-value of the relative difference, the one its interval belongs to'),
       }),
     ),
     srm: z.object({ flagged: z.boolean(), p_value: Nullable }),
   })
   .describe(
-    'The stored results at a glance: enrolled users, each variant’s lift on the goal event against control, the sample-ratio check; null until computed',
+    'The stored results at a glance: enrolled users, each variant against the control on the goal event as the experiment’s own analysis (results metrics[0]) states it, the sample-ratio check; null until computed',
   );
 const Project = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
 const Key = z.object({

@@ -8,8 +8,9 @@
  *    those files, so no other day is opened whatever the optimizer does (the query's own
  *    `dt BETWEEN` filter would prune too: DuckDB pushes hive-partition filters into the file list,
  *    "Scanning Files: k/n" in EXPLAIN). A missing directory is an empty table, not an error.
- *  - on a fresh connection, creates temp views `tally_events` / `tally_identities` standing in for
- *    the Glue tables (all columns VARCHAR, properties JSON text, project_id and dt VARCHAR from the
+ *  - on a fresh connection, creates temp views `events` / `identities` standing in for the Glue
+ *    tables (the names of the analyst views in <data dir>/views.sql, so the query the results show under
+ *    "How this was computed" runs unchanged in `duckdb -init <data dir>/views.sql`) (all columns VARCHAR, properties JSON text, project_id and dt VARCHAR from the
  *    path as partition columns) and the one Trino-compat macro, json_extract_scalar;
  *  - runs the rendered query, then counts the rows of the scanned events files (rowsRead).
  * Each count() has its own connection (temp views and macros are per connection), so concurrent
@@ -41,8 +42,8 @@ export const IDENTITY_COLUMNS = {
   reason: 'VARCHAR',
 } as const satisfies Record<Exclude<keyof IdentityRecord, 'project_id'>, DuckType>;
 
-/** View names the query's {{events}} and {{identities}} render to. */
-export const LOCAL_TABLES = { events: 'tally_events', identities: 'tally_identities' } as const;
+/** View names the query's {{events}} and {{identities}} render to: the analyst views' (duckdb-analyst-views.ts), so a copied query runs there. */
+export const LOCAL_TABLES = { events: 'events', identities: 'identities' } as const;
 
 /**
  * Trino's json_extract_scalar(json, path): the scalar at path as text, NULL for objects, arrays,

@@ -241,7 +241,7 @@ export function createExperimentsListHandler(deps: ExperimentsListDeps) {
     const experiments = await deps.experiments.list(project.id);
     const withSummaries = await mapLimit(experiments, SUMMARY_READS, async (experiment) => {
       const stored = experiment.status === 'created' ? undefined : await deps.results.get(project.id, experiment.id);
-      return { ...experiment, results_summary: stored ? summarizeResults(stored) : null };
+      return { ...experiment, results_summary: stored ? summarizeResults(stored, experiment) : null };
     });
     return json(200, { experiments: withSummaries });
   });

@@ -101,7 +101,10 @@ export async function startLocalFirehose(dirs: Record<string, string | LocalStre
         RequestResponses: body.Records.map(() => ({ ErrorCode: 'ServiceUnavailableException', ErrorMessage: 'injected fault' })),
       });
     }
-    local.onRecords?.(body.DeliveryStreamName, body.Records.map((r) => Buffer.from(r.Data, 'base64')));
+    local.onRecords?.(
+      body.DeliveryStreamName,
+      body.Records.map((r) => Buffer.from(r.Data, 'base64')),
+    );
     const byPartition = new Map<string, string[]>();
     const rejected = (i: number) => fault === 'reject-first-record' && i === 0;
     for (const [i, record] of body.Records.entries()) {

@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
-import { formatMeanWithError } from '../../dashboard/src/results/format-metric';
+import { formatMeanWithError, formatMetricDifference } from '../../dashboard/src/results/format-metric';
 import { formatInterval, formatPValue, formatRelative } from '../../dashboard/src/results/format-stats';
 import { describeBrowser } from '../helpers/browser';
 import { openDashboard, problemsApartFrom, refreshResults, SCREENSHOT_DIR, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
@@ -105,16 +105,28 @@ describeBrowser('dashboard: the results page breaks the primary metric down by p
     // ios: its header, control, treatment.
     const ios = platform.segments[0];
     const iosTreatment = ios.comparisons[0];
-    expect(rows[1]).toEqual(['control (control)', '60', '12', formatMeanWithError('conversion', ios.variants[0].mean, ios.variants[0].std_error), '', '', '']);
+    expect(rows[1]).toEqual([
+      'control (control)',
+      '60',
+      '12',
+      formatMeanWithError('conversion', ios.variants[0].mean, ios.variants[0].std_error),
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]);
     expect(rows[1]![3]).toMatch(/^20% ± 5\.\d pp$/);
     expect(rows[2]).toEqual([
       'treatment',
       '60',
       '24',
       formatMeanWithError('conversion', ios.variants[1].mean, ios.variants[1].std_error),
-      `+100%\n${formatInterval(iosTreatment.relative_ci_low, iosTreatment.relative_ci_high, formatRelative)}`,
+      `${formatMetricDifference('conversion', iosTreatment.difference)}\n${formatInterval(iosTreatment.ci_low, iosTreatment.ci_high, (x) => formatMetricDifference('conversion', x))}`,
       formatPValue(iosTreatment.p_value),
       formatPValue(iosTreatment.adjusted_p_value),
+      `+100%\n${formatInterval(iosTreatment.relative_ci_low, iosTreatment.relative_ci_high, formatRelative)}`,
+      formatPValue(iosTreatment.relative_p_value),
     ]);
     expect(rows[2]![3]).toMatch(/^40% ± 6\.\d pp$/);
     // Holm across the platform's segments: the adjusted p-value is above the raw one, both shown.
@@ -136,9 +148,11 @@ describeBrowser('dashboard: the results page breaks the primary metric down by p
       'Enrolled',
       'Converted',
       'Conversion rate',
-      'Relative difference (95% interval)',
+      'Difference (95% interval)',
       'p-value',
       'Adjusted p-value (Holm)',
+      'Relative difference (95% interval)',
+      'p-value (relative)',
     ]);
     // The client's value is text: no element made of it, the page's script untouched.
     expect(await page.$('table[data-table="breakdown"] img')).toBeNull();
@@ -184,7 +198,16 @@ describeBrowser('dashboard: the results page breaks the primary metric down by p
     expect(cardLabels).toEqual([
       [],
       ['Enrolled', 'Converted', 'Conversion rate'],
-      ['Enrolled', 'Converted', 'Conversion rate', 'Relative difference (95% interval)', 'p-value', 'Adjusted p-value (Holm)'],
+      [
+        'Enrolled',
+        'Converted',
+        'Conversion rate',
+        'Difference (95% interval)',
+        'p-value',
+        'Adjusted p-value (Holm)',
+        'Relative difference (95% interval)',
+        'p-value (relative)',
+      ],
     ]);
     expect(await seriousA11yViolations(small.page)).toEqual([]);
     await small.screenshot('results-breakdowns-platform');

@@ -7,7 +7,8 @@
  */
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
-import { formatPercent, formatRelative } from '../../dashboard/src/results/format-stats';
+import { formatInterval, formatPValue, formatRelative } from '../../dashboard/src/results/format-stats';
+import { decisionStatement } from '../../dashboard/src/results/verdict';
 import { describeBrowser } from '../helpers/browser';
 import { clickButton, refreshResults, openDashboard, problemsApartFrom, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
 
@@ -219,16 +220,29 @@ describeBrowser('dashboard: experiments and results', () => {
     await refreshResults(page);
     await page.waitForSelector('table[data-table="variants"]', { timeout: 10_000 });
     const api = (await env.stack.admin('GET', `${base()}/${experimentId}/results`)).body;
-    const [control, green] = api.variants;
     expect(await tableRows(page, 'variants')).toEqual([
-      ['control (control)', '41', '6', '14.6%', `${formatPercent(control.ci_low)} to ${formatPercent(control.ci_high)}`],
-      ['green', '40', '20', '50%', `${formatPercent(green.ci_low)} to ${formatPercent(green.ci_high)}`],
+      ['control (control)', '41', '6', '14.6%'],
+      ['green', '40', '20', '50%'],
     ]);
-    const [comparison] = await tableRows(page, 'comparisons');
-    expect(comparison![0]).toBe('green');
-    expect(comparison![1]).toBe(`+${(api.comparisons[0].absolute_diff * 100).toFixed(1)} pp`);
-    expect(comparison![3]).toBe('< 0.001');
-    expect(await text(page, '.verdicts')).toBe('green converts better than control: 50% of 40 users against 14.6% of 41 users (p < 0.001).');
+    // The experiment's own analysis (sequential, Holm by default): the primary metric's row of the
+    // metrics table, the verdict and the chart state its figures, not the fixed-horizon comparison.
+    const primary = api.metrics[0].comparisons[0];
+    expect(api.metrics[0]).toMatchObject({ name: 'purchase', role: 'primary' });
+    const [row] = await tableRows(page, 'metrics');
+    expect(row!.slice(0, 2)).toEqual(['purchase (conversion, primary)', 'green']);
+    expect(row![5]).toBe(formatPValue(primary.p_value));
+    expect(row![6]).toBe(formatPValue(primary.adjusted_p_value));
+    expect(row![7]).toContain(formatInterval(primary.relative_ci_low, primary.relative_ci_high, formatRelative));
+    expect(row![8]).toBe(formatPValue(primary.relative_p_value));
+    expect(primary.ci_high - primary.ci_low).toBeGreaterThan(api.comparisons[0].ci_high - api.comparisons[0].ci_low); // sequential: wider
+    // 40 users a side are few for an always-valid test: the fixed-horizon p < 0.001 the page used to
+    // state is 0.49 in the experiment's own analysis, and the verdict says so.
+    expect(api.comparisons[0].p_value).toBeLessThan(0.001);
+    expect(formatPValue(primary.adjusted_p_value)).toBe('0.49');
+    expect(await text(page, '.verdicts')).toBe(
+      'No significant difference yet between green and control: 50% of 40 users against 14.6% of 41 users (sequential test, Holm-adjusted p = 0.49).',
+    );
+    expect(await page.$('table[data-table="comparisons"]')).toBeNull();
     expect(await text(page, 'main')).toContain('Multiple exposures: 1 user was exposed');
     expect(await page.$('.srm-warning')).toBeNull();
 
@@ -241,7 +255,15 @@ describeBrowser('dashboard: experiments and results', () => {
 
     // "How this was computed": the rules, the methods and the exact query the API reports.
     const panel = await text(page, '.how-computed');
-    for (const words of ['first', 'identity links', 'Wilson', 'Newcombe', 'delta method', "Welch's t-test", 'Beta(1, 1)', 'chi-square']) {
+    for (const words of [
+      'first',
+      'identity links',
+      'sequential, always valid',
+      'tuning parameter 5000',
+      'Holm, across the 1 comparison of every variant',
+      'delta method',
+      'chi-square',
+    ]) {
       expect(panel).toContain(words);
     }
     expect(api.computation.engine).toBe('duckdb');
@@ -280,7 +302,10 @@ describeBrowser('dashboard: experiments and results', () => {
       ['41', '6'],
       ['40', '20'],
     ]);
-    expect(await text(page, '.verdicts')).toBe('green converts better than control: 50% of 40 users against 14.6% of 41 users (p < 0.001).');
+    const final = (await env.stack.admin('GET', `${base()}/${experimentId}/results`)).body.metrics[0].comparisons[0];
+    expect(await text(page, '.verdicts')).toContain(
+      `50% of 40 users against 14.6% of 41 users (${decisionStatement({ sequential: true, correction: 'holm' }, final.adjusted_p_value)}).`,
+    );
     expect(problemsApartFrom(env.dash.problems, 400, 404, 409)).toEqual([]);
   });
 
@@ -312,8 +337,8 @@ describeBrowser('dashboard: experiments and results', () => {
     await refreshResults(page);
     await page.waitForSelector('::-p-text(No one is enrolled yet)');
     expect(await tableRows(page, 'variants')).toEqual([
-      ['a (control)', '0', '0', '—', '—'],
-      ['b', '0', '0', '—', '—'],
+      ['a (control)', '0', '0', '—'],
+      ['b', '0', '0', '—'],
     ]);
     await env.dash.screenshot('results-no-enrollments');
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -334,12 +359,15 @@ describeBrowser('dashboard: experiments and results', () => {
         )
       ).map((r) => [r[0], r.slice(1)]),
     );
-    const checkout = (await env.stack.admin('GET', `${base()}/${experimentId}/results`)).body.comparisons[0];
+    // The list states the results page's analysis: the primary metric's relative difference with its
+    // own interval, and the decision with the adjusted p-value the verdict rests on.
+    const checkout = (await env.stack.admin('GET', `${base()}/${experimentId}/results`)).body.metrics[0].comparisons[0];
+    const word = checkout.adjusted_p_value < 0.05 ? 'better' : 'no significant difference';
     expect(rows['Checkout button']).toEqual([
       'stopped',
       'purchase',
       '81',
-      `green ${formatRelative(checkout.relative_diff)} better (p < 0.001)`,
+      `green ${formatRelative(checkout.relative_difference)} ${formatInterval(checkout.relative_ci_low, checkout.relative_ci_high, formatRelative)} ${word} (${decisionStatement({ sequential: true, correction: 'holm' }, checkout.adjusted_p_value)})`,
       'Healthy split',
     ]);
     expect(rows['Skewed split']).toEqual(['running', 'purchase', '45', 'b: not enough data', 'Sample ratio mismatch']);
@@ -416,10 +444,10 @@ describeBrowser('dashboard: experiments and results', () => {
       expect(await seriousA11yViolations(page), name).toEqual([]);
       await small.screenshot(name);
     }
-    // The results page at 375 px shows each comparison's intervals as labelled lines on screen.
+    // The results page at 375 px shows each metric's figures as labelled lines on screen.
     await small.go(`/projects/${env.project}/experiments/${experimentId}/results`);
-    await page.waitForSelector('table[data-table="comparisons"]');
-    const cells = await page.$$eval('table[data-table="comparisons"] tbody td', (tds) =>
+    await page.waitForSelector('table[data-table="metrics"]');
+    const cells = await page.$$eval('table[data-table="metrics"] tbody td', (tds) =>
       tds.map((td: any) => ({
         label: td.dataset.label,
         shown: (globalThis as any).getComputedStyle(td, '::before').content,
@@ -428,15 +456,16 @@ describeBrowser('dashboard: experiments and results', () => {
       })),
     );
     expect(cells.map((c) => c.label)).toEqual([
-      'Difference',
-      '95% interval',
+      'Variant',
+      'Control mean',
+      'Variant mean',
+      'Difference (95% interval)',
       'p-value',
-      'Relative difference',
-      'Its 95% interval',
-      'Its p-value',
-      'Chance to beat control',
+      'Adjusted p-value (Holm)',
+      'Relative difference (95% interval)',
+      'p-value (relative)',
     ]);
-    expect(cells.find((c) => c.label === '95% interval')!.text).toMatch(/^\+[\d.]+ pp to \+[\d.]+ pp$/);
+    expect(cells.find((c) => c.label === 'Difference (95% interval)')!.text).toMatch(/^\+[\d.]+ pp [−+][\d.]+ pp to \+[\d.]+ pp$/);
     for (const c of cells) {
       expect(c.shown, c.label).toBe(JSON.stringify(c.label)); // the label is on screen beside the number
       expect(c.right, c.label).toBeLessThanOrEqual(375);

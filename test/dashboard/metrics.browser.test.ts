@@ -15,7 +15,7 @@ import { cumulateSeries, seriesPoints } from '../../lambdas/domain/results-serie
 import { experimentStats } from '../../lambdas/domain/stats';
 import type { ExperimentResults } from '../../lambdas/ports';
 import { formatMeanWithError } from '../../dashboard/src/results/format-metric';
-import { formatPValue } from '../../dashboard/src/results/format-stats';
+import { formatPStatement, formatPValue } from '../../dashboard/src/results/format-stats';
 import { describeBrowser } from '../helpers/browser';
 import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
 
@@ -227,26 +227,37 @@ describeBrowser('dashboard: metric settings and metric results (issue 22)', () =
     );
     const rows = await tableRows(page, 'metrics');
     const revenue = (seeded.metrics as any[])[1];
-    expect(rows.map((r) => r.length)).toEqual([8, 8, 8]);
-    expect(rows[0]!.slice(0, 2)).toEqual(['Revenue (sum per user)', 'treatment']);
-    expect(rows[0]![2]).toBe(formatMeanWithError('sum', 35, revenue.variants[0].std_error));
-    expect(rows[0]![2]).toMatch(/^35 ± 1\.\d\d$/);
-    expect(rows[0]![4]).toMatch(/^\+1\.5\n\u22123\.\d+ to \+6\.\d+$/);
-    expect(rows[0]![6]).toBe(formatPValue(revenue.comparisons[0].p_value));
-    expect(rows[0]![7]).toBe(formatPValue(revenue.comparisons[0].adjusted_p_value));
+    // The primary metric first (the verdict's), then the others: each p-value after its own interval.
+    expect(rows.map((r) => r.length)).toEqual([9, 9, 9, 9]);
+    expect(rows[0]!.slice(0, 2)).toEqual(['purchase (conversion, primary)', 'treatment']);
+    expect(rows[1]!.slice(0, 2)).toEqual(['Revenue (sum per user)', 'treatment']);
+    expect(rows[1]![2]).toBe(formatMeanWithError('sum', 35, revenue.variants[0].std_error));
+    expect(rows[1]![2]).toMatch(/^35 ± 1\.\d\d$/);
+    expect(rows[1]![4]).toMatch(/^\+1\.5\n\u22123\.\d+ to \+6\.\d+$/);
+    expect(rows[1]![5]).toBe(formatPValue(revenue.comparisons[0].p_value));
+    expect(rows[1]![6]).toBe(formatPValue(revenue.comparisons[0].adjusted_p_value));
+    expect(rows[1]![8]).toBe(formatPValue(revenue.comparisons[0].relative_p_value));
     expect(revenue.comparisons[0].adjusted_p_value).toBeGreaterThan(revenue.comparisons[0].p_value);
     // The user-set name is text: no element made of it, the page's script untouched.
-    expect(rows[1]![0]).toBe(`${HOSTILE} (conversion)`);
+    expect(rows[2]![0]).toBe(`${HOSTILE} (conversion)`);
     expect(await page.$('table[data-table="metrics"] img')).toBeNull();
     expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
-    expect(rows[2]![0]).toBe('Errors (count per user, guardrail)\nGuardrail breached');
-    expect(rows[2]![7]).toBe('not adjusted');
+    expect(rows[3]![0]).toBe('Errors (count per user, guardrail)\nGuardrail breached');
+    expect(rows[3]![6]).toBe('not adjusted');
     expect(await page.$$eval('table[data-table="metrics"] tr.breached', (r) => r.length)).toBe(1);
     // The verdict follows the primary metric (the goal's conversion) and says so, whatever the
     // secondary metrics and the breached guardrail show (those have the table and the banner).
     expect(await text(page, '.verdict-basis')).toContain('The verdict rests on the primary metric: the share of enrolled users who sent purchase');
     const verdict = await text(page, '.verdicts');
-    expect(verdict).toContain('treatment converts better than control: 13% of 1,000 users against 10% of 1,000 users');
+    const primary = (seeded.metrics as any[])[0].comparisons[0];
+    // Significant before the correction, not after it across the goal and the two secondary metrics:
+    // the verdict rests on the adjusted p-value, as the metrics table shows it.
+    expect(primary.p_value).toBeLessThan(0.05);
+    expect(primary.adjusted_p_value).toBeGreaterThan(0.05);
+    expect(verdict).toBe(
+      `No significant difference yet between treatment and control: 13% of 1,000 users against 10% of 1,000 users (fixed-horizon test, Benjamini–Hochberg-adjusted ${formatPStatement(primary.adjusted_p_value)}).`,
+    );
+    expect(rows[0]![6]).toBe(formatPValue(primary.adjusted_p_value));
     expect(verdict).not.toMatch(/Revenue|Errors|guardrail/);
     expect(await text(page, '.metrics-basis')).toContain('Sequential testing is off');
     expect(await text(page, '.metrics-basis')).toContain('corrected with Benjamini–Hochberg');
@@ -274,14 +285,18 @@ describeBrowser('dashboard: metric settings and metric results (issue 22)', () =
     await small.page.close();
   });
 
-  it('renders results stored before metrics as before: no metrics table, no banner', async () => {
+  it('renders results stored before metrics without a comparison: it asks for a refresh, no table, no verdict, no banner', async () => {
     const { page } = env.dash;
     const experiment = (await env.stack.admin('GET', `${base()}/${experimentId}`)).body;
     await env.stack.deps.results.put(env.project, seededResults(experimentId, experiment.started_at, undefined, null));
     await env.dash.go(`/projects/${env.project}/experiments`);
     await env.dash.go(`/projects/${env.project}/experiments/${experimentId}/results`);
-    await page.waitForSelector('table[data-table="comparisons"]');
+    // No analysis to state: the page says to compute them again, and states no comparison at all.
+    await page.waitForSelector('::-p-text(Press Refresh to compute them again)');
     expect(await page.$('table[data-table="metrics"]')).toBeNull();
+    expect(await page.$('table[data-table="comparisons"]')).toBeNull();
+    expect(await page.$('.verdicts')).toBeNull();
+    expect(await page.$('[data-chart="intervals"]')).toBeNull();
     expect(await page.$('.guardrail-banner')).toBeNull();
     expect(problemsApartFrom(env.dash.problems, 400, 404)).toEqual([]);
   });

@@ -170,7 +170,7 @@ describeBrowser('dashboard: planning calculator and progress toward the planned 
     await env.stack.admin('POST', `${base()}/${plain.body.id}/start`);
     await env.stack.deps.results.put(env.project, { ...results, experiment_id: plain.body.id });
     await env.dash.go(`/projects/${env.project}/experiments/${plain.body.id}/results`);
-    await page.waitForSelector('table[data-table="comparisons"]');
+    await page.waitForSelector('table[data-table="variants"]');
     expect(await page.$('.sample-progress')).toBeNull();
   });
 });

@@ -1,14 +1,14 @@
 /**
  * The results page's decision defects of issue 22, in real Chromium against the local server, each as
- * a new user met it: a relative interval below −100% with 13 users, "Not enough data" beside a chance
- * to beat control with both variants at 100%, a sample-ratio check said only when it fails, "these
+ * a new user met it: a relative interval below −100% with 13 users, "Not enough data" where both
+ * variants at 100% leave nothing to test, a sample-ratio check said only when it fails, "these
  * results are final" right after Stop over a window that ended before it, a one-day series with a
  * legend of placeholders, and a verdict that did not say what it rests on. Screenshots in
  * test-output/dashboard/results-verdict-*.png.
  */
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
-import { formatPStatement } from '../../dashboard/src/results/format-stats';
+import { formatPStatement, formatRelative } from '../../dashboard/src/results/format-stats';
 import { describeBrowser } from '../helpers/browser';
 import { clickButton, problemsApartFrom, refreshResults, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
 
@@ -51,13 +51,15 @@ describeBrowser('dashboard: the results page decides honestly (issue 22)', () =>
     ]);
     await env.dash.go(`/projects/${env.project}/experiments/${id}/results`);
     await refreshResults(page);
-    await page.waitForSelector('table[data-table="comparisons"]');
+    await page.waitForSelector('table[data-table="metrics"]');
     const api = (await env.stack.admin('GET', `${base()}/${id}/results`)).body;
+    const primary = api.metrics[0].comparisons[0];
+    // The fixed-horizon field kept for older clients and the experiment's own (sequential) analysis both stop at −100%.
     expect(api.comparisons[0].relative_ci_low).toBe(-1);
     expect(api.comparisons[0].relative_ci_high).toBeCloseTo(6.849145439979014, 9);
-    const [row] = await tableRows(page, 'comparisons');
-    expect(row![4]).toBe('+150%');
-    expect(row![5]).toBe('\u2212100% to +684.9%');
+    expect(primary.relative_ci_low).toBe(-1);
+    const [row] = await tableRows(page, 'metrics');
+    expect(row![7]).toBe(`+150%\n\u2212100% to ${formatRelative(primary.relative_ci_high)}`);
     expect(await text(page, '.floor-note')).toContain('cannot fall below zero');
     // The sample-ratio check passed: said, with its p-value.
     expect(await text(page, '.srm-passed')).toBe(
@@ -67,14 +69,14 @@ describeBrowser('dashboard: the results page decides honestly (issue 22)', () =>
     // The verdict names the primary metric and the figures it rests on.
     expect(await text(page, '.verdict-basis')).toContain('the share of enrolled users who sent purchase at or after enrolling');
     expect(await text(page, '.verdicts')).toBe(
-      `No significant difference yet between treatment and control: 50% of 8 users against 20% of 5 users (${formatPStatement(api.comparisons[0].p_value)}).`,
+      `No significant difference yet between treatment and control: 50% of 8 users against 20% of 5 users (sequential test, Holm-adjusted ${formatPStatement(primary.adjusted_p_value)}).`,
     );
     await env.dash.screenshot('results-verdict-floor');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problemsApartFrom(env.dash.problems, 404, 409)).toEqual([]);
   });
 
-  it('both variants at 100%: the verdict says there is nothing to test, and the chance to beat control says it is the prior’s', async () => {
+  it('both variants at 100%: the verdict says there is nothing to test, and no figure says otherwise', async () => {
     const { page } = env.dash;
     const id = await experimentWith('Everyone buys', [
       ['control', 1, 1],
@@ -82,15 +84,19 @@ describeBrowser('dashboard: the results page decides honestly (issue 22)', () =>
     ]);
     await env.dash.go(`/projects/${env.project}/experiments/${id}/results`);
     await refreshResults(page);
-    await page.waitForSelector('table[data-table="comparisons"]');
+    await page.waitForSelector('table[data-table="metrics"]');
     const verdict = await text(page, '.verdicts');
     expect(verdict).not.toContain('Not enough data');
     expect(verdict).toBe(
-      'No difference between treatment and control yet: every user of both sent purchase (100% of 4 users against 100% of 1 user), so there is no variation to test and no p-value. The 71.4% chance to beat control comes from the prior and the group sizes alone, not from a difference.',
+      'No difference between treatment and control yet: every user of both sent purchase (100% of 4 users against 100% of 1 user), so there is no variation to test and no p-value.',
     );
-    const [row] = await tableRows(page, 'comparisons');
-    expect(row![3]).toBe('—');
-    expect(row![7]).toBe('71.4% (prior only)');
+    const [row] = await tableRows(page, 'metrics');
+    expect(row![5]).toBe('—');
+    expect(row![8]).toBe('—');
+    // No chance to beat control stated: it was another analysis than the experiment's (only "How this
+    // was computed" names it, among the older API fields).
+    const stated = await page.$$eval('main table, .verdicts, .results-figure', (els) => els.map((e: any) => e.innerText).join('\n'));
+    expect(stated.toLowerCase()).not.toContain('chance to beat');
     await env.dash.screenshot('results-verdict-all-converted');
     expect(await seriousA11yViolations(page)).toEqual([]);
   });

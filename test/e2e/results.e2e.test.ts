@@ -116,23 +116,32 @@ describe('experiment results', () => {
     const stored = await stack.admin('GET', `${base()}/${id}/results`);
     expect(stored.body).toEqual(r);
 
-    // The experiments list carries the stored results at a glance: enrolled, the lift, the sample-ratio health.
+    // The experiments list carries the stored results at a glance: enrolled, the lift as the experiment's
+    // own analysis states it (its primary metric, sequential with Holm by default: the results page's
+    // figures, not the fixed-horizon top-level comparisons), the sample-ratio health.
     const listed = (await stack.admin('GET', base())).body.experiments.find((e: { id: string }) => e.id === id);
+    const primary = r.metrics[0].comparisons[0];
+    expect(r.metrics[0]).toMatchObject({ name: 'purchase', role: 'primary' });
     expect(listed.results_summary).toEqual({
       computed_at: r.computed_at,
       enrolled: 43,
+      analysis: { sequential: true, correction: 'holm' },
       lift: [
         {
           variant: 'treatment',
-          absolute_diff: cmp.absolute_diff,
-          p_value: cmp.p_value,
-          relative_diff: cmp.relative_diff,
-          relative_ci_low: cmp.relative_ci_low,
-          relative_ci_high: cmp.relative_ci_high,
+          difference: primary.difference,
+          decision_p_value: primary.adjusted_p_value,
+          outcome: primary.adjusted_p_value < 0.05 ? 'better' : 'no-significant-difference',
+          relative_difference: primary.relative_difference,
+          relative_ci_low: primary.relative_ci_low,
+          relative_ci_high: primary.relative_ci_high,
+          relative_p_value: primary.relative_p_value,
         },
       ],
       srm: r.srm,
     });
+    // Sequential intervals are wider than the fixed-horizon ones the top-level comparison keeps for older clients.
+    expect(primary.relative_ci_high - primary.relative_ci_low).toBeGreaterThan(cmp.relative_ci_high - cmp.relative_ci_low);
   });
 
   it('never reports a relative interval below −100%: 13 users keep gbstats’ upper bound and p-value, the low end stops at −100% (issue 22)', async () => {

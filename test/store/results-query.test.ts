@@ -609,7 +609,7 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
   it('sends the same text DuckDB runs, but for the table names', async () => {
     const query = new AthenaResultsQuery(client(), { workGroup: 'w', database: 'tally' });
     const local = renderResultsCount(REQUEST, LOCAL_TABLES);
-    expect(query.sql(REQUEST)).toBe(local.replace(/\btally_events\b/g, 'tally.events').replace(/\btally_identities\b/g, 'tally.identities'));
+    expect(query.sql(REQUEST)).toBe(local.replace(/\bevents\b(?!_)/g, 'tally.events').replace(/\bidentities\b/g, 'tally.identities'));
     const custom = new AthenaResultsQuery(client(), { workGroup: 'w', database: 'analytics', eventsTable: 'raw_events', identitiesTable: 'other.links' });
     expect(custom.sql(REQUEST)).toContain('FROM analytics.raw_events');
     expect(custom.sql(REQUEST)).toContain('FROM other.links');

@@ -12,7 +12,8 @@ import {
 } from '../../dashboard/src/results/format-stats';
 import { resultsFinality } from '../../dashboard/src/results/results-finality';
 import { verdict } from '../../dashboard/src/results/verdict';
-import type { Comparison, VariantStats } from '../../dashboard/src/admin-types';
+import type { VariantStats } from '../../dashboard/src/admin-types';
+import { outcomeOf, type PrimaryAnalysis, type PrimaryComparison } from '../../lambdas/domain/primary-analysis';
 import { formatTime } from '../../dashboard/src/format-time';
 
 const figures = (variant: string, converted: number, enrolled: number): VariantStats => ({
@@ -26,19 +27,29 @@ const figures = (variant: string, converted: number, enrolled: number): VariantS
 const control = figures('control', 10, 40);
 const treatment = figures('treatment', 15, 40);
 
-const comparison = (p: number | null, diff: number | null, chance: number | null = null): Comparison => ({
+/** A primary-metric comparison whose decision p-value is p (adjusted when the analysis corrects). */
+const comparison = (p: number | null, diff: number | null): PrimaryComparison => ({
   variant: 'treatment',
-  control: 'control',
-  absolute_diff: diff,
-  relative_diff: null,
+  difference: diff,
   ci_low: null,
   ci_high: null,
   p_value: p,
+  adjusted_p_value: p,
+  decision_p_value: p,
+  outcome: outcomeOf(diff, p),
+  relative_difference: null,
   relative_ci_low: null,
   relative_ci_high: null,
   relative_p_value: null,
-  chance_to_beat_control: chance,
 });
+const analysis = (sequential: boolean, correction: PrimaryAnalysis['correction']): PrimaryAnalysis => ({
+  metric: 'purchase',
+  sequential,
+  correction,
+  family_size: 1,
+  comparisons: [],
+});
+const SEQ_HOLM = analysis(true, 'holm');
 
 describe('dashboard number formatting', () => {
   it('shows rates as percentages with sensible decimals', () => {
@@ -88,40 +99,35 @@ describe('dashboard number formatting', () => {
     expect(formatTime('not a date')).toBe('not a date');
   });
 
-  it('says in plain words whether a variant converts better, on what figures it rests', () => {
-    const at = (p: number | null, diff: number | null, running: boolean) =>
-      verdict({ comparison: comparison(p, diff), variant: treatment, control, goal: 'purchase', running });
-    expect(at(0.012, 0.05, true)).toBe('treatment converts better than control: 37.5% of 40 users against 25% of 40 users (p = 0.012).');
-    expect(at(0.0001, -0.05, false)).toBe('treatment converts worse than control: 37.5% of 40 users against 25% of 40 users (p < 0.001).');
-    expect(at(0.42, 0.01, true)).toBe('No significant difference yet between treatment and control: 37.5% of 40 users against 25% of 40 users (p = 0.42).');
-    expect(at(0.42, 0.01, false)).toBe('No significant difference between treatment and control: 37.5% of 40 users against 25% of 40 users (p = 0.42).');
+  it('says in plain words whether a variant converts better, on what figures and which test it rests', () => {
+    const at = (p: number | null, diff: number | null, running: boolean, a = SEQ_HOLM) =>
+      verdict({ analysis: a, comparison: comparison(p, diff), variant: treatment, control, controlName: 'control', goal: 'purchase', running });
+    expect(at(0.012, 0.05, true)).toBe(
+      'treatment converts better than control: 37.5% of 40 users against 25% of 40 users (sequential test, Holm-adjusted p = 0.012).',
+    );
+    expect(at(0.0001, -0.05, false)).toBe(
+      'treatment converts worse than control: 37.5% of 40 users against 25% of 40 users (sequential test, Holm-adjusted p < 0.001).',
+    );
+    expect(at(0.42, 0.01, true)).toBe(
+      'No significant difference yet between treatment and control: 37.5% of 40 users against 25% of 40 users (sequential test, Holm-adjusted p = 0.42).',
+    );
+    expect(at(0.42, 0.01, false, analysis(false, null))).toBe(
+      'No significant difference between treatment and control: 37.5% of 40 users against 25% of 40 users (fixed-horizon test, p = 0.42).',
+    );
+    expect(at(0.03, 0.01, false, analysis(true, 'benjamini-hochberg'))).toContain('(sequential test, Benjamini–Hochberg-adjusted p = 0.03)');
   });
 
-  it('never says "not enough data" beside a chance to beat control: no users, or no variation to test, says so', () => {
+  it('never says "not enough data" where the data say why: no users, or no variation to test', () => {
     const empty = figures('treatment', 0, 0);
-    expect(verdict({ comparison: comparison(null, null), variant: empty, control, goal: 'purchase', running: true })).toBe(
+    const base = { analysis: SEQ_HOLM, controlName: 'control', goal: 'purchase' };
+    expect(verdict({ ...base, comparison: comparison(null, null), variant: empty, control, running: true })).toBe(
       'Not enough data to compare treatment with control yet: no one is enrolled in treatment.',
     );
-    // Both at 100% (4 of 4 against 1 of 1): the z-test has no variance; Beta(5, 1) beats Beta(2, 1) with 5/7.
-    expect(
-      verdict({
-        comparison: comparison(null, 0, 5 / 7),
-        variant: figures('treatment', 4, 4),
-        control: figures('control', 1, 1),
-        goal: 'purchase',
-        running: false,
-      }),
-    ).toBe(
-      'No difference between treatment and control: every user of both sent purchase (100% of 4 users against 100% of 1 user), so there is no variation to test and no p-value. The 71.4% chance to beat control comes from the prior and the group sizes alone, not from a difference.',
+    expect(verdict({ ...base, comparison: comparison(null, 0), variant: figures('treatment', 4, 4), control: figures('control', 1, 1), running: false })).toBe(
+      'No difference between treatment and control: every user of both sent purchase (100% of 4 users against 100% of 1 user), so there is no variation to test and no p-value.',
     );
     expect(
-      verdict({
-        comparison: comparison(null, 0, 0.5),
-        variant: figures('treatment', 0, 5),
-        control: figures('control', 0, 40),
-        goal: 'purchase',
-        running: true,
-      }),
+      verdict({ ...base, comparison: comparison(null, 0), variant: figures('treatment', 0, 5), control: figures('control', 0, 40), running: true }),
     ).toContain('No difference between treatment and control yet: no user of either sent purchase (0% of 5 users against 0% of 40 users)');
   });
 

@@ -31,7 +31,7 @@ export function InsightHowComputed({ answer, children }: { answer: InsightAnswer
       <p>
         {answer.engine === 'athena'
           ? `Run by Athena over the raw event and identity streams${answer.bytes_scanned !== null ? `, reading ${formatBytes(answer.bytes_scanned)}` : ''}. Paste it into the Athena console (the stack’s analysts workgroup) to reproduce the numbers.`
-          : 'Run locally by DuckDB over the raw event files, with tally_events and tally_identities as views over them; on AWS, Athena runs the same text over the Glue tables.'}
+          : 'Run locally by DuckDB over the raw event files, through views named like the Athena tables: it runs unchanged in duckdb -init <data dir>/views.sql (the file npm start writes). On AWS, Athena runs the same text over the Glue tables.'}
       </p>
       <CopyButton text={answer.sql} label="Copy query" />
       <pre class="query-text" tabIndex={0} aria-label={`Insight query (${answer.engine})`}>

@@ -1,7 +1,8 @@
 /**
  * The experiments of a project at a glance: status, enrolled users, each variant's lift on the goal
- * event against the control, and the sample-ratio health, from the stored results the list carries
- * (results_summary); and "Create experiment".
+ * event against the control as the experiment's own analysis states it (the results page's figures:
+ * lambdas/domain/primary-analysis.ts), and the sample-ratio health, from the stored results the list
+ * carries (results_summary); and "Create experiment".
  */
 import type { ExperimentListed, LiftSummary } from '../admin-types';
 import { AsyncView, useAsync } from '../components/async-view';
@@ -9,7 +10,9 @@ import { ListTable, newestFirst } from '../components/list-table';
 import { StatusBadge } from '../components/status-badge';
 import type { PageProps } from '../page';
 import { navigate, pathOf } from '../router';
-import { ALPHA, formatCount, formatPStatement, formatRelative, NOT_COMPUTABLE } from '../results/format-stats';
+import type { ResultsSummary } from '../admin-types';
+import { formatCount, formatInterval, formatRelative, NOT_COMPUTABLE } from '../results/format-stats';
+import { decisionStatement } from '../results/verdict';
 
 export function ExperimentsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
@@ -50,14 +53,16 @@ export function ExperimentsPage({ api, params }: PageProps) {
                       {summary ? formatCount(summary.enrolled) : <span class="muted">{notYet}</span>}
                     </td>
                     <td data-label="Lift against control">
-                      {summary ? (
+                      {summary?.analysis ? (
                         <ul class="plain lifts">
                           {summary.lift.map((l) => (
                             <li key={l.variant}>
-                              <Lift lift={l} />
+                              <Lift lift={l} analysis={summary.analysis!} />
                             </li>
                           ))}
                         </ul>
+                      ) : summary ? (
+                        <span class="muted">Open the results and press Refresh</span>
                       ) : (
                         <span class="muted">{notYet}</span>
                       )}
@@ -89,16 +94,22 @@ export function ExperimentsPage({ api, params }: PageProps) {
   );
 }
 
-/** "treatment +12.3%, better (p = 0.012)": the relative difference, and in words whether it is significant at ALPHA. */
-function Lift({ lift }: { lift: LiftSummary }) {
-  const { variant, relative_diff: relative, absolute_diff: diff, p_value: p } = lift;
-  if (p === null || diff === null) return <>{`${variant}: not enough data`}</>;
-  const word = p < ALPHA && diff !== 0 ? (diff > 0 ? 'better' : 'worse') : 'no clear difference';
+/**
+ * "treatment +12.3% (+1.2% to +25.0%) better (sequential test, Holm-adjusted p = 0.012)": the relative
+ * difference with its own interval, and the decision in words with the p-value it rests on, as the
+ * results page's verdict states it.
+ */
+function Lift({ lift, analysis }: { lift: LiftSummary; analysis: NonNullable<ResultsSummary['analysis']> }) {
+  const { variant, outcome } = lift;
+  if (outcome === 'not-testable') return <>{`${variant}: not enough data`}</>;
+  const significant = outcome === 'better' || outcome === 'worse';
+  const word = significant ? outcome : 'no significant difference';
   return (
     <>
-      <span class="lift-variant">{variant}</span> <strong class="num">{formatRelative(relative)}</strong>{' '}
-      <span class={p < ALPHA && diff !== 0 ? `lift-word lift-${diff > 0 ? 'up' : 'down'}` : 'lift-word muted'}>
-        {word} ({formatPStatement(p)})
+      <span class="lift-variant">{variant}</span> <strong class="num">{formatRelative(lift.relative_difference)}</strong>{' '}
+      <span class="lift-interval">{formatInterval(lift.relative_ci_low, lift.relative_ci_high, formatRelative)}</span>{' '}
+      <span class={significant ? `lift-word lift-${outcome === 'better' ? 'up' : 'down'}` : 'lift-word muted'}>
+        {word} ({decisionStatement(analysis, lift.decision_p_value)})
       </span>
     </>
   );

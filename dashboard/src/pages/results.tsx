@@ -1,15 +1,18 @@
 /**
- * The results of an experiment: per-variant table, comparison with control, the interval and
- * over-time charts, the sample-ratio check (a warning when it fails, a line when it passes), the
- * verdict on the primary metric with what it rests on, the multiple-exposure count, when it was
- * computed (final, or still finishing after a stop), Refresh, and "How this was computed"; with
- * metrics beyond the goal (issue 22), their table and a banner when a guardrail is breached; the
- * breakdowns of the primary metric by platform, country or app version (issue 22).
+ * The results of an experiment: per-variant counts, the metrics table (the primary metric first, then
+ * the secondary metrics and guardrails), the interval and over-time charts, the sample-ratio check (a
+ * warning when it fails, a line when it passes), the verdict on the primary metric with what it rests
+ * on, the multiple-exposure count, when it was computed (final, or still finishing after a stop),
+ * Refresh, and "How this was computed"; a banner when a guardrail is breached; the breakdowns of the
+ * primary metric by platform, country or app version. Every figure of a comparison comes from the
+ * experiment's own analysis (lambdas/domain/primary-analysis.ts), as the experiments list's do; the
+ * older fixed-horizon top-level comparisons are not shown.
  * Empty states: not started, not computed yet, no one enrolled.
  */
 import { SampleProgressLine } from '../results/sample-progress';
+import { primaryAnalysis, ALPHA } from '../../../lambdas/domain/primary-analysis';
 import { useState } from 'preact/hooks';
-import type { Experiment, Results, VariantStats } from '../admin-types';
+import type { Experiment, Results } from '../admin-types';
 import { ApiError } from '../api';
 import { errorText, useAsync } from '../components/async-view';
 import { StatusBadge } from '../components/status-badge';
@@ -19,24 +22,15 @@ import type { PageProps } from '../page';
 import { pathOf } from '../router';
 import '../results/results.css';
 import { IntervalChart, SeriesChart } from '../results/charts';
-import {
-  formatChance,
-  formatCount,
-  formatInterval,
-  formatPercent,
-  formatPoints,
-  formatPStatement,
-  formatPValue,
-  formatRelative,
-  ALPHA,
-} from '../results/format-stats';
+import { formatCount, formatPercent, formatPStatement } from '../results/format-stats';
+import { CORRECTION_NAMES } from '../results/correction-names';
 import { BreakdownSection } from '../results/breakdown-section';
 import { FloorNote } from '../results/floor-note';
 import { HowComputed } from '../results/how-computed';
 import { GuardrailBanner, MetricsSection } from '../results/metrics-table';
 import { NumbersTable } from '../results/numbers-table';
 import { resultsFinality } from '../results/results-finality';
-import { untestable, verdict } from '../results/verdict';
+import { verdict } from '../results/verdict';
 
 /** The stored results, or null when none are computed yet (404) or the experiment has not started (409). */
 async function readResults(get: () => Promise<Results>): Promise<Results | null> {
@@ -136,6 +130,8 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
   const finality = resultsFinality(experiment, results.window);
   const [control] = results.variants;
   const figures = (variant: string) => results.variants.find((v) => v.variant === variant);
+  const analysis = primaryAnalysis(results, experiment);
+  const test = analysis?.sequential === false ? 'fixed-horizon' : 'sequential';
   return (
     <>
       <p class="computed-at" id="computed-at">
@@ -168,16 +164,28 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
           No one is enrolled yet. Users enroll with their first <code>$experiment_exposure</code> event (or an event carrying the experiment's super property)
           after the start.
         </p>
+      ) : analysis === null ? (
+        <p class="empty-state">
+          These results were computed before experiments had their own analysis (sequential testing and a correction). Press Refresh to compute them again.
+        </p>
       ) : (
         <>
           <p class="verdict-basis">
             The verdict rests on the primary metric: the share of enrolled users who sent <code>{experiment.goal_event}</code> at or after enrolling, each
-            variant against the control, two-sided test of the difference in rates (significant when p &lt; {ALPHA}).
+            variant against the control, {analysis.sequential ? 'a sequential (always-valid) test' : 'a fixed-horizon test'} of the difference in rates
+            {analysis.correction === null
+              ? ', with no correction for many comparisons'
+              : `, its p-value adjusted with ${CORRECTION_NAMES[analysis.correction]} across the ${formatCount(analysis.family_size)} ${analysis.family_size === 1 ? 'comparison' : 'comparisons'} of the goal and the secondary metrics`}{' '}
+            (significant when p &lt; {ALPHA}).
           </p>
           <ul class="verdicts">
-            {results.comparisons.map((c) => {
+            {analysis.comparisons.map((c) => {
               const variant = figures(c.variant);
-              return variant && control ? <li key={c.variant}>{verdict({ comparison: c, variant, control, goal: experiment.goal_event, running })}</li> : null;
+              return variant && control ? (
+                <li key={c.variant}>
+                  {verdict({ analysis, comparison: c, variant, control, controlName: control.variant, goal: experiment.goal_event, running })}
+                </li>
+              ) : null;
             })}
           </ul>
           <p>
@@ -187,7 +195,7 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
         </>
       )}
       <h2>Variants</h2>
-      <NumbersTable label="Variants" columns={['Variant', 'Enrolled', 'Converted', 'Conversion rate', '95% interval']} name="variants">
+      <NumbersTable label="Variants" columns={['Variant', 'Enrolled', 'Converted', 'Conversion rate']} name="variants">
         {results.variants.map((v, i) => (
           <tr key={v.variant}>
             <th scope="row">
@@ -197,39 +205,19 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
             <td>{formatCount(v.enrolled)}</td>
             <td>{formatCount(v.converted)}</td>
             <td>{formatPercent(v.conversion_rate)}</td>
-            <td>{formatInterval(v.ci_low, v.ci_high, formatPercent)}</td>
           </tr>
         ))}
       </NumbersTable>
-      <h2>Compared with control</h2>
-      <NumbersTable
-        label="Compared with control"
-        columns={['Variant', 'Difference', '95% interval', 'p-value', 'Relative difference', '95% interval', 'p-value (relative)', 'Chance to beat control']}
-        cardLabels={['Variant', 'Difference', '95% interval', 'p-value', 'Relative difference', 'Its 95% interval', 'Its p-value', 'Chance to beat control']}
-        name="comparisons"
-      >
-        {results.comparisons.map((c) => (
-          <tr key={c.variant}>
-            <th scope="row">{c.variant}</th>
-            <td>{formatPoints(c.absolute_diff)}</td>
-            <td>{formatInterval(c.ci_low, c.ci_high, formatPoints)}</td>
-            <td>{formatPValue(c.p_value)}</td>
-            <td>{formatRelative(c.relative_diff)}</td>
-            <td>{formatInterval(c.relative_ci_low, c.relative_ci_high, formatRelative)}</td>
-            <td>{formatPValue(c.relative_p_value)}</td>
-            <td>
-              {formatChance(c.chance_to_beat_control)}
-              {c.chance_to_beat_control !== null && isPriorOnly(figures(c.variant), control) && <span class="hint"> (prior only)</span>}
-            </td>
-          </tr>
-        ))}
-      </NumbersTable>
-      <FloorNote lows={results.comparisons.map((c) => c.relative_ci_low)} />
       <MetricsSection experiment={experiment} results={results} />
+      {analysis && <FloorNote lows={analysis.comparisons.map((c) => c.relative_ci_low)} />}
       {enrolled > 0 && (
         <>
-          <h2>Difference to control</h2>
-          <IntervalChart comparisons={results.comparisons} />
+          {analysis && (
+            <>
+              <h2>Difference to control</h2>
+              <IntervalChart comparisons={analysis.comparisons} test={test} />
+            </>
+          )}
           <h2>Conversion over time</h2>
           {results.series.length > 0 ? (
             <SeriesChart series={results.series} variants={results.variants.map((v) => v.variant)} />
@@ -242,13 +230,6 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
       <HowComputed experiment={experiment} results={results} />
     </>
   );
-}
-
-/** Both sides at the same all-or-nothing rate: the chance to beat control reflects only the prior and the group sizes. */
-function isPriorOnly(variant: VariantStats | undefined, control: VariantStats | undefined): boolean {
-  if (!variant || !control) return false;
-  const why = untestable(variant, control);
-  return why === 'all-converted' || why === 'none-converted';
 }
 
 /** The sample-ratio check when it does not flag: shown always, with its p-value, so a healthy split is seen to be checked. */

@@ -22,7 +22,8 @@ import type { BreakdownDimension, Experiment, Results, SegmentResult } from '../
 import { FloorNote } from './floor-note';
 import { formatMeanWithError } from './format-metric';
 import { formatCount, formatPValue } from './format-stats';
-import { CORRECTION_NAMES, RelativeDifference } from './metrics-table';
+import { CORRECTION_NAMES } from './correction-names';
+import { Difference, RelativeDifference } from './metrics-table';
 import { NumbersTable } from './numbers-table';
 
 /** The select's choices, in the API's order: the dimension and its name in a label and in a sentence. */
@@ -94,9 +95,11 @@ function BreakdownTable({ experiment, results, dimension }: { experiment: Experi
     'Enrolled',
     'Converted',
     'Conversion rate',
-    'Relative difference (95% interval)',
+    'Difference (95% interval)',
     'p-value',
     ...(correction !== null ? [`Adjusted p-value (${CORRECTION_NAMES[correction]})`] : []),
+    'Relative difference (95% interval)',
+    'p-value (relative)',
   ];
   return (
     <>
@@ -105,7 +108,7 @@ function BreakdownTable({ experiment, results, dimension }: { experiment: Experi
         first enrollment event: the {BREAKDOWN_TOP_VALUES} values with the most enrolled users, then the others summed and the users without one. Conversion
         rates ± their standard error; {sequential ? 'sequential (always valid)' : 'fixed-horizon'} intervals and p-values.{' '}
         {correction !== null
-          ? `The adjusted p-values are corrected with ${CORRECTION_NAMES[correction]} across every variant in every ${words} segment below; the p-value beside each is the raw one.`
+          ? `The adjusted p-values are corrected with ${CORRECTION_NAMES[correction]} across every variant in every ${words} segment below; the p-value before each is the raw one. Each p-value belongs to the interval before it.`
           : 'No correction for many comparisons: with several segments, some p-values below 0.05 are expected by chance.'}{' '}
         A segment has fewer users than the experiment: its intervals are wider, and a difference in one segment is a lead to check, not a verdict.
       </p>
@@ -130,9 +133,11 @@ function BreakdownTable({ experiment, results, dimension }: { experiment: Experi
                     <td>{formatCount(v.users)}</td>
                     <td>{formatCount(v.conversions)}</td>
                     <td>{formatMeanWithError('conversion', v.mean, v.std_error)}</td>
-                    <td>{comparison && <RelativeDifference comparison={comparison} />}</td>
+                    <td>{comparison && <Difference kind="conversion" comparison={comparison} />}</td>
                     <td>{comparison && formatPValue(comparison.p_value)}</td>
                     {correction !== null && <td>{comparison && formatPValue(comparison.adjusted_p_value)}</td>}
+                    <td>{comparison && <RelativeDifference comparison={comparison} />}</td>
+                    <td>{comparison && formatPValue(comparison.relative_p_value)}</td>
                   </tr>
                 );
               })}

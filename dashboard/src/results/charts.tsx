@@ -1,5 +1,6 @@
 /**
- * The results charts (uPlot): each treatment's difference to control with its 95% interval, and the
+ * The results charts (uPlot): each treatment's difference to control with its 95% interval, as the
+ * experiment's own analysis states it (lambdas/domain/primary-analysis.ts), and the
  * cumulative conversion rate per variant over time (the response's `series`: one point per UTC hour
  * while the run is under 3 days, else per UTC day). Each chart has a caption and its numbers as a
  * table, the text alternative of the canvas.
@@ -7,7 +8,8 @@
 import { useMemo } from 'preact/hooks';
 import type uPlot from 'uplot';
 import { formatInterval, formatPercent, formatPoints } from './format-stats';
-import type { Comparison, SeriesPoint } from '../admin-types';
+import type { PrimaryComparison } from '../../../lambdas/domain/primary-analysis';
+import type { SeriesPoint } from '../admin-types';
 import { NumbersTable } from './numbers-table';
 import { UPlotChart, variantColor } from './uplot-chart';
 
@@ -58,16 +60,14 @@ function drawIntervals(u: uPlot): void {
 
 const noPath = () => null;
 
-export function IntervalChart({ comparisons }: { comparisons: Comparison[] }) {
+type Charted = Pick<PrimaryComparison, 'variant' | 'difference' | 'ci_low' | 'ci_high'>;
+
+/** `test` names the analysis in the caption ("sequential", "fixed-horizon"). */
+export function IntervalChart({ comparisons, test }: { comparisons: Charted[]; test: string }) {
   const { options, data } = useMemo(() => {
     const xs = comparisons.map((_, i) => i + 1);
     const names = comparisons.map((c) => c.variant);
-    const data: uPlot.AlignedData = [
-      xs,
-      comparisons.map((c) => pp(c.absolute_diff)),
-      comparisons.map((c) => pp(c.ci_low)),
-      comparisons.map((c) => pp(c.ci_high)),
-    ];
+    const data: uPlot.AlignedData = [xs, comparisons.map((c) => pp(c.difference)), comparisons.map((c) => pp(c.ci_low)), comparisons.map((c) => pp(c.ci_high))];
     const options: Omit<uPlot.Options, 'width' | 'height'> = {
       legend: { show: false },
       cursor: { show: false },
@@ -99,8 +99,8 @@ export function IntervalChart({ comparisons }: { comparisons: Comparison[] }) {
   return (
     <figure class="results-figure">
       <figcaption id="interval-chart-caption">
-        Difference in conversion rate to control, with its 95% interval (percentage points). An interval that crosses the dashed control line is not
-        significant.
+        Difference in conversion rate to control, with its 95% {test} interval (percentage points): the figures of the metrics table. An interval that crosses
+        the dashed control line is not significant before any correction.
       </figcaption>
       <UPlotChart name="intervals" options={options} data={data} height={220} />
       <details>
@@ -109,7 +109,7 @@ export function IntervalChart({ comparisons }: { comparisons: Comparison[] }) {
           {comparisons.map((c) => (
             <tr key={c.variant}>
               <th scope="row">{c.variant}</th>
-              <td>{formatPoints(c.absolute_diff)}</td>
+              <td>{formatPoints(c.difference)}</td>
               <td>{formatInterval(c.ci_low, c.ci_high, formatPoints)}</td>
             </tr>
           ))}

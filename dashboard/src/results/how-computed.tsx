@@ -1,15 +1,24 @@
 /**
- * "How this was computed": the counting rules, the statistical methods (as lambdas/domain/stats.ts
- * and relative-lift.ts implement them) and the exact query the engine ran, so an analyst can
- * reproduce the numbers (in Athena on AWS).
+ * "How this was computed": the counting rules, the experiment's analysis (its test, sequential or
+ * fixed-horizon, and its correction with its family, as lambdas/domain/primary-analysis.ts states them)
+ * and the exact query the engine ran, so an analyst can reproduce the numbers (in Athena on AWS).
  */
 import { CopyButton } from '../components/copy-button';
 import { formatTime } from '../format-time';
 import type { Experiment, Results } from '../admin-types';
+import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../../../lambdas/domain/experiment-metric-fields';
+import { primaryAnalysis } from '../../../lambdas/domain/primary-analysis';
+import { CORRECTION_NAMES } from './correction-names';
 import { resultsFinality } from './results-finality';
 
 export function HowComputed({ experiment, results }: { experiment: Experiment; results: Results }) {
   const computation = results.computation;
+  // The experiment's settings name the test even before results carry metrics.
+  const analysis = primaryAnalysis(results, experiment) ?? {
+    sequential: experiment.sequential ?? DEFAULT_SEQUENTIAL,
+    correction: experiment.correction === undefined ? DEFAULT_CORRECTION : experiment.correction,
+    family_size: 0,
+  };
   return (
     <section class="how-computed" aria-labelledby="how-computed-title">
       <h2 id="how-computed-title">How this was computed</h2>
@@ -43,19 +52,28 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
       </ul>
       <h3>Methods</h3>
       <ul>
-        <li>Conversion rate interval: 95% Wilson score interval. The first variant is the control.</li>
-        <li>Absolute difference: Newcombe's hybrid score interval (method 10); p-value from a two-sided pooled two-proportion z-test.</li>
+        <li>The first variant is the control. Each metric's mean is per enrolled user, ± its standard error.</li>
         <li>
-          Relative difference (variant rate / control rate − 1): 95% interval by the delta method, p-value from Welch's t-test on the 0/1 outcomes, as
-          GrowthBook's gbstats computes them; the interval is cut at −100%, since a conversion rate cannot fall below zero.
+          <strong>Test:</strong>{' '}
+          {analysis.sequential
+            ? 'sequential, always valid: a two-sided test of the difference of means whose intervals and p-values stay valid however often they are looked at (GrowthBook’s gbstats SequentialTwoSidedTTest, tuning parameter 5000).'
+            : 'fixed-horizon: a two-sided Welch t-test of the difference of means (GrowthBook’s gbstats TwoSidedTTest), valid when read once at the planned end.'}{' '}
+          The relative difference has its own interval and p-value (delta method); 95% intervals throughout.
         </li>
         <li>
-          Chance to beat control: Bayesian probability that the variant's rate exceeds the control's, with Beta(1, 1) priors (Evan Miller's exact sum; a normal
-          approximation for very large counts).
+          <strong>Correction:</strong>{' '}
+          {analysis.correction === null
+            ? 'none: every p-value is the raw one.'
+            : `${CORRECTION_NAMES[analysis.correction]}, across the ${analysis.family_size} ${analysis.family_size === 1 ? 'comparison' : 'comparisons'} of every variant on the goal and the secondary metrics (guardrails are not adjusted). The verdict rests on the adjusted p-value of the difference.`}
         </li>
+        <li>The relative interval is cut at −100% where a value cannot be negative (a conversion rate, a count).</li>
         <li>
           Sample-ratio mismatch: chi-square goodness-of-fit test of the enrolled counts against the split the experiment aims for (its weights, or an equal
           split), flagged when p &lt; 0.001.
+        </li>
+        <li>
+          The results API also keeps older fields (<code>comparisons</code>, with Wilson and Newcombe intervals, a pooled z-test and a chance to beat control):
+          a fixed-horizon, uncorrected analysis for older clients, not shown on this page.
         </li>
         <li>"—" marks a number that cannot be computed from the data (for example, no one enrolled).</li>
       </ul>
@@ -64,8 +82,8 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
         <>
           <p>
             {computation.engine === 'athena'
-              ? 'Run by Athena over the raw event and identity streams. Paste it into the Athena console (the stack’s analysts workgroup) to reproduce the counts: the rows without a period are the totals, the others the hourly or daily counts of the series.'
-              : 'Run locally by DuckDB over the raw event files, with tally_events and tally_identities as views over them; on AWS, Athena runs the same text over the Glue tables. The rows without a period are the totals, the others the hourly or daily counts of the series.'}
+              ? 'Run by Athena over the raw event and identity streams. Paste it into the Athena console (the stack’s analysts workgroup) to reproduce the counts: the rows with neither a period nor a dimension are the totals; those with a dimension count the breakdowns, those with a period the hourly or daily points of the series.'
+              : 'Run locally by DuckDB over the raw event files, through views named like the Athena tables: it runs unchanged in duckdb -init <data dir>/views.sql (the file npm start writes). On AWS, Athena runs the same text over the Glue tables. The rows with neither a period nor a dimension are the totals; those with a dimension count the breakdowns, those with a period the hourly or daily points of the series.'}
           </p>
           <CopyButton text={computation.query} label="Copy query" />
           <pre class="query-text" tabIndex={0} aria-label={`Counting query (${computation.engine})`}>

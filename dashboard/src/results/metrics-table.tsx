@@ -1,26 +1,25 @@
 /**
- * The results' metrics beyond the goal (issue 22): secondary metrics and guardrails in one table, a
- * row per metric and variant against the control, with both means ± standard error, the difference
- * and the relative difference each with its interval beneath, the p-value and, when the experiment has a
- * correction, the adjusted p-value beside it. A breached guardrail is marked in its row, and
- * GuardrailBanner says so at the top of the page. Whether the intervals and p-values are sequential is
- * stated above the table. Results without `metrics` (computed before them) show none of this.
- * Metric and variant names are the team's own: rendered as text.
+ * The results' metrics in one table, the experiment's own analysis (sequential and corrected as its
+ * settings say): the primary metric (the goal's conversion, the verdict's) first, then the secondary
+ * metrics and guardrails, a row per metric and variant against the control, with both means ± standard
+ * error, the difference with its 95% interval and its p-value (and, when the experiment has a
+ * correction, the adjusted p-value the decision rests on), then the relative difference with its own
+ * interval and p-value: each interval beside the p-value of its own test. A breached guardrail is
+ * marked in its row, and GuardrailBanner says so at the top of the page. Whether the intervals and
+ * p-values are sequential is stated above the table. Results without `metrics` (computed before them)
+ * show none of this. Metric and variant names are the team's own: rendered as text.
  */
-import type { MetricResult, VariantComparison } from '../../../lambdas/domain/metric-results';
+import type { VariantComparison } from '../../../lambdas/domain/metric-results';
+import type { MetricKind } from '../../../lambdas/domain/metric-moments';
 import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../../../lambdas/domain/experiment-metric-fields';
 import type { Experiment, Results } from '../admin-types';
+import { CORRECTION_NAMES } from './correction-names';
 import { formatMeanWithError, formatMetricDifference } from './format-metric';
 import { formatInterval, formatPValue, formatRelative } from './format-stats';
 import { NumbersTable } from './numbers-table';
 
-/** The corrections' names as the page writes them (the metrics table's column and hint; the breakdowns'). */
-export const CORRECTION_NAMES = { holm: 'Holm', 'benjamini-hochberg': 'Benjamini–Hochberg' } as const;
-
 const KIND_WORDS = { conversion: 'conversion', count: 'count per user', sum: 'sum per user' } as const;
-
-/** The metrics shown here: all but the primary one, which the tables above show. */
-const others = (results: Results): MetricResult[] => (results.metrics ?? []).filter((m) => m.role !== 'primary');
+const ROLE_WORDS = { primary: ', primary', secondary: '', guardrail: ', guardrail' } as const;
 
 /** At the top of the results: which guardrails a variant made worse, significantly. */
 export function GuardrailBanner({ results }: { results: Results }) {
@@ -56,8 +55,18 @@ export function RelativeDifference({ comparison: c }: { comparison: Pick<Variant
   );
 }
 
+/** A comparison's difference with its 95% interval beneath (the metrics table's and the breakdowns' cell). */
+export function Difference({ kind, comparison: c }: { kind: MetricKind; comparison: Pick<VariantComparison, 'difference' | 'ci_low' | 'ci_high'> }) {
+  return (
+    <span>
+      {formatMetricDifference(kind, c.difference)}
+      <span class="interval">{formatInterval(c.ci_low, c.ci_high, (x) => formatMetricDifference(kind, x))}</span>
+    </span>
+  );
+}
+
 export function MetricsSection({ experiment, results }: { experiment: Experiment; results: Results }) {
-  const metrics = others(results);
+  const metrics = results.metrics ?? [];
   if (metrics.length === 0) return null;
   const sequential = experiment.sequential ?? DEFAULT_SEQUENTIAL;
   const correction = experiment.correction === undefined ? DEFAULT_CORRECTION : experiment.correction;
@@ -68,23 +77,25 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
     'Control mean',
     'Variant mean',
     'Difference (95% interval)',
-    'Relative difference (95% interval)',
     'p-value',
     ...(adjusted ? [`Adjusted p-value (${CORRECTION_NAMES[correction]})`] : []),
+    'Relative difference (95% interval)',
+    'p-value (relative)',
   ];
   return (
     <>
-      <h2>Secondary metrics and guardrails</h2>
+      <h2>Metrics</h2>
       <p class="hint metrics-basis">
-        Means are per enrolled user, ± their standard error.{' '}
+        Means are per enrolled user, ± their standard error; the first metric is the primary one, the verdict's.{' '}
         {sequential
           ? 'Sequential testing is on: the intervals and p-values are always valid, so looking at every computation does not make false results likelier.'
           : 'Sequential testing is off: the intervals and p-values are fixed-horizon, valid when read once at the planned end; looking repeatedly makes false results likelier.'}{' '}
         {adjusted
           ? `The adjusted p-values are corrected with ${CORRECTION_NAMES[correction]} across every variant on the goal and the secondary metrics; guardrails use the raw p-value, so no harm is hidden.`
-          : 'No correction for many comparisons: with several metrics, some p-values below 0.05 are expected by chance.'}
+          : 'No correction for many comparisons: with several metrics, some p-values below 0.05 are expected by chance.'}{' '}
+        Each p-value belongs to the interval before it: the difference's, then the relative difference's.
       </p>
-      <NumbersTable label="Secondary metrics and guardrails" columns={columns} name="metrics">
+      <NumbersTable label="Metrics" columns={columns} name="metrics">
         {metrics.flatMap((m) => {
           if (m.unavailable !== undefined) {
             // A metric that cannot be computed says why; the others, and the verdict, are unaffected.
@@ -110,13 +121,13 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
             const variant = m.variants.find((v) => v.variant === c.variant);
             const breachedRow = m.breached === true;
             return (
-              <tr key={`${m.name}\u0000${c.variant}`} class={breachedRow ? 'breached' : undefined}>
+              <tr key={`${m.name}\u0000${c.variant}`} class={breachedRow ? 'breached' : m.role === 'primary' ? 'primary' : undefined}>
                 <th scope="row">
                   <span class="metric-name">{m.name}</span>
                   <span class="hint">
                     {' '}
                     ({KIND_WORDS[m.kind]}
-                    {m.role === 'guardrail' ? ', guardrail' : ''})
+                    {ROLE_WORDS[m.role]})
                   </span>
                   {breachedRow && <span class="breached-mark"> Guardrail breached</span>}
                 </th>
@@ -124,16 +135,14 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
                 <td>{formatMeanWithError(m.kind, control?.mean, control?.std_error)}</td>
                 <td>{formatMeanWithError(m.kind, variant?.mean, variant?.std_error)}</td>
                 <td>
-                  <span>
-                    {formatMetricDifference(m.kind, c.difference)}
-                    <span class="interval">{formatInterval(c.ci_low, c.ci_high, (x) => formatMetricDifference(m.kind, x))}</span>
-                  </span>
-                </td>
-                <td>
-                  <RelativeDifference comparison={c} />
+                  <Difference kind={m.kind} comparison={c} />
                 </td>
                 <td>{formatPValue(c.p_value)}</td>
                 {adjusted && <td>{m.role === 'guardrail' ? 'not adjusted' : formatPValue(c.adjusted_p_value)}</td>}
+                <td>
+                  <RelativeDifference comparison={c} />
+                </td>
+                <td>{formatPValue(c.relative_p_value)}</td>
               </tr>
             );
           });

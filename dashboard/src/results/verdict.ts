@@ -1,22 +1,28 @@
 /**
  * The verdict: one plain-language line per treatment on the primary metric (conversion to the goal
- * event), naming what it rests on: each side's rate and users, and the two-sided p-value of the
- * difference in rates (significant below ALPHA). Where no test is possible it says why, in words
- * that agree with every figure beside it (issue 22):
+ * event), from the experiment's own analysis (lambdas/domain/primary-analysis.ts: its sequential and
+ * correction settings, the figures of the metrics table and the experiments list), naming what it
+ * rests on: each side's rate and users, the test and the p-value of the difference in rates (adjusted
+ * where a correction applies; significant below ALPHA). Where no test is possible it says why, in
+ * words that agree with every figure beside it:
  * - one side has no users: nothing to compare yet;
  * - both sides at the same all-or-nothing rate (everyone converted, or no one did): there is no
- *   variation to test, so there is no p-value; the chance to beat control then comes from the prior
- *   and the group sizes alone, and the line says so rather than "not enough data".
+ *   variation to test, so there is no p-value.
  * Pure: unit-tested, and the results page renders it.
  */
-import type { Comparison, VariantStats } from '../admin-types';
-import { ALPHA, formatChance, formatCount, formatPercent, formatPStatement } from './format-stats';
+import type { PrimaryAnalysis, PrimaryComparison } from '../../../lambdas/domain/primary-analysis';
+import type { VariantStats } from '../admin-types';
+import { formatCount, formatPercent, formatPStatement } from './format-stats';
+import { CORRECTION_NAMES } from './correction-names';
 
 export interface VerdictInput {
-  comparison: Comparison;
-  /** The compared variant's and the control's per-variant figures. */
+  analysis: PrimaryAnalysis;
+  comparison: PrimaryComparison;
+  /** The compared variant's and the control's per-variant counts. */
   variant: VariantStats;
   control: VariantStats;
+  /** The control's name. */
+  controlName: string;
   /** The goal event: the primary metric is conversion to it. */
   goal: string;
   /** "yet" only while the experiment runs. */
@@ -34,9 +40,16 @@ export function untestable(variant: VariantStats, control: VariantStats): 'no-us
   return null;
 }
 
-export function verdict({ comparison, variant, control, goal, running }: VerdictInput): string {
+/** The test in a few words: "sequential test, Holm-adjusted p = 0.012". */
+export function decisionStatement(analysis: Pick<PrimaryAnalysis, 'sequential' | 'correction'>, p: number | null): string {
+  const test = analysis.sequential ? 'sequential test' : 'fixed-horizon test';
+  const adjusted = analysis.correction === null ? '' : `${CORRECTION_NAMES[analysis.correction]}-adjusted `;
+  return `${test}, ${adjusted}${formatPStatement(p)}`;
+}
+
+export function verdict({ analysis, comparison, variant, control, controlName, goal, running }: VerdictInput): string {
   const a = comparison.variant;
-  const c = comparison.control;
+  const c = controlName;
   const yet = running ? ' yet' : '';
   const why = untestable(variant, control);
   if (why === 'no-users') {
@@ -44,17 +57,12 @@ export function verdict({ comparison, variant, control, goal, running }: Verdict
     return `Not enough data to compare ${a} with ${c}${yet}: no one is enrolled in ${empty.join(' or ')}.`;
   }
   if (why !== null) {
-    const chance = comparison.chance_to_beat_control;
     const what = why === 'all-converted' ? `every user of both sent ${goal}` : `no user of either sent ${goal}`;
-    return (
-      `No difference between ${a} and ${c}${yet}: ${what} (${side(variant)} against ${side(control)}), so there is no variation to test and no p-value.` +
-      (chance === null ? '' : ` The ${formatChance(chance)} chance to beat control comes from the prior and the group sizes alone, not from a difference.`)
-    );
+    return `No difference between ${a} and ${c}${yet}: ${what} (${side(variant)} against ${side(control)}), so there is no variation to test and no p-value.`;
   }
-  const { p_value: p, absolute_diff: diff } = comparison;
   const basis = `${side(variant)} against ${side(control)}`;
-  if (p === null || diff === null) return `Not enough data to compare ${a} with ${c}${yet} (${basis}).`;
-  const shown = formatPStatement(p);
-  if (p < ALPHA && diff !== 0) return `${a} converts ${diff > 0 ? 'better' : 'worse'} than ${c}: ${basis} (${shown}).`;
+  if (comparison.outcome === 'not-testable') return `Not enough data to compare ${a} with ${c}${yet} (${basis}).`;
+  const shown = decisionStatement(analysis, comparison.decision_p_value);
+  if (comparison.outcome === 'better' || comparison.outcome === 'worse') return `${a} converts ${comparison.outcome} than ${c}: ${basis} (${shown}).`;
   return `No significant difference${yet} between ${a} and ${c}: ${basis} (${shown}).`;
 }
