@@ -106,7 +106,7 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
                   <span class="hint">
                     {' '}
                     ({KIND_WORDS[m.kind]}
-                    {m.role === 'guardrail' ? ', guardrail' : ''})
+                    {ROLE_WORDS[m.role]})
                   </span>
                 </th>
                 <td colSpan={columns.length - 1} data-unavailable>
