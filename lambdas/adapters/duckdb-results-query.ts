@@ -49,11 +49,11 @@ export const LOCAL_TABLES = { events: 'events', identities: 'identities' } as co
  * Trino's json_extract_scalar(json, path): the scalar at path as text, NULL for objects, arrays,
  * JSON null and missing keys. DuckDB's json_extract_string returns objects as JSON text, hence the
  * json_type test. A property's path comes in Trino's quoted-subscript form $["key"]
- * (sql/property-path.ts: `"` and `\` escaped with a backslash), which Trino reads literally whatever
- * the key holds. DuckDB's parser rejects that form, and its own $."key" reads `*` as a wildcard and
- * cannot carry a `"`; so tally_duck_path rewrites exactly that form into a JSON pointer (RFC 6901:
- * '/' + the key unescaped, `~` as `~0` and `/` as `~1`), which DuckDB reads literally for every key.
- * Other paths ($, $[n]) pass as they are.
+ * (sql/property-path.ts), which Trino reads literally whatever the key holds. DuckDB's parser rejects
+ * that form, and its own $."key" reads `*` as a wildcard; so tally_duck_path rewrites exactly that form
+ * into a JSON pointer (RFC 6901: '/' + the key, `~` as `~0` and `/` as `~1`; the escapes `\"` and `\\`
+ * read as Trino reads them, though Tally's own paths never carry one), which DuckDB reads literally for
+ * every key. Other paths ($, $[n]) pass as they are.
  */
 export const TRINO_COMPAT_MACROS = [
   String.raw`CREATE OR REPLACE TEMP MACRO tally_duck_path(path) AS CASE

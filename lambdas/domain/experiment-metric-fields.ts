@@ -8,7 +8,7 @@
  * - names are unique among the experiment's metrics, the primary one included: the primary metric is
  *   named after the goal event (as the results name it), so no metric may be called that;
  * - `property` is the summed property of a `sum` metric: required for `sum`, refused otherwise; any
- *   name the property-name rule accepts (property-name.ts: every key an event can carry, read literally);
+ *   name the property-name rule accepts (property-name.ts: read literally, JSON-path syntax included);
  * - `direction` is a guardrail's bad direction: required for `guardrail`, refused otherwise.
  * Per field (the schema's): name like an experiment's, event like the goal event, cap in (0, 1).
  */
@@ -140,7 +140,7 @@ export function metricDraftProblems(goalEvent: string, drafts: readonly MetricDr
     if (d.kind === 'sum') {
       if (!d.property.trim()) p.property = 'Name the numeric property to sum, for example “amount”.';
       else if (d.property.length > L.propertyLength) p.property = `Property names have at most ${L.propertyLength} characters.`;
-      else if (propertyNameProblem('The property name', d.property)) p.property = 'Property names cannot contain U+0000 (NUL) or half of an emoji.';
+      else if (propertyNameProblem('The property name', d.property)) p.property = 'Property names cannot contain a double quote, a backslash, U+0000 (NUL) or half of an emoji.';
     }
     if (d.cap.trim() !== '') {
       const cap = Number(d.cap.trim());

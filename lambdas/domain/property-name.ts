@@ -5,12 +5,17 @@
  * the planner's `sum` metric.
  *
  * A name is readable when an event can carry it as a key (the text rule of client-text.ts: well-formed
- * Unicode without U+0000), it is not empty and it has at most PROPERTY_NAME_MAX_LENGTH characters.
- * Nothing else is refused: a name is a key, read literally, whatever it looks like. `*`, `[*]`, `..`,
- * `$`, `a.b`, brackets, quotes, backslashes, spaces and control characters name the key spelled that
- * way, never a JSON-path operator: the queries address the key in a form each engine reads literally
- * (lambdas/adapters/sql/property-path.ts: Trino's quoted subscript `$["…"]` with `\"` and `\\`
- * escapes on Athena, a JSON pointer on DuckDB). Pure.
+ * Unicode without U+0000), it is not empty, it has at most PROPERTY_NAME_MAX_LENGTH characters, and it
+ * has no double quote and no backslash. Every other name is a key read literally, whatever it looks
+ * like: `*`, `[*]`, `..`, `$`, `a.b`, `a[0]`, brackets, single quotes, spaces and control characters
+ * name the key spelled that way, never a JSON-path operator. The queries address the key in a form each
+ * engine reads literally (lambdas/adapters/sql/property-path.ts): Trino's quoted subscript `$["…"]` on
+ * Athena, as Tally's queries always have, and a JSON pointer on DuckDB.
+ *
+ * Why a double quote and a backslash are refused: inside `$["…"]` they would need escapes (`\"`,
+ * `\\`). Trino's tokenizer reads those, but neither the Athena nor the Trino documentation states
+ * it, and no Athena runs here to show it (docs/decisions/property-names.md), so such a name is refused
+ * with a 400 that says so rather than accepted on one engine and misread on the other. Pure.
  */
 import * as z from 'zod';
 import { textProblem } from './client-text';
@@ -18,11 +23,19 @@ import { textProblem } from './client-text';
 /** The longest property name an analysis reads (as long as an experiment metric's property has always been). */
 export const PROPERTY_NAME_MAX_LENGTH = 255;
 
+/** The characters no readable property name has (see above). */
+export const PROPERTY_NAME_UNREADABLE = /["\\]/;
+
 /** Why `name` cannot name a property an analysis reads (the message names `field`), or undefined when it can. */
 export function propertyNameProblem(field: string, name: string): string | undefined {
   if (name === '') return `${field} must not be empty`;
   if (name.length > PROPERTY_NAME_MAX_LENGTH) return `${field} is longer than ${PROPERTY_NAME_MAX_LENGTH} characters`;
-  return textProblem(field, name);
+  const text = textProblem(field, name);
+  if (text) return text;
+  if (PROPERTY_NAME_UNREADABLE.test(name)) {
+    return `${field} must not contain a double quote (") or a backslash (\\): no JSON path reads such a key alike on every engine; every other character is read literally, JSON-path syntax such as * [*] .. $ included`;
+  }
+  return undefined;
 }
 
 /**

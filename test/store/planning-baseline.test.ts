@@ -50,8 +50,9 @@ describe('AthenaPlanningBaselines', () => {
     expect(sent[0]).toContain('WHERE copy_rank = 1');
   });
 
-  it('names any property an event key can be (escaped in the quoted path), refuses others, and a project without events maps to no first event', async () => {
-    expect(renderPlanningBaseline({ ...request, property: 'a"b' }, { events: 'e', identities: 'i' })).toContain(`'$["a\\"b"]'`);
+  it('names a property with JSON-path syntax in a quoted path, refuses one no path reads alike, and a project without events maps to no first event', async () => {
+    expect(renderPlanningBaseline({ ...request, property: '[*]' }, { events: 'e', identities: 'i' })).toContain(`'$["[*]"]'`);
+    expect(() => renderPlanningBaseline({ ...request, property: 'a"b' }, { events: 'e', identities: 'i' })).toThrow(/double quote/);
     expect(() => renderPlanningBaseline({ ...request, property: 'a\u0000b' }, { events: 'e', identities: 'i' })).toThrow(/contains U\+0000/);
     const athena = {
       eventsTable: 'tally.events',
