@@ -5,23 +5,12 @@
  * "Unknown", and the values sent as "other" and "unknown" read as they were sent, each its own line.
  * Screenshot in test-output/dashboard/insights-breakdown-kinds-1280.png.
  */
-import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
 import { describeBrowser } from '../helpers/browser';
-import { clickButton, problemsApartFrom, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
+import { clickButton, problemsApartFrom, seriousA11yViolations, setInputValue as setValue, useDashboardProject } from '../helpers/dashboard';
 
 const DAY = 86_400_000;
 const dayOf = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
-const setValue = (page: Page, selector: string, value: string) =>
-  page.$eval(
-    selector,
-    (el: any, v) => {
-      el.value = v;
-      el.dispatchEvent(new (globalThis as any).Event('input', { bubbles: true }));
-    },
-    value,
-  );
-
 // Users view the page with plan "other" (5), "unknown" (4), none (3), and a..j (one each); each then signs up.
 const PLANS: Array<string | undefined> = [
   ...Array<string>(5).fill('other'),

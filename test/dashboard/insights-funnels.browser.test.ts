@@ -9,7 +9,15 @@
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
 import { describeBrowser } from '../helpers/browser';
-import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, useDashboardProject, type DashboardPage } from '../helpers/dashboard';
+import {
+  clickButton,
+  openDashboard,
+  problemsApartFrom,
+  seriousA11yViolations,
+  setInputValue,
+  useDashboardProject,
+  type DashboardPage,
+} from '../helpers/dashboard';
 
 const DAY = 86_400_000;
 const dayOf = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
@@ -41,16 +49,7 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
     },
   });
 
-  /** Sets an input's value as typing would: the form's state follows the input event. */
-  const setValue = (page: Page, selector: string, value: string) =>
-    page.$eval(
-      selector,
-      (el: any, v) => {
-        el.value = v;
-        el.dispatchEvent(new (globalThis as any).Event('input', { bubbles: true }));
-      },
-      value,
-    );
+  const setValue = setInputValue;
 
   interface Step {
     event: string;

@@ -43,31 +43,21 @@ step_events AS (
     s.step,
     coalesce(c.canonical_id, e.sent_user_id) AS user_key,
     from_iso8601_timestamp(e."timestamp") AS event_at,
-    CASE :breakdown
-      WHEN 'none' THEN NULL
-      WHEN 'platform' THEN e.platform
-      WHEN 'country' THEN e.country
-      WHEN 'app_version' THEN e.app_version
-      ELSE json_extract_scalar(e.properties, :breakdown_path)
-    END AS breakdown_raw
+    {{> rules/breakdown-raw.sql}}
   FROM range_events e
   JOIN steps s
     ON s.step_event = e.name
     AND (s.filter_path IS NULL OR json_extract_scalar(e.properties, s.filter_path) = s.filter_equals)
   LEFT JOIN canonical c ON c.id = e.sent_user_id
 ),
--- Step 1: the user's first first-step event, and its breakdown (ties in time by value, the missing
--- last): breakdown_kind 'value' with the value in breakdown_raw, or 'unknown' (breakdown_raw NULL)
--- when the event has none; breakdown_key one text for the pair ('v:' and the value, or 'unknown'), so
--- a value sent as "unknown" or "other" never meets the missing or the grouped rest. NULL without a
--- breakdown.
+-- Step 1: the user's first first-step event, and its breakdown (rules/breakdown-kind.sql; ties in
+-- time by value, the missing last).
 s1 AS (
   SELECT
     user_key,
     event_at AS t1,
     breakdown_raw,
-    CASE WHEN :breakdown = 'none' THEN NULL WHEN breakdown_raw IS NULL THEN 'unknown' ELSE 'value' END AS breakdown_kind,
-    CASE WHEN :breakdown = 'none' THEN NULL WHEN breakdown_raw IS NULL THEN 'unknown' ELSE concat('v:', breakdown_raw) END AS breakdown_key
+    {{> rules/breakdown-kind.sql}}
   FROM (
     SELECT user_key, event_at, breakdown_raw, row_number() OVER (PARTITION BY user_key ORDER BY event_at, breakdown_raw NULLS LAST) AS rn
     FROM step_events

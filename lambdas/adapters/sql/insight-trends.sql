@@ -36,10 +36,7 @@ range_events AS (
   {{> rules/range-events.sql}}
 ),
 -- One row per series an event belongs to, with its period, its (shifted) day, its user and value,
--- and its breakdown: breakdown_kind 'value' with the value as sent in breakdown_raw, or 'unknown'
--- (breakdown_raw NULL) when the event has none; both NULL without a breakdown. breakdown_key is one
--- text for the pair ('v:' and the value, or 'unknown'), so a value sent as "unknown" or "other" never
--- meets the missing or the grouped rest.
+-- and its breakdown (rules/breakdown-raw.sql, rules/breakdown-kind.sql).
 series_events AS (
   SELECT
     series_index,
@@ -50,8 +47,7 @@ series_events AS (
     {{> rules/property-number.sql}}
     AS property_number,
     breakdown_raw,
-    CASE WHEN :breakdown = 'none' THEN NULL WHEN breakdown_raw IS NULL THEN 'unknown' ELSE 'value' END AS breakdown_kind,
-    CASE WHEN :breakdown = 'none' THEN NULL WHEN breakdown_raw IS NULL THEN 'unknown' ELSE concat('v:', breakdown_raw) END AS breakdown_key
+    {{> rules/breakdown-kind.sql}}
   FROM (
     SELECT
       s.series_index,
@@ -61,13 +57,7 @@ series_events AS (
       coalesce(c.canonical_id, e.sent_user_id) AS user_key,
       e.properties,
       s.property_path,
-      CASE :breakdown
-        WHEN 'none' THEN NULL
-        WHEN 'platform' THEN e.platform
-        WHEN 'country' THEN e.country
-        WHEN 'app_version' THEN e.app_version
-        ELSE json_extract_scalar(e.properties, :breakdown_path)
-      END AS breakdown_raw
+      {{> rules/breakdown-raw.sql}}
     FROM range_events e
     JOIN series s ON s.series_event = e.name
     LEFT JOIN canonical c ON c.id = e.sent_user_id
