@@ -423,9 +423,17 @@ const OPERATIONS: Record<RouteName, Operation> = {
   'admin-keys-list': { summary: "List a project's API keys", responses: ok('Keys (never their values)', z.object({ keys: z.array(Key) })) },
   'admin-keys-delete': { summary: 'Revoke an API key', responses: { 204: { description: 'Revoked' } } },
   'admin-events-list': {
-    summary: 'Recent stored events, newest first',
+    summary: 'Recent stored events, newest first; user_id finds the person (every ID linked to it)',
     query: EventsListQuery,
-    responses: ok('Events', z.object({ events: z.array(z.looseObject({})) })),
+    responses: ok(
+      'Events',
+      z.object({
+        events: z.array(z.looseObject({})),
+        people: z
+          .record(z.string(), z.object({ label: z.string(), email: z.string().nullable(), name: z.string().nullable() }))
+          .describe('The person of each listed canonical user_id (at most 100 named): label is the email, else the name, else the most recently linked ID'),
+      }),
+    ),
   },
   'admin-event-names-list': {
     summary: 'The event names received recently, the most events first',

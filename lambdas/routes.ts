@@ -161,7 +161,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/events',
     auth: 'admin',
-    uses: { ...ADMIN, recentEvents: 'query' },
+    uses: { ...ADMIN, recentEvents: 'query', identities: 'read' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {

@@ -8,6 +8,7 @@ import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, MathExpression, Metric, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Rule } from 'aws-cdk-lib/aws-events';
 import type { DeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -26,6 +27,8 @@ export interface AlarmsProps {
   api: RestApi;
   functions: Record<string, IFunction>;
   streams: Record<string, DeliveryStream>;
+  /** The rule matching objects created under the raw bucket's errors/ (lib/raw-streams.ts). */
+  deliveryErrorsRule: Rule;
   /** Firehose buffering interval: data older than a few intervals means delivery is stuck. */
   bufferingInterval: Duration;
   tables: Record<string, Table>;
@@ -94,6 +97,26 @@ export class Alarms extends Construct {
         description: `Firehose ${name}: PutRecordBatch throttled (handlers retry, then answer 503)`,
       });
     }
+
+    // Any object Firehose writes under errors/ (S3 "Object Created" on EventBridge, matched by the rule):
+    // TriggeredRules, "the number of rules that have run and matched with any event" (EventBridge
+    // user guide, "Monitoring Amazon EventBridge"), per rule. 5-minute periods: in ALARM within about
+    // 6 minutes of the object's creation.
+    this.add(
+      'Firehose-DeliveryErrorsWritten',
+      new Metric({
+        namespace: 'AWS/Events',
+        metricName: 'TriggeredRules',
+        dimensionsMap: { RuleName: props.deliveryErrorsRule.ruleName },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      }),
+      {
+        threshold: 0,
+        description:
+          'Firehose wrote records it could not deliver under errors/ of the raw bucket: they are in no table. Fix the cause (the Firehose alarms above, the errorMessage of the records), then re-send them with `npm run redrive` (docs/deploy.md, "Undelivered records")',
+      },
+    );
 
     // Emitted by the results query (embedded metric format, lambdas/logging/metric.ts) when a state
     // slice's INSERT INTO or its commit fails: results stay exact, but each run then reads more raw data.

@@ -9,8 +9,16 @@
  * NDJSON under <stream>/project_id=<id>/dt=<YYYY-MM-DD>/ (events: .../received=<YYYY-MM-DD-HH>/, the
  * hour of received_at, contract/arrival-partition.ts), the layout the local Firehose stand-in writes
  * (lambdas/local/firehose-endpoint.ts) and the Glue tables project (lib/analytics.ts).
+ *
+ * What Firehose cannot deliver to a partition it writes under errors/ (errorOutputPrefix): the bucket
+ * sends its object events to EventBridge, a rule matches every object created under errors/ and keeps
+ * it in a queue for 14 days (its key, to inspect), and lib/alarms.ts alarms on the rule's triggers.
+ * errors/ never expires: `npm run redrive` re-sends its records and moves each object it emptied to
+ * redriven/, which expires (docs/decisions/undelivered-records.md).
  */
 import { Duration, RemovalPolicy, Size, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import {
   AppendDelimiterToRecordProcessor,
   Compression,
@@ -20,9 +28,11 @@ import {
   S3Bucket,
   StreamEncryption,
 } from 'aws-cdk-lib/aws-kinesisfirehose';
-import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ARRIVAL_HOUR_JQ, ARRIVAL_PARTITION } from '../lambdas/contract/arrival-partition';
+import { DELIVERY_ERRORS_PREFIX, REDRIVEN_EXPIRATION_DAYS, REDRIVEN_PREFIX } from '../lambdas/contract/delivery-errors';
 import { DEPENDENCIES } from '../lambdas/routes';
 import { secureBucket } from './buckets';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, type HiveType } from './raw-columns';
@@ -67,12 +77,13 @@ export type StreamName = keyof typeof RAW_STREAMS;
 export const dataOutputPrefix = (prefix: string, byArrival = false) =>
   `${prefix}project_id=!{partitionKeyFromQuery:project_id}/dt=!{partitionKeyFromQuery:dt}/` +
   (byArrival ? `${ARRIVAL_PARTITION}=!{partitionKeyFromQuery:${ARRIVAL_PARTITION}}/` : '');
-export const errorOutputPrefix = (prefix: string) => `errors/${prefix}!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/`;
+export const errorOutputPrefix = (prefix: string) => `${DELIVERY_ERRORS_PREFIX}${prefix}!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/`;
 /** jq expressions for the partition keys: dt is the first 10 characters of the ISO 8601 timestamp. */
 export const PARTITION_QUERY = { project_id: '.project_id', dt: '.timestamp[0:10]' };
 /** The events stream's jq expressions: PARTITION_QUERY plus the arrival hour of received_at. */
 export const EVENTS_PARTITION_QUERY = { ...PARTITION_QUERY, [ARRIVAL_PARTITION]: ARRIVAL_HOUR_JQ };
 export const FILE_EXTENSION = '.json.gz';
+
 /**
  * How long Firehose retries a failed delivery to S3 with dynamic partitioning (RetryOptions; CDK's
  * default, 300 s); after that the records go to errors/. The results job's arrival allowance counts it
@@ -92,6 +103,10 @@ export interface RawStreamsProps {
 export class RawStreams extends Construct {
   readonly bucket: Bucket;
   readonly streams: Record<StreamName, DeliveryStream>;
+  /** Matches every object created under errors/ (S3 "Object Created" events on EventBridge); alarmed by lib/alarms.ts. */
+  readonly deliveryErrorsRule: Rule;
+  /** The rule's target: each such event for 14 days, so the keys can be inspected. */
+  readonly deliveryErrorsQueue: Queue;
 
   constructor(scope: Construct, id: string, props: RawStreamsProps) {
     super(scope, id);
@@ -99,10 +114,33 @@ export class RawStreams extends Construct {
       removalPolicy: props.removalPolicy,
       accessLogs: { bucket: props.accessLogs, prefix: 'raw/' },
       lifecycleRules: [
-        // Failed records are kept long enough to inspect and replay, then dropped.
-        { id: 'expire-delivery-errors', prefix: 'errors/', expiration: Duration.days(90) },
+        // errors/ is kept until `npm run redrive` re-sends it; what it re-sent moves to redriven/, dropped later.
+        { id: 'expire-redriven-delivery-errors', prefix: REDRIVEN_PREFIX, expiration: Duration.days(REDRIVEN_EXPIRATION_DAYS) },
         ...(props.expiration ? Object.values(RAW_STREAMS).map((s) => ({ id: `expire-${s.table}`, prefix: s.prefix, expiration: props.expiration })) : []),
       ],
+    });
+
+    // S3 sends every object event of the bucket to EventBridge (NotificationConfiguration's
+    // EventBridgeConfiguration, set here on the bucket itself rather than by CDK's notifications custom resource).
+    (this.bucket.node.defaultChild as CfnBucket).notificationConfiguration = { eventBridgeConfiguration: { eventBridgeEnabled: true } };
+    this.deliveryErrorsQueue = new Queue(this, 'DeliveryErrors', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    Validations.of(this.deliveryErrorsQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'A record of errors/ object keys for operators to inspect, read by no consumer: no message can fail processing, so a dead-letter queue would never receive one.',
+    });
+    this.deliveryErrorsRule = new Rule(this, 'DeliveryErrorsRule', {
+      description: 'An object created under errors/ of the raw bucket: Firehose could not deliver records to their partition (npm run redrive re-sends them)',
+      eventPattern: {
+        source: ['aws.s3'],
+        detailType: ['Object Created'],
+        detail: { bucket: { name: [this.bucket.bucketName] }, object: { key: [{ prefix: DELIVERY_ERRORS_PREFIX }] } },
+      },
+      targets: [new SqsQueue(this.deliveryErrorsQueue)],
     });
 
     const entries = (Object.entries(RAW_STREAMS) as Array<[StreamName, RawStreamSpec]>).map(([name, spec]) => {

@@ -337,6 +337,7 @@ export class TallyStack extends Stack {
         authorizer: this.authorizer.fn,
       },
       streams: raw.streams,
+      deliveryErrorsRule: raw.deliveryErrorsRule,
       resultsFunctions: Object.fromEntries(
         [...ROUTES, ...JOBS]
           .filter((f) => 'resultsQuery' in f.uses)
@@ -364,6 +365,15 @@ export class TallyStack extends Stack {
     new CfnOutput(this, 'RawBucketName', {
       value: raw.bucket.bucketName,
       description: 'Raw records: events/ and identities/, each project_id=<id>/dt=<YYYY-MM-DD>/',
+    });
+    new CfnOutput(this, 'EventsStreamName', { value: raw.streams.events.deliveryStreamName, description: 'Firehose stream of raw events (npm run redrive)' });
+    new CfnOutput(this, 'IdentitiesStreamName', {
+      value: raw.streams.identities.deliveryStreamName,
+      description: 'Firehose stream of identity links (npm run redrive)',
+    });
+    new CfnOutput(this, 'DeliveryErrorsQueueUrl', {
+      value: raw.deliveryErrorsQueue.queueUrl,
+      description: 'One message per object Firehose wrote under errors/ of the raw bucket (kept 14 days; npm run redrive re-sends them)',
     });
     new CfnOutput(this, 'GlueDatabase', {
       value: analytics.database.databaseName,

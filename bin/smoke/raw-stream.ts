@@ -1,20 +1,51 @@
-/** Where the smoke test looks for its events after ingestion: Athena on AWS, the NDJSON files locally. */
+/**
+ * Where the smoke test looks for its events after ingestion: Athena on AWS, the NDJSON files locally;
+ * and under errors/ (the raw bucket's, or the data directory's), where Firehose puts what it could not
+ * deliver to a partition, as error records with the record base64 in rawData.
+ */
 import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, type AthenaClient } from '@aws-sdk/client-athena';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { quoteLiteral } from '../../lambdas/adapters/sql/render';
 import { UNIQUE_EVENTS_VIEW } from '../../lambdas/contract/analytics-views';
-import type { RawEventsCheck } from './run';
+import { errorRecordTexts } from '../../lambdas/domain/undelivered-record';
+import { localErrorObjects, s3ErrorObjects, type ErrorObjects } from '../redrive/objects';
+import type { ErrorsFound, RawEventsCheck } from './run';
+
+/** The error records of an errors/ object's text that hold `run` in their record (rawData decoded). */
+function recordsOfRun(text: string, run: string): number {
+  let n = 0;
+  for (const line of errorRecordTexts(text)) {
+    try {
+      const rawData = (JSON.parse(line) as { rawData?: unknown }).rawData;
+      if (typeof rawData === 'string' && Buffer.from(rawData, 'base64').toString('utf8').includes(run)) n++;
+    } catch {
+      // not an error record: not one of the run's
+    }
+  }
+  return n;
+}
+
+/** The errors/ objects written since the run started, and how many of their records hold `run`. */
+async function errorsSince(objects: ErrorObjects, run: string, since: Date): Promise<ErrorsFound> {
+  const recent = (await objects.list()).filter((o) => o.modified >= since);
+  let ofRun = 0;
+  for (const o of recent) ofRun += recordsOfRun(await objects.read(o.key), run);
+  return { objects: recent.length, ofRun, where: objects.describe };
+}
 
 /**
  * Counts the events with one Athena query per poll, in the stack's workgroup (results, scan limit),
  * through the view analysts are told to query (unique_events: each event once), so a deploy whose view
  * is missing or broken fails here.
  */
-export function athenaRawEvents(athena: AthenaClient, workGroup: string, database: string): RawEventsCheck {
+export function athenaRawEvents(athena: AthenaClient, workGroup: string, database: string, s3: S3Client, rawBucket: string): RawEventsCheck {
   if (!/^[a-z0-9_]+$/.test(database)) throw new Error(`--database ${JSON.stringify(database)} is not a Glue database name (lower-case letters, digits, _)`);
   return {
     describe: `Athena, ${database}.${UNIQUE_EVENTS_VIEW} in workgroup ${workGroup}`,
+    redrive: `npm run redrive -- --bucket ${rawBucket} --events-stream <EventsStreamName> --identities-stream <IdentitiesStreamName>`,
+    errors: (run, since) => errorsSince(s3ErrorObjects(s3, rawBucket), run, since),
     async count(projectId, eventName, day) {
       const sql =
         `SELECT count(*) AS n FROM ${database}.${UNIQUE_EVENTS_VIEW} WHERE project_id = ${quoteLiteral(projectId)} ` +
@@ -41,6 +72,8 @@ export function localRawEvents(dataDir: string): RawEventsCheck {
   const root = join(dataDir, 'events');
   return {
     describe: `local files under ${root}`,
+    redrive: `npm run redrive -- --data-dir ${dataDir}`,
+    errors: (run, since) => errorsSince(localErrorObjects(dataDir), run, since),
     async count(projectId, eventName, day) {
       // The day's files, in its arrival-hour folders (received=<hour>/, contract/arrival-partition.ts) or directly under it.
       const dir = join(root, `project_id=${projectId}`, `dt=${day}`);

@@ -32,6 +32,32 @@ export interface RawEventsCheck {
   /** What it reads, for the step's name ("Athena workgroup x", "local files under y"). */
   describe: string;
   count(projectId: string, eventName: string, day: string): Promise<number>;
+  /** The objects written under errors/ since `since`, and how many of their records hold `run` (the run's ID is in every smoke event). */
+  errors(run: string, since: Date): Promise<ErrorsFound>;
+  /** The redrive command for this deployment or data directory, for the FAIL line. */
+  redrive: string;
+}
+
+export interface ErrorsFound {
+  /** Objects written under errors/ since the run started. */
+  objects: number;
+  /** Their error records whose record holds the run's ID. */
+  ofRun: number;
+  /** Where errors/ is ("s3://bucket/errors/", "<dir>/errors/"). */
+  where: string;
+}
+
+/** The FAIL line's explanation when Firehose wrote records under errors/ during the run. */
+export function undeliveredMessage(found: ErrorsFound, redrive: string): string {
+  const what =
+    found.ofRun > 0
+      ? `${found.ofRun} of this run's records are under ${found.where}`
+      : `${found.objects} object(s) were written under ${found.where} during the run (none of this run's records)`;
+  return (
+    `${what}: Firehose accepted them (the client got its 204) but could not deliver them to their partition, so no table or listing has them. ` +
+    `The alarm Firehose-DeliveryErrorsWritten fires for it. Read their errorCode and errorMessage, fix the cause, then re-send them with \`${redrive}\` ` +
+    `(docs/deploy.md, "Undelivered records")`
+  );
 }
 
 export type Outcome = 'pass' | 'fail' | 'skip';
@@ -71,6 +97,8 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
   const eventName = 'tally_smoke_test';
   const eventTime = new Date();
   const day = eventTime.toISOString().slice(0, 10);
+  /** errors/ objects from this moment on are the run's concern (a second's margin for file and S3 clocks). */
+  const runStarted = new Date(started - 1000);
 
   const call = async (method: string, path: string, init: { key?: string; admin?: boolean; body?: unknown } = {}): Promise<Reply> => {
     const headers: Record<string, string> = {};
@@ -276,6 +304,9 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     for (;;) {
       const found = await raw.count(project, eventName, day);
       if (found >= 2) return `${found} found after ${Math.round((Date.now() - t0) / 1000)} s`;
+      // Events Firehose could not deliver never arrive: say so as soon as they show under errors/.
+      const undelivered = await raw.errors(run, runStarted);
+      check(undelivered.ofRun === 0, `${found} of 2 events delivered; ${undeliveredMessage(undelivered, raw.redrive)}`);
       const waited = Date.now() - t0;
       check(waited + pollMs <= timeoutMs, `${found} of 2 events after ${Math.round(waited / 1000)} s (timeout ${timeoutMs / 1000} s)`);
       print(`        … ${found} of 2 events so far, ${Math.round(waited / 1000)} s of at most ${timeoutMs / 1000} s (Firehose buffers up to 5 minutes)`);
@@ -284,6 +315,13 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
   });
 
   const delivered = results.at(-1)?.outcome === 'pass';
+  await step(`nothing written under errors/ during the run (Firehose's undeliverable records)`, async () => {
+    if (!raw) throw new Skip('no raw-stream check configured: pass --workgroup, --database and --raw-bucket for AWS, or --data-dir locally');
+    const undelivered = await raw.errors(run, runStarted);
+    check(undelivered.ofRun === 0 && undelivered.objects === 0, undeliveredMessage(undelivered, raw.redrive));
+    return `none under ${undelivered.where}`;
+  });
+
   await step('GET /admin/v1/projects/{id}/events lists both events', async () => {
     const project = need(projectId, 'a project');
     if (!delivered) throw new Skip('needs both events in the raw stream (the listing reads it)');
@@ -293,6 +331,18 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     const missing = [`${run}-v1`, `${run}-api`].filter((u) => !users.has(u));
     check(missing.length === 0, `not listed: ${missing.join(', ')} (listed ${r.json?.events?.length ?? 0})${why(r)}`);
     return `${r.json.events.length} listed`;
+  });
+
+  await step('GET …/events?user_id= lists the person’s events and names them by their email', async () => {
+    const project = need(projectId, 'a project');
+    if (!delivered) throw new Skip('needs the events in the raw stream (the listing reads it)');
+    const r = await call('GET', `/admin/v1/projects/${project}/events?user_id=${encodeURIComponent(`${run}-v1`)}&limit=10`, { admin: true });
+    expectStatus(r, 200, 'GET …/events?user_id=');
+    const names = (r.json?.events ?? []).map((e: { name?: string }) => e.name);
+    check(names.includes(eventName) && names.includes('$identify'), `listed ${JSON.stringify(names)}, expected ${eventName} and $identify${why(r)}`);
+    const label = r.json?.people?.[`${run}-v1`]?.label;
+    check(label === profile.email, `the person is named ${JSON.stringify(label)}, expected their email${why(r)}`);
+    return `${names.length} listed, named ${label}`;
   });
 
   await step('GET /admin/v1/projects/{id}/event-names names the event with its count', async () => {

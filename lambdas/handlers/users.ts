@@ -10,7 +10,8 @@ import { ApiError, notFound } from '../http/api-error';
 import { json } from '../http/event';
 import { limitParam } from '../http/limit-param';
 import { parseWith } from '../http/validate';
-import type { IdentityItem, IdentityStore, ProjectStore, RecentUsers, RecentUsersPosition, UserGroup } from '../ports';
+import type { IdentityStore, ProjectStore, RecentUsers, RecentUsersPosition } from '../ports';
+import { profileOf } from './person-profile';
 import { pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_USERS_LISTED = 200;
@@ -87,27 +88,6 @@ export function createUsersListHandler(deps: UsersListDeps) {
 export interface UsersDeps extends AdminDeps {
   projects: ProjectStore;
   identities: IdentityStore;
-}
-
-/** Profile fields live on the item of the ID that sent them; across a group the latest value wins. */
-function latest(members: IdentityItem[], field: 'email' | 'name'): string | null {
-  let best: { value: string; at: number } | undefined;
-  for (const m of members) {
-    const value = m[field];
-    const at = m[`${field}_at`];
-    if (value !== undefined && at !== undefined && (!best || at > best.at)) best = { value, at };
-  }
-  return best?.value ?? null;
-}
-
-/** A user's email, name and first seen as its identity group says; null where unknown (no group, or no $identify gave it). */
-function profileOf(group: UserGroup | undefined): { email: string | null; name: string | null; first_seen: string | null } {
-  if (!group) return { email: null, name: null, first_seen: null };
-  return {
-    email: latest(group.members, 'email'),
-    name: latest(group.members, 'name'),
-    first_seen: new Date(group.canonical.first_seen_ms).toISOString(),
-  };
 }
 
 export function createUsersGetHandler(deps: UsersDeps) {

@@ -20,7 +20,7 @@ import { ensureTables, startDynalite, LOCAL_AWS } from './dynalite';
 import { startLocalFirehose, type LocalFirehose } from './firehose-endpoint';
 import { answerUnread, DEFAULT_REQUEST_TIMEOUTS, type RequestTimeouts } from './request-body';
 import { scheduleResultsJob } from './results-scheduler';
-import { LOCAL_STREAMS, localDeps } from './wiring';
+import { LOCAL_STREAMS, localDeps, localFirehoseTargets, localStreamDirs } from './wiring';
 
 export { LOCAL_STREAMS };
 
@@ -136,12 +136,8 @@ async function startStack(
     const dynamo = await startDynalite(options.inMemoryDynamo ? undefined : join(options.dataDir, 'dynamodb'));
     undo.unshift(() => dynamo.close());
     await ensureTables(dynamo.endpoint);
-    const eventsDir = join(options.dataDir, 'events');
-    const identitiesDir = join(options.dataDir, 'identities');
-    const firehose = await startLocalFirehose({
-      [LOCAL_STREAMS.events]: { dir: eventsDir, byArrival: true },
-      [LOCAL_STREAMS.identities]: { dir: identitiesDir, byArrival: false },
-    });
+    const { events: eventsDir, identities: identitiesDir } = localStreamDirs(options.dataDir);
+    const firehose = await startLocalFirehose(localFirehoseTargets(options.dataDir));
     undo.unshift(() => firehose.close());
 
     const ddb = documentClient({ ...LOCAL_AWS, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });

@@ -4,6 +4,7 @@
  * registry, no geolocation unless configured).
  */
 import type { FirehoseClient } from '@aws-sdk/client-firehose';
+import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
 import type { GeoLookup } from '../domain/geo';
@@ -29,6 +30,18 @@ import { TABLES } from '../store/schema';
 import { localTableName } from './dynalite';
 
 export const LOCAL_STREAMS = { events: 'tally-events', identities: 'tally-identities' } as const;
+
+/** The data directory's folder of each raw stream (its S3 prefix locally), by stream. */
+export const localStreamDirs = (dataDir: string) => ({ events: join(dataDir, 'events'), identities: join(dataDir, 'identities') });
+
+/** What the local Firehose endpoint serves for a data directory: each stream's name, folder and whether it is keyed by arrival hour. */
+export function localFirehoseTargets(dataDir: string) {
+  const dirs = localStreamDirs(dataDir);
+  return {
+    [LOCAL_STREAMS.events]: { dir: dirs.events, byArrival: true },
+    [LOCAL_STREAMS.identities]: { dir: dirs.identities, byArrival: false },
+  };
+}
 
 export interface LocalWiring {
   ddb: DynamoDBDocumentClient;

@@ -1,8 +1,8 @@
 import type { StoredEvent } from '../domain/event';
 
 export interface RecentFilter {
-  /** Matches the canonical user_id or the ID as sent (sent_user_id). */
-  userId?: string;
+  /** Matches events whose canonical user_id or ID as sent (sent_user_id) is one of these (a person's linked IDs). */
+  userIds?: readonly string[];
   name?: string;
   limit: number;
 }

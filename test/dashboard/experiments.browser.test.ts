@@ -194,7 +194,10 @@ describeBrowser('dashboard: experiments and results', () => {
     expect(summary).toContain('Green button against the blue one');
     expect((await text(page, 'main')).match(/running/gi)).toEqual(['running']);
     expect(await page.$$eval('main a.button, main button:not(.secondary)', (els) => els.map((e: any) => e.textContent.trim()))).toEqual(['See the results']);
-    expect(await page.$$eval('main button', (bs) => bs.map((b: any) => b.textContent.trim()))).toEqual(['Stop']);
+    expect(await page.$$eval('main button', (bs) => bs.map((b: any) => b.textContent.trim()))).toEqual(['Stop', 'Copy SDK code', 'Copy HTTP requests']);
+    // The code to use it, with its name and this server's address filled in.
+    expect(await text(page, 'pre[aria-label="SDK code"]')).toContain('const variant = tally.getVariant("Checkout button", "control");');
+    expect(await text(page, 'pre[aria-label="HTTP requests"]')).toContain(`'${env.stack.url}/v1/experiments?user_id=USER_ID'`);
     await env.dash.screenshot('experiment-running');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problemsApartFrom(env.dash.problems, 400, 404, 409)).toEqual([]);

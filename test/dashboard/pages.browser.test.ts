@@ -251,11 +251,11 @@ describeBrowser('dashboard pages', () => {
     const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
     await dash.go(`/projects/${projectId}/users`);
-    // The people: under their canonical (first-seen) IDs, with the profile and both linked IDs.
+    // The people, named by email, else name, else the ID they sent last; the canonical (first-seen) ID under it.
     await page.waitForSelector('table.users-table tbody tr');
     const rows = await page.$$eval('table.users-table tbody tr', (trs) => trs.map((tr: any) => [...tr.cells].slice(0, 6).map((c: any) => c.innerText.trim())));
     expect(rows).toEqual([
-      ['Ada <b>Lovelace</b>\nanon-7', 'ada@example.com', 'user-42\nanon-7', '3', expect.stringMatching(/^2026-/), expect.stringMatching(/^2026-02-01 09:02/)],
+      ['ada@example.com\nanon-7', 'ada@example.com', 'user-42\nanon-7', '3', expect.stringMatching(/^2026-/), expect.stringMatching(/^2026-02-01 09:02/)],
       ['anon-8', '—', 'anon-8', '1', expect.stringMatching(/^2026-/), expect.stringMatching(/^2026-02-01 08:00/)],
     ]);
     expect(await page.$$eval('table.users-table thead th', (ths) => ths.map((th: any) => th.innerText.trim()))).toEqual([
@@ -288,8 +288,32 @@ describeBrowser('dashboard pages', () => {
     expect(await page.$eval('dl.facts dd.mono', (e) => e.textContent)).toBe('anon-7');
     await page.waitForSelector('ol.events');
     expect(await page.$$eval('ol.events .event-name', (els) => els.map((e) => e.textContent))).toEqual(['purchase', '$identify', 'page_viewed']);
+    // The page is headed by the person, and each event is theirs, whichever ID sent it.
+    expect(await page.$eval('h1', (e) => e.textContent)).toBe('ada@example.com');
+    expect(await page.$$eval('ol.events .event-user', (els) => els.map((e) => e.textContent))).toEqual([
+      'ada@example.com',
+      'ada@example.com',
+      'ada@example.com',
+    ]);
+    expect(await page.$eval('ol.events .event-user', (e) => e.getAttribute('title'))).toBe('Canonical ID: anon-7');
     expect(await page.title()).toBe('People · Users project · Tally');
     await dash.screenshot('users-found');
+
+    // Events filtered by the signed-in ID find what the person did before signing in, named the same.
+    await dash.go(`/projects/${projectId}/events`);
+    await page.waitForSelector('ol.events');
+    await page.type('#filter-user', 'user-42');
+    await page.click('button ::-p-text(Filter)');
+    await page.waitForSelector('::-p-text(3 events, newest first)');
+    expect(await page.$$eval('ol.events .event-name', (els) => els.map((e) => e.textContent))).toEqual(['purchase', '$identify', 'page_viewed']);
+    expect(await page.$$eval('ol.events .event-user', (els) => els.map((e) => e.textContent))).toEqual([
+      'ada@example.com',
+      'ada@example.com',
+      'ada@example.com',
+    ]);
+    await dash.screenshot('events-by-person');
+    await dash.go(`/projects/${projectId}/users/anon-7`);
+    await page.waitForSelector('dl.facts');
 
     // Nobody matches: the page says so and offers the exact lookup, which says the ID is unknown.
     await page.click('.breadcrumb a ::-p-text(People)');

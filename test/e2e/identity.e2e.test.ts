@@ -56,11 +56,20 @@ describe('identity', () => {
         first_seen: expect.stringMatching(/Z$/),
       });
     }
-    // The listing's user_id matches the stored canonical ID or the ID as sent.
-    const bySent = await stack.admin('GET', `/admin/v1/projects/${project}/events?user_id=user-1`);
-    expect(bySent.body.events.map((e: { name: string }) => e.name)).toEqual(['purchase', 'add_to_cart', '$identify']);
-    const byCanonical = await stack.admin('GET', `/admin/v1/projects/${project}/events?user_id=anon-1`);
-    expect(byCanonical.body.events.map((e: { name: string }) => e.name)).toEqual(['page_view', 'purchase', 'add_to_cart', '$identify', 'page_view']);
+    // The listing's user_id finds the person: any linked ID lists the events of every ID of the group,
+    // and `people` names them all by the same label (the email), the canonical ID on each event.
+    const everyEvent = ['page_view', 'purchase', 'add_to_cart', '$identify', 'page_view'];
+    for (const id of ['user-1', 'anon-1']) {
+      const listed = await stack.admin('GET', `/admin/v1/projects/${project}/events?user_id=${id}`);
+      expect(listed.body.events.map((e: { name: string }) => e.name)).toEqual(everyEvent);
+      expect(listed.body.people).toEqual({ 'anon-1': { label: 'ann@example.com', email: 'ann@example.com', name: 'Ann' } });
+      expect(new Set(listed.body.events.map((e: { user_id: string }) => e.user_id))).toEqual(new Set(['anon-1']));
+    }
+    // An ID nobody linked lists its own events only, and a person without a profile is named by their newest ID.
+    await send(web, { events: [{ name: 'page_view', user_id: 'loner' }] });
+    const loner = await stack.admin('GET', `/admin/v1/projects/${project}/events?user_id=loner`);
+    expect(loner.body.events.map((e: { name: string }) => e.name)).toEqual(['page_view']);
+    expect(loner.body.people).toEqual({ loner: { label: 'loner', email: null, name: null } });
   });
 
   it('makes the user ID canonical when it was seen first', async () => {

@@ -1,6 +1,8 @@
 /** `npm run smoke` against the local server, so the deploy check cannot rot (bin/smoke.ts). */
 import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
+import { gzipSync } from 'node:zlib';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +45,9 @@ describe('smoke test', () => {
       'GET /v1/experiments/configs lists the experiment',
       'POST /v1/events: an exposure to variant a and a goal event, after the start',
       `both events reach the raw stream (local files under ${stack.dataDir}/events)`,
+      "nothing written under errors/ during the run (Firehose's undeliverable records)",
       'GET /admin/v1/projects/{id}/events lists both events',
+      'GET …/events?user_id= lists the person’s events and names them by their email',
       'GET /admin/v1/projects/{id}/event-names names the event with its count',
       'POST …/plan measures a baseline from the delivered events (the planning query on the results engine)',
       'POST …/insights/trends runs the trends query on the results engine and answers (polling its query while it runs)',
@@ -55,7 +59,7 @@ describe('smoke test', () => {
       'the dashboard answers with its Content-Security-Policy',
       'clean up: stop the experiment and revoke the keys',
     ]);
-    expect(lines.at(-1)).toMatch(/^Summary: 23 passed, 0 failed, 0 skipped in [\d.]+ s$/);
+    expect(lines.at(-1)).toMatch(/^Summary: 25 passed, 0 failed, 0 skipped in [\d.]+ s$/);
     // The events really are where the step looked, and nothing secret was printed.
     expect(stack.rawEvents().filter((e) => e.name === 'tally_smoke_test')).toHaveLength(3);
     expect(lines.join('\n')).not.toContain(ADMIN_TOKEN);
@@ -71,8 +75,8 @@ describe('smoke test', () => {
       expect.stringContaining('/v1/events without a valid key'),
       expect.stringContaining('/api/events without a valid key'),
     ]);
-    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(20);
-    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 20 skipped/);
+    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(22);
+    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 22 skipped/);
     // The FAIL line names the function's log group (found by the stack's logical IDs) and the request ID.
     expect(wrongToken[0]!.detail).toMatch(/request ID (x-[a-z-]+: \S+|not sent)/);
     expect(wrongToken[0]!.detail).toContain(
@@ -80,7 +84,12 @@ describe('smoke test', () => {
     );
 
     lines.length = 0;
-    const never = { describe: 'nowhere', count: async () => 0 };
+    const never = {
+      describe: 'nowhere',
+      count: async () => 0,
+      errors: async () => ({ objects: 0, ofRun: 0, where: 'nowhere/errors/' }),
+      redrive: 'npm run redrive',
+    };
     const waited = await runSmoke({
       baseUrl: stack.url,
       adminToken: ADMIN_TOKEN,
@@ -99,11 +108,14 @@ describe('smoke test', () => {
     await expect(smokeOptionsFrom([stack.url], {})).rejects.toThrow(/No admin token: pass --secret-id/);
     await expect(smokeOptionsFrom([], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(/exactly one API URL/);
     await expect(smokeOptionsFrom([stack.url, '--workgroup', 'w'], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(
-      /--workgroup and --database go together/,
+      /--workgroup, --database and --raw-bucket go together/,
     );
-    await expect(smokeOptionsFrom([stack.url, '--workgroup', 'w', '--database', 'Bad-Name'], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(
-      /not a Glue database name/,
+    await expect(smokeOptionsFrom([stack.url, '--workgroup', 'w', '--database', 'd'], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN })).rejects.toThrow(
+      /--workgroup, --database and --raw-bucket go together/,
     );
+    await expect(
+      smokeOptionsFrom([stack.url, '--workgroup', 'w', '--database', 'Bad-Name', '--raw-bucket', 'b'], { TALLY_ADMIN_TOKEN: ADMIN_TOKEN }),
+    ).rejects.toThrow(/not a Glue database name/);
   });
 });
 
@@ -161,6 +173,12 @@ describe('smoke test against an account short of Lambda concurrency', () => {
   });
 });
 
+/** The AWS raw-stream check of a stack whose workgroup is Tally-analysts, database tally and raw bucket tally-raw. */
+const awsCheck = () => {
+  const client = { region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } };
+  return athenaRawEvents(new AthenaClient(client), 'Tally-analysts', 'tally', new S3Client(client), 'tally-raw');
+};
+
 describe('smoke test on AWS: the Athena check (mocked Athena)', () => {
   it('counts the run’s events of the project and day in the stack’s workgroup', async () => {
     const athena = mockClient(AthenaClient);
@@ -170,11 +188,7 @@ describe('smoke test on AWS: the Athena check (mocked Athena)', () => {
       .resolvesOnce({ QueryExecution: { Status: { State: 'RUNNING' } } })
       .resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
     athena.on(GetQueryResultsCommand).resolves({ ResultSet: { Rows: [{ Data: [{ VarCharValue: 'n' }] }, { Data: [{ VarCharValue: '2' }] }] } });
-    const check = athenaRawEvents(
-      new AthenaClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } }),
-      'Tally-analysts',
-      'tally',
-    );
+    const check = awsCheck();
     expect(await check.count("p'1", 'tally_smoke_test', '2026-11-22')).toBe(2);
     const input = athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input;
     expect(input).toMatchObject({ WorkGroup: 'Tally-analysts', QueryExecutionContext: { Database: 'tally' } });
@@ -184,5 +198,60 @@ describe('smoke test on AWS: the Athena check (mocked Athena)', () => {
       "SELECT count(*) AS n FROM tally.unique_events WHERE project_id = 'p''1' AND dt = '2026-11-22' AND name = 'tally_smoke_test'",
     );
     athena.restore();
+  });
+});
+
+describe('smoke test when Firehose cannot deliver the events (they land under errors/)', () => {
+  it('fails the raw-stream step as soon as they show under errors/, saying what it means and the redrive command, and fails the errors/ step', async () => {
+    const lines: string[] = [];
+    stack.firehose.undeliverable = true;
+    let results;
+    try {
+      results = await runSmoke({
+        baseUrl: stack.url,
+        adminToken: ADMIN_TOKEN,
+        rawEvents: localRawEvents(stack.dataDir),
+        rawTimeoutMs: 5_000,
+        rawPollMs: 100,
+        print: (l) => lines.push(l),
+      });
+    } finally {
+      stack.firehose.undeliverable = false;
+    }
+    const rawStep = results.find((r) => r.name.startsWith('both events'))!;
+    expect(rawStep.outcome).toBe('fail');
+    expect(rawStep.detail).toMatch(
+      /^0 of 2 events delivered; \d+ of this run's records are under .*\/errors\/: Firehose accepted them \(the client got its 204\)/,
+    );
+    expect(rawStep.detail).toContain(`npm run redrive -- --data-dir ${stack.dataDir}`);
+    expect(rawStep.detail).toContain('Firehose-DeliveryErrorsWritten');
+    // Not a timeout: it stopped at the first poll, which found them.
+    expect(lines.some((l) => l.includes('events so far'))).toBe(false);
+    const errorsStep = results.find((r) => r.name.startsWith('nothing written under errors/'))!;
+    expect(errorsStep).toMatchObject({ outcome: 'fail', detail: expect.stringContaining("of this run's records are under") });
+    expect(lines.find((l) => l.includes('FAIL  nothing written under errors/'))).toContain('npm run redrive');
+  });
+});
+
+describe('smoke test on AWS: errors/ of the raw bucket (mocked S3)', () => {
+  it('counts the run’s records in the objects written since the run started, Firehose’s GZIP read', async () => {
+    const s3 = mockClient(S3Client);
+    const since = new Date('2026-11-28T10:00:00Z');
+    const record = (raw: string) => JSON.stringify({ errorCode: 'X', errorMessage: 'y', rawData: Buffer.from(raw).toString('base64') }) + '\n';
+    s3.on(ListObjectsV2Command).resolves({
+      Contents: [
+        { Key: 'errors/events/partitioning-failed/dt=2026-11-28/new.gz', LastModified: new Date('2026-11-28T10:05:00Z') },
+        { Key: 'errors/events/partitioning-failed/dt=2026-11-27/old.gz', LastModified: new Date('2026-11-27T10:05:00Z') },
+      ],
+    });
+    const body = gzipSync(record('{"properties":{"run":"smoke-abc"}}') + record('{"properties":{"run":"other"}}'));
+    s3.on(GetObjectCommand, { Key: 'errors/events/partitioning-failed/dt=2026-11-28/new.gz' }).resolves({
+      Body: { transformToByteArray: async () => body } as never,
+    });
+    const check = awsCheck();
+    expect(await check.errors('smoke-abc', since)).toEqual({ objects: 1, ofRun: 1, where: 's3://tally-raw/errors/' });
+    expect(s3.commandCalls(GetObjectCommand)).toHaveLength(1);
+    expect(check.redrive).toBe('npm run redrive -- --bucket tally-raw --events-stream <EventsStreamName> --identities-stream <IdentitiesStreamName>');
+    s3.restore();
   });
 });

@@ -298,9 +298,11 @@ describe('raw streams (Firehose)', () => {
     expect(rules).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ Id: 'abort-incomplete-uploads', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 } }),
-        expect.objectContaining({ Id: 'expire-delivery-errors', Prefix: 'errors/', ExpirationInDays: 90 }),
+        // errors/ waits for `npm run redrive`; what it re-sent, kept under redriven/, expires.
+        expect.objectContaining({ Id: 'expire-redriven-delivery-errors', Prefix: 'redriven/', ExpirationInDays: 90 }),
       ]),
     );
+    expect(rules.filter((r) => String(r.Prefix ?? '').startsWith('errors'))).toEqual([]);
     s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: id(s.stack.raw.bucket) },
       PolicyDocument: {

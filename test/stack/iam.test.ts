@@ -313,4 +313,27 @@ describe('environment', () => {
     expect(env.RATE_LIMIT_STAGE).toBe('prod');
     expect(env.RATE_LIMIT_PLAN_PREFIX).toBe('Tally-');
   });
+
+  it('lets only the errors/ rule send to its queue (EventBridge, this rule’s ARN), over TLS only; no role or function is added for it', () => {
+    const policies = Object.values(s.template.findResources('AWS::SQS::QueuePolicy'));
+    expect(policies).toHaveLength(1);
+    const queue = logicalId(s.stack.raw.deliveryErrorsQueue);
+    expect(policies[0]!.Properties.Queues).toEqual([{ Ref: queue }]);
+    const statements = policies[0]!.Properties.PolicyDocument.Statement as Array<Statement & { Principal: unknown; Condition: unknown }>;
+    expect(statements.filter((st) => st.Effect === 'Allow')).toEqual([
+      {
+        Effect: 'Allow',
+        Principal: { Service: 'events.amazonaws.com' },
+        Action: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
+        Resource: { 'Fn::GetAtt': [queue, 'Arn'] },
+        Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [logicalId(s.stack.raw.deliveryErrorsRule), 'Arn'] } } },
+      },
+    ]);
+    expect(statements.filter((st) => st.Effect === 'Deny')).toEqual([
+      expect.objectContaining({ Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    ]);
+    // The rule's target needs no role: SQS takes the queue policy (no RoleArn on the target).
+    const rule = s.template.toJSON().Resources[logicalId(s.stack.raw.deliveryErrorsRule)].Properties;
+    expect(rule.Targets[0]).not.toHaveProperty('RoleArn');
+  });
 });

@@ -230,6 +230,12 @@ describe('outputs', () => {
       expect.arrayContaining(['ApiUrl', 'DashboardUrl', 'ExecuteApiUrl', 'AdminTokenSecretArn', 'RawBucketName', 'GlueDatabase', 'AthenaWorkGroup']),
     );
   });
+
+  it('names what `npm run redrive` needs besides the raw bucket: the two Firehose streams, and the queue of errors/ keys', () => {
+    s.template.hasOutput('EventsStreamName', { Value: { Ref: id(s.stack.raw.streams.events) } });
+    s.template.hasOutput('IdentitiesStreamName', { Value: { Ref: id(s.stack.raw.streams.identities) } });
+    s.template.hasOutput('DeliveryErrorsQueueUrl', { Value: { Ref: id(s.stack.raw.deliveryErrorsQueue) } });
+  });
 });
 
 describe('geolocation database', () => {

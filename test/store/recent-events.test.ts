@@ -77,9 +77,9 @@ describe('DuckDbRecentEvents', () => {
     const rare = await listing.recent('big', { limit: 10, name: 'rare' }, now);
     expect(rare.map((e) => e.user_id)).toEqual(['canonical-ann', 'bo']);
     // user_id matches the canonical ID or the ID as sent.
-    expect((await listing.recent('big', { limit: 10, userId: 'ann-device' }, now)).map((e) => e.name)).toEqual(['rare']);
-    expect((await listing.recent('big', { limit: 10, userId: 'canonical-ann', name: 'rare' }, now)).map((e) => e.sent_user_id)).toEqual(['ann-device']);
-    expect(await listing.recent('big', { limit: 10, userId: 'canonical-ann', name: 'view' }, now)).toEqual([]);
+    expect((await listing.recent('big', { limit: 10, userIds: ['ann-device'] }, now)).map((e) => e.name)).toEqual(['rare']);
+    expect((await listing.recent('big', { limit: 10, userIds: ['canonical-ann'], name: 'rare' }, now)).map((e) => e.sent_user_id)).toEqual(['ann-device']);
+    expect(await listing.recent('big', { limit: 10, userIds: ['canonical-ann'], name: 'view' }, now)).toEqual([]);
   });
 
   it('reads every partition: an event received in the window with an old timestamp is listed, last', async () => {
@@ -101,7 +101,7 @@ describe('DuckDbRecentEvents', () => {
     expect(listed.map((e) => e.dedupe_key)).toEqual(['k000000', 'k000001', 'k000002', 'k000003', 'k000004']);
     expect(listed[1]).toEqual(copy(1, 0));
     // A filter only a later copy passes lists that copy, once.
-    expect(await listing.recent('copies', { limit: 10, userId: 'merged-later' }, now)).toEqual([
+    expect(await listing.recent('copies', { limit: 10, userIds: ['merged-later'] }, now)).toEqual([
       copy(1, 40, { user_id: 'merged-later', properties: { attempt: 3 } }),
     ]);
     expect((await listing.recent('copies', { limit: 2 }, now)).map((e) => e.dedupe_key)).toEqual(['k000000', 'k000001']);
@@ -136,7 +136,7 @@ describe('DuckDbRecentEvents', () => {
   it('returns up to the limit (max 1000), one project only, and nothing for a project without events', async () => {
     expect(await listing.recent('big', { limit: 1000 }, now)).toHaveLength(1000);
     expect((await listing.recent('other', { limit: 10 }, now)).map((e) => e.user_id)).toEqual(["o'brien"]);
-    expect((await listing.recent('other', { limit: 10, userId: "o'brien" }, now)).map((e) => e.name)).toEqual(['rare']);
+    expect((await listing.recent('other', { limit: 10, userIds: ["o'brien"] }, now)).map((e) => e.name)).toEqual(['rare']);
     expect(await listing.recent('none', { limit: 10 }, now)).toEqual([]);
   });
 });
@@ -153,12 +153,12 @@ describe('AthenaRecentEvents', () => {
       },
     };
     const recent = new AthenaRecentEvents(athena, { windowDays: 30, maxWaitMs: 25_000 });
-    expect(await recent.recent('p', { limit: 5, userId: "it's", name: 'view' }, now)).toEqual([stored('p', 0)]);
+    expect(await recent.recent('p', { limit: 5, userIds: ["it's"], name: 'view' }, now)).toEqual([stored('p', 0)]);
     expect(sent[0]).toContain('FROM tally.events');
     expect(sent[0]).toContain("project_id = 'p'");
     expect(sent[0]).toContain("dt >= '2026-05-31'");
     expect(sent[0]).toContain("received_at >= '2026-05-31T12:00:00.000Z'");
-    expect(sent[0]).toContain("(user_id = 'it''s' OR sent_user_id = 'it''s')");
+    expect(sent[0]).toContain("(user_id IN ('it''s') OR sent_user_id IN ('it''s'))");
     expect(sent[0]).toMatch(/ORDER BY "timestamp" DESC.*\nLIMIT 5$/);
     // The copies of an event are numbered among the 10 newest matching rows and the first kept.
     expect(sent[0]).toContain(

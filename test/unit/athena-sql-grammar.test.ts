@@ -240,7 +240,7 @@ const SOURCES: Record<string, () => Promise<void>> = {
     await views.drop();
   },
   'bin/smoke/raw-stream.ts': async () => {
-    await athenaRawEvents(athenaClient(), WORKGROUP, DATABASE).count('proj-main', "o'clock", '2026-03-20');
+    await athenaRawEvents(athenaClient(), WORKGROUP, DATABASE, new S3Client({ region: 'us-east-1' }), 'raw-bucket').count('proj-main', "o'clock", '2026-03-20');
   },
 };
 

@@ -1,8 +1,11 @@
-/** Events: the recent-events listing (newest first) with filters by name and user ID, auto-refresh, and each row's full JSON. */
+/**
+ * Events: the recent-events listing (newest first) with filters by name and user ID (any ID of a
+ * person finds all of that person's events), auto-refresh, each row named by its person and its full JSON.
+ */
 import { useEffect, useState } from 'preact/hooks';
 import type { StoredEvent } from '../admin-types';
 import { AsyncView, useAsync } from '../components/async-view';
-import { EventList } from '../components/event-list';
+import { EventList, type People } from '../components/event-list';
 import { Field } from '../components/field';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
@@ -19,7 +22,7 @@ export function EventsPage({ api, params }: PageProps) {
     const q = new URLSearchParams({ limit: String(LIMIT) });
     if (filters.name) q.set('name', filters.name);
     if (filters.userId) q.set('user_id', filters.userId);
-    return api.get<{ events: StoredEvent[] }>(`/admin/v1${projectPath}/events?${q}`);
+    return api.get<{ events: StoredEvent[]; people: People }>(`/admin/v1${projectPath}/events?${q}`);
   }, [api, projectPath, filters]);
   useEffect(() => {
     if (!auto) return;
@@ -41,7 +44,7 @@ export function EventsPage({ api, params }: PageProps) {
         <Field id="filter-name" label="Event name">
           <input name="name" type="text" autoComplete="off" />
         </Field>
-        <Field id="filter-user" label="User ID">
+        <Field id="filter-user" label="User ID" hint="Any ID of a person: their events under every linked ID are listed.">
           <input name="user_id" type="text" autoComplete="off" />
         </Field>
         <button type="submit">Filter</button>
@@ -57,7 +60,9 @@ export function EventsPage({ api, params }: PageProps) {
           {list.data ? `${list.data.events.length} event${list.data.events.length === 1 ? '' : 's'}, newest first` : ''}
         </span>
       </div>
-      <AsyncView state={list}>{({ events }) => <EventList events={events} userHref={(id) => `#${projectPath}/users/${encodeURIComponent(id)}`} />}</AsyncView>
+      <AsyncView state={list}>
+        {({ events, people }) => <EventList events={events} people={people} userHref={(id) => `#${projectPath}/users/${encodeURIComponent(id)}`} />}
+      </AsyncView>
       <p class="muted small-print">
         The latest {LIMIT} matching events received in the deduplication window. On AWS an event appears once Firehose has delivered it (up to 5 minutes).
       </p>

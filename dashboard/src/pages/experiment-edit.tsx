@@ -17,7 +17,9 @@ import { ConfirmDialog } from '../components/confirm-dialog';
 import { Field } from '../components/field';
 import { METRIC_SETTINGS_FIELDS, MetricSettingsFacts, MetricSettingsFields, useMetricSettings } from '../components/metric-settings';
 import { PLANNING_FIELDS, PlanningCalculator, usePlannedUsers } from '../components/planning-calculator';
+import { CopyButton } from '../components/copy-button';
 import { StatusBadge } from '../components/status-badge';
+import { restSnippet, sdkSnippet } from '../experiment-snippets';
 import { formatTime } from '../format-time';
 import { variantShares } from '../format-weights';
 import { formatCount } from '../results/format-stats';
@@ -29,7 +31,7 @@ const FIELDS: string[] = ['name', 'goal_event', 'variants', 'weights', 'descript
 
 const EMPTY: ExperimentDraft = { name: '', goal_event: '', variants: ['control', 'treatment'], weights: null, description: '' };
 
-export function ExperimentEditPage({ api, params }: PageProps) {
+export function ExperimentEditPage({ api, baseUrl, params }: PageProps) {
   const { projectId, experimentId } = params as { projectId: string; experimentId?: string };
   const base = `/admin/v1/projects/${encodeURIComponent(projectId)}/experiments`;
   const loaded = useAsync(
@@ -57,7 +59,7 @@ export function ExperimentEditPage({ api, params }: PageProps) {
     );
   const common = { api, base, projectId, notice, setNotice, onChange: (e: Experiment) => loaded.set(e) };
   return experiment && experiment.status !== 'created' ? (
-    <ExperimentSummary {...common} experiment={experiment} />
+    <ExperimentSummary {...common} experiment={experiment} baseURL={baseUrl.replace(/\/$/, '')} />
   ) : (
     <ExperimentForm {...common} experiment={experiment} />
   );
@@ -147,8 +149,8 @@ function useTransition({ api, base, setNotice, onChange }: ViewProps, experiment
 }
 
 /** A started experiment: what it is and since when, read-only, and what can be done with it. */
-function ExperimentSummary(props: ViewProps & { experiment: Experiment }) {
-  const { experiment, projectId, notice } = props;
+function ExperimentSummary(props: ViewProps & { experiment: Experiment; baseURL: string }) {
+  const { experiment, projectId, notice, baseURL } = props;
   const transition = useTransition(props, experiment);
   const resultsHref = `#${pathOf('projects', projectId, 'experiments', experiment.id, 'results')}`;
   return (
@@ -203,7 +205,7 @@ function ExperimentSummary(props: ViewProps & { experiment: Experiment }) {
       <p class="muted">
         {experiment.status === 'running'
           ? 'Its settings are fixed while it runs. Stop it when you have your answer.'
-          : 'Its results are final. To run it again, create a new experiment.'}
+          : 'It is stopped: no one new enrolls and its settings are fixed. Its results are final once computed over the whole run, which the results page says. To run it again, create a new experiment.'}
       </p>
       <div class="toolbar lifecycle">
         <a class="button" href={resultsHref}>
@@ -215,8 +217,32 @@ function ExperimentSummary(props: ViewProps & { experiment: Experiment }) {
           </button>
         )}
       </div>
+      {experiment.status === 'running' && <UseInYourApp experiment={experiment} baseURL={baseURL} />}
       {transition.dialogs}
     </>
+  );
+}
+
+/** How to use the running experiment: the SDK's getVariant, or the REST form for a backend (experiment-snippets.ts). */
+function UseInYourApp({ experiment, baseURL }: { experiment: Experiment; baseURL: string }) {
+  const sdk = sdkSnippet(experiment);
+  const rest = restSnippet(experiment, baseURL);
+  return (
+    <section class="use-experiment" aria-labelledby="use-experiment">
+      <h2 id="use-experiment">Use it in your app</h2>
+      <p>
+        With the SDK (<a href={`#${pathOf('projects', experiment.project_id, 'install')}`}>Install</a> shows how to set it up):
+      </p>
+      <CopyButton text={sdk} label="Copy SDK code" />
+      <pre class="code wrap" tabIndex={0} aria-label="SDK code">
+        {sdk}
+      </pre>
+      <p>From a backend, over HTTP with a project key:</p>
+      <CopyButton text={rest} label="Copy HTTP requests" />
+      <pre class="code wrap" tabIndex={0} aria-label="HTTP requests">
+        {rest}
+      </pre>
+    </section>
   );
 }
 

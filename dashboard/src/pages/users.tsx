@@ -1,23 +1,24 @@
 /**
- * People (the API path stays /users): the people seen recently (the recent-users listing: name,
- * email, linked IDs, events, first and last seen), the most recent first, searched by email, name or
- * any ID; each row opens the person's page. One person (any ID, canonical or linked, also one not
- * seen recently): the canonical ID, every linked ID, the profile, first seen and their recent events.
+ * People (the API path stays /users): the people seen recently (the recent-users listing: the person
+ * by email, else name, else the ID they sent most recently, with the canonical ID on hover and under
+ * it; linked IDs, events, first and last seen), the most recent first, searched by email, name or any
+ * ID; each row opens the person's page. One person (any ID, canonical or linked, also one not seen
+ * recently), headed by the same label: the canonical ID, every linked ID, the profile, first seen and
+ * their recent events under every linked ID.
  * Names, emails and IDs are client text: rendered as text nodes, never as markup.
  */
 import { useRef, useState } from 'preact/hooks';
 import { textProblem } from '../../../lambdas/domain/client-text';
+import { personLabel } from '../../../lambdas/domain/person-label';
 import type { RecentUser, StoredEvent, User } from '../admin-types';
 import { AsyncView, errorText, useAsync } from '../components/async-view';
-import { EventList } from '../components/event-list';
+import { EventList, type People } from '../components/event-list';
 import { Field } from '../components/field';
 import { ListTable } from '../components/list-table';
 import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 import { navigate, pathOf } from '../router';
 
-/** Events are listed per ID (the listing matches the canonical or the sent ID); at most this many IDs are asked. */
-const MAX_IDS_LISTED = 10;
 /** People listed at once, and added by each "Load more" (the API allows up to 200 a page). */
 const USERS_LISTED = 50;
 
@@ -30,12 +31,14 @@ export function UsersPage({ api, params }: PageProps) {
       <p class="breadcrumb">
         <a href={`#${projectPath}/users`}>People</a>
       </p>
-      <h1>Person</h1>
       {userId === '.' || userId === '..' ? (
         // URLs read these as path steps ("%2E" too), so GET .../users/{id} can never name them.
-        <p role="alert" class="notice">
-          The ID “{userId}” cannot be looked up: URLs read it as a path step. Filter <a href={`#${projectPath}/events`}>Events</a> by this user ID instead.
-        </p>
+        <>
+          <h1>Person</h1>
+          <p role="alert" class="notice">
+            The ID “{userId}” cannot be looked up: URLs read it as a path step. Filter <a href={`#${projectPath}/events`}>Events</a> by this user ID instead.
+          </p>
+        </>
       ) : (
         <UserDetails key={userId} api={api} projectPath={projectPath} userId={userId} />
       )}
@@ -49,9 +52,9 @@ interface UsersAnswer {
   next_cursor: string | null;
 }
 
-/** How a person is named to screen readers and in the first column: name, else email, else canonical ID. */
+/** How a person is named (domain/person-label.ts): email, else name, else the ID they sent most recently. */
 function labelOf(u: RecentUser): string {
-  return u.name ?? u.email ?? u.user_id;
+  return personLabel({ user_id: u.user_id, email: u.email, name: u.name, recent_ids: u.ids });
 }
 
 function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath: string }) {
@@ -133,10 +136,10 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
                     <td data-label="Person">
                       {/* One child per cell: the narrow layout's cell is a grid of label and content. */}
                       <div>
-                        <a href={userHref(u.user_id)} class={u.name === null ? 'mono' : undefined}>
-                          {u.name ?? u.user_id}
+                        <a href={userHref(u.user_id)} class={u.email === null && u.name === null ? 'mono' : undefined} title={`Canonical ID: ${u.user_id}`}>
+                          {labelOf(u)}
                         </a>
-                        {u.name !== null && <div class="mono muted">{u.user_id}</div>}
+                        {labelOf(u) !== u.user_id && <div class="mono muted">{u.user_id}</div>}
                       </div>
                     </td>
                     <td data-label="Email">{u.email ?? <span class="muted">—</span>}</td>
@@ -186,69 +189,78 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
 function UserDetails({ api, projectPath, userId }: { api: PageProps['api']; projectPath: string; userId: string }) {
   const user = useAsync(() => api.get<User>(`/admin/v1${projectPath}/users/${encodeURIComponent(userId)}`), [api, projectPath, userId]);
   return (
-    <AsyncView state={user}>
-      {(u) => (
-        <>
-          <section aria-labelledby="user-profile">
-            <h2 id="user-profile">Profile</h2>
-            <dl class="facts">
-              <dt>Canonical ID</dt>
-              <dd class="mono">{u.user_id}</dd>
-              <dt>Linked IDs</dt>
-              <dd>
-                <ul class="plain mono">
-                  {u.ids.map((id) => (
-                    <li key={id}>{id}</li>
-                  ))}
-                </ul>
-              </dd>
-              <dt>Email</dt>
-              <dd>{u.email ?? <span class="muted">—</span>}</dd>
-              <dt>Name</dt>
-              <dd>{u.name ?? <span class="muted">—</span>}</dd>
-              <dt>First seen</dt>
-              <dd>{formatTime(u.first_seen)}</dd>
-            </dl>
-          </section>
-          <UserEvents api={api} projectPath={projectPath} ids={u.ids.length ? u.ids : [u.user_id]} />
-        </>
-      )}
-    </AsyncView>
+    <>
+      <h1>
+        {user.data
+          ? personLabel({ user_id: user.data.user_id, email: user.data.email, name: user.data.name, recent_ids: [...user.data.ids].reverse() })
+          : 'Person'}
+      </h1>
+      <AsyncView state={user}>
+        {(u) => (
+          <>
+            <section aria-labelledby="user-profile">
+              <h2 id="user-profile">Profile</h2>
+              <dl class="facts">
+                <dt>Canonical ID</dt>
+                <dd class="mono">{u.user_id}</dd>
+                <dt>Linked IDs</dt>
+                <dd>
+                  <ul class="plain mono">
+                    {u.ids.map((id) => (
+                      <li key={id}>{id}</li>
+                    ))}
+                  </ul>
+                </dd>
+                <dt>Email</dt>
+                <dd>{u.email ?? <span class="muted">—</span>}</dd>
+                <dt>Name</dt>
+                <dd>{u.name ?? <span class="muted">—</span>}</dd>
+                <dt>First seen</dt>
+                <dd>{formatTime(u.first_seen)}</dd>
+              </dl>
+            </section>
+            <UserEvents api={api} projectPath={projectPath} ids={[u.user_id, ...u.ids]} />
+          </>
+        )}
+      </AsyncView>
+    </>
   );
 }
 
+/**
+ * The person's recent events under every linked ID: the listing finds them from any one of them. An ID
+ * linked before the text rule (docs/api.md, "Text from clients") may break it, and the listing refuses
+ * such a filter (400): the first ID that keeps the rule is asked; with none, the page says why.
+ */
 function UserEvents({ api, projectPath, ids }: { api: PageProps['api']; projectPath: string; ids: string[] }) {
-  // An ID linked before the text rule (docs/api.md, "Text from clients") may break it; the listing
-  // refuses such a filter (400), so its events are not asked for, and the page says so.
   const listable = ids.filter((id) => textProblem('user_id', id) === undefined);
-  const unlisted = ids.length - listable.length;
-  const events = useAsync(async () => {
-    const asked = listable.slice(0, MAX_IDS_LISTED);
-    const lists = await Promise.all(
-      asked.map((id) => api.get<{ events: StoredEvent[] }>(`/admin/v1${projectPath}/events?${new URLSearchParams({ user_id: id, limit: '100' })}`)),
-    );
-    const seen = new Set<string>();
-    const merged: StoredEvent[] = [];
-    for (const e of lists.flatMap((l) => l.events)) {
-      const k = e.dedupe_key ?? e.event_id ?? JSON.stringify(e);
-      if (!seen.has(k)) {
-        seen.add(k);
-        merged.push(e);
-      }
-    }
-    return merged.sort((a, b) => b.timestamp.localeCompare(a.timestamp)).slice(0, 100);
-  }, [api, projectPath, ids.join('\n')]);
+  const asked = listable[0];
+  const unlisted = new Set(ids).size - new Set(listable).size;
+  const events = useAsync(
+    async () =>
+      asked === undefined
+        ? { events: [], people: {} }
+        : api.get<{ events: StoredEvent[]; people: People }>(`/admin/v1${projectPath}/events?${new URLSearchParams({ user_id: asked, limit: '100' })}`),
+    [api, projectPath, asked],
+  );
   return (
     <section aria-labelledby="user-events">
       <h2 id="user-events">Recent events</h2>
-      {unlisted > 0 && (
+      {asked !== undefined && unlisted > 0 && (
         <p class="notice">
           {unlisted === 1
             ? 'Events of one linked ID are not listed: it holds U+0000 (NUL) or a broken surrogate, which the events listing cannot filter by (it was linked before Tally refused such IDs).'
             : `Events of ${unlisted} linked IDs are not listed: they hold U+0000 (NUL) or a broken surrogate, which the events listing cannot filter by (they were linked before Tally refused such IDs).`}
         </p>
       )}
-      <AsyncView state={events}>{(list) => <EventList events={list} />}</AsyncView>
+      {asked === undefined ? (
+        <p class="notice">
+          This person’s events are not listed: every ID of theirs holds U+0000 (NUL) or a broken surrogate, which the events listing cannot filter by (they were
+          linked before Tally refused such IDs).
+        </p>
+      ) : (
+        <AsyncView state={events}>{({ events: list, people }) => <EventList events={list} people={people} />}</AsyncView>
+      )}
     </section>
   );
 }

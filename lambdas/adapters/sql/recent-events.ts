@@ -53,7 +53,11 @@ export function renderRecentEvents(q: RecentEventsQuery): string {
     throw new Error('candidates must be an integer >= limit');
   const where = [`project_id = ${quoteLiteral(q.projectId)}`, `received_at >= ${quoteLiteral(q.receivedFrom)}`];
   if (q.fromDt !== undefined) where.push(`dt >= ${quoteLiteral(q.fromDt)}`);
-  if (q.filter.userId !== undefined) where.push(`(user_id = ${quoteLiteral(q.filter.userId)} OR sent_user_id = ${quoteLiteral(q.filter.userId)})`);
+  if (q.filter.userIds !== undefined) {
+    if (q.filter.userIds.length === 0) throw new Error('userIds must name at least one ID');
+    const ids = q.filter.userIds.map(quoteLiteral).join(', ');
+    where.push(`(user_id IN (${ids}) OR sent_user_id IN (${ids}))`);
+  }
   if (q.filter.name !== undefined) where.push(`name = ${quoteLiteral(q.filter.name)}`);
   const columns = STORED_EVENT_FIELDS.map((c) => `"${c}"`).join(', ');
   const newest = q.candidates === undefined ? '' : `\n    ORDER BY ${LISTING_ORDER}, ${COPY_ORDER}\n    LIMIT ${q.candidates}`;
