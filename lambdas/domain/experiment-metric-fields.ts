@@ -140,7 +140,8 @@ export function metricDraftProblems(goalEvent: string, drafts: readonly MetricDr
     if (d.kind === 'sum') {
       if (!d.property.trim()) p.property = 'Name the numeric property to sum, for example “amount”.';
       else if (d.property.length > L.propertyLength) p.property = `Property names have at most ${L.propertyLength} characters.`;
-      else if (propertyNameProblem('The property name', d.property)) p.property = 'Property names cannot contain a double quote, a backslash, U+0000 (NUL) or half of an emoji.';
+      else if (propertyNameProblem('The property name', d.property))
+        p.property = 'Property names cannot contain a double quote, a backslash, U+0000 (NUL) or half of an emoji.';
     }
     if (d.cap.trim() !== '') {
       const cap = Number(d.cap.trim());

@@ -185,7 +185,9 @@ describe('property names are read literally, whatever they look like', () => {
         metrics: [{ name: 'M', event: 'purchase', kind: 'sum', property, role: 'secondary' }],
       });
       expect(metric.status).toBe(400);
-      expect(metric.body.error).toMatch(/^metrics\.0\.property: property must not contain a double quote \("\) or a backslash .* every other character is read literally/);
+      expect(metric.body.error).toMatch(
+        /^metrics\.0\.property: property must not contain a double quote \("\) or a backslash .* every other character is read literally/,
+      );
     }
     const res = await stack.admin('POST', `/admin/v1/projects/${project}/insights/trends`, {
       series: [{ event: 'purchase', measure: 'sum', property: 'a\u0000b' }],

@@ -14,13 +14,36 @@ describe('the numeric rule', () => {
   });
 
   it('refuses what a double cannot hold, what its square cannot, and every other spelling', () => {
-    for (const value of ['1e400', 1e200, '1e200', 1e16, '1000000000000001', 'Infinity', 'NaN', '0x10', ' 1', '1.', '.5', '+1', '', 'free', true, null, {}, [1], Infinity, NaN]) {
+    for (const value of [
+      '1e400',
+      1e200,
+      '1e200',
+      1e16,
+      '1000000000000001',
+      'Infinity',
+      'NaN',
+      '0x10',
+      ' 1',
+      '1.',
+      '.5',
+      '+1',
+      '',
+      'free',
+      true,
+      null,
+      {},
+      [1],
+      Infinity,
+      NaN,
+    ]) {
       expect(ruleNumber(value), JSON.stringify(value)).toBeNull();
     }
   });
 
   it('is the SQL text every analysis reads numbers with', () => {
     expect(PROPERTY_NUMBER_SQL).toContain(`regexp_like(json_extract_scalar(properties, property_path), '${JSON_NUMBER_PATTERN}')`);
-    expect(PROPERTY_NUMBER_SQL).toContain(`abs(CAST(json_extract_scalar(properties, property_path) AS double)) <= ${NUMBER_BOUND.toExponential().replace('+', '')}`);
+    expect(PROPERTY_NUMBER_SQL).toContain(
+      `abs(CAST(json_extract_scalar(properties, property_path) AS double)) <= ${NUMBER_BOUND.toExponential().replace('+', '')}`,
+    );
   });
 });
