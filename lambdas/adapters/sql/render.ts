@@ -23,6 +23,7 @@ import type { PeriodCounts } from '../../domain/results-series';
 import type { ExperimentMetric } from '../../domain/experiment-metric';
 import type { CountRequest, CountResult, MetricCounts, SegmentCounts } from '../../ports';
 import { BREAKDOWN_DIMENSIONS, type BreakdownDimension } from '../../domain/breakdown-segments';
+import { NUMBER_BOUND } from '../../domain/numeric-rule';
 import { expandIncludes } from './include';
 import { propertyPath } from './property-path';
 import { SqlRenderError } from './render-error';
@@ -186,11 +187,20 @@ export function resultsCountParams(request: CountRequest): Record<string, SqlPar
 export const BASE_SLOT = '[]';
 
 /**
- * A metric's source: the event it reads and, for `sum`, the property. Conversion and count of one
- * event share a source; the incremental state keeps one row per source and event.
+ * The numeric rule a sum's values were read under, part of its source: the incremental state of a sum
+ * summarised before the rule (whose rows may hold Infinity from "1e400", or 1e200) has another source,
+ * so it is not read and is built again under the rule (render-incremental.ts: a state built for
+ * another set of sources is not read as complete). Change it when the rule changes.
+ */
+export const SUM_SOURCE_RULE = `numbers within ${NUMBER_BOUND}`;
+
+/**
+ * A metric's source: the event it reads and, for `sum`, the property and the numeric rule
+ * (SUM_SOURCE_RULE). Conversion and count of one event share a source; the incremental state keeps
+ * one row per source and event.
  */
 export function metricSource(metric: Pick<ExperimentMetric, 'event' | 'kind' | 'property'>): string {
-  return JSON.stringify([metric.event, metric.kind === 'sum' ? (metric.property ?? null) : null]);
+  return JSON.stringify(metric.kind === 'sum' ? [metric.event, metric.property ?? null, SUM_SOURCE_RULE] : [metric.event, null]);
 }
 
 /** The JSON path of a summed property (property-path.ts); null for conversion and count. */
