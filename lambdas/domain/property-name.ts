@@ -40,13 +40,18 @@ export function propertyNameProblem(field: string, name: string): string | undef
 
 /**
  * The rule as a zod schema for a request field: a string (else `${field} is required: ${what}` or
- * `${field} must be a string: ${what}`), then propertyNameProblem.
+ * `${field} must be a string: ${what}`), then propertyNameProblem, one message for one mistake. The
+ * length bounds are zod's own, so the OpenAPI document (lambdas/openapi.ts) states them.
  */
 export function propertyNameSchema(field: string, what: string) {
   return z
     .string({ error: (iss) => (iss.input === undefined ? `${field} is required: ${what}` : `${field} must be a string: ${what}`) })
+    .min(1, `${field} must not be empty`)
+    .max(PROPERTY_NAME_MAX_LENGTH, `${field} is longer than ${PROPERTY_NAME_MAX_LENGTH} characters`)
     .superRefine((value, ctx) => {
+      if (value === '' || value.length > PROPERTY_NAME_MAX_LENGTH) return; // said by min and max
       const message = propertyNameProblem(field, value);
       if (message) ctx.addIssue({ code: 'custom', message });
-    });
+    })
+    .describe(`${what}: an event property's name, read literally (JSON-path syntax such as * [*] .. $ included); no double quote or backslash`);
 }
