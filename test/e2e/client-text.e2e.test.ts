@@ -135,7 +135,7 @@ describe('case 4: the admin API refuses what no stored ID or name can hold, neve
     // %ED%A0%80 would be a surrogate's UTF-8 form, which UTF-8 forbids; URL decoding reads it as U+FFFD.
     const res = await listing('user_id=z1%ED%A0%80');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ events: [] });
+    expect(res.body).toEqual({ events: [], people: {} });
   });
 });
 
