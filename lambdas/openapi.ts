@@ -149,6 +149,12 @@ const MetricResultSchema = z
       }),
     ),
     breached: z.boolean().optional().describe('Guardrails only: some variant moved the metric in its bad direction significantly (raw p-value)'),
+    unavailable: z
+      .string()
+      .optional()
+      .describe(
+        'Present only when this metric cannot be computed: why, in words (variants and comparisons are then empty). The other metrics and the verdict are unaffected',
+      ),
   })
   .describe(
     'Means with standard errors per variant and each variant against the control; sequential (always-valid) intervals and p-values unless the experiment turns sequential off',
@@ -294,12 +300,24 @@ const insightAnswer = (result: z.ZodType) =>
     bytes_scanned: z.number().nullable().describe("Athena's DataScannedInBytes (what it bills); null locally"),
   });
 
+/** A trends line's or funnel group's breakdown (lambdas/domain/insights/breakdown-line.ts). */
+const BreakdownValue = z
+  .string()
+  .nullable()
+  .describe('The value as sent for breakdown_kind "value"; "other" and "unknown" for those kinds; null without a breakdown (the totals)');
+const BreakdownKindField = z
+  .enum(['value', 'other', 'unknown'])
+  .nullable()
+  .describe(
+    '"value": one value of the dimension; "other": every value outside the top 10, grouped (always last); "unknown": events without a value. A value sent as the text "other" or "unknown" has kind "value". Null without a breakdown',
+  );
 const TrendLine = z.object({
   series: z.number().int(),
   event: z.string(),
   measure: z.enum(['events', 'users', 'sum', 'average']),
   property: z.string().nullable(),
-  breakdown_value: z.string().nullable(),
+  breakdown_value: BreakdownValue,
+  breakdown_kind: BreakdownKindField,
   values: z.array(z.number().nullable()),
   total: z.number().nullable(),
   previous_values: z.array(z.number().nullable()).nullable(),
@@ -330,7 +348,7 @@ const FunnelsResult = z.object({
   date_to: z.string(),
   conversion_window_days: z.number().int(),
   breakdown: z.object({ by: z.string(), property: z.string().nullable() }).nullable(),
-  groups: z.array(z.object({ breakdown_value: z.string().nullable(), steps: z.array(FunnelStepResult) })),
+  groups: z.array(z.object({ breakdown_value: BreakdownValue, breakdown_kind: BreakdownKindField, steps: z.array(FunnelStepResult) })),
 });
 const RetentionResult = z.object({
   interval: z.enum(['day', 'week']),

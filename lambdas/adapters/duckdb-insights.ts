@@ -63,6 +63,13 @@ export class DuckDbInsightEngine implements InsightEngine {
     } catch (err) {
       return { executionId: token, state: 'failed', bytesScanned: null, error: err instanceof Error ? err.message : String(err) };
     }
+    // JSON would write Infinity and NaN as null, which a shaper reads as "nothing" (a 0 in a sum): a
+    // figure that is not a finite number fails the query loudly instead (the numeric rule keeps every
+    // sum finite, docs/api.md "The numeric rule", so this is a bug's signal, not a client's).
+    const bad = rows.flatMap((row) => Object.entries(row)).find(([, v]) => typeof v === 'number' && !Number.isFinite(v));
+    if (bad) {
+      return { executionId: token, state: 'failed', bytesScanned: null, error: `the query returned ${String(bad[1])} in ${bad[0]}, not a finite number` };
+    }
     await mkdir(this.resultsDir, { recursive: true });
     // Counts come back as bigint: written as numbers (every count here is far below 2^53).
     const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));

@@ -49,11 +49,18 @@ export const LOCAL_TABLES = { events: 'events', identities: 'identities' } as co
 /**
  * Trino's json_extract_scalar(json, path): the scalar at path as text, NULL for objects, arrays,
  * JSON null and missing keys. DuckDB's json_extract_string returns objects as JSON text, hence the
- * json_type test. Paths come in Trino's bracket form $["key"], which DuckDB's parser rejects: rewrite
- * each ["key"] to ."key" (DuckDB's quoted form).
+ * json_type test. A property's path comes in Trino's quoted-subscript form $["key"]
+ * (sql/property-path.ts), which Trino reads literally whatever the key holds. DuckDB's parser rejects
+ * that form, and its own $."key" reads `*` as a wildcard; so tally_duck_path rewrites exactly that form
+ * into a JSON pointer (RFC 6901: '/' + the key, `~` as `~0` and `/` as `~1`; the escapes `\"` and `\\`
+ * read as Trino reads them, though Tally's own paths never carry one), which DuckDB reads literally for
+ * every key. Other paths ($, $[n]) pass as they are.
  */
 export const TRINO_COMPAT_MACROS = [
-  `CREATE OR REPLACE TEMP MACRO tally_duck_path(path) AS regexp_replace(path, '\\["([^"]*)"\\]', '."\\1"', 'g')`,
+  String.raw`CREATE OR REPLACE TEMP MACRO tally_duck_path(path) AS CASE
+    WHEN regexp_full_match(path, '\$\["(?:[^"\\]|\\["\\])*"\]')
+      THEN '/' || replace(replace(regexp_replace(substr(path, 4, length(path) - 5), '\\(["\\])', '\1', 'g'), '~', '~0'), '/', '~1')
+    ELSE path END`,
   `CREATE OR REPLACE TEMP MACRO json_extract_scalar(json_text, path) AS (
     CASE WHEN json_type(json_text, tally_duck_path(path)) IN ('OBJECT', 'ARRAY') THEN NULL
     ELSE json_extract_string(json_text, tally_duck_path(path)) END)`,

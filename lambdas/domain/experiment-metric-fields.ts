@@ -7,9 +7,8 @@
  * Rules across fields (metricsProblem):
  * - names are unique among the experiment's metrics, the primary one included: the primary metric is
  *   named after the goal event (as the results name it), so no metric may be called that;
- * - `property` is the summed property of a `sum` metric: required for `sum`, refused otherwise, and
- *   without a double quote or backslash (PROPERTY_PATH_UNSAFE: the results SQL names it in a JSON
- *   path that Athena and DuckDB must read alike, lambdas/adapters/sql/render.ts);
+ * - `property` is the summed property of a `sum` metric: required for `sum`, refused otherwise; any
+ *   name the property-name rule accepts (property-name.ts: read literally, JSON-path syntax included);
  * - `direction` is a guardrail's bad direction: required for `guardrail`, refused otherwise.
  * Per field (the schema's): name like an experiment's, event like the goal event, cap within CAP_BOUNDS.
  */
@@ -19,6 +18,7 @@ import type { GuardrailDirection } from './guardrail-breach';
 import { DEFAULT_SEQUENTIAL } from './metric-comparison';
 import type { MetricKind } from './metric-moments';
 import type { Correction } from './p-value-correction';
+import { PROPERTY_NAME_MAX_LENGTH, propertyNameProblem } from './property-name';
 
 export { MAX_EXPERIMENT_METRICS } from './experiment-metric';
 
@@ -26,8 +26,8 @@ export const METRIC_LIMITS = {
   maxMetrics: MAX_EXPERIMENT_METRICS,
   nameLength: EXPERIMENT_LIMITS.nameLength,
   eventLength: EXPERIMENT_LIMITS.goalEventLength,
-  /** A property name as events carry it. */
-  propertyLength: 255,
+  /** A property name as events carry it (property-name.ts). */
+  propertyLength: PROPERTY_NAME_MAX_LENGTH,
 } as const;
 
 export { DEFAULT_SEQUENTIAL };
@@ -42,10 +42,6 @@ export { DEFAULT_SEQUENTIAL };
 export const CAP_BOUNDS = { min: 0.5, max: 0.9999 } as const;
 export const CAP_TEXT = `from ${CAP_BOUNDS.min} to ${CAP_BOUNDS.max} (a percentile such as 0.99)`;
 export const isSensibleCap = (cap: number): boolean => Number.isFinite(cap) && cap >= CAP_BOUNDS.min && cap <= CAP_BOUNDS.max;
-
-/** Characters a summed property may not have: no JSON path both results engines read names them alike. */
-export const PROPERTY_PATH_UNSAFE = /["\\\u0000-\u001f]/;
-const PROPERTY_PATH_MESSAGE = 'property must not contain a double quote, a backslash or a control character (the results query reads it by a JSON path)';
 
 /**
  * Holm by default: with the goal and a few secondary metrics per variant, uncorrected p-values make a
@@ -80,7 +76,8 @@ export function metricsProblem(goalEvent: string, metrics: readonly ExperimentMe
     if (m.kind === 'sum' && m.property === undefined) {
       return { path: `${i}.property`, message: 'a sum metric needs property: the name of the numeric event property to sum, e.g. "amount"' };
     }
-    if (m.kind === 'sum' && PROPERTY_PATH_UNSAFE.test(m.property!)) return { path: `${i}.property`, message: PROPERTY_PATH_MESSAGE };
+    const propertyProblem = m.kind === 'sum' ? propertyNameProblem('property', m.property!) : undefined;
+    if (propertyProblem) return { path: `${i}.property`, message: propertyProblem };
     if (m.kind !== 'sum' && m.property !== undefined) {
       return { path: `${i}.property`, message: `property is only for sum metrics: remove it, or set kind to "sum" (this metric's kind is ${m.kind})` };
     }
@@ -154,7 +151,8 @@ export function metricDraftProblems(goalEvent: string, drafts: readonly MetricDr
     if (d.kind === 'sum') {
       if (!d.property.trim()) p.property = 'Name the numeric property to sum, for example “amount”.';
       else if (d.property.length > L.propertyLength) p.property = `Property names have at most ${L.propertyLength} characters.`;
-      else if (PROPERTY_PATH_UNSAFE.test(d.property)) p.property = 'Property names cannot contain a double quote or a backslash.';
+      else if (propertyNameProblem('The property name', d.property))
+        p.property = 'Property names cannot contain a double quote, a backslash, U+0000 (NUL) or half of an emoji.';
     }
     if (d.cap.trim() !== '') {
       const cap = Number(d.cap.trim());

@@ -29,8 +29,11 @@ export function experimentMetricResults(
   experiment: { goal_event: string; metrics?: readonly ExperimentMetric[]; sequential?: boolean; correction?: Correction | null },
   /** The goal's counts per variant, control first. */
   primary: ReadonlyArray<{ variant: string; enrolled: number; converted: number }>,
-  /** Per metric of experiment.metrics, in its order: the query's sums per variant, control first. */
-  measured: ReadonlyArray<{ variants: readonly MetricVariantSums[]; values_non_negative: boolean }>,
+  /**
+   * Per metric of experiment.metrics, in its order: the query's sums per variant, control first, or
+   * why the metric cannot be computed (`unavailable`).
+   */
+  measured: ReadonlyArray<{ variants: readonly MetricVariantSums[]; values_non_negative: boolean; unavailable?: string }>,
   options: { confidence?: number } = {},
 ): ExperimentMetricResults {
   const metrics = experiment.metrics ?? [];
@@ -49,6 +52,7 @@ export function experimentMetricResults(
       ...(m.direction !== undefined ? { direction: m.direction } : {}),
       variants: measured[i]!.variants.map(({ variant, users, sum, sum_squares }) => ({ variant, sums: { users, sum, sum_squares } })),
       values_non_negative: measured[i]!.values_non_negative,
+      ...unavailableReason(measured[i]!),
     })),
   ];
   const results = metricResults(inputs, {
@@ -57,4 +61,14 @@ export function experimentMetricResults(
     ...(options.confidence !== undefined ? { confidence: options.confidence } : {}),
   });
   return { metrics: results, guardrail_breached: results.some((r) => r.breached === true) };
+}
+
+/**
+ * Why a measured metric cannot be computed: the adapter's reason, or sums that are not finite numbers
+ * (which the statistics cannot take). The metric is then reported with the reason; the others go on.
+ */
+function unavailableReason(m: { variants: readonly MetricVariantSums[]; unavailable?: string }): { unavailable?: string } {
+  if (m.unavailable !== undefined) return { unavailable: m.unavailable };
+  const finite = m.variants.every((v) => Number.isFinite(v.sum) && Number.isFinite(v.sum_squares) && v.sum_squares >= 0);
+  return finite ? {} : { unavailable: 'its per-user values add up to a sum that is not a finite number, so its means and comparisons cannot be computed' };
 }

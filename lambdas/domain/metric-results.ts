@@ -29,6 +29,8 @@ export interface MetricInput {
   variants: { variant: string; sums: MetricSums }[];
   /** For a `sum` metric: whether the summed property cannot be negative (see relative-interval-floor.ts). */
   values_non_negative?: boolean;
+  /** Why the metric cannot be computed, in words: its result then carries only this (no means, no comparisons). */
+  unavailable?: string;
 }
 
 export interface VariantMean {
@@ -51,6 +53,11 @@ export interface MetricResult {
   comparisons: VariantComparison[];
   /** Guardrails only: a variant moved the metric in its bad direction significantly (guardrail-breach.ts). */
   breached?: boolean;
+  /**
+   * Why this metric cannot be computed, in words; its variants and comparisons are then empty (and a
+   * guardrail is not breached). Absent when it was computed. The other metrics are unaffected.
+   */
+  unavailable?: string;
 }
 
 export interface MetricResultsOptions extends Omit<ComparisonOptions, 'valuesNonNegative'> {
@@ -66,6 +73,11 @@ export function metricResults(metrics: readonly MetricInput[], options: MetricRe
 
 function oneMetric(m: MetricInput, options: MetricResultsOptions): MetricResult {
   if (m.role === 'guardrail' && m.direction === undefined) throw new RangeError(`guardrail metric ${m.name} needs a direction ('increase' or 'decrease')`);
+  if (m.unavailable !== undefined) {
+    const result: MetricResult = { name: m.name, kind: m.kind, role: m.role, variants: [], comparisons: [], unavailable: m.unavailable };
+    if (m.role === 'guardrail') result.breached = false;
+    return result;
+  }
   const [control, ...treatments] = m.variants;
   const variants = m.variants.map(({ variant, sums }) => {
     const moments = metricMoments(m.kind, sums);

@@ -21,9 +21,6 @@ export type PlanningMetricKind = (typeof PLANNING_METRIC_KINDS)[number];
 export const DEFAULT_LOOKBACK_DAYS = 14;
 export const MAX_LOOKBACK_DAYS = 90;
 
-/** A property name a quoted JSON path key can carry as is (no double quote, backslash or control character). */
-export const PATH_SAFE_PROPERTY = /^[^"\\\u0000-\u001f]+$/;
-
 const DAY_MS = 86_400_000;
 
 export interface BaselineCounts {

@@ -18,6 +18,7 @@ import {
 } from '../domain/experiment-metric-fields';
 import { METRIC_KINDS } from '../domain/metric-moments';
 import { CORRECTIONS } from '../domain/p-value-correction';
+import { propertyNameSchema } from '../domain/property-name';
 import { weightsProblem } from '../domain/variant-weights';
 import { MAX_PLANNED_USERS } from '../domain/sample-size';
 import { summarizeResults } from '../domain/results-summary';
@@ -96,13 +97,7 @@ export const Metric = z
         'event',
       ),
       kind: oneOf('kind', METRIC_KINDS),
-      property: textRule(
-        z
-          .string({ error: 'property must be a string: the numeric event property a sum metric sums' })
-          .min(1, 'property must not be empty')
-          .max(METRIC_LIMITS.propertyLength, `property is longer than ${METRIC_LIMITS.propertyLength} characters`),
-        'property',
-      ).optional(),
+      property: propertyNameSchema('property', 'the numeric event property a sum metric sums').optional(),
       role: oneOf('role', METRIC_ROLES),
       direction: oneOf('direction', GUARDRAIL_DIRECTIONS).optional(),
       cap: z

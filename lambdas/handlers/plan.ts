@@ -12,13 +12,13 @@ import { DEFAULT_SEQUENTIAL, METRIC_LIMITS } from '../domain/experiment-metric-f
 import {
   DEFAULT_LOOKBACK_DAYS,
   MAX_LOOKBACK_DAYS,
-  PATH_SAFE_PROPERTY,
   PLANNING_METRIC_KINDS,
   measuredBaseline,
   type MeasuredBaseline,
   type PlanningMetricKind,
 } from '../domain/planning-baseline';
 import { baselineProblem, boundsText, PLAN_BOUNDS, withinBound } from '../domain/plan-bounds';
+import { propertyNameSchema } from '../domain/property-name';
 import { sampleSize, type PlanningMetric } from '../domain/sample-size';
 import { weightsProblem } from '../domain/variant-weights';
 import { ApiError, notFound } from '../http/api-error';
@@ -43,14 +43,7 @@ const PlanMetric = z
       kind: z
         .enum(PLANNING_METRIC_KINDS, { error: `metric.kind must be one of ${PLANNING_METRIC_KINDS.map((k) => `"${k}"`).join(', ')}` })
         .default('conversion'),
-      property: textRule(
-        z
-          .string({ error: 'metric.property must be a string: the numeric event property a sum metric sums' })
-          .min(1, 'metric.property must not be empty')
-          .max(METRIC_LIMITS.propertyLength, `metric.property is longer than ${METRIC_LIMITS.propertyLength} characters`)
-          .regex(PATH_SAFE_PROPERTY, 'metric.property must not contain double quotes, backslashes or control characters'),
-        'metric.property',
-      ).optional(),
+      property: propertyNameSchema('metric.property', 'the numeric event property a sum metric sums').optional(),
     },
     { error: 'metric must be an object { event, kind, property? }' },
   )

@@ -6,6 +6,8 @@ import { reportGuardrailsBreached } from './guardrail-alarm';
 import type { ExperimentStore, Project, ProjectStore, ResultsStore } from '../ports';
 import { requireExperiment, wrapAdmin, type AdminDeps } from './admin';
 import { DeadlineExceeded } from '../domain/deadline';
+import { isTransient } from '../domain/transient-error';
+import { errorFields, log } from '../logging/log';
 import type { Experiment } from '../domain/experiment';
 
 /** Reading stored results: no query engine (the stored results carry their computation). */
@@ -63,7 +65,7 @@ export function createResultsRefreshHandler(deps: ResultsHandlerDeps & { refresh
       if (results.guardrail_breached) reportGuardrailsBreached(1);
       return json(200, results);
     } catch (err) {
-      if (!(err instanceof DeadlineExceeded)) throw err;
+      if (!(err instanceof DeadlineExceeded)) throw cannotCompute(err, experiment);
       // The query in flight was stopped at the deadline (nothing left running); a slice already
       // committed stays, so the scheduled job, or a second refresh, has less to do.
       const resultsUrl = `/admin/v1/projects/${encodeURIComponent(project.id)}/experiments/${encodeURIComponent(experiment.id)}/results`;
@@ -77,6 +79,24 @@ export function createResultsRefreshHandler(deps: ResultsHandlerDeps & { refresh
       return json(202, body, { Location: resultsLocation(event, resultsUrl), 'Retry-After': '60' });
     }
   });
+}
+
+/**
+ * What the refresh answers when the computation fails for a reason that is neither transient (503,
+ * retried) nor the client's: 500 saying, in words, what happened and the way out (docs/api.md, "When
+ * results cannot be computed"). The engine's message stays in the log line only: it may quote the
+ * team's metric settings.
+ */
+export const RESULTS_FAILED_MESSAGE =
+  'The results could not be computed: the query failed (the server log line "results computation failed" for this experiment says why). ' +
+  'The experiment keeps running and keeps its events, and the scheduled job tries again. ' +
+  "If a metric is the cause: a running experiment's metrics cannot be changed, so stop it (POST .../stop; its results so far stay) " +
+  'and create a new experiment, under a new name, with the corrected metrics: it counts from its own start.';
+
+function cannotCompute(err: unknown, experiment: Experiment): unknown {
+  if (err instanceof ApiError || isTransient(err)) return err;
+  log('error', 'results computation failed', { project_id: experiment.project_id, experiment_id: experiment.id, ...errorFields(err) });
+  return new ApiError(500, RESULTS_FAILED_MESSAGE);
 }
 
 /** The results URL as the client called the API: with API Gateway's stage prefix when there is one. */

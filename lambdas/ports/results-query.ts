@@ -42,6 +42,12 @@ export interface MetricCounts {
   }>;
   /** No counted event of the metric had a negative value (always true for conversion and count). */
   values_non_negative: boolean;
+  /**
+   * Why the metric cannot be computed, in words, when the engine returned a figure for it that is not
+   * a finite number (its variants then carry zeros and are not read). Absent: computed. The other
+   * metrics, the goal and the job go on (docs/api.md, "The numeric rule").
+   */
+  unavailable?: string;
 }
 
 export interface SegmentCounts {

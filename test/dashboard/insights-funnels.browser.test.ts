@@ -9,7 +9,15 @@
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
 import { describeBrowser } from '../helpers/browser';
-import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, useDashboardProject, type DashboardPage } from '../helpers/dashboard';
+import {
+  clickButton,
+  openDashboard,
+  problemsApartFrom,
+  seriousA11yViolations,
+  setInputValue,
+  useDashboardProject,
+  type DashboardPage,
+} from '../helpers/dashboard';
 
 const DAY = 86_400_000;
 const dayOf = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
@@ -41,16 +49,7 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
     },
   });
 
-  /** Sets an input's value as typing would: the form's state follows the input event. */
-  const setValue = (page: Page, selector: string, value: string) =>
-    page.$eval(
-      selector,
-      (el: any, v) => {
-        el.value = v;
-        el.dispatchEvent(new (globalThis as any).Event('input', { bubbles: true }));
-      },
-      value,
-    );
+  const setValue = setInputValue;
 
   interface Step {
     event: string;
@@ -174,7 +173,7 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
       ['All users', '10 users · 100%', '6 users · 60%', '2 users · 20%'],
       ['mail', '6 users · 100%', '3 users · 50%', '0 users · 0%'],
       ['ad', '3 users · 100%', '3 users · 100%', '2 users · 66.7%'],
-      ['unknown', '1 user · 100%', '0 users · 0%', '0 users · 0%'],
+      ['Unknown', '1 user · 100%', '0 users · 0%', '0 users · 0%'],
     ]);
     // The filter is in the step's name, its value as text, never markup.
     const names = await page.$$eval('figure.funnel[data-funnel=""] .funnel-name', (els) => els.map((el: any) => el.textContent.trim()));
@@ -193,7 +192,7 @@ describeBrowser('dashboard: funnels and retention (issue 25)', () => {
       ['All users', '10 users · 100%', '6 users · 60%', '2 users · 20%'],
       ['mail', '6 users · 100%', '3 users · 50%', '0 users · 0%'],
       ['ad', '3 users · 100%', '3 users · 100%', '2 users · 66.7%'],
-      ['unknown', '1 user · 100%', '0 users · 0%', '0 users · 0%'],
+      ['Unknown', '1 user · 100%', '0 users · 0%', '0 users · 0%'],
     ]);
     const value = (selector: string) => page.$eval(selector, (el: any) => el.value as string);
     expect(await value('#funnel-step-2-event')).toBe(BUY);

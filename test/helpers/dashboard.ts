@@ -109,6 +109,17 @@ export function problemsApartFrom(problems: string[], ...statuses: number[]): st
   return problems.filter((p) => !statuses.some((s) => p.startsWith(`Failed to load resource: the server responded with a status of ${s} `)));
 }
 
+/** Sets an input's value as typing would: the form's state follows the input event. */
+export const setInputValue = (page: Page, selector: string, value: string) =>
+  page.$eval(
+    selector,
+    (el: any, v) => {
+      el.value = v;
+      el.dispatchEvent(new (globalThis as any).Event('input', { bubbles: true }));
+    },
+    value,
+  );
+
 /** Waits for the visible, enabled button whose text is exactly `name`, and clicks it. */
 export async function clickButton(page: Page, name: string): Promise<void> {
   const handle = await page.waitForFunction(

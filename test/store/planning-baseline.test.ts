@@ -50,8 +50,10 @@ describe('AthenaPlanningBaselines', () => {
     expect(sent[0]).toContain('WHERE copy_rank = 1');
   });
 
-  it('refuses a property a JSON path key cannot carry, and a project without events maps to no first event', async () => {
-    expect(() => renderPlanningBaseline({ ...request, property: 'a"b' }, { events: 'e', identities: 'i' })).toThrow(/cannot be a JSON path key/);
+  it('names a property with JSON-path syntax in a quoted path, refuses one no path reads alike, and a project without events maps to no first event', async () => {
+    expect(renderPlanningBaseline({ ...request, property: '[*]' }, { events: 'e', identities: 'i' })).toContain(`'$["[*]"]'`);
+    expect(() => renderPlanningBaseline({ ...request, property: 'a"b' }, { events: 'e', identities: 'i' })).toThrow(/double quote/);
+    expect(() => renderPlanningBaseline({ ...request, property: 'a\u0000b' }, { events: 'e', identities: 'i' })).toThrow(/contains U\+0000/);
     const athena = {
       eventsTable: 'tally.events',
       identitiesTable: 'tally.identities',

@@ -153,16 +153,16 @@ describe('the incremental results SQL for Athena', () => {
   });
 
   it('with metrics: the summary keeps one slot per metric source, the count one per metric, the commit and the watermark the set of sources', () => {
-    const sources = ['["purchase",null]', '["purchase","amount"]'];
+    const sources = ['["purchase",null]', '["purchase","amount","numbers within 1000000000000000"]'];
     const summary = renderResultsStateInsert(WITH_METRICS, SLICE, GLUE);
     expect(summaryColumns(summary.slice(summary.indexOf('\n') + 1))).toEqual(STATE_ORDER);
     // The count and the conversion of purchase share a source; the sum reads amount by a constant-form path.
     expect(summary).toContain(
-      `FROM UNNEST(ARRAY['[]', '[null,null,"purchase","$[\\"amount\\"]",null,"[\\"purchase\\",\\"amount\\"]"]', '[null,null,"purchase",null,null,"[\\"purchase\\",null]"]']) AS slots (metric)`,
+      `FROM UNNEST(ARRAY['[]', '[null,null,"purchase","$[\\"amount\\"]",null,"[\\"purchase\\",\\"amount\\",\\"numbers within 1000000000000000\\"]"]', '[null,null,"purchase",null,null,"[\\"purchase\\",null]"]']) AS slots (metric)`,
     );
     expect(summary).toContain(`CASE WHEN m.metric_event IS NOT NULL THEN dedupe_key END AS event_key`);
     const count = renderResultsCountIncremental(WITH_METRICS, SLICE.hi, GLUE);
-    expect(count).toContain(`'["1","sum","purchase","$[\\"amount\\"]","0.99","[\\"purchase\\",\\"amount\\"]"]'`);
+    expect(count).toContain(`'["1","sum","purchase","$[\\"amount\\"]","0.99","[\\"purchase\\",\\"amount\\",\\"numbers within 1000000000000000\\"]"]'`);
     expect(count).toContain('min_by(metric_value, first_key) AS metric_value');
     // The exact percentile from row_number and count: no approximate aggregate.
     expect(count).toContain('row_number() OVER (PARTITION BY cap_group, cap_solo ORDER BY user_value) AS cap_rank');

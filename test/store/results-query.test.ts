@@ -734,7 +734,7 @@ describe('AthenaResultsQuery (mocked Athena)', () => {
     // The query text fans the one scan out to the metrics' slots, in the Trino dialect.
     const sql = athena.commandCalls(StartQueryExecutionCommand).at(-1)!.args[0].input.QueryString!;
     expect(sql).toContain(`FROM UNNEST(ARRAY['[]', '${revenue}', '${carts}']) AS slots (metric)`);
-    expect(sql).toContain(`regexp_like(json_extract_scalar(properties, metric_path), '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$')`);
+    expect(sql).toContain(`regexp_like(json_extract_scalar(properties, property_path), '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$')`);
   });
 
   it('rejects malformed counts from the result set', async () => {

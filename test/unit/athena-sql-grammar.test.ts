@@ -141,7 +141,7 @@ const DEFINITIONS: { [K in InsightKindName]: object[] } = {
       series: [
         { event: "o'clock", measure: 'events' },
         { event: 'purchase', measure: 'sum', property: "buyer's amount" },
-        { event: 'purchase', measure: 'average', property: 'amount' },
+        { event: 'purchase', measure: 'average', property: "[*]..$'*" },
         { event: 'signup', measure: 'users' },
       ],
       interval,

@@ -41,13 +41,18 @@ describe('a metric as the form holds it', () => {
     // Whatever the form accepts, the API's rules across fields accept too.
     expect(metricsProblem('purchase', [draftMetric(revenue)])).toBeUndefined();
     expect(metricsProblem('Revenue', [draftMetric(revenue)])?.path).toBe('0.name');
-    // A summed property the results query could not name in a JSON path both engines read alike.
-    for (const property of ['a"b', 'a\\b']) {
-      expect(metricDraftProblems('purchase', [{ ...revenue, property }])[0]?.property).toBe('Property names cannot contain a double quote or a backslash.');
-      expect(metricsProblem('purchase', [draftMetric({ ...revenue, property })])).toEqual({
-        path: '0.property',
-        message: 'property must not contain a double quote, a backslash or a control character (the results query reads it by a JSON path)',
-      });
+    // A summed property is read literally (property-name.ts), JSON-path syntax included; refused: a
+    // double quote or a backslash (no JSON path reads them alike on both engines), and what no event key
+    // can be (NUL, half an emoji).
+    for (const property of ['*', '[*]', '..', '$', "it's", 'a.b']) {
+      expect(metricDraftProblems('purchase', [{ ...revenue, property }])).toEqual({});
+      expect(metricsProblem('purchase', [draftMetric({ ...revenue, property })])).toBeUndefined();
+    }
+    for (const property of ['a"b', 'a\\b', 'a\u0000b', '\ud83d']) {
+      expect(metricDraftProblems('purchase', [{ ...revenue, property }])[0]?.property).toBe(
+        'Property names cannot contain a double quote, a backslash, U+0000 (NUL) or half of an emoji.',
+      );
+      expect(metricsProblem('purchase', [draftMetric({ ...revenue, property })])?.path).toBe('0.property');
     }
   });
 });

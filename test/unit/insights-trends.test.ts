@@ -22,9 +22,18 @@ describe('trends definition', () => {
     expect(TrendsDefinition.safeParse({ ...base, date_from: '2024-01-01', date_to: '2025-01-01' }).success).toBe(false);
     expect(TrendsDefinition.safeParse({ series: [{ event: 'x', property: 'p' }], date_from: '2024-01-01', date_to: '2024-01-02' }).success).toBe(false);
     expect(TrendsDefinition.safeParse({ ...base, date_from: '2024-01-01', date_to: '2024-01-02', extra: 1 }).success).toBe(false);
-    expect(
-      TrendsDefinition.safeParse({ series: [{ event: 'x', measure: 'sum', property: 'a"b' }], date_from: '2024-01-01', date_to: '2024-01-02' }).success,
-    ).toBe(false);
+    // The property-name rule: read literally (JSON-path syntax included), but for a quote or a backslash.
+    for (const [property, accepted] of [
+      ['a"b', false],
+      ['a\\b', false],
+      ['*', true],
+      ['', false],
+      ['a\u0000b', false],
+      ['p'.repeat(256), false],
+    ] as const) {
+      const series = [{ event: 'x', measure: 'sum', property }];
+      expect(TrendsDefinition.safeParse({ series, date_from: '2024-01-01', date_to: '2024-01-02' }).success).toBe(accepted);
+    }
   });
 });
 

@@ -52,7 +52,7 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
     });
 
   /** Rules of the insights only (docs/decisions/insights.md): included by an insight query, not by the results. */
-  const INSIGHT_RULES = ['rules/property-number.sql', 'rules/range-events.sql'];
+  const INSIGHT_RULES = ['rules/breakdown-kind.sql', 'rules/breakdown-raw.sql', 'rules/property-number.sql', 'rules/range-events.sql'];
 
   it('every rule is included (directly or by another rule) by a results query or an insight query, and each query expands to text without includes', () => {
     const queries = [RESULTS_COUNT_SQL, RESULTS_COUNT_INCREMENTAL_SQL, RESULTS_SUMMARY_SQL, RESULTS_BASE_SQL];

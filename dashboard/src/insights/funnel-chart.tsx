@@ -15,7 +15,7 @@ import './insights.css';
 export function FunnelChart({ group, title }: { group: FunnelGroup; title: string }) {
   const first = group.steps[0]?.users ?? 0;
   return (
-    <figure class="funnel" data-funnel={group.breakdown_value ?? ''}>
+    <figure class="funnel" data-funnel={group.breakdown_value ?? ''} data-kind={group.breakdown_kind ?? ''}>
       <figcaption>{title}</figcaption>
       <ol class="funnel-bars">
         {group.steps.map((s) => (

@@ -6,16 +6,18 @@
  */
 import { useMemo } from 'preact/hooks';
 import type uPlot from 'uplot';
+import { breakdownLabel } from '../../../lambdas/domain/insights/breakdown-line';
 import { NumbersTable } from '../results/numbers-table';
 import { UPlotChart, variantColor } from '../results/uplot-chart';
 import type { TrendLine, TrendsResult } from './insight-types';
 
 const MEASURE_WORDS: Record<TrendLine['measure'], string> = { events: 'events', users: 'users', sum: 'sum of', average: 'average of' };
 
-/** "signup: users · ios" */
+/** "signup: users · ios"; the grouped rest and the missing value as "Other values" and "Unknown" (breakdown-line.ts). */
 export function lineName(line: TrendLine): string {
   const measure = line.measure === 'sum' || line.measure === 'average' ? `${MEASURE_WORDS[line.measure]} ${line.property}` : MEASURE_WORDS[line.measure];
-  return `${line.event}: ${measure}${line.breakdown_value === null ? '' : ` · ${line.breakdown_value}`}`;
+  const breakdown = breakdownLabel(line);
+  return `${line.event}: ${measure}${breakdown === null ? '' : ` · ${breakdown}`}`;
 }
 
 export function formatValue(value: number | null): string {

@@ -5,6 +5,7 @@
  * running query can be left and come back to (insights/use-insight-page.ts).
  */
 import { useRecentEventNames } from '../components/recent-event-names';
+import { breakdownLabel } from '../../../lambdas/domain/insights/breakdown-line';
 import { FunnelChart } from '../insights/funnel-chart';
 import { FUNNEL_BREAKDOWNS, stepName, type FunnelDefinition } from '../insights/funnel-draft';
 import { FUNNEL_FORM_FIELDS, FunnelForm } from '../insights/funnel-form';
@@ -46,7 +47,7 @@ export function FunnelsPage({ api, params }: PageProps) {
       {answer && result && (
         <>
           {result.groups.map((g) => (
-            <FunnelChart key={g.breakdown_value ?? ''} group={g} title={g.breakdown_value === null ? 'All users' : g.breakdown_value} />
+            <FunnelChart key={`${g.breakdown_kind}:${g.breakdown_value}`} group={g} title={breakdownLabel(g) ?? 'All users'} />
           ))}
           <SaveInsight api={api} projectId={projectId} kind="funnels" definition={answer.definition} />
           <InsightHowComputed answer={answer}>

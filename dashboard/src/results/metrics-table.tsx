@@ -9,7 +9,7 @@
  * p-values are sequential is stated above the table. Results without `metrics` (computed before them)
  * show none of this. Metric and variant names are the team's own: rendered as text.
  */
-import type { VariantComparison } from '../../../lambdas/domain/metric-results';
+import type { MetricResult, VariantComparison } from '../../../lambdas/domain/metric-results';
 import type { MetricKind } from '../../../lambdas/domain/metric-moments';
 import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../../../lambdas/domain/experiment-metric-fields';
 import type { Experiment, Results } from '../admin-types';
@@ -65,6 +65,20 @@ export function Difference({ kind, comparison: c }: { kind: MetricKind; comparis
   );
 }
 
+/** A metric's name with its kind and role, as its row's header. */
+function MetricName({ metric: m }: { metric: MetricResult }) {
+  return (
+    <>
+      <span class="metric-name">{m.name}</span>
+      <span class="hint">
+        {' '}
+        ({KIND_WORDS[m.kind]}
+        {ROLE_WORDS[m.role]})
+      </span>
+    </>
+  );
+}
+
 export function MetricsSection({ experiment, results }: { experiment: Experiment; results: Results }) {
   const metrics = results.metrics ?? [];
   if (metrics.length === 0) return null;
@@ -97,6 +111,20 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
       </p>
       <NumbersTable label="Metrics" columns={columns} name="metrics">
         {metrics.flatMap((m) => {
+          if (m.unavailable !== undefined) {
+            // A metric that cannot be computed says why; the others, and the verdict, are unaffected.
+            return [
+              <tr key={`${m.name}\u0000`} class="unavailable">
+                <th scope="row">
+                  <MetricName metric={m} />
+                </th>
+                <td colSpan={columns.length - 1} data-unavailable>
+                  Cannot be computed: {m.unavailable}. A running experiment’s metrics cannot be changed: stop it, then create a new experiment with the
+                  corrected metric.
+                </td>
+              </tr>,
+            ];
+          }
           const control = m.variants[0];
           return m.comparisons.map((c) => {
             const variant = m.variants.find((v) => v.variant === c.variant);
@@ -104,12 +132,7 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
             return (
               <tr key={`${m.name}\u0000${c.variant}`} class={breachedRow ? 'breached' : m.role === 'primary' ? 'primary' : undefined}>
                 <th scope="row">
-                  <span class="metric-name">{m.name}</span>
-                  <span class="hint">
-                    {' '}
-                    ({KIND_WORDS[m.kind]}
-                    {ROLE_WORDS[m.role]})
-                  </span>
+                  <MetricName metric={m} />
                   {breachedRow && <span class="breached-mark"> Guardrail breached</span>}
                 </th>
                 <td>{c.variant}</td>

@@ -9,6 +9,8 @@
  * so the text an engine runs, and the text the results' `computation.query` shows, is one complete
  * query. Pure.
  */
+import BREAKDOWN_KIND_SQL from './rules/breakdown-kind.sql';
+import BREAKDOWN_RAW_SQL from './rules/breakdown-raw.sql';
 import CANONICAL_IDS_SQL from './rules/canonical-ids.sql';
 import COPY_RANK_SQL from './rules/copy-rank.sql';
 import ENROLLMENT_VARIANT_SQL from './rules/enrollment-variant.sql';
@@ -26,6 +28,8 @@ import { SqlRenderError } from './render-error';
 
 /** The rules the queries may include, by their path relative to lambdas/adapters/sql/. */
 export const SQL_RULES: Readonly<Record<string, string>> = {
+  'rules/breakdown-kind.sql': BREAKDOWN_KIND_SQL,
+  'rules/breakdown-raw.sql': BREAKDOWN_RAW_SQL,
   'rules/canonical-ids.sql': CANONICAL_IDS_SQL,
   'rules/copy-rank.sql': COPY_RANK_SQL,
   'rules/enrollment-variant.sql': ENROLLMENT_VARIANT_SQL,

@@ -43,29 +43,23 @@ step_events AS (
     s.step,
     coalesce(c.canonical_id, e.sent_user_id) AS user_key,
     from_iso8601_timestamp(e."timestamp") AS event_at,
-    CASE
-      WHEN :breakdown = 'none' THEN NULL
-      ELSE coalesce(
-        CASE :breakdown
-          WHEN 'platform' THEN e.platform
-          WHEN 'country' THEN e.country
-          WHEN 'app_version' THEN e.app_version
-          ELSE json_extract_scalar(e.properties, :breakdown_path)
-        END,
-        'unknown'
-      )
-    END AS breakdown_raw
+    {{> rules/breakdown-raw.sql}}
   FROM range_events e
   JOIN steps s
     ON s.step_event = e.name
     AND (s.filter_path IS NULL OR json_extract_scalar(e.properties, s.filter_path) = s.filter_equals)
   LEFT JOIN canonical c ON c.id = e.sent_user_id
 ),
--- Step 1: the user's first first-step event, and its breakdown value (ties in time by value).
+-- Step 1: the user's first first-step event, and its breakdown (rules/breakdown-kind.sql; ties in
+-- time by value, the missing last).
 s1 AS (
-  SELECT user_key, event_at AS t1, breakdown_raw
+  SELECT
+    user_key,
+    event_at AS t1,
+    breakdown_raw,
+    {{> rules/breakdown-kind.sql}}
   FROM (
-    SELECT user_key, event_at, breakdown_raw, row_number() OVER (PARTITION BY user_key ORDER BY event_at, breakdown_raw) AS rn
+    SELECT user_key, event_at, breakdown_raw, row_number() OVER (PARTITION BY user_key ORDER BY event_at, breakdown_raw NULLS LAST) AS rn
     FROM step_events
     WHERE step = 1
   ) firsts
@@ -100,23 +94,32 @@ s6 AS (
   JOIN step_events e ON e.user_key = f.user_key AND e.step = 6 AND e.event_at > p.t5 AND e.event_at <= f.t1 + INTERVAL :window_days DAY
   GROUP BY f.user_key
 ),
--- The top 10 breakdown values by users who did the first step (ties by value).
+-- The top 10 breakdown lines by users who did the first step (the values and the missing one alike;
+-- ties by value, the missing one as the word "unknown", a value before the missing).
+-- Every other value is grouped into one line of kind 'other', ranked 12: last. The missing one is
+-- never grouped: outside the top 10 it is its own line, ranked 11 (as results' breakdowns keep it).
 top_values AS (
-  SELECT breakdown_raw, breakdown_rank
+  SELECT breakdown_key, breakdown_rank
   FROM (
-    SELECT breakdown_raw, row_number() OVER (ORDER BY count(*) DESC, breakdown_raw) AS breakdown_rank
+    SELECT breakdown_key, row_number() OVER (ORDER BY count(*) DESC, coalesce(breakdown_raw, 'unknown'), breakdown_kind DESC) AS breakdown_rank
     FROM s1
-    WHERE breakdown_raw IS NOT NULL
-    GROUP BY breakdown_raw
+    WHERE breakdown_key IS NOT NULL
+    GROUP BY breakdown_key, breakdown_kind, breakdown_raw
   ) ranked
   WHERE breakdown_rank <= 10
 ),
--- One row per user and step reached, twice with a breakdown: in the totals (breakdown_value NULL)
--- and in the user's breakdown value. seconds: from the step before (NULL for step 1).
+-- One row per user and step reached, twice with a breakdown: in the totals (breakdown_kind and
+-- breakdown_value NULL) and in the user's breakdown line. seconds: from the step before (NULL for step 1).
 reached AS (
   SELECT
-    CASE WHEN scope.kind = 'total' THEN NULL WHEN t.breakdown_rank IS NULL THEN 'other' ELSE u.breakdown_raw END AS breakdown_value,
-    CASE WHEN scope.kind = 'total' THEN 0 ELSE coalesce(t.breakdown_rank, 11) END AS breakdown_rank,
+    CASE WHEN scope.kind = 'total' THEN NULL WHEN t.breakdown_rank IS NULL AND u.breakdown_kind = 'value' THEN 'other' ELSE u.breakdown_kind END AS breakdown_kind,
+    CASE WHEN scope.kind = 'total' OR t.breakdown_rank IS NULL THEN NULL ELSE u.breakdown_raw END AS breakdown_value,
+    CASE
+      WHEN scope.kind = 'total' THEN 0
+      WHEN t.breakdown_rank IS NOT NULL THEN t.breakdown_rank
+      WHEN u.breakdown_kind = 'unknown' THEN 11
+      ELSE 12
+    END AS breakdown_rank,
     k.step,
     date_diff(
       'millisecond',
@@ -124,7 +127,7 @@ reached AS (
       CASE k.step WHEN 2 THEN u.t2 WHEN 3 THEN u.t3 WHEN 4 THEN u.t4 WHEN 5 THEN u.t5 WHEN 6 THEN u.t6 END
     ) / 1e3 AS seconds
   FROM (
-    SELECT f.user_key, f.t1, s2.t2, s3.t3, s4.t4, s5.t5, s6.t6, f.breakdown_raw
+    SELECT f.user_key, f.t1, s2.t2, s3.t3, s4.t4, s5.t5, s6.t6, f.breakdown_raw, f.breakdown_kind, f.breakdown_key
     FROM s1 f
     LEFT JOIN s2 ON s2.user_key = f.user_key
     LEFT JOIN s3 ON s3.user_key = f.user_key
@@ -132,11 +135,11 @@ reached AS (
     LEFT JOIN s5 ON s5.user_key = f.user_key
     LEFT JOIN s6 ON s6.user_key = f.user_key
   ) u
-  LEFT JOIN top_values t ON t.breakdown_raw = u.breakdown_raw
+  LEFT JOIN top_values t ON t.breakdown_key = u.breakdown_key
   CROSS JOIN UNNEST(ARRAY[1, 2, 3, 4, 5, 6]) AS k (step)
   CROSS JOIN UNNEST(ARRAY['total', 'breakdown']) AS scope (kind)
   WHERE k.step <= CAST(:step_count AS integer)
-    AND (scope.kind = 'total' OR u.breakdown_raw IS NOT NULL)
+    AND (scope.kind = 'total' OR u.breakdown_key IS NOT NULL)
     AND CASE k.step WHEN 1 THEN u.t1 WHEN 2 THEN u.t2 WHEN 3 THEN u.t3 WHEN 4 THEN u.t4 WHEN 5 THEN u.t5 ELSE u.t6 END IS NOT NULL
 ),
 -- The exact median of seconds per row (the middle one, or the mean of the middle two), from
@@ -144,20 +147,22 @@ reached AS (
 -- as 7 / 2 is 3 in Trino and 3.5 in DuckDB).
 ranked AS (
   SELECT
+    breakdown_kind,
     breakdown_value,
     breakdown_rank,
     step,
     seconds,
-    row_number() OVER (PARTITION BY breakdown_value, step ORDER BY seconds) AS seconds_rank,
-    count(*) OVER (PARTITION BY breakdown_value, step) AS reached
+    row_number() OVER (PARTITION BY breakdown_kind, breakdown_value, step ORDER BY seconds) AS seconds_rank,
+    count(*) OVER (PARTITION BY breakdown_kind, breakdown_value, step) AS reached
   FROM reached
 )
 SELECT
+  breakdown_kind,
   breakdown_value,
   min(breakdown_rank) AS breakdown_rank,
   step,
   count(*) AS users,
   avg(CASE WHEN seconds_rank IN (floor((reached + 1) / 2e0), floor((reached + 2) / 2e0)) THEN seconds END) AS median_seconds
 FROM ranked
-GROUP BY breakdown_value, step
-ORDER BY breakdown_rank, breakdown_value, step
+GROUP BY breakdown_kind, breakdown_value, step
+ORDER BY breakdown_rank, breakdown_kind, breakdown_value, step

@@ -6,7 +6,8 @@ import type { FunnelsDefinition } from '../../domain/insights/funnels-definition
 import { expandIncludes } from './include';
 import type { InsightSqlContext } from './insight-context';
 import FUNNELS_SQL from './insight-funnels.sql';
-import { identitiesFromDt, propertyPath } from './insight-trends';
+import { identitiesFromDt } from './insight-trends';
+import { propertyPath } from './property-path';
 import { renderSql, toStoredIso, type SqlParam } from './render';
 
 const FUNNELS = expandIncludes(FUNNELS_SQL);

@@ -37,7 +37,7 @@ range_events AS (
   {{> rules/range-events.sql}}
 ),
 -- One row per series an event belongs to, with its period, its (shifted) day, the user ID it was sent
--- with and its value, and its raw breakdown value ('unknown' when the event has none). Users are
+-- with and its value, and its breakdown (rules/breakdown-raw.sql, rules/breakdown-kind.sql). Users are
 -- resolved (canonical) in bucketed, its one reader that needs them: top_values reads this too, and
 -- each reader of a WITH relation runs it again (Trino inlines it), so the identities table is read once.
 series_events AS (
@@ -47,8 +47,10 @@ series_events AS (
     CAST(CAST(CAST(dt AS date) + (CASE WHEN period = 'previous' THEN INTERVAL :period_days DAY ELSE INTERVAL '0' DAY END) AS date) AS varchar) AS on_day,
     "timestamp",
     sent_user_id,
-    {{> rules/property-number.sql}},
-    breakdown_raw
+    {{> rules/property-number.sql}}
+    AS property_number,
+    breakdown_raw,
+    {{> rules/breakdown-kind.sql}}
   FROM (
     SELECT
       s.series_index,
@@ -58,30 +60,22 @@ series_events AS (
       e.sent_user_id,
       e.properties,
       s.property_path,
-      CASE
-        WHEN :breakdown = 'none' THEN NULL
-        ELSE coalesce(
-          CASE :breakdown
-            WHEN 'platform' THEN e.platform
-            WHEN 'country' THEN e.country
-            WHEN 'app_version' THEN e.app_version
-            ELSE json_extract_scalar(e.properties, :breakdown_path)
-          END,
-          'unknown'
-        )
-      END AS breakdown_raw
+      {{> rules/breakdown-raw.sql}}
     FROM range_events e
     JOIN series s ON s.series_event = e.name
   ) joined
 ),
--- The top 10 breakdown values by events of the range (ties by value), over all series.
+-- The top 10 breakdown lines by events of the range (the values and the missing one alike; ties by
+-- value, the missing one as the word "unknown", a value before the missing), over all series.
+-- Every other value is grouped into one line of kind 'other', ranked 12: last. The missing one is
+-- never grouped: outside the top 10 it is its own line, ranked 11 (as results' breakdowns keep it).
 top_values AS (
-  SELECT breakdown_raw, breakdown_rank
+  SELECT breakdown_key, breakdown_rank
   FROM (
-    SELECT breakdown_raw, row_number() OVER (ORDER BY count(*) DESC, breakdown_raw) AS breakdown_rank
+    SELECT breakdown_key, row_number() OVER (ORDER BY count(*) DESC, coalesce(breakdown_raw, 'unknown'), breakdown_kind DESC) AS breakdown_rank
     FROM series_events
-    WHERE period = 'current' AND breakdown_raw IS NOT NULL
-    GROUP BY breakdown_raw
+    WHERE period = 'current' AND breakdown_key IS NOT NULL
+    GROUP BY breakdown_key, breakdown_kind, breakdown_raw
   ) ranked
   WHERE breakdown_rank <= 10
 ),
@@ -94,12 +88,18 @@ bucketed AS (
       WHEN 'day' THEN e.on_day
       ELSE CAST(CAST(date_trunc('week', CAST(e.on_day AS date)) AS date) AS varchar)
     END AS bucket,
-    CASE WHEN e.breakdown_raw IS NULL THEN NULL WHEN t.breakdown_rank IS NULL THEN 'other' ELSE e.breakdown_raw END AS breakdown_value,
-    CASE WHEN e.breakdown_raw IS NULL THEN NULL ELSE coalesce(t.breakdown_rank, 11) END AS breakdown_rank,
+    CASE WHEN t.breakdown_rank IS NULL AND e.breakdown_kind = 'value' THEN 'other' ELSE e.breakdown_kind END AS breakdown_kind,
+    CASE WHEN t.breakdown_rank IS NULL THEN NULL ELSE e.breakdown_raw END AS breakdown_value,
+    CASE
+      WHEN e.breakdown_key IS NULL THEN NULL
+      WHEN t.breakdown_rank IS NOT NULL THEN t.breakdown_rank
+      WHEN e.breakdown_kind = 'unknown' THEN 11
+      ELSE 12
+    END AS breakdown_rank,
     coalesce(c.canonical_id, e.sent_user_id) AS user_key,
     e.property_number
   FROM series_events e
-  LEFT JOIN top_values t ON t.breakdown_raw = e.breakdown_raw
+  LEFT JOIN top_values t ON t.breakdown_key = e.breakdown_key
   LEFT JOIN canonical c ON c.id = e.sent_user_id
 )
 -- Per bucket, and per period (bucket NULL): users are distinct over what the row covers.
@@ -107,6 +107,7 @@ SELECT
   series_index,
   period,
   bucket,
+  breakdown_kind,
   breakdown_value,
   min(breakdown_rank) AS breakdown_rank,
   count(*) AS events,
@@ -114,5 +115,5 @@ SELECT
   sum(property_number) AS value_sum,
   count(property_number) AS value_count
 FROM bucketed
-GROUP BY GROUPING SETS ((series_index, period, bucket, breakdown_value), (series_index, period, breakdown_value))
-ORDER BY series_index, period, bucket, breakdown_value
+GROUP BY GROUPING SETS ((series_index, period, bucket, breakdown_kind, breakdown_value), (series_index, period, breakdown_kind, breakdown_value))
+ORDER BY series_index, period, bucket, breakdown_kind, breakdown_value

@@ -7,12 +7,10 @@ import type { TrendsDefinition } from '../../domain/insights/trends-definition';
 import { expandIncludes } from './include';
 import type { InsightSqlContext } from './insight-context';
 import TRENDS_SQL from './insight-trends.sql';
+import { propertyPath } from './property-path';
 import { renderSql, toStoredIso, type SqlParam } from './render';
 
 const TRENDS = expandIncludes(TRENDS_SQL);
-
-/** A property's JSON path in Trino's bracket form (the definition refused names it cannot carry). */
-export const propertyPath = (property: string) => `$["${property}"]`;
 
 export function trendsParams(definition: TrendsDefinition, context: InsightSqlContext): Record<string, SqlParam> {
   const days = rangeDays(definition.date_from, definition.date_to);

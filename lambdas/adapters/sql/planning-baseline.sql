@@ -24,7 +24,7 @@ WITH
 {{> rules/canonical-ids.sql}},
 -- The look-back's events (the only scan of {{events}}), each once, with their value for the metric
 -- (rules/metric-value.sql, as the results read it: 1 per event without a property, the numeric
--- property's value for a sum; metric_path NULL when :property_path is '$').
+-- property's value for a sum; property_path NULL when :property_path is '$').
 window_events AS (
   SELECT
     sent_user_id,
@@ -38,7 +38,7 @@ window_events AS (
       properties,
       "timestamp",
       :event AS metric_event,
-      CASE WHEN :property_path = '$' THEN NULL ELSE :property_path END AS metric_path,
+      CASE WHEN :property_path = '$' THEN NULL ELSE :property_path END AS property_path,
       {{> rules/copy-rank.sql}}
     FROM {{events}}
     WHERE project_id = :project_id

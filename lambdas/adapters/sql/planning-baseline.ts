@@ -2,21 +2,17 @@
  * The planning baseline's query (planning-baseline.sql, its rules included), one text for DuckDB and
  * Athena, and the mapping of its one row. Pure.
  */
-import { PATH_SAFE_PROPERTY } from '../../domain/planning-baseline';
 import type { BaselineRequest, BaselineSums } from '../../ports';
 import { expandIncludes } from './include';
 import PLANNING_BASELINE_SQL from './planning-baseline.sql';
 import { renderSql, toStoredIso, type SqlParam } from './render';
-import { SqlRenderError } from './render-error';
+import { propertyPath } from './property-path';
 
 const PLANNING_BASELINE = expandIncludes(PLANNING_BASELINE_SQL);
 
 export function planningBaselineParams(request: BaselineRequest): Record<string, SqlParam> {
   const fromTs = toStoredIso(request.from, 'from');
   const toTs = toStoredIso(request.to, 'to');
-  if (request.property !== undefined && !PATH_SAFE_PROPERTY.test(request.property)) {
-    throw new SqlRenderError(`property "${request.property}" cannot be a JSON path key`);
-  }
   return {
     project_id: request.projectId,
     from_ts: fromTs,
@@ -26,7 +22,7 @@ export function planningBaselineParams(request: BaselineRequest): Record<string,
     // The day before the project's creation (results-count.sql, "Partition pruning").
     identities_from_dt: new Date(Date.parse(toStoredIso(request.projectCreatedAt, 'projectCreatedAt')) - 86_400_000).toISOString().slice(0, 10),
     event: request.event,
-    property_path: request.property === undefined ? '$' : `$["${request.property}"]`,
+    property_path: request.property === undefined ? '$' : propertyPath(request.property),
   };
 }
 

@@ -23,7 +23,9 @@ import type { PeriodCounts } from '../../domain/results-series';
 import type { ExperimentMetric } from '../../domain/experiment-metric';
 import type { CountRequest, CountResult, MetricCounts, SegmentCounts } from '../../ports';
 import { BREAKDOWN_DIMENSIONS, type BreakdownDimension } from '../../domain/breakdown-segments';
+import { NUMBER_BOUND } from '../../domain/numeric-rule';
 import { expandIncludes } from './include';
+import { propertyPath } from './property-path';
 import { SqlRenderError } from './render-error';
 import RESULTS_COUNT_SQL from './results-count.sql';
 
@@ -185,28 +187,28 @@ export function resultsCountParams(request: CountRequest): Record<string, SqlPar
 export const BASE_SLOT = '[]';
 
 /**
- * A metric's source: the event it reads and, for `sum`, the property. Conversion and count of one
- * event share a source; the incremental state keeps one row per source and event.
+ * The numeric rule a sum's values were read under, part of its source: the incremental state of a sum
+ * summarised before the rule (whose rows may hold Infinity from "1e400", or 1e200) has another source,
+ * so it is not read and is built again under the rule (render-incremental.ts: a state built for
+ * another set of sources is not read as complete). Change it when the rule changes.
  */
-export function metricSource(metric: Pick<ExperimentMetric, 'event' | 'kind' | 'property'>): string {
-  return JSON.stringify([metric.event, metric.kind === 'sum' ? (metric.property ?? null) : null]);
-}
+export const SUM_SOURCE_RULE = `numbers within ${NUMBER_BOUND}`;
 
 /**
- * The JSON path of a summed property, in Trino's bracket form. A property name no quoted path key can
- * carry as is (a double quote, a backslash or a control character: Trino and the DuckDB rewrite would
- * read it differently) is refused; the experiment API refuses such names first.
+ * A metric's source: the event it reads and, for `sum`, the property and the numeric rule
+ * (SUM_SOURCE_RULE). Conversion and count of one event share a source; the incremental state keeps
+ * one row per source and event.
  */
-function propertyPath(metric: ExperimentMetric): string | null {
+export function metricSource(metric: Pick<ExperimentMetric, 'event' | 'kind' | 'property'>): string {
+  return JSON.stringify(metric.kind === 'sum' ? [metric.event, metric.property ?? null, SUM_SOURCE_RULE] : [metric.event, null]);
+}
+
+/** The JSON path of a summed property (property-path.ts); null for conversion and count. */
+function metricPropertyPath(metric: ExperimentMetric): string | null {
   if (metric.kind !== 'sum') return null;
   const property = metric.property;
   if (typeof property !== 'string' || property === '') throw new SqlRenderError(`Metric "${metric.name}" is a sum without a property to sum`);
-  if (!/^[^"\\\u0000-\u001f]+$/.test(property)) {
-    throw new SqlRenderError(
-      `Metric "${metric.name}": property "${property}" has a double quote, backslash or control character, which no JSON path both engines read can name`,
-    );
-  }
-  return `$["${property}"]`;
+  return propertyPath(property, `metric "${metric.name}": property`);
 }
 
 /** The slot of a metric or a source: [index, kind, event, path, cap, source] (rules/metric-slots.sql). */
@@ -216,7 +218,7 @@ function slot(index: number | null, metric: ExperimentMetric): string {
     index === null ? null : String(index),
     index === null ? null : metric.kind,
     metric.event,
-    propertyPath(metric),
+    metricPropertyPath(metric),
     cap,
     metricSource(metric),
   ]);
@@ -248,12 +250,14 @@ export function renderResultsCount(request: CountRequest, tables: ResultsTables)
   return renderSql(RESULTS_COUNT, resultsCountParams(request), { ...tables });
 }
 
-/** A sum as either engine returns it: a double (DuckDB), a decimal string (Athena), or NULL for none. */
-function toSum(value: unknown, label: string): number | null {
+/**
+ * A sum as either engine returns it: a double (DuckDB), a decimal string (Athena), or NULL for none;
+ * NaN for anything that is not a finite number (Infinity, "NaN", a word), which the caller reports.
+ */
+function toSum(value: unknown): number | null {
   if (value === null || value === undefined || value === '') return null;
   const n = typeof value === 'bigint' ? Number(value) : typeof value === 'string' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw new Error(`Results query returned a bad ${label}: ${String(value)}`);
-  return n;
+  return typeof n === 'number' && Number.isFinite(n) ? n : NaN;
 }
 
 /** A count as either engine returns it: a bigint (DuckDB), a decimal string (Athena) or a number. */
@@ -279,6 +283,7 @@ export function toCountResult(
   const metrics = request.metrics ?? [];
   const slotIndex = new Map(metricSlots(metrics).map((text, i) => [text, i - 1]));
   const metricRows = metrics.map(() => new Map<string, { users: number; sum: number; sum_squares: number; min: number | null }>());
+  const unavailable = metrics.map((): string | undefined => undefined);
   const segments: SegmentCounts[] = [];
   let multipleExposures = 0;
   for (const row of rows) {
@@ -301,12 +306,16 @@ export function toCountResult(
     if (metric !== BASE_SLOT) {
       const index = typeof metric === 'string' ? slotIndex.get(metric) : undefined;
       if (index === undefined || index < 0) throw new Error(`Results query returned a row of an unknown metric: ${String(metric)}`);
-      metricRows[index]!.set(variant, {
-        users: counts.enrolled,
-        sum: toSum(row.metric_sum, 'metric_sum') ?? 0,
-        sum_squares: toSum(row.metric_sum_squares, 'metric_sum_squares') ?? 0,
-        min: toSum(row.metric_min, 'metric_min'),
-      });
+      const figures = [row.metric_sum, row.metric_sum_squares, row.metric_min].map(toSum);
+      if (figures.some(Number.isNaN)) {
+        // Not a finite number: only this metric cannot be computed (the numeric rule keeps every value
+        // within 1e15, so an engine that still gives one is said so, not turned into 0 or a 500).
+        unavailable[index] ??=
+          `the engine returned a sum of this metric that is not a finite number (variant "${variant}"), so its means and comparisons cannot be computed`;
+        continue;
+      }
+      const [sum, sumSquares, min] = figures as Array<number | null>;
+      metricRows[index]!.set(variant, { users: counts.enrolled, sum: sum ?? 0, sum_squares: sumSquares ?? 0, min: min ?? null });
       continue;
     }
     const period = row.period;
@@ -331,6 +340,7 @@ export function toCountResult(
               return { variant, users: found?.users ?? 0, sum: found?.sum ?? 0, sum_squares: found?.sum_squares ?? 0 };
             }),
             values_non_negative: [...metricRows[i]!.values()].every((v) => v.min === null || v.min >= 0),
+            ...(unavailable[i] !== undefined ? { unavailable: unavailable[i] } : {}),
           })),
         }
       : {}),

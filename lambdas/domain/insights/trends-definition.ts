@@ -15,7 +15,7 @@
 import * as z from 'zod';
 import { textRule } from '../client-text-schema';
 import { METRIC_LIMITS } from '../experiment-metric-fields';
-import { PATH_SAFE_PROPERTY } from '../planning-baseline';
+import { propertyNameSchema } from '../property-name';
 import { checkPreviousPeriod, checkRange, dayField, inBounds, rangeDays } from './date-range';
 
 export const MAX_SERIES = 5;
@@ -24,10 +24,8 @@ export const MAX_HOURLY_DAYS = 31;
 export const TREND_MEASURES = ['events', 'users', 'sum', 'average'] as const;
 export const TREND_INTERVALS = ['hour', 'day', 'week'] as const;
 export const TREND_BREAKDOWNS = ['platform', 'country', 'app_version', 'property'] as const;
-/** Breakdown values shown; the rest are summed up as OTHER. */
+/** Breakdown lines shown; the other values are grouped into one line of kind "other" (insights/breakdown-line.ts). */
 export const BREAKDOWN_TOP = 10;
-export const OTHER = 'other';
-export const UNKNOWN = 'unknown';
 
 export type TrendMeasure = (typeof TREND_MEASURES)[number];
 export type TrendInterval = (typeof TREND_INTERVALS)[number];
@@ -35,17 +33,8 @@ export type TrendBreakdown = (typeof TREND_BREAKDOWNS)[number];
 
 const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
 
-/** A property name as a quoted JSON path key can carry it: client text, no double quote, backslash or control character. */
-export const propertyName = (field: string, what: string) =>
-  textRule(
-    z
-      .string({ error: (iss) => (iss.input === undefined ? `${field} is required: ${what}` : `${field} must be a string: ${what}`) })
-      .min(1, `${field} must not be empty`)
-      .max(METRIC_LIMITS.propertyLength, `${field} is longer than ${METRIC_LIMITS.propertyLength} characters`)
-      // Not for the empty name, which min(1) already refuses: one message for one mistake.
-      .refine((v) => v === '' || PATH_SAFE_PROPERTY.test(v), `${field} must not contain double quotes, backslashes or control characters`),
-    field,
-  );
+/** A property name (the property-name rule, domain/property-name.ts: every key an event can carry, read literally). */
+export const propertyName = propertyNameSchema;
 
 /** An event name as events carry it (client text). */
 export const eventName = (field: string) =>

@@ -3,11 +3,13 @@
  * "Insights"). Pure.
  *
  * Rows: series_index, period ('current' or 'previous'), bucket (NULL on a period's totals row),
- * breakdown_value (NULL without a breakdown), breakdown_rank (1-10, 11 for "other"), events, users,
- * value_sum, value_count. The previous period's rows are already on the current period's buckets
+ * breakdown_kind ('value', 'unknown' or 'other'; NULL without a breakdown), breakdown_value (the value
+ * for kind 'value', else NULL), breakdown_rank (1-10, 11 for "unknown" beyond the top 10, 12 for "other"), events, users, value_sum,
+ * value_count. The previous period's rows are already on the current period's buckets
  * (the query moves them forward by the period's length), so `previous_values[i]` is "the same
  * bucket one period earlier".
  */
+import { breakdownLine, type BreakdownKind } from './breakdown-line';
 import { DAY_MS, dayMs, msDay, previousPeriod } from './date-range';
 import { MAX_HOURLY_DAYS, type TrendInterval, type TrendMeasure, type TrendsDefinition } from './trends-definition';
 
@@ -17,8 +19,13 @@ export interface TrendLine {
   event: string;
   measure: TrendMeasure;
   property: string | null;
-  /** The breakdown value ("other", "unknown" included); null without a breakdown. */
+  /**
+   * The breakdown value as sent for kind "value"; the labels "other" (every value outside the top 10,
+   * grouped) and "unknown" (events without one) for those kinds; null without a breakdown.
+   */
   breakdown_value: string | null;
+  /** What the line is: one value, the grouped rest ("other") or the missing value ("unknown"); null without a breakdown. */
+  breakdown_kind: BreakdownKind | null;
   /** One value per bucket: a count or sum (0 when nothing happened), or an average (null when nothing had a value). */
   values: Array<number | null>;
   /** The whole period: events and sums add up; users are distinct over the period; an average over all its values. */
@@ -92,18 +99,18 @@ export function toTrendsResult(definition: TrendsDefinition, rows: Array<Record<
   // (series, breakdown value) -> rank, and per period: bucket -> cell, plus the totals cell.
   const lines = new Map<
     string,
-    { series: number; value: string | null; rank: number; current: Map<string | null, Cell>; previous: Map<string | null, Cell> }
+    { series: number; value: string | null; kind: BreakdownKind | null; rank: number; current: Map<string | null, Cell>; previous: Map<string | null, Cell> }
   >();
   for (const row of rows) {
     const series = num(row.series_index, 'series_index');
     if (series === null || !Number.isInteger(series) || series < 0 || series >= definition.series.length) {
       throw new Error(`Trends query returned a row of an unknown series: ${String(row.series_index)}`);
     }
-    const value = row.breakdown_value === null || row.breakdown_value === undefined ? null : String(row.breakdown_value);
-    const key = JSON.stringify([series, value]);
+    const { kind, value } = breakdownLine(row, 'Trends');
+    const key = JSON.stringify([series, kind, value]);
     let line = lines.get(key);
     if (!line) {
-      line = { series, value, rank: num(row.breakdown_rank, 'breakdown_rank') ?? 0, current: new Map(), previous: new Map() };
+      line = { series, value, kind, rank: num(row.breakdown_rank, 'breakdown_rank') ?? 0, current: new Map(), previous: new Map() };
       lines.set(key, line);
     }
     const bucket = row.bucket === null || row.bucket === undefined || row.bucket === '' ? null : String(row.bucket);
@@ -121,7 +128,7 @@ export function toTrendsResult(definition: TrendsDefinition, rows: Array<Record<
   for (let i = 0; i < definition.series.length; i++) {
     if (!ordered.some((l) => l.series === i)) {
       const at = ordered.findIndex((l) => l.series > i);
-      const empty = { series: i, value: null, rank: 0, current: new Map(), previous: new Map() };
+      const empty = { series: i, value: null, kind: null, rank: 0, current: new Map(), previous: new Map() };
       if (at < 0) ordered.push(empty);
       else ordered.splice(at, 0, empty);
     }
@@ -142,6 +149,7 @@ export function toTrendsResult(definition: TrendsDefinition, rows: Array<Record<
         measure: s.measure,
         property: s.property ?? null,
         breakdown_value: line.value,
+        breakdown_kind: line.kind,
         values: values(line.current),
         total: measured(s.measure, line.current.get(null)),
         previous_values: definition.compare ? values(line.previous) : null,

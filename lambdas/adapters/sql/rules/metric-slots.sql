@@ -18,7 +18,7 @@
     metric,
     json_extract_scalar(metric, '$[1]') AS metric_kind,
     json_extract_scalar(metric, '$[2]') AS metric_event,
-    json_extract_scalar(metric, '$[3]') AS metric_path,
+    json_extract_scalar(metric, '$[3]') AS property_path,
     CAST(json_extract_scalar(metric, '$[4]') AS double) AS metric_cap,
     json_extract_scalar(metric, '$[5]') AS metric_source
   FROM UNNEST(ARRAY[:metric_slots]) AS slots (metric)
