@@ -14,6 +14,7 @@
  * runs); on a failure fast-check prints the seed, the path and the smallest counterexample. Each
  * failure found this way becomes a named example in test/e2e/hostile-properties.e2e.test.ts.
  */
+import { isSensibleCap } from '../../lambdas/domain/experiment-metric-fields';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ruleNumber } from '../../lambdas/domain/numeric-rule';
@@ -54,7 +55,8 @@ const value = fc.oneof(
 const event = fc.record({ user: fc.integer({ min: 0, max: 5 }), minute: fc.integer({ min: 0, max: 59 }), carries: fc.boolean(), value });
 const settings = fc.record({
   kind: fc.oneof({ arbitrary: fc.constant('sum'), weight: 2 }, fc.constantFrom('conversion', 'count')),
-  // The caps and effects a team sets; the extremes (1e-200, alpha 1e-17, …) are the bounds' own tests.
+  // Caps on both sides of their bounds (0.5 to 0.9999: refused below), and the effects a team sets;
+  // the extremes (1e-200, alpha 1e-17, …) are the bounds' own tests.
   cap: fc.option(fc.double({ min: 0.01, max: 0.99, noNaN: true }), { nil: undefined }),
   mde: fc.double({ min: 0.05, max: 5, noNaN: true }),
 });
@@ -100,10 +102,13 @@ describe(`every analysis over generated properties (fast-check, seed ${SEED}, ${
           goal_event: 'signup',
           metrics: [setting.kind === 'sum' ? { ...metric, property } : metric],
         });
-        if (!acceptable('experiment', created, /^metrics\.0\.property: /)) {
-          expect(setting.kind === 'sum' && !readable).toBe(true);
+        const capRefused = setting.cap !== undefined && !isSensibleCap(setting.cap);
+        if (!acceptable('experiment', created, /^metrics\.0\.(property|cap): /)) {
+          // Refused only for a reason the request has: a property no engine reads, or a cap out of its bounds.
+          expect((setting.kind === 'sum' && !readable) || capRefused, JSON.stringify(created.body)).toBe(true);
           return;
         }
+        expect(capRefused, 'a cap out of its bounds is refused').toBe(false);
         expect((await stack.admin('POST', `${base}/experiments/${created.body.id}/start`)).status).toBe(200);
 
         // The events: every user exposed at 00:30, then purchases carrying the property (or not).

@@ -17,8 +17,12 @@ import { sdkDistribution, sriHash } from '../../sdk/scripts/distribution';
 import { TallyStack } from '../../lib/tally-stack';
 import { testApp } from './synth';
 
-/** Generous ceiling: the bundles measure 360-605 KB minified, most of it the AWS SDK (npm run build prints the figures). */
-const MAX_BUNDLE_BYTES = 700 * 1024;
+/**
+ * Generous ceiling: the bundles measure 360-721 KB minified, most of it the AWS SDK (npm run build prints
+ * the figures); the largest, admin-results-refresh, carries the results SQL with its comments (shown to
+ * analysts as written), which the numeric rule, breakdown kinds and one-pass identity resolution grew.
+ */
+const MAX_BUNDLE_BYTES = 760 * 1024;
 /**
  * The ingestion functions: they take every event and scale out the most, so their cold start counts
  * (docs/decisions/ingestion-cold-start.md). About 425 KB, the SDK's DynamoDB and Firehose clients included.
