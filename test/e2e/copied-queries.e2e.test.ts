@@ -8,30 +8,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDuckDb, type TestDuckDb } from '../helpers/duckdb';
 import { startTestProject, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
 let project: string;
 let key: string;
 let now = Date.parse('2026-04-10T08:00:00.000Z');
-let duck: DuckDBInstance;
+let duck: TestDuckDb;
 
-/** A fresh DuckDB with only the data directory's views.sql run, as `duckdb -init` would. */
+/** A fresh DuckDB connection with only the data directory's views.sql run, as `duckdb -init` would; counts as numbers. */
 async function runCopied(sql: string): Promise<Array<Record<string, unknown>>> {
-  const connection = await duck.connect();
-  try {
-    await connection.run(readFileSync(stack.analystViews, 'utf8'));
-    const rows = (await connection.runAndReadAll(sql)).getRowObjectsJson() as Array<Record<string, unknown>>;
-    return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v])));
-  } finally {
-    connection.closeSync();
-  }
+  const rows = await duck.rows(sql, readFileSync(stack.analystViews, 'utf8'));
+  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v])));
 }
 
 beforeAll(async () => {
-  duck = await DuckDBInstance.create(':memory:');
+  duck = await testDuckDb();
   ({ stack, project, key } = await startTestProject('copied queries', { clock: () => now }));
   const base = `/admin/v1/projects/${project}/experiments`;
   const created = await stack.admin('POST', base, { name: 'Copy me', goal_event: 'purchase', variants: ['control', 'treatment'] });
@@ -57,7 +51,7 @@ beforeAll(async () => {
   expect((await stack.post('/v1/events', key, { events })).status).toBe(204);
 });
 afterAll(async () => {
-  duck?.closeSync();
+  duck?.close();
   await stack?.stop();
 });
 

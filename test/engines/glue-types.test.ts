@@ -14,8 +14,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDuckDb, type TestDuckDb } from '../helpers/duckdb';
 import { startTestProject, type TestStack } from '../helpers/local';
 import { deployedText, resourcesOf, type CfnResource } from '../helpers/template-texts';
 
@@ -65,20 +65,12 @@ let stack: TestStack;
 let project: string;
 let key: string;
 let now = Date.parse('2026-05-04T09:00:00.000Z');
-let duck: DuckDBInstance;
-
-async function rows(sql: string): Promise<Array<Record<string, unknown>>> {
-  const connection = await duck.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJson() as Array<Record<string, unknown>>;
-  } finally {
-    connection.closeSync();
-  }
-}
+let duck: TestDuckDb;
+const rows = (sql: string) => duck.rows(sql);
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 beforeAll(async () => {
-  duck = await DuckDBInstance.create(':memory:');
+  duck = await testDuckDb();
   ({ stack, project, key } = await startTestProject('glue types', { clock: () => now }));
   const send = async (events: unknown[]) => expect((await stack.post('/v1/events', key, { events })).status).toBe(204);
   const experiments = `/admin/v1/projects/${project}/experiments`;
@@ -131,7 +123,7 @@ beforeAll(async () => {
   expect((await stack.admin('POST', `${experiments}/${id}/results/refresh`)).status).toBe(200);
 });
 afterAll(async () => {
-  duck?.closeSync();
+  duck?.close();
   await stack?.stop();
 });
 
