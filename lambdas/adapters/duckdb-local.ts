@@ -8,6 +8,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { gatedConnection } from './duckdb-gate';
 import { TRINO_COMPAT_MACROS, viewSql, type DuckType } from './duckdb-results-query';
+import { localDuckDbConfig } from './duckdb-threads';
 
 /** A temp view over raw files (viewSql): its name, the files, their columns. */
 export interface LocalView {
@@ -19,8 +20,10 @@ export interface LocalView {
 export class LocalDuckDb {
   private instance: Promise<DuckDBInstance> | undefined;
 
-  /** `config`: DuckDB settings, e.g. `{ threads: '2' }`. */
-  constructor(private readonly config: Record<string, string> = {}) {}
+  /** `config`: DuckDB settings, e.g. `{ threads: '2' }`; threads default to LOCAL_DUCKDB_THREADS (duckdb-threads.ts). */
+  constructor(private readonly config: Record<string, string> = {}) {
+    this.config = { ...localDuckDbConfig(), ...config };
+  }
 
   async use<T>(views: LocalView[], work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     this.instance ??= DuckDBInstance.create(':memory:', this.config);

@@ -26,6 +26,7 @@ import { DEFAULT_ARRIVAL_ALLOWANCE_MS } from '../domain/results-watermark';
 import type { Computation, CountRequest, CountResult, IncrementalCountRequest, IncrementalCountResult, ResultsQuery } from '../ports';
 import { countIncrementalDuckDb, StateCannotServe } from './duckdb-results-state';
 import { gatedConnection } from './duckdb-gate';
+import { localDuckDbConfig } from './duckdb-threads';
 import { quoteLiteral, renderResultsCount, resultsCountParams, toCountResult } from './sql/render';
 
 export type DuckType = 'VARCHAR' | 'JSON';
@@ -166,9 +167,7 @@ export class DuckDbResultsQuery implements ResultsQuery {
 
   private db(): Promise<DuckDBInstance> {
     if (this.closed) throw new Error('DuckDbResultsQuery is closed');
-    const config: Record<string, string> = {};
-    if (this.options.threads !== undefined) config.threads = String(this.options.threads);
-    this.instance ??= DuckDBInstance.create(':memory:', config);
+    this.instance ??= DuckDBInstance.create(':memory:', localDuckDbConfig(this.options.threads));
     return this.instance;
   }
 }
