@@ -103,7 +103,7 @@ function respond(event: HttpEvent, answer: InsightAnswer): HttpResult {
     query_id: record.query_id,
     kind: record.kind,
     definition: record.definition,
-    ...(record.state === 'succeeded' ? { result: insightResult(record.kind, record.definition, answer.rows ?? []) } : {}),
+    ...(record.state === 'succeeded' ? { result: insightResult(record.kind, record.definition, answer.rows ?? [], { dataThrough: record.data_through }) } : {}),
     data_through: record.data_through,
     cached: answer.cached,
     started_at: record.created_at,

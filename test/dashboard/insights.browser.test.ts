@@ -59,6 +59,11 @@ describeBrowser('dashboard: trends (issue 25)', () => {
     expect(await page.title()).not.toBe('1');
     expect(await text(page, '.how-computed pre')).toContain('copy_rank = 1');
     expect(await page.$('[data-chart="trends"] canvas')).not.toBeNull();
+    // The last 7 days end today: today is still counting, said in the caption and on its row, and only on it.
+    expect(await text(page, '[data-chart="trends"] ~ details, figure figcaption')).toContain('The grey band');
+    const rowHeads = await page.$$eval('[data-chart="trends"] ~ details tbody th', (ths) => ths.map((th: any) => th.textContent));
+    expect(rowHeads.filter((h: string) => h.includes('(still counting)'))).toEqual([`${rowHeads.at(-1)}`]);
+    expect(rowHeads.at(-1)).toBe(`${new Date().toISOString().slice(0, 10)} (still counting)`);
     const hash = await page.evaluate(() => (globalThis as any).location.hash as string);
     expect(hash).toMatch(/^#\/projects\/[^/]+\/insights\/trends\?d=.+&q=[0-9a-f]{32}$/);
     await env.dash.screenshot('insights-trends');

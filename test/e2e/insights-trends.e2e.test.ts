@@ -77,6 +77,9 @@ describe('trends through the admin API', () => {
     expect(res.body.query_id).toMatch(/^[0-9a-f]{32}$/);
     const { result } = res.body;
     expect(result.buckets).toEqual(DAYS);
+    // The data reach April 15 noon, after the range: every day is complete.
+    expect(result.partial_from).toBeNull();
+    expect(result.clipped).toEqual([]);
     expect(result.previous).toEqual({ date_from: '2026-04-01', date_to: '2026-04-07' });
     const [events, users] = result.lines;
     // 9th: anon-1; 10th: grace + bob twice (his copy not counted); 11th: carol (late).
@@ -104,8 +107,12 @@ describe('trends through the admin API', () => {
     expect(again.body.cached).toBe(true);
     expect(again.body.query_id).toBe(first.body.query_id);
     expect(again.body.result).toEqual(first.body.result);
-    // Weeks start on Monday: April 6 and April 13.
-    expect(first.body.result.buckets).toEqual(['2026-04-06', '2026-04-13']);
+    // Weeks start on Monday: April 6 and April 13; the range (Wednesday the 8th to Tuesday the 14th)
+    // cuts both, so the first is labelled by the 8th (no bucket starts before the range) and both are
+    // marked cut. The data reach April 15 noon: the second week is still counting.
+    expect(first.body.result.buckets).toEqual(['2026-04-08', '2026-04-13']);
+    expect(first.body.result.clipped).toEqual([0, 1]);
+    expect(first.body.result.partial_from).toBe(1);
     expect(first.body.result.lines[0].values).toEqual([5, 0]);
     const polled = await stack.admin('GET', first.body.poll_url);
     expect(polled.status).toBe(200);

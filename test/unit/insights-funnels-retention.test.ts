@@ -8,6 +8,7 @@ import { FunnelsDefinition } from '../../lambdas/domain/insights/funnels-definit
 import { toFunnelsResult } from '../../lambdas/domain/insights/funnels-result';
 import { RetentionDefinition } from '../../lambdas/domain/insights/retention-definition';
 import { toRetentionResult } from '../../lambdas/domain/insights/retention-result';
+import { retentionCurve } from '../../dashboard/src/insights/retention-curve';
 
 const funnel = FunnelsDefinition.parse({ steps: [{ event: 'a' }, { event: 'b' }, { event: 'c' }], date_from: '2026-04-01', date_to: '2026-04-07' });
 
@@ -53,5 +54,44 @@ describe('retention rows to the triangle', () => {
     ]);
     expect(result.cohorts[0]!.periods[2]!.share).toBe(0.25);
     expect(result.periods).toBe(3);
+  });
+});
+
+describe('retention cells the data do not cover yet', () => {
+  const definition = RetentionDefinition.parse({ start_event: 's', return_event: 'r', interval: 'day', date_from: '2026-04-01', date_to: '2026-04-30' });
+  const rows = [
+    { cohort: '2026-04-01', users: 10 },
+    { cohort: '2026-04-01', period: 0, users: 10 },
+    { cohort: '2026-04-01', period: 1, users: 5 },
+    { cohort: '2026-04-01', period: 2, users: 2 },
+    { cohort: '2026-04-02', users: 10 },
+    { cohort: '2026-04-02', period: 0, users: 10 },
+    { cohort: '2026-04-02', period: 1, users: 1 },
+  ];
+
+  it('stops each row at the day the data reach, and marks that day still counting', () => {
+    // Data through 2026-04-03 12:00: the 3rd is partly in, the days after it not at all.
+    const result = toRetentionResult(definition, rows, { dataThrough: '2026-04-03T12:00:00.000Z' });
+    expect(result.data_through).toBe('2026-04-03T12:00:00.000Z');
+    expect(result.cohorts.map((c) => c.periods.map((p) => [p.users, p.complete]))).toEqual([
+      [
+        [10, true],
+        [5, true],
+        [2, false],
+      ],
+      [
+        [10, true],
+        [1, false],
+      ],
+    ]);
+    expect(result.periods).toBe(3);
+    // The curve leaves the cells still counting out: day 1 is the 1st's cohort alone (5 of 10), not 6 of 20.
+    expect(retentionCurve(result).map((p) => p.share)).toEqual([1, 0.5, null]);
+  });
+
+  it('without a watermark keeps the triangle to date_to, every cell complete (as stored results before it)', () => {
+    const result = toRetentionResult(definition, rows);
+    expect(result.cohorts[0]!.periods).toHaveLength(30);
+    expect(result.cohorts[0]!.periods.every((p) => p.complete)).toBe(true);
   });
 });

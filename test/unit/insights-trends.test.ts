@@ -91,3 +91,14 @@ describe('query IDs and the watermark', () => {
     expect(arrivalWatermark(now, 0, 1000)).toBe('2026-04-15T12:34:56.000Z');
   });
 });
+
+describe('trend buckets the data do not cover yet', () => {
+  it('marks the first bucket that ends after the watermark, and the ones after it, as still counting', () => {
+    const definition = TrendsDefinition.parse({ series: [{ event: 'v' }], date_from: '2026-04-10', date_to: '2026-04-12', compare: false });
+    const at = (dataThrough: string) => toTrendsResult(definition, [], { dataThrough }).partial_from;
+    expect(at('2026-04-11T09:30:00.000Z')).toBe(1); // the 11th is today: it and the 12th can still grow
+    expect(at('2026-04-12T00:00:00.000Z')).toBe(2); // the 11th is complete at midnight
+    expect(at('2026-04-13T00:00:00.000Z')).toBeNull();
+    expect(toTrendsResult(definition, []).partial_from).toBeNull(); // no watermark known: as before
+  });
+});

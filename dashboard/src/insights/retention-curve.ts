@@ -2,8 +2,9 @@
  * The retention curve (issue 25: "a triangle table with a chart"): for each period since the start
  * event, the share of users who came back, over all cohorts that have reached that period. Cohorts
  * are pooled by their users (a cohort of 400 weighs 100 times one of 4), and a period counts only the
- * cohorts whose row reaches it (the triangle's later cells are empty, not 0%), so the curve never dips
- * because young cohorts have not had the time yet. Pure.
+ * cohorts whose row reaches it and whose cell is complete (the triangle's later cells are empty, not 0%;
+ * today's day or this week's cell still counting is left out), so the curve never dips because young
+ * cohorts have not had the time yet. Pure.
  */
 import type { RetentionResult } from './funnel-types';
 
@@ -23,7 +24,7 @@ export function retentionCurve(result: RetentionResult): RetentionCurvePoint[] {
     let cohortUsers = 0;
     for (const cohort of result.cohorts) {
       const cell = cohort.periods[period];
-      if (!cell) continue;
+      if (!cell || cell.complete === false) continue;
       users += cell.users;
       cohortUsers += cohort.users;
     }

@@ -1,7 +1,8 @@
 /**
  * A retention triangle (issue 25): a row per cohort (its first day and size), a column per period,
  * each cell the users who came back and their share of the cohort as text, shaded by the share in
- * eleven steps (a class, so the page's CSP needs no inline styles). Cells after date_to are empty.
+ * eleven steps (a class, so the page's CSP needs no inline styles). Cells after date_to, or after the
+ * data's end, are empty; a cell still counting (today's day, this week) is marked "so far" and hatched.
  * Presentational.
  */
 import { formatPercent } from '../results/format-stats';
@@ -39,10 +40,12 @@ export function RetentionTable({ result }: { result: RetentionResult }) {
               {periods.map((p) => {
                 const cell = c.periods[p];
                 if (!cell) return <td key={p} class="retention-none" />;
+                const partial = cell.complete === false;
                 return (
-                  <td key={p} class={`retention-cell shade-${shadeOf(cell.share)}`}>
+                  <td key={p} class={`retention-cell shade-${shadeOf(cell.share)}${partial ? ' retention-partial' : ''}`}>
                     <span class="retention-share">{formatPercent(cell.share)}</span>
                     <span class="retention-users">{cell.users.toLocaleString('en-US')}</span>
+                    {partial && <span class="retention-so-far">so far</span>}
                   </td>
                 );
               })}

@@ -1,8 +1,11 @@
 /**
  * A trends result as a uPlot line chart (one line per series and breakdown value; the previous
  * period dashed, on the same buckets) and as a table: each line's total beside the previous period's,
- * and per-bucket numbers under "The chart's numbers". Labels are event and property values: uPlot
- * writes them as text (textContent), the table as Preact text nodes.
+ * and per-bucket numbers under "The chart's numbers". Buckets the data do not cover to their end yet
+ * (`partial_from`: today, this hour or week) sit on a grey band labelled "still counting", and weeks the
+ * range cuts (`clipped`) say so in the table, so a line falling at the end reads as unfinished, not as
+ * a drop. Labels are event and property values: uPlot writes them as text (textContent), the table as
+ * Preact text nodes.
  */
 import { useMemo } from 'preact/hooks';
 import type uPlot from 'uplot';
@@ -37,9 +40,42 @@ export function formatChange(now: number | null, before: number | null): { text:
 /** A bucket label as seconds since the epoch (uPlot's x). */
 const bucketSeconds = (bucket: string) => Date.parse(bucket.length === 10 ? `${bucket}T00:00:00Z` : bucket.replace(/Z$/, ':00Z')) / 1000;
 
+/** A grey band from the first bucket still counting to the chart's end, labelled, on uPlot's canvas. */
+function drawPartial(partialFrom: number | null, step: number) {
+  return (u: uPlot) => {
+    if (partialFrom === null) return;
+    const xs = u.data[0] as number[];
+    const from = xs[partialFrom];
+    if (from === undefined) return;
+    const dpr = devicePixelRatio || 1;
+    const left = Math.max(u.bbox.left, u.valToPos(from - step / 2, 'x', true));
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.fillStyle = 'rgba(0, 0, 0, 0.06)';
+    ctx.fillRect(left, u.bbox.top, u.bbox.left + u.bbox.width - left, u.bbox.height);
+    ctx.fillStyle = '#59636e';
+    ctx.font = `${11 * dpr}px system-ui, sans-serif`;
+    ctx.textAlign = 'right';
+    ctx.fillText('still counting', u.bbox.left + u.bbox.width - 4 * dpr, u.bbox.top + 12 * dpr);
+    ctx.restore();
+  };
+}
+
+/** The table's words for a bucket: "(still counting)", "(part of the week)". */
+export function bucketNote(result: Pick<TrendsResult, 'partial_from' | 'clipped'>, i: number): string {
+  const notes = [
+    ...(result.partial_from !== null && i >= result.partial_from ? ['still counting'] : []),
+    ...(result.clipped.includes(i) ? ['part of the week in the range'] : []),
+  ];
+  return notes.length ? ` (${notes.join('; ')})` : '';
+}
+
 export function TrendChart({ result }: { result: TrendsResult }) {
   const { options, data } = useMemo(() => {
-    const xs = result.buckets.map(bucketSeconds);
+    // A week the range cuts at its start is labelled by the range's first day: place it on its Monday.
+    const xs = result.buckets.map(
+      (b, i) => bucketSeconds(b) - (result.interval === 'week' && i === 0 ? ((new Date(bucketSeconds(b) * 1000).getUTCDay() + 6) % 7) * 86_400 : 0),
+    );
     const step = xs.length > 1 ? xs[1]! - xs[0]! : 86_400;
     const previous = result.previous !== null;
     const data: uPlot.AlignedData = [xs, ...result.lines.map((l) => l.values), ...(previous ? result.lines.map((l) => l.previous_values ?? []) : [])];
@@ -52,7 +88,11 @@ export function TrendChart({ result }: { result: TrendsResult }) {
         y: { range: (_u, _min, max) => [0, Math.max(1, (max ?? 0) * 1.1)] },
       },
       axes: [
-        { splits: () => xs.filter((_, i) => i % Math.max(1, Math.ceil(xs.length / 6)) === 0), values: (_u, splits) => splits.map(label) },
+        {
+          splits: () => xs.filter((_, i) => i % Math.max(1, Math.ceil(xs.length / 6)) === 0),
+          // Each tick names its bucket as the result does (a cut first week by the range's first day).
+          values: (_u, splits) => splits.map((v) => (xs.indexOf(v) >= 0 ? label(bucketSeconds(result.buckets[xs.indexOf(v)]!)) : label(v))),
+        },
         { values: (_u, splits) => splits.map((v) => formatValue(Number(v.toFixed(2)))), size: 60 },
       ],
       series: [
@@ -68,6 +108,7 @@ export function TrendChart({ result }: { result: TrendsResult }) {
             }))
           : []),
       ],
+      hooks: { draw: [drawPartial(result.partial_from, step)] },
     };
     return { options, data };
   }, [result]);
@@ -80,6 +121,8 @@ export function TrendChart({ result }: { result: TrendsResult }) {
       <figcaption>
         {result.interval === 'hour' ? 'Per hour' : result.interval === 'week' ? 'Per week (weeks start on Monday)' : 'Per day'}, {result.date_from} to{' '}
         {result.date_to} (UTC){period}.
+        {result.partial_from !== null &&
+          ` The grey band: ${result.interval === 'hour' ? 'hours' : `${result.interval}s`} the data do not cover to their end yet, still counting.`}
       </figcaption>
       <UPlotChart name="trends" options={options} data={data} height={280} />
       <details>
@@ -87,7 +130,10 @@ export function TrendChart({ result }: { result: TrendsResult }) {
         <NumbersTable label="Values per bucket" columns={['Bucket', ...result.lines.map(lineName)]} caption="Each line's value per bucket">
           {result.buckets.map((b, i) => (
             <tr key={b}>
-              <th scope="row">{b}</th>
+              <th scope="row">
+                {b}
+                {bucketNote(result, i)}
+              </th>
               {result.lines.map((l, j) => (
                 <td key={j}>{formatValue(l.values[i] ?? null)}</td>
               ))}

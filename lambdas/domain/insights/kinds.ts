@@ -11,9 +11,14 @@ import { toRetentionResult } from './retention-result';
 import { TrendsDefinition } from './trends-definition';
 import { toTrendsResult } from './trends-result';
 
+/** What a result is shaped with besides its rows: the arrival watermark the query counted up to (ISO 8601 UTC). */
+export interface ResultContext {
+  dataThrough?: string;
+}
+
 export interface InsightKind<D> {
   definition: z.ZodType<D>;
-  result(definition: D, rows: Array<Record<string, unknown>>): unknown;
+  result(definition: D, rows: Array<Record<string, unknown>>, context?: ResultContext): unknown;
 }
 
 const kind = <D>(k: InsightKind<D>): InsightKind<D> => k;
@@ -35,7 +40,7 @@ export function isInsightKind(name: string): name is InsightKindName {
 }
 
 /** A stored definition's result from its query's rows. */
-export function insightResult(name: InsightKindName, definition: unknown, rows: Array<Record<string, unknown>>): unknown {
+export function insightResult(name: InsightKindName, definition: unknown, rows: Array<Record<string, unknown>>, context: ResultContext = {}): unknown {
   const k = INSIGHT_KINDS[name] as InsightKind<unknown>;
-  return k.result(definition, rows);
+  return k.result(definition, rows, context);
 }

@@ -4,9 +4,13 @@
  *
  * Rows: cohort (the cohort's first day, YYYY-MM-DD: the day, or the week's Monday), period (NULL on
  * the cohort's size row, else 0, 1, ...), users. A cohort's periods run from 0 to the last one that
- * starts on or before date_to; a period without a row counts 0.
+ * starts on or before date_to and on or before the day the data reach (data_through): a period no
+ * event could have reached yet is not in the triangle, rather than a 0%. A period the data reach only
+ * part of (it ends after data_through) is `complete: false`, its share so far; the curve leaves it
+ * out. A period without a row counts 0.
  */
-import { rangeDays } from './date-range';
+import type { ResultContext } from './kinds';
+import { DAY_MS, dayMs, msDay, rangeDays } from './date-range';
 import { rowNumber } from './insight-number';
 import type { RetentionDefinition, RetentionInterval } from './retention-definition';
 
@@ -16,6 +20,8 @@ export interface RetentionCell {
   users: number;
   /** users / the cohort's size. */
   share: number;
+  /** The data reach the period's end: false for today's day or this week, whose share can still grow. */
+  complete: boolean;
 }
 
 export interface RetentionCohort {
@@ -36,10 +42,14 @@ export interface RetentionResult {
   /** The longest row's length: period 0 .. periods - 1. */
   periods: number;
   cohorts: RetentionCohort[];
+  /** The arrival watermark the counts reach (ISO 8601 UTC); null when not known. */
+  data_through: string | null;
 }
 
-export function toRetentionResult(definition: RetentionDefinition, rows: Array<Record<string, unknown>>): RetentionResult {
+export function toRetentionResult(definition: RetentionDefinition, rows: Array<Record<string, unknown>>, context: ResultContext = {}): RetentionResult {
   const step = definition.interval === 'day' ? 1 : 7;
+  const through = context.dataThrough === undefined ? undefined : Date.parse(context.dataThrough);
+  const lastDay = through === undefined || definition.date_to < msDay(through) ? definition.date_to : msDay(through);
   const sizes = new Map<string, number>();
   const returned = new Map<string, Map<number, number>>();
   for (const row of rows) {
@@ -54,14 +64,15 @@ export function toRetentionResult(definition: RetentionDefinition, rows: Array<R
   }
   const cohorts = [...sizes.keys()].sort().map((cohort) => {
     const users = sizes.get(cohort)!;
-    const count = Math.floor((rangeDays(cohort, definition.date_to) - 1) / step) + 1;
+    const count = cohort > lastDay ? 0 : Math.floor((rangeDays(cohort, lastDay) - 1) / step) + 1;
     const cells = returned.get(cohort) ?? new Map<number, number>();
     return {
       cohort,
       users,
       periods: Array.from({ length: count }, (_, period) => {
         const n = cells.get(period) ?? 0;
-        return { period, users: n, share: users > 0 ? n / users : 0 };
+        const ends = dayMs(cohort) + (period + 1) * step * DAY_MS;
+        return { period, users: n, share: users > 0 ? n / users : 0, complete: through === undefined || ends <= through };
       }),
     };
   });
@@ -73,5 +84,6 @@ export function toRetentionResult(definition: RetentionDefinition, rows: Array<R
     return_event: definition.return_event,
     periods: Math.max(0, ...cohorts.map((c) => c.periods.length)),
     cohorts,
+    data_through: context.dataThrough ?? null,
   };
 }

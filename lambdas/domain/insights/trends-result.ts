@@ -10,6 +10,7 @@
  * bucket one period earlier".
  */
 import { breakdownLine, type BreakdownKind } from './breakdown-line';
+import type { ResultContext } from './kinds';
 import { DAY_MS, dayMs, msDay, previousPeriod } from './date-range';
 import { MAX_HOURLY_DAYS, type TrendInterval, type TrendMeasure, type TrendsDefinition } from './trends-definition';
 
@@ -41,8 +42,18 @@ export interface TrendsResult {
   date_to: string;
   /** The period compared against: the same length, immediately before; null without `compare`. */
   previous: { date_from: string; date_to: string } | null;
-  /** Bucket starts: YYYY-MM-DDTHH:00Z (hour), YYYY-MM-DD (day), the Monday YYYY-MM-DD (week). */
+  /**
+   * Bucket starts: YYYY-MM-DDTHH:00Z (hour), YYYY-MM-DD (day), the Monday YYYY-MM-DD (week); a week that
+   * starts before date_from is labelled date_from, never before the range (see `clipped`).
+   */
   buckets: string[];
+  /** Indices of the weeks the range cuts (it starts after their Monday, or ends before their Sunday): they count only their days in the range. */
+  clipped: number[];
+  /**
+   * Index of the first bucket the data do not cover to its end (it ends after `data_through`: today's
+   * day, this hour or week): it and every later bucket can still grow. null when every bucket is complete.
+   */
+  partial_from: number | null;
   breakdown: { by: string; property: string | null } | null;
   lines: TrendLine[];
 }
@@ -93,8 +104,16 @@ function measured(measure: TrendMeasure, cell: Cell | undefined): number | null 
   return measure === 'events' ? cell.events : measure === 'users' ? cell.users : cell.value_sum;
 }
 
-export function toTrendsResult(definition: TrendsDefinition, rows: Array<Record<string, unknown>>): TrendsResult {
+export function toTrendsResult(definition: TrendsDefinition, rows: Array<Record<string, unknown>>, context: ResultContext = {}): TrendsResult {
   const buckets = trendBuckets(definition.interval, definition.date_from, definition.date_to);
+  const bucketMs = definition.interval === 'week' ? 7 * DAY_MS : definition.interval === 'day' ? DAY_MS : 3_600_000;
+  const startMs = (b: string) => Date.parse(b.length === 10 ? `${b}T00:00:00.000Z` : b.replace(/:00Z$/, ':00:00.000Z'));
+  const through = context.dataThrough === undefined ? undefined : Date.parse(context.dataThrough);
+  const partialAt = through === undefined ? -1 : buckets.findIndex((b) => startMs(b) + bucketMs > through);
+  const clipped =
+    definition.interval !== 'week'
+      ? []
+      : buckets.flatMap((b, i) => (b < definition.date_from || startMs(b) + bucketMs > dayMs(definition.date_to) + DAY_MS ? [i] : []));
   const bucketIndex = new Map(buckets.map((b, i) => [b, i]));
   // (series, breakdown value) -> rank, and per period: bucket -> cell, plus the totals cell.
   const lines = new Map<
@@ -138,7 +157,10 @@ export function toTrendsResult(definition: TrendsDefinition, rows: Array<Record<
     date_from: definition.date_from,
     date_to: definition.date_to,
     previous: definition.compare ? previousPeriod(definition) : null,
-    buckets,
+    clipped,
+    partial_from: partialAt < 0 ? null : partialAt,
+    // The SQL keys a week by its Monday; a week the range starts inside of is labelled by the range's first day.
+    buckets: buckets.map((b) => (b < definition.date_from ? definition.date_from : b)),
     breakdown: definition.breakdown ? { by: definition.breakdown, property: definition.breakdown_property ?? null } : null,
     lines: ordered.map((line) => {
       const s = definition.series[line.series]!;
