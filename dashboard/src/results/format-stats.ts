@@ -73,6 +73,3 @@ export function formatPStatement(p: number | null | undefined): string {
   const text = formatPValue(p);
   return text.startsWith('<') ? `p ${text}` : text === NOT_COMPUTABLE ? `p ${text}` : `p = ${text}`;
 }
-
-/** The significance level the verdict uses (two-sided, on the absolute difference's p-value). */
-export const ALPHA = 0.05;
