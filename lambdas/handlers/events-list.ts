@@ -12,7 +12,7 @@ import { idKeyProblem } from '../domain/id-key-budget';
 import { json } from '../http/event';
 import { limitParam } from '../http/limit-param';
 import { parseWith } from '../http/validate';
-import type { IdentityStore, ProjectStore, RecentEvents } from '../ports';
+import type { IdentityStore, ProjectStore, RecentEvents, UserGroup } from '../ports';
 import { requireProject, wrapAdmin, type AdminDeps } from './admin';
 import { personOf } from './person-profile';
 
@@ -45,8 +45,11 @@ export function createEventsListHandler(deps: EventsListDeps) {
     const project = await requireProject(deps.projects, event);
     const q = parseWith(Query, event.queryStringParameters ?? {});
     let userIds: string[] | undefined;
+    // Groups read in this request, by canonical ID: the filter's person is not read again to be named.
+    const read = new Map<string, UserGroup>();
     if (q.user_id !== undefined) {
       const group = await groupOf(project.id, q.user_id);
+      if (group) read.set(group.canonical.id, group);
       // An ID linked before the text rule may break it: no event is stored under it that the listing could show.
       const linked = (group?.members.map((m) => m.id) ?? []).filter((id) => textProblem('user_id', id) === undefined);
       userIds = [...new Set([q.user_id, ...linked])].slice(0, MAX_FILTER_IDS);
@@ -54,7 +57,7 @@ export function createEventsListHandler(deps: EventsListDeps) {
     const events = await deps.recentEvents.recent(project.id, { userIds, name: q.name, limit: q.limit }, deps.clock());
     const named = [...new Set(events.flatMap((e) => (e.user_id === null ? [] : [e.user_id])))].slice(0, MAX_PEOPLE_NAMED);
     const people = await mapLimit(named, GROUP_READS, async (id) => {
-      const group = await groupOf(project.id, id);
+      const group = read.get(id) ?? (await groupOf(project.id, id));
       return [id, group ? personOf(group) : undefined] as const;
     });
     return json(200, { events, people: Object.fromEntries(people.filter(([, p]) => p !== undefined)) });
