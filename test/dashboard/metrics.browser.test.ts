@@ -11,12 +11,10 @@
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
 import { metricResults, type MetricInput } from '../../lambdas/domain/metric-results';
-import { cumulateSeries, seriesPoints } from '../../lambdas/domain/results-series';
-import { experimentStats } from '../../lambdas/domain/stats';
-import type { ExperimentResults } from '../../lambdas/ports';
 import { formatMeanWithError } from '../../dashboard/src/results/format-metric';
 import { formatPStatement, formatPValue } from '../../dashboard/src/results/format-stats';
 import { describeBrowser } from '../helpers/browser';
+import { seededResults, seededSeries } from '../helpers/seeded-results';
 import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => (el as any).innerText as string);
@@ -26,33 +24,14 @@ const tableRows = (page: Page, name: string) =>
 
 const HOSTILE = '<img src=x onerror="globalThis.__pwned=1">';
 
-/** Results as the results job stores them, with `metrics` and `guardrail_breached` (issue 22). */
-function seededResults(experimentId: string, startedAt: string, metrics: MetricInput[] | undefined, correction: 'holm' | 'benjamini-hochberg' | null) {
+/** Results as the results job stores them, with `metrics` and `guardrail_breached`. */
+function resultsWithMetrics(experimentId: string, startedAt: string, metrics: MetricInput[] | undefined, correction: 'holm' | 'benjamini-hochberg' | null) {
   const window = { from: startedAt, to: new Date(Date.parse(startedAt) + 60_000).toISOString() };
   const counts = [
     { variant: 'control', enrolled: 1000, converted: 100 },
     { variant: 'treatment', enrolled: 1000, converted: 130 },
   ];
-  const stats = experimentStats(counts);
-  const series = seriesPoints(
-    window,
-    cumulateSeries(
-      window,
-      ['control', 'treatment'],
-      counts.map((c) => ({ ...c, period: startedAt.slice(0, 13) })),
-    ),
-  );
-  const results: ExperimentResults & Record<string, unknown> = {
-    experiment_id: experimentId,
-    status: 'running',
-    computed_at: window.to,
-    window,
-    variants: stats.variants,
-    comparisons: stats.comparisons,
-    srm: stats.srm,
-    multiple_exposures: 0,
-    series,
-  };
+  const results = seededResults(experimentId, window, counts, { series: seededSeries(window, counts) });
   if (metrics) {
     const computed = metricResults(metrics, { sequential: false, correction });
     results.metrics = computed;
@@ -214,7 +193,7 @@ describeBrowser('dashboard: metric settings and metric results (issue 22)', () =
         ]),
       },
     ];
-    const seeded = seededResults(experimentId, experiment.started_at, metrics, 'benjamini-hochberg');
+    const seeded = resultsWithMetrics(experimentId, experiment.started_at, metrics, 'benjamini-hochberg');
     await env.stack.deps.results.put(env.project, seeded);
     const breached = (seeded.metrics as any[]).find((m) => m.name === 'Errors');
     expect(breached.breached).toBe(true);
@@ -288,7 +267,7 @@ describeBrowser('dashboard: metric settings and metric results (issue 22)', () =
   it('renders results stored before metrics without a comparison: it asks for a refresh, no table, no verdict, no banner', async () => {
     const { page } = env.dash;
     const experiment = (await env.stack.admin('GET', `${base()}/${experimentId}`)).body;
-    await env.stack.deps.results.put(env.project, seededResults(experimentId, experiment.started_at, undefined, null));
+    await env.stack.deps.results.put(env.project, resultsWithMetrics(experimentId, experiment.started_at, undefined, null));
     await env.dash.go(`/projects/${env.project}/experiments`);
     await env.dash.go(`/projects/${env.project}/experiments/${experimentId}/results`);
     // No analysis to state: the page says to compute them again, and states no comparison at all.

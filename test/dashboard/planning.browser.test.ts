@@ -10,10 +10,8 @@
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
 import { sampleSize } from '../../lambdas/domain/sample-size';
-import { cumulateSeries, seriesPoints } from '../../lambdas/domain/results-series';
-import { experimentStats } from '../../lambdas/domain/stats';
-import type { ExperimentResults } from '../../lambdas/ports';
 import { describeBrowser } from '../helpers/browser';
+import { seededResults, seededSeries } from '../helpers/seeded-results';
 import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => (el as any).innerText as string);
@@ -129,25 +127,7 @@ describeBrowser('dashboard: planning calculator and progress toward the planned 
       { variant: 'control', enrolled: 1000, converted: 100 },
       { variant: 'treatment', enrolled: 1000, converted: 110 },
     ];
-    const stats = experimentStats(counts);
-    const results: ExperimentResults = {
-      experiment_id: id,
-      status: 'running',
-      computed_at: to,
-      window,
-      variants: stats.variants,
-      comparisons: stats.comparisons,
-      srm: stats.srm,
-      multiple_exposures: 0,
-      series: seriesPoints(
-        window,
-        cumulateSeries(
-          window,
-          ['control', 'treatment'],
-          counts.map((c) => ({ ...c, period: window.from.slice(0, 13) })),
-        ),
-      ),
-    };
+    const results = seededResults(id, window, counts, { series: seededSeries(window, counts) });
     await env.stack.deps.results.put(env.project, results);
     await env.dash.go(`/projects/${env.project}/experiments/${id}/results`);
     await page.waitForSelector('.sample-progress');

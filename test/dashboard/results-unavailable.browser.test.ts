@@ -9,9 +9,9 @@
 import { expect, it } from 'vitest';
 import { experimentMetricResults } from '../../lambdas/domain/experiment-metric-results';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
-import { experimentStats } from '../../lambdas/domain/stats';
-import type { ExperimentResults, ResultsQuery } from '../../lambdas/ports';
+import type { ResultsQuery } from '../../lambdas/ports';
 import { describeBrowser } from '../helpers/browser';
+import { seededResults } from '../helpers/seeded-results';
 import { clickButton, problemsApartFrom, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
 
 const failing: ResultsQuery = { count: () => Promise.reject(new Error('engine refused the query')) };
@@ -40,21 +40,8 @@ describeBrowser('dashboard: results that cannot be computed (issue 33)', () => {
       { variants: sums(0, 0), values_non_negative: true, unavailable: 'the engine returned a sum of this metric that is not a finite number' },
       { variants: sums(2000, 2300), values_non_negative: true },
     ]);
-    const stats = experimentStats(counts);
     const window = { from: started.body.started_at as string, to: new Date(Date.parse(started.body.started_at) + 60_000).toISOString() };
-    const results: ExperimentResults = {
-      experiment_id: created.body.id,
-      status: 'running',
-      computed_at: window.to,
-      window,
-      variants: stats.variants,
-      comparisons: stats.comparisons,
-      srm: stats.srm,
-      multiple_exposures: 0,
-      series: [],
-      metrics,
-      guardrail_breached,
-    };
+    const results = seededResults(created.body.id, window, counts, { metrics, guardrail_breached });
     await env.stack.deps.results.put(env.project, results);
 
     const { page } = env.dash;
