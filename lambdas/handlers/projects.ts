@@ -1,23 +1,44 @@
-/** POST /admin/v1/projects and GET /admin/v1/projects. */
+/** POST /admin/v1/projects, GET /admin/v1/projects and PATCH /admin/v1/projects/{project_id}. */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { PROJECT_NAME_LENGTH } from '../domain/project-fields';
 import { textRule } from '../domain/client-text-schema';
+import { DEFAULT_TIME_ZONE, projectTimeZone, timeZoneField } from '../domain/time-zone';
+import { notFound } from '../http/api-error';
 import { json } from '../http/event';
 import { jsonBody } from '../http/validate';
-import type { ProjectStore } from '../ports';
-import { wrapAdmin, type AdminDeps } from './admin';
+import type { Project, ProjectStore } from '../ports';
+import { requireProject, wrapAdmin, type AdminDeps } from './admin';
 
-export const CreateProject = z.object({
-  name: textRule(
+const projectName = (required: string) =>
+  textRule(
     z
-      .string({ error: 'name is required and must be a string' })
+      .string({ error: required })
       .trim()
       .min(1, 'name must not be empty')
       .max(PROJECT_NAME_LENGTH, `name is longer than ${PROJECT_NAME_LENGTH} characters`),
     'name',
-  ),
+  );
+
+export const CreateProject = z.object({
+  name: projectName('name is required and must be a string'),
+  /** The zone insights count days in (docs/api.md "Projects"); UTC when absent. */
+  time_zone: timeZoneField('time_zone').optional(),
 });
+
+export const UpdateProject = z
+  .object({
+    name: projectName('name must be a string').optional(),
+    time_zone: timeZoneField('time_zone').optional(),
+  })
+  .refine((body) => body.name !== undefined || body.time_zone !== undefined, {
+    error: 'send name and/or time_zone to change, for example {"time_zone": "America/New_York"}',
+  });
+
+/** A project as the API answers it: time_zone always present (UTC for a project that never set one). */
+export function projectBody(project: Project): Project & { time_zone: string } {
+  return { ...project, time_zone: projectTimeZone(project) };
+}
 
 export interface ProjectDeps extends AdminDeps {
   projects: ProjectStore;
@@ -26,13 +47,23 @@ export interface ProjectDeps extends AdminDeps {
 
 export function createProjectsCreateHandler(deps: ProjectDeps) {
   return wrapAdmin('admin-projects-create', deps, async (event) => {
-    const { name } = await jsonBody(event, CreateProject);
-    const project = { id: randomUUID(), name, created_at: new Date(deps.clock()).toISOString() };
+    const { name, time_zone } = await jsonBody(event, CreateProject);
+    const project = { id: randomUUID(), name, created_at: new Date(deps.clock()).toISOString(), time_zone: time_zone ?? DEFAULT_TIME_ZONE };
     await deps.projects.create(project);
     return json(201, project);
   });
 }
 
 export function createProjectsListHandler(deps: ProjectDeps) {
-  return wrapAdmin('admin-projects-list', deps, async () => json(200, { projects: await deps.projects.list() }));
+  return wrapAdmin('admin-projects-list', deps, async () => json(200, { projects: (await deps.projects.list()).map(projectBody) }));
+}
+
+export function createProjectsUpdateHandler(deps: ProjectDeps) {
+  return wrapAdmin('admin-projects-update', deps, async (event) => {
+    const project = await requireProject(deps.projects, event);
+    const changes = await jsonBody(event, UpdateProject);
+    const updated = await deps.projects.update(project.id, changes);
+    if (!updated) throw notFound(`Project ${project.id} not found`);
+    return json(200, projectBody(updated));
+  });
 }

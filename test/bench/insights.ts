@@ -277,6 +277,7 @@ async function main() {
         projectId: PROJECT,
         projectCreatedAt: new Date(FIRST_DAY_MS - DAY_MS).toISOString(),
         dataThrough: new Date(FIRST_DAY_MS + (DAYS + 2) * DAY_MS).toISOString(),
+        timeZone: 'UTC',
       });
       const rowsRead = await countAll(baseline, dataDir, prepared.fromDt, prepared.toDt);
       const times: number[] = [];

@@ -1,0 +1,30 @@
+/**
+ * A project's time zone (docs/api.md "Projects", docs/decisions/project-time-zone.md): an IANA name
+ * such as `America/New_York`, or `UTC` (the default). Insights count local calendar days, weeks and
+ * hours in it. The names accepted are the runtime's list (`Intl.supportedValuesOf('timeZone')`, the
+ * IANA database Node ships) plus `UTC`. Pure.
+ */
+import * as z from 'zod';
+
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+const ZONES = new Set<string>([...Intl.supportedValuesOf('timeZone'), DEFAULT_TIME_ZONE]);
+
+/** Whether a text is a time zone name Tally accepts (exactly as the IANA database spells it). */
+export function isTimeZone(name: string): boolean {
+  return ZONES.has(name);
+}
+
+/** The field's rule, with a 400 message that names the field and gives an example. */
+export const timeZoneField = (field: string) =>
+  z
+    .string({ error: `${field} must be a string: an IANA time zone name such as "America/New_York", or "UTC"` })
+    .refine(isTimeZone, {
+      error: (iss) =>
+        `${field} "${String(iss.input).slice(0, 60)}" is not an IANA time zone name: send one such as "America/New_York", "Europe/Berlin", "Asia/Kolkata" or "UTC" (names are case-sensitive)`,
+    });
+
+/** A project's zone: the one stored, or UTC for a project that never set one. */
+export function projectTimeZone(project: { time_zone?: string }): string {
+  return project.time_zone ?? DEFAULT_TIME_ZONE;
+}
