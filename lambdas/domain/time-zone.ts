@@ -1,18 +1,29 @@
 /**
  * A project's time zone (docs/api.md "Projects", docs/decisions/project-time-zone.md): an IANA name
  * such as `America/New_York`, or `UTC` (the default). Insights count local calendar days, weeks and
- * hours in it. The names accepted are the runtime's list (`Intl.supportedValuesOf('timeZone')`, the
- * IANA database Node ships) plus `UTC`. Pure.
+ * hours in it. The names accepted are the runtime's IANA database: `Intl.supportedValuesOf('timeZone')`
+ * (which lists each zone once, under ICU's canonical name: `Asia/Calcutta`, not `Asia/Kolkata`), the
+ * other names of the same zones the database knows (`Asia/Kolkata`), and `UTC`, spelled exactly as
+ * the database does (Intl also accepts `asia/kolkata`; the query engines may not). Pure.
  */
 import * as z from 'zod';
 
 export const DEFAULT_TIME_ZONE = 'UTC';
 
-const ZONES = new Set<string>([...Intl.supportedValuesOf('timeZone'), DEFAULT_TIME_ZONE]);
+const LISTED = new Set<string>([...Intl.supportedValuesOf('timeZone'), DEFAULT_TIME_ZONE]);
+
+/** Area/Location as the IANA database spells its names: each part starts with a capital (Etc/GMT+5, America/Port-au-Prince). */
+const IANA_SPELLING = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*){0,2}$/;
 
 /** Whether a text is a time zone name Tally accepts (exactly as the IANA database spells it). */
 export function isTimeZone(name: string): boolean {
-  return ZONES.has(name);
+  if (LISTED.has(name)) return true;
+  if (name.length > 64 || !IANA_SPELLING.test(name)) return false;
+  try {
+    return LISTED.has(new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone);
+  } catch {
+    return false;
+  }
 }
 
 /** The field's rule, with a 400 message that names the field and gives an example. */
