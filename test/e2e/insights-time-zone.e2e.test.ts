@@ -35,6 +35,13 @@ const EDGE_EVENTS: Record<string, string[]> = {
   'Asia/Kolkata': ['2026-06-09T18:00:00Z', '2026-06-09T19:00:00Z', '2026-06-11T06:30:00Z', '2026-06-12T18:00:00Z', '2026-06-12T19:00:00Z'],
 };
 
+/** The UTC days holding 2026-06-10 00:00 .. 2026-06-12 23:59 local. */
+const SCANNED: Record<string, [string, string]> = {
+  'Pacific/Kiritimati': ['2026-06-09', '2026-06-12'],
+  'Pacific/Honolulu': ['2026-06-10', '2026-06-13'],
+  'Asia/Kolkata': ['2026-06-09', '2026-06-12'],
+};
+
 const edgeProjects = new Map<string, string>();
 let newYork: string;
 let honolulu: string;
@@ -83,15 +90,16 @@ afterAll(() => stack.stop());
 
 describe('a project time zone', () => {
   it.each(Object.keys(EDGE_EVENTS))('counts the local days of %s, reading the UTC day partitions on either side', async (zone) => {
-    const res = await insight(edgeProjects.get(zone)!, 'trends', { series: [{ event: 'view' }], date_from: '2026-06-10', date_to: '2026-06-12' });
+    const res = await insight(edgeProjects.get(zone)!, 'trends', { series: [{ event: 'view' }], date_from: '2026-06-10', date_to: '2026-06-12', compare: false });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.time_zone).toBe(zone);
     expect(res.body.result.buckets).toEqual(['2026-06-10', '2026-06-11', '2026-06-12']);
     // 00:30 on the first day, noon, 23:30 on the last day; not 23:30 the evening before nor 00:30 after.
     expect(res.body.result.lines[0].values).toEqual([1, 1, 1]);
     expect(res.body.result.lines[0].total).toBe(3);
-    // The SQL shown says the zone.
+    // The SQL shown says the zone, and reads the UTC days the local range spans.
     expect(res.body.sql).toContain(`AT TIME ZONE '${zone}'`);
+    expect(res.body.sql).toContain(`dt BETWEEN '${SCANNED[zone]![0]}' AND '${SCANNED[zone]![1]}'`);
   });
 
   it('gives a 25-hour local day when the clocks go back, the two 01:00 hours apart', async () => {
