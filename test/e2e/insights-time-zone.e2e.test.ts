@@ -167,3 +167,36 @@ describe('a project time zone', () => {
     expect(res.body.result.partial_from).toBe(2);
   });
 });
+
+describe("the project's time zone setting", () => {
+  it('is UTC unless set, set at creation or by PATCH, and listed', async () => {
+    const plain = await stack.admin('POST', '/admin/v1/projects', { name: 'no zone' });
+    expect(plain.status).toBe(201);
+    expect(plain.body.time_zone).toBe('UTC');
+    const patched = await stack.admin('PATCH', `/admin/v1/projects/${plain.body.id}`, { time_zone: 'Europe/Berlin' });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body).toMatchObject({ id: plain.body.id, name: 'no zone', time_zone: 'Europe/Berlin' });
+    const renamed = await stack.admin('PATCH', `/admin/v1/projects/${plain.body.id}`, { name: 'Berlin shop' });
+    expect(renamed.body).toMatchObject({ name: 'Berlin shop', time_zone: 'Europe/Berlin' });
+    const listed = (await stack.admin('GET', '/admin/v1/projects')).body.projects as Array<{ id: string; time_zone: string }>;
+    expect(listed.find((p) => p.id === plain.body.id)?.time_zone).toBe('Europe/Berlin');
+    expect(listed.find((p) => p.id === honolulu)?.time_zone).toBe('Pacific/Honolulu');
+  });
+
+  it('refuses a name that is not an IANA time zone, saying which field and giving an example', async () => {
+    for (const time_zone of ['Mars/Olympus', 'asia/kolkata', 'UTC+2', '']) {
+      const res = await stack.admin('POST', '/admin/v1/projects', { name: 'bad zone', time_zone });
+      expect(res.status, time_zone).toBe(400);
+      expect(res.body.error).toContain('time_zone');
+      expect(res.body.error).toContain('America/New_York');
+    }
+    const notText = await stack.admin('PATCH', `/admin/v1/projects/${honolulu}`, { time_zone: 5 });
+    expect(notText.status).toBe(400);
+    expect(notText.body.error).toContain('time_zone must be a string');
+    const nothing = await stack.admin('PATCH', `/admin/v1/projects/${honolulu}`, {});
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.error).toContain('time_zone');
+    const missing = await stack.admin('PATCH', '/admin/v1/projects/no-such-project', { time_zone: 'UTC' });
+    expect(missing.status).toBe(404);
+  });
+});
