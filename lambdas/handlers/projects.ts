@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { PROJECT_NAME_LENGTH } from '../domain/project-fields';
 import { textRule } from '../domain/client-text-schema';
-import { DEFAULT_TIME_ZONE, projectTimeZone, timeZoneField } from '../domain/time-zone';
+import { timeZoneField } from '../domain/time-zone';
 import { notFound } from '../http/api-error';
 import { json } from '../http/event';
 import { jsonBody } from '../http/validate';
-import type { Project, ProjectStore } from '../ports';
+import type { ProjectStore } from '../ports';
 import { requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 const projectName = (required: string) =>
@@ -35,11 +35,6 @@ export const UpdateProject = z
     error: 'send name and/or time_zone to change, for example {"time_zone": "America/New_York"}',
   });
 
-/** A project as the API answers it: time_zone always present (UTC for a project that never set one). */
-export function projectBody(project: Project): Project & { time_zone: string } {
-  return { ...project, time_zone: projectTimeZone(project) };
-}
-
 export interface ProjectDeps extends AdminDeps {
   projects: ProjectStore;
   clock: () => number;
@@ -48,14 +43,15 @@ export interface ProjectDeps extends AdminDeps {
 export function createProjectsCreateHandler(deps: ProjectDeps) {
   return wrapAdmin('admin-projects-create', deps, async (event) => {
     const { name, time_zone } = await jsonBody(event, CreateProject);
-    const project = { id: randomUUID(), name, created_at: new Date(deps.clock()).toISOString(), time_zone: time_zone ?? DEFAULT_TIME_ZONE };
+    // Without a time_zone the project has none stored and counts in UTC (DEFAULT_TIME_ZONE): its answers stay as they were.
+    const project = { id: randomUUID(), name, created_at: new Date(deps.clock()).toISOString(), ...(time_zone === undefined ? {} : { time_zone }) };
     await deps.projects.create(project);
     return json(201, project);
   });
 }
 
 export function createProjectsListHandler(deps: ProjectDeps) {
-  return wrapAdmin('admin-projects-list', deps, async () => json(200, { projects: (await deps.projects.list()).map(projectBody) }));
+  return wrapAdmin('admin-projects-list', deps, async () => json(200, { projects: await deps.projects.list() }));
 }
 
 export function createProjectsUpdateHandler(deps: ProjectDeps) {
@@ -64,6 +60,6 @@ export function createProjectsUpdateHandler(deps: ProjectDeps) {
     const changes = await jsonBody(event, UpdateProject);
     const updated = await deps.projects.update(project.id, changes);
     if (!updated) throw notFound(`Project ${project.id} not found`);
-    return json(200, projectBody(updated));
+    return json(200, updated);
   });
 }
