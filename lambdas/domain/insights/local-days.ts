@@ -67,25 +67,38 @@ export function utcDaysOf(zone: string, from: string, to: string): { fromDt: str
   return { fromDt: msDay(dayStartMs(zone, from)), toDt: msDay(dayStartMs(zone, addDays(to, 1)) - 1) };
 }
 
-/** The local hour starts from a local day's start up to (not including) `endMs`, as instants. */
-export function localHourStarts(zone: string, startMs: number, endMs: number, limit: number): number[] {
-  const out: number[] = [];
-  for (let t = startMs; t < endMs; ) {
+/** A local hour: the UTC instant its key starts and its label (the wall-clock hour and the offset). */
+export interface LocalHour {
+  startMs: number;
+  label: string;
+}
+
+const QUARTER_MS = 15 * 60_000;
+
+/**
+ * The local hours from startMs up to (not including) endMs, as the insight queries key them
+ * (rules/range-events.sql): an instant's hour is its wall-clock hour, keyed by the instant minus the
+ * minutes past that wall-clock hour. A day has 23 or 25 of them around a daylight-saving change (the
+ * two 01:00 hours of a fall-back have different offsets, so different keys); a zone that changes by 30
+ * minutes (Australia/Lord_Howe) keeps each hour on its own key. Walked every quarter hour: every zone's
+ * offsets and changes are whole quarter hours.
+ */
+export function localHours(zone: string, startMs: number, endMs: number, limit: number): LocalHour[] {
+  const out: LocalHour[] = [];
+  for (let t = startMs; t < endMs; t += QUARTER_MS) {
+    const offset = offsetMs(zone, t);
+    const wall = t + offset;
+    const key = t - (wall - Math.floor(wall / HOUR_MS) * HOUR_MS);
+    if (out.length > 0 && out[out.length - 1]!.startMs === key) continue;
     if (out.length === limit) throw new RangeError(`more than ${limit} hours from ${new Date(startMs).toISOString()}`);
-    out.push(t);
-    const next = t + HOUR_MS;
-    // A zone whose change is not a whole hour (Australia/Lord_Howe: 30 minutes) moves the local hour's start.
-    const minutes = new Date(wallMs(zone, next)).getUTCMinutes();
-    t = minutes === 0 || next - minutes * 60_000 <= t ? next : next - minutes * 60_000;
+    out.push({ startMs: key, label: hourLabel(wall, offset) });
   }
   return out;
 }
 
-/** An instant as a local hour's label: YYYY-MM-DDTHH:MM and the offset (Z when it is zero, else ±HH:MM). */
-export function localHourLabel(zone: string, ms: number): string {
-  const offset = offsetMs(zone, ms);
-  const wall = new Date(ms + offset).toISOString().slice(0, 16);
-  if (offset === 0) return `${wall}Z`;
+function hourLabel(wall: number, offset: number): string {
+  const hour = new Date(wall).toISOString().slice(0, 13);
+  if (offset === 0) return `${hour}:00Z`;
   const abs = Math.abs(offset) / 60_000;
-  return `${wall}${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${hour}:00${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }

@@ -12,7 +12,7 @@
 import { breakdownLine, type BreakdownKind } from './breakdown-line';
 import type { ResultContext } from './kinds';
 import { addDays, DAY_MS, dayMs, msDay, previousPeriod } from './date-range';
-import { dayStartMs, localHourLabel, localHourStarts } from './local-days';
+import { dayStartMs, localHours } from './local-days';
 import { MAX_HOURLY_DAYS, type TrendInterval, type TrendMeasure, type TrendsDefinition } from './trends-definition';
 
 export interface TrendLine {
@@ -83,9 +83,7 @@ export function trendBuckets(interval: TrendInterval, from: string, to: string, 
   if (interval === 'hour') {
     // A local day of 23 or 25 hours (a daylight-saving change) has 23 or 25 buckets.
     try {
-      return localHourStarts(zone, dayStartMs(zone, from), dayStartMs(zone, addDays(to, 1)), MAX_TREND_BUCKETS).map(
-        (t) => `${new Date(t).toISOString().slice(0, 16)}Z`,
-      );
+      return rangeHours(zone, from, to).map((h) => `${new Date(h.startMs).toISOString().slice(0, 16)}Z`);
     } catch {
       throw tooMany();
     }
@@ -99,6 +97,11 @@ export function trendBuckets(interval: TrendInterval, from: string, to: string, 
   }
   return out;
 }
+
+/** The local hours of a range of local days. */
+const rangeHours = (zone: string, from: string, to: string) =>
+  // Two more than MAX_TREND_BUCKETS: the 25-hour days on which daylight saving ends.
+  localHours(zone, dayStartMs(zone, from), dayStartMs(zone, addDays(to, 1)), MAX_TREND_BUCKETS + 2);
 
 /** When a bucket (as trendBuckets keys it) ends in the zone: the next hour, or the next local day's or week's start. */
 function bucketEndMs(interval: TrendInterval, bucket: string, zone: string): number {
@@ -186,7 +189,10 @@ export function toTrendsResult(definition: TrendsDefinition, rows: Array<Record<
     clipped,
     partial_from: partialAt < 0 ? null : partialAt,
     // The SQL keys a week by its Monday; a week the range starts inside of is labelled by the range's first day.
-    buckets: buckets.map((b) => (definition.interval === 'hour' ? localHourLabel(zone, Date.parse(b.replace(/Z$/, ':00.000Z'))) : b < definition.date_from ? definition.date_from : b)),
+    buckets:
+      definition.interval === 'hour'
+        ? rangeHours(zone, definition.date_from, definition.date_to).map((h) => h.label)
+        : buckets.map((b) => (b < definition.date_from ? definition.date_from : b)),
     breakdown: definition.breakdown ? { by: definition.breakdown, property: definition.breakdown_property ?? null } : null,
     lines: ordered.map((line) => {
       const s = definition.series[line.series]!;
