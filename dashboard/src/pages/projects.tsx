@@ -36,8 +36,7 @@ export function ProjectsPage({ api }: PageProps) {
             if (found) return form.querySelector<HTMLInputElement>('input[name="name"]')?.focus();
             setBusy(true);
             try {
-              const time_zone = String(new FormData(form).get('time_zone') ?? 'UTC');
-              const project = await api.post<Project>('/admin/v1/projects', { name, time_zone });
+              const project = await api.post<Project>('/admin/v1/projects', { name });
               navigate(`${pathOf('projects', project.id)}/keys`);
             } catch (err) {
               setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
@@ -45,11 +44,8 @@ export function ProjectsPage({ api }: PageProps) {
             }
           }}
         >
-          <Field id="project-name" label="Name" error={problem ?? error?.forField('name') ?? error?.apartFrom(['name', 'time_zone'])}>
+          <Field id="project-name" label="Name" error={problem ?? error?.forField('name') ?? error?.apartFrom(['name'])}>
             <input name="name" type="text" autoComplete="off" />
-          </Field>
-          <Field id="project-time-zone" label="Time zone" error={error?.forField('time_zone')}>
-            <TimeZoneSelect id="project-time-zone" name="time_zone" value="UTC" />
           </Field>
           <button type="submit" disabled={busy}>
             Create project
