@@ -112,10 +112,7 @@ const Project = z.object({
   id: z.string(),
   name: z.string(),
   created_at: z.string(),
-  time_zone: z
-    .string()
-    .optional()
-    .describe('IANA time zone insights count days, weeks and hours in, e.g. America/New_York; absent until set: UTC'),
+  time_zone: z.string().optional().describe('IANA time zone insights count days, weeks and hours in, e.g. America/New_York; absent until set: UTC'),
 });
 const Key = z.object({
   id: z.string(),

@@ -28,12 +28,10 @@ export function isTimeZone(name: string): boolean {
 
 /** The field's rule, with a 400 message that names the field and gives an example. */
 export const timeZoneField = (field: string) =>
-  z
-    .string({ error: `${field} must be a string: an IANA time zone name such as "America/New_York", or "UTC"` })
-    .refine(isTimeZone, {
-      error: (iss) =>
-        `${field} "${String(iss.input).slice(0, 60)}" is not an IANA time zone name: send one such as "America/New_York", "Europe/Berlin", "Asia/Kolkata" or "UTC" (names are case-sensitive)`,
-    });
+  z.string({ error: `${field} must be a string: an IANA time zone name such as "America/New_York", or "UTC"` }).refine(isTimeZone, {
+    error: (iss) =>
+      `${field} "${String(iss.input).slice(0, 60)}" is not an IANA time zone name: send one such as "America/New_York", "Europe/Berlin", "Asia/Kolkata" or "UTC" (names are case-sensitive)`,
+  });
 
 /** A project's zone: the one stored, or UTC for a project that never set one. */
 export function projectTimeZone(project: { time_zone?: string }): string {

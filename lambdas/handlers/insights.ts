@@ -104,7 +104,9 @@ function respond(event: HttpEvent, answer: InsightAnswer): HttpResult {
     query_id: record.query_id,
     kind: record.kind,
     definition: record.definition,
-    ...(record.state === 'succeeded' ? { result: insightResult(record.kind, record.definition, answer.rows ?? [], { dataThrough: record.data_through, timeZone: projectTimeZone(record) }) } : {}),
+    ...(record.state === 'succeeded'
+      ? { result: insightResult(record.kind, record.definition, answer.rows ?? [], { dataThrough: record.data_through, timeZone: projectTimeZone(record) }) }
+      : {}),
     data_through: record.data_through,
     time_zone: projectTimeZone(record),
     cached: answer.cached,

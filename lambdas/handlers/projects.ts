@@ -12,11 +12,7 @@ import { requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 const projectName = (required: string) =>
   textRule(
-    z
-      .string({ error: required })
-      .trim()
-      .min(1, 'name must not be empty')
-      .max(PROJECT_NAME_LENGTH, `name is longer than ${PROJECT_NAME_LENGTH} characters`),
+    z.string({ error: required }).trim().min(1, 'name must not be empty').max(PROJECT_NAME_LENGTH, `name is longer than ${PROJECT_NAME_LENGTH} characters`),
     'name',
   );
 

@@ -50,7 +50,14 @@ let kiritimati: string;
 beforeAll(async () => {
   stack = await startTestStack({ clock: () => NOW });
   for (const [zone, instants] of Object.entries(EDGE_EVENTS)) {
-    edgeProjects.set(zone, await zoneProject(`edges ${zone}`, zone, instants.map((timestamp, i) => ({ name: 'view', user_id: `u${i}`, timestamp }))));
+    edgeProjects.set(
+      zone,
+      await zoneProject(
+        `edges ${zone}`,
+        zone,
+        instants.map((timestamp, i) => ({ name: 'view', user_id: `u${i}`, timestamp })),
+      ),
+    );
   }
   newYork = await zoneProject('New York', 'America/New_York', [
     // 2026-03-08: clocks go from 02:00 EST (UTC-5) to 03:00 EDT (UTC-4) at 07:00 UTC; the local day has 23 hours.
@@ -90,7 +97,12 @@ afterAll(() => stack.stop());
 
 describe('a project time zone', () => {
   it.each(Object.keys(EDGE_EVENTS))('counts the local days of %s, reading the UTC day partitions on either side', async (zone) => {
-    const res = await insight(edgeProjects.get(zone)!, 'trends', { series: [{ event: 'view' }], date_from: '2026-06-10', date_to: '2026-06-12', compare: false });
+    const res = await insight(edgeProjects.get(zone)!, 'trends', {
+      series: [{ event: 'view' }],
+      date_from: '2026-06-10',
+      date_to: '2026-06-12',
+      compare: false,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.time_zone).toBe(zone);
     expect(res.body.result.buckets).toEqual(['2026-06-10', '2026-06-11', '2026-06-12']);
@@ -127,7 +139,11 @@ describe('a project time zone', () => {
   });
 
   it('counts local days by day across the change (the 1st has 6 events, the 2nd 1)', async () => {
-    const res = await insight(newYork, 'trends', { series: [{ event: 'tap' }, { event: 'tap', measure: 'users' }], date_from: '2026-11-01', date_to: '2026-11-02' });
+    const res = await insight(newYork, 'trends', {
+      series: [{ event: 'tap' }, { event: 'tap', measure: 'users' }],
+      date_from: '2026-11-01',
+      date_to: '2026-11-02',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.result.lines.map((l: { values: number[] }) => l.values)).toEqual([
       [6, 1],

@@ -81,9 +81,7 @@ export function TrendChart({ result, timeZone = 'UTC' }: { result: TrendsResult;
     const data: uPlot.AlignedData = [xs, ...result.lines.map((l) => l.values), ...(previous ? result.lines.map((l) => l.previous_values ?? []) : [])];
     // An hour is named by its local wall-clock time as the result labels it (YYYY-MM-DDTHH:00 and the offset).
     const label = (v: number, bucket?: string) =>
-      result.interval === 'hour'
-        ? (bucket ?? new Date(v * 1000).toISOString()).slice(5, 16).replace('T', ' ')
-        : new Date(v * 1000).toISOString().slice(5, 10);
+      result.interval === 'hour' ? (bucket ?? new Date(v * 1000).toISOString()).slice(5, 16).replace('T', ' ') : new Date(v * 1000).toISOString().slice(5, 10);
     const options: Omit<uPlot.Options, 'width' | 'height'> = {
       legend: { live: false },
       scales: {
@@ -94,7 +92,8 @@ export function TrendChart({ result, timeZone = 'UTC' }: { result: TrendsResult;
         {
           splits: () => xs.filter((_, i) => i % Math.max(1, Math.ceil(xs.length / 6)) === 0),
           // Each tick names its bucket as the result does (a cut first week by the range's first day).
-          values: (_u, splits) => splits.map((v) => (xs.indexOf(v) >= 0 ? label(bucketSeconds(result.buckets[xs.indexOf(v)]!), result.buckets[xs.indexOf(v)]) : label(v))),
+          values: (_u, splits) =>
+            splits.map((v) => (xs.indexOf(v) >= 0 ? label(bucketSeconds(result.buckets[xs.indexOf(v)]!), result.buckets[xs.indexOf(v)]) : label(v))),
         },
         { values: (_u, splits) => splits.map((v) => formatValue(Number(v.toFixed(2)))), size: 60 },
       ],

@@ -291,8 +291,8 @@ export function TrendsPage({ api, params }: PageProps) {
               <strong>Buckets:</strong>{' '}
               {result.interval === 'week'
                 ? `weeks start on Monday (${answer.time_zone ?? 'UTC'}); the first and last count only days in the range`
-                : `${result.interval}s of ${answer.time_zone ?? 'UTC'}`}, by each
-              event's own timestamp.
+                : `${result.interval}s of ${answer.time_zone ?? 'UTC'}`}
+              , by each event's own timestamp.
             </li>
             <li>
               <strong>Measures:</strong> events are counted; users are distinct per bucket, and over the whole range in the total; a sum or average reads a

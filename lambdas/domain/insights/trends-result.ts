@@ -135,8 +135,7 @@ export function toTrendsResult(definition: TrendsDefinition, rows: Array<Record<
   const buckets = trendBuckets(definition.interval, definition.date_from, definition.date_to, zone);
   const through = context.dataThrough === undefined ? undefined : Date.parse(context.dataThrough);
   const partialAt = through === undefined ? -1 : buckets.findIndex((b) => bucketEndMs(definition.interval, b, zone) > through);
-  const clipped =
-    definition.interval !== 'week' ? [] : buckets.flatMap((b, i) => (b < definition.date_from || addDays(b, 6) > definition.date_to ? [i] : []));
+  const clipped = definition.interval !== 'week' ? [] : buckets.flatMap((b, i) => (b < definition.date_from || addDays(b, 6) > definition.date_to ? [i] : []));
   const bucketIndex = new Map(buckets.map((b, i) => [b, i]));
   // (series, breakdown value) -> rank, and per period: bucket -> cell, plus the totals cell.
   const lines = new Map<
