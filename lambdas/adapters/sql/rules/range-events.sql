@@ -17,37 +17,33 @@
 --   hour_at   the UTC instant (a timestamp without zone) the event's local hour starts: a local hour
 --             is one bucket even where the zone is not a whole hour off UTC (Asia/Kolkata), and the
 --             two 01:00 hours of a daylight-saving change stay two.
-SELECT sent_user_id, name, properties, "timestamp", day, hour_at, platform, country, app_version
+SELECT
+  sent_user_id,
+  name,
+  properties,
+  "timestamp",
+  CAST(CAST(local_at AS date) AS varchar) AS day,
+  utc_at - (local_at - date_trunc('hour', local_at)) AS hour_at,
+  platform,
+  country,
+  app_version
 FROM (
   SELECT
     sent_user_id,
     name,
     properties,
     "timestamp",
-    CAST(CAST(local_at AS date) AS varchar) AS day,
-    utc_at - (local_at - date_trunc('hour', local_at)) AS hour_at,
+    CAST(from_iso8601_timestamp("timestamp") AT TIME ZONE :time_zone AS timestamp) AS local_at,
+    CAST(from_iso8601_timestamp("timestamp") AT TIME ZONE 'UTC' AS timestamp) AS utc_at,
     platform,
     country,
     app_version,
-    copy_rank
-  FROM (
-    SELECT
-      sent_user_id,
-      name,
-      properties,
-      "timestamp",
-      CAST(from_iso8601_timestamp("timestamp") AT TIME ZONE :time_zone AS timestamp) AS local_at,
-      CAST(from_iso8601_timestamp("timestamp") AT TIME ZONE 'UTC' AS timestamp) AS utc_at,
-      platform,
-      country,
-      app_version,
-      {{> rules/copy-rank.sql}}
-    FROM {{events}}
-    WHERE project_id = :project_id
-      AND dt BETWEEN :scan_from_dt AND :scan_to_dt
-      AND name IN (:events)
-      AND received_at <= :data_through
-  ) copies
-) located
+    {{> rules/copy-rank.sql}}
+  FROM {{events}}
+  WHERE project_id = :project_id
+    AND dt BETWEEN :scan_from_dt AND :scan_to_dt
+    AND name IN (:events)
+    AND received_at <= :data_through
+) copies
 WHERE copy_rank = 1
-  AND day BETWEEN :from_day AND :to_day
+  AND CAST(local_at AS date) BETWEEN CAST(:from_day AS date) AND CAST(:to_day AS date)
