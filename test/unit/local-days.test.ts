@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dayStartMs, localDay, localHours, offsetMs, utcDaysOf } from '../../lambdas/domain/insights/local-days';
-import { trendBuckets } from '../../lambdas/domain/insights/trends-result';
+import { toTrendsResult, trendBuckets } from '../../lambdas/domain/insights/trends-result';
+import { TrendsDefinition } from '../../lambdas/domain/insights/trends-definition';
 import { toRetentionResult } from '../../lambdas/domain/insights/retention-result';
 import { RetentionDefinition } from '../../lambdas/domain/insights/retention-definition';
 import { isTimeZone } from '../../lambdas/domain/time-zone';
@@ -65,6 +66,28 @@ describe('local days', () => {
     expect(trendBuckets('hour', '2026-06-10', '2026-06-10', 'Asia/Kolkata').slice(0, 2)).toEqual(['2026-06-09T18:30Z', '2026-06-09T19:30Z']);
     expect(trendBuckets('hour', '2026-11-01', '2026-11-01', 'America/New_York')).toHaveLength(25);
     expect(trendBuckets('hour', '2026-06-10', '2026-06-10')).toEqual(Array.from({ length: 24 }, (_, h) => `2026-06-10T${String(h).padStart(2, '0')}:00Z`));
+  });
+
+  it("leave a previous period's hour outside a 25-hour day's buckets out of the values, in its total", () => {
+    // 2026-10-31 (24 h) compared with 2026-11-01 (25 h, New York): the previous day moved forward by 24 h
+    // lands on the first 24 of the 25 hours; an hour past the range (a 23-hour day compared) is dropped.
+    const d = TrendsDefinition.parse({ series: [{ event: 'a' }], interval: 'hour', date_from: '2026-11-01', date_to: '2026-11-01' });
+    const rows = [
+      { series_index: 0, period: 'current', bucket: '2026-11-01T05:00Z', events: 2 },
+      { series_index: 0, period: 'previous', bucket: '2026-11-01T05:00Z', events: 1 },
+      { series_index: 0, period: 'previous', bucket: '2026-11-02T05:00Z', events: 1 },
+      { series_index: 0, period: 'previous', bucket: null, events: 2 },
+      { series_index: 0, period: 'current', bucket: null, events: 2 },
+    ];
+    const result = toTrendsResult(d, rows, { timeZone: 'America/New_York' });
+    expect(result.buckets[1]).toBe('2026-11-01T01:00-04:00');
+    expect(result.lines[0]!.values[1]).toBe(2);
+    expect(result.lines[0]!.previous_values![1]).toBe(1);
+    expect(result.lines[0]!.previous_total).toBe(2);
+    // A current hour outside the range is a bug, said loudly.
+    expect(() => toTrendsResult(d, [{ series_index: 0, period: 'current', bucket: '2026-11-02T05:00Z', events: 1 }], { timeZone: 'America/New_York' })).toThrow(
+      /outside the range/,
+    );
   });
 
   it("mark a retention period complete when the zone's local period has ended", () => {
