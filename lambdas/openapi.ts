@@ -20,7 +20,7 @@ import { RetentionDefinition } from './domain/insights/retention-definition';
 import { TrendsDefinition } from './domain/insights/trends-definition';
 import { CreateSavedInsight, UpdateSavedInsight } from './domain/insights/saved-insight';
 import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential } from './handlers/experiments-admin';
-import { CreateKey } from './handlers/keys';
+import { CreateKey, UpdateKey } from './handlers/keys';
 import { CreateProject } from './handlers/projects';
 import { ROUTES, type Route, type RouteName } from './routes';
 
@@ -112,6 +112,7 @@ const Project = z.object({ id: z.string(), name: z.string(), created_at: z.strin
 const Key = z.object({
   id: z.string(),
   key_prefix: z.string(),
+  label: z.string().nullable().describe('What the key is for, as named at creation or renamed; null: no label. Not a secret.'),
   plan: z.string(),
   rate_limit_per_minute: z.number().int(),
   allowed_origins: z.array(z.string()),
@@ -425,6 +426,11 @@ const OPERATIONS: Record<RouteName, Operation> = {
     responses: created('The key, with its value', Key.extend({ key: z.string() })),
   },
   'admin-keys-list': { summary: "List a project's API keys", responses: ok('Keys (never their values)', z.object({ keys: z.array(Key) })) },
+  'admin-keys-update': {
+    summary: "Rename an API key: set its label, or remove it with null (the key's value and restrictions stay)",
+    body: UpdateKey,
+    responses: ok('The key (never its value)', Key),
+  },
   'admin-keys-delete': { summary: 'Revoke an API key', responses: { 204: { description: 'Revoked' } } },
   'admin-events-list': {
     summary: 'Recent stored events, newest first; user_id finds the person (every ID linked to it)',

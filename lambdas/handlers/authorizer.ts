@@ -169,6 +169,10 @@ export class CachingKeyStore implements ApiKeyStore {
     return this.inner.listByProject(projectId);
   }
 
+  relabel(projectId: string, keyId: string, label: string | undefined): Promise<ApiKeyRecord | undefined> {
+    return this.inner.relabel(projectId, keyId, label);
+  }
+
   async revoke(projectId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
     const revoked = await this.inner.revoke(projectId, keyId);
     if (revoked) this.entries.delete(revoked.key_hash);
