@@ -96,6 +96,7 @@ export function createAuthorizerHandler(deps: AuthorizerDeps): AuthorizerHandler
     log(decision.allow ? 'debug' : 'info', 'authorizer decision', {
       route: event.resource,
       outcome: decision.allow ? 'allow' : decision.status,
+      refused: decision.allow ? undefined : decision.reason,
       key_id: decision.allow ? decision.key.id : undefined,
       via_cloudfront: result.context?.via_cloudfront === '1' || undefined,
       duration_ms: deps.clock() - started,
