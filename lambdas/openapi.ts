@@ -247,6 +247,9 @@ interface Operation {
 }
 
 const PlanResponse = z.object({
+  question: z
+    .enum(['sample_size', 'detectable_effect'])
+    .describe('sample_size: the users and days mde needs (the request sent mde); detectable_effect: the smallest change detectable in weeks (it sent weeks)'),
   metric: z.object({ event: z.string(), kind: z.enum(['conversion', 'count', 'sum']), property: z.string().nullable() }),
   baseline: z.object({
     rate: z.number().nullable().describe('Conversion: the share of active users who sent the event; null for count and sum'),
@@ -272,16 +275,22 @@ const PlanResponse = z.object({
       .nullable()
       .describe('The look-back read; null when the override gave everything'),
   }),
-  mde: z.number(),
+  weeks: z.number().int().nullable().describe('detectable_effect: the weeks asked about; null for sample_size'),
+  mde: z
+    .number()
+    .describe(
+      'The relative change: as sent (sample_size), or the smallest one detectable with at least `power` in `weeks` (detectable_effect); sizing for it gives back those weeks',
+    ),
+  mde_absolute: z.number().describe("mde × |baseline.mean|: the change in the metric's own unit (for conversion, in rate: 0.01 is one percentage point)"),
   power: z.number(),
   alpha: z.number(),
   sequential: z.boolean(),
   experiment_id: z.string().nullable(),
   variants: z
     .array(z.object({ variant: z.string(), weight: z.number().int().nullable(), users: z.number().int() }))
-    .describe('Users needed per variant, control first'),
-  users_total: z.number().int().describe('Users needed, all variants together'),
-  days: z.number().int().nullable().describe('Whole days to enroll users_total at users_per_day'),
+    .describe('Users needed per variant, control first (detectable_effect: the users each variant gets in the weeks)'),
+  users_total: z.number().int().describe('Users needed, all variants together (detectable_effect: users_per_day × days, rounded down)'),
+  days: z.number().int().nullable().describe('Whole days to enroll users_total at users_per_day (detectable_effect: weeks × 7)'),
 });
 
 /** An insight query's answer (handlers/insights.ts): the result once it succeeded, its progress while it runs. */
@@ -501,12 +510,13 @@ const OPERATIONS: Record<RouteName, Operation> = {
   'admin-experiments-stop': { summary: 'Stop an experiment', responses: ok('The experiment', Experiment) },
   'admin-plan-compute': {
     summary:
-      'Plan an experiment: users per variant, total users and run time to detect a relative change (baseline from the last lookback_days of events, or the override)',
+      'Plan an experiment: users per variant, total users and run time to detect a relative change (mde), or the smallest change detectable in a number of weeks (weeks); baseline from the last lookback_days of events, or the override',
     body: PlanRequest,
     responses: {
       ...ok('The plan', PlanResponse),
       422: {
-        description: "Cannot be planned: the project's events give no baseline for the metric (send baseline), or the change is too small to detect",
+        description:
+          "Cannot be planned: the project's events give no baseline for the metric (send baseline) or no users per day for weeks (send baseline.users_per_day), the change is too small to detect, or the weeks' users detect no change within the bounds",
         body: AdminError,
       },
     },
