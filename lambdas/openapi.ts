@@ -19,7 +19,7 @@ import { FunnelsDefinition } from './domain/insights/funnels-definition';
 import { RetentionDefinition } from './domain/insights/retention-definition';
 import { TrendsDefinition } from './domain/insights/trends-definition';
 import { CreateSavedInsight, UpdateSavedInsight } from './domain/insights/saved-insight';
-import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential } from './handlers/experiments-admin';
+import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential, StartExperiment } from './handlers/experiments-admin';
 import { CreateKey, UpdateKey } from './handlers/keys';
 import { CreateProject } from './handlers/projects';
 import { ROUTES, type Route, type RouteName } from './routes';
@@ -242,6 +242,8 @@ interface Operation {
   summary: string;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** The body may be left out (an empty request). */
+  bodyOptional?: true;
   /** Status to description and body schema (none: empty body). */
   responses: Record<number, { description: string; body?: z.ZodType }>;
 }
@@ -506,7 +508,12 @@ const OPERATIONS: Record<RouteName, Operation> = {
   },
   'admin-experiments-get': { summary: 'An experiment', responses: ok('The experiment', Experiment) },
   'admin-experiments-update': { summary: 'Change an experiment', body: PatchExperiment, responses: ok('The experiment', Experiment) },
-  'admin-experiments-start': { summary: 'Start an experiment', responses: ok('The experiment', Experiment) },
+  'admin-experiments-start': {
+    summary: 'Start an experiment: now, or at an earlier started_at (at most 90 days ago) for one the app already runs',
+    body: StartExperiment,
+    bodyOptional: true,
+    responses: ok('The experiment', Experiment),
+  },
   'admin-experiments-stop': { summary: 'Stop an experiment', responses: ok('The experiment', Experiment) },
   'admin-plan-compute': {
     summary:
@@ -631,7 +638,7 @@ export function openApiDocument(): JsonSchema {
       tags: [route.auth === 'admin' ? 'admin' : 'public'],
       security: [{ [route.auth === 'admin' ? 'adminToken' : 'apiKey']: [] }],
       ...(pathParams.length || queryParams.length ? { parameters: [...pathParams, ...queryParams] } : {}),
-      ...(op.body ? { requestBody: { required: true, content: json(op.body, 'input') } } : {}),
+      ...(op.body ? { requestBody: { required: !op.bodyOptional, content: json(op.body, 'input') } } : {}),
       responses,
     };
   }
