@@ -29,7 +29,15 @@ export function demoInsights(range: { date_from: string; date_to: string }): Arr
     {
       name: 'Daily shoppers',
       kind: 'trends',
-      definition: { series: [{ event: 'page_view', measure: 'users' }, { event: 'purchase', measure: 'users' }], interval: 'day', compare: false, ...range },
+      definition: {
+        series: [
+          { event: 'page_view', measure: 'users' },
+          { event: 'purchase', measure: 'users' },
+        ],
+        interval: 'day',
+        compare: false,
+        ...range,
+      },
     },
     {
       name: 'View to purchase',

@@ -118,9 +118,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   if (!key) {
     const created = (await admin('POST', `${project}/keys`, { plan: 'enterprise' })).json;
     key = created.key as string;
-    print(
-      `Key ${created.key_prefix}… created (enterprise plan, ${n(created.rate_limit_per_minute)} requests a minute); revoke it on the Keys page when done`,
-    );
+    print(`Key ${created.key_prefix}… created (enterprise plan, ${n(created.rate_limit_per_minute)} requests a minute); revoke it on the Keys page when done`);
   }
 
   const send = async (events: DemoEvent[], what: string) => {

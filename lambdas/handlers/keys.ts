@@ -48,7 +48,10 @@ export const CreateKey = z.object({
 
 export const UpdateKey = z.strictObject(
   { label: Label.nullable() },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'only label can be changed: send {"label": "iOS app"}, or {"label": null} to remove it' : undefined) },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? 'only label can be changed: send {"label": "iOS app"}, or {"label": null} to remove it' : undefined,
+  },
 );
 
 export interface KeyDeps extends AdminDeps {

@@ -266,7 +266,8 @@ export function createPlanHandler(deps: PlanDeps) {
       }
       const days = weeks * 7;
       const usersTotal = Math.floor(usersPerDay * days);
-      const mde = usersTotal >= design.variants.length ? minimumDetectableEffect({ metric, ...test, users_total: usersTotal, max_mde: PLAN_BOUNDS.mde.max }) : null;
+      const mde =
+        usersTotal >= design.variants.length ? minimumDetectableEffect({ metric, ...test, users_total: usersTotal, max_mde: PLAN_BOUNDS.mde.max }) : null;
       if (mde === null) {
         throw new ApiError(
           422,

@@ -25,7 +25,14 @@ describeBrowser('the demo’s links in the dashboard', () => {
       seed: 3,
       print: (line) => lines.push(...line.split('\n')),
     });
-    const link = (label: string) => new URL(lines.find((l) => l.startsWith(`  ${label}:`))!.trim().split(/\s+/).at(-1)!).hash.slice(1);
+    const link = (label: string) =>
+      new URL(
+        lines
+          .find((l) => l.startsWith(`  ${label}:`))!
+          .trim()
+          .split(/\s+/)
+          .at(-1)!,
+      ).hash.slice(1);
     const dash = await openDashboard(server.browser, server.stack.url);
     const { page } = dash;
 

@@ -122,7 +122,10 @@ describeBrowser('dashboard: planning calculator and progress toward the planned 
     await page.type('#plan-weeks', '3');
     if (!(await page.$eval('input[name="plan_override"]', (el) => (el as any).checked as boolean))) await page.click('input[name="plan_override"]');
     await page.waitForSelector('#plan-rate');
-    for (const [selector, value] of [['#plan-rate', '10'], ['#plan-users-per-day', '2000']]) {
+    for (const [selector, value] of [
+      ['#plan-rate', '10'],
+      ['#plan-users-per-day', '2000'],
+    ]) {
       await page.$eval(selector!, (el) => ((el as any).value = ''));
       await page.type(selector!, value!);
     }

@@ -31,11 +31,21 @@ describe('a backdated start', () => {
     for (let d = 0; d < 9; d++) {
       const at = new Date(Date.parse(startedAt) + d * DAY + 3_600_000).toISOString();
       for (const variant of ['control', 'treatment']) {
-        events.push({ name: '$experiment_exposure', user_id: `${variant}-${d}`, timestamp: at, properties: { $experiment_name: 'Since last week', $variant: variant } });
+        events.push({
+          name: '$experiment_exposure',
+          user_id: `${variant}-${d}`,
+          timestamp: at,
+          properties: { $experiment_name: 'Since last week', $variant: variant },
+        });
       }
       events.push({ name: 'purchase', user_id: `treatment-${d}`, timestamp: at });
     }
-    events.push({ name: '$experiment_exposure', user_id: 'c-early', timestamp: new Date(Date.parse(startedAt) + 3_600_000).toISOString(), properties: { $experiment_name: 'Since last week', $variant: 'control' } });
+    events.push({
+      name: '$experiment_exposure',
+      user_id: 'c-early',
+      timestamp: new Date(Date.parse(startedAt) + 3_600_000).toISOString(),
+      properties: { $experiment_name: 'Since last week', $variant: 'control' },
+    });
     expect((await stack.post('/v1/events', key, { events })).status).toBe(204);
     const results = await stack.admin('POST', `${base()}/${created.body.id}/results/refresh`);
     expect(results.status, JSON.stringify(results.body)).toBe(200);

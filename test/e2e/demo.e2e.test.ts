@@ -75,7 +75,9 @@ describe('npm run demo', () => {
     const done = lines.find((l) => l.startsWith('Done in '))!;
     expect(done).toContain(`${new Intl.NumberFormat('en-US').format(summary.historyEvents + summary.experimentEvents)} events in`);
     expect(done).toContain(`control: ${summary.variants.control!.purchases} of ${summary.variants.control!.users} bought`);
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^ {2}Results: +${stack.url}/#/projects/${summary.projectId}/experiments/${summary.experimentId}/results$`, 'm')));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^ {2}Results: +${stack.url}/#/projects/${summary.projectId}/experiments/${summary.experimentId}/results$`, 'm')),
+    );
   });
 
   it('spreads enrollment over the days since the history began, saves a trend, a funnel and a retention table, and prints links that open them', async () => {
@@ -102,7 +104,11 @@ describe('npm run demo', () => {
       ['View to purchase', 'funnels'],
       ['Visitors coming back', 'retention'],
     ]);
-    const listed = (await stack.admin('GET', `${project}/saved-insights`)).body.saved_insights as Array<{ id: string; problem: string | null; definition: unknown }>;
+    const listed = (await stack.admin('GET', `${project}/saved-insights`)).body.saved_insights as Array<{
+      id: string;
+      problem: string | null;
+      definition: unknown;
+    }>;
     expect(listed.map((i) => i.id).sort()).toEqual(summary.savedInsights.map((i) => i.id).sort());
     expect(listed.every((i) => i.problem === null)).toBe(true);
     for (const insight of summary.savedInsights) {

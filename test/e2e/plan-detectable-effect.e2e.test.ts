@@ -32,7 +32,19 @@ const plan = (body: unknown, projectId = project) => stack.admin('POST', `/admin
 describe('the smallest detectable change in N weeks', () => {
   it.each([
     ['conversion, given traffic, sequential', { metric: { event: 'purchase' }, baseline: { rate: 0.1, users_per_day: 5_000 } }, 2],
-    ['conversion, three variants weighted, fixed horizon', { metric: { event: 'purchase' }, baseline: { rate: 0.03, users_per_day: 12_345 }, variants: ['a', 'b', 'c'], weights: [50, 25, 25], sequential: false, power: 0.9, alpha: 0.01 }, 4],
+    [
+      'conversion, three variants weighted, fixed horizon',
+      {
+        metric: { event: 'purchase' },
+        baseline: { rate: 0.03, users_per_day: 12_345 },
+        variants: ['a', 'b', 'c'],
+        weights: [50, 25, 25],
+        sequential: false,
+        power: 0.9,
+        alpha: 0.01,
+      },
+      4,
+    ],
     ['count metric, given', { metric: { event: 'purchase', kind: 'count' }, baseline: { mean: 2.5, variance: 9, users_per_day: 800 } }, 6],
   ])('%s: sizing for the answered change gives back the weeks', async (_name, body, weeks) => {
     const inverse = await plan({ ...body, weeks });
@@ -78,7 +90,10 @@ describe('the smallest detectable change in N weeks', () => {
     [{ metric: { event: 'purchase' }, weeks: '2' }, /^weeks: weeks must be a whole number of weeks/],
     [{ metric: { event: 'purchase' }, weeks: 2, mde: 0.1 }, /^weeks: send either mde .* or weeks .*, not both/],
     [{ metric: { event: 'purchase' } }, /^mde: mde is required: .*; or send weeks instead/],
-    [{ metric: { event: 'purchase' }, weeks: 2, baseline: { rate: 0.1, users_per_day: 0 } }, /^baseline.users_per_day: baseline.users_per_day must be from 0.01/],
+    [
+      { metric: { event: 'purchase' }, weeks: 2, baseline: { rate: 0.1, users_per_day: 0 } },
+      /^baseline.users_per_day: baseline.users_per_day must be from 0.01/,
+    ],
   ])('%j answers 400 naming the field', async (body, message) => {
     const res = await plan(body);
     expect(res.status, JSON.stringify(res.body)).toBe(400);

@@ -164,7 +164,9 @@ describe('npm start', () => {
     const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
     const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const admin = async (method: string, path: string, body?: unknown) =>
-      (await fetch(`${run.url}/admin/v1${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<any>;
+      (
+        await fetch(`${run.url}/admin/v1${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) })
+      ).json() as Promise<any>;
     const send = (key: string | undefined, events: unknown[], headers: Record<string, string> = {}) =>
       fetch(`${run.url}/v1/events`, {
         method: 'POST',
@@ -194,7 +196,11 @@ describe('npm start', () => {
     expect((await send(appKey, [])).status).toBe(403);
     expect((await send(appKey, [], { 'X-Tally-Bundle-ID': 'net.example.other' })).status).toBe(403);
 
-    const experiment = await admin('POST', `/projects/${project.id}/experiments`, { name: 'Checkout', goal_event: 'purchase', variants: ['control', 'treatment'] });
+    const experiment = await admin('POST', `/projects/${project.id}/experiments`, {
+      name: 'Checkout',
+      goal_event: 'purchase',
+      variants: ['control', 'treatment'],
+    });
     await admin('POST', `/projects/${project.id}/experiments/${experiment.id}/start`);
     const jobLines = () =>
       run

@@ -119,22 +119,28 @@ describe('minimumDetectableEffect: the inverse question, over the same power fun
     { metric: { kind: 'mean' as const, mean: 35.5, variance: 4_000 }, sequential: true },
     { metric: { kind: 'mean' as const, mean: -2, variance: 3 }, sequential: false, weights: [1, 2, 1] },
   ];
-  it.each(grid.flatMap((design) => [[1, 300], [2, 2_000], [6, 45_000], [52, 1_000_000]].map(([weeks, perDay]) => [design, weeks!, perDay!] as const)))(
-    '%j over %i weeks at %i users a day: sizing for the answer gives back the weeks',
-    (design, weeks, perDay) => {
-      const days = weeks * 7;
-      const usersTotal = Math.floor(perDay * days);
-      const mde = minimumDetectableEffect({ ...design, users_total: usersTotal, max_mde: 10 });
-      if (mde === null) {
-        // Not even the largest change: the weeks' users have less than the target power at it.
-        expect(plannedPower({ ...design, mde: 10 }, usersTotal)).toBeLessThan(design.power ?? 0.8);
-        return;
-      }
-      expect(plannedPower({ ...design, mde }, usersTotal)).toBeGreaterThanOrEqual(design.power ?? 0.8);
-      expect(plannedPower({ ...design, mde: mde * (1 - 1e-6) }, usersTotal)).toBeLessThan(design.power ?? 0.8);
-      expect(sampleSize({ ...design, mde, users_per_day: perDay })!.days).toBe(days);
-    },
-  );
+  it.each(
+    grid.flatMap((design) =>
+      [
+        [1, 300],
+        [2, 2_000],
+        [6, 45_000],
+        [52, 1_000_000],
+      ].map(([weeks, perDay]) => [design, weeks!, perDay!] as const),
+    ),
+  )('%j over %i weeks at %i users a day: sizing for the answer gives back the weeks', (design, weeks, perDay) => {
+    const days = weeks * 7;
+    const usersTotal = Math.floor(perDay * days);
+    const mde = minimumDetectableEffect({ ...design, users_total: usersTotal, max_mde: 10 });
+    if (mde === null) {
+      // Not even the largest change: the weeks' users have less than the target power at it.
+      expect(plannedPower({ ...design, mde: 10 }, usersTotal)).toBeLessThan(design.power ?? 0.8);
+      return;
+    }
+    expect(plannedPower({ ...design, mde }, usersTotal)).toBeGreaterThanOrEqual(design.power ?? 0.8);
+    expect(plannedPower({ ...design, mde: mde * (1 - 1e-6) }, usersTotal)).toBeLessThan(design.power ?? 0.8);
+    expect(sampleSize({ ...design, mde, users_per_day: perDay })!.days).toBe(days);
+  });
 
   it('answers null when not even the rate reaching 100% is detectable, and a smaller change with more users', () => {
     expect(minimumDetectableEffect({ metric: { kind: 'conversion', baseline_rate: 0.5 }, users_total: 4, max_mde: 10 })).toBeNull();

@@ -352,7 +352,11 @@ function PlanAnswer({ plan, planned }: { plan: Plan; planned: PlannedUsers }) {
         <p class="plan-total">
           In {plan.weeks} {plan.weeks === 1 ? 'week' : 'weeks'} ({days(plan.days ?? 0)}), about <strong>{formatCount(plan.users_total)} users</strong> (
           {plan.variants.map((v) => `${v.variant} ${formatCount(v.users)}`).join(', ')}) can detect a change of <strong>{formatRelative(plan.mde)}</strong> or
-          more ({plan.metric.kind === 'conversion' ? `${formatPoints(plan.mde_absolute)}: from ${formatPercent(b.rate)} to ${formatPercent((b.rate ?? 0) * (1 + plan.mde))}` : `${signedTrim(plan.mde_absolute)} per user`}), with {formatPercent(plan.power)} power.
+          more (
+          {plan.metric.kind === 'conversion'
+            ? `${formatPoints(plan.mde_absolute)}: from ${formatPercent(b.rate)} to ${formatPercent((b.rate ?? 0) * (1 + plan.mde))}`
+            : `${signedTrim(plan.mde_absolute)} per user`}
+          ), with {formatPercent(plan.power)} power.
         </p>
       ) : (
         <p class="plan-total">
