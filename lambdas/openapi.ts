@@ -19,8 +19,8 @@ import { FunnelsDefinition } from './domain/insights/funnels-definition';
 import { RetentionDefinition } from './domain/insights/retention-definition';
 import { TrendsDefinition } from './domain/insights/trends-definition';
 import { CreateSavedInsight, UpdateSavedInsight } from './domain/insights/saved-insight';
-import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential } from './handlers/experiments-admin';
-import { CreateKey } from './handlers/keys';
+import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential, StartExperiment } from './handlers/experiments-admin';
+import { CreateKey, UpdateKey } from './handlers/keys';
 import { CreateProject, UpdateProject } from './handlers/projects';
 import { ROUTES, type Route, type RouteName } from './routes';
 
@@ -117,6 +117,7 @@ const Project = z.object({
 const Key = z.object({
   id: z.string(),
   key_prefix: z.string(),
+  label: z.string().nullable().describe('What the key is for, as named at creation or renamed; null: no label. Not a secret.'),
   plan: z.string(),
   rate_limit_per_minute: z.number().int(),
   allowed_origins: z.array(z.string()),
@@ -246,11 +247,16 @@ interface Operation {
   summary: string;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** The body may be left out (an empty request). */
+  bodyOptional?: true;
   /** Status to description and body schema (none: empty body). */
   responses: Record<number, { description: string; body?: z.ZodType }>;
 }
 
 const PlanResponse = z.object({
+  question: z
+    .enum(['sample_size', 'detectable_effect'])
+    .describe('sample_size: the users and days mde needs (the request sent mde); detectable_effect: the smallest change detectable in weeks (it sent weeks)'),
   metric: z.object({ event: z.string(), kind: z.enum(['conversion', 'count', 'sum']), property: z.string().nullable() }),
   baseline: z.object({
     rate: z.number().nullable().describe('Conversion: the share of active users who sent the event; null for count and sum'),
@@ -276,16 +282,22 @@ const PlanResponse = z.object({
       .nullable()
       .describe('The look-back read; null when the override gave everything'),
   }),
-  mde: z.number(),
+  weeks: z.number().int().nullable().describe('detectable_effect: the weeks asked about; null for sample_size'),
+  mde: z
+    .number()
+    .describe(
+      'The relative change: as sent (sample_size), or the smallest one detectable with at least `power` in `weeks` (detectable_effect); sizing for it gives back those weeks',
+    ),
+  mde_absolute: z.number().describe("mde × |baseline.mean|: the change in the metric's own unit (for conversion, in rate: 0.01 is one percentage point)"),
   power: z.number(),
   alpha: z.number(),
   sequential: z.boolean(),
   experiment_id: z.string().nullable(),
   variants: z
     .array(z.object({ variant: z.string(), weight: z.number().int().nullable(), users: z.number().int() }))
-    .describe('Users needed per variant, control first'),
-  users_total: z.number().int().describe('Users needed, all variants together'),
-  days: z.number().int().nullable().describe('Whole days to enroll users_total at users_per_day'),
+    .describe('Users needed per variant, control first (detectable_effect: the users each variant gets in the weeks)'),
+  users_total: z.number().int().describe('Users needed, all variants together (detectable_effect: users_per_day × days, rounded down)'),
+  days: z.number().int().nullable().describe('Whole days to enroll users_total at users_per_day (detectable_effect: weeks × 7)'),
 });
 
 /** An insight query's answer (handlers/insights.ts): the result once it succeeded, its progress while it runs. */
@@ -436,6 +448,11 @@ const OPERATIONS: Record<RouteName, Operation> = {
     responses: created('The key, with its value', Key.extend({ key: z.string() })),
   },
   'admin-keys-list': { summary: "List a project's API keys", responses: ok('Keys (never their values)', z.object({ keys: z.array(Key) })) },
+  'admin-keys-update': {
+    summary: "Rename an API key: set its label, or remove it with null (the key's value and restrictions stay)",
+    body: UpdateKey,
+    responses: ok('The key (never its value)', Key),
+  },
   'admin-keys-delete': { summary: 'Revoke an API key', responses: { 204: { description: 'Revoked' } } },
   'admin-events-list': {
     summary: 'Recent stored events, newest first; user_id finds the person (every ID linked to it)',
@@ -502,16 +519,22 @@ const OPERATIONS: Record<RouteName, Operation> = {
   },
   'admin-experiments-get': { summary: 'An experiment', responses: ok('The experiment', Experiment) },
   'admin-experiments-update': { summary: 'Change an experiment', body: PatchExperiment, responses: ok('The experiment', Experiment) },
-  'admin-experiments-start': { summary: 'Start an experiment', responses: ok('The experiment', Experiment) },
+  'admin-experiments-start': {
+    summary: 'Start an experiment: now, or at an earlier started_at (at most 90 days ago) for one the app already runs',
+    body: StartExperiment,
+    bodyOptional: true,
+    responses: ok('The experiment', Experiment),
+  },
   'admin-experiments-stop': { summary: 'Stop an experiment', responses: ok('The experiment', Experiment) },
   'admin-plan-compute': {
     summary:
-      'Plan an experiment: users per variant, total users and run time to detect a relative change (baseline from the last lookback_days of events, or the override)',
+      'Plan an experiment: users per variant, total users and run time to detect a relative change (mde), or the smallest change detectable in a number of weeks (weeks); baseline from the last lookback_days of events, or the override',
     body: PlanRequest,
     responses: {
       ...ok('The plan', PlanResponse),
       422: {
-        description: "Cannot be planned: the project's events give no baseline for the metric (send baseline), or the change is too small to detect",
+        description:
+          "Cannot be planned: the project's events give no baseline for the metric (send baseline) or no users per day for weeks (send baseline.users_per_day), the change is too small to detect, or the weeks' users detect no change within the bounds",
         body: AdminError,
       },
     },
@@ -626,7 +649,7 @@ export function openApiDocument(): JsonSchema {
       tags: [route.auth === 'admin' ? 'admin' : 'public'],
       security: [{ [route.auth === 'admin' ? 'adminToken' : 'apiKey']: [] }],
       ...(pathParams.length || queryParams.length ? { parameters: [...pathParams, ...queryParams] } : {}),
-      ...(op.body ? { requestBody: { required: true, content: json(op.body, 'input') } } : {}),
+      ...(op.body ? { requestBody: { required: !op.bodyOptional, content: json(op.body, 'input') } } : {}),
       responses,
     };
   }

@@ -151,6 +151,13 @@ export const ROUTES = [
   },
   { name: 'admin-keys-list', method: 'GET', path: '/admin/v1/projects/{project_id}/keys', auth: 'admin', uses: { ...ADMIN, keys: 'read' } },
   {
+    name: 'admin-keys-update',
+    method: 'PATCH',
+    path: '/admin/v1/projects/{project_id}/keys/{key_id}',
+    auth: 'admin',
+    uses: { ...ADMIN, keys: 'readWrite' },
+  },
+  {
     name: 'admin-keys-delete',
     method: 'DELETE',
     path: '/admin/v1/projects/{project_id}/keys/{key_id}',

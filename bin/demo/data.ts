@@ -114,14 +114,24 @@ export interface ExperimentUser {
 /**
  * An experiment's users after its start: each sees it (`$experiment_exposure`, as an SDK records it)
  * and buys with its variant's rate (the first variant: 10 %, every other: 14 %); some hit a checkout
- * error. Timestamps are `startMs` plus a millisecond per user (its purchase 500 ms later), so they fall
- * after the start and within a second or two of it.
+ * error. Enrollment is spread over the run from `startMs` to `endMs`: user i of n enrolls at a random
+ * moment of the i-th n-th of it (its purchase 500 ms later), so the results' series grows day by day
+ * and every event falls within the run.
  */
-export function experimentEvents(experimentName: string, users: ExperimentUser[], variants: readonly string[], startMs: number, seed: number): DemoEvent[] {
+export function experimentEvents(
+  experimentName: string,
+  users: ExperimentUser[],
+  variants: readonly string[],
+  run: { startMs: number; endMs: number },
+  seed: number,
+): DemoEvent[] {
   const rand = prng(seed);
   const events: DemoEvent[] = [];
+  // A second kept free at the end for the purchases after the last exposure.
+  const span = Math.max(run.endMs - run.startMs - 1000, users.length);
   users.forEach(({ user_id, variant }, i) => {
-    const at = (offset: number) => new Date(startMs + i + offset).toISOString();
+    const enrolled = run.startMs + 1 + Math.floor(((i + rand()) / users.length) * span);
+    const at = (offset: number) => new Date(enrolled + offset).toISOString();
     const platform = pick(rand, PLATFORMS);
     const base = { user_id, platform, app_version: VERSIONS.at(-1)! };
     events.push({ ...base, name: '$experiment_exposure', timestamp: at(0), properties: { $experiment_name: experimentName, $variant: variant } });

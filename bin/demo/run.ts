@@ -1,8 +1,10 @@
 /**
  * `npm run demo`'s steps (bin/demo.ts): over the HTTP API only, as a team would, it creates a project
- * and a key, sends the made-up shop's history (bin/demo/data.ts) in batches, creates and starts an
- * experiment, sends its users' exposures and purchases (bucketed from GET /v1/experiments/configs, as
- * a local-mode SDK does), asks for its results, and prints where to look. Each step prints a line;
+ * and a key, sends the made-up shop's history (bin/demo/data.ts) in batches, creates an experiment and
+ * starts it on the history's first day (a backdated start), sends its users' exposures and purchases
+ * spread over the days since (bucketed from GET /v1/experiments/configs, as a local-mode SDK does), asks
+ * for its results, saves a trend, a funnel and a retention table (bin/demo/insights.ts), and prints the
+ * links that open them filled in. Every number printed has thousands separators. Each step prints a line;
  * the events print their progress. A 429 waits its Retry-After and sends the same batch again (safe:
  * Tally drops the duplicates of a batch it stored); a 5xx to an events batch or a read is tried again
  * a few times (not to an admin write, which may have happened); any other answer stops the run with
@@ -10,6 +12,7 @@
  */
 import { variantFor } from '../../lambdas/domain/bucketing';
 import { experimentEvents, shopHistory, type DemoEvent } from './data';
+import { historyRange, insightLink, saveDemoInsights, type AdminCall, type SavedDemoInsight } from './insights';
 
 export interface DemoOptions {
   /** The API's base URL (the ApiUrl output, or http://127.0.0.1:3000). */
@@ -42,6 +45,8 @@ export interface DemoSummary {
   /** How many 429 answers were waited out. */
   rateLimited: number;
   variants: Record<string, { users: number; purchases: number }>;
+  /** The insights saved (a trend, a funnel, a retention table), with their IDs, in order. */
+  savedInsights: SavedDemoInsight[];
 }
 
 /** The API refused a request for a reason a retry cannot fix: its status and message. */
@@ -53,6 +58,9 @@ const METRICS = [
   { name: 'Checkout errors', event: 'checkout_error', kind: 'count', role: 'guardrail', direction: 'increase' },
 ];
 const MAX_RATE_LIMIT_WAITS = 100;
+const DAY_MS = 86_400_000;
+/** Every number the demo prints: thousands separated, as the dashboard shows them. */
+const n = (value: number) => new Intl.NumberFormat('en-US').format(value);
 const SERVER_ERROR_RETRIES = 4;
 
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
@@ -64,8 +72,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   let requests = 0;
   let rateLimited = 0;
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed body of any route; each step reads the fields it needs
-  const call = async (method: string, path: string, auth: string, body?: unknown): Promise<{ status: number; json: any }> => {
+  const call = async (method: string, path: string, auth: string, body?: unknown): ReturnType<AdminCall> => {
     for (let serverErrors = 0; ;) {
       requests++;
       const res = await fetch(new URL(path.replace(/^\//, ''), base), {
@@ -98,7 +105,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
       return { status: res.status, json };
     }
   };
-  const admin = (method: string, path: string, body?: unknown) => call(method, path, options.adminToken, body);
+  const admin: AdminCall = (method, path, body) => call(method, path, options.adminToken, body);
 
   const started = Date.now();
   let projectId = options.projectId;
@@ -111,9 +118,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   if (!key) {
     const created = (await admin('POST', `${project}/keys`, { plan: 'enterprise' })).json;
     key = created.key as string;
-    print(
-      `Key ${created.key_prefix}… created (enterprise plan, ${created.rate_limit_per_minute.toLocaleString('en-US')} requests a minute); revoke it on the Keys page when done`,
-    );
+    print(`Key ${created.key_prefix}… created (enterprise plan, ${n(created.rate_limit_per_minute)} requests a minute); revoke it on the Keys page when done`);
   }
 
   const send = async (events: DemoEvent[], what: string) => {
@@ -126,19 +131,23 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
       const percent = Math.floor((sent / events.length) * 100);
       if (percent >= shown + 25 || sent === events.length) {
         shown = percent;
-        print(`  ${what}: ${sent.toLocaleString('en-US')} of ${events.length.toLocaleString('en-US')} events sent (${percent} %)`);
+        print(`  ${what}: ${n(sent)} of ${n(events.length)} events sent (${n(percent)} %)`);
       }
     }
   };
 
   const history = shopHistory({ users: options.users, days: options.days, nowMs, seed: options.seed });
-  print(`Sending ${options.users.toLocaleString('en-US')} visitors' history over ${options.days} days (${history.length.toLocaleString('en-US')} events)`);
+  print(`Sending ${n(options.users)} visitors' history over ${n(options.days)} days (${n(history.length)} events)`);
   await send(history, 'history');
 
   const experiments = `${project}/experiments`;
   const experiment = (await admin('POST', experiments, { ...EXPERIMENT, metrics: METRICS })).json;
-  const startedAt = Date.parse((await admin('POST', `${experiments}/${experiment.id}/start`)).json.started_at as string);
-  print(`Experiment "${experiment.name}" created and started: ${experiment.id}`);
+  // Started on the history's first day (at most 90 days back, as the API allows), so enrollment spreads over the days since.
+  const firstDayMs = (Math.floor(nowMs / DAY_MS) - (options.days - 1)) * DAY_MS;
+  const startedAt = Date.parse(
+    (await admin('POST', `${experiments}/${experiment.id}/start`, { started_at: new Date(firstDayMs).toISOString() })).json.started_at as string,
+  );
+  print(`Experiment "${experiment.name}" created and started on ${new Date(startedAt).toISOString().slice(0, 10)}: ${experiment.id}`);
   // As a local-mode SDK does: the running experiments' variants, then bucketing on the device.
   const configs = (await call('GET', '/v1/experiments/configs', key)).json as { experiments: Array<{ id: string; name: string; variants: string[] }> };
   const config = configs.experiments.find((e) => e.id === experiment.id);
@@ -147,8 +156,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     const user_id = `demo-exp-${options.seed}-${i + 1}`;
     return { user_id, variant: variantFor(config.id, user_id, config.variants) };
   });
-  const trial = experimentEvents(config.name, users, EXPERIMENT.variants, startedAt + 1, options.seed);
-  print(`Sending ${users.length.toLocaleString('en-US')} experiment users' exposures and purchases (${trial.length.toLocaleString('en-US')} events)`);
+  const trial = experimentEvents(config.name, users, EXPERIMENT.variants, { startMs: startedAt, endMs: nowMs }, options.seed);
+  print(`Sending ${n(users.length)} experiment users' exposures and purchases over ${n(options.days)} days (${n(trial.length)} events)`);
   await send(trial, 'experiment');
 
   const variants: DemoSummary['variants'] = {};
@@ -157,7 +166,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const variantOf = new Map(users.map((u) => [u.user_id, u.variant]));
   for (const e of trial) if (e.name === 'purchase') variants[variantOf.get(e.user_id)!]!.purchases++;
 
-  // The last events are a moment after the start: the results count events up to their own time.
+  // The results count events up to their own time: the last ones must be in the past.
   const lastAt = Math.max(...trial.map((e) => Date.parse(e.timestamp)));
   if (Date.now() <= lastAt) await sleep(lastAt - Date.now() + 1);
   const refreshed = await admin('POST', `${experiments}/${experiment.id}/results/refresh`);
@@ -167,22 +176,34 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
       : 'Results are being computed (the scheduled job finishes them; on AWS events reach the results after Firehose delivers them, up to about 5 minutes)',
   );
 
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const savedInsights = await saveDemoInsights(admin, projectId, historyRange(nowMs, options.days));
+  print(`Saved ${n(savedInsights.length)} insights: ${savedInsights.map((i) => `"${i.name}"`).join(', ')}`);
+
+  const seconds = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format((Date.now() - started) / 1000);
   const dashboard = options.dashboardUrl.endsWith('/') ? options.dashboardUrl : `${options.dashboardUrl}/`;
   const pagePath = (...parts: string[]) => `${dashboard}#/projects/${encodeURIComponent(projectId!)}/${parts.join('/')}`;
+  const label = (text: string) => `  ${`${text}:`.padEnd(23)} `;
   print(
     [
-      `Done in ${seconds} s: ${(history.length + trial.length).toLocaleString('en-US')} events in ${requests.toLocaleString('en-US')} requests${rateLimited ? ` (${rateLimited} waited out a 429)` : ''}.`,
+      `Done in ${seconds} s: ${n(history.length + trial.length)} events in ${n(requests)} requests${rateLimited ? ` (${n(rateLimited)} waited out a 429)` : ''}.`,
       `  ${Object.entries(variants)
-        .map(([v, c]) => `${v}: ${c.purchases} of ${c.users} bought`)
+        .map(([v, c]) => `${v}: ${n(c.purchases)} of ${n(c.users)} bought`)
         .join('; ')}`,
       'Open in the dashboard:',
-      `  Trends:     ${pagePath('insights', 'trends')}`,
-      `  Funnels:    ${pagePath('insights', 'funnels')}`,
-      `  Retention:  ${pagePath('insights', 'retention')}`,
-      `  People:     ${pagePath('users')}`,
-      `  Results:    ${pagePath('experiments', experiment.id, 'results')}`,
+      ...savedInsights.map((i) => `${label(i.name)}${insightLink(dashboard, projectId!, i)}`),
+      `${label('Saved insights')}${pagePath('insights')}`,
+      `${label('People')}${pagePath('users')}`,
+      `${label('Results')}${pagePath('experiments', experiment.id, 'results')}`,
     ].join('\n'),
   );
-  return { projectId, experimentId: experiment.id, historyEvents: history.length, experimentEvents: trial.length, requests, rateLimited, variants };
+  return {
+    projectId,
+    experimentId: experiment.id,
+    historyEvents: history.length,
+    experimentEvents: trial.length,
+    requests,
+    rateLimited,
+    variants,
+    savedInsights,
+  };
 }

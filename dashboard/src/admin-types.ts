@@ -18,6 +18,8 @@ export interface Project {
 export interface ApiKey {
   id: string;
   key_prefix: string;
+  /** What the key is for, as named when it was created; null: no label. */
+  label: string | null;
   plan: string;
   /** The effective limit (the plan's, or the key's own). */
   rate_limit_per_minute: number;

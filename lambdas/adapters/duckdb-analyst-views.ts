@@ -10,11 +10,12 @@
  * plus the Trino functions the results SQL needs (json_extract_scalar, from_iso8601_timestamp), so
  * the queries of the data model run unchanged. The views read the files through a glob, when a
  * query runs, so events stored after the script ran are seen. DuckDB refuses a view over a glob
- * that matches no file ("No files found that match the pattern"): a view can be created once its
- * stream has a file (the first event; the first identity link), so the events views come first and
- * the DuckDB shell, which goes on after a failed statement, creates them even before any link.
+ * that matches no file ("No files found that match the pattern"): a stream with no file yet (no
+ * event, or no identity link: a project that never calls identify) gets an empty view of the same
+ * columns instead, so every query of the data model and every copied query still runs; the server
+ * writes the script again when such a stream gets its first file (lambdas/local/server.ts).
  */
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ARRIVAL_PARTITION } from '../contract/arrival-partition';
 import type { AnalyticsViews } from '../ports';
@@ -36,15 +37,29 @@ const streamGlob = (dir: string, byArrival: boolean) => join(dir, ...(byArrival 
 const streamSelect = (dir: string, columns: Record<string, DuckType>, byArrival: boolean) =>
   `SELECT * EXCLUDE (project_id, dt${byArrival ? `, ${ARRIVAL_PARTITION}` : ''}), project_id, dt FROM ${readJsonSql(streamGlob(dir, byArrival), columns)}`;
 
-export function analystViewsScript(dataDir: string): string {
+/** The empty view of a stream with no file yet: its columns, in the Glue table's order, and no row. */
+const emptySelect = (columns: Record<string, DuckType>) =>
+  `SELECT ${[...Object.entries(columns), ['project_id', 'VARCHAR'], ['dt', 'VARCHAR']].map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`).join(', ')} WHERE false`;
+
+/** Whether each raw stream has a file its view's glob matches. */
+export interface StreamFiles {
+  events: boolean;
+  identities: boolean;
+}
+
+export function analystViewsScript(dataDir: string, present: StreamFiles): string {
+  const view = (name: keyof StreamFiles, columns: Record<string, DuckType>, byArrival: boolean) =>
+    present[name]
+      ? `CREATE OR REPLACE VIEW ${name} AS ${streamSelect(join(dataDir, name), columns, byArrival)};`
+      : `-- No ${name} file yet: an empty view until the first (npm start writes this file again then).\nCREATE OR REPLACE VIEW ${name} AS ${emptySelect(columns)};`;
   return [
     `-- Tally's raw streams under ${dataDir}, as DuckDB views named like the Athena tables`,
     `-- (docs/data-model.md, "Querying locally with DuckDB"). Written by npm start; changes are overwritten.`,
     `-- Open with: duckdb -init ${join(dataDir, ANALYST_VIEWS_FILE)}`,
     ...TRINO_COMPAT_MACROS.map((macro) => `${macro};`),
-    `CREATE OR REPLACE VIEW events AS ${streamSelect(join(dataDir, 'events'), EVENT_COLUMNS, true)};`,
+    view('events', EVENT_COLUMNS, true),
     `${renderCreateUniqueEventsView(UNIQUE_EVENTS_VIEW, 'events')};`,
-    `CREATE OR REPLACE VIEW identities AS ${streamSelect(join(dataDir, 'identities'), IDENTITY_COLUMNS, false)};`,
+    view('identities', IDENTITY_COLUMNS, false),
     '',
   ].join('\n');
 }
@@ -58,10 +73,21 @@ export class DuckDbAnalyticsViews implements AnalyticsViews {
   }
 
   async create(): Promise<void> {
-    await writeFile(this.file, analystViewsScript(this.dataDir));
+    const [events, identities] = await Promise.all([hasStreamFile(join(this.dataDir, 'events'), 3), hasStreamFile(join(this.dataDir, 'identities'), 2)]);
+    await writeFile(this.file, analystViewsScript(this.dataDir, { events, identities }));
   }
 
   async drop(): Promise<void> {
     await rm(this.file, { force: true });
   }
+}
+
+/** Whether dir holds a .ndjson file `depth` folders down (the glob of streamGlob), stopping at the first. */
+async function hasStreamFile(dir: string, depth: number): Promise<boolean> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  if (depth === 0) return entries.some((entry) => entry.isFile() && entry.name.endsWith('.ndjson'));
+  for (const entry of entries) {
+    if (entry.isDirectory() && (await hasStreamFile(join(dir, entry.name), depth - 1))) return true;
+  }
+  return false;
 }

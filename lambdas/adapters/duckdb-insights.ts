@@ -1,5 +1,5 @@
 /**
- * Insights locally: DuckDB in-process over the NDJSON files, as the results query reads them
+ * Insights locally: DuckDB over the NDJSON files, as the results query reads them
  * (duckdb-results-query.ts): only the query's event days of its project, every identity day of the
  * project. A query runs to its end inside start(); its rows are kept as a JSON file under
  * <data dir>/insight-results/, the stand-in for Athena's query result files, so a cached answer and a
@@ -8,14 +8,13 @@
  * files a day older than the queries' TTL are deleted at the first start of a process, as the results
  * bucket's lifecycle rule deletes Athena's (no query can name them any more).
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { arrivalWatermark, INSIGHT_QUERY_TTL_DAYS } from '../domain/insights/query-id';
 import type { InsightKindName } from '../domain/insights/kinds';
 import type { EngineQuery, InsightEngine, InsightQueryContext, InsightRow, PreparedInsightQuery } from '../ports';
-import { LocalDuckDb } from './duckdb-local';
-import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
+import { InProcessDuckDb, type LocalDuckDb } from './duckdb-local';
+import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, partitionFiles } from './duckdb-results-query';
 import { insightQuery } from './sql/insight-kinds';
 
 /** Execution IDs are the start tokens: hex and dashes only, so they name a file safely. */
@@ -29,11 +28,12 @@ export class DuckDbInsightEngine implements InsightEngine {
   private readonly duckdb: LocalDuckDb;
   private pruned: Promise<void> | undefined;
 
+  /** `options.duckdb`: where queries run (the local server's query process); else DuckDB in this process, with `options.threads`. */
   constructor(
     private readonly dataDir: string,
-    options: { threads?: number } = {},
+    options: { threads?: number; duckdb?: LocalDuckDb } = {},
   ) {
-    this.duckdb = new LocalDuckDb(options.threads === undefined ? {} : { threads: String(options.threads) });
+    this.duckdb = options.duckdb ?? new InProcessDuckDb(options.threads === undefined ? {} : { threads: String(options.threads) });
   }
 
   private get resultsDir(): string {
@@ -57,28 +57,11 @@ export class DuckDbInsightEngine implements InsightEngine {
     if (!EXECUTION_ID.test(token)) throw new Error(`Insight query token "${token}" is not a query ID`);
     this.pruned ??= this.deleteExpiredResults(Date.now());
     await this.pruned;
-    let rows: InsightRow[];
     try {
-      rows = await this.run(query);
+      await this.run(query, join(this.resultsDir, `${token}.json`));
     } catch (err) {
       return { executionId: token, state: 'failed', bytesScanned: null, error: err instanceof Error ? err.message : String(err) };
     }
-    // JSON would write Infinity and NaN as null, which a shaper reads as "nothing" (a 0 in a sum): a
-    // figure that is not a finite number fails the query loudly instead (the numeric rule keeps every
-    // sum finite, docs/api.md "The numeric rule", so this is a bug's signal, not a client's).
-    const bad = rows.flatMap((row) => Object.entries(row)).find(([, v]) => typeof v === 'number' && !Number.isFinite(v));
-    if (bad) {
-      return { executionId: token, state: 'failed', bytesScanned: null, error: `the query returned ${String(bad[1])} in ${bad[0]}, not a finite number` };
-    }
-    await mkdir(this.resultsDir, { recursive: true });
-    // Counts come back as bigint: written as numbers (every count here is far below 2^53).
-    const text = JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'bigint' ? Number(value) : value));
-    // Written aside, then renamed into place (atomic): a request that started the same query at the
-    // same moment writes the same file, and a reader must never see it half written.
-    const file = join(this.resultsDir, `${token}.json`);
-    const aside = `${file}.${randomUUID()}.tmp`;
-    await writeFile(aside, text);
-    await rename(aside, file);
     return { executionId: token, state: 'succeeded', bytesScanned: null };
   }
 
@@ -112,7 +95,8 @@ export class DuckDbInsightEngine implements InsightEngine {
     }
   }
 
-  private async run(query: PreparedInsightQuery): Promise<InsightRow[]> {
+  /** Runs the query and writes its rows as the result file (duckdb-rows-file.mjs: never a figure that is not finite). */
+  private async run(query: PreparedInsightQuery, file: string): Promise<void> {
     const [eventFiles, identityFiles] = await Promise.all([
       partitionFiles(join(this.dataDir, 'events'), query.projectId, query.fromDt, query.toDt),
       partitionFiles(join(this.dataDir, 'identities'), query.projectId),
@@ -121,7 +105,7 @@ export class DuckDbInsightEngine implements InsightEngine {
       { name: LOCAL_TABLES.events, files: eventFiles, columns: EVENT_COLUMNS },
       { name: LOCAL_TABLES.identities, files: identityFiles, columns: IDENTITY_COLUMNS },
     ];
-    return this.duckdb.use(views, (connection) => readRows(connection, query.sql));
+    await this.duckdb.use(views, (session) => session.writeRows(query.sql, file));
   }
 
   close(): Promise<void> {

@@ -1,13 +1,17 @@
 /**
- * The in-process DuckDB of a local adapter, Athena's stand-in (docs/architecture.md): each use gets a
- * connection of its own (temp views and macros are per connection, so concurrent uses on one instance
- * do not interfere) with the Trino-compat macros and the given views over the raw NDJSON files, and
- * closes it afterwards. The instance starts at the first use and lives until close(). Its calls go
- * through the process's DuckDB gate (duckdb-gate.ts).
+ * The DuckDB of the local adapters, Athena's stand-in (docs/architecture.md). Each use gets a session
+ * of its own with the Trino-compat macros and the given views over the raw NDJSON files (temp views and
+ * macros are per connection, so concurrent uses do not interfere), and closes it afterwards.
+ *
+ * Two implementations: InProcessDuckDb runs DuckDB in this process (tests of one adapter, the results
+ * job); the local server runs its requests' queries in a process of their own at a lower priority
+ * (lambdas/local/duckdb-process.ts), as Athena runs apart from the Lambdas, so a heavy insight never
+ * takes the CPU from ingestion. Both go through the process's DuckDB gate (duckdb-gate.ts).
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { gatedConnection } from './duckdb-gate';
 import { TRINO_COMPAT_MACROS, viewSql, type DuckType } from './duckdb-results-query';
+import { writeRowsFile } from './duckdb-rows-file.mjs';
 import { localDuckDbConfig } from './duckdb-threads';
 
 /** A temp view over raw files (viewSql): its name, the files, their columns. */
@@ -17,7 +21,28 @@ export interface LocalView {
   columns: Record<string, DuckType>;
 }
 
-export class LocalDuckDb {
+export type DuckDbRow = Record<string, unknown>;
+
+/** What a use may do: read a query's rows, or write them as a result file (duckdb-rows-file.mjs). */
+export interface DuckDbSession {
+  rows(sql: string): Promise<DuckDbRow[]>;
+  /** Runs `sql` and writes its rows to `file` as a JSON array; resolves to the number of rows. Rejects, writing nothing, when a figure is not finite. */
+  writeRows(sql: string, file: string): Promise<number>;
+}
+
+export interface LocalDuckDb {
+  use<T>(views: LocalView[], work: (session: DuckDbSession) => Promise<T>): Promise<T>;
+  /** Stops the engine; a later use starts it again. */
+  close(): Promise<void>;
+}
+
+/** The statements that open a session: the macros, then the views. */
+export function sessionStatements(views: LocalView[]): string[] {
+  return [...TRINO_COMPAT_MACROS, ...views.map((view) => viewSql(view.name, view.files, view.columns))];
+}
+
+/** DuckDB in this process. The instance starts at the first use and lives until close(). */
+export class InProcessDuckDb implements LocalDuckDb {
   private instance: Promise<DuckDBInstance> | undefined;
 
   /** `config`: DuckDB settings, e.g. `{ threads: '2' }`; threads default to LOCAL_DUCKDB_THREADS (duckdb-threads.ts). */
@@ -25,22 +50,28 @@ export class LocalDuckDb {
     this.config = { ...localDuckDbConfig(), ...config };
   }
 
-  async use<T>(views: LocalView[], work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  async use<T>(views: LocalView[], work: (session: DuckDbSession) => Promise<T>): Promise<T> {
     this.instance ??= DuckDBInstance.create(':memory:', this.config);
     const connection = await gatedConnection(await this.instance);
     try {
-      for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
-      for (const view of views) await connection.run(viewSql(view.name, view.files, view.columns));
-      return await work(connection);
+      for (const statement of sessionStatements(views)) await connection.run(statement);
+      return await work({
+        rows: (sql) => readConnectionRows(connection, sql),
+        writeRows: async (sql, file) => writeRowsFile(await readConnectionRows(connection, sql), file),
+      });
     } finally {
       connection.closeSync();
     }
   }
 
-  /** Closes the instance; a later use starts a new one. */
   async close(): Promise<void> {
     const instance = this.instance;
     this.instance = undefined;
     if (instance) (await instance).closeSync();
   }
+}
+
+async function readConnectionRows(connection: DuckDBConnection, sql: string): Promise<DuckDbRow[]> {
+  const reader = await connection.runAndReadAll(sql);
+  return reader.getRowObjectsJS() as DuckDbRow[];
 }

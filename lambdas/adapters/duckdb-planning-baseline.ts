@@ -4,14 +4,15 @@
  */
 import { join } from 'node:path';
 import type { BaselineRequest, BaselineSums, PlanningBaselines } from '../ports';
-import { LocalDuckDb } from './duckdb-local';
-import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
+import { InProcessDuckDb, type LocalDuckDb } from './duckdb-local';
+import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, partitionFiles } from './duckdb-results-query';
 import { planningBaselineParams, renderPlanningBaseline, toBaselineSums } from './sql/planning-baseline';
 
 export class DuckDbPlanningBaselines implements PlanningBaselines {
-  private readonly duckdb = new LocalDuckDb();
-
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly duckdb: LocalDuckDb = new InProcessDuckDb(),
+  ) {}
 
   async measure(request: BaselineRequest): Promise<BaselineSums> {
     const params = planningBaselineParams(request);
@@ -23,7 +24,7 @@ export class DuckDbPlanningBaselines implements PlanningBaselines {
       { name: LOCAL_TABLES.events, files: eventFiles, columns: EVENT_COLUMNS },
       { name: LOCAL_TABLES.identities, files: identityFiles, columns: IDENTITY_COLUMNS },
     ];
-    return this.duckdb.use(views, async (connection) => toBaselineSums(await readRows(connection, renderPlanningBaseline(request, LOCAL_TABLES))));
+    return this.duckdb.use(views, async (session) => toBaselineSums(await session.rows(renderPlanningBaseline(request, LOCAL_TABLES))));
   }
 
   close(): Promise<void> {

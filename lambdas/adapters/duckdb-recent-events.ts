@@ -10,8 +10,8 @@
 import { join } from 'node:path';
 import type { StoredEvent } from '../domain/event';
 import type { EventNameCount, RecentEvents, RecentFilter } from '../ports';
-import { LocalDuckDb } from './duckdb-local';
-import { EVENT_COLUMNS, partitionFiles, readRows } from './duckdb-results-query';
+import { InProcessDuckDb, type LocalDuckDb } from './duckdb-local';
+import { EVENT_COLUMNS, partitionFiles } from './duckdb-results-query';
 import { listRecentEvents, renderEventNames, rowToEventNameCount } from './sql/recent-events';
 
 const VIEW = 'tally_recent_events';
@@ -22,19 +22,18 @@ export interface RecentEventsOptions {
 }
 
 export class DuckDbRecentEvents implements RecentEvents {
-  private readonly duckdb = new LocalDuckDb();
-
   constructor(
     private readonly dataDir: string,
     private readonly options: RecentEventsOptions = { windowDays: 30 },
+    private readonly duckdb: LocalDuckDb = new InProcessDuckDb(),
   ) {}
 
   async recent(projectId: string, filter: RecentFilter, nowMs: number): Promise<StoredEvent[]> {
     const files = await partitionFiles(join(this.dataDir, 'events'), projectId);
     if (files.length === 0) return [];
     const receivedFrom = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
-    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], (connection) =>
-      listRecentEvents((sql) => readRows(connection, sql), { table: VIEW, projectId, filter, receivedFrom }),
+    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], (session) =>
+      listRecentEvents((sql) => session.rows(sql), { table: VIEW, projectId, filter, receivedFrom }),
     );
   }
 
@@ -43,7 +42,7 @@ export class DuckDbRecentEvents implements RecentEvents {
     if (files.length === 0) return [];
     const receivedFrom = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
     const sql = renderEventNames({ table: VIEW, projectId, receivedFrom, limit });
-    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], async (connection) => (await readRows(connection, sql)).map(rowToEventNameCount));
+    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], async (session) => (await session.rows(sql)).map(rowToEventNameCount));
   }
 
   close(): Promise<void> {

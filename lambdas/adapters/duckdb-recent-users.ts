@@ -5,25 +5,24 @@
  */
 import { join } from 'node:path';
 import type { RecentUser, RecentUsers, RecentUsersFilter } from '../ports';
-import { LocalDuckDb } from './duckdb-local';
-import { EVENT_COLUMNS, partitionFiles, readRows } from './duckdb-results-query';
+import { InProcessDuckDb, type LocalDuckDb } from './duckdb-local';
+import { EVENT_COLUMNS, partitionFiles } from './duckdb-results-query';
 import { renderRecentUsers, rowsToRecentUsers } from './sql/recent-users';
 
 const VIEW = 'tally_recent_users';
 
 export class DuckDbRecentUsers implements RecentUsers {
-  private readonly duckdb = new LocalDuckDb();
-
   constructor(
     private readonly dataDir: string,
     private readonly options: { windowDays: number } = { windowDays: 30 },
+    private readonly duckdb: LocalDuckDb = new InProcessDuckDb(),
   ) {}
 
   async recent(projectId: string, filter: RecentUsersFilter, nowMs: number): Promise<RecentUser[]> {
     const files = await partitionFiles(join(this.dataDir, 'events'), projectId);
     if (files.length === 0) return [];
     const sql = renderRecentUsers({ table: VIEW, projectId, filter, receivedFrom: new Date(nowMs - this.options.windowDays * 86_400_000).toISOString() });
-    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], async (connection) => rowsToRecentUsers(await readRows(connection, sql)));
+    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], async (session) => rowsToRecentUsers(await session.rows(sql)));
   }
 
   close(): Promise<void> {

@@ -5,7 +5,13 @@
 import type { ApiKeyRecord } from './api-key';
 import { normaliseOrigin } from './origin';
 
-export type AccessDecision = { allow: true } | { allow: false; status: 401 | 403; error: string };
+/**
+ * Why a key was refused, for logs and `npm start`'s terminal (the response says it in `error`). A revoked
+ * key's record is deleted, so it is refused as an unknown key: the two cannot be told apart.
+ */
+export type RefusalReason = 'no key sent' | 'unknown or revoked key' | 'origin not allowed' | 'bundle ID missing' | 'bundle ID not allowed';
+
+export type AccessDecision = { allow: true } | { allow: false; status: 401 | 403; error: string; reason: RefusalReason };
 
 export const INVALID_KEY_ERROR = 'Invalid or missing API key';
 export const ORIGIN_NOT_ALLOWED_ERROR = 'Request origin not allowed for this API key';
@@ -24,12 +30,12 @@ export function checkKeyRestrictions(
   bundleId: string | undefined,
 ): AccessDecision {
   if (origin !== undefined && key.allowed_origins.length > 0 && !originAllowed(key.allowed_origins, origin)) {
-    return { allow: false, status: 403, error: ORIGIN_NOT_ALLOWED_ERROR };
+    return { allow: false, status: 403, error: ORIGIN_NOT_ALLOWED_ERROR, reason: 'origin not allowed' };
   }
   if (key.allowed_bundle_ids.length > 0) {
-    if (!bundleId) return { allow: false, status: 403, error: BUNDLE_ID_REQUIRED_ERROR };
+    if (!bundleId) return { allow: false, status: 403, error: BUNDLE_ID_REQUIRED_ERROR, reason: 'bundle ID missing' };
     if (!key.allowed_bundle_ids.includes(bundleId)) {
-      return { allow: false, status: 403, error: BUNDLE_ID_NOT_ALLOWED_ERROR };
+      return { allow: false, status: 403, error: BUNDLE_ID_NOT_ALLOWED_ERROR, reason: 'bundle ID not allowed' };
     }
   }
   return { allow: true };

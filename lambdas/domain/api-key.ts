@@ -22,6 +22,8 @@ export interface ApiKeyRecord {
   key_hash: string;
   /** First characters of the key, so people can tell keys apart in a list without the secret. */
   key_prefix: string;
+  /** What the key is for, as people named it ("iOS app"); not a secret. Absent: no label. */
+  label?: string;
   plan: Plan;
   rate_limit_per_minute: number;
   allowed_origins: string[];

@@ -18,22 +18,35 @@ export interface ProfileUpdate {
   atMs: number;
 }
 
-/** The IDs of a batch in order of first appearance, and the links and profile updates it asks for. */
+/**
+ * The IDs of a batch in order of first appearance, and the links and profile updates it asks for;
+ * `earliest` gives each ID the earliest `timestamp` (ms) of the batch's events that carry it (as the
+ * sender's ID, or as an `$identify`'s `$anonymous_id`): what a person's first seen is kept from.
+ */
 export function identityEffects(events: Array<Pick<StoredEvent, 'name' | 'sent_user_id' | 'properties' | 'timestamp'>>): {
   ids: string[];
   links: IdentityLink[];
   profiles: ProfileUpdate[];
+  earliest: Map<string, number>;
 } {
   const ids = new Set<string>();
   const links: IdentityLink[] = [];
   const profiles: ProfileUpdate[] = [];
+  const earliest = new Map<string, number>();
+  const seenAt = (id: string, ms: number) => {
+    const known = earliest.get(id);
+    if (known === undefined || ms < known) earliest.set(id, ms);
+  };
   for (const e of events) {
     const userId = e.sent_user_id;
+    const ms = Date.parse(e.timestamp);
+    if (userId) seenAt(userId, ms);
     if (e.name === IDENTIFY_EVENT && userId) {
       const anonymousId = e.properties.$anonymous_id;
       if (typeof anonymousId === 'string' && anonymousId !== '' && anonymousId !== userId) {
         ids.add(anonymousId);
         links.push({ anonymousId, userId });
+        seenAt(anonymousId, ms);
       }
       const email = typeof e.properties.email === 'string' ? e.properties.email : undefined;
       const name = typeof e.properties.name === 'string' ? e.properties.name : undefined;
@@ -41,7 +54,7 @@ export function identityEffects(events: Array<Pick<StoredEvent, 'name' | 'sent_u
     }
     if (userId) ids.add(userId);
   }
-  return { ids: [...ids], links, profiles };
+  return { ids: [...ids], links, profiles, earliest };
 }
 
 /**

@@ -11,6 +11,8 @@ export const KEY_LIMITS = {
   /** Allowed origins, and allowed bundle IDs, per key. */
   maxRestrictions: 100,
   bundleIdLength: 255,
+  /** A key's label (optional, what the key is for: "iOS app"), as long as a project's name may be. */
+  labelLength: 200,
 } as const;
 
 /** An allowed origin as a key may list it: scheme://host[:port], or https://*.<domain> for every subdomain over https. */
@@ -18,9 +20,11 @@ export function isAllowedOriginPattern(origin: string): boolean {
   return normaliseOrigin(origin) !== null || /^https:\/\/\*\.[a-z0-9.-]+$/i.test(origin);
 }
 
-export type KeyField = 'rate_limit_per_minute' | 'allowed_origins' | 'allowed_bundle_ids';
+export type KeyField = 'label' | 'rate_limit_per_minute' | 'allowed_origins' | 'allowed_bundle_ids';
 
 export interface KeyDraft {
+  /** As typed; empty or absent: no label. */
+  label?: string;
   /** As typed; empty: the plan's limit. */
   rateLimit: string;
   /** One entry a line, blank lines already left out. */
@@ -31,6 +35,8 @@ export interface KeyDraft {
 export function keyDraftProblems(draft: KeyDraft): Partial<Record<KeyField, string>> {
   const problems: Partial<Record<KeyField, string>> = {};
   const L = KEY_LIMITS;
+  const label = (draft.label ?? '').trim();
+  if (label.length > L.labelLength) problems.label = `Shorten the label to ${L.labelLength} characters or fewer (it has ${label.length}).`;
   const limit = draft.rateLimit.trim();
   if (limit !== '') {
     const n = /^\d+$/.test(limit) ? Number(limit) : NaN;

@@ -21,6 +21,8 @@ export const PLAN_BOUNDS = {
   variance: { min: 1e-12, max: 1e24 },
   /** One user in 100 days to ten billion a day (more people than there are). */
   usersPerDay: { min: 0.01, max: 1e10 },
+  /** How long an experiment may run, for the smallest change it detects: a week to a year, whole weeks. */
+  weeks: { min: 1, max: 52 },
 } as const;
 
 type Bounded = keyof typeof PLAN_BOUNDS;

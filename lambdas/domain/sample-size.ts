@@ -17,7 +17,8 @@
  * every treatment against the control: the smallest arm decides. GrowthBook reports the first whole
  * week at which power reaches the target; here the sample size is the smallest total of users with
  * at least the target power (power grows with users), and the run time is that total over the
- * expected users enrolled per day, rounded up to whole days.
+ * expected users enrolled per day, rounded up to whole days. The inverse question (the smallest change
+ * a given number of users detects: minimumDetectableEffect) searches the same power function.
  */
 import { inverseNormalCdf, normalCdf } from './numerics';
 import { DEFAULT_SEQUENTIAL } from './metric-comparison';
@@ -96,6 +97,41 @@ export function sampleSize(input: PlanningInput): SampleSizePlan | null {
     users_per_variant: p.shares.map((s) => Math.ceil(hi * s - 1e-9)),
     days: perDay === undefined ? null : Math.ceil(hi / perDay),
   };
+}
+
+export interface DetectableEffectInput extends Omit<PlanningInput, 'mde' | 'users_per_day'> {
+  /** Users enrolled by the end, all variants together. */
+  users_total: number;
+  /** The largest relative change considered (the planner's bound); a conversion rate is also capped below 100%. */
+  max_mde: number;
+}
+
+/**
+ * The inverse question, with the same power function: the smallest relative change `mde` that
+ * `users_total` users detect with at least the target power, or null when not even `max_mde` (or, for
+ * a conversion rate, the change that would take it to 100%) is detectable with so few users. Power
+ * grows with the change (mde / se(mde) increases: its derivative has the sign of a + b (1 + mde) > 0),
+ * so a bisection finds it, to a relative 1e-10. The answer is the upper end of the last interval: its
+ * power is at least the target, so sizing an experiment for it (sampleSize) needs at most `users_total`.
+ */
+export function minimumDetectableEffect(input: DetectableEffectInput): number | null {
+  const target = input.power ?? 0.8;
+  const { users_total: users } = input;
+  if (!(users > 0 && Number.isFinite(users))) throw new RangeError(`users_total must be positive, got ${users}`);
+  const at = (mde: number) => checked(powerAt(normalize({ ...input, mde }), users));
+  const alpha = normalize({ ...input, mde: input.max_mde }).alpha;
+  if (!(target > alpha && target < 1)) throw new RangeError(`power must be between alpha (${alpha}) and 1, got ${target}`);
+  // A rate p can rise by less than 1 / p - 1 before it reaches 100%.
+  const ceiling = input.metric.kind === 'conversion' ? (1 / input.metric.baseline_rate - 1) * (1 - 1e-9) : Infinity;
+  let hi = Math.min(input.max_mde, ceiling);
+  if (at(hi) < target) return null;
+  let lo = 0;
+  while (hi - lo > hi * 1e-10) {
+    const mid = (lo + hi) / 2;
+    if (at(mid) >= target) hi = mid;
+    else lo = mid;
+  }
+  return hi;
 }
 
 /** A power the search can compare: a NaN would end it at its first step with a meaningless plan. */

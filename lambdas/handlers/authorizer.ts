@@ -96,6 +96,7 @@ export function createAuthorizerHandler(deps: AuthorizerDeps): AuthorizerHandler
     log(decision.allow ? 'debug' : 'info', 'authorizer decision', {
       route: event.resource,
       outcome: decision.allow ? 'allow' : decision.status,
+      refused: decision.allow ? undefined : decision.reason,
       key_id: decision.allow ? decision.key.id : undefined,
       via_cloudfront: result.context?.via_cloudfront === '1' || undefined,
       duration_ms: deps.clock() - started,
@@ -167,6 +168,10 @@ export class CachingKeyStore implements ApiKeyStore {
 
   listByProject(projectId: string): Promise<ApiKeyRecord[]> {
     return this.inner.listByProject(projectId);
+  }
+
+  relabel(projectId: string, keyId: string, label: string | undefined): Promise<ApiKeyRecord | undefined> {
+    return this.inner.relabel(projectId, keyId, label);
   }
 
   async revoke(projectId: string, keyId: string): Promise<ApiKeyRecord | undefined> {

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { freeTextRule, textRule } from '../domain/client-text-schema';
 import { DEFAULT_VARIANTS, snakeCase, transitionRefusal, type Experiment, type Transition } from '../domain/experiment';
 import { mapLimit } from '../domain/concurrency';
+import { backdatedStart } from '../domain/backdated-start';
 import { EXPERIMENT_LIMITS } from '../domain/experiment-fields';
 import type { ExperimentMetric } from '../domain/experiment-metric';
 import {
@@ -284,11 +285,27 @@ export function createExperimentsUpdateHandler(deps: ExperimentAdminDeps) {
   });
 }
 
+/** The start's optional body: when the experiment started, if before now (domain/backdated-start.ts). */
+export const StartExperiment = z.strictObject({
+  started_at: z.string({ error: 'started_at must be an ISO 8601 time with a time zone, e.g. 2026-05-01T09:00:00Z' }).optional(),
+});
+
+/** When the transition happens: now, or for a start, the earlier time its body names. */
+async function transitionTime(transition: Transition, event: Parameters<typeof jsonBody>[0], nowMs: number): Promise<string> {
+  if (transition !== 'start' || !event.body?.trim()) return new Date(nowMs).toISOString();
+  const { started_at } = await jsonBody(event, StartExperiment);
+  if (started_at === undefined) return new Date(nowMs).toISOString();
+  const start = backdatedStart(started_at, nowMs);
+  if ('problem' in start) throw new ApiError(400, `started_at: ${start.problem}`);
+  return new Date(start.ms).toISOString();
+}
+
 function transitionHandler(transition: Transition, deps: ExperimentAdminDeps) {
   return wrapAdmin(`admin-experiments-${transition}`, deps, async (event) => {
     const { experiment: current } = await requireExperiment(deps, event);
+    const at = await transitionTime(transition, event, deps.clock());
     try {
-      return json(200, await deps.experiments.transition(current.project_id, current.id, transition, new Date(deps.clock()).toISOString()));
+      return json(200, await deps.experiments.transition(current.project_id, current.id, transition, at));
     } catch (err) {
       if (err instanceof StatusConflictError) throw new ApiError(409, transitionRefusal(transition, err.current.status));
       throw err;

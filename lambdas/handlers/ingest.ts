@@ -7,7 +7,7 @@ import { parseJsonBody } from '../http/body';
 import { metadataHeader } from '../contract/client-headers';
 import { empty, header, json, type HttpEvent } from '../http/event';
 import { principalOf } from '../http/principal';
-import { wrap } from '../http/wrap';
+import { countForAccessLog, wrap } from '../http/wrap';
 import { resolveIdentities, type IdentityDeps } from '../services/resolve-identities';
 import { storeEvents, StoreEventsError } from '../services/store-events';
 import type { EventLedger, RawEventStream } from '../ports';
@@ -38,6 +38,7 @@ export function createIngestHandler(source: IngestSurface, deps: IngestDeps) {
         if (batch.kind === 'too_many') throw tooLarge(batch.error);
         throw new ApiError(400, VALIDATION_FAILED, { details: batch.details });
       }
+      countForAccessLog(event, { events: batch.events.length });
       const lookup = (name: string) => header(event, name);
       const facts = {
         projectId: project_id,

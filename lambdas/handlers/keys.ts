@@ -1,4 +1,4 @@
-/** Project API keys: create (the only time the plain key is shown), list, revoke. */
+/** Project API keys: create (the only time the plain key is shown), list, rename (the label), revoke. */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { effectiveRateLimit, generateApiKey, hashApiKey, PLANS, type ApiKeyRecord } from '../domain/api-key';
@@ -20,7 +20,18 @@ const Origin = z
   .string({ error: 'each allowed origin must be a string' })
   .refine(isAllowedOriginPattern, 'each allowed origin must look like https://app.example.com or https://*.example.com');
 
+/** A key's label: what it is for ("iOS app"); the text rule and the length of a project's name. */
+const Label = textRule(
+  z
+    .string({ error: 'label must be a string (what the key is for, e.g. "iOS app")' })
+    .trim()
+    .min(1, 'label must not be empty: leave it out (or send null to remove it) for a key without a label')
+    .max(KEY_LIMITS.labelLength, `label is longer than ${KEY_LIMITS.labelLength} characters`),
+  'label',
+);
+
 export const CreateKey = z.object({
+  label: Label.optional(),
   plan: z.enum(PLANS, { error: `plan must be one of ${PLANS.join(', ')}` }).default('free'),
   rate_limit_per_minute: z
     .number({ error: 'rate_limit_per_minute must be an integer' })
@@ -35,6 +46,14 @@ export const CreateKey = z.object({
     .default([]),
 });
 
+export const UpdateKey = z.strictObject(
+  { label: Label.nullable() },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? 'only label can be changed: send {"label": "iOS app"}, or {"label": null} to remove it' : undefined,
+  },
+);
+
 export interface KeyDeps extends AdminDeps {
   projects: ProjectStore;
   keys: ApiKeyStore;
@@ -47,6 +66,7 @@ export function publicKey(k: ApiKeyRecord) {
   return {
     id: k.id,
     key_prefix: k.key_prefix,
+    label: k.label ?? null,
     plan: k.plan,
     rate_limit_per_minute: k.rate_limit_per_minute,
     allowed_origins: k.allowed_origins,
@@ -70,6 +90,7 @@ export function createKeysCreateHandler(deps: KeyDeps) {
       allowed_origins: input.allowed_origins.map((o) => normaliseOrigin(o) ?? o.toLowerCase()),
       allowed_bundle_ids: input.allowed_bundle_ids,
       created_at: new Date(deps.clock()).toISOString(),
+      ...(input.label !== undefined && { label: input.label }),
     };
     // Rate limiter first: a key the authorizer accepts must already have its usage plan on AWS.
     await deps.rateLimits.register(record);
@@ -92,6 +113,22 @@ export function createKeysListHandler(deps: KeyDeps) {
   return wrapAdmin('admin-keys-list', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
     return json(200, { keys: (await deps.keys.listByProject(project.id)).map(publicKey) });
+  });
+}
+
+export interface KeyUpdateDeps extends AdminDeps {
+  projects: ProjectStore;
+  keys: ApiKeyStore;
+}
+
+export function createKeysUpdateHandler(deps: KeyUpdateDeps) {
+  return wrapAdmin('admin-keys-update', deps, async (event) => {
+    const project = await requireProject(deps.projects, event);
+    const keyId = pathParam(event, 'key_id');
+    const { label } = await jsonBody(event, UpdateKey);
+    const updated = isGeneratedIdShape(keyId) ? await deps.keys.relabel(project.id, keyId, label ?? undefined) : undefined;
+    if (!updated) throw notFound(`Key ${keyId} not found in project ${project.id}`);
+    return json(200, publicKey(updated));
   });
 }
 

@@ -1,9 +1,10 @@
 /**
  * A person's profile as its identity group says: the latest email and name any of its IDs sent with
- * `$identify`, and when the group was first seen. Read by the People listing, a person's page and the
+ * `$identify`, and its first seen: the earliest event time of any of its IDs (domain/first-seen.ts). Read by the People listing, a person's page and the
  * events listing's labels, so a person is named the same everywhere.
  */
 import { compareFirstSeen } from '../domain/canonical-order';
+import { personFirstSeenMs } from '../domain/first-seen';
 import { personLabel } from '../domain/person-label';
 import type { IdentityItem, UserGroup } from '../ports';
 
@@ -24,7 +25,7 @@ export function profileOf(group: UserGroup | undefined): { email: string | null;
   return {
     email: latest(group.members, 'email'),
     name: latest(group.members, 'name'),
-    first_seen: new Date(group.canonical.first_seen_ms).toISOString(),
+    first_seen: new Date(personFirstSeenMs(group.canonical, group.members)).toISOString(),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * POST /admin/v1/projects/{project_id}/plan: how many users an experiment needs, and how many days it
- * must run, to detect a relative change of a metric (issue 22, "Planning"; docs/api.md "Plan an
- * experiment"). The baseline comes from the project's own recent events (domain/planning-baseline.ts
+ * must run, to detect a relative change of a metric (`mde`); or the other way round, the smallest change
+ * it can detect in a number of weeks with the project's traffic (`weeks`), by the same power function
+ * (docs/api.md "Plan an experiment"). The baseline comes from the project's own recent events (domain/planning-baseline.ts
  * over adapters/sql/planning-baseline.sql), or from the request's override where it gives one; the
  * sample size is domain/sample-size.ts's.
  */
@@ -19,7 +20,7 @@ import {
 } from '../domain/planning-baseline';
 import { baselineProblem, boundsText, PLAN_BOUNDS, withinBound } from '../domain/plan-bounds';
 import { propertyNameSchema } from '../domain/property-name';
-import { sampleSize, type PlanningMetric } from '../domain/sample-size';
+import { minimumDetectableEffect, sampleSize, type PlanningMetric } from '../domain/sample-size';
 import { weightsProblem } from '../domain/variant-weights';
 import { ApiError, notFound } from '../http/api-error';
 import { json } from '../http/event';
@@ -29,6 +30,7 @@ import { isGeneratedIdShape, requireProject, wrapAdmin, type AdminDeps } from '.
 import { Variants, Weights } from './experiments-admin';
 
 const DAY_MS = 86_400_000;
+const MDE_MEANING = 'the relative change to detect (0.05 for +5%)';
 
 const PlanMetric = z
   .object(
@@ -83,14 +85,16 @@ export const PlanRequest = z
   .object({
     metric: PlanMetric.optional(),
     mde: z
-      .number({
-        error: (iss) =>
-          iss.input === undefined
-            ? 'mde is required: the relative change to detect (0.05 for +5%)'
-            : `mde must be a number ${boundsText('mde')}: the relative change to detect (0.05 for +5%)`,
-      })
+      .number({ error: `mde must be a number ${boundsText('mde')}: ${MDE_MEANING}` })
       .min(PLAN_BOUNDS.mde.min, `mde must be ${boundsText('mde')}: the relative change to detect (0.05 for +5%, 10 for +1000%)`)
-      .max(PLAN_BOUNDS.mde.max, `mde must be ${boundsText('mde')}: the relative change to detect (0.05 for +5%, 10 for +1000%)`),
+      .max(PLAN_BOUNDS.mde.max, `mde must be ${boundsText('mde')}: the relative change to detect (0.05 for +5%, 10 for +1000%)`)
+      .optional(),
+    weeks: z
+      .number({ error: `weeks must be a whole number of weeks ${boundsText('weeks')}: how long the experiment can run` })
+      .int(`weeks must be a whole number of weeks ${boundsText('weeks')}: how long the experiment can run`)
+      .min(PLAN_BOUNDS.weeks.min, `weeks must be ${boundsText('weeks')}: how long the experiment can run`)
+      .max(PLAN_BOUNDS.weeks.max, `weeks must be ${boundsText('weeks')}: how long the experiment can run`)
+      .optional(),
     power: bounded('power', 'power', 'the chance to detect the change if it is there (0.8 for 80%)').default(0.8),
     alpha: bounded('alpha', 'alpha', 'the chance of a false positive, two-sided (0.05 for 95% confidence)').default(0.05),
     experiment_id: z.string({ error: 'experiment_id must be a string' }).min(1, 'experiment_id must not be empty').optional(),
@@ -107,6 +111,20 @@ export const PlanRequest = z
   })
   .strict()
   .superRefine((r, ctx) => {
+    if (r.mde === undefined && r.weeks === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `mde is required: ${MDE_MEANING}; or send weeks instead, for the smallest change the experiment can detect in that many weeks`,
+        path: ['mde'],
+      });
+    }
+    if (r.mde !== undefined && r.weeks !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'send either mde (the users and days a change needs) or weeks (the smallest change detectable in that time), not both',
+        path: ['weeks'],
+      });
+    }
     if (r.power <= r.alpha) ctx.addIssue({ code: 'custom', message: `power (${r.power}) must be above alpha (${r.alpha})`, path: ['power'] });
     if (r.experiment_id !== undefined && (r.variants !== undefined || r.weights !== undefined)) {
       ctx.addIssue({
@@ -134,7 +152,7 @@ export const PlanRequest = z
         path: ['baseline'],
       });
     }
-    if (b?.rate !== undefined && b.rate * (1 + r.mde) >= 1) {
+    if (b?.rate !== undefined && r.mde !== undefined && b.rate * (1 + r.mde) >= 1) {
       ctx.addIssue({ code: 'custom', message: baselineProblem({ kind: 'conversion', baseline_rate: b.rate }, r.mde)!, path: ['mde'] });
     }
     if (b && kind !== 'conversion' && (b.mean === undefined) !== (b.variance === undefined)) {
@@ -200,7 +218,8 @@ export function createPlanHandler(deps: PlanDeps) {
     }
     // A baseline measured from events is outside the bounds too when its values are (huge sums, one
     // rare conversion): say what was measured and what to send instead.
-    const problem = baselineProblem(metric, request.mde);
+    // Asked for the change instead: the baseline must still allow the smallest one.
+    const problem = baselineProblem(metric, request.mde ?? PLAN_BOUNDS.mde.min);
     if (problem) {
       if (metricOverride === undefined)
         throw new ApiError(
@@ -211,22 +230,9 @@ export function createPlanHandler(deps: PlanDeps) {
     }
     const usersPerDay = override.users_per_day ?? (fromEvents ? fromEvents.users_per_day : undefined);
 
-    const plan = sampleSize({
-      metric,
-      mde: request.mde,
-      power: request.power,
-      confidence: 1 - request.alpha,
-      variants: design.variants.length,
-      ...(design.weights === null ? {} : { weights: design.weights }),
-      sequential: design.sequential,
-      ...(usersPerDay === undefined ? {} : { users_per_day: usersPerDay }),
-    });
-    if (plan === null) {
-      throw new ApiError(422, `Cannot plan: a change of ${request.mde} is too small to detect with any realistic number of users. Send a larger mde.`);
-    }
     const mean = metric.kind === 'conversion' ? metric.baseline_rate : metric.mean;
     const variance = metric.kind === 'conversion' ? mean * (1 - mean) : metric.variance;
-    return json(200, {
+    const stated = {
       metric: design.metric,
       baseline: {
         rate: metric.kind === 'conversion' ? metric.baseline_rate : null,
@@ -240,16 +246,72 @@ export function createPlanHandler(deps: PlanDeps) {
             ? null
             : { from, to, lookback_days: request.lookback_days, active_users: activeUsers, days_observed: fromEvents?.days_observed ?? null },
       },
-      mde: request.mde,
+    };
+    const test = {
       power: request.power,
-      alpha: request.alpha,
+      confidence: 1 - request.alpha,
+      variants: design.variants.length,
+      ...(design.weights === null ? {} : { weights: design.weights }),
       sequential: design.sequential,
-      experiment_id: request.experiment_id ?? null,
+    };
+    const settings = { power: request.power, alpha: request.alpha, sequential: design.sequential, experiment_id: request.experiment_id ?? null };
+
+    if (request.weeks !== undefined) {
+      const { weeks } = request;
+      if (usersPerDay === undefined) {
+        throw new ApiError(
+          422,
+          `Cannot say what change ${weeks} ${weeks === 1 ? 'week' : 'weeks'} can detect: the project's events give no users per day. Send baseline.users_per_day (the users expected to enroll per day).`,
+        );
+      }
+      const days = weeks * 7;
+      const usersTotal = Math.floor(usersPerDay * days);
+      const mde =
+        usersTotal >= design.variants.length ? minimumDetectableEffect({ metric, ...test, users_total: usersTotal, max_mde: PLAN_BOUNDS.mde.max }) : null;
+      if (mde === null) {
+        throw new ApiError(
+          422,
+          `Cannot plan: ${usersTotal} users in ${weeks} ${weeks === 1 ? 'week' : 'weeks'} cannot detect even the largest change the planner considers (${metric.kind === 'conversion' ? 'the rate reaching 100%, or ' : ''}+${PLAN_BOUNDS.mde.max * 100}%). Send more weeks, or baseline.users_per_day if more users will enroll.`,
+        );
+      }
+      const shares = sharesOf(design);
+      return json(200, {
+        question: 'detectable_effect',
+        ...stated,
+        weeks,
+        mde,
+        mde_absolute: mde * Math.abs(mean),
+        ...settings,
+        variants: design.variants.map((variant, i) => ({ variant, weight: design.weights?.[i] ?? null, users: Math.floor(usersTotal * shares[i]! + 1e-9) })),
+        users_total: usersTotal,
+        days,
+      });
+    }
+
+    const mde = request.mde!;
+    const plan = sampleSize({ metric, mde, ...test, ...(usersPerDay === undefined ? {} : { users_per_day: usersPerDay }) });
+    if (plan === null) {
+      throw new ApiError(422, `Cannot plan: a change of ${mde} is too small to detect with any realistic number of users. Send a larger mde.`);
+    }
+    return json(200, {
+      question: 'sample_size',
+      ...stated,
+      weeks: null,
+      mde,
+      mde_absolute: mde * Math.abs(mean),
+      ...settings,
       variants: design.variants.map((variant, i) => ({ variant, weight: design.weights?.[i] ?? null, users: plan.users_per_variant[i]! })),
       users_total: plan.users_total,
       days: plan.days,
     });
   });
+}
+
+/** Each variant's share of the users, control first: its weight's, or an equal split. */
+function sharesOf(design: Design): number[] {
+  const weights = design.weights ?? design.variants.map(() => 1);
+  const total = weights.reduce((a, b) => a + b, 0);
+  return weights.map((w) => w / total);
 }
 
 async function designOf(deps: PlanDeps, projectId: string, request: PlanRequest): Promise<Design> {

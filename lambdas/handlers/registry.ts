@@ -5,7 +5,7 @@ import type { RouteName } from '../routes';
 import { createEventNamesListHandler } from './event-names-list';
 import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
-import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
+import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler, createKeysUpdateHandler } from './keys';
 import { createPlanHandler } from './plan';
 import { createInsightsFunnelsHandler, createInsightsQueryGetHandler, createInsightsRetentionHandler, createInsightsTrendsHandler } from './insights';
 import {
@@ -39,6 +39,7 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-projects-update': createProjectsUpdateHandler(deps),
     'admin-keys-create': createKeysCreateHandler(deps),
     'admin-keys-list': createKeysListHandler(deps),
+    'admin-keys-update': createKeysUpdateHandler(deps),
     'admin-keys-delete': createKeysDeleteHandler(deps),
     'admin-events-list': createEventsListHandler(deps),
     'admin-event-names-list': createEventNamesListHandler(deps),

@@ -43,6 +43,19 @@ export class HandlerTimeout extends Error {
   readonly transient = true;
 }
 
+/** What a handler adds to its request's access-log line: counts only, never a client-sent value. */
+export interface AccessLogCounts {
+  /** Events in the batch a request sent (ingestion). */
+  events?: number;
+}
+
+const accessCounts = new WeakMap<object, AccessLogCounts>();
+
+/** Adds counts to the access-log line this request gets when it is answered (whatever the answer). */
+export function countForAccessLog(event: HttpEvent, counts: AccessLogCounts): void {
+  accessCounts.set(event, { ...accessCounts.get(event), ...counts });
+}
+
 export function errorResult(surface: Surface, err: ApiError): HttpResult {
   return json(err.status, errorBody(surface, err.error, err.extra), err.headers);
 }
@@ -93,10 +106,14 @@ function finish(event: HttpEvent, response: HttpResult, options: WrapOptions, st
   const origin = header(event, 'origin');
   const cors = options.surface === 'admin' ? adminCorsHeaders(origin, options.dashboardOrigin) : corsHeaders(origin);
   response.headers = { ...cors, ...response.headers };
+  // The project a project key belongs to, as the authorizer found it (never a path or body value).
+  const projectId = (event.requestContext?.authorizer as Record<string, unknown> | null | undefined)?.project_id;
   log(response.statusCode >= 500 ? 'warn' : 'info', 'request', {
     route: options.route,
     status: response.statusCode,
     request_id: event.requestContext?.requestId,
     duration_ms: startedAt === undefined ? undefined : Math.round(performance.now() - startedAt),
+    project_id: typeof projectId === 'string' ? projectId : undefined,
+    ...accessCounts.get(event),
   });
 }

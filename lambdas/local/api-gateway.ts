@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../deps';
+import type { RefusalReason } from '../domain/access';
 import { LIMITS } from '../domain/limits';
 import { TokenBuckets } from '../domain/rate-limit';
 import { retryAfterHeader, RETRY_AFTER_SECONDS } from '../domain/retry-after';
@@ -65,16 +66,24 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
     const matched = matchRoute(ROUTES, req.method ?? 'GET', url.pathname);
     // A request answered here, before any handler (which logs its own), gets its access line here: the
     // route's name, never the path as sent.
-    const logAnswer = (status: number) =>
+    const logAnswer = (status: number, refused?: RefusalReason) =>
       log('info', 'request', {
         route: typeof matched === 'object' ? matched.route.name : undefined,
         method: req.method,
         status,
         duration_ms: Math.round(performance.now() - started),
+        refused,
       });
     // Every early answer leaves the body unread: answerUnread lets the client finish sending it.
-    const fail = (status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}, close = false) => {
-      logAnswer(status);
+    const fail = (
+      status: number,
+      error: string,
+      extra: Record<string, unknown> = {},
+      headers: Record<string, string> = {},
+      close = false,
+      refused?: RefusalReason,
+    ) => {
+      logAnswer(status, refused);
       return answerUnread(req, res, json(status, errorBody(surface, error, extra), { ...cors, ...headers }), timeouts, { close });
     };
 
@@ -111,7 +120,7 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
         log('error', 'key lookup failed', errorFields(err));
         return fail(503, SERVICE_UNAVAILABLE_ERROR, {}, retryAfterHeader(RETRY_AFTER_SECONDS.gatewayThrottled));
       }
-      if (!decision.allow) return fail(decision.status, decision.error);
+      if (!decision.allow) return fail(decision.status, decision.error, {}, {}, false, decision.reason);
       const rate = buckets.take(decision.key.id, decision.key.rate_limit_per_minute, deps.clock());
       if (!rate.allowed) {
         const seconds = rate.retryAfterSeconds;

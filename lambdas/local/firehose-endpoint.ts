@@ -67,6 +67,8 @@ export interface LocalFirehose {
    * they are stored, so a test can run Firehose's own processing (jq) over them.
    */
   onRecords?: (stream: string, records: Buffer[]) => void;
+  /** Called with a stream's name after its lines were written into its partitions. */
+  onDelivered?: (stream: string) => void;
   close(): Promise<void>;
 }
 
@@ -206,6 +208,7 @@ export async function startLocalFirehose(dirs: Record<string, string | LocalStre
       await mkdir(join(dir, partition), { recursive: true });
       await append(join(dir, partition, objectName), lines.join(''));
     }
+    if (byPartition.size > 0) local.onDelivered?.(body.DeliveryStreamName);
     reply(res, 200, {
       FailedPutCount: body.Records.filter((_, i) => rejected(i)).length,
       Encrypted: false,

@@ -157,6 +157,13 @@ async function startStack(
     const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
     // What the deploy does on AWS (the analytics-views custom resource), at every start: the views follow the code.
     await deps.analyticsViews.create();
+    // And again at each stream's first delivery of this run: a stream with no file had an empty view.
+    const delivered = new Set<string>();
+    firehose.onDelivered = (stream) => {
+      if (delivered.has(stream)) return;
+      delivered.add(stream);
+      deps.analyticsViews.create().catch((err: unknown) => log('error', 'could not write the analyst views (views.sql)', errorFields(err)));
+    };
     const handlers = createHandlers(deps);
     listen(
       localGateway(deps, handlers, {

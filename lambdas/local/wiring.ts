@@ -28,6 +28,7 @@ import { DynamoProjectStore } from '../store/project-store';
 import { DynamoResultsStore } from '../store/results-store';
 import { TABLES } from '../store/schema';
 import { localTableName } from './dynalite';
+import { DuckDbProcess } from './duckdb-process';
 
 export const LOCAL_STREAMS = { events: 'tally-events', identities: 'tally-identities' } as const;
 
@@ -57,6 +58,8 @@ export interface LocalWiring {
 }
 
 export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin, claimLeaseMs }: LocalWiring): Deps {
+  // Athena's stand-in for the requests' queries: DuckDB in a process of its own, at a lower priority.
+  const duckdb = new DuckDbProcess();
   return {
     projects: new DynamoProjectStore(ddb, localTableName(TABLES.projects)),
     keys: new DynamoApiKeyStore(ddb, localTableName(TABLES.api_keys)),
@@ -71,10 +74,10 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     results: new DynamoResultsStore(ddb, localTableName(TABLES.results)),
     // Athena's local stand-in: DuckDB over the same NDJSON files the local Firehose endpoint writes.
     resultsQuery: new DuckDbResultsQuery(dataDir),
-    recentEvents: new DuckDbRecentEvents(dataDir),
-    recentUsers: new DuckDbRecentUsers(dataDir),
-    planningBaselines: new DuckDbPlanningBaselines(dataDir),
-    insightEngine: new DuckDbInsightEngine(dataDir),
+    recentEvents: new DuckDbRecentEvents(dataDir, undefined, duckdb),
+    recentUsers: new DuckDbRecentUsers(dataDir, undefined, duckdb),
+    planningBaselines: new DuckDbPlanningBaselines(dataDir, duckdb),
+    insightEngine: new DuckDbInsightEngine(dataDir, { duckdb }),
     insightQueries: new DynamoInsightQueryStore(ddb, localTableName(TABLES.insight_queries)),
     savedInsights: new DynamoSavedInsightStore(ddb, localTableName(TABLES.saved_insights)),
     // The Athena views' stand-in: a DuckDB script in the data directory (written by the server at start).

@@ -12,6 +12,8 @@ export interface IdentityItem extends SeenId {
   email_at?: number;
   name?: string;
   name_at?: number;
+  /** The earliest `timestamp` (ms) of the events sent with this ID, kept as the minimum (domain/first-seen.ts); absent before its first event. */
+  first_event_ms?: number;
 }
 
 /** One pointer change: `id` now points at `canonical_id`, the item's `version`-th change. */
@@ -46,6 +48,8 @@ export interface ObserveOptions {
   links?: Array<[string, string]>;
   /** Receives the pointers shortened while resolving; without it nothing is shortened. */
   journal?: IdentityJournal;
+  /** Each ID's earliest event time (ms) in this batch: kept on its item as `first_event_ms` where older than the one kept. */
+  eventTimes?: ReadonlyMap<string, number>;
 }
 
 export interface IdentityStore {

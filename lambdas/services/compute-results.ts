@@ -11,6 +11,7 @@ import { experimentMetricResults } from '../domain/experiment-metric-results';
 import { experimentBreakdowns } from '../domain/experiment-breakdowns';
 import { experimentStats } from '../domain/stats';
 import { expectedShares } from '../domain/variant-weights';
+import { resultsChanged } from '../domain/results-changed';
 import { errorFields, log } from '../logging/log';
 import { countRequestFor } from './count-request';
 import type { CountOptions, ExperimentResults, IncrementalCountResult, ExperimentStore, Project, ProjectStore, ResultsQuery, ResultsStore } from '../ports';
@@ -97,6 +98,8 @@ export function needsComputation(experiment: Experiment, stored: ExperimentResul
 
 export interface JobSummary {
   computed: number;
+  /** Of those computed, the experiments whose stated results changed (domain/results-changed.ts): new events moved them, or their first run. */
+  changed: number;
   skipped: number;
   failed: number;
   /** Due, but left for the next run: not started, or stopped, by the run's deadline. */
@@ -121,8 +124,8 @@ export const RESULTS_JOB_CONCURRENCY = 4;
 interface Due {
   project: Project;
   experiment: Experiment;
-  /** When its results were last computed; undefined if never. */
-  computedAt: string | undefined;
+  /** Its results as last computed; undefined if never. */
+  stored: ExperimentResults | undefined;
 }
 
 /**
@@ -135,23 +138,24 @@ export async function runResultsJob(
   options: JobOptions = {},
 ): Promise<JobSummary> {
   const deadlineMs = options.deadlineMs ?? Infinity;
-  const summary: JobSummary = { computed: 0, skipped: 0, failed: 0, deferred: 0, breached: 0 };
+  const summary: JobSummary = { computed: 0, changed: 0, skipped: 0, failed: 0, deferred: 0, breached: 0 };
   const due: Due[] = [];
   for (const project of await deps.projects.list()) {
     for (const experiment of await deps.experiments.list(project.id)) {
       const stored = experiment.status === 'created' ? undefined : await deps.results.get(project.id, experiment.id);
-      if (needsComputation(experiment, stored)) due.push({ project, experiment, computedAt: stored?.computed_at });
+      if (needsComputation(experiment, stored)) due.push({ project, experiment, stored });
       else summary.skipped++;
     }
   }
-  due.sort((a, b) => (a.computedAt ?? '').localeCompare(b.computedAt ?? ''));
+  due.sort((a, b) => (a.stored?.computed_at ?? '').localeCompare(b.stored?.computed_at ?? ''));
 
   const deferred: string[] = [];
-  await mapLimit(due, options.concurrency ?? RESULTS_JOB_CONCURRENCY, async ({ project, experiment }) => {
+  await mapLimit(due, options.concurrency ?? RESULTS_JOB_CONCURRENCY, async ({ project, experiment, stored }) => {
     if (deps.clock() >= deadlineMs) return void deferred.push(experiment.id);
     try {
       const results = await computeResults(project, experiment, deps, { deadlineMs });
       summary.computed++;
+      if (resultsChanged(stored, results)) summary.changed++;
       if (results.guardrail_breached) summary.breached++;
     } catch (err) {
       if (err instanceof DeadlineExceeded) return void deferred.push(experiment.id);

@@ -16,12 +16,12 @@ export interface IdentityDeps {
 }
 
 export async function resolveIdentities(projectId: string, events: ReceivedEvent[], deps: IdentityDeps, nowMs: number): Promise<CanonicalIds> {
-  const { ids, links, profiles } = identityEffects(events);
+  const { ids, links, profiles, earliest } = identityEffects(events);
   if (ids.length === 0) return new Map();
   const journal = identityJournal(projectId, deps.identitySink, nowMs);
   // Linked pairs are created in order (the user ID after its anonymous ID), see the store.
   const pairs = links.map((l): [string, string] => [l.anonymousId, l.userId]);
-  let canonical = await deps.identities.observe(projectId, ids, nowMs, { links: pairs, journal });
+  let canonical = await deps.identities.observe(projectId, ids, nowMs, { links: pairs, journal, eventTimes: earliest });
   // A link whose IDs already share a canonical ID (usually: the user ID was just created linked) changes
   // nothing (links are never undone), so IDs are read again only after a link that had work to do.
   let linked = false;

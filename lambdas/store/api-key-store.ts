@@ -1,7 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRecord } from '../domain/api-key';
 import { OutcomeUnknownError } from '../domain/transient-error';
-import { mayHaveLanded, queryAll } from './dynamo-client';
+import { isConditionalCheckFailed, mayHaveLanded, queryAll } from './dynamo-client';
 import { TABLES } from './schema';
 import type { ApiKeyStore } from '../ports';
 
@@ -45,7 +45,37 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     return items.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 
+  async relabel(projectId: string, keyId: string, label: string | undefined): Promise<ApiKeyRecord | undefined> {
+    const key = await this.findInProject(projectId, keyId);
+    if (!key) return undefined;
+    try {
+      const out = await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { key_hash: key.key_hash },
+          UpdateExpression: label === undefined ? 'REMOVE label' : 'SET label = :l',
+          // Only while the key exists: a key revoked meanwhile is not brought back as a label alone.
+          ConditionExpression: 'attribute_exists(key_hash)',
+          ...(label !== undefined && { ExpressionAttributeValues: { ':l': label } }),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return out.Attributes as ApiKeyRecord;
+    } catch (err) {
+      if (isConditionalCheckFailed(err)) return undefined;
+      throw err;
+    }
+  }
+
   async revoke(projectId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
+    const key = await this.findInProject(projectId, keyId);
+    if (!key) return undefined;
+    await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { key_hash: key.key_hash } }));
+    return key;
+  }
+
+  /** A project's key by its ID, through the by_project index. */
+  private async findInProject(projectId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
     const out = await this.ddb.send(
       new QueryCommand({
         TableName: this.table,
@@ -54,9 +84,6 @@ export class DynamoApiKeyStore implements ApiKeyStore {
         ExpressionAttributeValues: { ':p': projectId, ':id': keyId },
       }),
     );
-    const key = out.Items?.[0] as ApiKeyRecord | undefined;
-    if (!key) return undefined;
-    await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { key_hash: key.key_hash } }));
-    return key;
+    return out.Items?.[0] as ApiKeyRecord | undefined;
   }
 }

@@ -25,6 +25,7 @@
  */
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mapLimit } from '../domain/concurrency';
+import { lowersFirstEvent } from '../domain/first-seen';
 import { creationOrder, firstSightStamp, requestPosition, seenBefore, type SeenId } from '../domain/canonical-order';
 import { TransientError } from '../domain/transient-error';
 import { isConditionalCheckFailed, isRetriedConditionalCheckFailed, queryAll } from './dynamo-client';
@@ -50,7 +51,8 @@ export class DynamoIdentityStore implements IdentityStore {
    * Records first sight of each ID (ids in order of appearance) and returns each ID's canonical ID.
    */
   async observe(projectId: string, ids: string[], seenMs: number, options: ObserveOptions = {}): Promise<Map<string, string>> {
-    const items = await this.ensure(projectId, ids, seenMs, options.links ?? [], options.journal ?? NO_JOURNAL);
+    const items = await this.ensure(projectId, ids, seenMs, options.links ?? [], options.journal ?? NO_JOURNAL, options.eventTimes);
+    if (options.eventTimes) await this.keepFirstEvents(projectId, items, options.eventTimes);
     const roots = await this.roots(projectId, [...items.values()], options.journal);
     return new Map(ids.map((id) => [id, roots.get(id)!.id]));
   }
@@ -67,6 +69,7 @@ export class DynamoIdentityStore implements IdentityStore {
     seenMs: number,
     links: Array<[string, string]>,
     journal: IdentityJournal,
+    eventTimes?: ReadonlyMap<string, number>,
   ): Promise<Map<string, IdentityItem>> {
     // Strongly consistent: an event sent right after a link must already resolve through it.
     const items = await this.getMany(projectId, ids, true);
@@ -81,7 +84,8 @@ export class DynamoIdentityStore implements IdentityStore {
       const ready = missing.filter((id) => (earlierPartners.get(id) ?? []).every((p) => items.has(p)));
       await mapLimit(ready, 8, async (id) => {
         const partners = (earlierPartners.get(id) ?? []).map((p) => items.get(p)!);
-        items.set(id, await this.create(projectId, id, firstSightStamp(seenMs, requestPosition(ids, id), partners), partners[0], journal));
+        const stamp = { ...firstSightStamp(seenMs, requestPosition(ids, id), partners), first_event_ms: eventTimes?.get(id) };
+        items.set(id, await this.create(projectId, id, stamp, partners[0], journal));
       });
       missing = missing.filter((id) => !items.has(id));
     }
@@ -149,6 +153,31 @@ export class DynamoIdentityStore implements IdentityStore {
   }
 
   /**
+   * Lowers each ID's `first_event_ms` to the batch's earliest event time for it, where that is older than
+   * the one its item (just read or created) keeps: a backfill. Events sent in time order write nothing
+   * here, so the cost is one conditional update per ID only for batches that carry an older event. The
+   * condition keeps the minimum under concurrent requests; losing it means an older time is already kept.
+   */
+  private async keepFirstEvents(projectId: string, items: Map<string, IdentityItem>, eventTimes: ReadonlyMap<string, number>): Promise<void> {
+    const older = [...eventTimes].filter(([id, ms]) => items.has(id) && lowersFirstEvent(items.get(id)!.first_event_ms, ms));
+    await mapLimit(older, 8, async ([id, ms]) => {
+      try {
+        await this.ddb.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { pk: this.pk(projectId, id) },
+            UpdateExpression: 'SET first_event_ms = :t',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(first_event_ms) OR first_event_ms > :t)',
+            ExpressionAttributeValues: { ':t': ms },
+          }),
+        );
+      } catch (err) {
+        if (!isConditionalCheckFailed(err)) throw err;
+      }
+    });
+  }
+
+  /**
    * Sets profile fields on the item of the ID that sent them; a later value (by its time) wins, field
    * by field. Fields sent together are first written in one conditional update (one write, one index
    * write); only if one of them already holds a later value is each field tried on its own.
@@ -206,7 +235,7 @@ export class DynamoIdentityStore implements IdentityStore {
   private async create(
     projectId: string,
     id: string,
-    stamp: Omit<SeenId, 'id'>,
+    stamp: Omit<SeenId, 'id'> & { first_event_ms?: number },
     partner: IdentityItem | undefined,
     journal: IdentityJournal,
   ): Promise<IdentityItem> {
@@ -217,8 +246,10 @@ export class DynamoIdentityStore implements IdentityStore {
       id,
       canonical_id: canonical,
       canonical_pk: this.pk(projectId, canonical),
-      ...stamp,
+      first_seen_ms: stamp.first_seen_ms,
+      first_seen_order: stamp.first_seen_order,
     };
+    if (stamp.first_event_ms !== undefined) item.first_event_ms = stamp.first_event_ms;
     if (partner) {
       item.version = 1;
       await journal.beforeMerge({ id, canonical_id: canonical, version: 1, reason: 'link' });

@@ -9,7 +9,8 @@
  */
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
-import { sampleSize } from '../../lambdas/domain/sample-size';
+import { minimumDetectableEffect, sampleSize } from '../../lambdas/domain/sample-size';
+import { formatPercent, formatPoints, formatRelative } from '../../dashboard/src/results/format-stats';
 import { describeBrowser } from '../helpers/browser';
 import { seededResults, seededSeries } from '../helpers/seeded-results';
 import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
@@ -107,6 +108,50 @@ describeBrowser('dashboard: planning calculator and progress toward the planned 
     expect(problemsApartFrom(small.problems, 404)).toEqual([]);
     await small.page.close();
     expect(problemsApartFrom(env.dash.problems, 404, 422)).toEqual([]);
+  });
+
+  it('answers "what change could I detect in N weeks" with the same statistics, and sizing for that change gives back the weeks', async () => {
+    const { page } = env.dash;
+    await env.dash.go(`/projects/${env.project}/experiments/new`);
+    await page.waitForSelector('#experiment-goal');
+    await page.type('#experiment-goal', 'purchase');
+    await page.click('input[name="plan_question"][value="detectable_effect"]');
+    await page.waitForSelector('#plan-weeks');
+    expect(await page.$('#plan-mde')).toBeNull();
+    await page.$eval('#plan-weeks', (el) => ((el as any).value = ''));
+    await page.type('#plan-weeks', '3');
+    if (!(await page.$eval('input[name="plan_override"]', (el) => (el as any).checked as boolean))) await page.click('input[name="plan_override"]');
+    await page.waitForSelector('#plan-rate');
+    for (const [selector, value] of [
+      ['#plan-rate', '10'],
+      ['#plan-users-per-day', '2000'],
+    ]) {
+      await page.$eval(selector!, (el) => ((el as any).value = ''));
+      await page.type(selector!, value!);
+    }
+    await clickButton(page, 'Calculate');
+    await page.waitForSelector('.plan-answer');
+    const mde = minimumDetectableEffect({ metric: { kind: 'conversion', baseline_rate: 0.1 }, users_total: 42_000, max_mde: 10, sequential: true })!;
+    const answer = await text(page, '.plan-answer');
+    expect(answer).toContain(
+      `In 3 weeks (21 days), about 42,000 users (control 21,000, treatment 21,000) can detect a change of ${formatRelative(mde)} or more (${formatPoints(0.1 * mde)}: from 10% to ${formatPercent(0.1 * (1 + mde))}), with 80% power.`,
+    );
+    // The round trip: sizing for that change takes the 3 weeks.
+    expect(sampleSize({ metric: { kind: 'conversion', baseline_rate: 0.1 }, mde, users_per_day: 2000 })!.days).toBe(21);
+    // Bad weeks: the API's message, naming the field.
+    await page.$eval('#plan-weeks', (el) => ((el as any).value = ''));
+    await page.type('#plan-weeks', '60');
+    await clickButton(page, 'Calculate');
+    await page.waitForSelector('.planning-error');
+    expect(await text(page, '.planning-error')).toMatch(/weeks must be from 1 to 52/);
+    await page.$eval('#plan-weeks', (el) => ((el as any).value = ''));
+    await page.type('#plan-weeks', '3');
+    await clickButton(page, 'Calculate');
+    await page.waitForSelector('.plan-answer');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.$eval('.planning-field', (el) => (el as any).scrollIntoView());
+    await env.dash.screenshot('planning-detectable-effect');
+    expect(problemsApartFrom(env.dash.problems, 400, 404, 422)).toEqual([]);
   });
 
   it('shows progress toward the planned sample on the results page', async () => {

@@ -73,9 +73,64 @@ describe('npm run demo', () => {
     expect(lines).toContain(`Sending 30 visitors' history over 7 days (${history.length} events)`);
     expect(lines.some((l) => /^ {2}history: [\d,]+ of [\d,]+ events sent \(100 %\)$/.test(l))).toBe(true);
     const done = lines.find((l) => l.startsWith('Done in '))!;
-    expect(done).toContain(`${(summary.historyEvents + summary.experimentEvents).toLocaleString('en-US')} events in`);
+    expect(done).toContain(`${new Intl.NumberFormat('en-US').format(summary.historyEvents + summary.experimentEvents)} events in`);
     expect(done).toContain(`control: ${summary.variants.control!.purchases} of ${summary.variants.control!.users} bought`);
-    expect(done).toContain(`Results:    ${stack.url}/#/projects/${summary.projectId}/experiments/${summary.experimentId}/results`);
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^ {2}Results: +${stack.url}/#/projects/${summary.projectId}/experiments/${summary.experimentId}/results$`, 'm')),
+    );
+  });
+
+  it('spreads enrollment over the days since the history began, saves a trend, a funnel and a retention table, and prints links that open them', async () => {
+    const lines: string[] = [];
+    const summary = await runDemo(options(lines, { projectName: 'Demo spread' }));
+    const project = `/admin/v1/projects/${summary.projectId}`;
+
+    // Started on the history's first day (7 days up to NOW: 2026-11-14), enrollment spread over the days since.
+    const experiment = (await stack.admin('GET', `${project}/experiments/${summary.experimentId}`)).body;
+    expect(experiment.started_at).toBe('2026-11-14T00:00:00.000Z');
+    expect(lines).toContain(`Experiment "Checkout button" created and started on 2026-11-14: ${summary.experimentId}`);
+    const results = (await stack.admin('GET', `${project}/experiments/${summary.experimentId}/results`)).body;
+    const enrolledByDay = results.series.map((p: { variants: Array<{ enrolled: number }> }) => p.variants.reduce((a, v) => a + v.enrolled, 0));
+    // Daily points from the start's day; every day up to NOW adds users (80 over 6.75 days: about 12 a day).
+    const days = enrolledByDay.slice(0, 7);
+    expect(days).toHaveLength(7);
+    for (let d = 1; d < days.length; d++) expect(days[d]).toBeGreaterThan(days[d - 1]);
+    expect(days[0]).toBeGreaterThan(0);
+    expect(enrolledByDay.at(-1)).toBe(80);
+
+    // The saved insights: returned with their IDs (for a later step), listed by the API, each runnable.
+    expect(summary.savedInsights.map((i) => [i.name, i.kind])).toEqual([
+      ['Daily shoppers', 'trends'],
+      ['View to purchase', 'funnels'],
+      ['Visitors coming back', 'retention'],
+    ]);
+    const listed = (await stack.admin('GET', `${project}/saved-insights`)).body.saved_insights as Array<{
+      id: string;
+      problem: string | null;
+      definition: unknown;
+    }>;
+    expect(listed.map((i) => i.id).sort()).toEqual(summary.savedInsights.map((i) => i.id).sort());
+    expect(listed.every((i) => i.problem === null)).toBe(true);
+    for (const insight of summary.savedInsights) {
+      expect(insight.definition).toMatchObject({ date_from: '2026-11-14', date_to: '2026-11-20' });
+      const ran = await stack.admin('POST', `${project}/insights/${insight.kind}`, insight.definition);
+      expect(ran.status, JSON.stringify(ran.body)).toBe(200);
+    }
+    const shoppers = (await stack.admin('POST', `${project}/insights/trends`, summary.savedInsights[0]!.definition)).body.result;
+    expect(shoppers.lines[0].total).toBeGreaterThan(0);
+
+    // Each printed link opens its insight's page with the saved definition in it.
+    for (const insight of summary.savedInsights) {
+      const line = lines.flatMap((l) => l.split('\n')).find((l) => l.startsWith(`  ${insight.name}:`))!;
+      const link = new URL(line.split(/\s+/).at(-1)!);
+      expect(`${link.origin}`).toBe(stack.url);
+      const [route, query] = link.hash.slice(1).split('?');
+      expect(route).toBe(`/projects/${summary.projectId}/insights/${insight.kind}`);
+      expect(JSON.parse(new URLSearchParams(query).get('d')!)).toEqual(insight.definition);
+    }
+    // Every number printed has thousands separators (IDs, dates and links aside).
+    const numbers = lines.join('\n').replace(/https?:\/\/\S+|[0-9a-f]{8}-[0-9a-f-]{27}|\d{4}-\d{2}-\d{2}|tally_\S+/g, '');
+    expect(numbers).not.toMatch(/\d{4}/);
   });
 
   it('makes the same events from the same seed, and other events from another', () => {

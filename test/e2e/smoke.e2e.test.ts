@@ -278,6 +278,7 @@ describe('smoke test when API Gateway lets the burst through (usage-plan throttl
         return key && { ...key, rate_limit_per_minute: 1_000_000 };
       },
       listByProject: (projectId) => keys.listByProject(projectId),
+      relabel: (projectId, keyId, label) => keys.relabel(projectId, keyId, label),
       revoke: (projectId, keyId) => keys.revoke(projectId, keyId),
     });
     const late = await startTestStack({ overrides: (deps) => ({ ...deps, keys: lenient(deps.keys) }) });

@@ -148,7 +148,7 @@ describe('npm start', () => {
     const lines = run.output().slice(banner.length).split('\n').filter(Boolean);
     expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d POST \/admin\/v1\/projects 201 \d+ ms$/));
     expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d GET \/admin\/v1\/projects\/\{project_id\}\/users\/\{id\} 404 \d+ ms$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d POST \/v1\/events 401 \d+ ms$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d POST \/v1\/events 401 \d+ ms · key refused: unknown or revoked key$/));
     expect(lines.filter((l) => l.startsWith('{'))).toEqual([]);
     const reminder = `-- Tally at ${run.url}/ (dashboard and API); sign in with the admin token in ${join(dataDir, 'admin-token')}`;
     expect(lines).toContain(reminder);
@@ -157,6 +157,83 @@ describe('npm start', () => {
     expect(output).not.toContain('tally_wrong_key');
     // The token itself is printed once, in the banner, not in each reminder.
     expect(output.split(token).length - 1).toBe(1);
+  });
+
+  it("gives a batch's event count and project, says why a key was refused, and names the results job only when results changed", async () => {
+    const run = await start({ TALLY_LOG_LEVEL: 'info', TALLY_RESULTS_INTERVAL_SECONDS: '1' });
+    const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const admin = async (method: string, path: string, body?: unknown) =>
+      (
+        await fetch(`${run.url}/admin/v1${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) })
+      ).json() as Promise<any>;
+    const send = (key: string | undefined, events: unknown[], headers: Record<string, string> = {}) =>
+      fetch(`${run.url}/v1/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers },
+        body: JSON.stringify({ events }),
+      });
+    const banner = run.output();
+    const project = await admin('POST', '/projects', { name: 'terminal lines' });
+    const key = (await admin('POST', `/projects/${project.id}/keys`, { plan: 'enterprise' })).key as string;
+    const webKey = (await admin('POST', `/projects/${project.id}/keys`, { allowed_origins: ['https://app.example.org'] })).key as string;
+    const appKey = (await admin('POST', `/projects/${project.id}/keys`, { allowed_bundle_ids: ['org.example.app'] })).key as string;
+    const revoked = await admin('POST', `/projects/${project.id}/keys`, {});
+    await fetch(`${run.url}/admin/v1/projects/${project.id}/keys/${revoked.id}`, { method: 'DELETE', headers: auth });
+
+    const secret = 'client-secret-user';
+    const events = (variant: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        name: '$experiment_exposure',
+        user_id: `${secret}-${variant}-${i}`,
+        properties: { $experiment_name: 'Checkout', $variant: variant },
+      }));
+    expect((await send(key, [...events('control', 2), { name: 'page_viewed', user_id: secret }])).status).toBe(204);
+    expect((await send(undefined, [])).status).toBe(401);
+    expect((await send('tally_made_up_key_456', [])).status).toBe(401);
+    expect((await send(revoked.key, [])).status).toBe(401);
+    expect((await send(webKey, [], { Origin: 'https://evil.example.net' })).status).toBe(403);
+    expect((await send(appKey, [])).status).toBe(403);
+    expect((await send(appKey, [], { 'X-Tally-Bundle-ID': 'net.example.other' })).status).toBe(403);
+
+    const experiment = await admin('POST', `/projects/${project.id}/experiments`, {
+      name: 'Checkout',
+      goal_event: 'purchase',
+      variants: ['control', 'treatment'],
+    });
+    await admin('POST', `/projects/${project.id}/experiments/${experiment.id}/start`);
+    const jobLines = () =>
+      run
+        .output()
+        .slice(banner.length)
+        .split('\n')
+        .filter((l) => /^\d\d:\d\d:\d\d results job: /.test(l));
+    // The first run computes the experiment's results: one line.
+    await until(() => jobLines().length >= 1 || undefined, 20_000, 'a results job line');
+    // Several more runs over the same events: recomputed, nothing changed, no line.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(jobLines()).toHaveLength(1);
+    // New events that change the results: one more line.
+    expect((await send(key, events('treatment', 4))).status).toBe(204);
+    await until(() => jobLines().length >= 2 || undefined, 20_000, 'a second results job line');
+    expect(await stop(run, 'SIGTERM')).toBe(0);
+
+    const lines = run.output().slice(banner.length).split('\n').filter(Boolean);
+    const t = '\\d\\d:\\d\\d:\\d\\d POST \\/v1\\/events';
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${t} 204 \\d+ ms · 3 events · project ${project.id}$`)));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${t} 204 \\d+ ms · 4 events · project ${project.id}$`)));
+    for (const reason of ['no key sent', 'unknown or revoked key', 'origin not allowed', 'bundle ID missing', 'bundle ID not allowed']) {
+      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${t} 40[13] \\d+ ms · key refused: ${reason}$`)));
+    }
+    expect(lines.filter((l) => / 401 .*unknown or revoked key$/.test(l))).toHaveLength(2);
+    expect(jobLines()).toEqual([
+      expect.stringMatching(/^\d\d:\d\d:\d\d results job: results changed for 1 experiment, 0 failed, 0 left for the next run$/),
+      expect.stringMatching(/^\d\d:\d\d:\d\d results job: results changed for 1 experiment, 0 failed, 0 left for the next run$/),
+    ]);
+    const output = run.output();
+    for (const sent of [secret, 'tally_made_up_key', key, webKey, appKey, revoked.key, 'evil.example.net', 'net.example.other', 'Checkout']) {
+      expect(output).not.toContain(sent);
+    }
   });
 
   it('prints JSON lines instead with TALLY_LOG_FORMAT=json', async () => {

@@ -37,6 +37,7 @@ function faulty(deps: Deps): Deps {
       findByHash: (hash) => (faults.keyLookup ? Promise.reject(faults.keyLookup()) : deps.keys.findByHash(hash)),
       create: (k) => deps.keys.create(k),
       listByProject: (p) => deps.keys.listByProject(p),
+      relabel: (p, k, l) => deps.keys.relabel(p, k, l),
       revoke: (p, k) => deps.keys.revoke(p, k),
     },
     projects: {

@@ -218,6 +218,7 @@ const keys: ApiKeyStore = {
   create: async () => undefined,
   listByProject: async () => [],
   revoke: async () => undefined,
+  relabel: async () => undefined,
   findByHash: async (hash) =>
     hash === hashApiKey(WEB)
       ? ({

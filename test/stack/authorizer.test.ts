@@ -50,6 +50,11 @@ class FakeKeys implements ApiKeyStore {
     const i = this.keys.findIndex((k) => k.project_id === projectId && k.id === keyId);
     return i < 0 ? undefined : this.keys.splice(i, 1)[0];
   }
+  async relabel(projectId: string, keyId: string, label: string | undefined) {
+    const key = this.keys.find((k) => k.project_id === projectId && k.id === keyId);
+    if (key) key.label = label;
+    return key;
+  }
 }
 
 function event(headers: Record<string, string>, resource = '/v1/events'): APIGatewayRequestAuthorizerEvent {

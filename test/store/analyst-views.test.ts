@@ -12,7 +12,7 @@ import { analystViewsScript } from '../../lambdas/adapters/duckdb-analyst-views'
 import { readRows as readRowsBig } from '../../lambdas/adapters/duckdb-results-query';
 import { renderCreateUniqueEventsView } from '../../lambdas/adapters/sql/unique-events';
 import type { StoredEvent } from '../../lambdas/domain/event';
-import { dataColumns, EVENT_COLUMNS, PARTITION_COLUMNS } from '../../lib/raw-columns';
+import { dataColumns, EVENT_COLUMNS, IDENTITY_COLUMNS, PARTITION_COLUMNS } from '../../lib/raw-columns';
 import { arrivalHour } from '../../lambdas/contract/arrival-partition';
 import { startTestStack } from '../helpers/local';
 import { storedEventFixture } from '../helpers/stored-event';
@@ -64,7 +64,7 @@ beforeAll(async () => {
   );
   db = await DuckDBInstance.create(':memory:');
   connection = await db.connect();
-  await connection.run(analystViewsScript(dataDir));
+  await connection.run(analystViewsScript(dataDir, { events: true, identities: true }));
 });
 afterAll(() => {
   connection?.closeSync();
@@ -106,12 +106,57 @@ describe('views.sql (DuckDB, local)', () => {
     try {
       expect(stack.analystViews).toBe(join(stack.dataDir, 'views.sql'));
       expect(existsSync(stack.analystViews)).toBe(true);
-      expect(readFileSync(stack.analystViews, 'utf8')).toBe(analystViewsScript(stack.dataDir));
+      expect(readFileSync(stack.analystViews, 'utf8')).toBe(analystViewsScript(stack.dataDir, { events: false, identities: false }));
+    } finally {
+      await stack.stop();
+    }
+  });
+
+  it('runs before any event and before any identity link (a project that never identifies), and follows the first of each', async () => {
+    const stack = await startTestStack();
+    const run = async (sql: string) => {
+      const instance = await DuckDBInstance.create(':memory:');
+      const session = await instance.connect();
+      try {
+        await session.run(readFileSync(stack.analystViews, 'utf8'));
+        return await readRows(session, sql);
+      } finally {
+        session.closeSync();
+        instance.closeSync();
+      }
+    };
+    // A query over both tables, as the results' "How this was computed" joins them.
+    const joined = `SELECT count(*) AS events, count(i.id) AS linked FROM unique_events e LEFT JOIN identities i ON i.id = e.user_id AND i.project_id = e.project_id`;
+    try {
+      expect(await run(joined)).toEqual([{ events: 0, linked: 0 }]);
+      const identityColumns = [...dataColumns(IDENTITY_COLUMNS), ...PARTITION_COLUMNS];
+      expect((await run('DESCRIBE identities')).map((r) => r.column_name)).toEqual(identityColumns);
+
+      const project = await stack.createProject();
+      const key = await stack.createKey(project);
+      expect((await stack.post('/v1/events', key, { events: [{ name: 'opened', user_id: 'anon-1' }] })).status).toBe(204);
+      await until(async () => (await run(joined))[0]?.events === 1);
+      expect(await run(joined)).toEqual([{ events: 1, linked: 0 }]);
+
+      const identify = { name: '$identify', user_id: 'user-1', properties: { $anonymous_id: 'anon-1' } };
+      expect((await stack.post('/v1/events', key, { events: [identify] })).status).toBe(204);
+      await until(async () => Number((await run('SELECT count(*) AS n FROM identities'))[0]?.n) > 0);
+      expect(await run("SELECT count(*) AS n FROM identities WHERE id = 'user-1' AND canonical_id = 'anon-1'")).toEqual([{ n: 1 }]);
+      expect((await run('DESCRIBE identities')).map((r) => r.column_name)).toEqual(identityColumns);
     } finally {
       await stack.stop();
     }
   });
 });
+
+/** Waits (up to 10 s) for the server's rewrite of views.sql after a stream's first delivery. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const end = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('views.sql did not follow the new files within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 describe('the Athena view (the same text)', () => {
   it('creates <database>.unique_events over <database>.events, without DuckDB-only syntax', () => {

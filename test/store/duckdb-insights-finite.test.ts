@@ -8,13 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DuckDbInsightEngine } from '../../lambdas/adapters/duckdb-insights';
-
-const engine = new DuckDbInsightEngine(mkdtempSync(join(tmpdir(), 'tally-insights-finite-')), { threads: 1 });
-afterAll(() => engine.close());
+import { DuckDbProcess } from '../../lambdas/local/duckdb-process';
 
 const query = (sql: string) => ({ sql, projectId: 'p', fromDt: '2026-04-01', toDt: '2026-04-01' });
 
-describe('DuckDbInsightEngine and figures that are not finite', () => {
+// In this process (an adapter's own tests, benchmarks) and in the local server's query process.
+describe.each([
+  ['in process', () => new DuckDbInsightEngine(mkdtempSync(join(tmpdir(), 'tally-insights-finite-')), { threads: 1 })],
+  ['in the query process', () => new DuckDbInsightEngine(mkdtempSync(join(tmpdir(), 'tally-insights-finite-')), { duckdb: new DuckDbProcess({ threads: 1 }) })],
+])('DuckDbInsightEngine (%s) and figures that are not finite', (_where, make) => {
+  const engine = make();
+  afterAll(() => engine.close());
+
   it.each([
     ["CAST('inf' AS double)", 'inf'],
     ["CAST('-inf' AS double)", '-inf'],

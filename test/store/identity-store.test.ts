@@ -181,7 +181,8 @@ describe('DynamoIdentityStore on dynalite', () => {
 
   it('resolves a login batch (a new user ID, its profile, its events) in one read, one put and one update', async () => {
     const p = nextProject();
-    await store.observe(p, ['visitor'], 1000);
+    // The visitor's earlier events (one second before the batch's) are kept as its first event time.
+    await store.observe(p, ['visitor'], 1000, { eventTimes: new Map([['visitor', Date.parse('2026-01-01T00:00:01.000Z')]]) });
     const { ddb, sent } = recording(dynamo.ddb);
     const records: IdentityRecord[] = [];
     const at = '2026-01-01T00:00:02.000Z';
@@ -204,6 +205,18 @@ describe('DynamoIdentityStore on dynalite', () => {
     expect(sent).toEqual(['BatchGetCommand', 'PutCommand', 'UpdateCommand']);
     expect(records.map((r) => [r.id, r.canonical_id, r.version, r.reason])).toEqual([['member', 'visitor', 1, 'link']]);
     expect((await store.group(p, 'member'))!.members.find((m) => m.id === 'member')).toMatchObject({ email: 'm@example.com', name: 'M' });
+  });
+
+  it('keeps the earliest event time of an ID: no write for newer events, one conditional update for a backfill', async () => {
+    const p = nextProject();
+    await store.observe(p, ['ann'], 1000, { eventTimes: new Map([['ann', 5000]]) });
+    const { ddb, sent } = recording(dynamo.ddb);
+    const recorded = new DynamoIdentityStore(ddb, dynamo.table('identities'));
+    await recorded.observe(p, ['ann'], 2000, { eventTimes: new Map([['ann', 9000]]) });
+    expect(sent).toEqual(['GetCommand']);
+    await recorded.observe(p, ['ann'], 3000, { eventTimes: new Map([['ann', 4000]]) });
+    expect(sent).toEqual(['GetCommand', 'GetCommand', 'UpdateCommand']);
+    expect((await store.group(p, 'ann'))!.canonical).toMatchObject({ first_seen_ms: 1000, first_event_ms: 4000 });
   });
 
   it('keeps the later profile value, ignores an older one, and leaves absent fields alone', async () => {

@@ -61,7 +61,7 @@ describe('results job scheduling', () => {
       inFlight--;
       return zeros(r);
     });
-    expect(await runResultsJob(deps, { concurrency: 3 })).toEqual({ computed: 10, skipped: 0, failed: 0, deferred: 0, breached: 0 });
+    expect(await runResultsJob(deps, { concurrency: 3 })).toEqual({ computed: 10, changed: 10, skipped: 0, failed: 0, deferred: 0, breached: 0 });
     expect(most).toBe(3);
   });
 
@@ -79,7 +79,7 @@ describe('results job scheduling', () => {
     });
     const started = Date.now();
     const summary = await runResultsJob(deps, { concurrency: 2, deadlineMs: started + 300 });
-    expect(summary).toEqual({ computed: 5, skipped: 0, failed: 0, deferred: 1, breached: 0 });
+    expect(summary).toEqual({ computed: 5, changed: 5, skipped: 0, failed: 0, deferred: 1, breached: 0 });
     expect(finished.sort()).toEqual(['exp-1', 'exp-2', 'exp-3', 'exp-4', 'exp-5']);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
@@ -99,7 +99,7 @@ describe('results job scheduling', () => {
     vi.stubEnv('TALLY_LOG_LEVEL', 'warn');
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const first = await runResultsJob(deps, { concurrency: 1, deadlineMs: T0 + 250 });
-    expect(first).toEqual({ computed: 3, skipped: 0, failed: 0, deferred: 2, breached: 0 });
+    expect(first).toEqual({ computed: 3, changed: 3, skipped: 0, failed: 0, deferred: 2, breached: 0 });
     const warning = stderr.mock.calls.map((c) => JSON.parse(String(c[0]))).find((l) => l.level === 'warn');
     expect(warning).toMatchObject({ deferred: 2, experiment_ids: ['exp-3', 'exp-4'] });
 
@@ -109,13 +109,26 @@ describe('results job scheduling', () => {
     expect(order).toEqual(['exp-3', 'exp-4', 'exp-0']); // never computed first, then the stalest
   });
 
+  it('counts as changed only the experiments whose stated results moved since their last run (a first run included)', async () => {
+    let converted = 0;
+    const { deps } = jobDeps(3, async (r) => ({
+      variants: r.variants.map((variant) => ({ variant, enrolled: 10, converted: r.experimentId === 'exp-1' ? converted : 0 })),
+      multipleExposures: 0,
+    }));
+    expect((await runResultsJob(deps)).changed).toBe(3);
+    // The next minute, nothing new: recomputed, not changed.
+    expect(await runResultsJob(deps)).toMatchObject({ computed: 3, changed: 0 });
+    converted = 4;
+    expect(await runResultsJob(deps)).toMatchObject({ computed: 3, changed: 1 });
+  });
+
   it('counts a failing experiment as failed and still computes the rest', async () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const { deps } = jobDeps(4, async (r) => {
       if (r.experimentId === 'exp-1') throw new Error('TABLE_NOT_FOUND');
       return zeros(r);
     });
-    expect(await runResultsJob(deps)).toEqual({ computed: 3, skipped: 0, failed: 1, deferred: 0, breached: 0 });
+    expect(await runResultsJob(deps)).toEqual({ computed: 3, changed: 3, skipped: 0, failed: 1, deferred: 0, breached: 0 });
   });
 });
 

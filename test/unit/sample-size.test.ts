@@ -5,7 +5,7 @@
  * same inputs, so these tests hold to 1e-6.
  */
 import { describe, expect, it } from 'vitest';
-import { plannedPower, sampleSize, type PlanningInput } from '../../lambdas/domain/sample-size';
+import { minimumDetectableEffect, plannedPower, sampleSize, type PlanningInput } from '../../lambdas/domain/sample-size';
 
 function near(actual: number, expected: number): void {
   expect(Math.abs(actual - expected)).toBeLessThan(1e-6);
@@ -108,5 +108,45 @@ describe('sample size and run time', () => {
     expect(() => sampleSize({ metric: { kind: 'conversion', baseline_rate: 0.1 }, mde: 0.1, power: 0.01 })).toThrow(/power/);
     expect(() => sampleSize({ metric: { kind: 'conversion', baseline_rate: 0.1 }, mde: 0.1, variants: 3, weights: [1, 1] })).toThrow(/one entry per variant/);
     expect(sampleSize({ metric: { kind: 'conversion', baseline_rate: 0.1 }, mde: 1e-9 })).toBeNull();
+  });
+});
+
+describe('minimumDetectableEffect: the inverse question, over the same power function', () => {
+  const grid = [
+    { metric: { kind: 'conversion' as const, baseline_rate: 0.1 }, sequential: true },
+    { metric: { kind: 'conversion' as const, baseline_rate: 0.02 }, sequential: false, variants: 3 },
+    { metric: { kind: 'conversion' as const, baseline_rate: 0.4 }, sequential: true, weights: [70, 30], power: 0.9, confidence: 0.99 },
+    { metric: { kind: 'mean' as const, mean: 35.5, variance: 4_000 }, sequential: true },
+    { metric: { kind: 'mean' as const, mean: -2, variance: 3 }, sequential: false, weights: [1, 2, 1] },
+  ];
+  it.each(
+    grid.flatMap((design) =>
+      [
+        [1, 300],
+        [2, 2_000],
+        [6, 45_000],
+        [52, 1_000_000],
+      ].map(([weeks, perDay]) => [design, weeks!, perDay!] as const),
+    ),
+  )('%j over %i weeks at %i users a day: sizing for the answer gives back the weeks', (design, weeks, perDay) => {
+    const days = weeks * 7;
+    const usersTotal = Math.floor(perDay * days);
+    const mde = minimumDetectableEffect({ ...design, users_total: usersTotal, max_mde: 10 });
+    if (mde === null) {
+      // Not even the largest change: the weeks' users have less than the target power at it.
+      expect(plannedPower({ ...design, mde: 10 }, usersTotal)).toBeLessThan(design.power ?? 0.8);
+      return;
+    }
+    expect(plannedPower({ ...design, mde }, usersTotal)).toBeGreaterThanOrEqual(design.power ?? 0.8);
+    expect(plannedPower({ ...design, mde: mde * (1 - 1e-6) }, usersTotal)).toBeLessThan(design.power ?? 0.8);
+    expect(sampleSize({ ...design, mde, users_per_day: perDay })!.days).toBe(days);
+  });
+
+  it('answers null when not even the rate reaching 100% is detectable, and a smaller change with more users', () => {
+    expect(minimumDetectableEffect({ metric: { kind: 'conversion', baseline_rate: 0.5 }, users_total: 4, max_mde: 10 })).toBeNull();
+    const small = minimumDetectableEffect({ metric: { kind: 'conversion', baseline_rate: 0.1 }, users_total: 10_000, max_mde: 10 })!;
+    const large = minimumDetectableEffect({ metric: { kind: 'conversion', baseline_rate: 0.1 }, users_total: 40_000, max_mde: 10 })!;
+    expect(large).toBeLessThan(small);
+    expect(0.1 * (1 + small)).toBeLessThan(1);
   });
 });

@@ -14,11 +14,27 @@ describe('terminal lines', () => {
     expect(terminalLine(record('request', { method: 'GET', status: 404, duration_ms: 0 }))).toBe('12:04:05 GET (no route) 404 0 ms');
   });
 
-  it('leaves out the results job when it computed nothing, and its per-experiment details', () => {
-    expect(terminalLine(record('results job finished', { computed: 0, skipped: 3, failed: 0, deferred: 0 }))).toBeNull();
+  it('a batch gives its event count and project; a refused key says why; never a client value', () => {
+    const line = terminalLine(record('request', { route: 'ingest-v1', status: 204, duration_ms: 12, project_id: 'p-1', events: 1200, request_id: 'r1' }));
+    expect(line).toBe('12:04:05 POST /v1/events 204 12 ms · 1,200 events · project p-1');
+    expect(terminalLine(record('request', { route: 'ingest-api', status: 200, duration_ms: 2, project_id: 'p-1', events: 1 }))).toBe(
+      '12:04:05 POST /api/events 200 2 ms · 1 event · project p-1',
+    );
+    expect(terminalLine(record('request', { route: 'ingest-v1', method: 'POST', status: 403, duration_ms: 1, refused: 'origin not allowed' }))).toBe(
+      '12:04:05 POST /v1/events 403 1 ms · key refused: origin not allowed',
+    );
+  });
+
+  it('leaves out the results job when no results changed, and its per-experiment details', () => {
+    expect(terminalLine(record('results job finished', { computed: 0, changed: 0, skipped: 3, failed: 0, deferred: 0 }))).toBeNull();
+    // Recomputed every minute with nothing new: silent.
+    expect(terminalLine(record('results job finished', { computed: 2, changed: 0, skipped: 1, failed: 0, deferred: 0 }))).toBeNull();
     expect(terminalLine(record('results counted incrementally', { experiment_id: 'e1', committed: true }))).toBeNull();
-    expect(terminalLine(record('results job finished', { computed: 2, skipped: 1, failed: 0, deferred: 0 }))).toBe(
-      '12:04:05 results job: 2 computed, 0 failed, 0 left for the next run',
+    expect(terminalLine(record('results job finished', { computed: 2, changed: 1, skipped: 1, failed: 0, deferred: 0 }))).toBe(
+      '12:04:05 results job: results changed for 1 experiment, 0 failed, 0 left for the next run',
+    );
+    expect(terminalLine(record('results job finished', { computed: 2, changed: 0, skipped: 1, failed: 1, deferred: 0 }))).toBe(
+      '12:04:05 results job: results changed for 0 experiments, 1 failed, 0 left for the next run',
     );
   });
 

@@ -1,6 +1,7 @@
 /**
- * The experiment form's planning calculator (issue 22, "Planning"): how many users the experiment
- * needs, and how long it must run, to detect a relative change of a metric. It asks the admin API
+ * The experiment form's planning calculator: how many users the experiment needs, and how long it must
+ * run, to detect a relative change of a metric; or, asked the other way, the smallest change it can
+ * detect if it runs a number of weeks with the project's traffic. It asks the admin API
  * (POST .../plan), which takes the baseline from the project's own recent events, prefilled with the
  * form's goal event, variants, weights and sequential switch; where the events give no baseline it
  * says so and takes one typed in. "Use as planned sample" puts the plan's total users into the form's
@@ -11,7 +12,7 @@ import { useLayoutEffect, useState } from 'preact/hooks';
 import { PLANNING_METRIC_KINDS, type PlanningMetricKind } from '../../../lambdas/domain/planning-baseline';
 import type { Experiment } from '../admin-types';
 import { ApiError, type ApiClient } from '../api';
-import { formatCount, formatPercent } from '../results/format-stats';
+import { formatCount, formatPercent, formatPoints, formatRelative } from '../results/format-stats';
 import { errorText } from './async-view';
 import { Field } from './field';
 import './planning-calculator.css';
@@ -43,6 +44,12 @@ export function usePlannedUsers(experiment: Experiment | undefined, onEdit: () =
 
 /** The plan as POST .../plan answers it (docs/api.md, "Plan an experiment"). */
 export interface Plan {
+  question: Question;
+  /** The weeks asked about (detectable_effect); null for sample_size. */
+  weeks: number | null;
+  /** The relative change: as asked (sample_size), or the smallest detectable one (detectable_effect). */
+  mde: number;
+  mde_absolute: number;
   metric: { event: string; kind: PlanningMetricKind; property: string | null };
   baseline: {
     rate: number | null;
@@ -56,9 +63,16 @@ export interface Plan {
   variants: Array<{ variant: string; weight: number | null; users: number }>;
   users_total: number;
   days: number | null;
+  power: number;
 }
 
+/** sample_size: how many users for a change; detectable_effect: what change in a number of weeks. */
+export type Question = 'sample_size' | 'detectable_effect';
+
 interface Inputs {
+  question: Question;
+  /** Whole weeks the experiment can run (detectable_effect). */
+  weeks: string;
   kind: PlanningMetricKind;
   /** Empty: the form's goal event. */
   event: string;
@@ -73,6 +87,8 @@ interface Inputs {
 }
 
 const START: Inputs = {
+  question: 'sample_size',
+  weeks: '4',
   kind: 'conversion',
   event: '',
   property: '',
@@ -134,7 +150,7 @@ export function PlanningCalculator({ api, projectId, goalEvent, variants, weight
       setPlan(
         await api.post<Plan>(`/admin/v1/projects/${encodeURIComponent(projectId)}/plan`, {
           metric: { event, kind: inputs.kind, ...(inputs.kind === 'sum' ? { property: inputs.property.trim() } : {}) },
-          mde: Number(inputs.mde) / 100,
+          ...(inputs.question === 'sample_size' ? { mde: Number(inputs.mde) / 100 } : { weeks: Number(inputs.weeks) }),
           power: Number(inputs.power) / 100,
           alpha: 1 - Number(inputs.confidence) / 100,
           variants,
@@ -168,9 +184,31 @@ export function PlanningCalculator({ api, projectId, goalEvent, variants, weight
     >
       <legend>Planning: how many users, how long</legend>
       <p class="hint" id="planning-hint">
-        How many users the experiment needs to detect a change of the size you care about, from what your project's events of the last 14 days say about the
-        metric, with this form's variants, split and analysis settings.
+        How many users the experiment needs to detect a change of the size you care about, or the smallest change it can detect in the weeks it can run, from
+        what your project's events of the last 14 days say about the metric and the traffic, with this form's variants, split and analysis settings.
       </p>
+      <div class="planning-question" role="radiogroup" aria-label="Question">
+        <label class="check">
+          <input
+            type="radio"
+            name="plan_question"
+            value="sample_size"
+            checked={inputs.question === 'sample_size'}
+            onChange={() => set({ question: 'sample_size' })}
+          />{' '}
+          How many users to detect a change
+        </label>
+        <label class="check">
+          <input
+            type="radio"
+            name="plan_question"
+            value="detectable_effect"
+            checked={inputs.question === 'detectable_effect'}
+            onChange={() => set({ question: 'detectable_effect' })}
+          />{' '}
+          What change I could detect in a number of weeks
+        </label>
+      </div>
       <div class="planning-grid">
         <Field id="plan-kind" label="Metric">
           <select name="plan_kind" value={inputs.kind} onChange={(e) => set({ kind: e.currentTarget.value as PlanningMetricKind })}>
@@ -197,9 +235,15 @@ export function PlanningCalculator({ api, projectId, goalEvent, variants, weight
             <input type="text" name="plan_property" autoComplete="off" value={inputs.property} onInput={(e) => set({ property: e.currentTarget.value })} />
           </Field>
         )}
-        <Field id="plan-mde" label="Smallest change to detect (%)" hint="Relative: 5 means +5% of today's value.">
-          <input type="text" inputMode="decimal" name="plan_mde" size={5} value={inputs.mde} onInput={(e) => set({ mde: e.currentTarget.value })} />
-        </Field>
+        {inputs.question === 'sample_size' ? (
+          <Field id="plan-mde" label="Smallest change to detect (%)" hint="Relative: 5 means +5% of today's value.">
+            <input type="text" inputMode="decimal" name="plan_mde" size={5} value={inputs.mde} onInput={(e) => set({ mde: e.currentTarget.value })} />
+          </Field>
+        ) : (
+          <Field id="plan-weeks" label="Weeks it can run" hint="Whole weeks, 1 to 52, at the project's traffic.">
+            <input type="text" inputMode="numeric" name="plan_weeks" size={4} value={inputs.weeks} onInput={(e) => set({ weeks: e.currentTarget.value })} />
+          </Field>
+        )}
         <Field id="plan-power" label="Power (%)" hint="The chance to detect it if it is there.">
           <input type="text" inputMode="decimal" name="plan_power" size={5} value={inputs.power} onInput={(e) => set({ power: e.currentTarget.value })} />
         </Field>
@@ -304,22 +348,37 @@ function PlanAnswer({ plan, planned }: { plan: Plan; planned: PlannedUsers }) {
         )}
         .
       </p>
-      <p class="plan-total">
-        Needs <strong>{formatCount(plan.users_total)} users</strong> ({plan.variants.map((v) => `${v.variant} ${formatCount(v.users)}`).join(', ')})
-        {plan.days !== null ? (
-          <>
-            : about <strong>{days(plan.days)}</strong> at that rate.
-          </>
-        ) : (
-          '; give users per day for the run time.'
-        )}
-      </p>
+      {plan.question === 'detectable_effect' ? (
+        <p class="plan-total">
+          In {plan.weeks} {plan.weeks === 1 ? 'week' : 'weeks'} ({days(plan.days ?? 0)}), about <strong>{formatCount(plan.users_total)} users</strong> (
+          {plan.variants.map((v) => `${v.variant} ${formatCount(v.users)}`).join(', ')}) can detect a change of <strong>{formatRelative(plan.mde)}</strong> or
+          more (
+          {plan.metric.kind === 'conversion'
+            ? `${formatPoints(plan.mde_absolute)}: from ${formatPercent(b.rate)} to ${formatPercent((b.rate ?? 0) * (1 + plan.mde))}`
+            : `${signedTrim(plan.mde_absolute)} per user`}
+          ), with {formatPercent(plan.power)} power.
+        </p>
+      ) : (
+        <p class="plan-total">
+          Needs <strong>{formatCount(plan.users_total)} users</strong> ({plan.variants.map((v) => `${v.variant} ${formatCount(v.users)}`).join(', ')})
+          {plan.days !== null ? (
+            <>
+              : about <strong>{days(plan.days)}</strong> at that rate.
+            </>
+          ) : (
+            '; give users per day for the run time.'
+          )}
+        </p>
+      )}
       <button type="button" class="secondary" onClick={() => planned.set(plan.users_total)} disabled={planned.value === plan.users_total}>
         Use as planned sample ({formatCount(plan.users_total)} users)
       </button>
     </div>
   );
 }
+
+/** A change in the metric's unit, signed: "+0.21". */
+const signedTrim = (n: number) => `${n < 0 ? '\u2212' : '+'}${trim(Math.abs(n))}`;
 
 /** A figure to 3 significant digits, at most 2 decimals, thousands grouped. */
 function trim(n: number): string {

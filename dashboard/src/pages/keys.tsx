@@ -1,5 +1,5 @@
 /**
- * Keys of a project: "Create key" (plan, rate limit, allowed origins, allowed bundle IDs; each field
+ * Keys of a project: "Create key" (label, plan, rate limit, allowed origins, allowed bundle IDs; each field
  * shows the API's own message), the new key shown once, the list, and "Revoke" with a confirmation.
  */
 import { useRef, useState } from 'preact/hooks';
@@ -15,7 +15,7 @@ import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
 
-const FIELDS = ['plan', 'rate_limit_per_minute', 'allowed_origins', 'allowed_bundle_ids'];
+const FIELDS = ['label', 'plan', 'rate_limit_per_minute', 'allowed_origins', 'allowed_bundle_ids'];
 
 /** One entry a line; blank lines ignored. */
 const lines = (value: FormDataEntryValue | null) =>
@@ -27,6 +27,7 @@ const lines = (value: FormDataEntryValue | null) =>
 /** The form as typed, for the checks before sending. */
 function keyDraft(form: FormData): KeyDraft {
   return {
+    label: String(form.get('label') ?? ''),
     rateLimit: String(form.get('rate_limit_per_minute') ?? ''),
     origins: lines(form.get('allowed_origins')),
     bundleIds: lines(form.get('allowed_bundle_ids')),
@@ -36,6 +37,7 @@ function keyDraft(form: FormData): KeyDraft {
 /** The create body from a checked draft: only what was filled in, so the API's defaults apply otherwise. */
 function keyBody(form: FormData, draft: KeyDraft): Record<string, unknown> {
   const body: Record<string, unknown> = { plan: form.get('plan') };
+  if (draft.label?.trim()) body.label = draft.label.trim();
   if (draft.rateLimit.trim() !== '') body.rate_limit_per_minute = Number(draft.rateLimit.trim());
   if (draft.origins.length) body.allowed_origins = draft.origins;
   if (draft.bundleIds.length) body.allowed_bundle_ids = draft.bundleIds;
@@ -95,6 +97,14 @@ export function KeysPage({ api, params }: PageProps) {
             }
           }}
         >
+          <Field
+            id="key-label"
+            label="Label"
+            hint="Optional: what the key is for, e.g. iOS app. Shown in the list; not a secret."
+            error={problems.label ?? error?.forField('label')}
+          >
+            <input name="label" type="text" autoComplete="off" />
+          </Field>
           <Field id="key-plan" label="Plan" error={error?.forField('plan')}>
             <select name="plan">
               <option value="free">free</option>
@@ -147,9 +157,10 @@ export function KeysPage({ api, params }: PageProps) {
             keys.length === 0 ? (
               <p class="muted">No keys yet.</p>
             ) : (
-              <ListTable columns={['Prefix', 'Plan', 'Limit', 'Restrictions', 'Created']} action="Actions">
+              <ListTable columns={['Label', 'Prefix', 'Plan', 'Limit', 'Restrictions', 'Created']} action="Actions">
                 {newestFirst(keys).map((k) => (
                   <tr key={k.id}>
+                    <td data-label="Label">{k.label ?? <span class="muted">—</span>}</td>
                     <td class="mono nowrap" data-label="Prefix">
                       {k.key_prefix}…
                     </td>
@@ -165,7 +176,7 @@ export function KeysPage({ api, params }: PageProps) {
                       <button
                         type="button"
                         class="danger small"
-                        aria-label={`Revoke ${k.key_prefix}`}
+                        aria-label={`Revoke ${k.label === null ? k.key_prefix : `${k.label} (${k.key_prefix})`}`}
                         onClick={() => {
                           setRevokeError(null);
                           setRevoking(k);

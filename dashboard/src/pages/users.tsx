@@ -3,11 +3,12 @@
  * by email, else name, else the ID they sent most recently, with the canonical ID on hover and under
  * it; linked IDs, events, first and last seen), the most recent first, searched by email, name or any
  * ID; each row opens the person's page. One person (any ID, canonical or linked, also one not seen
- * recently), headed by the same label: the canonical ID, every linked ID, the profile, first seen and
- * their recent events under every linked ID.
+ * recently), headed by the same label: the canonical ID, every linked ID, the profile, first seen (the
+ * earliest event's time, as in People), last seen (the newest listed event's, as in People) and their
+ * recent events under every linked ID.
  * Names, emails and IDs are client text: rendered as text nodes, never as markup.
  */
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { textProblem } from '../../../lambdas/domain/client-text';
 import { personLabel } from '../../../lambdas/domain/person-label';
 import type { RecentUser, StoredEvent, User } from '../admin-types';
@@ -188,6 +189,8 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
 
 function UserDetails({ api, projectPath, userId }: { api: PageProps['api']; projectPath: string; userId: string }) {
   const user = useAsync(() => api.get<User>(`/admin/v1${projectPath}/users/${encodeURIComponent(userId)}`), [api, projectPath, userId]);
+  // The newest of the person's listed events (the listing is newest first): People's last seen.
+  const [lastSeen, setLastSeen] = useState<string | null | undefined>(undefined);
   return (
     <>
       <h1>
@@ -217,9 +220,19 @@ function UserDetails({ api, projectPath, userId }: { api: PageProps['api']; proj
                 <dd>{u.name ?? <span class="muted">—</span>}</dd>
                 <dt>First seen</dt>
                 <dd>{formatTime(u.first_seen)}</dd>
+                <dt>Last seen</dt>
+                <dd>
+                  {lastSeen === undefined ? (
+                    <span class="muted">…</span>
+                  ) : lastSeen === null ? (
+                    <span class="muted">— (no event within the events listing's window)</span>
+                  ) : (
+                    formatTime(lastSeen)
+                  )}
+                </dd>
               </dl>
             </section>
-            <UserEvents api={api} projectPath={projectPath} ids={[u.user_id, ...u.ids]} />
+            <UserEvents api={api} projectPath={projectPath} ids={[u.user_id, ...u.ids]} onNewest={setLastSeen} />
           </>
         )}
       </AsyncView>
@@ -232,7 +245,18 @@ function UserDetails({ api, projectPath, userId }: { api: PageProps['api']; proj
  * linked before the text rule (docs/api.md, "Text from clients") may break it, and the listing refuses
  * such a filter (400): the first ID that keeps the rule is asked; with none, the page says why.
  */
-function UserEvents({ api, projectPath, ids }: { api: PageProps['api']; projectPath: string; ids: string[] }) {
+function UserEvents({
+  api,
+  projectPath,
+  ids,
+  onNewest,
+}: {
+  api: PageProps['api'];
+  projectPath: string;
+  ids: string[];
+  /** Told the newest listed event's timestamp (null: none listed) once the events arrive. */
+  onNewest: (timestamp: string | null) => void;
+}) {
   const listable = ids.filter((id) => textProblem('user_id', id) === undefined);
   const asked = listable[0];
   const unlisted = new Set(ids).size - new Set(listable).size;
@@ -243,6 +267,9 @@ function UserEvents({ api, projectPath, ids }: { api: PageProps['api']; projectP
         : api.get<{ events: StoredEvent[]; people: People }>(`/admin/v1${projectPath}/events?${new URLSearchParams({ user_id: asked, limit: '100' })}`),
     [api, projectPath, asked],
   );
+  useEffect(() => {
+    if (events.data) onNewest(events.data.events[0]?.timestamp ?? null);
+  }, [events.data]);
   return (
     <section aria-labelledby="user-events">
       <h2 id="user-events">Recent events</h2>
