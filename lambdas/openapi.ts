@@ -21,7 +21,7 @@ import { TrendsDefinition } from './domain/insights/trends-definition';
 import { CreateSavedInsight, UpdateSavedInsight } from './domain/insights/saved-insight';
 import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential, StartExperiment } from './handlers/experiments-admin';
 import { CreateKey, UpdateKey } from './handlers/keys';
-import { CreateProject } from './handlers/projects';
+import { CreateProject, UpdateProject } from './handlers/projects';
 import { ROUTES, type Route, type RouteName } from './routes';
 
 /** The /v1/events batch: the per-event schema parseBatch applies to each event, in the documented envelope. */
@@ -108,7 +108,12 @@ const ResultsSummary = z
   .describe(
     'The stored results at a glance: enrolled users, each variant against the control on the goal event as the experiment’s own analysis (results metrics[0]) states it, the sample-ratio check; null until computed',
   );
-const Project = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
+const Project = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  time_zone: z.string().optional().describe('IANA time zone insights count days, weeks and hours in, e.g. America/New_York; absent until set: UTC'),
+});
 const Key = z.object({
   id: z.string(),
   key_prefix: z.string(),
@@ -304,6 +309,7 @@ const insightAnswer = (result: z.ZodType) =>
     definition: z.unknown().describe('The definition as run, defaults filled in'),
     result: result.optional().describe('Only when status is succeeded'),
     data_through: z.string().describe('Arrival watermark: events received after it are not counted (ISO 8601 UTC)'),
+    time_zone: z.string().describe("The project's time zone the query counted days, weeks and hours in (IANA name; UTC by default)"),
     cached: z.boolean().describe('The query was started by an earlier request for the same text and watermark'),
     started_at: z.string(),
     poll_url: z.string(),
@@ -431,6 +437,11 @@ const OPERATIONS: Record<RouteName, Operation> = {
   },
   'admin-projects-create': { summary: 'Create a project', body: CreateProject, responses: created('The project', Project) },
   'admin-projects-list': { summary: 'List projects', responses: ok('Projects', z.object({ projects: z.array(Project) })) },
+  'admin-projects-update': {
+    summary: "Rename a project or set its time zone (insights' days, weeks and hours)",
+    body: UpdateProject,
+    responses: ok('The project', Project),
+  },
   'admin-keys-create': {
     summary: 'Create an API key (its value is shown once)',
     body: CreateKey,

@@ -141,6 +141,7 @@ export const ROUTES = [
   { name: 'ingest-api', method: 'POST', path: '/api/events', auth: 'api-key', uses: INGEST, geolocation: true },
   { name: 'admin-projects-create', method: 'POST', path: '/admin/v1/projects', auth: 'admin', uses: { ...ADMIN, projects: 'readWrite' } },
   { name: 'admin-projects-list', method: 'GET', path: '/admin/v1/projects', auth: 'admin', uses: ADMIN },
+  { name: 'admin-projects-update', method: 'PATCH', path: '/admin/v1/projects/{project_id}', auth: 'admin', uses: { ...ADMIN, projects: 'readWrite' } },
   {
     name: 'admin-keys-create',
     method: 'POST',

@@ -11,6 +11,8 @@ export interface Project {
   id: string;
   name: string;
   created_at: string;
+  /** IANA name insights count days, weeks and hours in; absent until set (UTC). */
+  time_zone?: string;
 }
 
 export interface ApiKey {

@@ -41,7 +41,7 @@ export class AthenaInsightEngine implements InsightEngine {
   prepare(kind: InsightKindName, definition: unknown, context: InsightQueryContext): PreparedInsightQuery {
     const query = insightQuery(kind);
     const tables = { events: `${this.options.database}.events`, identities: `${this.options.database}.identities` };
-    return { sql: query.render(definition, { ...context, tables }), projectId: context.projectId, ...query.scanDays(definition) };
+    return { sql: query.render(definition, { ...context, tables }), projectId: context.projectId, ...query.scanDays(definition, context.timeZone) };
   }
 
   async start(query: PreparedInsightQuery, token: string): Promise<EngineQuery> {

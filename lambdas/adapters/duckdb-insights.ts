@@ -49,7 +49,7 @@ export class DuckDbInsightEngine implements InsightEngine {
     return {
       sql: query.render(definition, { ...context, tables: LOCAL_TABLES }),
       projectId: context.projectId,
-      ...query.scanDays(definition),
+      ...query.scanDays(definition, context.timeZone),
     };
   }
 

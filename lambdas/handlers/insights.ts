@@ -7,6 +7,7 @@
 import { FUNCTION_DIMENSION, INSIGHT_QUERY_FAILED, METRICS_NAMESPACE } from '../contract/metrics';
 import { INSIGHT_KINDS, insightResult, type InsightKind, type InsightKindName } from '../domain/insights/kinds';
 import { QUERY_ID_SHAPE } from '../domain/insights/query-id';
+import { projectTimeZone } from '../domain/time-zone';
 import { ApiError, notFound } from '../http/api-error';
 import { json, type HttpEvent, type HttpResult } from '../http/event';
 import { jsonBody } from '../http/validate';
@@ -103,8 +104,11 @@ function respond(event: HttpEvent, answer: InsightAnswer): HttpResult {
     query_id: record.query_id,
     kind: record.kind,
     definition: record.definition,
-    ...(record.state === 'succeeded' ? { result: insightResult(record.kind, record.definition, answer.rows ?? [], { dataThrough: record.data_through }) } : {}),
+    ...(record.state === 'succeeded'
+      ? { result: insightResult(record.kind, record.definition, answer.rows ?? [], { dataThrough: record.data_through, timeZone: projectTimeZone(record) }) }
+      : {}),
     data_through: record.data_through,
+    time_zone: projectTimeZone(record),
     cached: answer.cached,
     started_at: record.created_at,
     poll_url: pollPath,

@@ -27,7 +27,7 @@ import {
   createExperimentsStopHandler,
   createExperimentsUpdateHandler,
 } from './experiments-admin';
-import { createProjectsCreateHandler, createProjectsListHandler } from './projects';
+import { createProjectsCreateHandler, createProjectsListHandler, createProjectsUpdateHandler } from './projects';
 
 export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
   const catalog = new ExperimentCatalog(deps.experiments, deps.experimentsCacheMs, deps.clock);
@@ -36,6 +36,7 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'ingest-api': createIngestHandler('api', { ...deps, catalog }),
     'admin-projects-create': createProjectsCreateHandler(deps),
     'admin-projects-list': createProjectsListHandler(deps),
+    'admin-projects-update': createProjectsUpdateHandler(deps),
     'admin-keys-create': createKeysCreateHandler(deps),
     'admin-keys-list': createKeysListHandler(deps),
     'admin-keys-update': createKeysUpdateHandler(deps),

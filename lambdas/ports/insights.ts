@@ -11,6 +11,8 @@ export interface InsightQueryContext {
   projectCreatedAt: string;
   /** The arrival watermark (ISO 8601 UTC, InsightEngine.dataThrough): events received after it are left out. */
   dataThrough: string;
+  /** The project's time zone (IANA name, or UTC): the days, weeks and hours counted. */
+  timeZone: string;
 }
 
 export type InsightQueryState = 'running' | 'succeeded' | 'failed';
@@ -65,6 +67,8 @@ export interface InsightQueryRecord {
   sql: string;
   engine: 'duckdb' | 'athena';
   data_through: string;
+  /** The project's time zone the query counted in; absent on queries stored before time zones (UTC). */
+  time_zone?: string;
   execution_id: string;
   state: InsightQueryState;
   bytes_scanned: number | null;

@@ -5,6 +5,7 @@
  * at once and a slow one answers "running" and is polled by its ID.
  */
 import { insightQueryId, startToken } from '../domain/insights/query-id';
+import { projectTimeZone } from '../domain/time-zone';
 import type { InsightKindName } from '../domain/insights/kinds';
 import type { EngineQuery, InsightEngine, InsightQueryRecord, InsightQueryStore, InsightRow, Project } from '../ports';
 
@@ -30,14 +31,15 @@ const MAX_POLL_MS = 2_000;
 
 export async function runInsight(
   deps: InsightQueryDeps,
-  project: Pick<Project, 'id' | 'created_at'>,
+  project: Pick<Project, 'id' | 'created_at' | 'time_zone'>,
   kind: InsightKindName,
   definition: unknown,
   options: { waitMs: number },
 ): Promise<InsightAnswer> {
   const deadline = Date.now() + options.waitMs;
   const dataThrough = deps.insightEngine.dataThrough(deps.clock());
-  const prepared = deps.insightEngine.prepare(kind, definition, { projectId: project.id, projectCreatedAt: project.created_at, dataThrough });
+  const timeZone = projectTimeZone(project);
+  const prepared = deps.insightEngine.prepare(kind, definition, { projectId: project.id, projectCreatedAt: project.created_at, dataThrough, timeZone });
   const queryId = insightQueryId(prepared.sql, dataThrough);
   const existing = await deps.insightQueries.get(project.id, queryId, deps.clock());
   if (existing && existing.state !== 'failed') return settle(deps, existing, true, deadline);
@@ -55,6 +57,7 @@ export async function runInsight(
       sql: prepared.sql,
       engine: deps.insightEngine.engine,
       data_through: dataThrough,
+      time_zone: timeZone,
       execution_id: started.executionId,
       state: 'running',
       bytes_scanned: null,

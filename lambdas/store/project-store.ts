@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { mayHaveLanded, scanAll } from './dynamo-client';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailed, mayHaveLanded, scanAll } from './dynamo-client';
 import type { Project, ProjectStore } from '../ports';
 
 export class DynamoProjectStore implements ProjectStore {
@@ -23,6 +23,29 @@ export class DynamoProjectStore implements ProjectStore {
   async get(id: string): Promise<Project | undefined> {
     const out = await this.ddb.send(new GetCommand({ TableName: this.table, Key: { id } }));
     return out.Item as Project | undefined;
+  }
+
+  /** Sets only the fields given (a PATCH): conditional on the project existing, so a deleted ID is not recreated. */
+  async update(id: string, changes: { name?: string; time_zone?: string }): Promise<Project | undefined> {
+    const fields = Object.entries(changes).filter(([, v]) => v !== undefined);
+    if (fields.length === 0) return this.get(id);
+    try {
+      const out = await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { id },
+          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(fields.map(([k], i) => [`#f${i}`, k])),
+          ExpressionAttributeValues: Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
+          ConditionExpression: 'attribute_exists(id)',
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return out.Attributes as Project | undefined;
+    } catch (err) {
+      if (isConditionalCheckFailed(err)) return undefined;
+      throw err;
+    }
   }
 
   /** A scan: projects are few (one per app or environment), and only the dashboard lists them. */

@@ -1,6 +1,8 @@
 /**
  * npm run bench:insights — a benchmark, not a test: prints figures (issue 25, "Measured").
  *
+ * BENCH_TIME_ZONE (default UTC) is the project time zone the insight queries count days in.
+ *
  * 1. Generates BENCH_EVENTS (default 1,000,000) raw events of one project over BENCH_DAYS (default 30)
  *    days from BENCH_USERS (default 50,000) users into a temp data directory in the local raw layout
  *    (events/project_id=<id>/dt=<day>/received=<arrival hour>/*.ndjson, one file per hour of
@@ -277,6 +279,7 @@ async function main() {
         projectId: PROJECT,
         projectCreatedAt: new Date(FIRST_DAY_MS - DAY_MS).toISOString(),
         dataThrough: new Date(FIRST_DAY_MS + (DAYS + 2) * DAY_MS).toISOString(),
+        timeZone: process.env.BENCH_TIME_ZONE ?? 'UTC',
       });
       const rowsRead = await countAll(baseline, dataDir, prepared.fromDt, prepared.toDt);
       const times: number[] = [];

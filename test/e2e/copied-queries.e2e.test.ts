@@ -95,4 +95,23 @@ describe('the queries under "How this was computed" run as copied', () => {
       expect(await runCopied(res.body.sql)).toEqual(stored);
     });
   }
+
+  // Last: it moves the project into another time zone.
+  it('in a project time zone: the shown SQL names the zone and gives the rows of the local hours', async () => {
+    const patched = await stack.admin('PATCH', `/admin/v1/projects/${project}`, { time_zone: 'Asia/Kolkata' });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const res = await stack.admin('POST', `/admin/v1/projects/${project}/insights/trends`, {
+      series: [{ event: 'purchase' }],
+      interval: 'hour',
+      date_from: '2026-04-10',
+      date_to: '2026-04-12',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.sql).toContain("AT TIME ZONE 'Asia/Kolkata'");
+    const stored = JSON.parse(readFileSync(join(stack.dataDir, 'insight-results', `${res.body.query_id}.json`), 'utf8')) as unknown[];
+    expect(await runCopied(res.body.sql)).toEqual(stored);
+    // The purchases at 11:00 UTC are at 16:30 local: the 16:00 local hour, which starts at 10:30 UTC.
+    expect(stored).toContainEqual(expect.objectContaining({ bucket: '2026-04-10T10:30Z', period: 'current' }));
+    expect(res.body.result.buckets[16]).toBe('2026-04-10T16:00+05:30');
+  });
 });

@@ -44,6 +44,7 @@ function faulty(deps: Deps): Deps {
       list: () => (faults.projectsList ? Promise.reject(faults.projectsList()) : deps.projects.list()),
       create: (p) => deps.projects.create(p),
       get: (id) => deps.projects.get(id),
+      update: (id, changes) => deps.projects.update(id, changes),
     },
   };
 }

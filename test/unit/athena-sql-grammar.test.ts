@@ -190,7 +190,8 @@ const SOURCES: Record<string, () => Promise<void>> = {
   },
   'lambdas/adapters/athena-insights.ts': async () => {
     const engine = new AthenaInsightEngine(athenaClient(), { workGroup: WORKGROUP, database: DATABASE, arrivalAllowanceMs: 25 * 60_000 });
-    const context = { projectId: 'proj-main', projectCreatedAt: '2026-02-01T08:00:00.000Z', dataThrough: '2026-03-20T11:50:00.000Z' };
+    // A zone whose local days span two UTC days and whose hours start at half past (UTC differs only in the zone's literal).
+    const context = { projectId: 'proj-main', projectCreatedAt: '2026-02-01T08:00:00.000Z', dataThrough: '2026-03-20T11:50:00.000Z', timeZone: 'Asia/Kolkata' };
     for (const kind of INSIGHT_KIND_NAMES) {
       for (const [i, definition] of DEFINITIONS[kind].entries()) {
         const query = engine.prepare(kind, INSIGHT_KINDS[kind].definition.parse(definition), context);

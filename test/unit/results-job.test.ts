@@ -33,7 +33,12 @@ function jobDeps(n: number, count: (r: CountRequest, o?: CountOptions) => Promis
     stored,
     deps: {
       clock,
-      projects: { list: async () => [{ id: 'p', name: 'p', created_at: '' }], get: async () => undefined, create: async () => undefined },
+      projects: {
+        list: async () => [{ id: 'p', name: 'p', created_at: '' }],
+        get: async () => undefined,
+        create: async () => undefined,
+        update: async () => undefined,
+      },
       experiments: { list: async () => experiments } as never,
       results: { get: async (_p: string, id: string) => stored.get(id), put: async (_p: string, r: ExperimentResults) => void stored.set(r.experiment_id, r) },
       resultsQuery: { count },

@@ -119,10 +119,10 @@ export function FunnelForm({ initial, apiError, busy, onRun, eventNames }: Funne
       <fieldset class="insight-form">
         <legend>Range, window and breakdown</legend>
         <div class="insight-grid">
-          <Field id="funnel-from" label="From (UTC day)" error={apiError?.forField('date_from')}>
+          <Field id="funnel-from" label="From (day, project time zone)" error={apiError?.forField('date_from')}>
             <input type="date" value={draft.date_from} onInput={(e) => change({ date_from: e.currentTarget.value })} />
           </Field>
-          <Field id="funnel-to" label="To (UTC day, included)" error={apiError?.forField('date_to')}>
+          <Field id="funnel-to" label="To (day, included)" error={apiError?.forField('date_to')}>
             <input type="date" value={draft.date_to} onInput={(e) => change({ date_to: e.currentTarget.value })} />
           </Field>
           <Field id="funnel-window" label="Window (days)" error={apiError?.forField('conversion_window_days')}>

@@ -23,6 +23,10 @@ export function InsightHowComputed({ answer, children }: { answer: InsightAnswer
           one user under both IDs.
         </li>
         <li>
+          <strong>Time zone:</strong> days, weeks and hours are those of {answer.time_zone ?? 'UTC'}, the project's time zone (set on the Projects page); the
+          query converts each event's time with AT TIME ZONE and reads the UTC day partitions that cover the local days.
+        </li>
+        <li>
           <strong>Data through:</strong> events received by {formatTime(answer.data_through)} ({answer.data_through}) count; later ones show in a later run.
           {answer.cached ? ' This answer was computed earlier for the same query and data.' : ''}
         </li>

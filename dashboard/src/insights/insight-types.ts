@@ -9,6 +9,8 @@ export interface InsightAnswer<R> {
   definition: unknown;
   result?: R;
   data_through: string;
+  /** The project's time zone the query counted days, weeks and hours in. */
+  time_zone?: string;
   cached: boolean;
   started_at: string;
   poll_url: string;

@@ -70,7 +70,7 @@ export function bucketNote(result: Pick<TrendsResult, 'partial_from' | 'clipped'
   return notes.length ? ` (${notes.join('; ')})` : '';
 }
 
-export function TrendChart({ result }: { result: TrendsResult }) {
+export function TrendChart({ result, timeZone = 'UTC' }: { result: TrendsResult; timeZone?: string }) {
   const { options, data } = useMemo(() => {
     // A week the range cuts at its start is labelled by the range's first day: place it on its Monday.
     const xs = result.buckets.map(
@@ -79,8 +79,9 @@ export function TrendChart({ result }: { result: TrendsResult }) {
     const step = xs.length > 1 ? xs[1]! - xs[0]! : 86_400;
     const previous = result.previous !== null;
     const data: uPlot.AlignedData = [xs, ...result.lines.map((l) => l.values), ...(previous ? result.lines.map((l) => l.previous_values ?? []) : [])];
-    const label = (v: number) =>
-      result.interval === 'hour' ? new Date(v * 1000).toISOString().slice(5, 16).replace('T', ' ') : new Date(v * 1000).toISOString().slice(5, 10);
+    // An hour is named by its local wall-clock time as the result labels it (YYYY-MM-DDTHH:00 and the offset).
+    const label = (v: number, bucket?: string) =>
+      result.interval === 'hour' ? (bucket ?? new Date(v * 1000).toISOString()).slice(5, 16).replace('T', ' ') : new Date(v * 1000).toISOString().slice(5, 10);
     const options: Omit<uPlot.Options, 'width' | 'height'> = {
       legend: { live: false },
       scales: {
@@ -91,12 +92,13 @@ export function TrendChart({ result }: { result: TrendsResult }) {
         {
           splits: () => xs.filter((_, i) => i % Math.max(1, Math.ceil(xs.length / 6)) === 0),
           // Each tick names its bucket as the result does (a cut first week by the range's first day).
-          values: (_u, splits) => splits.map((v) => (xs.indexOf(v) >= 0 ? label(bucketSeconds(result.buckets[xs.indexOf(v)]!)) : label(v))),
+          values: (_u, splits) =>
+            splits.map((v) => (xs.indexOf(v) >= 0 ? label(bucketSeconds(result.buckets[xs.indexOf(v)]!), result.buckets[xs.indexOf(v)]) : label(v))),
         },
         { values: (_u, splits) => splits.map((v) => formatValue(Number(v.toFixed(2)))), size: 60 },
       ],
       series: [
-        { label: result.interval === 'hour' ? 'Hour (UTC)' : result.interval === 'week' ? 'Week from Monday (UTC)' : 'Day (UTC)' },
+        { label: result.interval === 'hour' ? `Hour (${timeZone})` : result.interval === 'week' ? `Week from Monday (${timeZone})` : `Day (${timeZone})` },
         ...result.lines.map((l, i) => ({ label: lineName(l), stroke: variantColor(i), width: 2, points: { show: xs.length <= 31, size: 5 } })),
         ...(previous
           ? result.lines.map((l, i) => ({
@@ -111,7 +113,7 @@ export function TrendChart({ result }: { result: TrendsResult }) {
       hooks: { draw: [drawPartial(result.partial_from, step)] },
     };
     return { options, data };
-  }, [result]);
+  }, [result, timeZone]);
   const period =
     result.previous === null
       ? ''
@@ -120,7 +122,7 @@ export function TrendChart({ result }: { result: TrendsResult }) {
     <figure class="results-figure">
       <figcaption>
         {result.interval === 'hour' ? 'Per hour' : result.interval === 'week' ? 'Per week (weeks start on Monday)' : 'Per day'}, {result.date_from} to{' '}
-        {result.date_to} (UTC){period}.
+        {result.date_to} ({timeZone}){period}.
         {result.partial_from !== null &&
           ` The grey band: ${result.interval === 'hour' ? 'hours' : `${result.interval}s`} the data do not cover to their end yet, still counting.`}
       </figcaption>

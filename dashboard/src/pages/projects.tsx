@@ -6,7 +6,9 @@ import { ApiError } from '../api';
 import { AsyncView, useAsync } from '../components/async-view';
 import { newestFirst } from '../components/list-table';
 import { Field } from '../components/field';
+import { TimeZoneSelect } from '../components/time-zone-select';
 import { formatTime } from '../format-time';
+import type { ApiClient } from '../api';
 import type { PageProps } from '../page';
 import { navigate, pathOf } from '../router';
 
@@ -65,6 +67,7 @@ export function ProjectsPage({ api }: PageProps) {
                     </a>
                     <span class="muted mono">{p.id}</span>
                     <span class="muted">Created {formatTime(p.created_at)}</span>
+                    <ProjectTimeZone api={api} project={p} />
                     <span class="links">
                       <a href={`#${pathOf('projects', p.id)}/install`}>Install</a>
                       <a href={`#${pathOf('projects', p.id)}/events`}>Events</a>
@@ -80,5 +83,42 @@ export function ProjectsPage({ api }: PageProps) {
         </AsyncView>
       </section>
     </>
+  );
+}
+
+/** A project's time zone on its card, changed in place (PATCH): insights count its local days, weeks and hours. */
+function ProjectTimeZone({ api, project }: { api: ApiClient; project: Project }) {
+  const [zone, setZone] = useState(project.time_zone ?? 'UTC');
+  const [state, setState] = useState<{ busy: boolean; saved: boolean; error: ApiError | null }>({ busy: false, saved: false, error: null });
+  const id = `time-zone-${project.id}`;
+  return (
+    <form
+      class="inline-form"
+      noValidate
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const time_zone = String(new FormData(e.currentTarget).get('time_zone') ?? zone);
+        setState({ busy: true, saved: false, error: null });
+        try {
+          const updated = await api.patch<Project>(`/admin/v1/projects/${encodeURIComponent(project.id)}`, { time_zone });
+          setZone(updated.time_zone ?? 'UTC');
+          setState({ busy: false, saved: true, error: null });
+        } catch (err) {
+          setState({ busy: false, saved: false, error: err instanceof ApiError ? err : new ApiError(0, String(err)) });
+        }
+      }}
+    >
+      <Field id={id} label="Time zone (insights' days and hours)" error={state.error?.forField('time_zone') ?? state.error?.apartFrom(['time_zone'])}>
+        <TimeZoneSelect id={id} name="time_zone" value={zone} />
+      </Field>
+      <button type="submit" disabled={state.busy}>
+        Save time zone
+      </button>
+      {state.saved && (
+        <span class="muted" role="status">
+          Saved: insights now count days in {zone}.
+        </span>
+      )}
+    </form>
   );
 }

@@ -100,7 +100,7 @@ export function RetentionPage({ api, params }: PageProps) {
           <InsightHowComputed answer={answer}>
             <li>
               <strong>Cohorts:</strong> each user is in the {result.interval} of their first {result.start_event} in the range
-              {result.interval === 'week' ? ' (weeks start on Monday, UTC)' : ' (UTC)'}.
+              {result.interval === 'week' ? ` (weeks start on Monday, ${answer.time_zone ?? 'UTC'})` : ` (${answer.time_zone ?? 'UTC'})`}.
             </li>
             <li>
               <strong>Returns:</strong> a user counts once in a {result.interval} in which they did {result.return_event} at or after their first{' '}

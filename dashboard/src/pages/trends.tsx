@@ -233,10 +233,10 @@ export function TrendsPage({ api, params }: PageProps) {
         <fieldset class="insight-form">
           <legend>Range and breakdown</legend>
           <div class="insight-grid">
-            <Field id="trend-from" label="From (UTC day)" error={fieldError('date_from')}>
+            <Field id="trend-from" label="From (day, project time zone)" error={fieldError('date_from')}>
               <input type="date" value={draft.date_from} onInput={(e) => change({ date_from: e.currentTarget.value })} />
             </Field>
-            <Field id="trend-to" label="To (UTC day, included)" error={fieldError('date_to')}>
+            <Field id="trend-to" label="To (day, included)" error={fieldError('date_to')}>
               <input type="date" value={draft.date_to} onInput={(e) => change({ date_to: e.currentTarget.value })} />
             </Field>
             <Field id="trend-interval" label="Per" error={fieldError('interval')}>
@@ -283,14 +283,16 @@ export function TrendsPage({ api, params }: PageProps) {
       {answer && result && (
         <>
           {result.lines.every((l) => l.total === 0 || l.total === null) && <p class="empty-state">No events in this range.</p>}
-          <TrendChart result={result} />
+          <TrendChart result={result} timeZone={answer.time_zone ?? 'UTC'} />
           <TrendTotals result={result} />
           <SaveInsight api={api} projectId={projectId} kind="trends" definition={answer.definition} />
           <InsightHowComputed answer={answer}>
             <li>
               <strong>Buckets:</strong>{' '}
-              {result.interval === 'week' ? 'weeks start on Monday (UTC); the first and last count only days in the range' : `UTC ${result.interval}s`}, by each
-              event's own timestamp.
+              {result.interval === 'week'
+                ? `weeks start on Monday (${answer.time_zone ?? 'UTC'}); the first and last count only days in the range`
+                : `${result.interval}s of ${answer.time_zone ?? 'UTC'}`}
+              , by each event's own timestamp.
             </li>
             <li>
               <strong>Measures:</strong> events are counted; users are distinct per bucket, and over the whole range in the total; a sum or average reads a

@@ -5,6 +5,8 @@ export interface InsightSqlContext {
   projectCreatedAt: string;
   /** The arrival watermark (ISO 8601 UTC): events received after it are left out. */
   dataThrough: string;
+  /** The project's time zone (IANA name, or UTC): days, weeks and hours are its local ones. */
+  timeZone: string;
   /** The engine's table names: the raw events and the identities. */
   tables: { events: string; identities: string };
 }

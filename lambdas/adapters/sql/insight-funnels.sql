@@ -9,14 +9,17 @@
 -- event once, by rules/copy-rank.sql).
 --
 -- Semantics:
---  - A user's funnel starts at their FIRST first-step event in the range (:scan_from_dt .. :to_dt).
+--  - A user's funnel starts at their FIRST first-step event in the range (:from_day .. :to_day, local
+--    days in the project's time zone :time_zone: rules/range-events.sql).
 --  - Step k is the user's earliest step-k event STRICTLY AFTER the time step k-1 was reached (two
 --    events in the same millisecond have no order the data can show) and at most :window_days days
---    after the first step; the earliest is the choice that lets most users go further.
+--    after the first step (elapsed time, 24 hours a day, whatever the time zone: a window does not
+--    grow or shrink over a daylight-saving change); the earliest is the choice that lets most users go further.
 --  - Every step happens in the range: the scan is the range's days only.
 --
 -- Parameters:
---   :project_id, :identities_from_dt (as insight-trends.sql), :scan_from_dt (the range's first day), :to_dt, :data_through
+--   :project_id, :identities_from_dt (as insight-trends.sql), :data_through
+--   :time_zone, :from_day, :to_day, :scan_from_dt, :scan_to_dt (rules/range-events.sql)
 --   :events         the steps' event names (an IN list)
 --   :steps          one JSON array per step: [step (1-based), event, property path or null, equals or null]
 --   :step_count     how many steps (2 to 6); the query always computes 6, unused ones are empty

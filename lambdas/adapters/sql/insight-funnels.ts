@@ -4,6 +4,7 @@
  */
 import type { FunnelsDefinition } from '../../domain/insights/funnels-definition';
 import { expandIncludes } from './include';
+import { localRangeParams } from './local-range';
 import type { InsightSqlContext } from './insight-context';
 import FUNNELS_SQL from './insight-funnels.sql';
 import { identitiesFromDt } from './insight-trends';
@@ -16,8 +17,7 @@ export function funnelsParams(definition: FunnelsDefinition, context: InsightSql
   return {
     project_id: context.projectId,
     identities_from_dt: identitiesFromDt(context.projectCreatedAt),
-    scan_from_dt: definition.date_from,
-    to_dt: definition.date_to,
+    ...localRangeParams(context.timeZone, definition.date_from, definition.date_to),
     data_through: toStoredIso(context.dataThrough, 'dataThrough'),
     events: [...new Set(definition.steps.map((s) => s.event))],
     steps: definition.steps.map((s, i) =>

@@ -4,26 +4,23 @@
  * files; Athena prunes to the same `dt` partitions from the text's filters). Keyed by the kinds of
  * domain/insights/kinds.ts: the type checker asks for a line per kind. Pure.
  */
-import { previousPeriod } from '../../domain/insights/date-range';
+import { utcDaysOf } from '../../domain/insights/local-days';
 import type { DefinitionOf, InsightKindName } from '../../domain/insights/kinds';
 import type { InsightSqlContext } from './insight-context';
 import { renderFunnels } from './insight-funnels';
 import { renderRetention } from './insight-retention';
-import { renderTrends } from './insight-trends';
+import { renderTrends, trendsFirstDay } from './insight-trends';
 
 export interface InsightQuery<D> {
   render(definition: D, context: InsightSqlContext): string;
-  /** The first and last event days (dt) the query reads. */
-  scanDays(definition: D): { fromDt: string; toDt: string };
+  /** The first and last event partitions (dt, UTC days) the query reads: those holding its local days in the time zone. */
+  scanDays(definition: D, timeZone: string): { fromDt: string; toDt: string };
 }
 
 export const INSIGHT_QUERIES: { [K in InsightKindName]: InsightQuery<DefinitionOf<K>> } = {
-  trends: {
-    render: renderTrends,
-    scanDays: (d) => ({ fromDt: d.compare ? previousPeriod(d).date_from : d.date_from, toDt: d.date_to }),
-  },
-  funnels: { render: renderFunnels, scanDays: (d) => ({ fromDt: d.date_from, toDt: d.date_to }) },
-  retention: { render: renderRetention, scanDays: (d) => ({ fromDt: d.date_from, toDt: d.date_to }) },
+  trends: { render: renderTrends, scanDays: (d, zone) => utcDaysOf(zone, trendsFirstDay(d), d.date_to) },
+  funnels: { render: renderFunnels, scanDays: (d, zone) => utcDaysOf(zone, d.date_from, d.date_to) },
+  retention: { render: renderRetention, scanDays: (d, zone) => utcDaysOf(zone, d.date_from, d.date_to) },
 };
 
 export function insightQuery(kind: InsightKindName): InsightQuery<unknown> {

@@ -8,9 +8,11 @@
 -- keeps the user's returns under the same user) and rules/range-events.sql (each event once).
 --
 -- Parameters:
---   :project_id, :identities_from_dt (as insight-trends.sql), :scan_from_dt (the range's first day), :to_dt, :data_through
+--   :project_id, :identities_from_dt (as insight-trends.sql), :data_through
+--   :time_zone, :from_day, :to_day, :scan_from_dt, :scan_to_dt (the range's local days in the project's
+--                  time zone, and the UTC partitions covering them: rules/range-events.sql)
 --   :start_event, :return_event, :events (both: rules/range-events.sql)
---   :interval      day or week (weeks start on Monday, UTC)
+--   :interval      day or week (weeks start on Monday; days are the time zone's local days)
 WITH
 {{> rules/canonical-ids.sql}},
 -- The range's start and return events, each once, under the user's canonical ID, with each user's
@@ -32,8 +34,8 @@ user_events AS (
       e.name,
       e."timestamp",
       CASE :interval
-        WHEN 'day' THEN CAST(e.dt AS date)
-        ELSE CAST(date_trunc('week', CAST(e.dt AS date)) AS date)
+        WHEN 'day' THEN CAST(e.day AS date)
+        ELSE CAST(date_trunc('week', CAST(e.day AS date)) AS date)
       END AS bucket
     FROM (
       {{> rules/range-events.sql}}

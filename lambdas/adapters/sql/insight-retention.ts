@@ -4,6 +4,7 @@
  */
 import type { RetentionDefinition } from '../../domain/insights/retention-definition';
 import { expandIncludes } from './include';
+import { localRangeParams } from './local-range';
 import type { InsightSqlContext } from './insight-context';
 import RETENTION_SQL from './insight-retention.sql';
 import { identitiesFromDt } from './insight-trends';
@@ -15,8 +16,7 @@ export function retentionParams(definition: RetentionDefinition, context: Insigh
   return {
     project_id: context.projectId,
     identities_from_dt: identitiesFromDt(context.projectCreatedAt),
-    scan_from_dt: definition.date_from,
-    to_dt: definition.date_to,
+    ...localRangeParams(context.timeZone, definition.date_from, definition.date_to),
     data_through: toStoredIso(context.dataThrough, 'dataThrough'),
     start_event: definition.start_event,
     return_event: definition.return_event,

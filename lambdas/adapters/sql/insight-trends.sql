@@ -9,11 +9,15 @@
 -- login mid-period merges the two IDs into one user) and which copy of an event counts
 -- (rules/copy-rank.sql, through rules/range-events.sql: the events every insight reads).
 --
+-- Days, weeks and hours are the project's time zone's (:time_zone; rules/range-events.sql).
+--
 -- Parameters:
 --   :project_id, :identities_from_dt (the day before the project's creation, as results-count.sql)
---   :scan_from_dt, :to_dt    the only event partitions read: the previous period's first day (the
---                            range's first day without comparison) to the range's last day
---   :from_dt                 the range's first day: events before it are the previous period's
+--   :time_zone               the project's time zone (IANA name, or UTC)
+--   :from_day, :to_day       the local days read: the previous period's first day (the range's first
+--                            day without comparison) to the range's last day
+--   :scan_from_dt, :scan_to_dt  the only event partitions (UTC days) read: those covering the local days
+--   :from_dt                 the range's first local day: events before it are the previous period's
 --   :period_days             the range's length in days, the previous period's shift onto the range
 --   :data_through            arrival watermark (ISO 8601 UTC): events received after it are left out,
 --                            so one text always gives the same answer (the cache key)
@@ -36,7 +40,8 @@ series AS (
 range_events AS (
   {{> rules/range-events.sql}}
 ),
--- One row per series an event belongs to, with its period, its (shifted) day, the user ID it was sent
+-- One row per series an event belongs to, with its period, its (shifted) local day and hour (the UTC
+-- instant its local hour starts: the bucket's key, YYYY-MM-DDTHH:MMZ), the user ID it was sent
 -- with and its value, and its breakdown (rules/breakdown-raw.sql, rules/breakdown-kind.sql). Users are
 -- resolved (canonical) in bucketed, its one reader that needs them: top_values reads this too, and
 -- each reader of a WITH relation runs it again (Trino inlines it), so the identities table is read once.
@@ -44,7 +49,8 @@ series_events AS (
   SELECT
     series_index,
     period,
-    CAST(CAST(CAST(dt AS date) + (CASE WHEN period = 'previous' THEN INTERVAL :period_days DAY ELSE INTERVAL '0' DAY END) AS date) AS varchar) AS on_day,
+    CAST(CAST(CAST(day AS date) + (CASE WHEN period = 'previous' THEN INTERVAL :period_days DAY ELSE INTERVAL '0' DAY END) AS date) AS varchar) AS on_day,
+    hour_at + (CASE WHEN period = 'previous' THEN INTERVAL :period_days DAY ELSE INTERVAL '0' DAY END) AS on_hour,
     "timestamp",
     sent_user_id,
     {{> rules/property-number.sql}}
@@ -54,8 +60,9 @@ series_events AS (
   FROM (
     SELECT
       s.series_index,
-      CASE WHEN e.dt >= :from_dt THEN 'current' ELSE 'previous' END AS period,
-      e.dt,
+      CASE WHEN e.day >= :from_dt THEN 'current' ELSE 'previous' END AS period,
+      e.day,
+      e.hour_at,
       e."timestamp",
       e.sent_user_id,
       e.properties,
@@ -84,7 +91,7 @@ bucketed AS (
     e.series_index,
     e.period,
     CASE :interval
-      WHEN 'hour' THEN concat(e.on_day, substr(e."timestamp", 11, 3), ':00Z')
+      WHEN 'hour' THEN concat(replace(substr(CAST(e.on_hour AS varchar), 1, 16), ' ', 'T'), 'Z')
       WHEN 'day' THEN e.on_day
       ELSE CAST(CAST(date_trunc('week', CAST(e.on_day AS date)) AS date) AS varchar)
     END AS bucket,

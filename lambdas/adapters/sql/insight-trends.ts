@@ -5,6 +5,7 @@
 import { addDays, previousPeriod, rangeDays } from '../../domain/insights/date-range';
 import type { TrendsDefinition } from '../../domain/insights/trends-definition';
 import { expandIncludes } from './include';
+import { localRangeParams } from './local-range';
 import type { InsightSqlContext } from './insight-context';
 import TRENDS_SQL from './insight-trends.sql';
 import { propertyPath } from './property-path';
@@ -17,9 +18,8 @@ export function trendsParams(definition: TrendsDefinition, context: InsightSqlCo
   return {
     project_id: context.projectId,
     identities_from_dt: identitiesFromDt(context.projectCreatedAt),
-    scan_from_dt: definition.compare ? previousPeriod(definition).date_from : definition.date_from,
+    ...localRangeParams(context.timeZone, trendsFirstDay(definition), definition.date_to),
     from_dt: definition.date_from,
-    to_dt: definition.date_to,
     period_days: String(days),
     data_through: toStoredIso(context.dataThrough, 'dataThrough'),
     events: [...new Set(definition.series.map((s) => s.event))],
@@ -28,6 +28,11 @@ export function trendsParams(definition: TrendsDefinition, context: InsightSqlCo
     breakdown: definition.breakdown ?? 'none',
     breakdown_path: definition.breakdown === 'property' && definition.breakdown_property !== undefined ? propertyPath(definition.breakdown_property) : '$',
   };
+}
+
+/** The first local day a trend reads: the previous period's with `compare`, else the range's. */
+export function trendsFirstDay(definition: TrendsDefinition): string {
+  return definition.compare ? previousPeriod(definition).date_from : definition.date_from;
 }
 
 export function renderTrends(definition: TrendsDefinition, context: InsightSqlContext): string {

@@ -6,7 +6,7 @@
  *   `{ property, equals }` (the property's value as text equals the given text).
  * - `conversion_window_days`: how long after a user's first step the later steps may happen
  *   (default DEFAULT_WINDOW_DAYS, at most MAX_WINDOW_DAYS).
- * - `date_from`, `date_to`: UTC days, both included, at most 366 days; every step happens in it.
+ * - `date_from`, `date_to`: days of the project's time zone (UTC by default), both included, at most 366 days; every step happens in it.
  * - `breakdown`: optional, `platform`, `country`, `app_version` or `property` (with
  *   `breakdown_property`, a property of the first step's event): the top 10 values by users who did
  *   the first step, the rest as "other", missing as "unknown".

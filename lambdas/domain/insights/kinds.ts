@@ -11,9 +11,13 @@ import { toRetentionResult } from './retention-result';
 import { TrendsDefinition } from './trends-definition';
 import { toTrendsResult } from './trends-result';
 
-/** What a result is shaped with besides its rows: the arrival watermark the query counted up to (ISO 8601 UTC). */
+/**
+ * What a result is shaped with besides its rows: the arrival watermark the query counted up to (ISO
+ * 8601 UTC) and the project's time zone the query counted days in (IANA name; UTC when absent).
+ */
 export interface ResultContext {
   dataThrough?: string;
+  timeZone?: string;
 }
 
 export interface InsightKind<D> {

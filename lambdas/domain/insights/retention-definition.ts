@@ -5,8 +5,8 @@
  *
  * - `start_event`: users enter the cohort of the day (or week) they FIRST did it in the range.
  * - `return_event`: what counts as coming back (may be the same event).
- * - `interval`: `day` (default) or `week` (weeks start on Monday, UTC): cohorts and periods.
- * - `date_from`, `date_to`: UTC days, both included; at most MAX_DAILY_DAYS days by day (a triangle
+ * - `interval`: `day` (default) or `week` (weeks start on Monday): cohorts and periods, in the project's time zone.
+ * - `date_from`, `date_to`: days of the project's time zone (UTC by default), both included; at most MAX_DAILY_DAYS days by day (a triangle
  *   of at most that many rows and columns), 366 by week.
  * Event names are client text. Pure.
  */

@@ -10,7 +10,8 @@
  * out. A period without a row counts 0.
  */
 import type { ResultContext } from './kinds';
-import { DAY_MS, dayMs, msDay, rangeDays } from './date-range';
+import { addDays, rangeDays } from './date-range';
+import { dayStartMs, localDay } from './local-days';
 import { rowNumber } from './insight-number';
 import type { RetentionDefinition, RetentionInterval } from './retention-definition';
 
@@ -48,8 +49,10 @@ export interface RetentionResult {
 
 export function toRetentionResult(definition: RetentionDefinition, rows: Array<Record<string, unknown>>, context: ResultContext = {}): RetentionResult {
   const step = definition.interval === 'day' ? 1 : 7;
+  const zone = context.timeZone ?? 'UTC';
   const through = context.dataThrough === undefined ? undefined : Date.parse(context.dataThrough);
-  const lastDay = through === undefined || definition.date_to < msDay(through) ? definition.date_to : msDay(through);
+  // Days are the project's local days: the data reach the local day data_through falls on.
+  const lastDay = through === undefined || definition.date_to < localDay(zone, through) ? definition.date_to : localDay(zone, through);
   const sizes = new Map<string, number>();
   const returned = new Map<string, Map<number, number>>();
   for (const row of rows) {
@@ -71,7 +74,7 @@ export function toRetentionResult(definition: RetentionDefinition, rows: Array<R
       users,
       periods: Array.from({ length: count }, (_, period) => {
         const n = cells.get(period) ?? 0;
-        const ends = dayMs(cohort) + (period + 1) * step * DAY_MS;
+        const ends = dayStartMs(zone, addDays(cohort, (period + 1) * step));
         return { period, users: n, share: users > 0 ? n / users : 0, complete: through === undefined || ends <= through };
       }),
     };

@@ -4,8 +4,8 @@
  *
  * - `series`: 1 to MAX_SERIES, each an event counted as `events`, `users` (canonical IDs), or the
  *   `sum` or `average` of a numeric `property`.
- * - `interval`: `hour`, `day` (default) or `week` (weeks start on Monday, UTC).
- * - `date_from`, `date_to`: UTC days, both included, at most 366 days (31 for `hour`), within
+ * - `interval`: `hour`, `day` (default) or `week` (weeks start on Monday), in the project's time zone.
+ * - `date_from`, `date_to`: days of the project's time zone (UTC by default), both included, at most 366 days (31 for `hour`), within
  *   FIRST_DAY..LAST_DAY (date-range.ts), and with `compare` the previous period too.
  * - `breakdown`: optional, `platform`, `country`, `app_version` or `property` (with
  *   `breakdown_property`): the top 10 values by events, the rest as "other", missing as "unknown".

@@ -11,7 +11,8 @@
  */
 import { breakdownLine, type BreakdownKind } from './breakdown-line';
 import type { ResultContext } from './kinds';
-import { DAY_MS, dayMs, msDay, previousPeriod } from './date-range';
+import { addDays, DAY_MS, dayMs, msDay, previousPeriod } from './date-range';
+import { dayStartMs, localHours } from './local-days';
 import { MAX_HOURLY_DAYS, type TrendInterval, type TrendMeasure, type TrendsDefinition } from './trends-definition';
 
 export interface TrendLine {
@@ -43,8 +44,10 @@ export interface TrendsResult {
   /** The period compared against: the same length, immediately before; null without `compare`. */
   previous: { date_from: string; date_to: string } | null;
   /**
-   * Bucket starts: YYYY-MM-DDTHH:00Z (hour), YYYY-MM-DD (day), the Monday YYYY-MM-DD (week); a week that
-   * starts before date_from is labelled date_from, never before the range (see `clipped`).
+   * Bucket starts, in the project's time zone: YYYY-MM-DDTHH:00 and the offset (hour: `Z` in UTC, else
+   * ±HH:MM, so the two 01:00 hours of a daylight-saving change are two buckets), YYYY-MM-DD (day), the
+   * Monday YYYY-MM-DD (week); a week that starts before date_from is labelled date_from, never before
+   * the range (see `clipped`).
    */
   buckets: string[];
   /** Indices of the weeks the range cuts (it starts after their Monday, or ends before their Sunday): they count only their days in the range. */
@@ -65,22 +68,45 @@ export interface TrendsResult {
 export const MAX_TREND_BUCKETS = MAX_HOURLY_DAYS * 24;
 
 /**
- * The buckets of a range: every hour, day or week (starting Monday, UTC) that overlaps it. Walked as
- * epoch milliseconds (never as text, which stops sorting as time past year 9999), at most
- * MAX_TREND_BUCKETS: a longer walk throws (the definition's bounds make it impossible).
+ * The buckets of a range of local days in a time zone: every hour, day or week (starting Monday) that
+ * overlaps it, as the query keys them: a day or week by its local first day (YYYY-MM-DD), an hour by
+ * the UTC instant it starts (YYYY-MM-DDTHH:MMZ; a local hour of a zone such as Asia/Kolkata starts at
+ * half past a UTC hour). Walked as epoch milliseconds (never as text, which stops sorting as time
+ * past year 9999), at most MAX_TREND_BUCKETS: a longer walk throws (the definition's bounds make it
+ * impossible).
  */
-export function trendBuckets(interval: TrendInterval, from: string, to: string): string[] {
+export function trendBuckets(interval: TrendInterval, from: string, to: string, zone = 'UTC'): string[] {
   const start = dayMs(from);
   const end = dayMs(to);
   if (!Number.isFinite(start) || !Number.isFinite(end)) throw new RangeError(`trend range is not two days: ${from}..${to}`);
+  const tooMany = () => new RangeError(`a trend has at most ${MAX_TREND_BUCKETS} buckets: ${from}..${to} by ${interval} has more`);
+  if (interval === 'hour') {
+    // A local day of 23 or 25 hours (a daylight-saving change) has 23 or 25 buckets.
+    try {
+      return rangeHours(zone, from, to).map((h) => `${new Date(h.startMs).toISOString().slice(0, 16)}Z`);
+    } catch {
+      throw tooMany();
+    }
+  }
   const weekday = (new Date(start).getUTCDay() + 6) % 7; // Monday 0
-  const step = interval === 'week' ? 7 * DAY_MS : interval === 'day' ? DAY_MS : 3_600_000;
+  const step = interval === 'week' ? 7 * DAY_MS : DAY_MS;
   const out: string[] = [];
   for (let t = interval === 'week' ? start - weekday * DAY_MS : start; t < end + DAY_MS; t += step) {
-    if (out.length === MAX_TREND_BUCKETS) throw new RangeError(`a trend has at most ${MAX_TREND_BUCKETS} buckets: ${from}..${to} by ${interval} has more`);
-    out.push(interval === 'hour' ? `${new Date(t).toISOString().slice(0, 13)}:00Z` : msDay(t));
+    if (out.length === MAX_TREND_BUCKETS) throw tooMany();
+    out.push(msDay(t));
   }
   return out;
+}
+
+/** The local hours of a range of local days. */
+const rangeHours = (zone: string, from: string, to: string) =>
+  // Two more than MAX_TREND_BUCKETS: the 25-hour days on which daylight saving ends.
+  localHours(zone, dayStartMs(zone, from), dayStartMs(zone, addDays(to, 1)), MAX_TREND_BUCKETS + 2);
+
+/** When a bucket (as trendBuckets keys it) ends in the zone: the next hour, or the next local day's or week's start. */
+function bucketEndMs(interval: TrendInterval, bucket: string, zone: string): number {
+  if (interval === 'hour') return Date.parse(bucket.replace(/Z$/, ':00.000Z')) + 3_600_000;
+  return dayStartMs(zone, addDays(bucket, interval === 'week' ? 7 : 1));
 }
 
 /** A number as either engine returns it: bigint or number (DuckDB), text (Athena), NULL. */
@@ -105,15 +131,11 @@ function measured(measure: TrendMeasure, cell: Cell | undefined): number | null 
 }
 
 export function toTrendsResult(definition: TrendsDefinition, rows: Array<Record<string, unknown>>, context: ResultContext = {}): TrendsResult {
-  const buckets = trendBuckets(definition.interval, definition.date_from, definition.date_to);
-  const bucketMs = definition.interval === 'week' ? 7 * DAY_MS : definition.interval === 'day' ? DAY_MS : 3_600_000;
-  const startMs = (b: string) => Date.parse(b.length === 10 ? `${b}T00:00:00.000Z` : b.replace(/:00Z$/, ':00:00.000Z'));
+  const zone = context.timeZone ?? 'UTC';
+  const buckets = trendBuckets(definition.interval, definition.date_from, definition.date_to, zone);
   const through = context.dataThrough === undefined ? undefined : Date.parse(context.dataThrough);
-  const partialAt = through === undefined ? -1 : buckets.findIndex((b) => startMs(b) + bucketMs > through);
-  const clipped =
-    definition.interval !== 'week'
-      ? []
-      : buckets.flatMap((b, i) => (b < definition.date_from || startMs(b) + bucketMs > dayMs(definition.date_to) + DAY_MS ? [i] : []));
+  const partialAt = through === undefined ? -1 : buckets.findIndex((b) => bucketEndMs(definition.interval, b, zone) > through);
+  const clipped = definition.interval !== 'week' ? [] : buckets.flatMap((b, i) => (b < definition.date_from || addDays(b, 6) > definition.date_to ? [i] : []));
   const bucketIndex = new Map(buckets.map((b, i) => [b, i]));
   // (series, breakdown value) -> rank, and per period: bucket -> cell, plus the totals cell.
   const lines = new Map<
@@ -133,7 +155,13 @@ export function toTrendsResult(definition: TrendsDefinition, rows: Array<Record<
       lines.set(key, line);
     }
     const bucket = row.bucket === null || row.bucket === undefined || row.bucket === '' ? null : String(row.bucket);
-    if (bucket !== null && !bucketIndex.has(bucket)) throw new Error(`Trends query returned a bucket outside the range: ${bucket}`);
+    if (bucket !== null && !bucketIndex.has(bucket)) {
+      // The previous period moved forward by whole days: around a daylight-saving change an hour of it
+      // can land outside the range's hours (a 25-hour day against a 24-hour one). Its events still
+      // count in previous_total; a current bucket outside the range is a bug.
+      if (row.period === 'previous' && definition.interval === 'hour') continue;
+      throw new Error(`Trends query returned a bucket outside the range: ${bucket}`);
+    }
     const cell: Cell = {
       events: num(row.events, 'events') ?? 0,
       users: num(row.users, 'users') ?? 0,
@@ -160,7 +188,10 @@ export function toTrendsResult(definition: TrendsDefinition, rows: Array<Record<
     clipped,
     partial_from: partialAt < 0 ? null : partialAt,
     // The SQL keys a week by its Monday; a week the range starts inside of is labelled by the range's first day.
-    buckets: buckets.map((b) => (b < definition.date_from ? definition.date_from : b)),
+    buckets:
+      definition.interval === 'hour'
+        ? rangeHours(zone, definition.date_from, definition.date_to).map((h) => h.label)
+        : buckets.map((b) => (b < definition.date_from ? definition.date_from : b)),
     breakdown: definition.breakdown ? { by: definition.breakdown, property: definition.breakdown_property ?? null } : null,
     lines: ordered.map((line) => {
       const s = definition.series[line.series]!;

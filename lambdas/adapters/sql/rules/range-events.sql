@@ -1,25 +1,49 @@
 -- The events an insight reads (docs/decisions/insights.md, "An insight kind"): the project's events
--- named in :events, on the days :scan_from_dt to :to_dt, received by :data_through (the watermark),
--- each once. Every filter here is one all copies of an event pass (project, day, name), or one that
--- keeps the first copy whenever it keeps any (received_at: the first copy is received first), so
--- copy_rank = 1 is the copy the results count (rules/copy-rank.sql). The project and day filters reach
--- the scan: Athena reads only those partitions. The columns are all an insight may use.
-SELECT sent_user_id, name, properties, "timestamp", dt, platform, country, app_version
+-- named in :events, on the local days :from_day to :to_day in the project's time zone :time_zone,
+-- received by :data_through (the watermark), each once. Every filter here is one all copies of an
+-- event pass (project, day, name, local day), or one that keeps the first copy whenever it keeps any
+-- (received_at: the first copy is received first), so copy_rank = 1 is the copy the results count
+-- (rules/copy-rank.sql). The project and partition day filters reach the scan: Athena reads only
+-- those partitions. The columns are all an insight may use.
+--
+-- Time zone (docs/decisions/project-time-zone.md): partitions are UTC days (dt), and a local day can
+-- span two of them (UTC-10 ends on the next UTC day, UTC+14 starts on the day before), so the scan
+-- reads the UTC days :scan_from_dt to :scan_to_dt that cover the local range, and the local day of
+-- each event keeps exactly the range. The same text on both engines: from_iso8601_timestamp gives a
+-- timestamp with time zone (DuckDB: the Trino-compat macro), AT TIME ZONE moves it into the zone, and
+-- the CAST to timestamp keeps its wall-clock time (Trino drops the zone; DuckDB's AT TIME ZONE already
+-- gives the wall-clock time). Columns added:
+--   day       the local day (YYYY-MM-DD)
+--   hour_at   the UTC instant (a timestamp without zone) the event's local hour starts: a local hour
+--             is one bucket even where the zone is not a whole hour off UTC (Asia/Kolkata), and the
+--             two 01:00 hours of a daylight-saving change stay two.
+SELECT
+  sent_user_id,
+  name,
+  properties,
+  "timestamp",
+  CAST(CAST(local_at AS date) AS varchar) AS day,
+  utc_at - (local_at - date_trunc('hour', local_at)) AS hour_at,
+  platform,
+  country,
+  app_version
 FROM (
   SELECT
     sent_user_id,
     name,
     properties,
     "timestamp",
-    dt,
+    CAST(from_iso8601_timestamp("timestamp") AT TIME ZONE :time_zone AS timestamp) AS local_at,
+    CAST(from_iso8601_timestamp("timestamp") AT TIME ZONE 'UTC' AS timestamp) AS utc_at,
     platform,
     country,
     app_version,
     {{> rules/copy-rank.sql}}
   FROM {{events}}
   WHERE project_id = :project_id
-    AND dt BETWEEN :scan_from_dt AND :to_dt
+    AND dt BETWEEN :scan_from_dt AND :scan_to_dt
     AND name IN (:events)
     AND received_at <= :data_through
 ) copies
 WHERE copy_rank = 1
+  AND CAST(local_at AS date) BETWEEN CAST(:from_day AS date) AND CAST(:to_day AS date)
