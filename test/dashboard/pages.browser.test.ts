@@ -317,6 +317,8 @@ describeBrowser('dashboard pages', () => {
 
     // Nobody matches: the page says so and offers the exact lookup, which says the ID is unknown.
     await page.click('.breadcrumb a ::-p-text(People)');
+    // The breadcrumb navigates: the People page renders its search field when it has loaded.
+    await page.waitForSelector('#search-users');
     await page.type('#search-users', 'nobody');
     await page.click('button ::-p-text(Search)');
     await page.waitForSelector('::-p-text(No one seen recently has an email, name or ID containing “nobody”.)');
