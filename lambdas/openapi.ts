@@ -19,7 +19,7 @@ import { FunnelsDefinition } from './domain/insights/funnels-definition';
 import { RetentionDefinition } from './domain/insights/retention-definition';
 import { TrendsDefinition } from './domain/insights/trends-definition';
 import { CreateSavedInsight, UpdateSavedInsight } from './domain/insights/saved-insight';
-import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential } from './handlers/experiments-admin';
+import { CorrectionField, CreateExperiment, CupedLookbackDays, Cuped, Metric, PatchExperiment, PlannedUsers, Sequential } from './handlers/experiments-admin';
 import { CreateKey } from './handlers/keys';
 import { CreateProject } from './handlers/projects';
 import { ROUTES, type Route, type RouteName } from './routes';
@@ -67,6 +67,10 @@ const Experiment = z.object({
     ),
   sequential: Sequential.describe('Always-valid intervals and p-values (sequential testing); default true'),
   correction: CorrectionField.describe('Multiple-testing correction across variants × the goal and secondary metrics; default "holm", null: none'),
+  cuped: Cuped.describe(
+    "CUPED variance reduction: each metric adjusted by the user's own value of it in the cuped_lookback_days before their first exposure; default true. Fixed once started",
+  ),
+  cuped_lookback_days: CupedLookbackDays.describe('Days of pre-exposure data per user CUPED reads, 1 to 60; default 14. Fixed once started'),
   planned_users: PlannedUsers.describe(
     'Users the experiment plans to enroll, all variants together (the users_total of POST .../plan); the results page shows progress toward it. null: no plan (the default). Fixed once started',
   ),

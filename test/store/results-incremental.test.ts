@@ -11,6 +11,10 @@
  * conversion, a count, a sum of a property that is sometimes a string, a word or negative, the same
  * sum capped at its 90th percentile, and halfway through the experiment a metric added (a new
  * metric source: the state is rebuilt for the new set).
+ * The whole suite runs twice: without CUPED and with a 14-day pre-exposure window
+ * (docs/decisions/cuped.md), where two weeks of history before the run (some of it arriving after the
+ * run started, days late) give every metric its covariate, and the covariate's sums (Σx, Σx², Σxy)
+ * must equal the full count's after every run too.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -131,6 +135,37 @@ function generate(seed: number): Delivery[] {
 }
 
 /**
+ * CUPED's history: each user's purchases, carts and page views in the 16 days before the run (so
+ * inside and beyond a 14-day window before their enrollment), mostly delivered at once, some days late
+ * (received after the run started: a late pre-exposure event), under either of the user's IDs. A
+ * separate generator, so the history above is unchanged.
+ */
+function preRunHistory(seed: number): Delivery[] {
+  const random = prng(seed);
+  const deliveries: Delivery[] = [];
+  for (let u = 0; u < USERS; u++) {
+    const activity = random() * 4;
+    for (let i = 0; i < activity; i++) {
+      const ts = START - random() * 16 * DAY;
+      const received = random() < 0.1 ? START + random() * 3 * DAY : ts + random() * 5000;
+      const name = ['purchase', 'add_to_cart', 'page_view'][i % 3]!;
+      const e = storedEventFixture({
+        project_id: PROJECT,
+        dedupe_key: `h${u}-${i}`,
+        name,
+        user_id: `${i % 2 ? 'anon' : 'user'}-${u}`,
+        sent_user_id: `${i % 2 ? 'anon' : 'user'}-${u}`,
+        timestamp: iso(ts),
+        received_at: iso(received),
+        properties: name === 'purchase' ? { amount: [12, 30.5, '4', 900][i % 4] } : {},
+      });
+      deliveries.push({ at: received + Math.floor(random() * (ALLOWANCE - 60_000)), dir: 'events', dt: e.timestamp.slice(0, 10), lines: [JSON.stringify(e)] });
+    }
+  }
+  return deliveries;
+}
+
+/**
  * Copies of events, as the raw stream holds them after crashes (docs/architecture.md, "Storing a
  * batch"): a resend stored again 30 s to 2 minutes after the first copy (the claims' lease passed),
  * or days later (an offline client resending), each in a file of its own; and a few lines twice in
@@ -152,7 +187,7 @@ function withCopies(deliveries: Delivery[], seed: number): Delivery[] {
   return [...deliveries, ...copies].sort((x, y) => x.at - y.at);
 }
 
-describe('incremental results count == full recompute (randomized, seeded)', () => {
+describe.each([{ cuped: undefined }, { cuped: 14 }] as Array<{ cuped?: number }>)('incremental results count == full recompute (randomized, seeded), CUPED lookback $cuped days', ({ cuped }) => {
   let dataDir: string;
   let query: DuckDbResultsQuery;
   let deliveries: Delivery[];
@@ -162,6 +197,7 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     dataDir = mkdtempSync(join(tmpdir(), 'tally-incremental-'));
     query = new DuckDbResultsQuery(dataDir, { threads: 2, arrivalAllowanceMs: ALLOWANCE });
     deliveries = withCopies(generate(20261122), 19);
+    if (cuped !== undefined) deliveries = [...deliveries, ...preRunHistory(7)].sort((x, y) => x.at - y.at);
   });
   afterAll(async () => {
     await query.close();
@@ -206,14 +242,27 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     projectCreatedAt: iso(START - 2 * DAY),
     series,
     metrics: to < START + 3 * DAY ? METRICS : [...METRICS, ADDED],
+    ...(cuped !== undefined ? { cupedLookbackDays: cuped } : {}),
   });
+  /** The empty state's watermark: the future clamp before the run, or before CUPED's window. */
+  const emptyWatermark = iso(START - 2 * DAY - (cuped ?? 0) * DAY);
   // Sums of doubles in another order may differ in the last bits: compared to 12 significant digits.
   const digits = (x: number) => Number(x.toPrecision(12));
   const comparable = (r: CountResult) => ({
     variants: r.variants,
     multipleExposures: r.multipleExposures,
     days: [...(r.periods ?? [])].sort((x, y) => `${x.variant} ${x.period}`.localeCompare(`${y.variant} ${y.period}`)),
-    metrics: r.metrics?.map((m) => ({ ...m, variants: m.variants.map((v) => ({ ...v, sum: digits(v.sum), sum_squares: digits(v.sum_squares) })) })),
+    metrics: r.metrics?.map((m) => ({
+      ...m,
+      variants: m.variants.map((v) => ({
+        ...v,
+        sum: digits(v.sum),
+        sum_squares: digits(v.sum_squares),
+        ...(v.covariate
+          ? { covariate: { sum: digits(v.covariate.sum), sum_squares: digits(v.covariate.sum_squares), sum_products: digits(v.covariate.sum_products) } }
+          : {}),
+      })),
+    })),
     segments: bySegment(r),
   });
   const bySegment = (r: CountResult) =>
@@ -257,7 +306,7 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
       // the newest files), not the window.
       // The run that adds a metric rebuilds the state for the new set of metric sources: it reads the run so far again.
       const rebuild = now === START + 3 * DAY;
-      expect(incremental.incremental.previousWatermark === iso(START - 2 * DAY), iso(now)).toBe(rebuild || now === START + 6 * HOUR);
+      expect(incremental.incremental.previousWatermark === emptyWatermark, iso(now)).toBe(rebuild || now === START + 6 * HOUR);
       if (now >= START + 3 * DAY && !rebuild) expect(incremental.rowsRead!, iso(now)).toBeLessThan(full.rowsRead! / 2);
       // Flat state reads: the base (every closed day rolled up) plus the open day's slices (four runs
       // a day), however many days the experiment has run; the rebuild for a new set of metric sources
@@ -285,6 +334,13 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
       expect(m.variants.map((v) => v.users)).toEqual(full.variants.map((v) => v.enrolled));
       expect(m.variants.every((v) => v.sum > 0)).toBe(true);
     }
+    // CUPED: every metric has a covariate in every variant (pre-exposure events, before and inside the
+    // run), the cap applied to it too; without CUPED none is asked for or returned.
+    for (const m of [carts!, purchases!, revenue!, capped!, views!]) {
+      if (cuped === undefined) expect(m.variants.every((v) => v.covariate === undefined)).toBe(true);
+      else expect(m.variants.every((v) => v.covariate!.sum > 0 && v.covariate!.sum_products !== 0)).toBe(true);
+    }
+    if (cuped !== undefined) capped!.variants.forEach((v, i) => expect(v.covariate!.sum_squares).toBeLessThan(revenue!.variants[i]!.covariate!.sum_squares));
     // A conversion's sum is its converted users, so its squares are the same.
     expect(carts!.variants.map((v) => v.sum_squares)).toEqual(carts!.variants.map((v) => v.sum));
     // Capping at the 90th percentile lowers the outliers (1000): smaller sums and far smaller squares.
@@ -375,7 +431,7 @@ describe('incremental results count == full recompute (randomized, seeded)', () 
     connection.closeSync();
     const to = START + 6 * DAY + 12 * HOUR;
     const incremental = await query.countIncremental({ ...request(to, 'hour'), now: iso(START + 7 * DAY) });
-    expect(incremental.incremental).toMatchObject({ previousWatermark: iso(START - 2 * DAY), fullRecompute: false });
+    expect(incremental.incremental).toMatchObject({ previousWatermark: emptyWatermark, fullRecompute: false });
     expect(comparable(incremental)).toEqual(comparable(await query.count(request(to, 'hour'))));
   });
 });
