@@ -152,6 +152,15 @@ const MetricResultSchema = z
         ),
       }),
     ),
+    cuped: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether the comparisons are CUPED-adjusted by each user's own pre-exposure value of the metric (the means stay unadjusted); false when the experiment has CUPED off or no user had pre-exposure data of the metric. Absent on results computed before CUPED",
+      ),
+    variance_reduction: Nullable.optional().describe(
+      '1 − adjusted ÷ unadjusted variance per user, pooled across variants (0.375: the comparisons are as precise as with 1/(1 − 0.375) = 1.6× the users); null when cuped is false',
+    ),
     breached: z.boolean().optional().describe('Guardrails only: some variant moved the metric in its bad direction significantly (raw p-value)'),
     unavailable: z
       .string()

@@ -47,7 +47,14 @@ import { emitMetric, functionName } from '../logging/metric';
 import type { IncrementalCountRequest, IncrementalCountResult, IncrementalRun } from '../ports';
 import { EVENT_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
 import { ARRIVAL_PARTITION, arrivalHour } from '../contract/arrival-partition';
-import { renderResultsBase, renderResultsCountIncremental, renderResultsSummary, stateFromDt, stateStartWatermark, summaryDays } from './sql/render-incremental';
+import {
+  renderResultsBase,
+  renderResultsCountIncremental,
+  renderResultsSummary,
+  stateFromDt,
+  stateStartWatermark,
+  summaryDays,
+} from './sql/render-incremental';
 import { metricSourceSet, quoteLiteral, resultsCountParams, toCountResult } from './sql/render';
 
 /** The state view's name ({{state}} locally). */

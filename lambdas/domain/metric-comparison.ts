@@ -127,11 +127,7 @@ function unadjustedEstimates(kind: MetricKind, control: AdjustableSums, treatmen
  * when gbstats gives no result (a zero or negative adjusted variance, a zero control mean), undefined
  * when θ is 0 and the unadjusted test applies.
  */
-function adjustedEstimates(
-  kind: MetricKind,
-  control: CovariateAdjustable,
-  treatment: CovariateAdjustable,
-): Estimates | null | undefined {
+function adjustedEstimates(kind: MetricKind, control: CovariateAdjustable, treatment: CovariateAdjustable): Estimates | null | undefined {
   const theta = pooledTheta(kind, [control, treatment]);
   if (theta === 0) return undefined;
   const c = adjustedMoments(kind, control, theta);

@@ -118,7 +118,11 @@ describe('variance reduction, pooled across variants', () => {
       users: rows.length,
       sum: rows.reduce((s, r) => s + r.y, 0),
       sum_squares: rows.reduce((s, r) => s + r.y * r.y, 0),
-      covariate: { sum: rows.reduce((s, r) => s + r.x, 0), sum_squares: rows.reduce((s, r) => s + r.x * r.x, 0), sum_products: rows.reduce((s, r) => s + r.x * r.y, 0) },
+      covariate: {
+        sum: rows.reduce((s, r) => s + r.x, 0),
+        sum_squares: rows.reduce((s, r) => s + r.x * r.x, 0),
+        sum_products: rows.reduce((s, r) => s + r.x * r.y, 0),
+      },
     });
     const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
     const mx = mean(users.map((u) => u.x));
