@@ -75,22 +75,18 @@ describe('CUPED results', () => {
     return { user: `u${i}`, variant: i % 2 === 0 ? 'control' : 'treatment', x, y: x + (i % 3) + (i % 2), buysBefore: i % 4 === 0, buysAfter: i % 3 !== 2 };
   });
   const START = '2026-04-10T10:00:00.000Z';
-  const sums = (variant: string, covariate: boolean) => {
+  const sums = (variant: string) => {
     const rows = USERS.filter((u) => u.variant === variant);
-    return {
-      users: rows.length,
-      sum: rows.reduce((s, u) => s + u.y, 0),
-      sum_squares: rows.reduce((s, u) => s + u.y * u.y, 0),
-      ...(covariate
-        ? {
-            covariate: {
-              sum: rows.reduce((s, u) => s + u.x, 0),
-              sum_squares: rows.reduce((s, u) => s + u.x * u.x, 0),
-              sum_products: rows.reduce((s, u) => s + u.x * u.y, 0),
-            },
-          }
-        : {}),
+    return { users: rows.length, sum: rows.reduce((s, u) => s + u.y, 0), sum_squares: rows.reduce((s, u) => s + u.y * u.y, 0) };
+  };
+  const withCovariate = (variant: string) => {
+    const rows = USERS.filter((u) => u.variant === variant);
+    const covariate = {
+      sum: rows.reduce((s, u) => s + u.x, 0),
+      sum_squares: rows.reduce((s, u) => s + u.x * u.x, 0),
+      sum_products: rows.reduce((s, u) => s + u.x * u.y, 0),
     };
+    return { ...sums(variant), covariate };
   };
 
   it('adjusts every metric by the user’s own pre-exposure data (cuped true, the variance reduction of the per-user values); cuped false keeps the unadjusted figures', async () => {
@@ -155,12 +151,12 @@ describe('CUPED results', () => {
     const [offGoal, offViews] = off.metrics;
     // The means are the unadjusted ones in both.
     expect(onViews.variants.map((v: any) => v.mean)).toEqual(offViews.variants.map((v: any) => v.mean));
-    expect(onViews.variants.map((v: any) => v.mean)).toEqual(['control', 'treatment'].map((v) => sums(v, false).sum / 8));
+    expect(onViews.variants.map((v: any) => v.mean)).toEqual(['control', 'treatment'].map((v) => sums(v).sum / 8));
 
     // CUPED on: applied, the reduction of the hand-made values, and the adjusted comparison of gbstats
     // on them (the views before the user's own 14 days left out: counting them would change both).
-    const control = sums('control', true);
-    const treatment = sums('treatment', true);
+    const control = withCovariate('control');
+    const treatment = withCovariate('treatment');
     const reduction = varianceReduction('count', [control, treatment])!;
     expect(reduction).toBeGreaterThan(0.5);
     expect(onViews.cuped).toBe(true);
@@ -182,7 +178,7 @@ describe('CUPED results', () => {
 
     // CUPED off: not applied, no reduction, and exactly the unadjusted comparison (as before CUPED).
     expect([offViews.cuped, offViews.variance_reduction, offGoal.cuped, offGoal.variance_reduction]).toEqual([false, null, false, null]);
-    const plain = compareMetric('count', sums('control', false), sums('treatment', false), { sequential: true });
+    const plain = compareMetric('count', sums('control'), sums('treatment'), { sequential: true });
     for (const field of [
       'difference',
       'ci_low',
