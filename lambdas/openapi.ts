@@ -288,6 +288,9 @@ const PlanResponse = z.object({
   power: z.number(),
   alpha: z.number(),
   sequential: z.boolean(),
+  variance_reduction: z
+    .number()
+    .describe("CUPED's expected variance reduction the plan assumed (the request's; 0 by default): the users needed shrink by 1 − it"),
   experiment_id: z.string().nullable(),
   variants: z
     .array(z.object({ variant: z.string(), weight: z.number().int().nullable(), users: z.number().int() }))

@@ -21,6 +21,11 @@ export const PLAN_BOUNDS = {
   variance: { min: 1e-12, max: 1e24 },
   /** One user in 100 days to ten billion a day (more people than there are). */
   usersPerDay: { min: 0.01, max: 1e10 },
+  /**
+   * CUPED's expected variance reduction (docs/decisions/cuped.md), 0 (none) to 0.9 (10× the users'
+   * worth): above that a covariate would predict the metric almost exactly, which no history does.
+   */
+  varianceReduction: { min: 0, max: 0.9 },
 } as const;
 
 type Bounded = keyof typeof PLAN_BOUNDS;

@@ -104,6 +104,11 @@ export const PlanRequest = z
       .max(MAX_LOOKBACK_DAYS, `lookback_days must be at most ${MAX_LOOKBACK_DAYS}`)
       .default(DEFAULT_LOOKBACK_DAYS),
     baseline: BaselineOverride.optional(),
+    variance_reduction: bounded(
+      'variance_reduction',
+      'varianceReduction',
+      "the share of the metric's variance CUPED is expected to remove (0.3 for 30%; the results show each metric's variance_reduction)",
+    ).default(0),
   })
   .strict()
   .superRefine((r, ctx) => {
@@ -220,6 +225,7 @@ export function createPlanHandler(deps: PlanDeps) {
       ...(design.weights === null ? {} : { weights: design.weights }),
       sequential: design.sequential,
       ...(usersPerDay === undefined ? {} : { users_per_day: usersPerDay }),
+      variance_reduction: request.variance_reduction,
     });
     if (plan === null) {
       throw new ApiError(422, `Cannot plan: a change of ${request.mde} is too small to detect with any realistic number of users. Send a larger mde.`);
@@ -244,6 +250,7 @@ export function createPlanHandler(deps: PlanDeps) {
       power: request.power,
       alpha: request.alpha,
       sequential: design.sequential,
+      variance_reduction: request.variance_reduction,
       experiment_id: request.experiment_id ?? null,
       variants: design.variants.map((variant, i) => ({ variant, weight: design.weights?.[i] ?? null, users: plan.users_per_variant[i]! })),
       users_total: plan.users_total,

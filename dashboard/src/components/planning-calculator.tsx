@@ -56,6 +56,8 @@ export interface Plan {
   variants: Array<{ variant: string; weight: number | null; users: number }>;
   users_total: number;
   days: number | null;
+  /** CUPED's expected variance reduction the plan assumed (0: none). */
+  variance_reduction: number;
 }
 
 interface Inputs {
@@ -70,6 +72,8 @@ interface Inputs {
   mean: string;
   variance: string;
   usersPerDay: string;
+  /** CUPED's expected variance reduction, in percent as typed; empty: none. */
+  reduction: string;
 }
 
 const START: Inputs = {
@@ -83,6 +87,7 @@ const START: Inputs = {
   mean: '',
   variance: '',
   usersPerDay: '',
+  reduction: '',
 };
 
 const KIND_LABELS: Record<PlanningMetricKind, string> = {
@@ -140,6 +145,7 @@ export function PlanningCalculator({ api, projectId, goalEvent, variants, weight
           variants,
           weights,
           sequential,
+          ...(number(inputs.reduction) === undefined ? {} : { variance_reduction: number(inputs.reduction)! / 100 }),
           ...(baseline && Object.keys(baseline).length ? { baseline } : {}),
         }),
       );
@@ -211,6 +217,20 @@ export function PlanningCalculator({ api, projectId, goalEvent, variants, weight
             size={5}
             value={inputs.confidence}
             onInput={(e) => set({ confidence: e.currentTarget.value })}
+          />
+        </Field>
+        <Field
+          id="plan-reduction"
+          label="CUPED variance reduction (%)"
+          hint="Expected, from a past experiment’s results (each metric shows its own). Empty: none."
+        >
+          <input
+            type="text"
+            inputMode="decimal"
+            name="plan_variance_reduction"
+            size={5}
+            value={inputs.reduction}
+            onInput={(e) => set({ reduction: e.currentTarget.value })}
           />
         </Field>
       </div>
@@ -313,6 +333,7 @@ function PlanAnswer({ plan, planned }: { plan: Plan; planned: PlannedUsers }) {
         ) : (
           '; give users per day for the run time.'
         )}
+        {plan.variance_reduction > 0 && ` With CUPED removing ${trim(plan.variance_reduction * 100)}% of the variance.`}
       </p>
       <button type="button" class="secondary" onClick={() => planned.set(plan.users_total)} disabled={planned.value === plan.users_total}>
         Use as planned sample ({formatCount(plan.users_total)} users)
