@@ -36,6 +36,8 @@ const exposure = (user: string, timestamp: string, experiment: string, variant: 
 });
 const minute = (start: string, minutes: number) => new Date(Date.parse(start) + minutes * 60_000).toISOString();
 
+/** Every figure of a comparison (metric-comparison.ts MetricComparison). */
+const FIGURES = ['difference', 'ci_low', 'ci_high', 'p_value', 'relative_difference', 'relative_ci_low', 'relative_ci_high', 'relative_p_value'] as const;
 const PAGE_VIEWS = { name: 'Page views', event: 'page_view', kind: 'count', role: 'secondary' };
 
 describe('CUPED settings in the admin API', () => {
@@ -162,34 +164,14 @@ describe('CUPED results', () => {
     expect(onViews.cuped).toBe(true);
     expect(onViews.variance_reduction).toBeCloseTo(reduction, 9);
     const adjusted = compareMetric('count', control, treatment, { sequential: true });
-    for (const field of [
-      'difference',
-      'ci_low',
-      'ci_high',
-      'p_value',
-      'relative_difference',
-      'relative_ci_low',
-      'relative_ci_high',
-      'relative_p_value',
-    ] as const)
-      expect(onViews.comparisons[0][field], field).toBeCloseTo(adjusted[field]!, 9);
+    for (const field of FIGURES) expect(onViews.comparisons[0][field], field).toBeCloseTo(adjusted[field]!, 9);
     // Narrower than the unadjusted interval.
     expect(onViews.comparisons[0].ci_high - onViews.comparisons[0].ci_low).toBeLessThan(offViews.comparisons[0].ci_high - offViews.comparisons[0].ci_low);
 
     // CUPED off: not applied, no reduction, and exactly the unadjusted comparison (as before CUPED).
     expect([offViews.cuped, offViews.variance_reduction, offGoal.cuped, offGoal.variance_reduction]).toEqual([false, null, false, null]);
     const plain = compareMetric('count', sums('control'), sums('treatment'), { sequential: true });
-    for (const field of [
-      'difference',
-      'ci_low',
-      'ci_high',
-      'p_value',
-      'relative_difference',
-      'relative_ci_low',
-      'relative_ci_high',
-      'relative_p_value',
-    ] as const)
-      expect(offViews.comparisons[0][field], field).toBeCloseTo(plain[field]!, 12);
+    for (const field of FIGURES) expect(offViews.comparisons[0][field], field).toBeCloseTo(plain[field]!, 12);
 
     // The primary metric (the goal's conversion) has its covariate too: a purchase in the window.
     expect(onGoal.cuped).toBe(true);
