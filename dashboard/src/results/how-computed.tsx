@@ -89,8 +89,8 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
         <>
           <p>
             {computation.engine === 'athena'
-              ? 'Run by Athena over the raw event and identity streams. Paste it into the Athena console (the stack’s analysts workgroup) to reproduce the counts: the rows with neither a period nor a dimension are the totals; those with a dimension count the breakdowns, those with a period the hourly or daily points of the series.'
-              : 'Run locally by DuckDB over the raw event files, through views named like the Athena tables: it runs unchanged in duckdb -init <data dir>/views.sql (the file npm start writes). On AWS, Athena runs the same text over the Glue tables. The rows with neither a period nor a dimension are the totals; those with a dimension count the breakdowns, those with a period the hourly or daily points of the series.'}
+              ? 'Run by Athena over the raw event and identity streams. Paste it into the Athena console (the stack’s analysts workgroup) to reproduce the counts: the rows with neither a period nor a dimension and the metric [] are the totals (the other metrics’ rows carry their sums); those with a dimension count the breakdowns, those with a period the hourly or daily points of the series.'
+              : 'Run locally by DuckDB over the raw event files, through views named like the Athena tables: it runs unchanged in duckdb -init <data dir>/views.sql (the file npm start writes). On AWS, Athena runs the same text over the Glue tables. The rows with neither a period nor a dimension and the metric [] are the totals (the other metrics’ rows carry their sums); those with a dimension count the breakdowns, those with a period the hourly or daily points of the series.'}
           </p>
           <CopyButton text={computation.query} label="Copy query" />
           <pre class="query-text" tabIndex={0} aria-label={`Counting query (${computation.engine})`}>
