@@ -19,7 +19,17 @@ import { FunnelsDefinition } from './domain/insights/funnels-definition';
 import { RetentionDefinition } from './domain/insights/retention-definition';
 import { TrendsDefinition } from './domain/insights/trends-definition';
 import { CreateSavedInsight, UpdateSavedInsight } from './domain/insights/saved-insight';
-import { CorrectionField, CreateExperiment, Metric, PatchExperiment, PlannedUsers, Sequential, StartExperiment } from './handlers/experiments-admin';
+import {
+  CorrectionField,
+  CreateExperiment,
+  CupedLookbackDays,
+  Cuped,
+  Metric,
+  PatchExperiment,
+  PlannedUsers,
+  Sequential,
+  StartExperiment,
+} from './handlers/experiments-admin';
 import { CreateKey, UpdateKey } from './handlers/keys';
 import { CreateProject, UpdateProject } from './handlers/projects';
 import { ROUTES, type Route, type RouteName } from './routes';
@@ -67,6 +77,10 @@ const Experiment = z.object({
     ),
   sequential: Sequential.describe('Always-valid intervals and p-values (sequential testing); default true'),
   correction: CorrectionField.describe('Multiple-testing correction across variants × the goal and secondary metrics; default "holm", null: none'),
+  cuped: Cuped.describe(
+    "CUPED variance reduction: each metric adjusted by the user's own value of it in the cuped_lookback_days before their first exposure; default true. Fixed once started",
+  ),
+  cuped_lookback_days: CupedLookbackDays.describe('Days of pre-exposure data per user CUPED reads, 1 to 60; default 14. Fixed once started'),
   planned_users: PlannedUsers.describe(
     'Users the experiment plans to enroll, all variants together (the users_total of POST .../plan); the results page shows progress toward it. null: no plan (the default). Fixed once started',
   ),
@@ -153,6 +167,15 @@ const MetricResultSchema = z
           "p_value corrected for multiple testing (the experiment's correction) across variants × non-guardrail metrics; null without a correction and on guardrails",
         ),
       }),
+    ),
+    cuped: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether the comparisons are CUPED-adjusted by each user's own pre-exposure value of the metric (the means stay unadjusted); false when the experiment has CUPED off or no user had pre-exposure data of the metric. Absent on results computed before CUPED",
+      ),
+    variance_reduction: Nullable.optional().describe(
+      '1 − adjusted ÷ unadjusted variance per user, pooled across variants (0.375: the comparisons are as precise as with 1/(1 − 0.375) = 1.6× the users); null when cuped is false',
     ),
     breached: z.boolean().optional().describe('Guardrails only: some variant moved the metric in its bad direction significantly (raw p-value)'),
     unavailable: z
@@ -292,6 +315,9 @@ const PlanResponse = z.object({
   power: z.number(),
   alpha: z.number(),
   sequential: z.boolean(),
+  variance_reduction: z
+    .number()
+    .describe("CUPED's expected variance reduction the plan assumed (the request's; 0 by default): the users needed shrink by 1 − it"),
   experiment_id: z.string().nullable(),
   variants: z
     .array(z.object({ variant: z.string(), weight: z.number().int().nullable(), users: z.number().int() }))

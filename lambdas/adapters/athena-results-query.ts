@@ -21,7 +21,7 @@ import {
 import { EVENTS_BY_ARRIVAL_TABLE } from '../contract/arrival-partition';
 import { RESULTS_BASE, RESULTS_STATE } from '../contract/results-state';
 import { DeadlineExceeded } from '../domain/deadline';
-import { DEFAULT_ARRIVAL_ALLOWANCE_MS, initialWatermark, nextSlice, stateServes } from '../domain/results-watermark';
+import { DEFAULT_ARRIVAL_ALLOWANCE_MS, nextSlice, stateServes } from '../domain/results-watermark';
 import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
 import { baseDue, baseFor, newGeneration, startWatermark, supersededGenerations, type BaseCommit } from '../domain/results-base';
 import { errorFields, log } from '../logging/log';
@@ -44,6 +44,7 @@ import {
   renderResultsStateInsert,
   renderResultsWatermark,
   stateFromDt,
+  stateStartWatermark,
 } from './sql/render-incremental';
 import { metricSourceSet, renderResultsCount, toCountResult, toStoredIso } from './sql/render';
 
@@ -137,11 +138,11 @@ export class AthenaResultsQuery implements ResultsQuery {
     };
     // A base of another set of metric sources is not read (domain/results-base.ts baseFor): the
     // watermark of this set is then read from the empty state's day, and the next roll-up replaces it.
-    const metricSources = metricSourceSet(request.metrics);
+    const metricSources = metricSourceSet(request.metrics, request.cupedLookbackDays);
     let base = baseFor(await this.options.base?.readCommit(request.projectId, request.experimentId), metricSources);
     const stored = (await run(renderResultsWatermark(request, this.tables, base)))[0]?.watermark;
     // The slices after the base, never before the base's own watermark (its last slice may start before its boundary).
-    const previousWatermark = startWatermark(stored ? toStoredIso(stored, 'watermark') : undefined, base, initialWatermark(request.from));
+    const previousWatermark = startWatermark(stored ? toStoredIso(stored, 'watermark') : undefined, base, stateStartWatermark(request));
     if (!stateServes(previousWatermark, to)) {
       // A stop raced a running computation: the state holds events received after the run's end.
       const full = await this.count(request, options);

@@ -114,7 +114,7 @@ export class DuckDbResultsQuery implements ResultsQuery {
   async execute(request: CountRequest, sql: string): Promise<CountResult> {
     const params = resultsCountParams(request);
     const [eventFiles, identityFiles] = await Promise.all([
-      partitionFiles(join(this.dataDir, 'events'), request.projectId, params.from_dt as string, params.to_dt as string),
+      partitionFiles(join(this.dataDir, 'events'), request.projectId, params.covariate_from_dt as string, params.to_dt as string),
       partitionFiles(join(this.dataDir, 'identities'), request.projectId),
     ]);
 

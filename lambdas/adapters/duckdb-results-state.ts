@@ -6,7 +6,7 @@
  *   <dataDir>/results-state/project_id=<p>/experiment_id=<e>/dt=<day of the slice's start>/slice-<lo>_<hi>.parquet
  *
  * and a run:
- *  1. reads the committed watermark (none: the empty state's, initialWatermark);
+ *  1. reads the committed watermark (none: the empty state's, stateStartWatermark);
  *  2. summarises the next complete slice (nextSlice) from the events files of its arrival hours
  *     (received=, contract/arrival-partition.ts): COPY (results-summary.sql) TO a temporary file,
  *     renamed into place;
@@ -40,14 +40,21 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { basename, dirname, join } from 'node:path';
 import { RESULTS_BASE, RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../contract/results-state';
 import { baseDue, baseFor, newGeneration, parseBaseCommit, startWatermark, type BaseCommit } from '../domain/results-base';
-import { initialWatermark, nextSlice, stateServes, type Slice } from '../domain/results-watermark';
+import { nextSlice, stateServes, type Slice } from '../domain/results-watermark';
 import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESULTS_STATE_WRITE_FAILED } from '../contract/metrics';
 import { errorFields, log } from '../logging/log';
 import { emitMetric, functionName } from '../logging/metric';
 import type { IncrementalCountRequest, IncrementalCountResult, IncrementalRun } from '../ports';
 import { EVENT_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
 import { ARRIVAL_PARTITION, arrivalHour } from '../contract/arrival-partition';
-import { renderResultsBase, renderResultsCountIncremental, renderResultsSummary, stateFromDt, summaryDays } from './sql/render-incremental';
+import {
+  renderResultsBase,
+  renderResultsCountIncremental,
+  renderResultsSummary,
+  stateFromDt,
+  stateStartWatermark,
+  summaryDays,
+} from './sql/render-incremental';
 import { metricSourceSet, quoteLiteral, resultsCountParams, toCountResult } from './sql/render';
 
 /** The state view's name ({{state}} locally). */
@@ -109,7 +116,7 @@ export async function countIncrementalDuckDb(
   // from the empty state's watermark (the slices already there are read next to the rebuild: their
   // enrollment rows are idempotent, their metric rows deduplicated by event, those of sources no
   // longer asked for left out by the slots).
-  const metricSources = metricSourceSet(request.metrics);
+  const metricSources = metricSourceSet(request.metrics, request.cupedLookbackDays);
   // The base of another set of metric sources is not read either (domain/results-base.ts baseFor): the
   // state is rebuilt from raw for this set, and its next roll-up replaces that base.
   const dirs = { state: dir, base: baseDir(options.dataDir, request.projectId, request.experimentId) };
@@ -121,7 +128,7 @@ export async function countIncrementalDuckDb(
   // state commit lost or older than the base (watermark.json deleted) must not restart from the empty
   // state's watermark, whose slice would land on a day the base already covers and no run reads.
   const stateWatermark = committed?.metricSources === metricSources ? committed.watermark : undefined;
-  const previousWatermark = startWatermark(stateWatermark, base, initialWatermark(request.from));
+  const previousWatermark = startWatermark(stateWatermark, base, stateStartWatermark(request));
   const run: IncrementalRun = { previousWatermark, watermark: previousWatermark, committed: false, fullRecompute: false };
   if (!stateServes(previousWatermark, params.to_ts as string)) {
     throw new StateCannotServe(previousWatermark, params.to_ts as string);
@@ -161,7 +168,7 @@ export async function countIncrementalDuckDb(
     }
   }
 
-  const tailFiles = await partitionFiles(join(options.dataDir, 'events'), request.projectId, params.from_dt as string, params.to_dt as string, {
+  const tailFiles = await partitionFiles(join(options.dataDir, 'events'), request.projectId, params.covariate_from_dt as string, params.to_dt as string, {
     from: arrivalHour(run.watermark),
     to: OPEN_HOUR,
   });

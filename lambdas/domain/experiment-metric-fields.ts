@@ -51,6 +51,23 @@ export const isSensibleCap = (cap: number): boolean => Number.isFinite(cap) && c
  */
 export const DEFAULT_CORRECTION: Correction = 'holm';
 
+/**
+ * CUPED on by default (docs/decisions/cuped.md): it never biases the estimate (the covariate is
+ * measured before exposure, so the variants' covariates have the same distribution) and only ever
+ * narrows intervals by what the pre-exposure data explains.
+ */
+export const DEFAULT_CUPED = true;
+/** GrowthBook's default pre-exposure window (14 days); 1 to 60 days. */
+export const DEFAULT_CUPED_LOOKBACK_DAYS = 14;
+export const CUPED_LOOKBACK_BOUNDS = { min: 1, max: 60 } as const;
+export const CUPED_LOOKBACK_TEXT = `a whole number of days from ${CUPED_LOOKBACK_BOUNDS.min} to ${CUPED_LOOKBACK_BOUNDS.max} (default ${DEFAULT_CUPED_LOOKBACK_DAYS})`;
+
+/** The pre-exposure window of an experiment's CUPED in days, or undefined when CUPED is off. */
+export function cupedLookbackDays(experiment: { cuped?: boolean; cuped_lookback_days?: number }): number | undefined {
+  if (!(experiment.cuped ?? DEFAULT_CUPED)) return undefined;
+  return experiment.cuped_lookback_days ?? DEFAULT_CUPED_LOOKBACK_DAYS;
+}
+
 export const METRIC_ROLES: readonly ExperimentMetricRole[] = ['secondary', 'guardrail'];
 export const GUARDRAIL_DIRECTIONS: readonly GuardrailDirection[] = ['increase', 'decrease'];
 

@@ -12,12 +12,15 @@ import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from './experiment-metric-fiel
 import type { ExperimentMetric } from './experiment-metric';
 import { metricResults, type MetricInput, type MetricResult } from './metric-results';
 import type { Correction } from './p-value-correction';
+import type { CovariateSums } from './regression-adjustment';
 
 export interface MetricVariantSums {
   variant: string;
   users: number;
   sum: number;
   sum_squares: number;
+  /** CUPED: the covariate's sums over the same users (regression-adjustment.ts); absent: unadjusted. */
+  covariate?: CovariateSums;
 }
 
 export interface ExperimentMetricResults {
@@ -34,7 +37,14 @@ export function experimentMetricResults(
    * why the metric cannot be computed (`unavailable`).
    */
   measured: ReadonlyArray<{ variants: readonly MetricVariantSums[]; values_non_negative: boolean; unavailable?: string }>,
-  options: { confidence?: number } = {},
+  options: {
+    confidence?: number;
+    /**
+     * CUPED: the goal's conversion counted as a metric (per variant, control first), whose covariate
+     * adjusts the primary metric; its users and sum are the goal's enrolled and converted users.
+     */
+    primaryCovariates?: ReadonlyArray<{ variant: string; covariate?: CovariateSums }>;
+  } = {},
 ): ExperimentMetricResults {
   const metrics = experiment.metrics ?? [];
   if (measured.length !== metrics.length) throw new RangeError(`${metrics.length} metrics but ${measured.length} measured`);
@@ -43,14 +53,20 @@ export function experimentMetricResults(
       name: experiment.goal_event,
       kind: 'conversion',
       role: 'primary',
-      variants: primary.map((v) => ({ variant: v.variant, sums: { users: v.enrolled, sum: v.converted, sum_squares: v.converted } })),
+      variants: primary.map((v) => {
+        const covariate = options.primaryCovariates?.find((c) => c.variant === v.variant)?.covariate;
+        return { variant: v.variant, sums: { users: v.enrolled, sum: v.converted, sum_squares: v.converted, ...(covariate ? { covariate } : {}) } };
+      }),
     },
     ...metrics.map((m, i): MetricInput => ({
       name: m.name,
       kind: m.kind,
       role: m.role,
       ...(m.direction !== undefined ? { direction: m.direction } : {}),
-      variants: measured[i]!.variants.map(({ variant, users, sum, sum_squares }) => ({ variant, sums: { users, sum, sum_squares } })),
+      variants: measured[i]!.variants.map(({ variant, users, sum, sum_squares, covariate }) => ({
+        variant,
+        sums: { users, sum, sum_squares, ...(covariate ? { covariate } : {}) },
+      })),
       values_non_negative: measured[i]!.values_non_negative,
       ...unavailableReason(measured[i]!),
     })),

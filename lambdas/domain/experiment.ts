@@ -26,6 +26,13 @@ export interface Experiment {
   /** Multiple-testing correction; absent: none. */
   correction?: Correction | null;
   /**
+   * CUPED variance reduction (docs/decisions/cuped.md): each metric adjusted by the user's own value of
+   * it in the `cuped_lookback_days` before their first exposure. Absent (stored before CUPED): DEFAULT_CUPED.
+   */
+  cuped?: boolean;
+  /** Days of pre-exposure data per user, CUPED_LOOKBACK_BOUNDS; absent: DEFAULT_CUPED_LOOKBACK_DAYS. */
+  cuped_lookback_days?: number;
+  /**
    * Users the experiment plans to enroll, all variants together (the planning calculator's users_total;
    * POST .../plan); the results page shows progress toward it. Null or absent: no plan.
    */

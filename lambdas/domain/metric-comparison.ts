@@ -15,9 +15,16 @@
  * includes fewer than two users) or the control mean is 0: gbstats then reports no result.
  * The relative interval is kept at or above -100% when values cannot be negative
  * (relative-interval-floor.ts).
+ *
+ * CUPED: when both variants carry covariate sums (regression-adjustment.ts) and the pooled θ is not 0,
+ * every figure is gbstats' regression-adjusted one (RegressionAdjustedStatistic): adjusted means and
+ * variances in the absolute difference, its degrees of freedom and the sequential interval, and the
+ * relative difference over the control's unadjusted mean with frequentist_variance_relative_cuped.
+ * θ = 0 (no pre-exposure variation) falls back to the unadjusted test, as gbstats does.
  */
 import { floorRelativeInterval } from './relative-interval-floor';
-import { metricMoments, type MetricKind, type MetricMoments, type MetricSums } from './metric-moments';
+import { metricMoments, type MetricKind, type MetricMoments } from './metric-moments';
+import { adjustedMoments, hasCovariate, pooledTheta, relativeCupedVariance, type AdjustableSums, type CovariateAdjustable } from './regression-adjustment';
 import { DEFAULT_SEQUENTIAL_TUNING, sequentialHalfWidth, sequentialPValue } from './sequential-test';
 import { studentTQuantile, studentTTwoSidedP } from './student-t';
 
@@ -53,19 +60,19 @@ interface Estimate {
   stdError: number;
 }
 
-export function compareMetric(kind: MetricKind, control: MetricSums, treatment: MetricSums, options: ComparisonOptions = {}): MetricComparison {
+export function compareMetric(kind: MetricKind, control: AdjustableSums, treatment: AdjustableSums, options: ComparisonOptions = {}): MetricComparison {
   const confidence = options.confidence ?? 0.95;
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
   const alpha = 1 - confidence;
   const sequential = options.sequential ?? DEFAULT_SEQUENTIAL;
   const tuning = options.sequentialTuning ?? DEFAULT_SEQUENTIAL_TUNING;
   if (!(tuning > 0)) throw new RangeError(`sequentialTuning must be positive, got ${tuning}`);
-  const c = metricMoments(kind, control);
-  const t = metricMoments(kind, treatment);
-  if (c === null || t === null || !comparable(c, t)) return EMPTY;
+  const adjusted = hasCovariate(control) && hasCovariate(treatment) ? adjustedEstimates(kind, control, treatment) : undefined;
+  const estimates = adjusted === undefined ? unadjustedEstimates(kind, control, treatment) : adjusted;
+  if (estimates === null) return EMPTY;
+  const { absolute, relative, df } = estimates;
 
-  const df = welchDegreesOfFreedom(c, t);
-  const n = c.users + t.users;
+  const n = control.users + treatment.users;
   const test = (e: Estimate): { interval: [number, number]; p: number } => {
     if (sequential) {
       const half = sequentialHalfWidth(e.stdError, n, alpha, tuning);
@@ -75,8 +82,6 @@ export function compareMetric(kind: MetricKind, control: MetricSums, treatment: 
     return { interval: [e.estimate - half, e.estimate + half], p: studentTTwoSidedP(e.estimate / e.stdError, df) };
   };
 
-  const absolute = absoluteDifference(c, t);
-  const relative = relativeDifference(c, t);
   const a = test(absolute);
   const r = test(relative);
   const relativeInterval = floorRelativeInterval(r.interval, options.valuesNonNegative ?? kind !== 'sum');
@@ -103,6 +108,42 @@ const EMPTY: MetricComparison = {
   relative_p_value: null,
 };
 
+interface Estimates {
+  absolute: Estimate;
+  relative: Estimate;
+  df: number;
+}
+
+/** The unadjusted estimates; null when gbstats gives no result. */
+function unadjustedEstimates(kind: MetricKind, control: AdjustableSums, treatment: AdjustableSums): Estimates | null {
+  const c = metricMoments(kind, control);
+  const t = metricMoments(kind, treatment);
+  if (c === null || t === null || !comparable(c, t)) return null;
+  return { absolute: absoluteDifference(c, t), relative: relativeDifference(c, t), df: welchDegreesOfFreedom(c, t) };
+}
+
+/**
+ * The regression-adjusted estimates (gbstats EffectMoments over RegressionAdjustedStatistics), null
+ * when gbstats gives no result (a zero or negative adjusted variance, a zero control mean), undefined
+ * when θ is 0 and the unadjusted test applies.
+ */
+function adjustedEstimates(kind: MetricKind, control: CovariateAdjustable, treatment: CovariateAdjustable): Estimates | null | undefined {
+  const theta = pooledTheta(kind, [control, treatment]);
+  if (theta === 0) return undefined;
+  const c = adjustedMoments(kind, control, theta);
+  const t = adjustedMoments(kind, treatment, theta);
+  if (c === null || t === null) return null;
+  const absoluteVariance = t.variance / t.users + c.variance / c.users;
+  const relativeVariance = relativeCupedVariance(c, t, theta);
+  if (!(c.variance > 0 && t.variance > 0 && absoluteVariance > 0 && relativeVariance > 0) || c.mean === 0 || c.unadjusted_mean === 0) return null;
+  return {
+    absolute: { estimate: t.mean - c.mean, stdError: Math.sqrt(absoluteVariance) },
+    relative: { estimate: (t.mean - c.mean) / Math.abs(c.unadjusted_mean), stdError: Math.sqrt(relativeVariance) },
+    // gbstats' TTest.dof: Welch-Satterthwaite over the adjusted variances.
+    df: welchDegreesOfFreedom(c, t),
+  };
+}
+
 /** gbstats' EffectMoments refuses a zero or negative variance and a zero control mean. */
 function comparable(c: MetricMoments, t: MetricMoments): boolean {
   return c.variance > 0 && t.variance > 0 && c.mean !== 0;
@@ -117,7 +158,7 @@ function relativeDifference(c: MetricMoments, t: MetricMoments): Estimate {
   return { estimate: (t.mean - c.mean) / Math.abs(c.mean), stdError: Math.sqrt(variance) };
 }
 
-export function welchDegreesOfFreedom(c: MetricMoments, t: MetricMoments): number {
+export function welchDegreesOfFreedom(c: Pick<MetricMoments, 'users' | 'variance'>, t: Pick<MetricMoments, 'users' | 'variance'>): number {
   const vt = t.variance / t.users;
   const vc = c.variance / c.users;
   return (vt + vc) ** 2 / (t.variance ** 2 / (t.users ** 2 * (t.users - 1)) + c.variance ** 2 / (c.users ** 2 * (c.users - 1)));

@@ -23,6 +23,11 @@ export const PLAN_BOUNDS = {
   usersPerDay: { min: 0.01, max: 1e10 },
   /** How long an experiment may run, for the smallest change it detects: a week to a year, whole weeks. */
   weeks: { min: 1, max: 52 },
+  /**
+   * CUPED's expected variance reduction (docs/decisions/cuped.md), 0 (none) to 0.9 (10× the users'
+   * worth): above that a covariate would predict the metric almost exactly, which no history does.
+   */
+  varianceReduction: { min: 0, max: 0.9 },
 } as const;
 
 type Bounded = keyof typeof PLAN_BOUNDS;

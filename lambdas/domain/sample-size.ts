@@ -19,6 +19,10 @@
  * at least the target power (power grows with users), and the run time is that total over the
  * expected users enrolled per day, rounded up to whole days. The inverse question (the smallest change
  * a given number of users detects: minimumDetectableEffect) searches the same power function.
+ *
+ * CUPED (docs/decisions/cuped.md): with an expected variance reduction r the regression-adjusted
+ * comparison has the variance of one user's value times (1 - r), and so does the plan: the same power
+ * with (1 - r) times the users, to the rounding of the search; both questions take it.
  */
 import { inverseNormalCdf, normalCdf } from './numerics';
 import { DEFAULT_SEQUENTIAL } from './metric-comparison';
@@ -43,6 +47,8 @@ export interface PlanningInput {
   sequentialTuning?: number;
   /** Users expected to enroll per day, all variants together; gives the run time. */
   users_per_day?: number;
+  /** CUPED's expected variance reduction, 0 <= r < 1. Default 0 (none). */
+  variance_reduction?: number;
 }
 
 export interface SampleSizePlan {
@@ -174,6 +180,9 @@ function normalize(input: PlanningInput): Normalized {
     mean = metric.mean;
     variance = metric.variance;
   }
+  const reduction = input.variance_reduction ?? 0;
+  if (!(reduction >= 0 && reduction < 1)) throw new RangeError(`variance_reduction must be in [0, 1), got ${reduction}`);
+  variance *= 1 - reduction;
   const variants = input.variants ?? input.weights?.length ?? 2;
   if (!(Number.isSafeInteger(variants) && variants >= 2)) throw new RangeError(`variants must be an integer of at least 2, got ${variants}`);
   const weights = input.weights ?? new Array<number>(variants).fill(1);

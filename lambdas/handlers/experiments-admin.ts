@@ -9,6 +9,10 @@ import { EXPERIMENT_LIMITS } from '../domain/experiment-fields';
 import type { ExperimentMetric } from '../domain/experiment-metric';
 import {
   DEFAULT_CORRECTION,
+  DEFAULT_CUPED,
+  DEFAULT_CUPED_LOOKBACK_DAYS,
+  CUPED_LOOKBACK_BOUNDS,
+  CUPED_LOOKBACK_TEXT,
   DEFAULT_SEQUENTIAL,
   GUARDRAIL_DIRECTIONS,
   METRIC_LIMITS,
@@ -124,6 +128,14 @@ const Metrics = z.preprocess(
 
 export const Sequential = z.boolean({ error: 'sequential must be true (always-valid intervals, the default) or false' });
 
+/** CUPED (docs/decisions/cuped.md): on by default, with the days of each user's pre-exposure data it reads. */
+export const Cuped = z.boolean({ error: "cuped must be true (adjust each metric by the user's own pre-exposure data, the default) or false" });
+export const CupedLookbackDays = z
+  .number({ error: `cuped_lookback_days must be ${CUPED_LOOKBACK_TEXT}` })
+  .int(`cuped_lookback_days must be ${CUPED_LOOKBACK_TEXT}`)
+  .min(CUPED_LOOKBACK_BOUNDS.min, `cuped_lookback_days must be ${CUPED_LOOKBACK_TEXT}`)
+  .max(CUPED_LOOKBACK_BOUNDS.max, `cuped_lookback_days must be ${CUPED_LOOKBACK_TEXT}`);
+
 /** The plan's users_total (POST .../plan), or null for no plan. */
 export const PlannedUsers = z
   .number({ error: "planned_users must be a whole number of users (the plan's users_total), or null for no plan" })
@@ -146,6 +158,8 @@ export const CreateExperiment = z.object({
   metrics: Metrics.optional(),
   sequential: Sequential.optional(),
   correction: CorrectionField.optional(),
+  cuped: Cuped.optional(),
+  cuped_lookback_days: CupedLookbackDays.optional(),
   planned_users: PlannedUsers.optional(),
 });
 
@@ -159,6 +173,8 @@ export const PatchExperiment = z
     metrics: Metrics.optional(),
     sequential: Sequential.optional(),
     correction: CorrectionField.optional(),
+    cuped: Cuped.optional(),
+    cuped_lookback_days: CupedLookbackDays.optional(),
     planned_users: PlannedUsers.optional(),
   })
   .strict();
@@ -220,6 +236,8 @@ export function createExperimentsCreateHandler(deps: ExperimentAdminDeps) {
       metrics,
       sequential: input.sequential ?? DEFAULT_SEQUENTIAL,
       correction: input.correction === undefined ? DEFAULT_CORRECTION : input.correction,
+      cuped: input.cuped ?? DEFAULT_CUPED,
+      cuped_lookback_days: input.cuped_lookback_days ?? DEFAULT_CUPED_LOOKBACK_DAYS,
       planned_users: input.planned_users ?? null,
       description: input.description ?? null,
       status: 'created',

@@ -108,6 +108,11 @@ export const PlanRequest = z
       .max(MAX_LOOKBACK_DAYS, `lookback_days must be at most ${MAX_LOOKBACK_DAYS}`)
       .default(DEFAULT_LOOKBACK_DAYS),
     baseline: BaselineOverride.optional(),
+    variance_reduction: bounded(
+      'variance_reduction',
+      'varianceReduction',
+      "the share of the metric's variance CUPED is expected to remove (0.3 for 30%; the results show each metric's variance_reduction)",
+    ).default(0),
   })
   .strict()
   .superRefine((r, ctx) => {
@@ -253,8 +258,15 @@ export function createPlanHandler(deps: PlanDeps) {
       variants: design.variants.length,
       ...(design.weights === null ? {} : { weights: design.weights }),
       sequential: design.sequential,
+      variance_reduction: request.variance_reduction,
     };
-    const settings = { power: request.power, alpha: request.alpha, sequential: design.sequential, experiment_id: request.experiment_id ?? null };
+    const settings = {
+      power: request.power,
+      alpha: request.alpha,
+      sequential: design.sequential,
+      variance_reduction: request.variance_reduction,
+      experiment_id: request.experiment_id ?? null,
+    };
 
     if (request.weeks !== undefined) {
       const { weeks } = request;

@@ -2,7 +2,10 @@
 import type { Experiment, Transition } from '../domain/experiment';
 
 export type ExperimentPatch = Partial<
-  Pick<Experiment, 'name' | 'variants' | 'weights' | 'goal_event' | 'description' | 'metrics' | 'sequential' | 'correction' | 'planned_users'>
+  Pick<
+    Experiment,
+    'name' | 'variants' | 'weights' | 'goal_event' | 'description' | 'metrics' | 'sequential' | 'correction' | 'cuped' | 'cuped_lookback_days' | 'planned_users'
+  >
 >;
 
 export interface ExperimentStore {

@@ -1,5 +1,6 @@
 import type { BreakdownDimension } from '../domain/breakdown-segments';
 import type { ExperimentMetric } from '../domain/experiment-metric';
+import type { CovariateSums } from '../domain/regression-adjustment';
 import type { PeriodCounts, SeriesInterval } from '../domain/results-series';
 
 /** What the results query counts for one experiment run (docs/identity-and-experiments.md, "Experiment results"). */
@@ -25,6 +26,12 @@ export interface CountRequest {
    * (CountResult.metrics, in this order). Absent or empty: none.
    */
   metrics?: ExperimentMetric[];
+  /**
+   * CUPED (docs/decisions/cuped.md): the days before each user's first exposure whose events of each
+   * metric are its covariate; the query then also returns the covariate's sums (MetricCounts
+   * covariate). Absent: CUPED off, and the query reads nothing before the run.
+   */
+  cupedLookbackDays?: number;
 }
 
 /** One metric of CountRequest.metrics, per variant: what metric-moments.ts needs. */
@@ -39,6 +46,8 @@ export interface MetricCounts {
     sum: number;
     /** Sum of the squared per-user values. */
     sum_squares: number;
+    /** With CountRequest.cupedLookbackDays: the covariate's sums over the same users (regression-adjustment.ts). */
+    covariate?: CovariateSums;
   }>;
   /** No counted event of the metric had a negative value (always true for conversion and count). */
   values_non_negative: boolean;

@@ -13,7 +13,7 @@ import { experimentStats } from '../domain/stats';
 import { expectedShares } from '../domain/variant-weights';
 import { resultsChanged } from '../domain/results-changed';
 import { errorFields, log } from '../logging/log';
-import { countRequestFor } from './count-request';
+import { countRequestFor, splitGoalMetric } from './count-request';
 import type { CountOptions, ExperimentResults, IncrementalCountResult, ExperimentStore, Project, ProjectStore, ResultsQuery, ResultsStore } from '../ports';
 
 export interface ResultsDeps {
@@ -52,7 +52,14 @@ export async function computeResults(project: Project, experiment: Experiment, d
   // The series: the same query's per-hour or per-day counts, cumulated (its last point is these totals).
   const series = seriesPoints(window, cumulateSeries(window, experiment.variants, counted.periods ?? []));
   // Every metric (issue 22): the goal's conversion from the same counts, then the experiment's metrics.
-  const { metrics, guardrail_breached } = experimentMetricResults(experiment, counted.variants, counted.metrics ?? []);
+  // With CUPED the goal's conversion was counted as a last metric, for the primary metric's covariate.
+  const measured = splitGoalMetric(request, counted);
+  const { metrics, guardrail_breached } = experimentMetricResults(
+    experiment,
+    counted.variants,
+    measured.metrics,
+    measured.goal && !measured.goal.unavailable ? { primaryCovariates: measured.goal.variants } : {},
+  );
   if (guardrail_breached) {
     // Loud: the callers emit the GuardrailBreached metric lib/alarms.ts alarms on (handlers/guardrail-alarm.ts);
     // this line says which experiment. IDs only: metric names are the team's text.

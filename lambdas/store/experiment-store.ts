@@ -37,7 +37,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { experimentNameSpellings, TRANSITIONS, type Experiment, type Transition } from '../domain/experiment';
-import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../domain/experiment-metric-fields';
+import { DEFAULT_CORRECTION, DEFAULT_CUPED, DEFAULT_CUPED_LOOKBACK_DAYS, DEFAULT_SEQUENTIAL } from '../domain/experiment-metric-fields';
 import { OutcomeUnknownError } from '../domain/transient-error';
 import { isConditionalCheckFailed, mayHaveLanded, queryAll } from './dynamo-client';
 import { NameTakenError, StatusConflictError, type ExperimentPatch, type ExperimentStore } from '../ports/experiment-store';
@@ -132,7 +132,7 @@ export class DynamoExperimentStore implements ExperimentStore {
           TableName: this.table,
           Key: { project_id: projectId, sk: expKey(id) },
           UpdateExpression:
-            'SET #name = :name, variants = :variants, weights = :weights, goal_event = :goal, description = :description, #metrics = :metrics, #sequential = :sequential, #correction = :correction, planned_users = :planned, update_token = :token',
+            'SET #name = :name, variants = :variants, weights = :weights, goal_event = :goal, description = :description, #metrics = :metrics, #sequential = :sequential, #correction = :correction, cuped = :cuped, cuped_lookback_days = :cuped_days, planned_users = :planned, update_token = :token',
           ConditionExpression: `#status = :created AND ${readToken === undefined ? 'attribute_not_exists(update_token)' : 'update_token = :read'}`,
           // Attribute names, not words of the expression: DynamoDB reserves many English words.
           ExpressionAttributeNames: { '#name': 'name', '#status': 'status', '#metrics': 'metrics', '#sequential': 'sequential', '#correction': 'correction' },
@@ -145,6 +145,8 @@ export class DynamoExperimentStore implements ExperimentStore {
             ':metrics': next.metrics,
             ':sequential': next.sequential,
             ':correction': next.correction,
+            ':cuped': next.cuped ?? DEFAULT_CUPED,
+            ':cuped_days': next.cuped_lookback_days ?? DEFAULT_CUPED_LOOKBACK_DAYS,
             ':planned': next.planned_users ?? null,
             ':created': 'created',
             ':token': token,
@@ -298,6 +300,9 @@ function strip(item: Record<string, unknown>): Experiment {
     metrics: rest.metrics ?? [],
     sequential: rest.sequential ?? DEFAULT_SEQUENTIAL,
     correction: rest.correction === undefined ? DEFAULT_CORRECTION : rest.correction,
+    // Before CUPED (docs/decisions/cuped.md): its defaults.
+    cuped: rest.cuped ?? DEFAULT_CUPED,
+    cuped_lookback_days: rest.cuped_lookback_days ?? DEFAULT_CUPED_LOOKBACK_DAYS,
     // Before planning (issue 22): no plan.
     planned_users: rest.planned_users ?? null,
   } as unknown as Experiment;

@@ -72,6 +72,25 @@ describeBrowser('dashboard: planning calculator and progress toward the planned 
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
 
+  it('plans with an expected CUPED variance reduction: fewer users, and says so', async () => {
+    const { page } = env.dash;
+    await env.dash.go(`/projects/${env.project}/experiments/new`);
+    await page.waitForSelector('#experiment-name');
+    await page.type('#experiment-goal', 'purchase');
+    await page.type('#plan-reduction', '37.5');
+    await clickButton(page, 'Calculate');
+    await page.waitForSelector('.plan-answer');
+    const expected = sampleSize({ metric: { kind: 'conversion', baseline_rate: 0.3 }, mde: 0.05, variance_reduction: 0.375 })!;
+    const plain = sampleSize({ metric: { kind: 'conversion', baseline_rate: 0.3 }, mde: 0.05 })!;
+    expect(expected.users_total).toBeLessThan(plain.users_total * 0.63);
+    const answer = await text(page, '.plan-answer');
+    expect(answer).toContain(`Needs ${fmt(expected.users_total)} users`);
+    expect(answer).toContain('With CUPED removing 37.5% of the variance.');
+    // Cleared again for the next test (the form keeps what was typed).
+    await page.click('#plan-reduction', { count: 3 });
+    await page.keyboard.press('Backspace');
+  });
+
   it('says what to type when the events give no baseline, and plans from what is typed', async () => {
     const { page } = env.dash;
     await env.dash.go(`/projects/${env.project}/experiments/new`);

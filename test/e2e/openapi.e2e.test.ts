@@ -61,7 +61,17 @@ describe('GET /openapi.json', () => {
     const route = ROUTES.find((r) => r.name === 'admin-results-get')!;
     const schema = doc.paths[route.path].get.responses['200'].content['application/json'].schema;
     const metric = schema.properties.metrics.items;
-    expect(Object.keys(metric.properties)).toEqual(['name', 'kind', 'role', 'variants', 'comparisons', 'breached', 'unavailable']);
+    expect(Object.keys(metric.properties)).toEqual([
+      'name',
+      'kind',
+      'role',
+      'variants',
+      'comparisons',
+      'cuped',
+      'variance_reduction',
+      'breached',
+      'unavailable',
+    ]);
     expect(Object.keys(metric.properties.variants.items.properties)).toEqual(['variant', 'users', 'mean', 'std_error']);
     expect(Object.keys(metric.properties.comparisons.items.properties)).toEqual([
       'variant',

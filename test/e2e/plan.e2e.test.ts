@@ -87,6 +87,25 @@ describe("planning baseline from the project's events", () => {
     expect(res.body.days).toBe(expected.days);
   });
 
+  it('plans with an expected CUPED variance reduction: the variance times 1 − it, so fewer users; a reduction outside 0 to 0.9 is a 400', async () => {
+    const body = { metric: { event: 'purchase', kind: 'count' }, mde: 0.2, sequential: false, power: 0.9 };
+    const without = await plan(body);
+    const res = await plan({ ...body, variance_reduction: 0.375 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect([without.body.variance_reduction, res.body.variance_reduction]).toEqual([0, 0.375]);
+    // The baseline reported is the measured one; the plan is that of the adjusted variance.
+    expect(res.body.baseline.variance).toBeCloseTo(2.75 / 3, 12);
+    const adjusted = sampleSize({ metric: { kind: 'mean', mean: 0.75, variance: (2.75 / 3) * 0.625 }, mde: 0.2, power: 0.9, sequential: false })!;
+    expect(res.body.users_total).toBe(adjusted.users_total);
+    // 1.6× the users' worth: about 0.625 of the users.
+    expect(res.body.users_total / without.body.users_total).toBeCloseTo(0.625, 2);
+    for (const bad of [-0.1, 0.95, 'a lot']) {
+      const refused = await plan({ ...body, variance_reduction: bad });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toContain('variance_reduction must be');
+    }
+  });
+
   it('sum: the numeric property per active user, text numbers read, other values 0', async () => {
     const res = await plan({ metric: { event: 'purchase', kind: 'sum', property: 'amount' }, mde: 0.5 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -37,7 +37,7 @@ describe('metric settings in DynamoExperimentStore', () => {
     const id = randomUUID();
     await dynamo.ddb.send(new PutCommand({ TableName: dynamo.table('experiments'), Item: { ...before, id, sk: `exp#${id}` } }));
     const read = await store.get('p1', id);
-    expect(read).toMatchObject({ metrics: [], sequential: true, correction: 'holm', planned_users: null });
+    expect(read).toMatchObject({ metrics: [], sequential: true, correction: 'holm', planned_users: null, cuped: true, cuped_lookback_days: 14 });
     expect((await store.list('p1')).find((e) => e.id === id)).toMatchObject({ metrics: [], sequential: true, correction: 'holm' });
   });
 
@@ -49,13 +49,15 @@ describe('metric settings in DynamoExperimentStore', () => {
       metrics: [{ name: 'Revenue', event: 'purchase', kind: 'sum', property: 'amount', role: 'secondary', cap: 0.99 }],
       sequential: false,
       correction: 'benjamini-hochberg',
+      cuped: false,
+      cuped_lookback_days: 30,
       planned_users: null,
     };
     await store.create(experiment);
     expect(await store.get('p1', experiment.id)).toEqual(experiment);
     const guardrail = { name: 'Errors', event: 'error', kind: 'count', role: 'guardrail', direction: 'increase' } as const;
-    const edited = await store.update(experiment, { metrics: [guardrail], sequential: true, correction: null });
-    expect(edited).toMatchObject({ metrics: [guardrail], sequential: true, correction: null });
+    const edited = await store.update(experiment, { metrics: [guardrail], sequential: true, correction: null, cuped: true, cuped_lookback_days: 7 });
+    expect(edited).toMatchObject({ metrics: [guardrail], sequential: true, correction: null, cuped: true, cuped_lookback_days: 7 });
     expect(await store.get('p1', experiment.id)).toMatchObject({ metrics: [guardrail], sequential: true, correction: null });
   });
 });

@@ -118,6 +118,8 @@ describe('minimumDetectableEffect: the inverse question, over the same power fun
     { metric: { kind: 'conversion' as const, baseline_rate: 0.4 }, sequential: true, weights: [70, 30], power: 0.9, confidence: 0.99 },
     { metric: { kind: 'mean' as const, mean: 35.5, variance: 4_000 }, sequential: true },
     { metric: { kind: 'mean' as const, mean: -2, variance: 3 }, sequential: false, weights: [1, 2, 1] },
+    // With CUPED's expected variance reduction: both questions take it.
+    { metric: { kind: 'mean' as const, mean: 35.5, variance: 4_000 }, sequential: true, variance_reduction: 0.4 },
   ];
   it.each(
     grid.flatMap((design) =>
@@ -148,5 +150,13 @@ describe('minimumDetectableEffect: the inverse question, over the same power fun
     const large = minimumDetectableEffect({ metric: { kind: 'conversion', baseline_rate: 0.1 }, users_total: 40_000, max_mde: 10 })!;
     expect(large).toBeLessThan(small);
     expect(0.1 * (1 + small)).toBeLessThan(1);
+  });
+
+  it('detects a smaller change with CUPED: removing 40% of the variance is worth 1 / 0.6 times the users (fixed horizon)', () => {
+    const design = { metric: { kind: 'mean' as const, mean: 35.5, variance: 4_000 }, sequential: false, max_mde: 10 };
+    const without = minimumDetectableEffect({ ...design, users_total: 50_000 })!;
+    const withCuped = minimumDetectableEffect({ ...design, users_total: 30_000, variance_reduction: 0.4 })!;
+    expect(minimumDetectableEffect({ ...design, users_total: 50_000, variance_reduction: 0.4 })!).toBeLessThan(without);
+    expect(withCuped).toBeCloseTo(without, 3);
   });
 });

@@ -1,14 +1,19 @@
 /**
  * The experiment form's metric settings (issue 22): metrics beyond the goal (add and remove up to
  * MAX_EXPERIMENT_METRICS; name, kind, event, the property a sum adds up, role, a guardrail's bad
- * direction, an optional cap), the sequential switch and the correction. useMetricSettings holds the
+ * direction, an optional cap), the sequential switch, the correction and CUPED (on by default, with its
+ * pre-exposure window in days; docs/decisions/cuped.md). useMetricSettings holds the
  * draft beside the form's own; the form spreads `body()` into what it sends, counts `dirty`, asks
  * `check()` before sending and shows the API's refusal of these fields here (ApiError.forField).
  */
 import { useLayoutEffect, useState } from 'preact/hooks';
 import {
+  CUPED_LOOKBACK_BOUNDS,
   DEFAULT_CORRECTION,
+  DEFAULT_CUPED,
+  DEFAULT_CUPED_LOOKBACK_DAYS,
   DEFAULT_SEQUENTIAL,
+  cupedLookbackDays,
   draftMetric,
   EMPTY_METRIC,
   MAX_EXPERIMENT_METRICS,
@@ -25,18 +30,23 @@ import { Field } from './field';
 import './metric-settings.css';
 
 /** The API's fields this part of the form sends (an error about them is shown here, not at the top). */
-export const METRIC_SETTINGS_FIELDS = ['metrics', 'sequential', 'correction'];
+export const METRIC_SETTINGS_FIELDS = ['metrics', 'sequential', 'correction', 'cuped', 'cuped_lookback_days'];
 
 export interface MetricSettingsDraft {
   metrics: MetricDraft[];
   sequential: boolean;
   correction: Correction | null;
+  cuped: boolean;
+  /** As typed. */
+  cupedDays: string;
 }
 
 export interface MetricSettingsBody {
   metrics: ExperimentMetric[];
   sequential: boolean;
   correction: Correction | null;
+  cuped: boolean;
+  cuped_lookback_days: number;
 }
 
 function draftOf(experiment: Experiment | undefined): MetricSettingsDraft {
@@ -44,10 +54,25 @@ function draftOf(experiment: Experiment | undefined): MetricSettingsDraft {
     metrics: (experiment?.metrics ?? []).map(metricDraft),
     sequential: experiment?.sequential ?? DEFAULT_SEQUENTIAL,
     correction: experiment?.correction === undefined ? DEFAULT_CORRECTION : experiment.correction,
+    cuped: experiment?.cuped ?? DEFAULT_CUPED,
+    cupedDays: String(experiment?.cuped_lookback_days ?? DEFAULT_CUPED_LOOKBACK_DAYS),
   };
 }
 
-const bodyOf = (d: MetricSettingsDraft): MetricSettingsBody => ({ metrics: d.metrics.map(draftMetric), sequential: d.sequential, correction: d.correction });
+const bodyOf = (d: MetricSettingsDraft): MetricSettingsBody => ({
+  metrics: d.metrics.map(draftMetric),
+  sequential: d.sequential,
+  correction: d.correction,
+  cuped: d.cuped,
+  cuped_lookback_days: Number(d.cupedDays.trim()),
+});
+
+/** What is wrong with the typed window, in words; undefined when it is a whole number of days in bounds. */
+function cupedDaysProblem(d: MetricSettingsDraft): string | undefined {
+  const days = Number(d.cupedDays.trim());
+  if (d.cupedDays.trim() !== '' && Number.isInteger(days) && days >= CUPED_LOOKBACK_BOUNDS.min && days <= CUPED_LOOKBACK_BOUNDS.max) return undefined;
+  return `Enter a whole number of days from ${CUPED_LOOKBACK_BOUNDS.min} to ${CUPED_LOOKBACK_BOUNDS.max} (${DEFAULT_CUPED_LOOKBACK_DAYS} is the default).`;
+}
 
 export interface MetricSettings {
   draft: MetricSettingsDraft;
@@ -58,6 +83,8 @@ export interface MetricSettings {
   /** Shows what must change before sending (per metric and field); true when nothing. */
   check(goalEvent: string): boolean;
   problems: Record<number, Partial<Record<MetricDraftField, string>>>;
+  /** What is wrong with the CUPED window as typed, once a Save has been refused. */
+  cupedDaysProblem?: string;
 }
 
 /** The settings' draft, following the experiment as loaded or saved (as the form's own draft does). */
@@ -80,9 +107,10 @@ export function useMetricSettings(experiment: Experiment | undefined, goalEvent:
     body: () => bodyOf(draft),
     check: (goal) => {
       setChecked(true);
-      return Object.keys(metricDraftProblems(goal, draft.metrics)).length === 0;
+      return Object.keys(metricDraftProblems(goal, draft.metrics)).length === 0 && cupedDaysProblem(draft) === undefined;
     },
     problems,
+    ...(checked && cupedDaysProblem(draft) ? { cupedDaysProblem: cupedDaysProblem(draft) } : {}),
   };
 }
 
@@ -243,6 +271,30 @@ export function MetricSettingsFields({ settings, error, eventList }: { settings:
             <option value="none">None: raw p-values</option>
           </select>
         </Field>
+        <label class="check">
+          <input type="checkbox" name="cuped" checked={draft.cuped} onChange={(e) => change({ ...draft, cuped: e.currentTarget.checked })} /> CUPED variance
+          reduction
+        </label>
+        <p class="hint">
+          On (recommended): each metric is adjusted by every user’s own value of it before their first exposure, which narrows the intervals by what a user’s
+          past explains, without biasing the result. Users without earlier events simply count 0.
+        </p>
+        {error?.forField('cuped') && <p class="field-error">{error.forField('cuped')}</p>}
+        {draft.cuped && (
+          <Field
+            id="experiment-cuped-days"
+            label="Days of each user’s history before exposure"
+            hint={`From ${CUPED_LOOKBACK_BOUNDS.min} to ${CUPED_LOOKBACK_BOUNDS.max}; ${DEFAULT_CUPED_LOOKBACK_DAYS} by default.`}
+            error={settings.cupedDaysProblem ?? error?.forField('cuped_lookback_days')}
+          >
+            <input
+              name="cuped_lookback_days"
+              inputMode="numeric"
+              value={draft.cupedDays}
+              onInput={(e) => change({ ...draft, cupedDays: e.currentTarget.value })}
+            />
+          </Field>
+        )}
       </fieldset>
     </>
   );
@@ -271,7 +323,8 @@ export function MetricSettingsFacts({ experiment }: { experiment: Experiment }) 
       <dt>Analysis</dt>
       <dd>
         {(experiment.sequential ?? DEFAULT_SEQUENTIAL) ? 'Sequential testing' : 'Fixed-horizon testing'};{' '}
-        {correction === null ? 'no correction' : `${correction === 'holm' ? 'Holm' : 'Benjamini–Hochberg'} correction`}
+        {correction === null ? 'no correction' : `${correction === 'holm' ? 'Holm' : 'Benjamini–Hochberg'} correction`};{' '}
+        {cupedLookbackDays(experiment) === undefined ? 'CUPED off' : `CUPED over ${cupedLookbackDays(experiment)} days before exposure`}
       </dd>
     </>
   );

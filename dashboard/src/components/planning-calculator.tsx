@@ -64,6 +64,8 @@ export interface Plan {
   users_total: number;
   days: number | null;
   power: number;
+  /** CUPED's expected variance reduction the plan assumed (0: none). */
+  variance_reduction: number;
 }
 
 /** sample_size: how many users for a change; detectable_effect: what change in a number of weeks. */
@@ -84,6 +86,8 @@ interface Inputs {
   mean: string;
   variance: string;
   usersPerDay: string;
+  /** CUPED's expected variance reduction, in percent as typed; empty: none. */
+  reduction: string;
 }
 
 const START: Inputs = {
@@ -99,6 +103,7 @@ const START: Inputs = {
   mean: '',
   variance: '',
   usersPerDay: '',
+  reduction: '',
 };
 
 const KIND_LABELS: Record<PlanningMetricKind, string> = {
@@ -156,6 +161,7 @@ export function PlanningCalculator({ api, projectId, goalEvent, variants, weight
           variants,
           weights,
           sequential,
+          ...(number(inputs.reduction) === undefined ? {} : { variance_reduction: number(inputs.reduction)! / 100 }),
           ...(baseline && Object.keys(baseline).length ? { baseline } : {}),
         }),
       );
@@ -255,6 +261,20 @@ export function PlanningCalculator({ api, projectId, goalEvent, variants, weight
             size={5}
             value={inputs.confidence}
             onInput={(e) => set({ confidence: e.currentTarget.value })}
+          />
+        </Field>
+        <Field
+          id="plan-reduction"
+          label="CUPED variance reduction (%)"
+          hint="Expected, from a past experiment’s results (each metric shows its own). Empty: none."
+        >
+          <input
+            type="text"
+            inputMode="decimal"
+            name="plan_variance_reduction"
+            size={5}
+            value={inputs.reduction}
+            onInput={(e) => set({ reduction: e.currentTarget.value })}
           />
         </Field>
       </div>
@@ -357,6 +377,7 @@ function PlanAnswer({ plan, planned }: { plan: Plan; planned: PlannedUsers }) {
             ? `${formatPoints(plan.mde_absolute)}: from ${formatPercent(b.rate)} to ${formatPercent((b.rate ?? 0) * (1 + plan.mde))}`
             : `${signedTrim(plan.mde_absolute)} per user`}
           ), with {formatPercent(plan.power)} power.
+          {plan.variance_reduction > 0 && ` With CUPED removing ${trim(plan.variance_reduction * 100)}% of the variance.`}
         </p>
       ) : (
         <p class="plan-total">
@@ -368,6 +389,7 @@ function PlanAnswer({ plan, planned }: { plan: Plan; planned: PlannedUsers }) {
           ) : (
             '; give users per day for the run time.'
           )}
+          {plan.variance_reduction > 0 && ` With CUPED removing ${trim(plan.variance_reduction * 100)}% of the variance.`}
         </p>
       )}
       <button type="button" class="secondary" onClick={() => planned.set(plan.users_total)} disabled={planned.value === plan.users_total}>

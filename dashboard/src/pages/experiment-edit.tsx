@@ -352,7 +352,7 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
   const addVariant = () => change({ ...draft, variants: [...draft.variants, ''], weights: draft.weights && [...draft.weights, ''] });
   const removeVariant = (i: number) =>
     change({ ...draft, variants: draft.variants.filter((_, j) => j !== i), weights: draft.weights && draft.weights.filter((_, j) => j !== i) });
-  const invalid = Object.keys(problems).length > 0 || Object.keys(settings.problems).length > 0 || error !== null;
+  const invalid = Object.keys(problems).length > 0 || Object.keys(settings.problems).length > 0 || settings.cupedDaysProblem !== undefined || error !== null;
   const setVariant = (i: number, value: string) => change({ ...draft, variants: draft.variants.map((v, j) => (j === i ? value : v)) });
   // One primary action at a time: Save while there is something to save, else Start.
   const startIsPrimary = experiment !== undefined && !dirty;

@@ -6,7 +6,7 @@
 import { CopyButton } from '../components/copy-button';
 import { formatTime } from '../format-time';
 import type { Experiment, Results } from '../admin-types';
-import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../../../lambdas/domain/experiment-metric-fields';
+import { cupedLookbackDays, DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../../../lambdas/domain/experiment-metric-fields';
 import { primaryAnalysis } from '../../../lambdas/domain/primary-analysis';
 import { CORRECTION_NAMES } from './correction-names';
 import { resultsFinality } from './results-finality';
@@ -19,6 +19,7 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
     correction: experiment.correction === undefined ? DEFAULT_CORRECTION : experiment.correction,
     family_size: 0,
   };
+  const cupedDays = cupedLookbackDays(experiment);
   return (
     <section class="how-computed" aria-labelledby="how-computed-title">
       <h2 id="how-computed-title">How this was computed</h2>
@@ -66,6 +67,12 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
             ? 'none: every p-value is the raw one.'
             : `${CORRECTION_NAMES[analysis.correction]}, across the ${analysis.family_size} ${analysis.family_size === 1 ? 'comparison' : 'comparisons'} of every variant on the goal and the secondary metrics (guardrails are not adjusted). The verdict rests on the adjusted p-value of the difference.`}
         </li>
+        <li>
+          <strong>CUPED:</strong>{' '}
+          {cupedDays === undefined
+            ? 'off: the comparisons are unadjusted.'
+            : `on: every metric, the primary one included, is adjusted by its covariate, each user's own value of the same metric in the ${cupedDays} days before their first exposure (the covariate window; users without pre-exposure events count 0), with the regression coefficient θ pooled over the two variants compared (GrowthBook’s gbstats RegressionAdjustedStatistic; the relative difference by the delta method). The means shown are unadjusted; each metric shows its variance reduction.`}
+        </li>
         <li>The relative interval is cut at −100% where a value cannot be negative (a conversion rate, a count).</li>
         <li>
           Sample-ratio mismatch: chi-square goodness-of-fit test of the enrolled counts against the split the experiment aims for (its weights, or an equal
@@ -82,8 +89,8 @@ export function HowComputed({ experiment, results }: { experiment: Experiment; r
         <>
           <p>
             {computation.engine === 'athena'
-              ? 'Run by Athena over the raw event and identity streams. Paste it into the Athena console (the stack’s analysts workgroup) to reproduce the counts: the rows with neither a period nor a dimension are the totals; those with a dimension count the breakdowns, those with a period the hourly or daily points of the series.'
-              : 'Run locally by DuckDB over the raw event files, through views named like the Athena tables: it runs unchanged in duckdb -init <data dir>/views.sql (the file npm start writes). On AWS, Athena runs the same text over the Glue tables. The rows with neither a period nor a dimension are the totals; those with a dimension count the breakdowns, those with a period the hourly or daily points of the series.'}
+              ? 'Run by Athena over the raw event and identity streams. Paste it into the Athena console (the stack’s analysts workgroup) to reproduce the counts: the rows with neither a period nor a dimension and the metric [] are the totals (the other metrics’ rows carry their sums); those with a dimension count the breakdowns, those with a period the hourly or daily points of the series.'
+              : 'Run locally by DuckDB over the raw event files, through views named like the Athena tables: it runs unchanged in duckdb -init <data dir>/views.sql (the file npm start writes). On AWS, Athena runs the same text over the Glue tables. The rows with neither a period nor a dimension and the metric [] are the totals (the other metrics’ rows carry their sums); those with a dimension count the breakdowns, those with a period the hourly or daily points of the series.'}
           </p>
           <CopyButton text={computation.query} label="Copy query" />
           <pre class="query-text" tabIndex={0} aria-label={`Counting query (${computation.engine})`}>

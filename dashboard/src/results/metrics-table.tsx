@@ -11,7 +11,8 @@
  */
 import type { MetricResult, VariantComparison } from '../../../lambdas/domain/metric-results';
 import type { MetricKind } from '../../../lambdas/domain/metric-moments';
-import { DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../../../lambdas/domain/experiment-metric-fields';
+import { cupedLookbackDays, DEFAULT_CORRECTION, DEFAULT_SEQUENTIAL } from '../../../lambdas/domain/experiment-metric-fields';
+import { cupedWorthText } from '../../../lambdas/domain/cuped-worth';
 import type { Experiment, Results } from '../admin-types';
 import { CORRECTION_NAMES } from './correction-names';
 import { formatMeanWithError, formatMetricDifference } from './format-metric';
@@ -65,8 +66,9 @@ export function Difference({ kind, comparison: c }: { kind: MetricKind; comparis
   );
 }
 
-/** A metric's name with its kind and role, as its row's header. */
+/** A metric's name with its kind and role, as its row's header; with CUPED, what it gained. */
 function MetricName({ metric: m }: { metric: MetricResult }) {
+  const worth = m.cuped ? cupedWorthText(m.variance_reduction) : null;
   return (
     <>
       <span class="metric-name">{m.name}</span>
@@ -75,6 +77,7 @@ function MetricName({ metric: m }: { metric: MetricResult }) {
         ({KIND_WORDS[m.kind]}
         {ROLE_WORDS[m.role]})
       </span>
+      {worth && <span class="cuped-worth">CUPED: {worth}</span>}
     </>
   );
 }
@@ -85,6 +88,7 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
   const sequential = experiment.sequential ?? DEFAULT_SEQUENTIAL;
   const correction = experiment.correction === undefined ? DEFAULT_CORRECTION : experiment.correction;
   const adjusted = correction !== null;
+  const cupedDays = cupedLookbackDays(experiment);
   const columns = [
     'Metric',
     'Variant',
@@ -107,7 +111,10 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
         {adjusted
           ? `The adjusted p-values are corrected with ${CORRECTION_NAMES[correction]} across every variant on the goal and the secondary metrics; guardrails use the raw p-value, so no harm is hidden.`
           : 'No correction for many comparisons: with several metrics, some p-values below 0.05 are expected by chance.'}{' '}
-        Each p-value belongs to the interval before it: the difference's, then the relative difference's.
+        Each p-value belongs to the interval before it: the difference's, then the relative difference's.{' '}
+        {cupedDays === undefined
+          ? 'CUPED is off: the comparisons are unadjusted.'
+          : `CUPED is on: each comparison is adjusted by every user's own value of the metric in the ${cupedDays} days before their first exposure (the means shown are unadjusted); a metric says how much variance that removed.`}
       </p>
       <NumbersTable label="Metrics" columns={columns} name="metrics">
         {metrics.flatMap((m) => {

@@ -17,7 +17,7 @@ import type { BaseCommit } from '../../domain/results-base';
 import { initialWatermark, type Slice } from '../../domain/results-watermark';
 import type { CountRequest } from '../../ports';
 import { expandIncludes } from './include';
-import { metricSourceSet, renderSql, resultsCountParams, sourceSlots, tableRef, toStoredIso, type SqlParam } from './render';
+import { covariateWindow, metricSourceSet, renderSql, resultsCountParams, sourceSlots, tableRef, toStoredIso, type SqlParam } from './render';
 import RESULTS_BASE_ROWS_SQL from './results-base-rows.sql';
 import RESULTS_BASE_SQL from './results-base.sql';
 import RESULTS_COMMIT_SQL from './results-commit.sql';
@@ -71,7 +71,8 @@ function summaryParams(request: CountRequest, received: { lo: string; hi: string
     received_to: arrivalHour(received.hi),
     aggregate_to: aggregateTo,
     from_ts: p.from_ts!,
-    from_dt: p.from_dt!,
+    covariate_from_ts: p.covariate_from_ts!,
+    covariate_from_dt: p.covariate_from_dt!,
     events_to_dt: eventsToDt,
     experiment_spellings: p.experiment_spellings!,
     exposure_event: p.exposure_event!,
@@ -95,9 +96,18 @@ export function renderResultsSummary(request: CountRequest, slice: Slice, tables
   return renderSql(RESULTS_SUMMARY, summaryParams(request, { lo, hi }, hi, day(addDays(hi, FUTURE_DAYS))), { events: tables.eventsByArrival });
 }
 
+/**
+ * The empty state's watermark: nothing the count reads can have been received earlier. With CUPED the
+ * state also keeps the metric events of the pre-exposure window before the run (docs/decisions/cuped.md),
+ * so it starts from the window's start: the experiment's first slice reads the window once.
+ */
+export function stateStartWatermark(request: Pick<CountRequest, 'from' | 'cupedLookbackDays'>): string {
+  return initialWatermark(covariateWindow(request).fromTs);
+}
+
 /** The first day a slice of the experiment's state can start on: the empty state's watermark's. */
-export function stateFromDt(request: Pick<CountRequest, 'from'>): string {
-  return day(initialWatermark(toStoredIso(request.from, 'from')));
+export function stateFromDt(request: Pick<CountRequest, 'from' | 'cupedLookbackDays'>): string {
+  return day(stateStartWatermark(request));
 }
 
 /**
@@ -175,6 +185,7 @@ export function renderResultsCountIncremental(request: CountRequest, watermark: 
       variants: p.variants!,
       series_interval: p.series_interval!,
       metric_slots: p.metric_slots!,
+      cuped_lookback_hours: p.cuped_lookback_hours!,
     },
     { state: tables.state, identities: tables.identities },
   );
@@ -183,7 +194,7 @@ export function renderResultsCountIncremental(request: CountRequest, watermark: 
 
 /** The UTC days whose events partitions a slice reads: the run's first day to two days after the slice's end. */
 export function summaryDays(request: CountRequest, slice: Slice): { fromDt: string; toDt: string } {
-  return { fromDt: day(toStoredIso(request.from, 'from')), toDt: day(addDays(toStoredIso(slice.hi, 'slice.hi'), FUTURE_DAYS)) };
+  return { fromDt: day(covariateWindow(request).fromTs), toDt: day(addDays(toStoredIso(slice.hi, 'slice.hi'), FUTURE_DAYS)) };
 }
 
 /** Athena: appends a slice's summary to the state table. */
@@ -203,7 +214,7 @@ export function renderResultsCommit(request: CountRequest, slice: Slice, tables:
       slice_dt: day(lo),
       project_id: request.projectId,
       experiment_id: request.experimentId,
-      metric_sources: metricSourceSet(request.metrics),
+      metric_sources: metricSourceSet(request.metrics, request.cupedLookbackDays),
     },
     { state: tables.state },
   );
@@ -214,7 +225,7 @@ export function renderResultsCommit(request: CountRequest, slice: Slice, tables:
  * state or a set never committed); `now` is the run's clock.
  */
 export function renderResultsWatermark(
-  request: Pick<CountRequest, 'projectId' | 'experimentId' | 'from' | 'metrics'> & { now: string },
+  request: Pick<CountRequest, 'projectId' | 'experimentId' | 'from' | 'metrics' | 'cupedLookbackDays'> & { now: string },
   tables: Pick<IncrementalTables, 'state'>,
   base?: BaseRef,
 ): string {
@@ -226,7 +237,7 @@ export function renderResultsWatermark(
       // Slices after the base start on its boundary or later (the base's own watermark is in its commit).
       state_from_dt: base?.boundaryDt ?? stateFromDt(request),
       state_to_dt: day(toStoredIso(request.now, 'now')),
-      metric_sources: metricSourceSet(request.metrics),
+      metric_sources: metricSourceSet(request.metrics, request.cupedLookbackDays),
     },
     { state: tables.state },
   );

@@ -22,6 +22,7 @@ import { sdkSnakeCase } from '../../domain/sdk-snake-case';
 import type { PeriodCounts } from '../../domain/results-series';
 import type { ExperimentMetric } from '../../domain/experiment-metric';
 import type { CountRequest, CountResult, MetricCounts, SegmentCounts } from '../../ports';
+import type { CovariateSums } from '../../domain/regression-adjustment';
 import { BREAKDOWN_DIMENSIONS, type BreakdownDimension } from '../../domain/breakdown-segments';
 import { NUMBER_BOUND } from '../../domain/numeric-rule';
 import { expandIncludes } from './include';
@@ -156,16 +157,28 @@ function superPropertyPath(spelling: string, fallback: string): string {
   return `$["${SUPER_PROPERTY_PREFIX}${key}"]`;
 }
 
+/**
+ * CUPED's pre-exposure window (docs/decisions/cuped.md): the earliest time any covariate event can
+ * have (the run's start minus the window; the start itself with CUPED off) and the window in hours.
+ */
+export function covariateWindow(request: Pick<CountRequest, 'from' | 'cupedLookbackDays'>): { fromTs: string; hours: number } {
+  const hours = (request.cupedLookbackDays ?? 0) * 24;
+  return { fromTs: new Date(Date.parse(toStoredIso(request.from, 'from')) - hours * 3_600_000).toISOString(), hours };
+}
+
 export function resultsCountParams(request: CountRequest): Record<string, SqlParam> {
   const fromTs = toStoredIso(request.from, 'from');
+  const covariate = covariateWindow(request);
   const toTs = toStoredIso(request.to, 'to');
   const snake = snakeCase(request.experimentName);
   return {
     project_id: request.projectId,
     from_ts: fromTs,
     to_ts: toTs,
-    from_dt: fromTs.slice(0, 10),
     to_dt: toTs.slice(0, 10),
+    covariate_from_ts: covariate.fromTs,
+    covariate_from_dt: covariate.fromTs.slice(0, 10),
+    cuped_lookback_hours: String(covariate.hours),
     experiment_spellings: experimentNameSpellings(request.experimentName),
     // The day before the project's creation: see the query's comment on partition pruning.
     identities_from_dt: new Date(Date.parse(toStoredIso(request.projectCreatedAt, 'projectCreatedAt')) - 86_400_000).toISOString().slice(0, 10),
@@ -237,10 +250,13 @@ export function sourceSlots(metrics: readonly ExperimentMetric[]): string[] {
 
 /**
  * The set of metric sources a state's slices summarise, as one text (a JSON array, sorted): kept with
- * each commit, so a state built for another set is not read as complete (render-incremental.ts).
+ * each commit, so a state built for another set is not read as complete (render-incremental.ts). With
+ * CUPED the set ends with the pre-exposure window ("pre-exposure <days> days"): a state built without
+ * the window's events, or with a shorter one, lacks covariate events and is not read either.
  */
-export function metricSourceSet(metrics: readonly ExperimentMetric[] | undefined): string {
-  return JSON.stringify([...new Set((metrics ?? []).map(metricSource))].sort());
+export function metricSourceSet(metrics: readonly ExperimentMetric[] | undefined, cupedLookbackDays?: number): string {
+  const sources = [...new Set((metrics ?? []).map(metricSource))].sort();
+  return JSON.stringify(cupedLookbackDays === undefined ? sources : [...sources, `pre-exposure ${cupedLookbackDays} days`]);
 }
 
 /** results-count.sql with its rules included. */
@@ -282,7 +298,8 @@ export function toCountResult(
   const periods: PeriodCounts[] = [];
   const metrics = request.metrics ?? [];
   const slotIndex = new Map(metricSlots(metrics).map((text, i) => [text, i - 1]));
-  const metricRows = metrics.map(() => new Map<string, { users: number; sum: number; sum_squares: number; min: number | null }>());
+  const metricRows = metrics.map(() => new Map<string, { users: number; sum: number; sum_squares: number; min: number | null; covariate?: CovariateSums }>());
+  const cuped = request.cupedLookbackDays !== undefined;
   const unavailable = metrics.map((): string | undefined => undefined);
   const segments: SegmentCounts[] = [];
   let multipleExposures = 0;
@@ -306,7 +323,8 @@ export function toCountResult(
     if (metric !== BASE_SLOT) {
       const index = typeof metric === 'string' ? slotIndex.get(metric) : undefined;
       if (index === undefined || index < 0) throw new Error(`Results query returned a row of an unknown metric: ${String(metric)}`);
-      const figures = [row.metric_sum, row.metric_sum_squares, row.metric_min].map(toSum);
+      const covariateFigures = cuped ? [row.covariate_sum, row.covariate_sum_squares, row.covariate_sum_products].map(toSum) : [];
+      const figures = [row.metric_sum, row.metric_sum_squares, row.metric_min, ...covariateFigures].map(toSum);
       if (figures.some(Number.isNaN)) {
         // Not a finite number: only this metric cannot be computed (the numeric rule keeps every value
         // within 1e15, so an engine that still gives one is said so, not turned into 0 or a 500).
@@ -314,8 +332,14 @@ export function toCountResult(
           `the engine returned a sum of this metric that is not a finite number (variant "${variant}"), so its means and comparisons cannot be computed`;
         continue;
       }
-      const [sum, sumSquares, min] = figures as Array<number | null>;
-      metricRows[index]!.set(variant, { users: counts.enrolled, sum: sum ?? 0, sum_squares: sumSquares ?? 0, min: min ?? null });
+      const [sum, sumSquares, min, covariateSum, covariateSquares, covariateProducts] = figures as Array<number | null>;
+      metricRows[index]!.set(variant, {
+        users: counts.enrolled,
+        sum: sum ?? 0,
+        sum_squares: sumSquares ?? 0,
+        min: min ?? null,
+        ...(cuped ? { covariate: { sum: covariateSum ?? 0, sum_squares: covariateSquares ?? 0, sum_products: covariateProducts ?? 0 } } : {}),
+      });
       continue;
     }
     const period = row.period;
@@ -337,7 +361,8 @@ export function toCountResult(
             name: m.name,
             variants: request.variants.map((variant) => {
               const found = metricRows[i]!.get(variant);
-              return { variant, users: found?.users ?? 0, sum: found?.sum ?? 0, sum_squares: found?.sum_squares ?? 0 };
+              const covariate = cuped ? { covariate: found?.covariate ?? { sum: 0, sum_squares: 0, sum_products: 0 } } : {};
+              return { variant, users: found?.users ?? 0, sum: found?.sum ?? 0, sum_squares: found?.sum_squares ?? 0, ...covariate };
             }),
             values_non_negative: [...metricRows[i]!.values()].every((v) => v.min === null || v.min >= 0),
             ...(unavailable[i] !== undefined ? { unavailable: unavailable[i] } : {}),

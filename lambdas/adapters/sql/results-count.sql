@@ -52,6 +52,9 @@
 --   :goal_event
 --   :series_interval          'day' or 'hour': the periods of the series' rows (rules/variant-rows.sql)
 --   :metric_slots             '[]' and one JSON definition per metric (rules/metric-slots.sql)
+--   :covariate_from_ts, :covariate_from_dt  CUPED (docs/decisions/cuped.md): the run's start minus the
+--                             pre-exposure window (:from_ts and :from_dt with CUPED off), and its day
+--   :cuped_lookback_hours     the window in hours ('0' with CUPED off; rules/metric-user-sums.sql)
 --
 -- Partition pruning: events are read only for project_id = :project_id and dt between :from_dt and
 -- :to_dt (Athena prunes on the partition columns, so the bytes scanned follow the run's days, not
@@ -78,14 +81,17 @@ run_events AS (
     platform,
     country,
     app_version,
+    -- Before the run (CUPED's pre-exposure window only): a metric's event as a covariate, never an
+    -- enrollment or goal event.
+    event_time >= :from_ts AS in_run,
     {{> rules/enrollment-variant.sql}}
   FROM (
     SELECT
       {{> rules/event-columns.sql}}
     FROM {{events}}
     WHERE project_id = :project_id
-      AND dt BETWEEN :from_dt AND :to_dt
-      AND "timestamp" BETWEEN :from_ts AND :to_ts
+      AND dt BETWEEN :covariate_from_dt AND :to_dt
+      AND "timestamp" BETWEEN :covariate_from_ts AND :to_ts
       AND sent_user_id IS NOT NULL
   ) parsed
   -- Each event once (rules/copy-rank.sql): every filter above is one all copies of an event pass.
@@ -102,7 +108,7 @@ relevant AS (
     r.name,
     r.event_time,
     r.sort_key,
-    r.variant,
+    CASE WHEN r.in_run THEN r.variant END AS variant,
     r.platform,
     r.country,
     r.app_version,
@@ -116,8 +122,8 @@ relevant AS (
   CROSS JOIN
     {{> rules/metric-slots.sql}}
   LEFT JOIN canonical c ON c.id = r.sent_user_id
-  WHERE r.variant IS NOT NULL
-    OR (m.metric_event IS NULL AND r.name = :goal_event)
+  WHERE (r.in_run AND r.variant IS NOT NULL)
+    OR (r.in_run AND m.metric_event IS NULL AND r.name = :goal_event)
     OR r.name = m.metric_event
 ),
 -- Each event with its user's enrollment time (the first enrollment event's), so users can find the

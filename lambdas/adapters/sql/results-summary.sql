@@ -25,6 +25,11 @@
 -- Events timestamped after :aggregate_to (the slice's end; the run's end for the newest events) are
 -- not merged: they keep a row each (pending_key = their sort key), so a later run whose window ends
 -- before them can leave them out one by one. Every merged row is at or before any later run's end.
+-- CUPED (docs/decisions/cuped.md): metric rows are kept from :covariate_from_ts (the run's start minus
+-- the pre-exposure window; :from_ts with CUPED off), so the count finds every user's pre-exposure
+-- events in the state; enrollment and goal rows only from :from_ts. The empty state's watermark is the
+-- window's start minus the future clamp (render-incremental.ts), so the first slice reads the window
+-- once and no run reads it again.
 -- Every aggregate is idempotent (min, max, distinct), so a summary read twice (a slice rewritten
 -- after a failed commit) counts once. So does an event whose raw copies fall into two slices (a
 -- resend stored again after a crash, 30 s or more after the first copy): copies share the ID as
@@ -97,11 +102,11 @@ FROM (
         {{> rules/event-columns.sql}}
       FROM {{events}}
       WHERE project_id = :project_id
-        AND dt BETWEEN :from_dt AND :events_to_dt
+        AND dt BETWEEN :covariate_from_dt AND :events_to_dt
         AND received BETWEEN :received_from AND :received_to
         AND received_at >= :slice_lo
         AND received_at < :slice_hi
-        AND "timestamp" >= :from_ts
+        AND "timestamp" >= :covariate_from_ts
         AND sent_user_id IS NOT NULL
     ) parsed
     -- Each event once within the slice (rules/copy-rank.sql); a copy received in another slice is
@@ -110,7 +115,7 @@ FROM (
   ) named
   CROSS JOIN
     {{> rules/metric-slots.sql}}
-  WHERE (m.metric_event IS NULL AND (variant IS NOT NULL OR name = :goal_event))
+  WHERE (m.metric_event IS NULL AND event_time >= :from_ts AND (variant IS NOT NULL OR name = :goal_event))
     OR name = m.metric_event
 ) relevant
 GROUP BY sent_user_id, variant, is_goal, on_hour, pending_key, metric_source, event_key

@@ -12,6 +12,8 @@
 --    approx_percentile: DuckDB and Athena, and the incremental count and the full one, must agree).
 --    v[floor(h) + 2] is absent only when h is a whole number (the fraction is then 0): coalesce, as
 --    LEAST with a NULL is NULL in Trino but not in DuckDB.
+--  - CUPED's covariate (covariate_user_value): the same rule over the pre-exposure window's events
+--    (covariate_events, covariate_total), capped at the same threshold (docs/decisions/cuped.md).
 -- The windows partition capped slots by metric over enrolled users only; every other row is its
 -- own user's partition (cap_solo), so the rows that need no percentile are not sorted as one.
 user_values AS (
@@ -30,7 +32,11 @@ user_values AS (
     CASE
       WHEN metric_cap IS NULL THEN user_value
       ELSE LEAST(user_value, cap_low + (cap_h - floor(cap_h)) * (coalesce(cap_high, cap_low) - cap_low))
-    END AS metric_user_value
+    END AS metric_user_value,
+    CASE
+      WHEN metric_cap IS NULL THEN covariate_value
+      ELSE LEAST(covariate_value, cap_low + (cap_h - floor(cap_h)) * (coalesce(cap_high, cap_low) - cap_low))
+    END AS covariate_user_value
   FROM (
     SELECT
       ranked.*,
@@ -48,6 +54,10 @@ user_values AS (
             WHEN metric_kind = 'conversion' THEN CASE WHEN metric_events > 0 THEN 1e0 ELSE 0e0 END
             ELSE coalesce(metric_total, 0e0)
           END AS user_value,
+          CASE
+            WHEN metric_kind = 'conversion' THEN CASE WHEN covariate_events > 0 THEN 1e0 ELSE 0e0 END
+            ELSE coalesce(covariate_total, 0e0)
+          END AS covariate_value,
           CASE WHEN metric_cap IS NOT NULL AND variant IS NOT NULL THEN metric END AS cap_group,
           CASE WHEN metric_cap IS NULL OR variant IS NULL THEN user_key END AS cap_solo
         FROM users

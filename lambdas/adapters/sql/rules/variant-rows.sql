@@ -24,6 +24,9 @@
 --                  first 13 characters are the conversion hour, the first ten its day); NULL exactly
 --                  when the user did not convert
 --   metric_user_value, metric_min  the user's (capped) value of the metric and smallest event value
+--   covariate_user_value  the user's (capped) value of the metric before exposure (CUPED's covariate):
+--                  the metric rows also give its sum, sum of squares and the sum of its products with
+--                  metric_user_value (docs/decisions/cuped.md)
 --
 -- One pass over users (referenced once, see relevant_enrolled): each variant's users three times
 -- over, as kind 'total' (the totals row, period NULL), 'enrolled' (in their enrollment period) and
@@ -50,7 +53,10 @@ SELECT
   CAST(sum(count(CASE WHEN kind = 'total' AND metric = '[]' AND variants_seen > 1 THEN 1 END)) OVER () AS BIGINT) AS multiple_exposures,
   sum(CASE WHEN metric <> '[]' THEN metric_user_value END) AS metric_sum,
   sum(CASE WHEN metric <> '[]' THEN metric_user_value * metric_user_value END) AS metric_sum_squares,
-  min(CASE WHEN metric <> '[]' THEN metric_min END) AS metric_min
+  min(CASE WHEN metric <> '[]' THEN metric_min END) AS metric_min,
+  sum(CASE WHEN metric <> '[]' THEN covariate_user_value END) AS covariate_sum,
+  sum(CASE WHEN metric <> '[]' THEN covariate_user_value * covariate_user_value END) AS covariate_sum_squares,
+  sum(CASE WHEN metric <> '[]' THEN covariate_user_value * metric_user_value END) AS covariate_sum_products
 FROM (
   SELECT
     v.variant,
@@ -62,6 +68,7 @@ FROM (
     u.variants_seen,
     u.metric_user_value,
     u.metric_min,
+    u.covariate_user_value,
     substr(
       CASE k.kind
         WHEN 'enrolled' THEN u.enrolled_at
