@@ -15,6 +15,13 @@ import {
   createSavedInsightsListHandler,
   createSavedInsightsUpdateHandler,
 } from './saved-insights';
+import {
+  createDashboardsCreateHandler,
+  createDashboardsDeleteHandler,
+  createDashboardsGetHandler,
+  createDashboardsListHandler,
+  createDashboardsUpdateHandler,
+} from './dashboards';
 import { createUsersGetHandler, createUsersListHandler } from './users';
 import { createResultsGetHandler, createResultsRefreshHandler } from './results';
 import { ExperimentCatalog } from '../services/experiment-catalog';
@@ -61,6 +68,11 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-saved-insights-get': createSavedInsightsGetHandler(deps),
     'admin-saved-insights-update': createSavedInsightsUpdateHandler(deps),
     'admin-saved-insights-delete': createSavedInsightsDeleteHandler(deps),
+    'admin-dashboards-create': createDashboardsCreateHandler(deps),
+    'admin-dashboards-list': createDashboardsListHandler(deps),
+    'admin-dashboards-get': createDashboardsGetHandler(deps),
+    'admin-dashboards-update': createDashboardsUpdateHandler(deps),
+    'admin-dashboards-delete': createDashboardsDeleteHandler(deps),
     'admin-results-get': createResultsGetHandler(deps),
     'admin-results-refresh': createResultsRefreshHandler(deps),
   };

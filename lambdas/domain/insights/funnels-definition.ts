@@ -15,6 +15,7 @@
 import * as z from 'zod';
 import { filterValueRule } from '../client-text-schema';
 import { checkRange, dayField } from './date-range';
+import { rangeField } from './relative-range';
 import { eventName, propertyName, TREND_BREAKDOWNS } from './trends-definition';
 
 export const MIN_FUNNEL_STEPS = 2;
@@ -61,10 +62,11 @@ export const FunnelsDefinition = z
         .default(DEFAULT_WINDOW_DAYS),
       date_from: dayField('date_from'),
       date_to: dayField('date_to'),
+      range: rangeField,
       breakdown: z.enum(FUNNEL_BREAKDOWNS, { error: `breakdown must be one of ${quoted(FUNNEL_BREAKDOWNS)}` }).optional(),
       breakdown_property: propertyName('breakdown_property', "the first step's event property to break down by").optional(),
     },
-    { error: 'the body must be a funnel definition: { steps, conversion_window_days?, date_from, date_to, breakdown?, breakdown_property? }' },
+    { error: 'the body must be a funnel definition: { steps, conversion_window_days?, date_from, date_to, range?, breakdown?, breakdown_property? }' },
   )
   .strict()
   .superRefine((d, ctx) => {

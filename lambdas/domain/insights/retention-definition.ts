@@ -12,6 +12,7 @@
  */
 import * as z from 'zod';
 import { checkRange, dayField, inBounds, rangeDays } from './date-range';
+import { rangeField } from './relative-range';
 import { eventName } from './trends-definition';
 
 export const RETENTION_INTERVALS = ['day', 'week'] as const;
@@ -27,8 +28,9 @@ export const RetentionDefinition = z
       interval: z.enum(RETENTION_INTERVALS, { error: 'interval must be one of "day", "week"' }).default('day'),
       date_from: dayField('date_from'),
       date_to: dayField('date_to'),
+      range: rangeField,
     },
-    { error: 'the body must be a retention definition: { start_event, return_event, interval?, date_from, date_to }' },
+    { error: 'the body must be a retention definition: { start_event, return_event, interval?, date_from, date_to, range? }' },
   )
   .strict()
   .superRefine((d, ctx) => {

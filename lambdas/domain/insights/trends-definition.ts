@@ -17,6 +17,7 @@ import { textRule } from '../client-text-schema';
 import { METRIC_LIMITS } from '../experiment-metric-fields';
 import { propertyNameSchema } from '../property-name';
 import { checkPreviousPeriod, checkRange, dayField, inBounds, rangeDays } from './date-range';
+import { rangeField } from './relative-range';
 
 export const MAX_SERIES = 5;
 /** An hourly trend spans at most a month of hours (744 buckets), so a result stays small enough to show. */
@@ -80,11 +81,12 @@ export const TrendsDefinition = z
       interval: z.enum(TREND_INTERVALS, { error: `interval must be one of ${quoted(TREND_INTERVALS)}` }).default('day'),
       date_from: dayField('date_from'),
       date_to: dayField('date_to'),
+      range: rangeField,
       breakdown: z.enum(TREND_BREAKDOWNS, { error: `breakdown must be one of ${quoted(TREND_BREAKDOWNS)}` }).optional(),
       breakdown_property: propertyName('breakdown_property', 'the event property to break down by').optional(),
       compare: z.boolean({ error: 'compare must be true (also count the previous period, the default) or false' }).default(true),
     },
-    { error: 'the body must be a trends definition: { series, interval?, date_from, date_to, breakdown?, breakdown_property?, compare? }' },
+    { error: 'the body must be a trends definition: { series, interval?, date_from, date_to, range?, breakdown?, breakdown_property?, compare? }' },
   )
   .strict()
   .superRefine((d, ctx) => {
