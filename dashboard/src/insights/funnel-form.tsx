@@ -10,6 +10,7 @@ import { useState } from 'preact/hooks';
 import type { ApiError } from '../api';
 import { EventNameOptions } from '../components/recent-event-names';
 import { Field } from '../components/field';
+import { RangeFields } from './range-fields';
 import {
   emptyStep,
   FUNNEL_BREAKDOWNS,
@@ -32,6 +33,7 @@ const STEP_PARTS = [
 /** Every field path the form shows an API message beside (for useInsightPage: the rest goes above the form). */
 export const FUNNEL_FORM_FIELDS = [
   ...Array.from({ length: MAX_STEPS }, (_, i) => STEP_PARTS.map(([part]) => `steps.${i}.${part}`)).flat(),
+  'range',
   'date_from',
   'date_to',
   'conversion_window_days',
@@ -119,12 +121,7 @@ export function FunnelForm({ initial, apiError, busy, onRun, eventNames }: Funne
       <fieldset class="insight-form">
         <legend>Range, window and breakdown</legend>
         <div class="insight-grid">
-          <Field id="funnel-from" label="From (UTC day)" error={apiError?.forField('date_from')}>
-            <input type="date" value={draft.date_from} onInput={(e) => change({ date_from: e.currentTarget.value })} />
-          </Field>
-          <Field id="funnel-to" label="To (UTC day, included)" error={apiError?.forField('date_to')}>
-            <input type="date" value={draft.date_to} onInput={(e) => change({ date_to: e.currentTarget.value })} />
-          </Field>
+          <RangeFields idPrefix="funnel" value={draft} onChange={change} apiError={apiError} />
           <Field id="funnel-window" label="Window (days)" error={apiError?.forField('conversion_window_days')}>
             <input
               type="number"

@@ -12,7 +12,8 @@ import { FUNNEL_FORM_FIELDS, FunnelForm } from '../insights/funnel-form';
 import type { FunnelsResult } from '../insights/funnel-types';
 import { InsightHowComputed } from '../insights/insight-how-computed';
 import { InsightProgress } from '../insights/insight-progress';
-import { SaveInsight } from '../insights/save-insight';
+import { InsightTitle, SaveInsight, useOpenedInsight } from '../insights/save-insight';
+import { LinkProblem } from '../insights/link-problem';
 import { useInsightPage } from '../insights/use-insight-page';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
@@ -22,8 +23,9 @@ const breakdownWords = (by: string) => FUNNEL_BREAKDOWNS.find(([b]) => b === by)
 
 export function FunnelsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
+  const opened = useOpenedInsight(api, projectId);
   const eventNames = useRecentEventNames(api, projectId);
-  const { state, run, initial, formKey, apiError, formError, answer } = useInsightPage<FunnelsResult, FunnelDefinition>(
+  const { state, run, initial, formKey, apiError, formError, answer, linkProblem } = useInsightPage<FunnelsResult, FunnelDefinition>(
     api,
     projectId,
     'funnels',
@@ -35,7 +37,8 @@ export function FunnelsPage({ api, params }: PageProps) {
       <p class="breadcrumb">
         <a href={`#${pathOf('projects', projectId, 'insights')}`}>Insights</a>
       </p>
-      <h1>Funnels</h1>
+      <InsightTitle api={api} projectId={projectId} title="Funnels" opened={opened} />
+      <LinkProblem problem={linkProblem} />
       <FunnelForm key={formKey} initial={initial} apiError={apiError} busy={state.phase === 'starting'} onRun={run} eventNames={eventNames} />
       {formError !== undefined && (
         <p class="error" role="alert">
@@ -49,7 +52,7 @@ export function FunnelsPage({ api, params }: PageProps) {
           {result.groups.map((g) => (
             <FunnelChart key={`${g.breakdown_kind}:${g.breakdown_value}`} group={g} title={breakdownLabel(g) ?? 'All users'} />
           ))}
-          <SaveInsight api={api} projectId={projectId} kind="funnels" definition={answer.definition} />
+          <SaveInsight api={api} projectId={projectId} kind="funnels" definition={answer.definition} opened={opened} />
           <InsightHowComputed answer={answer}>
             <li>
               <strong>Steps:</strong>{' '}

@@ -109,7 +109,7 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
           : 'No correction for many comparisons: with several metrics, some p-values below 0.05 are expected by chance.'}{' '}
         Each p-value belongs to the interval before it: the difference's, then the relative difference's.
       </p>
-      <NumbersTable label="Metrics" columns={columns} name="metrics">
+      <NumbersTable label="Metrics" columns={columns} name="metrics" csv="metrics">
         {metrics.flatMap((m) => {
           if (m.unavailable !== undefined) {
             // A metric that cannot be computed says why; the others, and the verdict, are unaffected.
