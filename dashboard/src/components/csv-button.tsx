@@ -2,7 +2,7 @@
 import type { RefObject } from 'preact';
 import { downloadTableCsv } from '../csv';
 
-export function CsvButton({ table, name, label }: { table: RefObject<HTMLTableElement>; name: string; label: string }) {
+export function CsvButton({ table, name, label }: { table: RefObject<HTMLTableElement | null>; name: string; label: string }) {
   return (
     <button
       type="button"
