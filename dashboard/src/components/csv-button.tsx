@@ -7,7 +7,7 @@ export function CsvButton({ table, name, label }: { table: RefObject<HTMLTableEl
     <button
       type="button"
       class="secondary csv-button"
-      aria-label={`Download ${label} as CSV`}
+      aria-label={`Download CSV: ${label}`}
       onClick={() => table.current && downloadTableCsv(table.current, name)}
     >
       Download CSV

@@ -40,7 +40,7 @@ export function linkProblem(kind: string, text: string): { definition?: unknown;
     return { problem: 'its definition is not an object of fields: the form starts empty' };
   }
   const problem = savedDefinitionProblem(kind, definition);
-  return problem === null ? { definition } : { definition, problem: `${problem.replace(/definition\./g, '')}; the form shows what could be read` };
+  return problem === null ? { definition } : { definition, problem: `${problem.replace(/(^|; )definition(\.|: )/g, '$1')}; the form shows what could be read` };
 }
 
 export function readInsightHash(): InsightHash {
