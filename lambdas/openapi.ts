@@ -12,6 +12,7 @@ import * as z from 'zod';
 import { SentEventSchema } from './domain/event-schema';
 import { LIMITS } from './domain/limits';
 import { Query as EventNamesQuery } from './handlers/event-names-list';
+import { Query as PropertyNamesQuery } from './handlers/property-names-list';
 import { Query as EventsListQuery } from './handlers/events-list';
 import { UsersListQuery } from './handlers/users';
 import { PlanRequest } from './handlers/plan';
@@ -458,6 +459,14 @@ const OPERATIONS: Record<RouteName, Operation> = {
           .record(z.string(), z.object({ label: z.string(), email: z.string().nullable(), name: z.string().nullable() }))
           .describe('The person of each listed canonical user_id (at most 100 named): label is the email, else the name, else the most recently linked ID'),
       }),
+    ),
+  },
+  'admin-property-names-list': {
+    summary: 'The event property names of the latest events (at most 7 days), the most events first',
+    query: PropertyNamesQuery,
+    responses: ok(
+      'Property names',
+      z.object({ property_names: z.array(z.object({ name: z.string(), events: z.number().int().describe('Events that carried it, each counted once') })) }),
     ),
   },
   'admin-event-names-list': {

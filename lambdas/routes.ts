@@ -175,6 +175,14 @@ export const ROUTES = [
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
+    name: 'admin-property-names-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/property-names',
+    auth: 'admin',
+    uses: { ...ADMIN, recentEvents: 'query' },
+    timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
     name: 'admin-users-list',
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/users',

@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import type { HttpHandler } from '../http/wrap';
 import type { RouteName } from '../routes';
 import { createEventNamesListHandler } from './event-names-list';
+import { createPropertyNamesListHandler } from './property-names-list';
 import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler } from './keys';
@@ -48,6 +49,7 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-keys-delete': createKeysDeleteHandler(deps),
     'admin-events-list': createEventsListHandler(deps),
     'admin-event-names-list': createEventNamesListHandler(deps),
+    'admin-property-names-list': createPropertyNamesListHandler(deps),
     'admin-users-list': createUsersListHandler(deps),
     'admin-users-get': createUsersGetHandler(deps),
     'experiments-assign': createExperimentsAssignHandler({ ...deps, catalog }),

@@ -7,7 +7,7 @@ export type * from './project-store';
 export type * from './api-key-store';
 export type * from './rate-limit-registry';
 export type * from './event-ledger';
-export type * from './recent-events';
+export * from './recent-events';
 export type * from './identity-store';
 export type * from './assignment-store';
 export type * from './results-store';

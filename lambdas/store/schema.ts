@@ -16,7 +16,8 @@ export interface TableLayout {
   holdsUserData: boolean;
 }
 
-export type TableName = 'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments' | 'results' | 'insight_queries' | 'saved_insights' | 'dashboards';
+export type TableName =
+  'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments' | 'results' | 'insight_queries' | 'saved_insights' | 'dashboards';
 
 export const TABLES: Record<TableName, TableLayout> = {
   projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },

@@ -199,7 +199,11 @@ describeBrowser('dashboard: insights a team keeps', () => {
       await page.waitForSelector(`#dashboard-add option[value="${id}"]`);
       await page.select('#dashboard-add', id);
       await clickButton(page, 'Add to dashboard');
-      await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('.dashboard-tile').length === n, {}, [trends, funnel, gone].indexOf(id) + 1);
+      await page.waitForFunction(
+        (n) => (globalThis as any).document.querySelectorAll('.dashboard-tile').length === n,
+        {},
+        [trends, funnel, gone].indexOf(id) + 1,
+      );
     }
     // Each tile runs its own (fixed, January) range: nothing then.
     await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.dashboard-tile [data-table]').length === 3);
@@ -208,8 +212,12 @@ describeBrowser('dashboard: insights a team keeps', () => {
     // One range for all: the last 7 days; each tile runs again and counts this week's events.
     await page.select('#dashboard-range', 'last_7_days');
     await clickButton(page, 'Apply range');
-    await page.waitForFunction(() => /signup: events\s+4/.test((globalThis as any).document.querySelector('.dashboard-tile [data-table="trend-totals"]')?.innerText ?? ''));
-    await page.waitForFunction(() => /2\. purchase\s+2 users/.test((globalThis as any).document.querySelector('.dashboard-tile:nth-child(2)')?.innerText ?? ''));
+    await page.waitForFunction(() =>
+      /signup: events\s+4/.test((globalThis as any).document.querySelector('.dashboard-tile [data-table="trend-totals"]')?.innerText ?? ''),
+    );
+    await page.waitForFunction(() =>
+      /2\. purchase\s+2 users/.test((globalThis as any).document.querySelector('.dashboard-tile:nth-child(2)')?.innerText ?? ''),
+    );
     const funnelText = await text(page, '.dashboard-tile:nth-child(2)');
     expect(funnelText).toMatch(/1\. signup\s+4 users · 100%/);
     expect(funnelText).toMatch(/2\. purchase\s+2 users · 50%/);
@@ -267,7 +275,9 @@ describeBrowser('dashboard: insights a team keeps', () => {
     expect(await text(page, '.link-problem')).toBe('This link could not be opened as it is: unknown field "colour"; the form shows what could be read.');
     expect(await value(page, '#series-0-event')).toBe('signup');
 
-    await env.dash.go(`${base}?${new URLSearchParams({ d: JSON.stringify({ ...definition, colour: undefined, date_from: '3000-01-01', date_to: '3000-01-02' }) })}`);
+    await env.dash.go(
+      `${base}?${new URLSearchParams({ d: JSON.stringify({ ...definition, colour: undefined, date_from: '3000-01-01', date_to: '3000-01-02' }) })}`,
+    );
     await page.waitForSelector('.link-problem ::-p-text(date_from)');
     expect(await text(page, '.link-problem')).toBe(
       'This link could not be opened as it is: date_from: date_from must be from 1970-01-01 to 2999-12-31; date_to: date_to must be from 1970-01-01 to 2999-12-31; the form shows what could be read.',

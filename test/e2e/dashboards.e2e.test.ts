@@ -97,7 +97,10 @@ describe('dashboards', () => {
     [{ name: 'x', tiles: [{ id: 'x' }] }, /tiles\.0/],
     [{ name: 'x', range_override: { range: 'last_week' } }, /range_override\.range: range_override\.range must be one of "last_7_days"/],
     [{ name: 'x', range_override: { range: 'custom', date_from: '2026-04-01' } }, /range_override\.date_to: "range": "custom" needs date_to/],
-    [{ name: 'x', range_override: { range: 'custom', date_from: '2026-04-10', date_to: '2026-04-01' } }, /range_override\.date_to: date_to \(2026-04-01\) must be on or after/],
+    [
+      { name: 'x', range_override: { range: 'custom', date_from: '2026-04-10', date_to: '2026-04-01' } },
+      /range_override\.date_to: date_to \(2026-04-01\) must be on or after/,
+    ],
     [{ name: 'x', range_override: { range: 'last_7_days', date_from: '2026-04-10' } }, /range_override\.date_from: date_from is only for "range": "custom"/],
     [{ name: 'x', tiles: [{ saved_insight_id: '00000000-0000-4000-8000-000000000000' }] }, /tiles\.0\.saved_insight_id: no saved insight/],
     [{ name: 'x', colour: 'blue' }, /body: the body must be \{ name, tiles\?, range_override\? \}/],

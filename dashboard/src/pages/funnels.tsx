@@ -4,7 +4,7 @@
  * computed" naming each step with its filter. The definition is in the URL hash (shareable), and a
  * running query can be left and come back to (insights/use-insight-page.ts).
  */
-import { useRecentEventNames } from '../components/recent-event-names';
+import { useRecentEventNames, useRecentPropertyNames } from '../components/recent-event-names';
 import { breakdownLabel } from '../../../lambdas/domain/insights/breakdown-line';
 import { FunnelChart } from '../insights/funnel-chart';
 import { FUNNEL_BREAKDOWNS, stepName, type FunnelDefinition } from '../insights/funnel-draft';
@@ -25,6 +25,7 @@ export function FunnelsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
   const opened = useOpenedInsight(api, projectId);
   const eventNames = useRecentEventNames(api, projectId);
+  const propertyNames = useRecentPropertyNames(api, projectId);
   const { state, run, initial, formKey, apiError, formError, answer, linkProblem } = useInsightPage<FunnelsResult, FunnelDefinition>(
     api,
     projectId,
@@ -39,7 +40,15 @@ export function FunnelsPage({ api, params }: PageProps) {
       </p>
       <InsightTitle api={api} projectId={projectId} title="Funnels" opened={opened} />
       <LinkProblem problem={linkProblem} />
-      <FunnelForm key={formKey} initial={initial} apiError={apiError} busy={state.phase === 'starting'} onRun={run} eventNames={eventNames} />
+      <FunnelForm
+        key={formKey}
+        initial={initial}
+        apiError={apiError}
+        busy={state.phase === 'starting'}
+        onRun={run}
+        eventNames={eventNames}
+        propertyNames={propertyNames}
+      />
       {formError !== undefined && (
         <p class="error" role="alert">
           {formError}

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError } from '../api';
-import { EventNameOptions, useRecentEventNames } from '../components/recent-event-names';
+import { EventNameOptions, useRecentEventNames, useRecentPropertyNames } from '../components/recent-event-names';
 import { Field } from '../components/field';
 import { InsightHowComputed } from '../insights/insight-how-computed';
 import { InsightProgress } from '../insights/insight-progress';
@@ -124,6 +124,7 @@ export function TrendsPage({ api, params }: PageProps) {
   const [draft, setDraft] = useState<TrendsDraft>(() => (initial.definition === undefined ? emptyDraft() : fromDefinition(initial.definition)));
   const [ran, setRan] = useState<Record<string, unknown> | undefined>(undefined);
   const names = useRecentEventNames(api, projectId);
+  const propertyNames = useRecentPropertyNames(api, projectId);
   const [linkProblem, setLinkProblem] = useState<string | undefined>(initial.problem);
   const { state, start, resume, reset } = useInsightQuery<TrendsResult>(api, projectId, 'trends', (queryId) =>
     writeInsightHash(path, { definition: ran ?? toDefinition(draft), ...(queryId ? { queryId } : {}) }),
@@ -218,7 +219,13 @@ export function TrendsPage({ api, params }: PageProps) {
               </Field>
               {needsProperty(s.measure) && (
                 <Field id={`series-${i}-property`} label="Numeric property" error={fieldError(`series.${i}.property`)}>
-                  <input type="text" autoComplete="off" value={s.property} onInput={(e) => changeSeries(i, { property: e.currentTarget.value })} />
+                  <input
+                    type="text"
+                    autoComplete="off"
+                    list="trend-property-names"
+                    value={s.property}
+                    onInput={(e) => changeSeries(i, { property: e.currentTarget.value })}
+                  />
                 </Field>
               )}
               {draft.series.length > 1 && (
@@ -229,6 +236,7 @@ export function TrendsPage({ api, params }: PageProps) {
             </div>
           ))}
           <EventNameOptions id="trend-event-names" names={names} />
+          <EventNameOptions id="trend-property-names" names={propertyNames} />
           <button
             type="button"
             class="secondary"
@@ -262,7 +270,13 @@ export function TrendsPage({ api, params }: PageProps) {
             </Field>
             {draft.breakdown === 'property' && (
               <Field id="trend-breakdown-property" label="Property" error={fieldError('breakdown_property')}>
-                <input type="text" autoComplete="off" value={draft.breakdown_property} onInput={(e) => change({ breakdown_property: e.currentTarget.value })} />
+                <input
+                  type="text"
+                  autoComplete="off"
+                  list="trend-property-names"
+                  value={draft.breakdown_property}
+                  onInput={(e) => change({ breakdown_property: e.currentTarget.value })}
+                />
               </Field>
             )}
           </div>
