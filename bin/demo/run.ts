@@ -10,6 +10,7 @@
  */
 import { variantFor } from '../../lambdas/domain/bucketing';
 import { experimentEvents, shopHistory, type DemoEvent } from './data';
+import { saveDemoDashboard } from './dashboard';
 
 export interface DemoOptions {
   /** The API's base URL (the ApiUrl output, or http://127.0.0.1:3000). */
@@ -36,6 +37,8 @@ export interface DemoOptions {
 export interface DemoSummary {
   projectId: string;
   experimentId: string;
+  /** The dashboard of the project's saved insights. */
+  dashboardId: string;
   historyEvents: number;
   experimentEvents: number;
   requests: number;
@@ -167,6 +170,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
       : 'Results are being computed (the scheduled job finishes them; on AWS events reach the results after Firehose delivers them, up to about 5 minutes)',
   );
 
+  const saved = (await admin('GET', `${project}/saved-insights`)).json.saved_insights as Array<{ id: string }>;
+  const dashboardId = await saveDemoDashboard(
+    admin,
+    project,
+    saved.map((s) => s.id),
+  );
+  print(`Dashboard "Shop overview" created with ${saved.length} saved ${saved.length === 1 ? 'insight' : 'insights'}: ${dashboardId}`);
+
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const dashboard = options.dashboardUrl.endsWith('/') ? options.dashboardUrl : `${options.dashboardUrl}/`;
   const pagePath = (...parts: string[]) => `${dashboard}#/projects/${encodeURIComponent(projectId!)}/${parts.join('/')}`;
@@ -182,7 +193,17 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
       `  Retention:  ${pagePath('insights', 'retention')}`,
       `  People:     ${pagePath('users')}`,
       `  Results:    ${pagePath('experiments', experiment.id, 'results')}`,
+      `  Dashboard:  ${pagePath('dashboards', dashboardId)}`,
     ].join('\n'),
   );
-  return { projectId, experimentId: experiment.id, historyEvents: history.length, experimentEvents: trial.length, requests, rateLimited, variants };
+  return {
+    projectId,
+    experimentId: experiment.id,
+    dashboardId,
+    historyEvents: history.length,
+    experimentEvents: trial.length,
+    requests,
+    rateLimited,
+    variants,
+  };
 }

@@ -76,6 +76,12 @@ describe('npm run demo', () => {
     expect(done).toContain(`${(summary.historyEvents + summary.experimentEvents).toLocaleString('en-US')} events in`);
     expect(done).toContain(`control: ${summary.variants.control!.purchases} of ${summary.variants.control!.users} bought`);
     expect(done).toContain(`Results:    ${stack.url}/#/projects/${summary.projectId}/experiments/${summary.experimentId}/results`);
+    // The dashboard of the insights the demo saved, each as a tile, and its link.
+    const saved = (await stack.admin('GET', `${project}/saved-insights`)).body.saved_insights as Array<{ id: string }>;
+    const dashboard = (await stack.admin('GET', `${project}/dashboards/${summary.dashboardId}`)).body;
+    expect(dashboard.name).toBe('Shop overview');
+    expect(dashboard.tiles.map((t: { saved_insight_id: string }) => t.saved_insight_id)).toEqual(saved.map((s) => s.id));
+    expect(done).toContain(`Dashboard:  ${stack.url}/#/projects/${summary.projectId}/dashboards/${summary.dashboardId}`);
   });
 
   it('makes the same events from the same seed, and other events from another', () => {
