@@ -20,3 +20,4 @@ export type * from './planning-baseline';
 export type * from './insights';
 export type * from './saved-insight-store';
 export type * from './dashboard-store';
+export type * from './project-record-store';

@@ -25,6 +25,19 @@ export const rangeOf = (value: unknown): RangeKind => {
 /** The range a new form starts with: the last 7 days. */
 export const defaultRange = (): RangeValue => ({ range: 'last_7_days', ...resolveRange('last_7_days', today()) });
 
+/** The ranges as a select's options, in the order a form offers them. */
+export function RangeOptions() {
+  return (
+    <>
+      {RANGE_KINDS.map((r) => (
+        <option key={r} value={r}>
+          {RANGE_LABELS[r]}
+        </option>
+      ))}
+    </>
+  );
+}
+
 export interface RangeFieldsProps {
   idPrefix: string;
   value: RangeValue;
@@ -46,11 +59,7 @@ export function RangeFields({ idPrefix, value, onChange, apiError, named }: Rang
             onChange(isRelativeRange(range) ? { range, ...resolveRange(range, today()) } : { ...value, range });
           }}
         >
-          {RANGE_KINDS.map((r) => (
-            <option key={r} value={r}>
-              {RANGE_LABELS[r]}
-            </option>
-          ))}
+          <RangeOptions />
         </select>
       </Field>
       <Field id={`${idPrefix}-from`} label="From (UTC day)" error={apiError?.forField('date_from')}>

@@ -13,6 +13,7 @@ import { formatTime } from '../format-time';
 import { FunnelChart } from '../insights/funnel-chart';
 import type { FunnelsResult, RetentionResult } from '../insights/funnel-types';
 import { InsightProgress } from '../insights/insight-progress';
+import { RangeOptions } from '../insights/range-fields';
 import type { TrendsResult } from '../insights/insight-types';
 import { RetentionTable } from '../insights/retention-table';
 import { savedInsightHref, savedInsightsPath, type SavedInsight } from '../insights/saved-insights';
@@ -23,7 +24,7 @@ import { navigate, pathOf } from '../router';
 import { today } from '../today';
 import { breakdownLabel } from '../../../lambdas/domain/insights/breakdown-line';
 import type { DashboardRange } from '../../../lambdas/domain/insights/dashboard';
-import { RANGE_KINDS, RANGE_LABELS, isRelativeRange, resolveRange, withResolvedRange, type RangeKind } from '../../../lambdas/domain/insights/relative-range';
+import { RANGE_LABELS, isRelativeRange, resolveRange, withResolvedRange, type RangeKind } from '../../../lambdas/domain/insights/relative-range';
 import { INSIGHT_PAGES } from './insights';
 import '../results/results.css';
 import '../insights/insights.css';
@@ -247,11 +248,7 @@ export function DashboardPage(props: PageProps) {
             }}
           >
             <option value="">Each insight's own</option>
-            {RANGE_KINDS.map((r) => (
-              <option key={r} value={r}>
-                {RANGE_LABELS[r]}
-              </option>
-            ))}
+            <RangeOptions />
           </select>
         </Field>
         {shownRange?.range === 'custom' && (
