@@ -65,7 +65,7 @@ describeBrowser('dashboard: insights a team keeps', () => {
       const now = Date.now();
       const at = (daysAgo: number, later = 0) => new Date(now - daysAgo * DAY_MS - 60_000 + later).toISOString();
       const events = [
-        ...[0, 1, 2].map((d, i) => ({ name: 'signup', user_id: `u-${i}`, timestamp: at(d), platform: 'ios' })),
+        ...[0, 1, 2].map((d, i) => ({ name: 'signup', user_id: `u-${i}`, timestamp: at(d), platform: 'ios', properties: { plan: 'pro' } })),
         { name: 'signup', user_id: 'u-9', timestamp: at(1), platform: 'android' },
         // Each purchase 30 s after the same user's signup.
         ...[0, 1].map((d, i) => ({ name: 'purchase', user_id: `u-${i}`, timestamp: at(d, 30_000), platform: 'ios' })),
@@ -255,6 +255,25 @@ describeBrowser('dashboard: insights a team keeps', () => {
     expect(rows[0]).toBe('Line,Total,Previous period,Change');
     // The event's name starts with "=": quoted, its quotes doubled, and prefixed with ' so it is text.
     expect(rows[1]).toBe(`"'=HYPERLINK(""http://x"",""y""): events",1,0,new`);
+    expect(problemsApartFrom(env.dash.problems)).toEqual([]);
+  });
+
+  it('suggests the property names of the latest events in the trends and funnels property fields', async () => {
+    const { page } = env.dash;
+    const options = (list: string) =>
+      page.waitForFunction((id) => [...((globalThis as any).document.getElementById(id)?.options ?? [])].map((o: any) => o.value).includes('plan'), {}, list);
+    await env.dash.go(`/projects/${env.project}/insights/trends`);
+    await page.waitForSelector('#trend-breakdown');
+    await page.select('#trend-breakdown', 'property');
+    await page.waitForSelector('#trend-breakdown-property');
+    expect(await page.$eval('#trend-breakdown-property', (el: any) => el.getAttribute('list'))).toBe('trend-property-names');
+    await options('trend-property-names');
+    await env.dash.go(`/projects/${env.project}/insights/funnels`);
+    await page.waitForSelector('#funnel-breakdown');
+    await page.select('#funnel-breakdown', 'property');
+    await page.waitForSelector('#funnel-breakdown-property');
+    expect(await page.$eval('#funnel-breakdown-property', (el: any) => el.getAttribute('list'))).toBe('funnel-property-names');
+    await options('funnel-property-names');
     expect(problemsApartFrom(env.dash.problems)).toEqual([]);
   });
 
