@@ -7,6 +7,7 @@
  * - `conversion_window_days`: how long after a user's first step the later steps may happen
  *   (default DEFAULT_WINDOW_DAYS, at most MAX_WINDOW_DAYS).
  * - `date_from`, `date_to`: UTC days, both included, at most 366 days; every step happens in it.
+ * - `range`: optional, how the dates were chosen (a relative range is resolved when opened: relative-range.ts).
  * - `breakdown`: optional, `platform`, `country`, `app_version` or `property` (with
  *   `breakdown_property`, a property of the first step's event): the top 10 values by users who did
  *   the first step, the rest as "other", missing as "unknown".

@@ -8,6 +8,7 @@
  * - `interval`: `day` (default) or `week` (weeks start on Monday, UTC): cohorts and periods.
  * - `date_from`, `date_to`: UTC days, both included; at most MAX_DAILY_DAYS days by day (a triangle
  *   of at most that many rows and columns), 366 by week.
+ * - `range`: optional, how the dates were chosen (a relative range is resolved when opened: relative-range.ts).
  * Event names are client text. Pure.
  */
 import * as z from 'zod';

@@ -7,6 +7,7 @@
  * - `interval`: `hour`, `day` (default) or `week` (weeks start on Monday, UTC).
  * - `date_from`, `date_to`: UTC days, both included, at most 366 days (31 for `hour`), within
  *   FIRST_DAY..LAST_DAY (date-range.ts), and with `compare` the previous period too.
+ * - `range`: optional, how the dates were chosen (a relative range is resolved when opened: relative-range.ts).
  * - `breakdown`: optional, `platform`, `country`, `app_version` or `property` (with
  *   `breakdown_property`): the top 10 values by events, the rest as "other", missing as "unknown".
  * - `compare`: the previous period of the same length too (default true).
