@@ -142,9 +142,9 @@ describeBrowser('dashboard: insights a team keeps', () => {
 
     // Rename in place.
     await clickButton(page, 'Rename');
-    await page.waitForSelector('#rename-insight-name');
-    await page.$eval('#rename-insight-name', (el: any) => (el.value = ''));
-    await page.type('#rename-insight-name', 'Purchases by platform');
+    await page.waitForSelector('#rename-name');
+    await page.$eval('#rename-name', (el: any) => (el.value = ''));
+    await page.type('#rename-name', 'Purchases by platform');
     await clickButton(page, 'Save name');
     await page.waitForSelector('.saved-insight-title h1 ::-p-text(Purchases by platform)');
     expect((await env.stack.admin('GET', api(`/saved-insights/${id}`))).body.name).toBe('Purchases by platform');
@@ -237,6 +237,14 @@ describeBrowser('dashboard: insights a team keeps', () => {
     await narrow.page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.dashboard-tile [data-table]').length === 2);
     await narrow.screenshot('keep-dashboard');
     await narrow.page.close();
+    // Renamed in place.
+    await clickButton(page, 'Rename');
+    await page.waitForSelector('#rename-name');
+    await page.$eval('#rename-name', (el: any) => (el.value = ''));
+    await page.type('#rename-name', 'Growth this week');
+    await clickButton(page, 'Save name');
+    await page.waitForSelector('h1 ::-p-text(Growth this week)');
+    expect((await env.stack.admin('GET', api('/dashboards'))).body.dashboards[0].name).toBe('Growth this week');
     await clickButton(page, 'Remove the deleted insight');
     await page.waitForSelector('.dashboard-tile-deleted', { hidden: true });
     expect(await page.$$eval('.dashboard-tile', (els) => els.length)).toBe(2);

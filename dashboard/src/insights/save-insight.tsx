@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ApiClient } from '../api';
 import { errorText } from '../components/async-view';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { RenamableHeading } from '../components/renamable-heading';
 import { Field } from '../components/field';
 import { readInsightHash, setSavedIdInHash } from './hash-state';
 import { savedInsightsPath, type SavedInsight } from './saved-insights';
@@ -68,27 +69,7 @@ export function useOpenedInsight(api: ApiClient, projectId: string): OpenedInsig
 
 /** The page's heading: the saved insight's name when it was opened from one (with Rename), else the kind's title. */
 export function InsightTitle({ api, projectId, title, opened }: { api: ApiClient; projectId: string; title: string; opened: OpenedInsight }) {
-  const [renaming, setRenaming] = useState(false);
-  const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
   const insight = opened.insight;
-
-  async function rename(e: Event) {
-    e.preventDefault();
-    if (!insight) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      opened.set(await api.patch<SavedInsight>(`${savedInsightsPath(projectId)}/${encodeURIComponent(insight.id)}`, { name }));
-      setRenaming(false);
-    } catch (err) {
-      setError(err instanceof ApiError ? (err.forField('name') ?? err.message) : errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-
   if (!insight) {
     return (
       <>
@@ -102,35 +83,11 @@ export function InsightTitle({ api, projectId, title, opened }: { api: ApiClient
     );
   }
   return (
-    <div class="saved-insight-title">
-      <p class="muted kicker">{title} · saved insight</p>
-      <h1>{insight.name}</h1>
-      {renaming ? (
-        <form class="inline-form" onSubmit={(e) => void rename(e)} noValidate>
-          <Field id="rename-insight-name" label="New name" error={error}>
-            <input type="text" autoComplete="off" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-          </Field>
-          <button type="submit" disabled={busy}>
-            Save name
-          </button>
-          <button type="button" class="secondary" onClick={() => setRenaming(false)}>
-            Cancel
-          </button>
-        </form>
-      ) : (
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => {
-            setName(insight.name);
-            setError(undefined);
-            setRenaming(true);
-          }}
-        >
-          Rename
-        </button>
-      )}
-    </div>
+    <RenamableHeading
+      name={insight.name}
+      kicker={`${title} · saved insight`}
+      onRename={async (name) => opened.set(await api.patch<SavedInsight>(`${savedInsightsPath(projectId)}/${encodeURIComponent(insight.id)}`, { name }))}
+    />
   );
 }
 

@@ -9,6 +9,7 @@ import { ApiError } from '../api';
 import { errorText, useAsync } from '../components/async-view';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { Field } from '../components/field';
+import { RenamableHeading } from '../components/renamable-heading';
 import { formatTime } from '../format-time';
 import { FunnelChart } from '../insights/funnel-chart';
 import type { FunnelsResult, RetentionResult } from '../insights/funnel-types';
@@ -228,7 +229,14 @@ export function DashboardPage(props: PageProps) {
       <p class="breadcrumb">
         <a href={`#${pathOf('projects', projectId, 'dashboards')}`}>Dashboards</a>
       </p>
-      <h1>{d.name}</h1>
+      <RenamableHeading
+        name={d.name}
+        kicker="Dashboard"
+        onRename={async (name) => {
+          await api.patch(path, { name });
+          await dashboard.reload();
+        }}
+      />
       <form
         class="inline-form dashboard-range"
         noValidate
