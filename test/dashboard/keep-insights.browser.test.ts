@@ -35,7 +35,6 @@ async function moveClock(page: Page, days: number): Promise<void> {
     }
     g.Date = Shifted;
   }, days * DAY_MS);
-  await page.reload({ waitUntil: 'networkidle0' });
 }
 
 /** Downloads go to a fresh folder; returns a reader of the next file that lands there. */
@@ -97,8 +96,7 @@ describeBrowser('dashboard: insights a team keeps', () => {
     const saved = (await env.stack.admin('GET', api('/saved-insights'))).body.saved_insights.find((s: any) => s.name === 'Signups this week');
     expect(saved.definition).toMatchObject({ range: 'last_7_days', date_to: dayOf(Date.now()) });
 
-    const later = await openDashboard(env.browser, env.stack.url);
-    await moveClock(later.page, 10);
+    const later = await openDashboard(env.browser, env.stack.url, { beforeLoad: (p) => moveClock(p, 10) });
     await later.go(`/projects/${env.project}/insights`);
     await later.page.waitForSelector('.saved-insights a ::-p-text(Signups this week)');
     await later.page.click('.saved-insights a ::-p-text(Signups this week)');
