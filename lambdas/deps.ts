@@ -17,6 +17,7 @@ import type {
   InsightEngine,
   InsightQueryStore,
   SavedInsightStore,
+  DashboardStore,
   ResultsQuery,
   ResultsStore,
 } from './ports';
@@ -47,6 +48,7 @@ export interface Deps {
   /** How long an insights request waits for its query before answering 202 (default INSIGHT_WAIT_MS, handlers/insights.ts); tests shorten it. */
   insightWaitMs?: number;
   savedInsights: SavedInsightStore;
+  dashboards: DashboardStore;
   /** The analyst views (unique_events): Athena views on AWS, made at deploy; locally <data dir>/views.sql. */
   analyticsViews: AnalyticsViews;
   geo: GeoLookup;

@@ -12,6 +12,7 @@ import * as z from 'zod';
 import { SentEventSchema } from './domain/event-schema';
 import { LIMITS } from './domain/limits';
 import { Query as EventNamesQuery } from './handlers/event-names-list';
+import { Query as PropertyNamesQuery } from './handlers/property-names-list';
 import { Query as EventsListQuery } from './handlers/events-list';
 import { UsersListQuery } from './handlers/users';
 import { PlanRequest } from './handlers/plan';
@@ -19,6 +20,7 @@ import { FunnelsDefinition } from './domain/insights/funnels-definition';
 import { RetentionDefinition } from './domain/insights/retention-definition';
 import { TrendsDefinition } from './domain/insights/trends-definition';
 import { CreateSavedInsight, UpdateSavedInsight } from './domain/insights/saved-insight';
+import { CreateDashboard, UpdateDashboard } from './domain/insights/dashboard';
 import {
   CorrectionField,
   CreateExperiment,
@@ -421,6 +423,26 @@ const SavedInsight = z.object({
     .nullable()
     .describe('Why the definition cannot run under the current rules (e.g. a date outside the date bounds), as a 400 would say it; null when it runs'),
 });
+const DashboardRange = z
+  .object({ range: z.string(), date_from: z.string().optional(), date_to: z.string().optional() })
+  .nullable()
+  .describe('One range for every tile in place of each insight\'s own: a relative range, or "custom" with date_from and date_to; null: each tile\'s own');
+const Dashboard = z.object({
+  id: z.string(),
+  name: z.string(),
+  tiles: z.array(z.object({ saved_insight_id: z.string() })),
+  range_override: DashboardRange,
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const DashboardWithInsights = Dashboard.extend({
+  tiles: z.array(
+    z.object({
+      saved_insight_id: z.string(),
+      insight: SavedInsight.nullable().describe('The saved insight, as GET …/saved-insights/{insight_id} gives it; null once it was deleted'),
+    }),
+  ),
+});
 
 const insightResponses = (result: z.ZodType) => ({
   200: { description: 'The query succeeded: result holds the answer', body: insightAnswer(result) },
@@ -491,6 +513,14 @@ const OPERATIONS: Record<RouteName, Operation> = {
           .record(z.string(), z.object({ label: z.string(), email: z.string().nullable(), name: z.string().nullable() }))
           .describe('The person of each listed canonical user_id (at most 100 named): label is the email, else the name, else the most recently linked ID'),
       }),
+    ),
+  },
+  'admin-property-names-list': {
+    summary: 'The event property names of the latest events (at most 7 days), the most events first',
+    query: PropertyNamesQuery,
+    responses: ok(
+      'Property names',
+      z.object({ property_names: z.array(z.object({ name: z.string(), events: z.number().int().describe('Events that carried it, each counted once') })) }),
     ),
   },
   'admin-event-names-list': {
@@ -601,6 +631,25 @@ const OPERATIONS: Record<RouteName, Operation> = {
     responses: ok('The saved insight', SavedInsight),
   },
   'admin-saved-insights-delete': { summary: 'Delete a saved insight', responses: { 204: { description: 'Deleted' } } },
+  'admin-dashboards-create': {
+    summary: 'Create a dashboard: a name, the saved insights it shows (tiles, in order) and an optional range for all of them',
+    body: CreateDashboard,
+    responses: created('The dashboard', Dashboard),
+  },
+  'admin-dashboards-list': {
+    summary: "The project's dashboards, the most recently updated first",
+    responses: ok('Dashboards', z.object({ dashboards: z.array(Dashboard) })),
+  },
+  'admin-dashboards-get': {
+    summary: 'A dashboard with the saved insight of each tile (null for one deleted since)',
+    responses: ok('The dashboard', DashboardWithInsights),
+  },
+  'admin-dashboards-update': {
+    summary: 'Rename a dashboard, change its tiles or its range override',
+    body: UpdateDashboard,
+    responses: ok('The dashboard', Dashboard),
+  },
+  'admin-dashboards-delete': { summary: 'Delete a dashboard (its saved insights stay)', responses: { 204: { description: 'Deleted' } } },
   'admin-results-get': { summary: 'The latest computed results of an experiment', responses: ok('Results', Results) },
   'admin-results-refresh': {
     summary: 'Recompute the results of an experiment now (202 when it does not finish within 20 s; poll results_url)',

@@ -75,6 +75,8 @@ export const DEPENDENCIES = {
   insightQueries: { table: 'insight_queries', env: ['TABLE_INSIGHT_QUERIES'] },
   /** The saved insights of each project. */
   savedInsights: { table: 'saved_insights', env: ['TABLE_SAVED_INSIGHTS'] },
+  /** The dashboards of each project. */
+  dashboards: { table: 'dashboards', env: ['TABLE_DASHBOARDS'] },
   /** The analyst views (unique_events): Athena DDL in the workgroup; the grant adds creating and dropping the views in the Glue database. */
   analyticsViews: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'] },
   rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
@@ -176,6 +178,14 @@ export const ROUTES = [
     name: 'admin-event-names-list',
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/event-names',
+    auth: 'admin',
+    uses: { ...ADMIN, recentEvents: 'query' },
+    timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
+    name: 'admin-property-names-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/property-names',
     auth: 'admin',
     uses: { ...ADMIN, recentEvents: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
@@ -313,6 +323,41 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
     auth: 'admin',
     uses: { ...ADMIN, savedInsights: 'readWrite' },
+  },
+  {
+    name: 'admin-dashboards-create',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/dashboards',
+    auth: 'admin',
+    uses: { ...ADMIN, dashboards: 'readWrite', savedInsights: 'read' },
+  },
+  {
+    name: 'admin-dashboards-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/dashboards',
+    auth: 'admin',
+    uses: { ...ADMIN, dashboards: 'read' },
+  },
+  {
+    name: 'admin-dashboards-get',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/dashboards/{dashboard_id}',
+    auth: 'admin',
+    uses: { ...ADMIN, dashboards: 'read', savedInsights: 'read' },
+  },
+  {
+    name: 'admin-dashboards-update',
+    method: 'PATCH',
+    path: '/admin/v1/projects/{project_id}/dashboards/{dashboard_id}',
+    auth: 'admin',
+    uses: { ...ADMIN, dashboards: 'readWrite', savedInsights: 'read' },
+  },
+  {
+    name: 'admin-dashboards-delete',
+    method: 'DELETE',
+    path: '/admin/v1/projects/{project_id}/dashboards/{dashboard_id}',
+    auth: 'admin',
+    uses: { ...ADMIN, dashboards: 'readWrite' },
   },
   {
     name: 'admin-results-get',

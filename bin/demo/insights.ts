@@ -53,9 +53,10 @@ export function demoInsights(range: { date_from: string; date_to: string }): Arr
  * definition in the hash, as the Insights page links its saved insights (dashboard/src/insights/
  * saved-insights.ts savedInsightHref, over hash-state.ts insightHref).
  */
-export function insightLink(dashboardUrl: string, projectId: string, insight: Pick<SavedDemoInsight, 'kind' | 'definition'>): string {
+export function insightLink(dashboardUrl: string, projectId: string, insight: Pick<SavedDemoInsight, 'id' | 'kind' | 'definition'>): string {
   const base = dashboardUrl.endsWith('/') ? dashboardUrl : `${dashboardUrl}/`;
-  return `${base}#/projects/${encodeURIComponent(projectId)}/insights/${insight.kind}?${new URLSearchParams({ d: JSON.stringify(insight.definition) })}`;
+  // d: the definition, which the page fills in and runs; s: the saved insight, whose name it shows (with Rename and Update).
+  return `${base}#/projects/${encodeURIComponent(projectId)}/insights/${insight.kind}?${new URLSearchParams({ d: JSON.stringify(insight.definition), s: insight.id })}`;
 }
 
 /** Saves the demo's insights in the project, in order; returns them with their IDs. */

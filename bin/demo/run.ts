@@ -13,6 +13,7 @@
 import { variantFor } from '../../lambdas/domain/bucketing';
 import { experimentEvents, shopHistory, type DemoEvent } from './data';
 import { historyRange, insightLink, saveDemoInsights, type AdminCall, type SavedDemoInsight } from './insights';
+import { saveDemoDashboard } from './dashboard';
 
 export interface DemoOptions {
   /** The API's base URL (the ApiUrl output, or http://127.0.0.1:3000). */
@@ -39,6 +40,8 @@ export interface DemoOptions {
 export interface DemoSummary {
   projectId: string;
   experimentId: string;
+  /** The dashboard of the project's saved insights. */
+  dashboardId: string;
   historyEvents: number;
   experimentEvents: number;
   requests: number;
@@ -178,6 +181,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 
   const savedInsights = await saveDemoInsights(admin, projectId, historyRange(nowMs, options.days));
   print(`Saved ${n(savedInsights.length)} insights: ${savedInsights.map((i) => `"${i.name}"`).join(', ')}`);
+  const dashboardId = await saveDemoDashboard(
+    admin,
+    project,
+    savedInsights.map((i) => i.id),
+  );
+  print(`Dashboard "Shop overview" created with the ${n(savedInsights.length)} saved insights: ${dashboardId}`);
 
   const seconds = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format((Date.now() - started) / 1000);
   const dashboard = options.dashboardUrl.endsWith('/') ? options.dashboardUrl : `${options.dashboardUrl}/`;
@@ -194,11 +203,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
       `${label('Saved insights')}${pagePath('insights')}`,
       `${label('People')}${pagePath('users')}`,
       `${label('Results')}${pagePath('experiments', experiment.id, 'results')}`,
+      `${label('Dashboard')}${pagePath('dashboards', dashboardId)}`,
     ].join('\n'),
   );
   return {
     projectId,
     experimentId: experiment.id,
+    dashboardId,
     historyEvents: history.length,
     experimentEvents: trial.length,
     requests,

@@ -370,6 +370,16 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     return `${eventName}: ${named.events} events`;
   });
 
+  await step('GET /admin/v1/projects/{id}/property-names lists the property names of the latest events (the listing on the results engine)', async () => {
+    const project = need(projectId, 'a project');
+    if (!delivered) throw new Skip('needs the events in the raw stream (the names are read from it)');
+    const r = await call('GET', `/admin/v1/projects/${project}/property-names`, { admin: true });
+    expectStatus(r, 200, 'GET …/property-names');
+    const names = r.json?.property_names;
+    check(Array.isArray(names), `no property_names list: ${r.text.slice(0, 200)}${why(r)}`);
+    return `${names.length} property name(s)`;
+  });
+
   await step('POST …/plan measures a baseline from the delivered events (the planning query on the results engine)', async () => {
     const project = need(projectId, 'a project');
     if (!delivered) throw new Skip('needs the events in the raw stream (the baseline query reads it)');
@@ -417,7 +427,7 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     return `funnel ${steps.map((s: { users: number }) => s.users).join(' → ')} user(s) ${scanned(funnel)}; ${retention.json.result.cohorts.length} cohort(s)`;
   });
 
-  await step('saved insights: save one, list it, delete it', async () => {
+  await step('saved insights and dashboards: save one, list it, show it on a dashboard, delete both', async () => {
     const project = need(projectId, 'a project');
     const base = `/admin/v1/projects/${project}/saved-insights`;
     const definition = { series: [{ event: eventName }], date_from: day, date_to: day };
@@ -428,9 +438,16 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     expectStatus(listed, 200, 'GET …/saved-insights');
     const ids = JSON.stringify(listed.json);
     check(ids.includes(id), `the saved insight ${id} is not listed${why(listed)}`);
+    const dashboards = `/admin/v1/projects/${project}/dashboards`;
+    const dashboard = await call('POST', dashboards, { admin: true, body: { name: `${run} smoke`, tiles: [{ saved_insight_id: id }] } });
+    expectStatus(dashboard, 201, 'POST …/dashboards');
+    const shown = await call('GET', `${dashboards}/${String(dashboard.json?.id)}`, { admin: true });
+    expectStatus(shown, 200, 'GET …/dashboards/{id}');
+    check(shown.json?.tiles?.[0]?.insight?.id === id, `the dashboard does not show the saved insight ${id}${why(shown)}`);
+    expectStatus(await call('DELETE', `${dashboards}/${String(dashboard.json?.id)}`, { admin: true }), 204, 'DELETE …/dashboards/{id}');
     const deleted = await call('DELETE', `${base}/${id}`, { admin: true });
     expectStatus(deleted, 204, `DELETE …/saved-insights/${id}`);
-    return `saved, listed and deleted ${id}`;
+    return `saved, listed, shown on a dashboard and deleted ${id}`;
   });
 
   await step('GET /admin/v1/projects/{id}/users lists the smoke users with their profile fields', async () => {

@@ -17,6 +17,7 @@ const SECTIONS = [
   { segment: 'users', label: 'People' },
   { segment: 'experiments', label: 'Experiments' },
   { segment: 'insights', label: 'Insights' },
+  { segment: 'dashboards', label: 'Dashboards' },
 ] as const;
 
 export function App({ apiBase, baseUrl }: Endpoints) {

@@ -1,6 +1,7 @@
 /** Every page of the dashboard and its hash route. The app shell (app.tsx) picks the first match. */
 import type { FunctionComponent } from 'preact';
 import type { PageProps } from './page';
+import { DashboardPage, DashboardsPage } from './pages/dashboards';
 import { EventsPage } from './pages/events';
 import { ExperimentEditPage } from './pages/experiment-edit';
 import { ExperimentsPage } from './pages/experiments';
@@ -35,4 +36,6 @@ export const ROUTES: Route[] = [
   { pattern: '/projects/:projectId/insights/trends', title: 'Trends', page: TrendsPage },
   { pattern: '/projects/:projectId/insights/funnels', title: 'Funnels', page: FunnelsPage },
   { pattern: '/projects/:projectId/insights/retention', title: 'Retention', page: RetentionPage },
+  { pattern: '/projects/:projectId/dashboards', title: 'Dashboards', page: DashboardsPage },
+  { pattern: '/projects/:projectId/dashboards/:dashboardId', title: 'Dashboard', page: DashboardPage },
 ];

@@ -13,9 +13,17 @@
  * (sql/recent-events.ts); numbering the copies adds no bytes scanned.
  */
 import type { StoredEvent } from '../domain/event';
-import type { EventNameCount, RecentEvents, RecentFilter } from '../ports';
+import { PROPERTY_NAMES_WINDOW_DAYS, type EventNameCount, type PropertyNameCount, type RecentEvents, type RecentFilter } from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
-import { listRecentEvents, renderEventNames, renderRecentEvents, rowToEventNameCount, type RecentEventsQuery } from './sql/recent-events';
+import {
+  listRecentEvents,
+  renderEventNames,
+  renderPropertyNames,
+  renderRecentEvents,
+  rowToEventNameCount,
+  rowToPropertyNameCount,
+  type RecentEventsQuery,
+} from './sql/recent-events';
 
 export interface AthenaRecentEventsOptions {
   /** The window: events received within this many days (EVENTS_RETENTION_DAYS). */
@@ -49,6 +57,18 @@ export class AthenaRecentEvents implements RecentEvents {
   async names(projectId: string, limit: number, nowMs: number): Promise<EventNameCount[]> {
     const deadline = Date.now() + this.options.maxWaitMs;
     return (await this.athena.run(this.namesSql(projectId, limit, nowMs), deadline)).rows.map(rowToEventNameCount);
+  }
+
+  /** The exact text propertyNames() sends: the latest PROPERTY_NAMES_WINDOW_DAYS of the window, its partitions only. */
+  propertyNamesSql(projectId: string, limit: number, nowMs: number): string {
+    const days = Math.min(this.options.windowDays, PROPERTY_NAMES_WINDOW_DAYS);
+    const from = new Date(nowMs - days * 86_400_000).toISOString();
+    return renderPropertyNames({ table: this.athena.eventsTable, projectId, receivedFrom: from, fromDt: from.slice(0, 10), limit });
+  }
+
+  async propertyNames(projectId: string, limit: number, nowMs: number): Promise<PropertyNameCount[]> {
+    const deadline = Date.now() + this.options.maxWaitMs;
+    return (await this.athena.run(this.propertyNamesSql(projectId, limit, nowMs), deadline)).rows.map(rowToPropertyNameCount);
   }
 
   private query(projectId: string, filter: RecentFilter, nowMs: number): Omit<RecentEventsQuery, 'candidates'> {

@@ -9,10 +9,10 @@
  */
 import { join } from 'node:path';
 import type { StoredEvent } from '../domain/event';
-import type { EventNameCount, RecentEvents, RecentFilter } from '../ports';
+import { PROPERTY_NAMES_WINDOW_DAYS, type EventNameCount, type PropertyNameCount, type RecentEvents, type RecentFilter } from '../ports';
 import { InProcessDuckDb, type LocalDuckDb } from './duckdb-local';
 import { EVENT_COLUMNS, partitionFiles } from './duckdb-results-query';
-import { listRecentEvents, renderEventNames, rowToEventNameCount } from './sql/recent-events';
+import { listRecentEvents, renderEventNames, renderPropertyNames, rowToEventNameCount, rowToPropertyNameCount } from './sql/recent-events';
 
 const VIEW = 'tally_recent_events';
 
@@ -43,6 +43,14 @@ export class DuckDbRecentEvents implements RecentEvents {
     const receivedFrom = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
     const sql = renderEventNames({ table: VIEW, projectId, receivedFrom, limit });
     return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], async (session) => (await session.rows(sql)).map(rowToEventNameCount));
+  }
+
+  async propertyNames(projectId: string, limit: number, nowMs: number): Promise<PropertyNameCount[]> {
+    const files = await partitionFiles(join(this.dataDir, 'events'), projectId);
+    if (files.length === 0) return [];
+    const days = Math.min(this.options.windowDays, PROPERTY_NAMES_WINDOW_DAYS);
+    const sql = renderPropertyNames({ table: VIEW, projectId, receivedFrom: new Date(nowMs - days * 86_400_000).toISOString(), limit });
+    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], async (session) => (await session.rows(sql)).map(rowToPropertyNameCount));
   }
 
   close(): Promise<void> {

@@ -68,6 +68,8 @@ export const TRINO_COMPAT_MACROS = [
   // Trino's regexp_like (a numeric property test, rules/metric-value.sql): RE2 and Java
   // regular expressions agree on the patterns the SQL uses.
   `CREATE OR REPLACE TEMP MACRO regexp_like(text, pattern) AS regexp_matches(text, pattern)`,
+  // Trino's json_parse (the property-names listing reads the keys of properties as a map's).
+  `CREATE OR REPLACE TEMP MACRO json_parse(text) AS CAST(text AS JSON)`,
   // Trino's from_iso8601_timestamp, for analysts' queries (the views script, docs/data-model.md).
   `CREATE OR REPLACE TEMP MACRO from_iso8601_timestamp(text) AS CAST(text AS TIMESTAMPTZ)`,
 ];

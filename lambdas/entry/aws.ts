@@ -21,6 +21,7 @@ import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoResultsStore } from '../store/results-store';
 import { DynamoInsightQueryStore } from '../store/insight-query-store';
 import { DynamoSavedInsightStore } from '../store/saved-insight-store';
+import { DynamoDashboardStore } from '../store/dashboard-store';
 
 /**
  * Dependencies with heavy clients (Athena and its SQL, API Gateway, Secrets Manager): the entries using them pass
@@ -85,6 +86,7 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('insightEngine')) deps.insightEngine = separately('insightEngine');
   if (uses('insightQueries')) deps.insightQueries = new DynamoInsightQueryStore(ddb, env.TABLE_INSIGHT_QUERIES);
   if (uses('savedInsights')) deps.savedInsights = new DynamoSavedInsightStore(ddb, env.TABLE_SAVED_INSIGHTS);
+  if (uses('dashboards')) deps.dashboards = new DynamoDashboardStore(ddb, env.TABLE_DASHBOARDS);
   if (uses('analyticsViews')) deps.analyticsViews = separately('analyticsViews');
   if (uses('experimentsCacheMs')) deps.experimentsCacheMs = env.EXPERIMENTS_CACHE_SECONDS * 1000;
   if (uses('rateLimits')) deps.rateLimits = separately('rateLimits');

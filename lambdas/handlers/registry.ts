@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import type { HttpHandler } from '../http/wrap';
 import type { RouteName } from '../routes';
 import { createEventNamesListHandler } from './event-names-list';
+import { createPropertyNamesListHandler } from './property-names-list';
 import { createEventsListHandler } from './events-list';
 import { createIngestHandler } from './ingest';
 import { createKeysCreateHandler, createKeysDeleteHandler, createKeysListHandler, createKeysUpdateHandler } from './keys';
@@ -15,6 +16,13 @@ import {
   createSavedInsightsListHandler,
   createSavedInsightsUpdateHandler,
 } from './saved-insights';
+import {
+  createDashboardsCreateHandler,
+  createDashboardsDeleteHandler,
+  createDashboardsGetHandler,
+  createDashboardsListHandler,
+  createDashboardsUpdateHandler,
+} from './dashboards';
 import { createUsersGetHandler, createUsersListHandler } from './users';
 import { createResultsGetHandler, createResultsRefreshHandler } from './results';
 import { ExperimentCatalog } from '../services/experiment-catalog';
@@ -43,6 +51,7 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-keys-delete': createKeysDeleteHandler(deps),
     'admin-events-list': createEventsListHandler(deps),
     'admin-event-names-list': createEventNamesListHandler(deps),
+    'admin-property-names-list': createPropertyNamesListHandler(deps),
     'admin-users-list': createUsersListHandler(deps),
     'admin-users-get': createUsersGetHandler(deps),
     'experiments-assign': createExperimentsAssignHandler({ ...deps, catalog }),
@@ -63,6 +72,11 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-saved-insights-get': createSavedInsightsGetHandler(deps),
     'admin-saved-insights-update': createSavedInsightsUpdateHandler(deps),
     'admin-saved-insights-delete': createSavedInsightsDeleteHandler(deps),
+    'admin-dashboards-create': createDashboardsCreateHandler(deps),
+    'admin-dashboards-list': createDashboardsListHandler(deps),
+    'admin-dashboards-get': createDashboardsGetHandler(deps),
+    'admin-dashboards-update': createDashboardsUpdateHandler(deps),
+    'admin-dashboards-delete': createDashboardsDeleteHandler(deps),
     'admin-results-get': createResultsGetHandler(deps),
     'admin-results-refresh': createResultsRefreshHandler(deps),
   };

@@ -15,6 +15,7 @@ import { DuckDbPlanningBaselines } from '../adapters/duckdb-planning-baseline';
 import { DuckDbInsightEngine } from '../adapters/duckdb-insights';
 import { DynamoInsightQueryStore } from '../store/insight-query-store';
 import { DynamoSavedInsightStore } from '../store/saved-insight-store';
+import { DynamoDashboardStore } from '../store/dashboard-store';
 import { DuckDbResultsQuery } from '../adapters/duckdb-results-query';
 import { NO_GEO } from '../adapters/geo-mmdb';
 import { NO_RATE_LIMIT_REGISTRY } from '../adapters/no-rate-limit-registry';
@@ -80,6 +81,7 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     insightEngine: new DuckDbInsightEngine(dataDir, { duckdb }),
     insightQueries: new DynamoInsightQueryStore(ddb, localTableName(TABLES.insight_queries)),
     savedInsights: new DynamoSavedInsightStore(ddb, localTableName(TABLES.saved_insights)),
+    dashboards: new DynamoDashboardStore(ddb, localTableName(TABLES.dashboards)),
     // The Athena views' stand-in: a DuckDB script in the data directory (written by the server at start).
     analyticsViews: new DuckDbAnalyticsViews(dataDir),
     geo: geo ?? NO_GEO,

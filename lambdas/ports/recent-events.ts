@@ -19,10 +19,28 @@ export interface EventNameCount {
   last_seen: string;
 }
 
+/** A property name the events of the property-names window carried: on how many events (each once). */
+export interface PropertyNameCount {
+  name: string;
+  events: number;
+}
+
+/**
+ * The property names are read from at most this many days of events (received), the latest: the
+ * names a project uses show within days, and the scan (the properties of every event in the window)
+ * stays bounded however long the events listing's window is.
+ */
+export const PROPERTY_NAMES_WINDOW_DAYS = 7;
+
 export interface RecentEvents {
   recent(projectId: string, filter: RecentFilter, nowMs: number): Promise<StoredEvent[]>;
   /** The event names received within the window, the most events first (then by name), at most `limit`. */
   names(projectId: string, limit: number, nowMs: number): Promise<EventNameCount[]>;
+  /**
+   * The top-level property names of the events received within the last min(window,
+   * PROPERTY_NAMES_WINDOW_DAYS) days, on the most events first (then by name), at most `limit`.
+   */
+  propertyNames(projectId: string, limit: number, nowMs: number): Promise<PropertyNameCount[]>;
   /** Releases the engine (the local DuckDB instance). */
   close?(): Promise<void> | void;
 }

@@ -16,7 +16,8 @@ export interface TableLayout {
   holdsUserData: boolean;
 }
 
-export type TableName = 'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments' | 'results' | 'insight_queries' | 'saved_insights';
+export type TableName =
+  'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments' | 'results' | 'insight_queries' | 'saved_insights' | 'dashboards';
 
 export const TABLES: Record<TableName, TableLayout> = {
   projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },
@@ -66,6 +67,8 @@ export const TABLES: Record<TableName, TableLayout> = {
   },
   // The saved insights of each project (name, kind, definition): what a team made, so kept.
   saved_insights: { name: 'saved_insights', partitionKey: 'project_id', sortKey: 'id', indexes: [], holdsUserData: true },
+  // The dashboards of each project (name, the saved insights shown, a range override): kept like them.
+  dashboards: { name: 'dashboards', partitionKey: 'project_id', sortKey: 'id', indexes: [], holdsUserData: true },
 };
 
 export const tableEnvVar = (name: TableName) => `TABLE_${name.toUpperCase()}`;

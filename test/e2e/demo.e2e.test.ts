@@ -127,7 +127,15 @@ describe('npm run demo', () => {
       const [route, query] = link.hash.slice(1).split('?');
       expect(route).toBe(`/projects/${summary.projectId}/insights/${insight.kind}`);
       expect(JSON.parse(new URLSearchParams(query).get('d')!)).toEqual(insight.definition);
+      expect(new URLSearchParams(query).get('s')).toBe(insight.id);
     }
+    // The dashboard of the saved insights, each as a tile, and its link.
+    const dashboard = (await stack.admin('GET', `${project}/dashboards/${summary.dashboardId}`)).body;
+    expect(dashboard.name).toBe('Shop overview');
+    expect(dashboard.tiles.map((t: { saved_insight_id: string }) => t.saved_insight_id)).toEqual(summary.savedInsights.map((i) => i.id));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^ {2}Dashboard: +${stack.url}/#/projects/${summary.projectId}/dashboards/${summary.dashboardId}$`, 'm')),
+    );
     // Every number printed has thousands separators (IDs, dates and links aside).
     const numbers = lines.join('\n').replace(/https?:\/\/\S+|[0-9a-f]{8}-[0-9a-f-]{27}|\d{4}-\d{2}-\d{2}|tally_\S+/g, '');
     expect(numbers).not.toMatch(/\d{4}/);

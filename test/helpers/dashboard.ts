@@ -33,6 +33,8 @@ export interface OpenOptions {
   signIn?: boolean;
   /** Serve this config.json instead of the local server's (as the stack writes it on AWS). */
   config?: DashboardConfig;
+  /** Runs on the new page before it loads the dashboard (e.g. page.evaluateOnNewDocument to move its clock). */
+  beforeLoad?: (page: Page) => Promise<void>;
 }
 
 export async function openDashboard(browser: Browser, serverUrl: string, options: OpenOptions = {}): Promise<DashboardPage> {
@@ -55,6 +57,7 @@ export async function openDashboard(browser: Browser, serverUrl: string, options
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (err) => problems.push(String(err)));
+  await options.beforeLoad?.(page);
   await page.goto(`${serverUrl}/`, { waitUntil: 'networkidle0' });
   if (options.signIn ?? true) {
     await page.type('input[name="token"]', ADMIN_TOKEN);

@@ -208,6 +208,8 @@ const SOURCES: Record<string, () => Promise<void>> = {
     }
     // The event names of the same window.
     await listing.names("o'clock", 1000, now);
+    // The property names of the latest days of that window.
+    await listing.propertyNames("o'clock", 1000, now);
   },
   'lambdas/adapters/athena-recent-users.ts': async () => {
     const listing = new AthenaRecentUsers(resultsQuery(false), { windowDays: 7, maxWaitMs: 60_000 });
@@ -298,10 +300,12 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
     expect(options('retention', (d) => [d.interval])).toEqual(new Set(RETENTION_INTERVALS));
     const definitions = INSIGHT_KIND_NAMES.reduce((n, kind) => n + DEFINITIONS[kind].length, 0);
     expect(TEXTS.get('lambdas/adapters/athena-insights.ts')).toHaveLength(definitions);
-    // Four listings over the newest candidates; the three whose candidates held fewer events than asked for, again over every matching row; then the event names.
+    // Four listings over the newest candidates; the three whose candidates held fewer events than asked for, again over every matching row; then the event names and the property names.
     const listings = TEXTS.get('lambdas/adapters/athena-recent-events.ts')!;
-    expect(listings.map((t) => /\n\s*LIMIT \d+\n\s*\) matching/.test(t))).toEqual([true, false, true, false, true, true, false, false]);
-    expect(listings.at(-1)).toMatch(/^SELECT name, count\(\*\) AS events/);
+    expect(listings.map((t) => /\n\s*LIMIT \d+\n\s*\) matching/.test(t))).toEqual([true, false, true, false, true, true, false, false, false]);
+    expect(listings.at(-2)).toMatch(/^SELECT name, count\(\*\) AS events/);
+    expect(listings.at(-1)).toMatch(/^SELECT property_keys\.name AS name, count\(\*\) AS events/);
+    expect(listings.at(-1)).toContain("dt >= '2026-03-13'");
     expect(TEXTS.get('lambdas/adapters/athena-recent-users.ts')).toHaveLength(4);
     expect(TEXTS.get('lambdas/adapters/athena-planning-baseline.ts')).toHaveLength(2);
     expect(TEXTS.get('lambdas/adapters/athena-analytics-views.ts')!.map((t) => t.split(' ').slice(0, 3).join(' '))).toEqual([

@@ -17,6 +17,19 @@ export function useRecentEventNames(api: ApiClient, projectId: string): string[]
   return useAsync(() => recentEventNames(api, projectId).catch(() => []), [api, projectId]).data ?? [];
 }
 
+async function recentPropertyNames(api: ApiClient, projectId: string): Promise<string[]> {
+  const { property_names } = await api.get<{ property_names: Array<{ name: string }> }>(`/admin/v1/projects/${encodeURIComponent(projectId)}/property-names`);
+  return property_names.map((p) => p.name);
+}
+
+/**
+ * Suggestions for a property-name field: the property names of the project's latest events (GET
+ * …/property-names), the most events first; none when that fails (the field takes any name).
+ */
+export function useRecentPropertyNames(api: ApiClient, projectId: string): string[] {
+  return useAsync(() => recentPropertyNames(api, projectId).catch(() => []), [api, projectId]).data ?? [];
+}
+
 /** The `<datalist>` an input names in its `list` attribute. */
 export function EventNameOptions({ id, names }: { id: string; names: string[] }) {
   return (

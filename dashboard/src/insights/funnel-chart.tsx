@@ -42,7 +42,12 @@ export function FunnelChart({ group, title }: { group: FunnelGroup; title: strin
       </ol>
       <details>
         <summary>Numbers</summary>
-        <NumbersTable label={`${title}: numbers`} name="funnel" columns={['Step', 'Users', 'From first', 'From previous', 'Dropped off', 'Median time']}>
+        <NumbersTable
+          label={`${title}: numbers`}
+          name="funnel"
+          csv={`funnel-${title}`}
+          columns={['Step', 'Users', 'From first', 'From previous', 'Dropped off', 'Median time']}
+        >
           {group.steps.map((s) => (
             <tr key={s.step}>
               <th scope="row">

@@ -4,6 +4,7 @@
  * insight. A link written before steps had filters (steps with only `event`) opens as it was; anything
  * unexpected falls back to the default. Pure.
  */
+import { isRelativeRange, resolveRange, type RangeKind } from '../../../lambdas/domain/insights/relative-range';
 
 /** As the API allows (funnels-definition.ts MIN_FUNNEL_STEPS, MAX_FUNNEL_STEPS; not imported: it brings zod). */
 export const MIN_STEPS = 2;
@@ -29,6 +30,7 @@ export interface StepDraft {
 
 export interface FunnelDraft {
   steps: StepDraft[];
+  range: RangeKind;
   date_from: string;
   date_to: string;
   /** As typed: the API says what is wrong with it. */
@@ -46,6 +48,7 @@ export interface FunnelDefinition {
   steps: FunnelStepDefinition[];
   date_from: string;
   date_to: string;
+  range?: RangeKind;
   conversion_window_days: number;
   breakdown?: Exclude<FunnelBreakdown, ''>;
   breakdown_property?: string;
@@ -58,9 +61,9 @@ export const emptyStep = (): StepDraft => ({ event: '', filtered: false, propert
 export function emptyFunnelDraft(now = Date.now()): FunnelDraft {
   return {
     steps: [emptyStep(), emptyStep()],
-    // The last 7 UTC days, today included (as trends).
-    date_from: day(now - 6 * 86_400_000),
-    date_to: day(now),
+    // The last 7 UTC days, today included (as trends), kept relative.
+    range: 'last_7_days',
+    ...resolveRange('last_7_days', day(now)),
     conversion_window_days: '14',
     breakdown: '',
     breakdown_property: '',
@@ -77,6 +80,8 @@ export function toFunnelDefinition(d: FunnelDraft): FunnelDefinition {
     steps: d.steps.map((s) => ({ event: s.event.trim(), ...(s.filtered ? { where: { property: s.property.trim(), equals: s.equals } } : {}) })),
     date_from: d.date_from,
     date_to: d.date_to,
+    // Fixed dates send no range: the definition is as before ranges existed.
+    ...(d.range !== 'custom' ? { range: d.range } : {}),
     conversion_window_days: d.conversion_window_days.trim() === '' ? NaN : Number(d.conversion_window_days),
     ...(d.breakdown ? { breakdown: d.breakdown } : {}),
     ...(d.breakdown === 'property' ? { breakdown_property: d.breakdown_property.trim() } : {}),
@@ -102,6 +107,7 @@ export function fromFunnelDefinition(value: unknown, now = Date.now()): FunnelDr
   const breakdown = FUNNEL_BREAKDOWNS.find(([b]) => b === v.breakdown)?.[0] ?? '';
   return {
     steps,
+    range: isRelativeRange(v.range) ? v.range : 'custom',
     date_from: str(v.date_from, d.date_from),
     date_to: str(v.date_to, d.date_to),
     conversion_window_days:

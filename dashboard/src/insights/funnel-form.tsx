@@ -10,6 +10,7 @@ import { useState } from 'preact/hooks';
 import type { ApiError } from '../api';
 import { EventNameOptions } from '../components/recent-event-names';
 import { Field } from '../components/field';
+import { RangeFields } from './range-fields';
 import {
   emptyStep,
   FUNNEL_BREAKDOWNS,
@@ -32,6 +33,7 @@ const STEP_PARTS = [
 /** Every field path the form shows an API message beside (for useInsightPage: the rest goes above the form). */
 export const FUNNEL_FORM_FIELDS = [
   ...Array.from({ length: MAX_STEPS }, (_, i) => STEP_PARTS.map(([part]) => `steps.${i}.${part}`)).flat(),
+  'range',
   'date_from',
   'date_to',
   'conversion_window_days',
@@ -46,9 +48,11 @@ export interface FunnelFormProps {
   onRun: (definition: FunnelDefinition) => void;
   /** Suggestions for the step event fields (components/recent-event-names.tsx). */
   eventNames: string[];
+  /** Suggestions for the property fields (components/recent-event-names.tsx useRecentPropertyNames). */
+  propertyNames?: string[];
 }
 
-export function FunnelForm({ initial, apiError, busy, onRun, eventNames }: FunnelFormProps) {
+export function FunnelForm({ initial, apiError, busy, onRun, eventNames, propertyNames = [] }: FunnelFormProps) {
   const [draft, setDraft] = useState<FunnelDraft>(() => fromFunnelDefinition(initial));
   const change = (next: Partial<FunnelDraft>) => setDraft({ ...draft, ...next });
   const changeStep = (i: number, next: Partial<StepDraft>) => change({ steps: draft.steps.map((s, j) => (j === i ? { ...s, ...next } : s)) });
@@ -85,7 +89,13 @@ export function FunnelForm({ initial, apiError, busy, onRun, eventNames }: Funne
               {s.filtered && (
                 <>
                   <Field id={`funnel-step-${i}-property`} label={`Step ${n} property`} error={stepError(i, 'where.property')}>
-                    <input type="text" autoComplete="off" value={s.property} onInput={(e) => changeStep(i, { property: e.currentTarget.value })} />
+                    <input
+                      type="text"
+                      autoComplete="off"
+                      list="funnel-property-names"
+                      value={s.property}
+                      onInput={(e) => changeStep(i, { property: e.currentTarget.value })}
+                    />
                   </Field>
                   <Field id={`funnel-step-${i}-equals`} label={`Step ${n} value`} error={stepError(i, 'where.equals')}>
                     <input type="text" autoComplete="off" value={s.equals} onInput={(e) => changeStep(i, { equals: e.currentTarget.value })} />
@@ -112,6 +122,7 @@ export function FunnelForm({ initial, apiError, busy, onRun, eventNames }: Funne
           );
         })}
         <EventNameOptions id="funnel-event-names" names={eventNames} />
+        <EventNameOptions id="funnel-property-names" names={propertyNames} />
         <button type="button" class="secondary" disabled={draft.steps.length >= MAX_STEPS} onClick={() => change({ steps: [...draft.steps, emptyStep()] })}>
           {draft.steps.length >= MAX_STEPS ? `Add step (at most ${MAX_STEPS})` : 'Add step'}
         </button>
@@ -119,12 +130,7 @@ export function FunnelForm({ initial, apiError, busy, onRun, eventNames }: Funne
       <fieldset class="insight-form">
         <legend>Range, window and breakdown</legend>
         <div class="insight-grid">
-          <Field id="funnel-from" label="From (day, project time zone)" error={apiError?.forField('date_from')}>
-            <input type="date" value={draft.date_from} onInput={(e) => change({ date_from: e.currentTarget.value })} />
-          </Field>
-          <Field id="funnel-to" label="To (day, included)" error={apiError?.forField('date_to')}>
-            <input type="date" value={draft.date_to} onInput={(e) => change({ date_to: e.currentTarget.value })} />
-          </Field>
+          <RangeFields idPrefix="funnel" value={draft} onChange={change} apiError={apiError} />
           <Field id="funnel-window" label="Window (days)" error={apiError?.forField('conversion_window_days')}>
             <input
               type="number"
@@ -145,7 +151,13 @@ export function FunnelForm({ initial, apiError, busy, onRun, eventNames }: Funne
           </Field>
           {draft.breakdown === 'property' && (
             <Field id="funnel-breakdown-property" label="Property" hint="Of the first step's event" error={apiError?.forField('breakdown_property')}>
-              <input type="text" autoComplete="off" value={draft.breakdown_property} onInput={(e) => change({ breakdown_property: e.currentTarget.value })} />
+              <input
+                type="text"
+                autoComplete="off"
+                list="funnel-property-names"
+                value={draft.breakdown_property}
+                onInput={(e) => change({ breakdown_property: e.currentTarget.value })}
+              />
             </Field>
           )}
         </div>

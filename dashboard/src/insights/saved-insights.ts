@@ -15,7 +15,7 @@ export interface SavedInsight {
 
 export const savedInsightsPath = (projectId: string) => `/admin/v1/projects/${encodeURIComponent(projectId)}/saved-insights`;
 
-/** The hash link that opens (and runs) a saved insight: shareable like any insight page's address. */
-export function savedInsightHref(projectId: string, insight: Pick<SavedInsight, 'kind' | 'definition'>): string {
-  return insightHref(pathOf('projects', projectId, 'insights', insight.kind), { definition: insight.definition });
+/** The hash link that opens (and runs) a saved insight, naming it (its name shown, update in place): shareable like any insight page's address. */
+export function savedInsightHref(projectId: string, insight: Pick<SavedInsight, 'id' | 'kind' | 'definition'>): string {
+  return insightHref(pathOf('projects', projectId, 'insights', insight.kind), { definition: insight.definition, savedId: insight.id });
 }

@@ -129,7 +129,12 @@ export function TrendChart({ result, timeZone = 'UTC' }: { result: TrendsResult;
       <UPlotChart name="trends" options={options} data={data} height={280} />
       <details>
         <summary>The chart's numbers</summary>
-        <NumbersTable label="Values per bucket" columns={['Bucket', ...result.lines.map(lineName)]} caption="Each line's value per bucket">
+        <NumbersTable
+          label="Values per bucket"
+          csv="trends-per-bucket"
+          columns={['Bucket', ...result.lines.map(lineName)]}
+          caption="Each line's value per bucket"
+        >
           {result.buckets.map((b, i) => (
             <tr key={b}>
               <th scope="row">
@@ -153,6 +158,7 @@ export function TrendTotals({ result }: { result: TrendsResult }) {
     <NumbersTable
       label="Totals"
       name="trend-totals"
+      csv="trends-totals"
       columns={['Line', 'Total', ...(previous ? ['Previous period', 'Change'] : [])]}
       caption="Each line's total over the range, and over the previous period"
     >

@@ -49,5 +49,14 @@ export function useInsightPage<R, D>(api: ApiClient, projectId: string, kind: st
   const apiError = state.error instanceof ApiError ? state.error : undefined;
   const formError = state.phase === 'error' ? (apiError ? (apiError.apartFrom([...fields]) ?? undefined) : String(state.error)) : undefined;
   const answer = state.phase === 'done' ? state.answer : undefined;
-  return { state, run, initial: current.definition as Partial<D> | undefined, formKey: navigation.count, apiError, formError, answer };
+  return {
+    state,
+    run,
+    initial: current.definition as Partial<D> | undefined,
+    formKey: navigation.count,
+    apiError,
+    formError,
+    answer,
+    linkProblem: current.problem,
+  };
 }

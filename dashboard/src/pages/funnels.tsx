@@ -4,7 +4,7 @@
  * computed" naming each step with its filter. The definition is in the URL hash (shareable), and a
  * running query can be left and come back to (insights/use-insight-page.ts).
  */
-import { useRecentEventNames } from '../components/recent-event-names';
+import { useRecentEventNames, useRecentPropertyNames } from '../components/recent-event-names';
 import { breakdownLabel } from '../../../lambdas/domain/insights/breakdown-line';
 import { FunnelChart } from '../insights/funnel-chart';
 import { FUNNEL_BREAKDOWNS, stepName, type FunnelDefinition } from '../insights/funnel-draft';
@@ -12,7 +12,8 @@ import { FUNNEL_FORM_FIELDS, FunnelForm } from '../insights/funnel-form';
 import type { FunnelsResult } from '../insights/funnel-types';
 import { InsightHowComputed } from '../insights/insight-how-computed';
 import { InsightProgress } from '../insights/insight-progress';
-import { SaveInsight } from '../insights/save-insight';
+import { InsightTitle, SaveInsight, useOpenedInsight } from '../insights/save-insight';
+import { LinkProblem } from '../insights/link-problem';
 import { useInsightPage } from '../insights/use-insight-page';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
@@ -22,8 +23,10 @@ const breakdownWords = (by: string) => FUNNEL_BREAKDOWNS.find(([b]) => b === by)
 
 export function FunnelsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
+  const opened = useOpenedInsight(api, projectId);
   const eventNames = useRecentEventNames(api, projectId);
-  const { state, run, initial, formKey, apiError, formError, answer } = useInsightPage<FunnelsResult, FunnelDefinition>(
+  const propertyNames = useRecentPropertyNames(api, projectId);
+  const { state, run, initial, formKey, apiError, formError, answer, linkProblem } = useInsightPage<FunnelsResult, FunnelDefinition>(
     api,
     projectId,
     'funnels',
@@ -35,8 +38,17 @@ export function FunnelsPage({ api, params }: PageProps) {
       <p class="breadcrumb">
         <a href={`#${pathOf('projects', projectId, 'insights')}`}>Insights</a>
       </p>
-      <h1>Funnels</h1>
-      <FunnelForm key={formKey} initial={initial} apiError={apiError} busy={state.phase === 'starting'} onRun={run} eventNames={eventNames} />
+      <InsightTitle api={api} projectId={projectId} title="Funnels" opened={opened} />
+      <LinkProblem problem={linkProblem} />
+      <FunnelForm
+        key={formKey}
+        initial={initial}
+        apiError={apiError}
+        busy={state.phase === 'starting'}
+        onRun={run}
+        eventNames={eventNames}
+        propertyNames={propertyNames}
+      />
       {formError !== undefined && (
         <p class="error" role="alert">
           {formError}
@@ -49,7 +61,7 @@ export function FunnelsPage({ api, params }: PageProps) {
           {result.groups.map((g) => (
             <FunnelChart key={`${g.breakdown_kind}:${g.breakdown_value}`} group={g} title={breakdownLabel(g) ?? 'All users'} />
           ))}
-          <SaveInsight api={api} projectId={projectId} kind="funnels" definition={answer.definition} />
+          <SaveInsight api={api} projectId={projectId} kind="funnels" definition={answer.definition} opened={opened} />
           <InsightHowComputed answer={answer}>
             <li>
               <strong>Steps:</strong>{' '}

@@ -195,7 +195,7 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
         </>
       )}
       <h2>Variants</h2>
-      <NumbersTable label="Variants" columns={['Variant', 'Enrolled', 'Converted', 'Conversion rate']} name="variants">
+      <NumbersTable label="Variants" columns={['Variant', 'Enrolled', 'Converted', 'Conversion rate']} name="variants" csv="variants">
         {results.variants.map((v, i) => (
           <tr key={v.variant}>
             <th scope="row">

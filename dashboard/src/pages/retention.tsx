@@ -10,13 +10,15 @@ import { InsightHowComputed } from '../insights/insight-how-computed';
 import { InsightProgress } from '../insights/insight-progress';
 import { RetentionChart } from '../insights/retention-chart';
 import { RetentionTable } from '../insights/retention-table';
-import { SaveInsight } from '../insights/save-insight';
+import { InsightTitle, SaveInsight, useOpenedInsight } from '../insights/save-insight';
+import { LinkProblem } from '../insights/link-problem';
 import { useInsightPage } from '../insights/use-insight-page';
+import { FormRangeFields, rangeOf } from '../insights/range-fields';
+import { resolveRange, type RangeKind } from '../../../lambdas/domain/insights/relative-range';
+import { today } from '../today';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
 import '../insights/insights.css';
-
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 interface RetentionDefinition {
   start_event: string;
@@ -24,13 +26,15 @@ interface RetentionDefinition {
   interval: string;
   date_from: string;
   date_to: string;
+  range?: RangeKind;
 }
 
-const FIELDS = ['start_event', 'return_event', 'interval', 'date_from', 'date_to'];
+const FIELDS = ['start_event', 'return_event', 'interval', 'range', 'date_from', 'date_to'];
 
 export function RetentionPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
-  const { state, run, initial, formKey, apiError, formError, answer } = useInsightPage<RetentionResult, RetentionDefinition>(
+  const opened = useOpenedInsight(api, projectId);
+  const { state, run, initial, formKey, apiError, formError, answer, linkProblem } = useInsightPage<RetentionResult, RetentionDefinition>(
     api,
     projectId,
     'retention',
@@ -43,7 +47,8 @@ export function RetentionPage({ api, params }: PageProps) {
       <p class="breadcrumb">
         <a href={`#${pathOf('projects', projectId, 'insights')}`}>Insights</a>
       </p>
-      <h1>Retention</h1>
+      <InsightTitle api={api} projectId={projectId} title="Retention" opened={opened} />
+      <LinkProblem problem={linkProblem} />
       <form
         key={formKey}
         class="insight-inline-form"
@@ -58,6 +63,7 @@ export function RetentionPage({ api, params }: PageProps) {
             interval: text('interval'),
             date_from: text('date_from'),
             date_to: text('date_to'),
+            ...(text('range') !== 'custom' ? { range: text('range') as RangeKind } : {}),
           });
         }}
       >
@@ -74,12 +80,15 @@ export function RetentionPage({ api, params }: PageProps) {
             <option value="week">Week</option>
           </select>
         </Field>
-        <Field id="retention-from" label="From" error={apiError?.forField('date_from')}>
-          <input name="date_from" type="date" defaultValue={initial?.date_from ?? day(-13)} />
-        </Field>
-        <Field id="retention-to" label="To" error={apiError?.forField('date_to')}>
-          <input name="date_to" type="date" defaultValue={initial?.date_to ?? day(0)} />
-        </Field>
+        <FormRangeFields
+          idPrefix="retention"
+          initial={
+            initial
+              ? { range: rangeOf(initial), date_from: initial.date_from ?? '', date_to: initial.date_to ?? '' }
+              : { range: 'last_30_days', ...resolveRange('last_30_days', today()) }
+          }
+          apiError={apiError}
+        />
         <button type="submit" disabled={state.phase === 'starting'}>
           Show retention
         </button>
@@ -96,7 +105,7 @@ export function RetentionPage({ api, params }: PageProps) {
           {result.cohorts.length === 0 && <p class="empty-state">Nobody did {result.start_event} in this range.</p>}
           {result.cohorts.length > 0 && <RetentionChart result={result} />}
           <RetentionTable result={result} />
-          <SaveInsight api={api} projectId={projectId} kind="retention" definition={answer.definition} />
+          <SaveInsight api={api} projectId={projectId} kind="retention" definition={answer.definition} opened={opened} />
           <InsightHowComputed answer={answer}>
             <li>
               <strong>Cohorts:</strong> each user is in the {result.interval} of their first {result.start_event} in the range

@@ -6,13 +6,16 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError } from '../api';
-import { EventNameOptions, useRecentEventNames } from '../components/recent-event-names';
+import { EventNameOptions, useRecentEventNames, useRecentPropertyNames } from '../components/recent-event-names';
 import { Field } from '../components/field';
 import { InsightHowComputed } from '../insights/insight-how-computed';
 import { InsightProgress } from '../insights/insight-progress';
-import { SaveInsight } from '../insights/save-insight';
+import { InsightTitle, SaveInsight, useOpenedInsight } from '../insights/save-insight';
+import { LinkProblem } from '../insights/link-problem';
 import type { TrendsResult } from '../insights/insight-types';
 import { readInsightHash, writeInsightHash } from '../insights/hash-state';
+import { defaultRange, rangeOf, RangeFields } from '../insights/range-fields';
+import type { RangeKind } from '../../../lambdas/domain/insights/relative-range';
 import { TrendChart, TrendTotals } from '../insights/trend-chart';
 import { useInsightQuery } from '../insights/use-insight-query';
 import type { PageProps } from '../page';
@@ -49,6 +52,7 @@ interface SeriesDraft {
 interface TrendsDraft {
   series: SeriesDraft[];
   interval: (typeof INTERVALS)[number][0];
+  range: RangeKind;
   date_from: string;
   date_to: string;
   breakdown: (typeof BREAKDOWNS)[number][0];
@@ -56,15 +60,11 @@ interface TrendsDraft {
   compare: boolean;
 }
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
 function emptyDraft(): TrendsDraft {
-  const today = Date.now();
   return {
     series: [{ event: '', measure: 'events', property: '' }],
     interval: 'day',
-    date_from: day(today - 6 * 86_400_000),
-    date_to: day(today),
+    ...defaultRange(),
     breakdown: '',
     breakdown_property: '',
     compare: true,
@@ -80,6 +80,8 @@ function toDefinition(d: TrendsDraft): Record<string, unknown> {
     interval: d.interval,
     date_from: d.date_from,
     date_to: d.date_to,
+    // Fixed dates send no range: the definition is as before ranges existed.
+    ...(d.range !== 'custom' ? { range: d.range } : {}),
     ...(d.breakdown ? { breakdown: d.breakdown } : {}),
     ...(d.breakdown === 'property' ? { breakdown_property: d.breakdown_property } : {}),
     compare: d.compare,
@@ -105,6 +107,7 @@ function fromDefinition(value: unknown): TrendsDraft {
   return {
     series: series.length ? series : d.series,
     interval: oneOf(v.interval, INTERVALS, d.interval),
+    range: rangeOf(v),
     date_from: str(v.date_from, d.date_from),
     date_to: str(v.date_to, d.date_to),
     breakdown: oneOf(v.breakdown, BREAKDOWNS, ''),
@@ -115,11 +118,14 @@ function fromDefinition(value: unknown): TrendsDraft {
 
 export function TrendsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
+  const opened = useOpenedInsight(api, projectId);
   const path = pathOf('projects', projectId, 'insights', 'trends');
   const initial = useMemo(() => readInsightHash(), []);
   const [draft, setDraft] = useState<TrendsDraft>(() => (initial.definition === undefined ? emptyDraft() : fromDefinition(initial.definition)));
   const [ran, setRan] = useState<Record<string, unknown> | undefined>(undefined);
   const names = useRecentEventNames(api, projectId);
+  const propertyNames = useRecentPropertyNames(api, projectId);
+  const [linkProblem, setLinkProblem] = useState<string | undefined>(initial.problem);
   const { state, start, resume, reset } = useInsightQuery<TrendsResult>(api, projectId, 'trends', (queryId) =>
     writeInsightHash(path, { definition: ran ?? toDefinition(draft), ...(queryId ? { queryId } : {}) }),
   );
@@ -135,6 +141,7 @@ export function TrendsPage({ api, params }: PageProps) {
   // A link with a definition runs it; with a query ID too, it comes back to that query.
   useEffect(() => {
     const hash = navigations === 0 ? initial : readInsightHash();
+    setLinkProblem(hash.problem);
     if (hash.definition === undefined) {
       if (navigations > 0) {
         setDraft(emptyDraft());
@@ -168,6 +175,7 @@ export function TrendsPage({ api, params }: PageProps) {
       ? apiError
         ? (apiError.apartFrom([
             ...draft.series.flatMap((_, i) => ['event', 'measure', 'property'].map((f) => `series.${i}.${f}`)),
+            'range',
             'date_from',
             'date_to',
             'interval',
@@ -184,7 +192,8 @@ export function TrendsPage({ api, params }: PageProps) {
       <p class="breadcrumb">
         <a href={`#${pathOf('projects', projectId, 'insights')}`}>Insights</a>
       </p>
-      <h1>Trends</h1>
+      <InsightTitle api={api} projectId={projectId} title="Trends" opened={opened} />
+      <LinkProblem problem={linkProblem} />
       <form onSubmit={submit} noValidate>
         <fieldset class="insight-form">
           <legend>Events</legend>
@@ -210,7 +219,13 @@ export function TrendsPage({ api, params }: PageProps) {
               </Field>
               {needsProperty(s.measure) && (
                 <Field id={`series-${i}-property`} label="Numeric property" error={fieldError(`series.${i}.property`)}>
-                  <input type="text" autoComplete="off" value={s.property} onInput={(e) => changeSeries(i, { property: e.currentTarget.value })} />
+                  <input
+                    type="text"
+                    autoComplete="off"
+                    list="trend-property-names"
+                    value={s.property}
+                    onInput={(e) => changeSeries(i, { property: e.currentTarget.value })}
+                  />
                 </Field>
               )}
               {draft.series.length > 1 && (
@@ -221,6 +236,7 @@ export function TrendsPage({ api, params }: PageProps) {
             </div>
           ))}
           <EventNameOptions id="trend-event-names" names={names} />
+          <EventNameOptions id="trend-property-names" names={propertyNames} />
           <button
             type="button"
             class="secondary"
@@ -233,12 +249,7 @@ export function TrendsPage({ api, params }: PageProps) {
         <fieldset class="insight-form">
           <legend>Range and breakdown</legend>
           <div class="insight-grid">
-            <Field id="trend-from" label="From (day, project time zone)" error={fieldError('date_from')}>
-              <input type="date" value={draft.date_from} onInput={(e) => change({ date_from: e.currentTarget.value })} />
-            </Field>
-            <Field id="trend-to" label="To (day, included)" error={fieldError('date_to')}>
-              <input type="date" value={draft.date_to} onInput={(e) => change({ date_to: e.currentTarget.value })} />
-            </Field>
+            <RangeFields idPrefix="trend" value={draft} onChange={change} apiError={apiError} />
             <Field id="trend-interval" label="Per" error={fieldError('interval')}>
               <select value={draft.interval} onChange={(e) => change({ interval: e.currentTarget.value as TrendsDraft['interval'] })}>
                 {INTERVALS.map(([value, label]) => (
@@ -259,7 +270,13 @@ export function TrendsPage({ api, params }: PageProps) {
             </Field>
             {draft.breakdown === 'property' && (
               <Field id="trend-breakdown-property" label="Property" error={fieldError('breakdown_property')}>
-                <input type="text" autoComplete="off" value={draft.breakdown_property} onInput={(e) => change({ breakdown_property: e.currentTarget.value })} />
+                <input
+                  type="text"
+                  autoComplete="off"
+                  list="trend-property-names"
+                  value={draft.breakdown_property}
+                  onInput={(e) => change({ breakdown_property: e.currentTarget.value })}
+                />
               </Field>
             )}
           </div>
@@ -285,7 +302,7 @@ export function TrendsPage({ api, params }: PageProps) {
           {result.lines.every((l) => l.total === 0 || l.total === null) && <p class="empty-state">No events in this range.</p>}
           <TrendChart result={result} timeZone={answer.time_zone ?? 'UTC'} />
           <TrendTotals result={result} />
-          <SaveInsight api={api} projectId={projectId} kind="trends" definition={answer.definition} />
+          <SaveInsight api={api} projectId={projectId} kind="trends" definition={answer.definition} opened={opened} />
           <InsightHowComputed answer={answer}>
             <li>
               <strong>Buckets:</strong>{' '}

@@ -112,7 +112,7 @@ function BreakdownTable({ experiment, results, dimension }: { experiment: Experi
           : 'No correction for many comparisons: with several segments, some p-values below 0.05 are expected by chance.'}{' '}
         A segment has fewer users than the experiment: its intervals are wider, and a difference in one segment is a lead to check, not a verdict.
       </p>
-      <NumbersTable label={`Primary metric (${experiment.goal_event}) by ${words}`} columns={columns} name="breakdown">
+      <NumbersTable label={`Primary metric (${experiment.goal_event}) by ${words}`} columns={columns} name="breakdown" csv={`breakdown-${words}`}>
         {segments.map((segment) => {
           const [control] = segment.variants;
           return (

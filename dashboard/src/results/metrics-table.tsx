@@ -116,7 +116,7 @@ export function MetricsSection({ experiment, results }: { experiment: Experiment
           ? 'CUPED is off: the comparisons are unadjusted.'
           : `CUPED is on: each comparison is adjusted by every user's own value of the metric in the ${cupedDays} days before their first exposure (the means shown are unadjusted); a metric says how much variance that removed.`}
       </p>
-      <NumbersTable label="Metrics" columns={columns} name="metrics">
+      <NumbersTable label="Metrics" columns={columns} name="metrics" csv="metrics">
         {metrics.flatMap((m) => {
           if (m.unavailable !== undefined) {
             // A metric that cannot be computed says why; the others, and the verdict, are unaffected.

@@ -8,6 +8,8 @@
  */
 import type { ComponentChildren, VNode } from 'preact';
 import { cloneElement, isValidElement, toChildArray } from 'preact';
+import { useRef } from 'preact/hooks';
+import { CsvButton } from '../components/csv-button';
 
 export interface NumbersTableProps {
   /** The frame's accessible name. */
@@ -19,6 +21,8 @@ export interface NumbersTableProps {
   name?: string;
   /** A caption for screen readers, when the label alone does not say enough. */
   caption?: string;
+  /** The file name (without .csv) of a "Download CSV" button under the table; no button when absent. */
+  csv?: string;
   children: ComponentChildren;
 }
 
@@ -33,13 +37,14 @@ function labelled(rows: ComponentChildren, labels: string[]): ComponentChildren 
   });
 }
 
-export function NumbersTable({ label, columns, cardLabels, name, caption, children }: NumbersTableProps) {
+export function NumbersTable({ label, columns, cardLabels, name, caption, csv, children }: NumbersTableProps) {
+  const table = useRef<HTMLTableElement>(null);
   const labels = cardLabels ?? columns;
   const items = toChildArray(children);
   const grouped = items.some((item) => isValidElement(item) && item.type === 'tbody');
-  return (
+  const frame = (
     <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
-      <table class="results-table" data-table={name}>
+      <table class="results-table" data-table={name} ref={table}>
         {caption && <caption class="visually-hidden">{caption}</caption>}
         <thead>
           <tr>
@@ -59,5 +64,12 @@ export function NumbersTable({ label, columns, cardLabels, name, caption, childr
         )}
       </table>
     </div>
+  );
+  if (csv === undefined) return frame;
+  return (
+    <>
+      {frame}
+      <CsvButton table={table} name={csv} label={label} />
+    </>
   );
 }

@@ -17,7 +17,7 @@
  * without the candidate bound, numbering the copies of every matching row.
  */
 import { STORED_EVENT_FIELDS, type StoredEvent } from '../../domain/event';
-import type { EventNameCount, RecentFilter } from '../../ports';
+import type { EventNameCount, PropertyNameCount, RecentFilter } from '../../ports';
 import { SQL_RULES } from './include';
 import { quoteLiteral, renderSql } from './render';
 
@@ -122,4 +122,32 @@ LIMIT ${q.limit}`;
 /** A result row of renderEventNames (counts as bigint, number or text by engine). */
 export function rowToEventNameCount(row: Record<string, unknown>): EventNameCount {
   return { name: String(row.name), events: Number(row.events), last_seen: String(row.last_seen) };
+}
+
+/**
+ * The property names of a window (GET …/property-names): each top-level key of the events' properties
+ * (a JSON object as text: json_parse, then its keys as a map's; DuckDB has json_parse as a macro,
+ * TRINO_COMPAT_MACROS), on how many events, each counted once (the copy rule, as the listing); the
+ * most events first, then by name; at most `limit` names.
+ */
+export function renderPropertyNames(q: Omit<RecentEventsQuery, 'filter' | 'candidates'> & { limit: number }): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(q.table)) throw new Error(`Not a table name: ${q.table}`);
+  if (!Number.isInteger(q.limit) || q.limit < 1) throw new Error('limit must be a positive integer');
+  const where = [`project_id = ${quoteLiteral(q.projectId)}`, `received_at >= ${quoteLiteral(q.receivedFrom)}`];
+  if (q.fromDt !== undefined) where.push(`dt >= ${quoteLiteral(q.fromDt)}`);
+  return `SELECT property_keys.name AS name, count(*) AS events FROM (
+  SELECT properties, ${COPY_RANK.replace(/\n\s*/g, ' ')}
+  FROM ${q.table}
+  WHERE ${where.join('\n    AND ')}
+) copies
+CROSS JOIN UNNEST(map_keys(CAST(json_parse(properties) AS map(varchar, json)))) AS property_keys(name)
+WHERE copy_rank = 1
+GROUP BY property_keys.name
+ORDER BY events DESC, name
+LIMIT ${q.limit}`;
+}
+
+/** A property-names row (counts as text on Athena, big integers on DuckDB). */
+export function rowToPropertyNameCount(row: Record<string, unknown>): PropertyNameCount {
+  return { name: String(row.name), events: Number(row.events) };
 }

@@ -7,6 +7,7 @@
  * - `conversion_window_days`: how long after a user's first step the later steps may happen
  *   (default DEFAULT_WINDOW_DAYS, at most MAX_WINDOW_DAYS).
  * - `date_from`, `date_to`: days of the project's time zone (UTC by default), both included, at most 366 days; every step happens in it.
+ * - `range`: optional, how the dates were chosen (a relative range is resolved when opened: relative-range.ts).
  * - `breakdown`: optional, `platform`, `country`, `app_version` or `property` (with
  *   `breakdown_property`, a property of the first step's event): the top 10 values by users who did
  *   the first step, the rest as "other", missing as "unknown".
@@ -15,6 +16,7 @@
 import * as z from 'zod';
 import { filterValueRule } from '../client-text-schema';
 import { checkRange, dayField } from './date-range';
+import { rangeField } from './relative-range';
 import { eventName, propertyName, TREND_BREAKDOWNS } from './trends-definition';
 
 export const MIN_FUNNEL_STEPS = 2;
@@ -61,10 +63,11 @@ export const FunnelsDefinition = z
         .default(DEFAULT_WINDOW_DAYS),
       date_from: dayField('date_from'),
       date_to: dayField('date_to'),
+      range: rangeField,
       breakdown: z.enum(FUNNEL_BREAKDOWNS, { error: `breakdown must be one of ${quoted(FUNNEL_BREAKDOWNS)}` }).optional(),
       breakdown_property: propertyName('breakdown_property', "the first step's event property to break down by").optional(),
     },
-    { error: 'the body must be a funnel definition: { steps, conversion_window_days?, date_from, date_to, breakdown?, breakdown_property? }' },
+    { error: 'the body must be a funnel definition: { steps, conversion_window_days?, date_from, date_to, range?, breakdown?, breakdown_property? }' },
   )
   .strict()
   .superRefine((d, ctx) => {

@@ -8,10 +8,12 @@
  * - `interval`: `day` (default) or `week` (weeks start on Monday): cohorts and periods, in the project's time zone.
  * - `date_from`, `date_to`: days of the project's time zone (UTC by default), both included; at most MAX_DAILY_DAYS days by day (a triangle
  *   of at most that many rows and columns), 366 by week.
+ * - `range`: optional, how the dates were chosen (a relative range is resolved when opened: relative-range.ts).
  * Event names are client text. Pure.
  */
 import * as z from 'zod';
 import { checkRange, dayField, inBounds, rangeDays } from './date-range';
+import { rangeField } from './relative-range';
 import { eventName } from './trends-definition';
 
 export const RETENTION_INTERVALS = ['day', 'week'] as const;
@@ -27,8 +29,9 @@ export const RetentionDefinition = z
       interval: z.enum(RETENTION_INTERVALS, { error: 'interval must be one of "day", "week"' }).default('day'),
       date_from: dayField('date_from'),
       date_to: dayField('date_to'),
+      range: rangeField,
     },
-    { error: 'the body must be a retention definition: { start_event, return_event, interval?, date_from, date_to }' },
+    { error: 'the body must be a retention definition: { start_event, return_event, interval?, date_from, date_to, range? }' },
   )
   .strict()
   .superRefine((d, ctx) => {

@@ -46,7 +46,11 @@ export function savedDefinitionProblem(kind: string, definition: unknown): strin
   const k = Object.hasOwn(INSIGHT_KINDS, kind) ? (INSIGHT_KINDS[kind as InsightKindName] as InsightKind<unknown>) : undefined;
   if (!k) return `kind: "${kind}" is not an insight kind any more`;
   const parsed = k.definition.safeParse(definition);
-  return parsed.success ? null : parsed.error.issues.map((issue) => `${['definition', ...issue.path].join('.')}: ${issue.message}`).join('; ');
+  if (parsed.success) return null;
+  // A field the kind does not have is named (the schema's own message lists only the fields it has).
+  const message = (issue: z.core.$ZodIssue) =>
+    issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((f) => `"${f}"`).join(', ')}` : issue.message;
+  return parsed.error.issues.map((issue) => `${['definition', ...issue.path].join('.')}: ${message(issue)}`).join('; ');
 }
 
 export const CreateSavedInsight = z

@@ -7,6 +7,7 @@
  * - `interval`: `hour`, `day` (default) or `week` (weeks start on Monday), in the project's time zone.
  * - `date_from`, `date_to`: days of the project's time zone (UTC by default), both included, at most 366 days (31 for `hour`), within
  *   FIRST_DAY..LAST_DAY (date-range.ts), and with `compare` the previous period too.
+ * - `range`: optional, how the dates were chosen (a relative range is resolved when opened: relative-range.ts).
  * - `breakdown`: optional, `platform`, `country`, `app_version` or `property` (with
  *   `breakdown_property`): the top 10 values by events, the rest as "other", missing as "unknown".
  * - `compare`: the previous period of the same length too (default true).
@@ -17,6 +18,7 @@ import { textRule } from '../client-text-schema';
 import { METRIC_LIMITS } from '../experiment-metric-fields';
 import { propertyNameSchema } from '../property-name';
 import { checkPreviousPeriod, checkRange, dayField, inBounds, rangeDays } from './date-range';
+import { rangeField } from './relative-range';
 
 export const MAX_SERIES = 5;
 /** An hourly trend spans at most a month of hours (744 buckets), so a result stays small enough to show. */
@@ -80,11 +82,12 @@ export const TrendsDefinition = z
       interval: z.enum(TREND_INTERVALS, { error: `interval must be one of ${quoted(TREND_INTERVALS)}` }).default('day'),
       date_from: dayField('date_from'),
       date_to: dayField('date_to'),
+      range: rangeField,
       breakdown: z.enum(TREND_BREAKDOWNS, { error: `breakdown must be one of ${quoted(TREND_BREAKDOWNS)}` }).optional(),
       breakdown_property: propertyName('breakdown_property', 'the event property to break down by').optional(),
       compare: z.boolean({ error: 'compare must be true (also count the previous period, the default) or false' }).default(true),
     },
-    { error: 'the body must be a trends definition: { series, interval?, date_from, date_to, breakdown?, breakdown_property?, compare? }' },
+    { error: 'the body must be a trends definition: { series, interval?, date_from, date_to, range?, breakdown?, breakdown_property?, compare? }' },
   )
   .strict()
   .superRefine((d, ctx) => {

@@ -1,0 +1,5 @@
+import { createDashboardsCreateHandler } from '../handlers/dashboards';
+import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
+
+export const handler = lambdaHandler('admin-dashboards-create', createDashboardsCreateHandler, { adminToken: secretsManagerAdminToken });

@@ -1,0 +1,5 @@
+import { createDashboardsGetHandler } from '../handlers/dashboards';
+import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
+
+export const handler = lambdaHandler('admin-dashboards-get', createDashboardsGetHandler, { adminToken: secretsManagerAdminToken });

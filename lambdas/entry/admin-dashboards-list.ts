@@ -1,0 +1,5 @@
+import { createDashboardsListHandler } from '../handlers/dashboards';
+import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
+
+export const handler = lambdaHandler('admin-dashboards-list', createDashboardsListHandler, { adminToken: secretsManagerAdminToken });

@@ -1,0 +1,5 @@
+import { createDashboardsUpdateHandler } from '../handlers/dashboards';
+import { lambdaHandler } from './aws';
+import { secretsManagerAdminToken } from './secrets';
+
+export const handler = lambdaHandler('admin-dashboards-update', createDashboardsUpdateHandler, { adminToken: secretsManagerAdminToken });
