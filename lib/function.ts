@@ -4,7 +4,7 @@
  * BUNDLING options, so the sizes it prints are the sizes deployed.
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyDocument, Role, ServicePrincipal, type AddToPrincipalPolicyResult, type PolicyStatement, type RoleProps } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, SystemLogLevel, ApplicationLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -69,6 +69,28 @@ const APPLICATION_LEVELS: Record<LogLevel, ApplicationLogLevel> = {
 };
 
 /**
+ * A role whose grants are one inline policy in the role's own resource (its `Policies`), not a
+ * separate AWS::IAM::Policy: the same inline policy to IAM (an AWS::IAM::Policy is an inline policy of
+ * the roles it names), one CloudFormation resource fewer per function, of the 500 a stack may hold
+ * (test/stack/resource-count.test.ts). Grants (lib/grants.ts, the CDK's grant methods) add their
+ * statements to it; the document is resolved at synthesis, after every grant.
+ */
+export class InlinePolicyRole extends Role {
+  private readonly routePolicy: PolicyDocument;
+
+  constructor(scope: Construct, id: string, props: RoleProps) {
+    const grants = new PolicyDocument();
+    super(scope, id, { ...props, inlinePolicies: { ...props.inlinePolicies, grants } });
+    this.routePolicy = grants;
+  }
+
+  override addToPrincipalPolicy(statement: PolicyStatement): AddToPrincipalPolicyResult {
+    this.routePolicy.addStatements(statement);
+    return { statementAdded: true, policyDependable: this };
+  }
+}
+
+/**
  * A NodejsFunction with Tally's defaults: Node.js 22 on arm64, JSON logs, its own log group, and a role
  * that may only write that log group until lib/grants.ts adds what the route needs (no managed policy).
  */
@@ -84,7 +106,7 @@ export class TallyFunction extends Construct {
       // Logs carry IDs and counts only (never payloads or keys): nothing worth keeping after teardown.
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    this.role = new Role(this, 'Role', {
+    this.role = new InlinePolicyRole(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Tally function ${props.entry}`,
     });

@@ -270,12 +270,17 @@ describe('executable texts of the synthesized template', () => {
     }
   });
 
+  /** The metric-math functions Tally's alarms use, each documented in "Using math expressions with CloudWatch metrics" (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/using-metric-math.html). */
+  const METRIC_MATH_FUNCTIONS = ['FILL'];
+
   it('every metric-math expression names only metrics of its own alarm', () => {
     for (const [id, r] of resourcesOf('AWS::CloudWatch::Alarm')) {
       const metrics = (r.Properties.Metrics ?? []) as Array<{ Id: string; Expression?: string; MetricStat?: unknown }>;
       const ids = new Set(metrics.filter((m) => m.MetricStat).map((m) => m.Id));
       for (const m of metrics.filter((x) => x.Expression)) {
-        const names = m.Expression!.match(/[A-Za-z_]\w*/g) ?? [];
+        // The names but CloudWatch's own functions (upper case, followed by a parenthesis: FILL).
+        const names = (m.Expression!.replace(/\b[A-Z_]+(?=\s*\()/g, '').match(/[A-Za-z_]\w*/g) ?? []).filter(Boolean);
+        for (const fn of m.Expression!.match(/\b[A-Z_]+(?=\s*\()/g) ?? []) expect(METRIC_MATH_FUNCTIONS, `${id}: ${m.Expression}`).toContain(fn);
         for (const name of names) expect(ids.has(name), `${id}: ${m.Expression} names ${name}`).toBe(true);
         expect(metrics.filter((x) => x.Expression && (x as { ReturnData?: boolean }).ReturnData !== false).length, id).toBe(1);
       }

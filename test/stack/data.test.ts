@@ -14,7 +14,7 @@ import type { IdentityRecord } from '../../lambdas/domain/identity';
 import { TABLES, type TableLayout, type TableName } from '../../lambdas/store/schema';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS } from '../../lib/raw-columns';
 import { RAW_STREAMS, type StreamName } from '../../lib/raw-streams';
-import { synthStack, type Synth } from './synth';
+import { inlinePolicies, synthStack, type Synth } from './synth';
 
 /**
  * Every query the results job sends to Athena in one run (read the watermark, insert a slice, commit
@@ -391,24 +391,22 @@ describe('Glue and Athena', () => {
       expect.arrayContaining([id(s.stack.analytics.tables.events), s.stack.resolve(s.stack.analytics.workGroup.logicalId), fnLogicalId]),
     );
     // The function may write only the view's Glue table, besides running queries like the other Athena users.
-    const policy = Object.values(s.template.findResources('AWS::IAM::Policy')).find((p) => JSON.stringify(p).includes('ManageAnalystViews'))!;
-    const statement = policy.Properties.PolicyDocument.Statement.find((st: { Sid?: string }) => st.Sid === 'ManageAnalystViews');
+    const policy = inlinePolicies(s.template).find((p) => JSON.stringify(p).includes('ManageAnalystViews'))!;
+    const statement = policy.document.Statement.find((st: { Sid?: string }) => st.Sid === 'ManageAnalystViews');
     expect([...statement.Action].sort()).toEqual(['glue:CreateTable', 'glue:DeleteTable', 'glue:GetTable', 'glue:UpdateTable']);
     expect(JSON.stringify(statement.Resource)).toContain(`":table/",{"Ref":"${id(s.stack.analytics.database)}"},"/unique_events"`);
     expect(JSON.stringify(statement.Resource)).not.toContain('*');
-    const writers = Object.values(s.template.findResources('AWS::IAM::Policy')).filter((p) =>
-      /glue:(CreateTable|UpdateTable|DeleteTable)/.test(JSON.stringify(p)),
-    );
+    const writers = inlinePolicies(s.template).filter((p) => /glue:(CreateTable|UpdateTable|DeleteTable)/.test(JSON.stringify(p)));
     expect(writers).toHaveLength(1);
     // It deletes its own statements' result files (a first create's rollback then finds the results
     // bucket empty), under the results prefix only; no other function deletes anything there.
-    const remove = policy.Properties.PolicyDocument.Statement.find((st: { Sid?: string }) => st.Sid === 'RemoveOwnQueryResults');
+    const remove = policy.document.Statement.find((st: { Sid?: string }) => st.Sid === 'RemoveOwnQueryResults');
     expect(remove.Action).toBe('s3:DeleteObject');
     expect(JSON.stringify(remove.Resource)).toContain(id(s.stack.analytics.resultsBucket));
     expect(JSON.stringify(remove.Resource)).toContain('/results/*');
     // Statement by statement: the results job deletes in the raw bucket (superseded base generations), not here.
-    const deleters = Object.values(s.template.findResources('AWS::IAM::Policy')).filter((p) =>
-      (p.Properties.PolicyDocument.Statement as Array<{ Action: unknown; Resource: unknown }>).some(
+    const deleters = inlinePolicies(s.template).filter((p) =>
+      (p.document.Statement as Array<{ Action: unknown; Resource: unknown }>).some(
         (st) => JSON.stringify(st.Action).includes('s3:DeleteObject') && JSON.stringify(st.Resource).includes(id(s.stack.analytics.resultsBucket)),
       ),
     );

@@ -9,7 +9,7 @@ import { TABLES, tableEnvVar, type TableName } from '../../lambdas/store/schema'
 import type { TallyFunction } from '../../lib/function';
 import { DYNAMO_READ, DYNAMO_WRITE } from '../../lib/grants';
 import { RAW_STREAMS, type StreamName } from '../../lib/raw-streams';
-import { synthStack, type Synth } from './synth';
+import { inlinePolicies, synthStack, type Synth } from './synth';
 
 let s: Synth;
 beforeAll(() => {
@@ -28,9 +28,9 @@ const asArray = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
 /** Every statement of the policies attached to a function's role. */
 function statementsOf(fn: TallyFunction): Statement[] {
   const roleId = logicalId(fn.role);
-  return Object.values(s.template.findResources('AWS::IAM::Policy'))
-    .filter((p) => (p.Properties.Roles as Array<{ Ref: string }>).some((r) => r.Ref === roleId))
-    .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+  return inlinePolicies(s.template)
+    .filter((p) => p.roles.includes(roleId))
+    .flatMap((p) => p.document.Statement as Statement[]);
 }
 
 function envOf(fn: TallyFunction): Record<string, unknown> {

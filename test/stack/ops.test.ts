@@ -87,8 +87,10 @@ describe('functions', () => {
     const job = id(s.stack.jobs['results-job'].fn);
     s.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: job }, MaximumRetryAttempts: 0 });
     expect(
-      Object.values(s.template.findResources('AWS::CloudWatch::Alarm')).some(
-        (a) => a.Properties.MetricName === 'Errors' && a.Properties.Dimensions?.some((d: any) => d.Value?.Ref === job),
+      Object.values(s.template.findResources('AWS::CloudWatch::Alarm')).some((a) =>
+        (a.Properties.Metrics ?? []).some(
+          (m: any) => m.MetricStat?.Metric?.MetricName === 'Errors' && m.MetricStat.Metric.Dimensions?.some((d: any) => d.Value?.Ref === job),
+        ),
       ),
     ).toBe(true);
     const custom = synthStack({ resultsSchedule: Schedule.rate(Duration.hours(1)), logLevel: 'debug' });
@@ -110,10 +112,22 @@ describe('alarms', () => {
     });
   });
 
-  it('watches errors and throttles of every function', () => {
-    for (const metric of ['Errors', 'Throttles']) {
-      const found = alarms().filter((a) => a.Namespace === 'AWS/Lambda' && a.MetricName === metric);
-      expect(found, metric).toHaveLength(functionCount);
+  it('watches errors and throttles of every function, in one alarm each, a period with only throttles included', () => {
+    const lambdaMetrics = (a: any) => (a.Metrics ?? []).filter((m: any) => m.MetricStat?.Metric?.Namespace === 'AWS/Lambda');
+    const watched = alarms().filter((a) => lambdaMetrics(a).length > 0);
+    expect(watched).toHaveLength(functionCount);
+    for (const a of watched) {
+      const byId = Object.fromEntries(lambdaMetrics(a).map((m: any) => [m.Id, m.MetricStat]));
+      expect(
+        Object.values(byId)
+          .map((m: any) => m.Metric.MetricName)
+          .sort(),
+      ).toEqual(['Errors', 'Throttles']);
+      expect(new Set(Object.values(byId).map((m: any) => JSON.stringify(m.Metric.Dimensions))).size).toBe(1);
+      const expression = a.Metrics.find((m: any) => m.Expression);
+      expect(expression.Expression).toBe('FILL(e, 0) + FILL(t, 0)');
+      expect([byId.e.Metric.MetricName, byId.t.Metric.MetricName]).toEqual(['Errors', 'Throttles']);
+      expect(a).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
     }
   });
 

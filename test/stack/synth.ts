@@ -26,3 +26,26 @@ export function synthStack(props: TallyStackProps = {}): Synth {
   const stack = new TallyStack(app, 'Tally', props);
   return { stack, template: Template.fromStack(stack) };
 }
+
+/** An inline policy of the template and the roles (logical IDs) it applies to. */
+export interface InlinePolicy {
+  roles: string[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a policy document as the template holds it
+  document: { Statement: any[] };
+}
+
+/**
+ * Every inline policy of the template: the AWS::IAM::Policy resources (the CDK's default policies of
+ * roles it creates) and the roles' own `Policies` (a function's grants: InlinePolicyRole in
+ * lib/function.ts). Both are inline policies to IAM.
+ */
+export function inlinePolicies(template: Template): InlinePolicy[] {
+  const separate = Object.values(template.findResources('AWS::IAM::Policy')).map((p) => ({
+    roles: ((p.Properties.Roles ?? []) as Array<{ Ref: string }>).map((r) => r.Ref),
+    document: p.Properties.PolicyDocument,
+  }));
+  const own = Object.entries(template.findResources('AWS::IAM::Role')).flatMap(([id, r]) =>
+    ((r.Properties.Policies ?? []) as Array<{ PolicyDocument: InlinePolicy['document'] }>).map((p) => ({ roles: [id], document: p.PolicyDocument })),
+  );
+  return [...separate, ...own];
+}
