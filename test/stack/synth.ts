@@ -30,7 +30,6 @@ export function synthStack(props: TallyStackProps = {}): Synth {
 /** An inline policy of the template and the roles (logical IDs) it applies to. */
 export interface InlinePolicy {
   roles: string[];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a policy document as the template holds it
   document: { Statement: any[] };
 }
 
