@@ -27,6 +27,7 @@
  *
  * Plain data: this file imports only types.
  */
+import type { AdminRole } from './domain/admin-role';
 import type { Deps } from './deps';
 import type { LambdaEnvName } from './lambda-env';
 import type { TableName } from './store/schema';
@@ -115,6 +116,13 @@ export interface Route extends FunctionLine {
   /** API Gateway resource path; {param} segments become pathParameters. */
   path: string;
   auth: RouteAuth;
+  /**
+   * Admin routes: the least role a signed-in caller needs (lambdas/domain/admin-role.ts): viewer reads
+   * everything; analyst also runs and saves insights; experimenter also changes experiments (and runs
+   * the Athena work behind them: plans, results refresh); admin also projects, keys, settings and deletions.
+   * test/unit/route-roles.test.ts fails on an admin route without one.
+   */
+  role?: AdminRole;
 }
 
 /** API Gateway gives up on an integration after 29 s: a route doing Athena work gets just under it. */
@@ -139,22 +147,31 @@ const INSIGHTS = { ...ADMIN, insightEngine: 'query', insightQueries: 'readWrite'
 export const ROUTES = [
   { name: 'ingest-v1', method: 'POST', path: '/v1/events', auth: 'api-key', uses: INGEST, geolocation: true },
   { name: 'ingest-api', method: 'POST', path: '/api/events', auth: 'api-key', uses: INGEST, geolocation: true },
-  { name: 'admin-projects-create', method: 'POST', path: '/admin/v1/projects', auth: 'admin', uses: { ...ADMIN, projects: 'readWrite' } },
-  { name: 'admin-projects-list', method: 'GET', path: '/admin/v1/projects', auth: 'admin', uses: ADMIN },
-  { name: 'admin-projects-update', method: 'PATCH', path: '/admin/v1/projects/{project_id}', auth: 'admin', uses: { ...ADMIN, projects: 'readWrite' } },
+  { name: 'admin-projects-create', method: 'POST', path: '/admin/v1/projects', auth: 'admin', role: 'admin', uses: { ...ADMIN, projects: 'readWrite' } },
+  { name: 'admin-projects-list', method: 'GET', path: '/admin/v1/projects', auth: 'admin', role: 'viewer', uses: ADMIN },
+  {
+    name: 'admin-projects-update',
+    method: 'PATCH',
+    path: '/admin/v1/projects/{project_id}',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, projects: 'readWrite' },
+  },
   {
     name: 'admin-keys-create',
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/keys',
     auth: 'admin',
+    role: 'admin',
     uses: { ...ADMIN, keys: 'readWrite', rateLimits: 'manage' },
   },
-  { name: 'admin-keys-list', method: 'GET', path: '/admin/v1/projects/{project_id}/keys', auth: 'admin', uses: { ...ADMIN, keys: 'read' } },
+  { name: 'admin-keys-list', method: 'GET', path: '/admin/v1/projects/{project_id}/keys', auth: 'admin', role: 'viewer', uses: { ...ADMIN, keys: 'read' } },
   {
     name: 'admin-keys-update',
     method: 'PATCH',
     path: '/admin/v1/projects/{project_id}/keys/{key_id}',
     auth: 'admin',
+    role: 'admin',
     uses: { ...ADMIN, keys: 'readWrite' },
   },
   {
@@ -162,6 +179,7 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/admin/v1/projects/{project_id}/keys/{key_id}',
     auth: 'admin',
+    role: 'admin',
     uses: { ...ADMIN, keys: 'readWrite', rateLimits: 'manage' },
   },
   {
@@ -169,6 +187,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/events',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, recentEvents: 'query', identities: 'read' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
@@ -177,6 +196,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/event-names',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, recentEvents: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
@@ -185,10 +205,18 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/users',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, recentUsers: 'query', identities: 'read' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
-  { name: 'admin-users-get', method: 'GET', path: '/admin/v1/projects/{project_id}/users/{id}', auth: 'admin', uses: { ...ADMIN, identities: 'read' } },
+  {
+    name: 'admin-users-get',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/users/{id}',
+    auth: 'admin',
+    role: 'viewer',
+    uses: { ...ADMIN, identities: 'read' },
+  },
   {
     name: 'experiments-assign',
     method: 'GET',
@@ -202,6 +230,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/experiments',
     auth: 'admin',
+    role: 'experimenter',
     uses: { ...ADMIN, experiments: 'readWrite' },
   },
   {
@@ -209,6 +238,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/experiments',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, experiments: 'read', results: 'read' },
   },
   {
@@ -216,6 +246,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/experiments/{id}',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, experiments: 'read' },
   },
   {
@@ -223,6 +254,7 @@ export const ROUTES = [
     method: 'PATCH',
     path: '/admin/v1/projects/{project_id}/experiments/{id}',
     auth: 'admin',
+    role: 'experimenter',
     uses: { ...ADMIN, experiments: 'readWrite' },
   },
   {
@@ -230,6 +262,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/experiments/{id}/start',
     auth: 'admin',
+    role: 'experimenter',
     uses: { ...ADMIN, experiments: 'readWrite' },
   },
   {
@@ -237,6 +270,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/experiments/{id}/stop',
     auth: 'admin',
+    role: 'experimenter',
     uses: { ...ADMIN, experiments: 'readWrite' },
   },
   {
@@ -244,6 +278,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/plan',
     auth: 'admin',
+    role: 'experimenter',
     uses: { ...ADMIN, experiments: 'read', planningBaselines: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
@@ -252,6 +287,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/insights/trends',
     auth: 'admin',
+    role: 'analyst',
     uses: INSIGHTS,
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
@@ -260,6 +296,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/insights/funnels',
     auth: 'admin',
+    role: 'analyst',
     uses: INSIGHTS,
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
@@ -268,6 +305,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/insights/retention',
     auth: 'admin',
+    role: 'analyst',
     uses: INSIGHTS,
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
@@ -276,6 +314,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/insights/queries/{query_id}',
     auth: 'admin',
+    role: 'viewer',
     uses: INSIGHTS,
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
@@ -284,6 +323,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/saved-insights',
     auth: 'admin',
+    role: 'analyst',
     uses: { ...ADMIN, savedInsights: 'readWrite' },
   },
   {
@@ -291,6 +331,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/saved-insights',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, savedInsights: 'read' },
   },
   {
@@ -298,6 +339,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, savedInsights: 'read' },
   },
   {
@@ -305,6 +347,7 @@ export const ROUTES = [
     method: 'PATCH',
     path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
     auth: 'admin',
+    role: 'analyst',
     uses: { ...ADMIN, savedInsights: 'readWrite' },
   },
   {
@@ -312,6 +355,7 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
     auth: 'admin',
+    role: 'analyst',
     uses: { ...ADMIN, savedInsights: 'readWrite' },
   },
   {
@@ -319,6 +363,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/experiments/{id}/results',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, experiments: 'read', results: 'read' },
   },
   {
@@ -326,6 +371,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/experiments/{id}/results/refresh',
     auth: 'admin',
+    role: 'experimenter',
     uses: { ...ADMIN, experiments: 'read', results: 'readWrite', resultsQuery: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
