@@ -17,6 +17,7 @@ import type {
   InsightEngine,
   InsightQueryStore,
   SavedInsightStore,
+  SignInVerifier,
   ResultsQuery,
   ResultsStore,
 } from './ports';
@@ -54,6 +55,8 @@ export interface Deps {
   /** How long POST .../results/refresh computes before answering 202 (default REFRESH_BUDGET_MS, handlers/results.ts); tests shorten it. */
   refreshBudgetMs?: number;
   adminToken: () => Promise<string>;
+  /** People's sign-in (OIDC tokens, lambdas/adapters/oidc-verifier.ts); unset, only the admin token signs in. */
+  signIn?: SignInVerifier;
   /** The dashboard's origin, the only one admin responses allow (CORS); unset, none (the dashboard is same-origin). */
   dashboardOrigin?: string;
 }

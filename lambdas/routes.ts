@@ -83,6 +83,8 @@ export const DEPENDENCIES = {
   experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
   /** DASHBOARD_ORIGIN: the dashboard's origin (its CloudFront distribution), the only one admin responses allow (CORS). */
   dashboardOrigin: { setting: true, env: ['DASHBOARD_ORIGIN'] },
+  /** Sign-in of people (docs/decisions/admin-sign-in.md): the OIDC issuer and client their tokens are checked against; unset, the admin token only. */
+  signIn: { setting: true, env: ['OIDC_ISSUER', 'OIDC_AUDIENCE', 'OIDC_GROUPS_CLAIM', 'OIDC_GROUP_ROLES'] },
 } as const satisfies Partial<Record<keyof Deps, DependencyAccess>>;
 
 export type DependencyName = keyof typeof DEPENDENCIES;
@@ -128,8 +130,8 @@ export interface Route extends FunctionLine {
 /** API Gateway gives up on an integration after 29 s: a route doing Athena work gets just under it. */
 const ATHENA_ROUTE_TIMEOUT = 28;
 
-/** Admin routes authenticate with the admin token, look their project up and answer CORS for the dashboard. */
-const ADMIN = { projects: 'read', adminToken: 'read', dashboardOrigin: 'read' } as const;
+/** Admin routes authenticate with the admin token or a sign-in token, look their project up and answer CORS for the dashboard. */
+const ADMIN = { projects: 'read', adminToken: 'read', signIn: 'read', dashboardOrigin: 'read' } as const;
 
 /** Both ingestion paths: ledger, identity links, both raw streams, the running experiments (exposures). */
 const INGEST = {
@@ -421,6 +423,11 @@ export function functionLine<N extends FunctionName>(name: N): Extract<Line, { n
   const line = FUNCTIONS.find((f) => f.name === name);
   if (!line) throw new Error(`${name} is not in the route manifest (lambdas/routes.ts)`);
   return line as Extract<Line, { name: N }>;
+}
+
+/** The least role an admin route needs (its line's role); a route without one is refused to everyone but the admin token. */
+export function roleOf(route: Pick<Route, 'name' | 'role'>): AdminRole {
+  return route.role ?? 'admin';
 }
 
 /** The dependencies a function's line lists. */

@@ -48,6 +48,8 @@ export interface AccessTargets {
   experimentsCacheSeconds: number;
   /** DASHBOARD_ORIGIN: https://<the dashboard distribution's domain>; undefined without the dashboard (admin routes then answer no CORS). */
   dashboardOrigin?: string;
+  /** OIDC_*: the issuer and client people sign in with (lib/sign-in.ts), its groups claim and group=role pairs. */
+  signIn: { issuer: string; audience: string; groupsClaim: string; groupRoles: string };
   athena: AthenaTargets;
 }
 
@@ -72,6 +74,10 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
     ADMIN_TOKEN_SECRET_ARN: targets.adminToken.secretArn,
     EXPERIMENTS_CACHE_SECONDS: String(targets.experimentsCacheSeconds),
     DASHBOARD_ORIGIN: targets.dashboardOrigin,
+    OIDC_ISSUER: targets.signIn.issuer,
+    OIDC_AUDIENCE: targets.signIn.audience,
+    OIDC_GROUPS_CLAIM: targets.signIn.groupsClaim,
+    OIDC_GROUP_ROLES: targets.signIn.groupRoles,
     ATHENA_WORKGROUP: targets.athena.workGroupName,
     ATHENA_DATABASE: targets.athena.databaseName,
     ATHENA_MAX_WAIT_SECONDS: String(athenaMaxWaitSeconds(fn.timeout?.toSeconds() ?? 3)),

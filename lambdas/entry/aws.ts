@@ -21,6 +21,8 @@ import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoResultsStore } from '../store/results-store';
 import { DynamoInsightQueryStore } from '../store/insight-query-store';
 import { DynamoSavedInsightStore } from '../store/saved-insight-store';
+import { OidcVerifier } from '../adapters/oidc-verifier';
+import { DEFAULT_GROUP_ROLES, DEFAULT_GROUPS_CLAIM } from '../domain/group-roles';
 
 /**
  * Dependencies with heavy clients (Athena and its SQL, API Gateway, Secrets Manager): the entries using them pass
@@ -90,6 +92,15 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('rateLimits')) deps.rateLimits = separately('rateLimits');
   if (uses('dashboardOrigin') && env.DASHBOARD_ORIGIN) deps.dashboardOrigin = env.DASHBOARD_ORIGIN;
   if (uses('adminToken')) deps.adminToken = separately('adminToken');
+  if (uses('signIn') && env.OIDC_ISSUER) {
+    if (!env.OIDC_AUDIENCE) throw new Error('Invalid or missing environment variables: OIDC_AUDIENCE (OIDC_ISSUER is set)');
+    deps.signIn = new OidcVerifier({
+      issuer: env.OIDC_ISSUER,
+      audience: env.OIDC_AUDIENCE,
+      groupsClaim: env.OIDC_GROUPS_CLAIM ?? DEFAULT_GROUPS_CLAIM,
+      groupRoles: env.OIDC_GROUP_ROLES ?? DEFAULT_GROUP_ROLES,
+    });
+  }
   return deps;
 }
 

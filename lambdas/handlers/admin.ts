@@ -1,23 +1,53 @@
 /** Shared plumbing of the admin API handlers (/admin/v1/*). */
 import type { HttpEvent } from '../http/event';
 import { ApiError, notFound } from '../http/api-error';
-import { requireAdmin } from '../http/admin-auth';
+import { header, type HttpResult } from '../http/event';
 import { wrap } from '../http/wrap';
-import type { HttpResult } from '../http/event';
+import { bearerToken } from '../domain/api-key';
 import type { Experiment } from '../domain/experiment';
-import type { ExperimentStore, Project, ProjectStore } from '../ports';
+import type { ExperimentStore, Project, ProjectStore, SignInVerifier } from '../ports';
+import { functionLine, roleOf, type RouteName } from '../routes';
+import { authenticateAdmin, type AdminCaller } from '../services/admin-sign-in';
 
 export interface AdminDeps {
   adminToken: () => Promise<string>;
+  /** People's sign-in (OIDC); unset, only the admin token signs in. */
+  signIn?: SignInVerifier;
   /** The dashboard's origin, the only one admin responses allow (CORS); unset, none. */
   dashboardOrigin?: string;
 }
 
+const callers = new WeakMap<object, AdminCaller>();
+
+/** Who made an admin request, as its authentication found them. */
+export function adminCallerOf(event: HttpEvent): AdminCaller {
+  const caller = callers.get(event);
+  if (!caller) throw new ApiError(401, 'Not authenticated');
+  return caller;
+}
+
+/**
+ * The admin token or a sign-in token, and the role the route's manifest line needs: 401 for a token
+ * that is not valid, 403 naming the role needed for a valid one whose role is not enough.
+ */
+export function authenticateAdminRoute(route: string, deps: AdminDeps) {
+  const needed = roleOf(functionLine(route as RouteName));
+  return async (event: HttpEvent): Promise<AdminCaller> => {
+    const presented = bearerToken(header(event, 'authorization')) ?? undefined;
+    const decision = await authenticateAdmin({ adminToken: deps.adminToken, ...(deps.signIn ? { signIn: deps.signIn } : {}) }, presented, needed);
+    if (!decision.allow) throw new ApiError(decision.status, decision.error);
+    return decision.caller;
+  };
+}
+
 export function wrapAdmin(route: string, deps: AdminDeps, handler: (event: HttpEvent) => Promise<HttpResult>) {
+  const authenticate = authenticateAdminRoute(route, deps);
   return wrap(handler, {
     route,
     surface: 'admin',
-    authenticate: requireAdmin(deps.adminToken),
+    authenticate: async (event) => {
+      callers.set(event, await authenticate(event));
+    },
     ...(deps.dashboardOrigin ? { dashboardOrigin: deps.dashboardOrigin } : {}),
   });
 }

@@ -14,12 +14,12 @@ import { errorBody, surfaceOf, throttledBody } from '../domain/surface';
 import { metadataHeader, presentedApiKey } from '../contract/client-headers';
 import { adminCorsHeaders, adminPreflightHeaders, corsHeaders, preflightHeaders } from '../contract/cors';
 import { NO_ROUTE_ERROR, SERVICE_UNAVAILABLE_ERROR } from '../contract/gateway';
-import { requireAdmin } from '../http/admin-auth';
 import { ApiError } from '../http/api-error';
 import { header, json, type HttpEvent } from '../http/event';
 import { errorFields, log } from '../logging/log';
 import type { HttpHandler } from '../http/wrap';
 import type { createHandlers } from '../handlers/registry';
+import { authenticateAdminRoute } from '../handlers/admin';
 import { openApiDocument } from '../openapi';
 import { ROUTES } from '../routes';
 import { authorizeKey, authorizerContext } from '../services/authorize';
@@ -48,7 +48,6 @@ export interface GatewayOptions {
 export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandlers>, options: GatewayOptions) {
   const { timeouts } = options;
   const buckets = new TokenBuckets();
-  const checkAdmin = requireAdmin(deps.adminToken);
   const serveDashboard = dashboardFiles(options.dataDir);
   const largeBatches = new LargeBatchLane(options.largeBatchWaitMs);
 
@@ -130,7 +129,7 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
       authorizer = authorizerContext(decision.key);
     } else {
       try {
-        await checkAdmin({ headers: req.headers } as unknown as HttpEvent);
+        await authenticateAdminRoute(matched.route.name, deps)({ headers: req.headers } as unknown as HttpEvent);
       } catch (err) {
         if (err instanceof ApiError) return fail(err.status, err.error);
         throw err;

@@ -44,6 +44,8 @@ export function localFirehoseTargets(dataDir: string) {
   };
 }
 
+import { OidcVerifier, type OidcConfig } from '../adapters/oidc-verifier';
+
 export interface LocalWiring {
   ddb: DynamoDBDocumentClient;
   firehoseClient: FirehoseClient;
@@ -55,9 +57,11 @@ export interface LocalWiring {
   dashboardOrigin?: string;
   /** The event ledger's claim lease; unset, CLAIM_LEASE_MS as on AWS. */
   claimLeaseMs?: number;
+  /** People's sign-in: the OIDC issuer the admin API accepts tokens of; unset, the admin token only. */
+  oidc?: OidcConfig | undefined;
 }
 
-export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin, claimLeaseMs }: LocalWiring): Deps {
+export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin, claimLeaseMs, oidc }: LocalWiring): Deps {
   // Athena's stand-in for the requests' queries: DuckDB in a process of its own, at a lower priority.
   const duckdb = new DuckDbProcess();
   return {
@@ -85,6 +89,7 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     geo: geo ?? NO_GEO,
     clock: clock ?? Date.now,
     adminToken: async () => adminToken,
+    ...(oidc ? { signIn: new OidcVerifier(oidc) } : {}),
     ...(dashboardOrigin ? { dashboardOrigin } : {}),
   };
 }

@@ -19,3 +19,4 @@ export type * from './recent-users';
 export type * from './planning-baseline';
 export type * from './insights';
 export type * from './saved-insight-store';
+export type * from './sign-in-verifier';
