@@ -78,6 +78,8 @@ export const LAMBDA_ENV = {
   RESULTS_ARRIVAL_ALLOWANCE_SECONDS: wholeNumber(1),
   /** The bucket holding the results job's state and base (the raw bucket): the base commits and generations it writes and deletes. */
   RESULTS_BASE_BUCKET: text,
+  /** Admin writes and the audit listing: days an audit log entry is kept (TallyStackProps.auditRetentionDays). */
+  AUDIT_RETENTION_DAYS: wholeNumber(1),
   /** Admin routes: the OIDC issuer whose tokens sign people in (tokens' iss); unset, only the admin token is accepted. */
   OIDC_ISSUER: optionalText,
   /** Admin routes: the client ID sign-in tokens must be for (an ID token's aud, a Cognito access token's client_id). */

@@ -83,6 +83,8 @@ export const DEPENDENCIES = {
   experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
   /** DASHBOARD_ORIGIN: the dashboard's origin (its CloudFront distribution), the only one admin responses allow (CORS). */
   dashboardOrigin: { setting: true, env: ['DASHBOARD_ORIGIN'] },
+  /** The audit log of admin writes (docs/decisions/audit-log.md); AUDIT_RETENTION_DAYS is how long an entry stays. */
+  audit: { table: 'audit_log', env: ['TABLE_AUDIT_LOG', 'AUDIT_RETENTION_DAYS'] },
   /** Sign-in of people (docs/decisions/admin-sign-in.md): the OIDC issuer and client their tokens are checked against; unset, the admin token only. */
   signIn: { setting: true, env: ['OIDC_ISSUER', 'OIDC_AUDIENCE', 'OIDC_GROUPS_CLAIM', 'OIDC_GROUP_ROLES'] },
 } as const satisfies Partial<Record<keyof Deps, DependencyAccess>>;
@@ -91,9 +93,12 @@ export type DependencyName = keyof typeof DEPENDENCIES;
 /** Every function gets these without listing them: they touch no AWS resource. */
 export type AmbientDependency = 'clock' | 'geo';
 
-/** The access level a line grants a dependency: tables are read or read-write; the others have one level. */
+/**
+ * The access level a line grants a dependency: tables are read, read-write, or append (put and update
+ * only, nothing read: the admin writes' audit log entries); the others have one level.
+ */
 export type AccessLevel<D extends DependencyName> = (typeof DEPENDENCIES)[D] extends { table: TableName }
-  ? 'read' | 'readWrite'
+  ? 'read' | 'readWrite' | 'append'
   : (typeof DEPENDENCIES)[D] extends { stream: string }
     ? 'write'
     : (typeof DEPENDENCIES)[D] extends { athena: true }
@@ -149,7 +154,14 @@ const INSIGHTS = { ...ADMIN, insightEngine: 'query', insightQueries: 'readWrite'
 export const ROUTES = [
   { name: 'ingest-v1', method: 'POST', path: '/v1/events', auth: 'api-key', uses: INGEST, geolocation: true },
   { name: 'ingest-api', method: 'POST', path: '/api/events', auth: 'api-key', uses: INGEST, geolocation: true },
-  { name: 'admin-projects-create', method: 'POST', path: '/admin/v1/projects', auth: 'admin', role: 'admin', uses: { ...ADMIN, projects: 'readWrite' } },
+  {
+    name: 'admin-projects-create',
+    method: 'POST',
+    path: '/admin/v1/projects',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, audit: 'append', projects: 'readWrite' },
+  },
   { name: 'admin-projects-list', method: 'GET', path: '/admin/v1/projects', auth: 'admin', role: 'viewer', uses: ADMIN },
   {
     name: 'admin-projects-update',
@@ -157,7 +169,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}',
     auth: 'admin',
     role: 'admin',
-    uses: { ...ADMIN, projects: 'readWrite' },
+    uses: { ...ADMIN, audit: 'append', projects: 'readWrite' },
   },
   {
     name: 'admin-keys-create',
@@ -165,7 +177,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/keys',
     auth: 'admin',
     role: 'admin',
-    uses: { ...ADMIN, keys: 'readWrite', rateLimits: 'manage' },
+    uses: { ...ADMIN, audit: 'append', keys: 'readWrite', rateLimits: 'manage' },
   },
   { name: 'admin-keys-list', method: 'GET', path: '/admin/v1/projects/{project_id}/keys', auth: 'admin', role: 'viewer', uses: { ...ADMIN, keys: 'read' } },
   {
@@ -174,7 +186,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/keys/{key_id}',
     auth: 'admin',
     role: 'admin',
-    uses: { ...ADMIN, keys: 'readWrite' },
+    uses: { ...ADMIN, audit: 'append', keys: 'readWrite' },
   },
   {
     name: 'admin-keys-delete',
@@ -182,7 +194,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/keys/{key_id}',
     auth: 'admin',
     role: 'admin',
-    uses: { ...ADMIN, keys: 'readWrite', rateLimits: 'manage' },
+    uses: { ...ADMIN, audit: 'append', keys: 'readWrite', rateLimits: 'manage' },
   },
   {
     name: 'admin-events-list',
@@ -233,7 +245,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/experiments',
     auth: 'admin',
     role: 'experimenter',
-    uses: { ...ADMIN, experiments: 'readWrite' },
+    uses: { ...ADMIN, audit: 'append', experiments: 'readWrite' },
   },
   {
     name: 'admin-experiments-list',
@@ -257,7 +269,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/experiments/{id}',
     auth: 'admin',
     role: 'experimenter',
-    uses: { ...ADMIN, experiments: 'readWrite' },
+    uses: { ...ADMIN, audit: 'append', experiments: 'readWrite' },
   },
   {
     name: 'admin-experiments-start',
@@ -265,7 +277,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/experiments/{id}/start',
     auth: 'admin',
     role: 'experimenter',
-    uses: { ...ADMIN, experiments: 'readWrite' },
+    uses: { ...ADMIN, audit: 'append', experiments: 'readWrite' },
   },
   {
     name: 'admin-experiments-stop',
@@ -273,7 +285,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/experiments/{id}/stop',
     auth: 'admin',
     role: 'experimenter',
-    uses: { ...ADMIN, experiments: 'readWrite' },
+    uses: { ...ADMIN, audit: 'append', experiments: 'readWrite' },
   },
   {
     name: 'admin-plan-compute',
@@ -281,7 +293,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/plan',
     auth: 'admin',
     role: 'experimenter',
-    uses: { ...ADMIN, experiments: 'read', planningBaselines: 'query' },
+    uses: { ...ADMIN, audit: 'append', experiments: 'read', planningBaselines: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
@@ -290,7 +302,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/insights/trends',
     auth: 'admin',
     role: 'analyst',
-    uses: INSIGHTS,
+    uses: { ...INSIGHTS, audit: 'append' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
@@ -299,7 +311,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/insights/funnels',
     auth: 'admin',
     role: 'analyst',
-    uses: INSIGHTS,
+    uses: { ...INSIGHTS, audit: 'append' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
@@ -308,7 +320,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/insights/retention',
     auth: 'admin',
     role: 'analyst',
-    uses: INSIGHTS,
+    uses: { ...INSIGHTS, audit: 'append' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
@@ -326,7 +338,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/saved-insights',
     auth: 'admin',
     role: 'analyst',
-    uses: { ...ADMIN, savedInsights: 'readWrite' },
+    uses: { ...ADMIN, audit: 'append', savedInsights: 'readWrite' },
   },
   {
     name: 'admin-saved-insights-list',
@@ -350,7 +362,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
     auth: 'admin',
     role: 'analyst',
-    uses: { ...ADMIN, savedInsights: 'readWrite' },
+    uses: { ...ADMIN, audit: 'append', savedInsights: 'readWrite' },
   },
   {
     name: 'admin-saved-insights-delete',
@@ -358,7 +370,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
     auth: 'admin',
     role: 'analyst',
-    uses: { ...ADMIN, savedInsights: 'readWrite' },
+    uses: { ...ADMIN, audit: 'append', savedInsights: 'readWrite' },
   },
   {
     name: 'admin-results-get',
@@ -374,8 +386,16 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/experiments/{id}/results/refresh',
     auth: 'admin',
     role: 'experimenter',
-    uses: { ...ADMIN, experiments: 'read', results: 'readWrite', resultsQuery: 'query' },
+    uses: { ...ADMIN, audit: 'append', experiments: 'read', results: 'readWrite', resultsQuery: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
+    name: 'admin-audit-list',
+    method: 'GET',
+    path: '/admin/v1/audit',
+    auth: 'admin',
+    role: 'admin',
+    uses: { adminToken: 'read', signIn: 'read', dashboardOrigin: 'read', audit: 'read' },
   },
 ] as const satisfies readonly Route[];
 

@@ -104,6 +104,8 @@ export interface TallyStackProps extends StackProps {
    * @default a Cognito user pool with hosted sign-in and one group per role
    */
   readonly signIn?: ExternalIssuer;
+  /** Days an audit log entry (who changed what in the admin API) is kept before DynamoDB's TTL deletes it. @default 365 */
+  readonly auditRetentionDays?: number;
   /** Glue database name (lower-case letters, digits, underscores). @default the stack name in that form (glueDatabaseNameFor): 'tally' for the stack Tally */
   readonly glueDatabaseName?: string;
   /** When the results job recomputes the results of running experiments. @default Schedule.rate(Duration.minutes(15)) */
@@ -301,6 +303,7 @@ export class TallyStack extends Stack {
       rateLimits: { restApiId: this.api.api.restApiId, stage: stageName, planPrefix },
       experimentsCacheSeconds: (props.experimentsCacheTtl ?? Duration.seconds(5)).toSeconds(),
       ...(this.dashboard ? { dashboardOrigin: this.dashboard.origin } : {}),
+      auditRetentionDays: props.auditRetentionDays ?? 365,
       signIn: {
         issuer: this.signIn.issuer,
         audience: this.signIn.audience,

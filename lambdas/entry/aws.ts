@@ -22,6 +22,7 @@ import { DynamoResultsStore } from '../store/results-store';
 import { DynamoInsightQueryStore } from '../store/insight-query-store';
 import { DynamoSavedInsightStore } from '../store/saved-insight-store';
 import { OidcVerifier } from '../adapters/oidc-verifier';
+import { DynamoAuditLog } from '../store/audit-log';
 import { DEFAULT_GROUP_ROLES, DEFAULT_GROUPS_CLAIM } from '../domain/group-roles';
 
 /**
@@ -92,6 +93,7 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('rateLimits')) deps.rateLimits = separately('rateLimits');
   if (uses('dashboardOrigin') && env.DASHBOARD_ORIGIN) deps.dashboardOrigin = env.DASHBOARD_ORIGIN;
   if (uses('adminToken')) deps.adminToken = separately('adminToken');
+  if (uses('audit')) deps.audit = new DynamoAuditLog(ddb, env.TABLE_AUDIT_LOG, env.AUDIT_RETENTION_DAYS);
   if (uses('signIn') && env.OIDC_ISSUER) {
     if (!env.OIDC_AUDIENCE) throw new Error('Invalid or missing environment variables: OIDC_AUDIENCE (OIDC_ISSUER is set)');
     deps.signIn = new OidcVerifier({

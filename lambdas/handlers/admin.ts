@@ -5,7 +5,11 @@ import { header, type HttpResult } from '../http/event';
 import { wrap } from '../http/wrap';
 import { bearerToken } from '../domain/api-key';
 import type { Experiment } from '../domain/experiment';
-import type { ExperimentStore, Project, ProjectStore, SignInVerifier } from '../ports';
+import type { AuditLog, ExperimentStore, Project, ProjectStore, SignInVerifier } from '../ports';
+import { sourceNetwork, type AuditEntry } from '../domain/audit-entry';
+import { validatedFieldsOf } from '../http/validate';
+import { errorFields, log } from '../logging/log';
+import { randomUUID } from 'node:crypto';
 import { functionLine, roleOf, type RouteName } from '../routes';
 import { authenticateAdmin, type AdminCaller } from '../services/admin-sign-in';
 
@@ -13,6 +17,8 @@ export interface AdminDeps {
   adminToken: () => Promise<string>;
   /** People's sign-in (OIDC); unset, only the admin token signs in. */
   signIn?: SignInVerifier;
+  /** The audit log: every write route's line lists it (a write route without it fails at wiring). */
+  audit?: AuditLog;
   /** The dashboard's origin, the only one admin responses allow (CORS); unset, none. */
   dashboardOrigin?: string;
 }
@@ -42,7 +48,9 @@ export function authenticateAdminRoute(route: string, deps: AdminDeps) {
 
 export function wrapAdmin(route: string, deps: AdminDeps, handler: (event: HttpEvent) => Promise<HttpResult>) {
   const authenticate = authenticateAdminRoute(route, deps);
-  return wrap(handler, {
+  const line = functionLine(route as RouteName) as { method: string };
+  const audited = line.method !== 'GET' ? audit(route, line.method, deps, handler) : handler;
+  return wrap(audited, {
     route,
     surface: 'admin',
     authenticate: async (event) => {
@@ -50,6 +58,47 @@ export function wrapAdmin(route: string, deps: AdminDeps, handler: (event: HttpE
     },
     ...(deps.dashboardOrigin ? { dashboardOrigin: deps.dashboardOrigin } : {}),
   });
+}
+
+/**
+ * An admin write, recorded in the audit log (docs/decisions/audit-log.md): the entry is written before
+ * the write runs, and a failure to write it refuses the request (503, nothing changed), so no write goes
+ * unrecorded; the answer's status and the validated field names are added after. Losing that second
+ * write leaves the entry with status null ("outcome not recorded") and logs an error.
+ */
+function audit(route: string, method: string, deps: AdminDeps, handler: (event: HttpEvent) => Promise<HttpResult>) {
+  const log_ = deps.audit;
+  if (!log_) throw new Error(`${route} writes but its manifest line does not list the audit log (lambdas/routes.ts)`);
+  return async (event: HttpEvent): Promise<HttpResult> => {
+    const caller = adminCallerOf(event);
+    const entry: AuditEntry = {
+      id: randomUUID(),
+      at: new Date().toISOString(),
+      actor:
+        caller.via === 'admin-token' ? { via: 'admin-token' } : { via: 'sign-in', subject: caller.subject, ...(caller.email ? { email: caller.email } : {}) },
+      role: caller.role,
+      route,
+      method,
+      target: Object.fromEntries(Object.entries(event.pathParameters ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string')),
+      fields: [],
+      network: sourceNetwork(event.requestContext?.identity?.sourceIp ?? undefined),
+      status: null,
+    };
+    await log_.begin(entry);
+    let status = 500;
+    try {
+      const result = await handler(event);
+      status = result.statusCode;
+      return result;
+    } catch (err) {
+      if (err instanceof ApiError) status = err.status;
+      throw err;
+    } finally {
+      await log_.finish(entry, status, validatedFieldsOf(event)).catch((err: unknown) => {
+        log('error', 'audit log finish failed', { route, audit_id: entry.id, ...errorFields(err) });
+      });
+    }
+  };
 }
 
 export function pathParam(event: HttpEvent, name: string): string {

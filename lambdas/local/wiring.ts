@@ -45,6 +45,10 @@ export function localFirehoseTargets(dataDir: string) {
 }
 
 import { OidcVerifier, type OidcConfig } from '../adapters/oidc-verifier';
+import { DynamoAuditLog } from '../store/audit-log';
+
+/** The stack's default (TallyStackProps.auditRetentionDays); dynalite has no TTL sweeper, so locally entries stay. */
+const LOCAL_AUDIT_RETENTION_DAYS = 365;
 
 export interface LocalWiring {
   ddb: DynamoDBDocumentClient;
@@ -89,6 +93,7 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     geo: geo ?? NO_GEO,
     clock: clock ?? Date.now,
     adminToken: async () => adminToken,
+    audit: new DynamoAuditLog(ddb, localTableName(TABLES.audit_log), LOCAL_AUDIT_RETENTION_DAYS),
     ...(oidc ? { signIn: new OidcVerifier(oidc) } : {}),
     ...(dashboardOrigin ? { dashboardOrigin } : {}),
   };

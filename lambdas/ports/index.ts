@@ -20,3 +20,4 @@ export type * from './planning-baseline';
 export type * from './insights';
 export type * from './saved-insight-store';
 export type * from './sign-in-verifier';
+export * from './audit-log';

@@ -16,7 +16,8 @@ export interface TableLayout {
   holdsUserData: boolean;
 }
 
-export type TableName = 'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments' | 'results' | 'insight_queries' | 'saved_insights';
+export type TableName =
+  'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments' | 'results' | 'insight_queries' | 'saved_insights' | 'audit_log';
 
 export const TABLES: Record<TableName, TableLayout> = {
   projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },
@@ -66,6 +67,10 @@ export const TABLES: Record<TableName, TableLayout> = {
   },
   // The saved insights of each project (name, kind, definition): what a team made, so kept.
   saved_insights: { name: 'saved_insights', partitionKey: 'project_id', sortKey: 'id', indexes: [], holdsUserData: true },
+  // The audit log of admin writes (docs/decisions/audit-log.md): one partition ("log"), sorted by time
+  // and entry ID, so the listing is one Query newest first. Admin writes are people's clicks: far below
+  // one partition's 1,000 writes per second. Entries expire after AUDIT_RETENTION_DAYS.
+  audit_log: { name: 'audit_log', partitionKey: 'pk', sortKey: 'sk', indexes: [], ttlAttribute: 'expires_at', holdsUserData: true },
 };
 
 export const tableEnvVar = (name: TableName) => `TABLE_${name.toUpperCase()}`;

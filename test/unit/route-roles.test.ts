@@ -10,10 +10,11 @@ const adminRoutes = (ROUTES as readonly Route[]).filter((r) => r.auth === 'admin
 
 /** Routes a role may call and no role before it may: what each role adds, as the issue lists it. */
 const ADDED_BY: Record<AdminRole, (r: Route) => boolean> = {
-  viewer: (r) => r.method === 'GET',
+  viewer: (r) => r.method === 'GET' && r.path !== '/admin/v1/audit',
   analyst: (r) => r.method !== 'GET' && /\/(insights|saved-insights)\b/.test(r.path),
   experimenter: (r) => r.method !== 'GET' && /\/(experiments|plan)\b/.test(r.path),
-  admin: (r) => r.method !== 'GET' && /^\/admin\/v1\/projects(\/\{project_id\}(\/keys(\/\{key_id\})?)?)?$/.test(r.path),
+  // The audit log names people and their networks: admins only.
+  admin: (r) => (r.method !== 'GET' && /^\/admin\/v1\/projects(\/\{project_id\}(\/keys(\/\{key_id\})?)?)?$/.test(r.path)) || r.path === '/admin/v1/audit',
 };
 
 describe('admin route roles', () => {
@@ -34,9 +35,9 @@ describe('admin route roles', () => {
     expect(ADDED_BY[needed](route), `${route.name} (${route.method} ${route.path}) declares ${needed}`).toBe(true);
   });
 
-  it('a viewer reads everything and writes nothing; the admin token (admin) passes every route', () => {
+  it('a viewer reads everything but the audit log and writes nothing; the admin token (admin) passes every route', () => {
     for (const route of adminRoutes) {
-      expect(roleAllows('viewer', route.role as AdminRole), route.name).toBe(route.method === 'GET');
+      expect(roleAllows('viewer', route.role as AdminRole), route.name).toBe(route.method === 'GET' && route.name !== 'admin-audit-list');
       expect(roleAllows('admin', route.role as AdminRole), route.name).toBe(true);
     }
   });
