@@ -370,6 +370,7 @@ export class TallyStack extends Stack {
           .map((f) => [f.name, { ...this.functions, ...this.jobs }[f.name as RouteName | JobName].fn]),
       ),
       insightFunctions: Object.fromEntries(ROUTES.filter((f) => 'insightEngine' in f.uses).map((f) => [f.name, this.functions[f.name].fn])),
+      auditedFunctions: Object.fromEntries(ROUTES.filter((f) => 'audit' in f.uses && f.method !== 'GET').map((f) => [f.name, this.functions[f.name].fn])),
       bufferingInterval,
       tables,
       serverErrorRate: props.serverErrorRateAlarm ?? 0.01,

@@ -9,6 +9,8 @@ import type { AuditLog, ExperimentStore, Project, ProjectStore, SignInVerifier }
 import { sourceNetwork, type AuditEntry } from '../domain/audit-entry';
 import { validatedFieldsOf } from '../http/validate';
 import { errorFields, log } from '../logging/log';
+import { emitMetric, functionName } from '../logging/metric';
+import { AUDIT_RECORD_FAILED, FUNCTION_DIMENSION, METRICS_NAMESPACE } from '../contract/metrics';
 import { randomUUID } from 'node:crypto';
 import { functionLine, roleOf, type RouteName } from '../routes';
 import { authenticateAdmin, type AdminCaller } from '../services/admin-sign-in';
@@ -84,7 +86,10 @@ function audit(route: string, method: string, deps: AdminDeps, handler: (event: 
       network: sourceNetwork(event.requestContext?.identity?.sourceIp ?? undefined),
       status: null,
     };
-    await log_.begin(entry);
+    await log_.begin(entry).catch((err: unknown) => {
+      auditFailed('audit log begin failed', route, entry.id, err);
+      throw err;
+    });
     let status = 500;
     try {
       const result = await handler(event);
@@ -94,11 +99,15 @@ function audit(route: string, method: string, deps: AdminDeps, handler: (event: 
       if (err instanceof ApiError) status = err.status;
       throw err;
     } finally {
-      await log_.finish(entry, status, validatedFieldsOf(event)).catch((err: unknown) => {
-        log('error', 'audit log finish failed', { route, audit_id: entry.id, ...errorFields(err) });
-      });
+      await log_.finish(entry, status, validatedFieldsOf(event)).catch((err: unknown) => auditFailed('audit log finish failed', route, entry.id, err));
     }
   };
+}
+
+/** Loud: an error log line and the AuditRecordFailed metric, which alarms (lib/alarms.ts). */
+function auditFailed(message: string, route: string, auditId: string, err: unknown): void {
+  log('error', message, { route, audit_id: auditId, ...errorFields(err) });
+  emitMetric({ namespace: METRICS_NAMESPACE, name: AUDIT_RECORD_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
 }
 
 export function pathParam(event: HttpEvent, name: string): string {

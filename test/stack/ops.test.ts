@@ -9,6 +9,7 @@ import { ORIGIN_VERIFY_HEADER } from '../../lambdas/contract/gateway';
 import {
   GUARDRAIL_BREACHED,
   INSIGHT_QUERY_FAILED,
+  AUDIT_RECORD_FAILED,
   METRICS_NAMESPACE,
   RESULTS_BASE_WRITE_FAILED,
   RESULTS_STATE_WRITE_FAILED,
@@ -157,6 +158,14 @@ describe('alarms', () => {
         ComparisonOperator: 'GreaterThanThreshold',
         TreatMissingData: 'notBreaching',
       });
+  });
+
+  it('alarms on AuditRecordFailed, the metric an admin write emits when its audit entry cannot be written, for each admin write function', () => {
+    const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === AUDIT_RECORD_FAILED);
+    const writes = ROUTES.filter((r) => r.auth === 'admin' && r.method !== 'GET').map((r) => r.name);
+    expect(writes.length).toBeGreaterThan(10);
+    expect(found.map((a) => a.Dimensions)).toEqual(writes.map((name) => [{ Name: 'FunctionName', Value: { Ref: id(s.stack.functions[name].fn) } }]));
+    for (const alarm of found) expect(alarm).toMatchObject({ Statistic: 'Sum', Period: 300, Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
   });
 
   it('alarms on a guardrail breached, on the metric the results job and the refresh route emit, for an hour after each', () => {
