@@ -5,35 +5,21 @@
  * does not run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_GROUP_ROLES } from '../../lambdas/domain/group-roles';
 import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
-import { startTestIssuer, TEST_CLIENT_ID, type TestIssuer } from '../helpers/oidc-issuer';
+import { callWith, startSignInStack, type TestIssuer } from '../helpers/oidc-issuer';
 
 let issuer: TestIssuer;
 let stack: TestStack;
+let stop: () => Promise<void>;
 let project: string;
 
 beforeAll(async () => {
-  issuer = await startTestIssuer();
-  stack = await startTestStack({
-    oidc: { issuer: issuer.issuer, audience: TEST_CLIENT_ID, groupsClaim: 'cognito:groups', groupRoles: DEFAULT_GROUP_ROLES },
-  });
+  ({ issuer, stack, stop } = await startSignInStack());
   project = await stack.createProject('audited');
 });
-afterAll(async () => {
-  await stack.stop();
-  await issuer.close();
-});
+afterAll(() => stop());
 
-async function call(token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(stack.url + path, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
-}
+const call = (token: string, method: string, path: string, body?: unknown) => callWith(stack, token, method, path, body);
 
 describe('audit log', () => {
   it("records a signed-in person's write: who, route, target, field names, network and status, no values", async () => {

@@ -3,37 +3,23 @@
  * with a generated key pair and its JWKS, test/helpers/oidc-issuer.ts); the admin token keeps working.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_GROUP_ROLES } from '../../lambdas/domain/group-roles';
-import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
-import { startTestIssuer, TEST_CLIENT_ID, unsignedToken, type TestIssuer } from '../helpers/oidc-issuer';
+import { ADMIN_TOKEN, type TestStack } from '../helpers/local';
+import { callWith, startSignInStack, TEST_CLIENT_ID, unsignedToken, type TestIssuer } from '../helpers/oidc-issuer';
 
 let issuer: TestIssuer;
 let stack: TestStack;
+let stop: () => Promise<void>;
 let project: string;
 let key: string;
 
 beforeAll(async () => {
-  issuer = await startTestIssuer();
-  stack = await startTestStack({
-    oidc: { issuer: issuer.issuer, audience: TEST_CLIENT_ID, groupsClaim: 'cognito:groups', groupRoles: DEFAULT_GROUP_ROLES },
-  });
+  ({ issuer, stack, stop } = await startSignInStack());
   project = await stack.createProject('sign-in');
   key = await stack.createKey(project);
 });
-afterAll(async () => {
-  await stack.stop();
-  await issuer.close();
-});
+afterAll(() => stop());
 
-async function call(token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(stack.url + path, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (token: string, method: string, path: string, body?: unknown) => callWith(stack, token, method, path, body);
 
 const experiment = { name: 'Sign-in test', goal_event: 'buy' };
 

@@ -6,6 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
+import { DEFAULT_GROUP_ROLES, DEFAULT_GROUPS_CLAIM } from '../../lambdas/domain/group-roles';
+import { startTestStack, type TestStack } from './local';
 
 export const TEST_CLIENT_ID = 'tally-dashboard-test';
 
@@ -70,4 +72,31 @@ export function unsignedToken(issuer: string, groups: string[]): string {
   const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const now = Math.floor(Date.now() / 1000);
   return `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'forger', iss: issuer, aud: TEST_CLIENT_ID, exp: now + 300, 'cognito:groups': groups })}.`;
+}
+
+/** A local test stack whose admin API accepts this issuer's tokens (default groups claim and mapping), with the issuer. */
+export async function startSignInStack(): Promise<{ issuer: TestIssuer; stack: TestStack; stop: () => Promise<void> }> {
+  const issuer = await startTestIssuer();
+  const stack = await startTestStack({
+    oidc: { issuer: issuer.issuer, audience: TEST_CLIENT_ID, groupsClaim: DEFAULT_GROUPS_CLAIM, groupRoles: DEFAULT_GROUP_ROLES },
+  });
+  return {
+    issuer,
+    stack,
+    stop: async () => {
+      await stack.stop();
+      await issuer.close();
+    },
+  };
+}
+
+/** An admin API call with a bearer token (a sign-in token, the admin token, anything). */
+export async function callWith(stack: TestStack, token: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(stack.url + path, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
 }
