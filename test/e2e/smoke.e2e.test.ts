@@ -54,13 +54,14 @@ describe('smoke test', () => {
       'POST …/insights/trends runs the trends query on the results engine and answers (polling its query while it runs)',
       'POST …/insights/funnels and …/insights/retention run their queries and answer',
       'saved insights: save one, list it, delete it',
+      'GET /admin/v1/audit lists the run’s writes, made with the admin token (a machine sign-in)',
       'GET /admin/v1/projects/{id}/users lists the smoke users with their profile fields',
       'GET …/users finds a user by email and by name, and pages with next_cursor',
       'POST …/results/refresh ends committed: true with a: 1 enrolled, 1 converted; b: none',
       'the dashboard answers with its Content-Security-Policy',
       'clean up: stop the experiment and revoke the keys',
     ]);
-    expect(lines.at(-1)).toMatch(/^Summary: 25 passed, 0 failed, 0 skipped in [\d.]+ s$/);
+    expect(lines.at(-1)).toMatch(/^Summary: 26 passed, 0 failed, 0 skipped in [\d.]+ s$/);
     // The events really are where the step looked, and nothing secret was printed.
     expect(stack.rawEvents().filter((e) => e.name === 'tally_smoke_test')).toHaveLength(3);
     expect(lines.join('\n')).not.toContain(ADMIN_TOKEN);
@@ -76,8 +77,8 @@ describe('smoke test', () => {
       expect.stringContaining('/v1/events without a valid key'),
       expect.stringContaining('/api/events without a valid key'),
     ]);
-    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(22);
-    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 22 skipped/);
+    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(23);
+    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 23 skipped/);
     // The FAIL line names the function's log group (found by the stack's logical IDs) and the request ID.
     expect(wrongToken[0]!.detail).toMatch(/request ID (x-[a-z-]+: \S+|not sent)/);
     expect(wrongToken[0]!.detail).toContain(
