@@ -106,3 +106,17 @@ export interface Results extends ExperimentStats {
   /** The engine and the exact counting query it ran ("How this was computed"). */
   computation?: { engine: 'athena' | 'duckdb'; query: string };
 }
+
+/** An audit log entry (GET /admin/v1/audit). */
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actor: { via: 'admin-token' | 'sign-in'; subject?: string; email?: string };
+  role: string;
+  route: string;
+  method: string;
+  target: Record<string, string>;
+  fields: string[];
+  network: string | null;
+  status: number | null;
+}
