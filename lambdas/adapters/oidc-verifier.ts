@@ -53,7 +53,8 @@ export class OidcVerifier implements SignInVerifier {
     } catch (err) {
       const error = refusal(err, this.config);
       if (error) return { ok: false, error };
-      throw err;
+      // Not the token's fault: the issuer's key set could not be fetched or read (network, non-200, bad JSON).
+      throw new TransientError(`The sign-in token could not be checked: the issuer's keys could not be read (${(err as Error).name})`);
     }
     if (!forAudience(payload, this.config.audience)) return { ok: false, error: SIGN_IN_ERRORS.audience(this.config.audience) };
     return {

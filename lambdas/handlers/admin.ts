@@ -69,8 +69,8 @@ export function wrapAdmin(route: string, deps: AdminDeps, handler: (event: HttpE
  * write leaves the entry with status null ("outcome not recorded") and logs an error.
  */
 function audit(route: string, method: string, deps: AdminDeps, handler: (event: HttpEvent) => Promise<HttpResult>) {
-  const log_ = deps.audit;
-  if (!log_) throw new Error(`${route} writes but its manifest line does not list the audit log (lambdas/routes.ts)`);
+  const auditLog = deps.audit;
+  if (!auditLog) throw new Error(`${route} writes but its manifest line does not list the audit log (lambdas/routes.ts)`);
   return async (event: HttpEvent): Promise<HttpResult> => {
     const caller = adminCallerOf(event);
     const entry: AuditEntry = {
@@ -86,7 +86,7 @@ function audit(route: string, method: string, deps: AdminDeps, handler: (event: 
       network: sourceNetwork(event.requestContext?.identity?.sourceIp ?? undefined),
       status: null,
     };
-    await log_.begin(entry).catch((err: unknown) => {
+    await auditLog.begin(entry).catch((err: unknown) => {
       auditFailed('audit log begin failed', route, entry.id, err);
       throw err;
     });
@@ -99,7 +99,7 @@ function audit(route: string, method: string, deps: AdminDeps, handler: (event: 
       if (err instanceof ApiError) status = err.status;
       throw err;
     } finally {
-      await log_.finish(entry, status, validatedFieldsOf(event)).catch((err: unknown) => auditFailed('audit log finish failed', route, entry.id, err));
+      await auditLog.finish(entry, status, validatedFieldsOf(event)).catch((err: unknown) => auditFailed('audit log finish failed', route, entry.id, err));
     }
   };
 }

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../deps';
 import type { RefusalReason } from '../domain/access';
 import { LIMITS } from '../domain/limits';
+import { isTransient } from '../domain/transient-error';
 import { TokenBuckets } from '../domain/rate-limit';
 import { retryAfterHeader, RETRY_AFTER_SECONDS } from '../domain/retry-after';
 import { errorBody, surfaceOf, throttledBody } from '../domain/surface';
@@ -132,6 +133,11 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
         await authenticateAdminRoute(matched.route.name, deps)({ headers: req.headers } as unknown as HttpEvent);
       } catch (err) {
         if (err instanceof ApiError) return fail(err.status, err.error);
+        // The sign-in issuer's keys could not be read: as the function answers on AWS (wrap), 503 and retry.
+        if (isTransient(err)) {
+          log('error', 'admin sign-in check failed', errorFields(err));
+          return fail(503, SERVICE_UNAVAILABLE_ERROR, {}, retryAfterHeader(RETRY_AFTER_SECONDS.unavailable));
+        }
         throw err;
       }
     }

@@ -3,7 +3,8 @@
  * with a generated key pair and its JWKS, test/helpers/oidc-issuer.ts); the admin token keeps working.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, type TestStack } from '../helpers/local';
+import { DEFAULT_GROUP_ROLES, DEFAULT_GROUPS_CLAIM } from '../../lambdas/domain/group-roles';
+import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
 import { callWith, startSignInStack, TEST_CLIENT_ID, unsignedToken, type TestIssuer } from '../helpers/oidc-issuer';
 
 let issuer: TestIssuer;
@@ -100,5 +101,21 @@ describe('sign-in tokens', () => {
     expect(ingest.status).toBe(401);
     const admin = await call(key, 'GET', '/admin/v1/projects');
     expect(admin.status).toBe(401);
+  });
+});
+
+describe('an issuer that cannot be reached', () => {
+  it('answers 503 (retry), never 401, and the admin token still works', async () => {
+    const unreachable = await startTestStack({
+      oidc: { issuer: 'http://127.0.0.1:9', audience: TEST_CLIENT_ID, groupsClaim: DEFAULT_GROUPS_CLAIM, groupRoles: DEFAULT_GROUP_ROLES },
+    });
+    try {
+      const res = await callWith(unreachable, await issuer.token({ groups: ['admin'] }), 'GET', '/admin/v1/projects');
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBeTruthy();
+      expect((await unreachable.admin('GET', '/admin/v1/projects')).status).toBe(200);
+    } finally {
+      await unreachable.stop();
+    }
   });
 });

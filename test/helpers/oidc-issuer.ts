@@ -98,5 +98,5 @@ export async function callWith(stack: TestStack, token: string, method: string, 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, text, headers: res.headers };
 }
