@@ -2,6 +2,7 @@
  * People sign in to the admin API with OIDC tokens of the configured issuer (an in-process issuer
  * with a generated key pair and its JWKS, test/helpers/oidc-issuer.ts); the admin token keeps working.
  */
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_GROUP_ROLES, DEFAULT_GROUPS_CLAIM } from '../../lambdas/domain/group-roles';
 import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
@@ -57,6 +58,20 @@ describe('sign-in tokens', () => {
     expect(res.body.error).toContain('signing algorithm is not accepted');
     const list = await stack.admin('GET', '/admin/v1/projects');
     expect(list.body.projects.map((p: { name: string }) => p.name)).not.toContain('forged');
+  });
+
+  it("a token signed with HMAC (HS256) is refused with 401: only the issuer's public-key algorithms are accepted", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const forged = await new SignJWT({ 'cognito:groups': ['admin'] })
+      .setProtectedHeader({ alg: 'HS256', kid: 'test-key-1' })
+      .setSubject('forger')
+      .setIssuer(issuer.issuer)
+      .setAudience(TEST_CLIENT_ID)
+      .setExpirationTime(now + 300)
+      .sign(new TextEncoder().encode('a shared secret an attacker picked, 32+ bytes long'));
+    const res = await call(forged, 'GET', '/admin/v1/projects');
+    expect(res.status).toBe(401);
+    expect(res.body.error).toContain('signing algorithm is not accepted');
   });
 
   it("a viewer's write gets 403 naming the role it needs, and nothing changes", async () => {
