@@ -1,5 +1,5 @@
 import { createAuditListHandler } from '../handlers/audit';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-audit-list', createAuditListHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-audit-list', createAuditListHandler, { ...adminSignIn });
