@@ -108,15 +108,4 @@ export interface Results extends ExperimentStats {
 }
 
 /** An audit log entry (GET /admin/v1/audit). */
-export interface AuditEntry {
-  id: string;
-  at: string;
-  actor: { via: 'admin-token' | 'sign-in'; subject?: string; email?: string };
-  role: string;
-  route: string;
-  method: string;
-  target: Record<string, string>;
-  fields: string[];
-  network: string | null;
-  status: number | null;
-}
+export type { AuditEntry } from '../../lambdas/domain/audit-entry';

@@ -4,6 +4,7 @@
  * never holds the values that were sent.
  */
 import { useState } from 'preact/hooks';
+import { actorName } from '../../../lambdas/domain/audit-entry';
 import type { AuditEntry } from '../admin-types';
 import { AsyncView, useAsync } from '../components/async-view';
 import { Field } from '../components/field';
@@ -12,8 +13,6 @@ import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 
 const LIMIT = 50;
-
-const actorOf = (e: AuditEntry) => (e.actor.via === 'admin-token' ? 'admin token' : (e.actor.email ?? e.actor.subject ?? ''));
 
 export function AuditPage({ api }: PageProps) {
   const [filters, setFilters] = useState({ actor: '', route: '', project: '' });
@@ -62,7 +61,7 @@ export function AuditPage({ api }: PageProps) {
                 {entries.map((e) => (
                   <tr key={e.id}>
                     <td data-label="When">{formatTime(e.at)}</td>
-                    <td data-label="Who">{actorOf(e)}</td>
+                    <td data-label="Who">{actorName(e.actor)}</td>
                     <td data-label="Role">{e.role}</td>
                     <td data-label="Change" class="mono">
                       {e.route}
