@@ -38,6 +38,7 @@ async function main() {
     resultsIntervalMs: config.resultsIntervalSeconds * 1000,
     claimLeaseMs: config.claimLeaseSeconds * 1000,
     dashboardOrigin: config.dashboardOrigin,
+    oidc: config.oidc,
   }).catch((err: unknown) => {
     throw new Error(startFailure(err, config));
   });

@@ -25,5 +25,17 @@ new TallyStack(app, app.node.tryGetContext('stackName') ?? 'Tally', {
   deletionProtection: bool('deletionProtection'),
   dashboard: bool('dashboard'),
   apiAccessLogs: bool('apiAccessLogs'),
+  signIn: externalIssuer(),
 });
+
+/** `-c oidcIssuer=… -c oidcClientId=…` (optionally `-c oidcGroupsClaim=… -c oidcGroupRoles=…`): sign in with an existing issuer. */
+function externalIssuer() {
+  const issuer = app.node.tryGetContext('oidcIssuer');
+  const clientId = app.node.tryGetContext('oidcClientId');
+  if (issuer === undefined && clientId === undefined) return undefined;
+  if (!issuer || !clientId) throw new Error('Set both -c oidcIssuer=<issuer URL> and -c oidcClientId=<client ID>, or neither (Cognito)');
+  const groupsClaim = app.node.tryGetContext('oidcGroupsClaim');
+  const groupRoles = app.node.tryGetContext('oidcGroupRoles');
+  return { issuer, clientId, ...(groupsClaim ? { groupsClaim } : {}), ...(groupRoles ? { groupRoles } : {}) };
+}
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

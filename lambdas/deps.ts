@@ -18,6 +18,8 @@ import type {
   InsightQueryStore,
   SavedInsightStore,
   DashboardStore,
+  SignInVerifier,
+  AuditLog,
   ResultsQuery,
   ResultsStore,
 } from './ports';
@@ -56,6 +58,10 @@ export interface Deps {
   /** How long POST .../results/refresh computes before answering 202 (default REFRESH_BUDGET_MS, handlers/results.ts); tests shorten it. */
   refreshBudgetMs?: number;
   adminToken: () => Promise<string>;
+  /** The audit log of admin writes. */
+  audit: AuditLog;
+  /** People's sign-in (OIDC tokens, lambdas/adapters/oidc-verifier.ts); unset, only the admin token signs in. */
+  signIn?: SignInVerifier;
   /** The dashboard's origin, the only one admin responses allow (CORS); unset, none (the dashboard is same-origin). */
   dashboardOrigin?: string;
 }

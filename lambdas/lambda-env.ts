@@ -11,6 +11,7 @@
  * Plain data and parsers: this file imports nothing but the table layouts and the origin check.
  */
 import { isOrigin } from './contract/cors';
+import { parseGroupRoles, type GroupRoles } from './domain/group-roles';
 import { TABLES, tableEnvVar, type TableName } from './store/schema';
 
 /** How a variable is read: whether it must be set, and a parser returning the value or what is wrong with the text. */
@@ -44,6 +45,8 @@ const origin: LambdaVar<string, true> = {
   parse: (raw) => (isOrigin(raw) ? raw : { problem: 'must be an origin such as https://d111111abcdef8.cloudfront.net' }),
 };
 
+const groupRoles: LambdaVar<GroupRoles, true> = { required: true, parse: parseGroupRoles };
+
 const TABLE_VARS = Object.fromEntries((Object.keys(TABLES) as TableName[]).map((name) => [tableEnvVar(name), text])) as Record<
   `TABLE_${Uppercase<TableName>}`,
   LambdaVar<string, true>
@@ -75,6 +78,16 @@ export const LAMBDA_ENV = {
   RESULTS_ARRIVAL_ALLOWANCE_SECONDS: wholeNumber(1),
   /** The bucket holding the results job's state and base (the raw bucket): the base commits and generations it writes and deletes. */
   RESULTS_BASE_BUCKET: text,
+  /** Admin writes and the audit listing: days an audit log entry is kept (TallyStackProps.auditRetentionDays). */
+  AUDIT_RETENTION_DAYS: wholeNumber(1),
+  /** Admin routes: the OIDC issuer whose tokens sign people in (tokens' iss); unset, only the admin token is accepted. */
+  OIDC_ISSUER: optionalText,
+  /** Admin routes: the client ID sign-in tokens must be for (an ID token's aud, a Cognito access token's client_id). */
+  OIDC_AUDIENCE: optionalText,
+  /** Admin routes: the claim listing a person's groups; cognito:groups when unset. */
+  OIDC_GROUPS_CLAIM: optionalText,
+  /** Admin routes: group=role pairs, comma-separated (lambdas/domain/group-roles.ts); unset, a group named like a role is that role. */
+  OIDC_GROUP_ROLES: optional(groupRoles),
   /** Secrets Manager secret holding the admin API bearer token. */
   ADMIN_TOKEN_SECRET_ARN: text,
   /** REST API whose usage plans hold the per-key rate limits (lambdas/store/apigw-rate-limits.ts RATE_LIMIT_ENV). */

@@ -15,6 +15,7 @@ import { Query as EventNamesQuery } from './handlers/event-names-list';
 import { Query as PropertyNamesQuery } from './handlers/property-names-list';
 import { Query as EventsListQuery } from './handlers/events-list';
 import { UsersListQuery } from './handlers/users';
+import { AuditListQuery } from './handlers/audit';
 import { PlanRequest } from './handlers/plan';
 import { FunnelsDefinition } from './domain/insights/funnels-definition';
 import { RetentionDefinition } from './domain/insights/retention-definition';
@@ -619,6 +620,30 @@ const OPERATIONS: Record<RouteName, Operation> = {
     summary: "Save an insight: a name, the kind and its definition (checked with the kind's schema)",
     body: CreateSavedInsight,
     responses: created('The saved insight', SavedInsight),
+  },
+  'admin-audit-list': {
+    summary: 'The audit log of admin writes, newest first: who, what (route, path IDs, field names), when, from which network (admin role)',
+    query: AuditListQuery,
+    responses: ok(
+      'Audit log entries',
+      z.object({
+        entries: z.array(
+          z.object({
+            id: z.string(),
+            at: z.string().describe('ISO 8601, UTC'),
+            actor: z.object({ via: z.enum(['admin-token', 'sign-in']), subject: z.string().optional(), email: z.string().optional() }),
+            role: z.enum(['viewer', 'analyst', 'experimenter', 'admin']),
+            route: z.string().describe('The route name (lambdas/routes.ts)'),
+            method: z.string(),
+            target: z.record(z.string(), z.string()).describe('The IDs in the path'),
+            fields: z.array(z.string()).describe('The names of the validated body fields, never their values'),
+            network: z.string().nullable().describe('The source address cut to its /24 (IPv4) or /48 (IPv6) network'),
+            status: z.number().int().nullable().describe('The status answered; null when it was not recorded'),
+          }),
+        ),
+        next_cursor: z.string().nullable(),
+      }),
+    ),
   },
   'admin-saved-insights-list': {
     summary: "The project's saved insights, the most recently updated first",

@@ -27,6 +27,7 @@
  *
  * Plain data: this file imports only types.
  */
+import type { AdminRole } from './domain/admin-role';
 import type { Deps } from './deps';
 import type { LambdaEnvName } from './lambda-env';
 import type { TableName } from './store/schema';
@@ -84,15 +85,22 @@ export const DEPENDENCIES = {
   experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
   /** DASHBOARD_ORIGIN: the dashboard's origin (its CloudFront distribution), the only one admin responses allow (CORS). */
   dashboardOrigin: { setting: true, env: ['DASHBOARD_ORIGIN'] },
+  /** The audit log of admin writes (docs/decisions/audit-log.md); AUDIT_RETENTION_DAYS is how long an entry stays. */
+  audit: { table: 'audit_log', env: ['TABLE_AUDIT_LOG', 'AUDIT_RETENTION_DAYS'] },
+  /** Sign-in of people (docs/decisions/admin-sign-in.md): the OIDC issuer and client their tokens are checked against; unset, the admin token only. */
+  signIn: { setting: true, env: ['OIDC_ISSUER', 'OIDC_AUDIENCE', 'OIDC_GROUPS_CLAIM', 'OIDC_GROUP_ROLES'] },
 } as const satisfies Partial<Record<keyof Deps, DependencyAccess>>;
 
 export type DependencyName = keyof typeof DEPENDENCIES;
 /** Every function gets these without listing them: they touch no AWS resource. */
 export type AmbientDependency = 'clock' | 'geo';
 
-/** The access level a line grants a dependency: tables are read or read-write; the others have one level. */
+/**
+ * The access level a line grants a dependency: tables are read, read-write, or append (put and update
+ * only, nothing read: the admin writes' audit log entries); the others have one level.
+ */
 export type AccessLevel<D extends DependencyName> = (typeof DEPENDENCIES)[D] extends { table: TableName }
-  ? 'read' | 'readWrite'
+  ? 'read' | 'readWrite' | 'append'
   : (typeof DEPENDENCIES)[D] extends { stream: string }
     ? 'write'
     : (typeof DEPENDENCIES)[D] extends { athena: true }
@@ -117,13 +125,20 @@ export interface Route extends FunctionLine {
   /** API Gateway resource path; {param} segments become pathParameters. */
   path: string;
   auth: RouteAuth;
+  /**
+   * Admin routes: the least role a signed-in caller needs (lambdas/domain/admin-role.ts): viewer reads
+   * everything; analyst also runs and saves insights; experimenter also changes experiments (and runs
+   * the Athena work behind them: plans, results refresh); admin also projects, keys, settings and deletions.
+   * test/unit/route-roles.test.ts fails on an admin route without one.
+   */
+  role?: AdminRole;
 }
 
 /** API Gateway gives up on an integration after 29 s: a route doing Athena work gets just under it. */
 const ATHENA_ROUTE_TIMEOUT = 28;
 
-/** Admin routes authenticate with the admin token, look their project up and answer CORS for the dashboard. */
-const ADMIN = { projects: 'read', adminToken: 'read', dashboardOrigin: 'read' } as const;
+/** Admin routes authenticate with the admin token or a sign-in token, look their project up and answer CORS for the dashboard. */
+const ADMIN = { projects: 'read', adminToken: 'read', signIn: 'read', dashboardOrigin: 'read' } as const;
 
 /** Both ingestion paths: ledger, identity links, both raw streams, the running experiments (exposures). */
 const INGEST = {
@@ -141,36 +156,54 @@ const INSIGHTS = { ...ADMIN, insightEngine: 'query', insightQueries: 'readWrite'
 export const ROUTES = [
   { name: 'ingest-v1', method: 'POST', path: '/v1/events', auth: 'api-key', uses: INGEST, geolocation: true },
   { name: 'ingest-api', method: 'POST', path: '/api/events', auth: 'api-key', uses: INGEST, geolocation: true },
-  { name: 'admin-projects-create', method: 'POST', path: '/admin/v1/projects', auth: 'admin', uses: { ...ADMIN, projects: 'readWrite' } },
-  { name: 'admin-projects-list', method: 'GET', path: '/admin/v1/projects', auth: 'admin', uses: ADMIN },
-  { name: 'admin-projects-update', method: 'PATCH', path: '/admin/v1/projects/{project_id}', auth: 'admin', uses: { ...ADMIN, projects: 'readWrite' } },
+  {
+    name: 'admin-projects-create',
+    method: 'POST',
+    path: '/admin/v1/projects',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, audit: 'append', projects: 'readWrite' },
+  },
+  { name: 'admin-projects-list', method: 'GET', path: '/admin/v1/projects', auth: 'admin', role: 'viewer', uses: ADMIN },
+  {
+    name: 'admin-projects-update',
+    method: 'PATCH',
+    path: '/admin/v1/projects/{project_id}',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, audit: 'append', projects: 'readWrite' },
+  },
   {
     name: 'admin-keys-create',
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/keys',
     auth: 'admin',
-    uses: { ...ADMIN, keys: 'readWrite', rateLimits: 'manage' },
+    role: 'admin',
+    uses: { ...ADMIN, audit: 'append', keys: 'readWrite', rateLimits: 'manage' },
   },
-  { name: 'admin-keys-list', method: 'GET', path: '/admin/v1/projects/{project_id}/keys', auth: 'admin', uses: { ...ADMIN, keys: 'read' } },
+  { name: 'admin-keys-list', method: 'GET', path: '/admin/v1/projects/{project_id}/keys', auth: 'admin', role: 'viewer', uses: { ...ADMIN, keys: 'read' } },
   {
     name: 'admin-keys-update',
     method: 'PATCH',
     path: '/admin/v1/projects/{project_id}/keys/{key_id}',
     auth: 'admin',
-    uses: { ...ADMIN, keys: 'readWrite' },
+    role: 'admin',
+    uses: { ...ADMIN, audit: 'append', keys: 'readWrite' },
   },
   {
     name: 'admin-keys-delete',
     method: 'DELETE',
     path: '/admin/v1/projects/{project_id}/keys/{key_id}',
     auth: 'admin',
-    uses: { ...ADMIN, keys: 'readWrite', rateLimits: 'manage' },
+    role: 'admin',
+    uses: { ...ADMIN, audit: 'append', keys: 'readWrite', rateLimits: 'manage' },
   },
   {
     name: 'admin-events-list',
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/events',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, recentEvents: 'query', identities: 'read' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
@@ -179,6 +212,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/event-names',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, recentEvents: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
@@ -187,6 +221,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/property-names',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, recentEvents: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
@@ -195,10 +230,18 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/users',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, recentUsers: 'query', identities: 'read' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
-  { name: 'admin-users-get', method: 'GET', path: '/admin/v1/projects/{project_id}/users/{id}', auth: 'admin', uses: { ...ADMIN, identities: 'read' } },
+  {
+    name: 'admin-users-get',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/users/{id}',
+    auth: 'admin',
+    role: 'viewer',
+    uses: { ...ADMIN, identities: 'read' },
+  },
   {
     name: 'experiments-assign',
     method: 'GET',
@@ -212,13 +255,15 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/experiments',
     auth: 'admin',
-    uses: { ...ADMIN, experiments: 'readWrite' },
+    role: 'experimenter',
+    uses: { ...ADMIN, audit: 'append', experiments: 'readWrite' },
   },
   {
     name: 'admin-experiments-list',
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/experiments',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, experiments: 'read', results: 'read' },
   },
   {
@@ -226,6 +271,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/experiments/{id}',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, experiments: 'read' },
   },
   {
@@ -233,28 +279,32 @@ export const ROUTES = [
     method: 'PATCH',
     path: '/admin/v1/projects/{project_id}/experiments/{id}',
     auth: 'admin',
-    uses: { ...ADMIN, experiments: 'readWrite' },
+    role: 'experimenter',
+    uses: { ...ADMIN, audit: 'append', experiments: 'readWrite' },
   },
   {
     name: 'admin-experiments-start',
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/experiments/{id}/start',
     auth: 'admin',
-    uses: { ...ADMIN, experiments: 'readWrite' },
+    role: 'experimenter',
+    uses: { ...ADMIN, audit: 'append', experiments: 'readWrite' },
   },
   {
     name: 'admin-experiments-stop',
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/experiments/{id}/stop',
     auth: 'admin',
-    uses: { ...ADMIN, experiments: 'readWrite' },
+    role: 'experimenter',
+    uses: { ...ADMIN, audit: 'append', experiments: 'readWrite' },
   },
   {
     name: 'admin-plan-compute',
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/plan',
     auth: 'admin',
-    uses: { ...ADMIN, experiments: 'read', planningBaselines: 'query' },
+    role: 'experimenter',
+    uses: { ...ADMIN, audit: 'append', experiments: 'read', planningBaselines: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
@@ -262,7 +312,8 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/insights/trends',
     auth: 'admin',
-    uses: INSIGHTS,
+    role: 'analyst',
+    uses: { ...INSIGHTS, audit: 'append' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
@@ -270,7 +321,8 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/insights/funnels',
     auth: 'admin',
-    uses: INSIGHTS,
+    role: 'analyst',
+    uses: { ...INSIGHTS, audit: 'append' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
@@ -278,7 +330,8 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/insights/retention',
     auth: 'admin',
-    uses: INSIGHTS,
+    role: 'analyst',
+    uses: { ...INSIGHTS, audit: 'append' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
   {
@@ -286,6 +339,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/insights/queries/{query_id}',
     auth: 'admin',
+    role: 'viewer',
     uses: INSIGHTS,
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
   },
@@ -294,13 +348,15 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/saved-insights',
     auth: 'admin',
-    uses: { ...ADMIN, savedInsights: 'readWrite' },
+    role: 'analyst',
+    uses: { ...ADMIN, audit: 'append', savedInsights: 'readWrite' },
   },
   {
     name: 'admin-saved-insights-list',
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/saved-insights',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, savedInsights: 'read' },
   },
   {
@@ -308,6 +364,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, savedInsights: 'read' },
   },
   {
@@ -315,27 +372,31 @@ export const ROUTES = [
     method: 'PATCH',
     path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
     auth: 'admin',
-    uses: { ...ADMIN, savedInsights: 'readWrite' },
+    role: 'analyst',
+    uses: { ...ADMIN, audit: 'append', savedInsights: 'readWrite' },
   },
   {
     name: 'admin-saved-insights-delete',
     method: 'DELETE',
     path: '/admin/v1/projects/{project_id}/saved-insights/{insight_id}',
     auth: 'admin',
-    uses: { ...ADMIN, savedInsights: 'readWrite' },
+    role: 'analyst',
+    uses: { ...ADMIN, audit: 'append', savedInsights: 'readWrite' },
   },
   {
     name: 'admin-dashboards-create',
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/dashboards',
     auth: 'admin',
-    uses: { ...ADMIN, dashboards: 'readWrite', savedInsights: 'read' },
+    role: 'analyst',
+    uses: { ...ADMIN, audit: 'append', dashboards: 'readWrite', savedInsights: 'read' },
   },
   {
     name: 'admin-dashboards-list',
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/dashboards',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, dashboards: 'read' },
   },
   {
@@ -343,6 +404,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/dashboards/{dashboard_id}',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, dashboards: 'read', savedInsights: 'read' },
   },
   {
@@ -350,20 +412,23 @@ export const ROUTES = [
     method: 'PATCH',
     path: '/admin/v1/projects/{project_id}/dashboards/{dashboard_id}',
     auth: 'admin',
-    uses: { ...ADMIN, dashboards: 'readWrite', savedInsights: 'read' },
+    role: 'analyst',
+    uses: { ...ADMIN, audit: 'append', dashboards: 'readWrite', savedInsights: 'read' },
   },
   {
     name: 'admin-dashboards-delete',
     method: 'DELETE',
     path: '/admin/v1/projects/{project_id}/dashboards/{dashboard_id}',
     auth: 'admin',
-    uses: { ...ADMIN, dashboards: 'readWrite' },
+    role: 'analyst',
+    uses: { ...ADMIN, audit: 'append', dashboards: 'readWrite' },
   },
   {
     name: 'admin-results-get',
     method: 'GET',
     path: '/admin/v1/projects/{project_id}/experiments/{id}/results',
     auth: 'admin',
+    role: 'viewer',
     uses: { ...ADMIN, experiments: 'read', results: 'read' },
   },
   {
@@ -371,8 +436,17 @@ export const ROUTES = [
     method: 'POST',
     path: '/admin/v1/projects/{project_id}/experiments/{id}/results/refresh',
     auth: 'admin',
-    uses: { ...ADMIN, experiments: 'read', results: 'readWrite', resultsQuery: 'query' },
+    role: 'experimenter',
+    uses: { ...ADMIN, audit: 'append', experiments: 'read', results: 'readWrite', resultsQuery: 'query' },
     timeoutSeconds: ATHENA_ROUTE_TIMEOUT,
+  },
+  {
+    name: 'admin-audit-list',
+    method: 'GET',
+    path: '/admin/v1/audit',
+    auth: 'admin',
+    role: 'admin',
+    uses: { adminToken: 'read', signIn: 'read', dashboardOrigin: 'read', audit: 'read' },
   },
 ] as const satisfies readonly Route[];
 
@@ -420,6 +494,11 @@ export function functionLine<N extends FunctionName>(name: N): Extract<Line, { n
   const line = FUNCTIONS.find((f) => f.name === name);
   if (!line) throw new Error(`${name} is not in the route manifest (lambdas/routes.ts)`);
   return line as Extract<Line, { name: N }>;
+}
+
+/** The least role an admin route needs (its line's role); a route without one is refused to everyone but the admin token. */
+export function roleOf(route: Pick<Route, 'name' | 'role'>): AdminRole {
+  return route.role ?? 'admin';
 }
 
 /** The dependencies a function's line lists. */

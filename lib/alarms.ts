@@ -18,6 +18,7 @@ import {
   FUNCTION_DIMENSION,
   GUARDRAIL_BREACHED,
   INSIGHT_QUERY_FAILED,
+  AUDIT_RECORD_FAILED,
   METRICS_NAMESPACE,
   RESULTS_BASE_WRITE_FAILED,
   RESULTS_STATE_WRITE_FAILED,
@@ -42,6 +43,8 @@ export interface AlarmsProps {
   resultsFunctions: Record<string, IFunction>;
   /** The insights functions: a query that fails on Athena, or an Athena call that throws, is their InsightQueryFailed metric. */
   insightFunctions: Record<string, IFunction>;
+  /** The admin write functions: an audit entry that could not be written is their AuditRecordFailed metric. */
+  auditedFunctions: Record<string, IFunction>;
   /** Sends alarm and OK notifications to this address (an SNS topic is created). */
   email?: string;
 }
@@ -186,6 +189,16 @@ export class Alarms extends Construct {
       this.add(`${name}-InsightQueryFailed`, failed, {
         threshold: 0,
         description: `${name}: an insight query failed on Athena or an Athena call failed (the log line "insight query failed" says why); the dashboard shows the error`,
+      });
+    }
+
+    // Emitted by every admin write (lambdas/handlers/admin.ts) whose audit entry could not be written,
+    // without a dimension: one alarm for all of them; the log line names the route.
+    if (Object.keys(props.auditedFunctions).length > 0) {
+      const failed = new Metric({ namespace: METRICS_NAMESPACE, metricName: AUDIT_RECORD_FAILED, period: FIVE_MINUTES, statistic: 'Sum' });
+      this.add('AuditRecordFailed', failed, {
+        threshold: 0,
+        description: `An admin write's audit log entry could not be written (the log lines "audit log begin failed": the write was refused with 503; "audit log finish failed": its status is missing; each names its route)`,
       });
     }
 

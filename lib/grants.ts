@@ -48,6 +48,10 @@ export interface AccessTargets {
   experimentsCacheSeconds: number;
   /** DASHBOARD_ORIGIN: https://<the dashboard distribution's domain>; undefined without the dashboard (admin routes then answer no CORS). */
   dashboardOrigin?: string;
+  /** AUDIT_RETENTION_DAYS. */
+  auditRetentionDays: number;
+  /** OIDC_*: the issuer and client people sign in with (lib/sign-in.ts), its groups claim and group=role pairs. */
+  signIn: { issuer: string; audience: string; groupsClaim: string; groupRoles: string };
   athena: AthenaTargets;
 }
 
@@ -72,6 +76,11 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
     ADMIN_TOKEN_SECRET_ARN: targets.adminToken.secretArn,
     EXPERIMENTS_CACHE_SECONDS: String(targets.experimentsCacheSeconds),
     DASHBOARD_ORIGIN: targets.dashboardOrigin,
+    AUDIT_RETENTION_DAYS: String(targets.auditRetentionDays),
+    OIDC_ISSUER: targets.signIn.issuer,
+    OIDC_AUDIENCE: targets.signIn.audience,
+    OIDC_GROUPS_CLAIM: targets.signIn.groupsClaim,
+    OIDC_GROUP_ROLES: targets.signIn.groupRoles,
     ATHENA_WORKGROUP: targets.athena.workGroupName,
     ATHENA_DATABASE: targets.athena.databaseName,
     ATHENA_MAX_WAIT_SECONDS: String(athenaMaxWaitSeconds(fn.timeout?.toSeconds() ?? 3)),
@@ -94,7 +103,7 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
   );
   for (const dep of deps) {
     const access: DependencyAccess = DEPENDENCIES[dep];
-    if ('table' in access) fn.addToRolePolicy(tableStatement(targets.tables[access.table], access.table, uses[dep] as 'read' | 'readWrite'));
+    if ('table' in access) fn.addToRolePolicy(tableStatement(targets.tables[access.table], access.table, uses[dep] as TableAccessLevel));
     if ('stream' in access) targets.streams[access.stream].grantPutRecords(fn);
     if ('secret' in access) targets.adminToken.grantRead(fn);
     for (const name of access.env) {
@@ -142,11 +151,17 @@ export const DYNAMO_READ = [
   'dynamodb:DescribeTable',
 ];
 export const DYNAMO_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+/** Append: new items and updates of them, no reads, no deletes (the audit log from admin writes). */
+export const DYNAMO_APPEND = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
+
+export type TableAccessLevel = 'read' | 'readWrite' | 'append';
+export const tableActions = (level: TableAccessLevel) =>
+  level === 'readWrite' ? [...DYNAMO_READ, ...DYNAMO_WRITE] : level === 'append' ? DYNAMO_APPEND : DYNAMO_READ;
 
 /** The table and each of its indexes by name (Table.grant* would use <table>/index/*). */
-export function tableStatement(table: ITable, name: TableName, level: 'read' | 'readWrite'): PolicyStatement {
+export function tableStatement(table: ITable, name: TableName, level: TableAccessLevel): PolicyStatement {
   return new PolicyStatement({
-    actions: level === 'readWrite' ? [...DYNAMO_READ, ...DYNAMO_WRITE] : DYNAMO_READ,
+    actions: tableActions(level),
     resources: [table.tableArn, ...TABLES[name].indexes.map((index) => `${table.tableArn}/index/${index.name}`)],
   });
 }

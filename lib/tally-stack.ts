@@ -29,6 +29,8 @@ import { Dashboard } from './dashboard';
 import { Edge } from './edge';
 import { TallyFunction, type LogLevel } from './function';
 import { applyAccess, type AccessTargets } from './grants';
+import { SignIn, type ExternalIssuer } from './sign-in';
+import { DEFAULT_GROUP_ROLES, formatGroupRoles } from '../lambdas/domain/group-roles';
 import { RAW_STREAMS, RawStreams } from './raw-streams';
 import { TallyTables, type LedgerCapacity } from './tables';
 
@@ -96,6 +98,14 @@ export interface TallyStackProps extends StackProps {
    * new account"); a later deploy with it on adds the dashboard. @default true
    */
   readonly dashboard?: boolean;
+  /**
+   * Sign-in of people (docs/deploy.md, "Signing in"): an existing OIDC issuer (Okta, Entra ID, Google
+   * Workspace...) and the dashboard's client ID there. `-c oidcIssuer=… -c oidcClientId=…` sets it.
+   * @default a Cognito user pool with hosted sign-in and one group per role
+   */
+  readonly signIn?: ExternalIssuer;
+  /** Days an audit log entry (who changed what in the admin API) is kept before DynamoDB's TTL deletes it. @default 365 */
+  readonly auditRetentionDays?: number;
   /** Glue database name (lower-case letters, digits, underscores). @default the stack name in that form (glueDatabaseNameFor): 'tally' for the stack Tally */
   readonly glueDatabaseName?: string;
   /** When the results job recomputes the results of running experiments. @default Schedule.rate(Duration.minutes(15)) */
@@ -146,6 +156,8 @@ export class TallyStack extends Stack {
   readonly edge?: Edge;
   /** Undefined with `dashboard: false`. */
   readonly dashboard?: Dashboard;
+  /** The user pool (default) or the external issuer people sign in with. */
+  readonly signIn: SignIn;
   readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: TallyStackProps = {}) {
@@ -276,6 +288,12 @@ export class TallyStack extends Stack {
       this.api.addAdminPreflights(this.dashboard.origin);
     }
 
+    this.signIn = new SignIn(this, 'SignIn', {
+      ...(props.signIn ? { external: props.signIn } : {}),
+      callbackUrls: this.dashboard ? [`${this.dashboard.origin}/`] : ['http://localhost:3000/'],
+      removalPolicy,
+    });
+
     const targets: AccessTargets = {
       tables,
       streams: raw.streams,
@@ -285,6 +303,13 @@ export class TallyStack extends Stack {
       rateLimits: { restApiId: this.api.api.restApiId, stage: stageName, planPrefix },
       experimentsCacheSeconds: (props.experimentsCacheTtl ?? Duration.seconds(5)).toSeconds(),
       ...(this.dashboard ? { dashboardOrigin: this.dashboard.origin } : {}),
+      auditRetentionDays: props.auditRetentionDays ?? 365,
+      signIn: {
+        issuer: this.signIn.issuer,
+        audience: this.signIn.audience,
+        groupsClaim: this.signIn.groupsClaim,
+        groupRoles: this.signIn.groupRoles ?? formatGroupRoles(DEFAULT_GROUP_ROLES),
+      },
       firehoseBufferingSeconds: bufferingInterval.toSeconds(),
       athena: {
         workGroupName: analytics.workGroupName,
@@ -345,6 +370,7 @@ export class TallyStack extends Stack {
           .map((f) => [f.name, { ...this.functions, ...this.jobs }[f.name as RouteName | JobName].fn]),
       ),
       insightFunctions: Object.fromEntries(ROUTES.filter((f) => 'insightEngine' in f.uses).map((f) => [f.name, this.functions[f.name].fn])),
+      auditedFunctions: Object.fromEntries(ROUTES.filter((f) => 'audit' in f.uses && f.method !== 'GET').map((f) => [f.name, this.functions[f.name].fn])),
       bufferingInterval,
       tables,
       serverErrorRate: props.serverErrorRateAlarm ?? 0.01,
@@ -360,6 +386,15 @@ export class TallyStack extends Stack {
         value: this.dashboard.url,
         description: 'The dashboard: open it and sign in with the admin token (AdminTokenSecretArn)',
       });
+    }
+    new CfnOutput(this, 'SignInIssuer', { value: this.signIn.issuer, description: 'OIDC issuer whose tokens the admin API accepts (OIDC_ISSUER)' });
+    new CfnOutput(this, 'SignInClientId', { value: this.signIn.audience, description: 'The dashboard’s client ID at the issuer (OIDC_AUDIENCE)' });
+    if (this.signIn.userPool) {
+      new CfnOutput(this, 'UserPoolId', {
+        value: this.signIn.userPool.userPoolId,
+        description: 'Cognito user pool: add people and put them in a role group (docs/deploy.md)',
+      });
+      new CfnOutput(this, 'HostedSignInUrl', { value: this.signIn.hostedSignInUrl!, description: 'Cognito hosted sign-in of the dashboard' });
     }
     new CfnOutput(this, 'ExecuteApiUrl', { value: this.api.api.url, description: 'The API Gateway stage URL (bypasses CloudFront when it is on)' });
     new CfnOutput(this, 'AdminTokenSecretArn', { value: adminToken.secretArn, description: 'Secrets Manager secret holding the admin API bearer token' });

@@ -450,6 +450,16 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     return `saved, listed, shown on a dashboard and deleted ${id}`;
   });
 
+  await step('GET /admin/v1/audit lists the run’s writes, made with the admin token (a machine sign-in)', async () => {
+    const project = need(projectId, 'a project');
+    const r = await call('GET', `/admin/v1/audit?project_id=${project}&route=admin-saved-insights-delete`, { admin: true });
+    expectStatus(r, 200, 'GET /admin/v1/audit');
+    const entries: Array<{ actor?: { via?: string }; status?: unknown }> = r.json?.entries ?? [];
+    check(entries.length === 1, `listed ${entries.length} audit entries for the saved insight's delete, expected 1${why(r)}`);
+    check(entries[0]!.actor?.via === 'admin-token' && entries[0]!.status === 204, `the entry is not the admin token's 204${why(r)}`);
+    return 'the delete is recorded as the admin token’s, with its 204';
+  });
+
   await step('GET /admin/v1/projects/{id}/users lists the smoke users with their profile fields', async () => {
     const project = need(projectId, 'a project');
     if (!delivered) throw new Skip('needs the events in the raw stream (the listing reads it)');

@@ -106,3 +106,6 @@ export interface Results extends ExperimentStats {
   /** The engine and the exact counting query it ran ("How this was computed"). */
   computation?: { engine: 'athena' | 'duckdb'; query: string };
 }
+
+/** An audit log entry (GET /admin/v1/audit). */
+export type { AuditEntry } from '../../lambdas/domain/audit-entry';

@@ -132,6 +132,9 @@ function Shell({
               </select>
             </label>
           )}
+          <a class="audit-link" href="#/audit" aria-current={path === '/audit' ? 'page' : undefined}>
+            Audit log
+          </a>
           <button type="button" class="secondary sign-out" onClick={onSignOut}>
             Sign out
           </button>

@@ -2,6 +2,7 @@
 import type { FunctionComponent } from 'preact';
 import type { PageProps } from './page';
 import { DashboardPage, DashboardsPage } from './pages/dashboards';
+import { AuditPage } from './pages/audit';
 import { EventsPage } from './pages/events';
 import { ExperimentEditPage } from './pages/experiment-edit';
 import { ExperimentsPage } from './pages/experiments';
@@ -23,6 +24,7 @@ export interface Route {
 
 export const ROUTES: Route[] = [
   { pattern: '/projects', title: 'Projects', page: ProjectsPage },
+  { pattern: '/audit', title: 'Audit log', page: AuditPage },
   { pattern: '/projects/:projectId/keys', title: 'Keys', page: KeysPage },
   { pattern: '/projects/:projectId/install', title: 'Install', page: InstallPage },
   { pattern: '/projects/:projectId/events', title: 'Events', page: EventsPage },

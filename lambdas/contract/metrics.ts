@@ -35,3 +35,10 @@ export const RESULTS_BASE_WRITE_FAILED = 'ResultsBaseWriteFailed';
  * log line before the metric), once per query; the request answers 502. Dimension: FunctionName.
  */
 export const INSIGHT_QUERY_FAILED = 'InsightQueryFailed';
+
+/**
+ * An admin write whose audit entry could not be written (docs/decisions/audit-log.md): before the write,
+ * the request is refused (503, nothing changed); after it, the entry keeps status null. Either way
+ * the log line "audit log ... failed" says which. Dimension: FunctionName.
+ */
+export const AUDIT_RECORD_FAILED = 'AuditRecordFailed';

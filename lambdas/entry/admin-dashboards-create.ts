@@ -1,5 +1,5 @@
 import { createDashboardsCreateHandler } from '../handlers/dashboards';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-dashboards-create', createDashboardsCreateHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-dashboards-create', createDashboardsCreateHandler, { ...adminSignIn });

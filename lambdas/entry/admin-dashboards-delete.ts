@@ -1,5 +1,5 @@
 import { createDashboardsDeleteHandler } from '../handlers/dashboards';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-dashboards-delete', createDashboardsDeleteHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-dashboards-delete', createDashboardsDeleteHandler, { ...adminSignIn });

@@ -1,5 +1,5 @@
 import { createDashboardsGetHandler } from '../handlers/dashboards';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-dashboards-get', createDashboardsGetHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-dashboards-get', createDashboardsGetHandler, { ...adminSignIn });

@@ -1,5 +1,5 @@
 import { createDashboardsListHandler } from '../handlers/dashboards';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-dashboards-list', createDashboardsListHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-dashboards-list', createDashboardsListHandler, { ...adminSignIn });

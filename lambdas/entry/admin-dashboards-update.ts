@@ -1,5 +1,5 @@
 import { createDashboardsUpdateHandler } from '../handlers/dashboards';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-dashboards-update', createDashboardsUpdateHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-dashboards-update', createDashboardsUpdateHandler, { ...adminSignIn });

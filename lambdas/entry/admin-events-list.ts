@@ -1,6 +1,6 @@
 import { createEventsListHandler } from '../handlers/events-list';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 import { athenaRecentEvents } from './athena';
 
-export const handler = lambdaHandler('admin-events-list', createEventsListHandler, { recentEvents: athenaRecentEvents, adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-events-list', createEventsListHandler, { recentEvents: athenaRecentEvents, ...adminSignIn });

@@ -1,5 +1,5 @@
 import { createExperimentsCreateHandler } from '../handlers/experiments-admin';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-experiments-create', createExperimentsCreateHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-experiments-create', createExperimentsCreateHandler, { ...adminSignIn });

@@ -1,5 +1,5 @@
 import { createExperimentsListHandler } from '../handlers/experiments-admin';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-experiments-list', createExperimentsListHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-experiments-list', createExperimentsListHandler, { ...adminSignIn });

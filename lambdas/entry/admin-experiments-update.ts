@@ -1,5 +1,5 @@
 import { createExperimentsUpdateHandler } from '../handlers/experiments-admin';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-experiments-update', createExperimentsUpdateHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-experiments-update', createExperimentsUpdateHandler, { ...adminSignIn });

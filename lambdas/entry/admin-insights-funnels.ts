@@ -1,9 +1,9 @@
 import { createInsightsFunnelsHandler } from '../handlers/insights';
 import { lambdaHandler } from './aws';
 import { athenaInsightEngine } from './athena';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
 export const handler = lambdaHandler('admin-insights-funnels', createInsightsFunnelsHandler, {
   insightEngine: athenaInsightEngine,
-  adminToken: secretsManagerAdminToken,
+  ...adminSignIn,
 });

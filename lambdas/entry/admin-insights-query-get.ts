@@ -1,9 +1,9 @@
 import { createInsightsQueryGetHandler } from '../handlers/insights';
 import { lambdaHandler } from './aws';
 import { athenaInsightEngine } from './athena';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
 export const handler = lambdaHandler('admin-insights-query-get', createInsightsQueryGetHandler, {
   insightEngine: athenaInsightEngine,
-  adminToken: secretsManagerAdminToken,
+  ...adminSignIn,
 });

@@ -1,9 +1,9 @@
 import { createInsightsRetentionHandler } from '../handlers/insights';
 import { lambdaHandler } from './aws';
 import { athenaInsightEngine } from './athena';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
 export const handler = lambdaHandler('admin-insights-retention', createInsightsRetentionHandler, {
   insightEngine: athenaInsightEngine,
-  adminToken: secretsManagerAdminToken,
+  ...adminSignIn,
 });

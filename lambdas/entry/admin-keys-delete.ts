@@ -1,6 +1,6 @@
 import { createKeysDeleteHandler } from '../handlers/keys';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 import { apiGatewayRateLimits } from './rate-limits';
 
-export const handler = lambdaHandler('admin-keys-delete', createKeysDeleteHandler, { rateLimits: apiGatewayRateLimits, adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-keys-delete', createKeysDeleteHandler, { rateLimits: apiGatewayRateLimits, ...adminSignIn });

@@ -1,5 +1,5 @@
 import { createKeysUpdateHandler } from '../handlers/keys';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-keys-update', createKeysUpdateHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-keys-update', createKeysUpdateHandler, { ...adminSignIn });

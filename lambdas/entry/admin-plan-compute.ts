@@ -1,9 +1,9 @@
 import { createPlanHandler } from '../handlers/plan';
 import { lambdaHandler } from './aws';
 import { athenaPlanningBaselines } from './athena';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
 export const handler = lambdaHandler('admin-plan-compute', createPlanHandler, {
   planningBaselines: athenaPlanningBaselines,
-  adminToken: secretsManagerAdminToken,
+  ...adminSignIn,
 });

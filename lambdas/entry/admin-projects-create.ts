@@ -1,5 +1,5 @@
 import { createProjectsCreateHandler } from '../handlers/projects';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-projects-create', createProjectsCreateHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-projects-create', createProjectsCreateHandler, { ...adminSignIn });

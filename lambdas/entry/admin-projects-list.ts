@@ -1,5 +1,5 @@
 import { createProjectsListHandler } from '../handlers/projects';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-projects-list', createProjectsListHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-projects-list', createProjectsListHandler, { ...adminSignIn });

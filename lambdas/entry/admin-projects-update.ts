@@ -1,5 +1,5 @@
 import { createProjectsUpdateHandler } from '../handlers/projects';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-projects-update', createProjectsUpdateHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-projects-update', createProjectsUpdateHandler, { ...adminSignIn });

@@ -1,8 +1,8 @@
 import { createResultsGetHandler } from '../handlers/results';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
 // Reading stored results runs no query: this function is granted no Athena access.
 export const handler = lambdaHandler('admin-results-get', createResultsGetHandler, {
-  adminToken: secretsManagerAdminToken,
+  ...adminSignIn,
 });

@@ -1,9 +1,9 @@
 import { createResultsRefreshHandler } from '../handlers/results';
 import { athenaResultsQuery } from './athena';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
 export const handler = lambdaHandler('admin-results-refresh', createResultsRefreshHandler, {
   resultsQuery: athenaResultsQuery,
-  adminToken: secretsManagerAdminToken,
+  ...adminSignIn,
 });

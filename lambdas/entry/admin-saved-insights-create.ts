@@ -1,5 +1,5 @@
 import { createSavedInsightsCreateHandler } from '../handlers/saved-insights';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-saved-insights-create', createSavedInsightsCreateHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-saved-insights-create', createSavedInsightsCreateHandler, { ...adminSignIn });

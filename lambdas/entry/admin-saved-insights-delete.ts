@@ -1,5 +1,5 @@
 import { createSavedInsightsDeleteHandler } from '../handlers/saved-insights';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-saved-insights-delete', createSavedInsightsDeleteHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-saved-insights-delete', createSavedInsightsDeleteHandler, { ...adminSignIn });

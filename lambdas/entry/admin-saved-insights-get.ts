@@ -1,5 +1,5 @@
 import { createSavedInsightsGetHandler } from '../handlers/saved-insights';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-saved-insights-get', createSavedInsightsGetHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-saved-insights-get', createSavedInsightsGetHandler, { ...adminSignIn });

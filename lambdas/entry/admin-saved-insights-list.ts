@@ -1,5 +1,5 @@
 import { createSavedInsightsListHandler } from '../handlers/saved-insights';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-saved-insights-list', createSavedInsightsListHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-saved-insights-list', createSavedInsightsListHandler, { ...adminSignIn });

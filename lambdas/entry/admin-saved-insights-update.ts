@@ -1,5 +1,5 @@
 import { createSavedInsightsUpdateHandler } from '../handlers/saved-insights';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-saved-insights-update', createSavedInsightsUpdateHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-saved-insights-update', createSavedInsightsUpdateHandler, { ...adminSignIn });

@@ -1,5 +1,5 @@
 import { createUsersGetHandler } from '../handlers/users';
 import { lambdaHandler } from './aws';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-users-get', createUsersGetHandler, { adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-users-get', createUsersGetHandler, { ...adminSignIn });

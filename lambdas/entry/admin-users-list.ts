@@ -1,6 +1,6 @@
 import { createUsersListHandler } from '../handlers/users';
 import { lambdaHandler } from './aws';
 import { athenaRecentUsers } from './athena';
-import { secretsManagerAdminToken } from './secrets';
+import { adminSignIn } from './secrets';
 
-export const handler = lambdaHandler('admin-users-list', createUsersListHandler, { recentUsers: athenaRecentUsers, adminToken: secretsManagerAdminToken });
+export const handler = lambdaHandler('admin-users-list', createUsersListHandler, { recentUsers: athenaRecentUsers, ...adminSignIn });

@@ -22,14 +22,15 @@ import { DynamoResultsStore } from '../store/results-store';
 import { DynamoInsightQueryStore } from '../store/insight-query-store';
 import { DynamoSavedInsightStore } from '../store/saved-insight-store';
 import { DynamoDashboardStore } from '../store/dashboard-store';
+import { DynamoAuditLog } from '../store/audit-log';
 
 /**
- * Dependencies with heavy clients (Athena and its SQL, API Gateway, Secrets Manager): the entries using them pass
+ * Dependencies with heavy clients (Athena and its SQL, API Gateway, Secrets Manager, jose): the entries using them pass
  * their wiring (lambdas/entry/athena.ts, lambdas/entry/rate-limits.ts, lambdas/entry/secrets.ts), so the other bundles neither
  * carry nor load them. The type checker asks exactly the functions whose line lists one for it.
  */
 export type SeparatelyWired =
-  'resultsQuery' | 'recentEvents' | 'recentUsers' | 'planningBaselines' | 'insightEngine' | 'analyticsViews' | 'rateLimits' | 'adminToken';
+  'resultsQuery' | 'recentEvents' | 'recentUsers' | 'planningBaselines' | 'insightEngine' | 'analyticsViews' | 'rateLimits' | 'adminToken' | 'signIn';
 export type Wiring<D extends SeparatelyWired> = (env: LambdaEnv<LambdaEnvName>) => Deps[D];
 type WiringOf<N extends FunctionName> = { [D in UsedBy<N> & SeparatelyWired]: Wiring<D> };
 type WiringArgs<N extends FunctionName> = [UsedBy<N> & SeparatelyWired] extends [never] ? [] : [wiring: WiringOf<N>];
@@ -92,6 +93,11 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('rateLimits')) deps.rateLimits = separately('rateLimits');
   if (uses('dashboardOrigin') && env.DASHBOARD_ORIGIN) deps.dashboardOrigin = env.DASHBOARD_ORIGIN;
   if (uses('adminToken')) deps.adminToken = separately('adminToken');
+  if (uses('audit')) deps.audit = new DynamoAuditLog(ddb, env.TABLE_AUDIT_LOG, env.AUDIT_RETENTION_DAYS);
+  if (uses('signIn')) {
+    const signIn = separately('signIn');
+    if (signIn) deps.signIn = signIn;
+  }
   return deps;
 }
 

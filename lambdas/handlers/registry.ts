@@ -35,6 +35,7 @@ import {
   createExperimentsStopHandler,
   createExperimentsUpdateHandler,
 } from './experiments-admin';
+import { createAuditListHandler } from './audit';
 import { createProjectsCreateHandler, createProjectsListHandler, createProjectsUpdateHandler } from './projects';
 
 export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
@@ -69,6 +70,7 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-insights-query-get': createInsightsQueryGetHandler(deps),
     'admin-saved-insights-create': createSavedInsightsCreateHandler(deps),
     'admin-saved-insights-list': createSavedInsightsListHandler(deps),
+    'admin-audit-list': createAuditListHandler(deps),
     'admin-saved-insights-get': createSavedInsightsGetHandler(deps),
     'admin-saved-insights-update': createSavedInsightsUpdateHandler(deps),
     'admin-saved-insights-delete': createSavedInsightsDeleteHandler(deps),

@@ -14,6 +14,13 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
   return parsed.data;
 }
 
+const validatedFields = new WeakMap<object, string[]>();
+
+/** The top-level field names of the body a request's handler validated (the audit log's "what changed"); none before. */
+export function validatedFieldsOf(event: HttpEvent): string[] {
+  return validatedFields.get(event) ?? [];
+}
+
 /** An admin request's JSON body checked against a schema. */
 export async function jsonBody<T>(event: HttpEvent, schema: z.ZodType<T>): Promise<T> {
   let value: unknown;
@@ -23,5 +30,7 @@ export async function jsonBody<T>(event: HttpEvent, schema: z.ZodType<T>): Promi
     if (err instanceof ApiError && err.extra.message) throw new ApiError(err.status, `Invalid JSON body: ${err.extra.message}`);
     throw err;
   }
-  return parseWith(schema, value);
+  const data = parseWith(schema, value);
+  if (data && typeof data === 'object' && !Array.isArray(data)) validatedFields.set(event, Object.keys(data).sort());
+  return data;
 }

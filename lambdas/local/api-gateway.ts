@@ -8,18 +8,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../deps';
 import type { RefusalReason } from '../domain/access';
 import { LIMITS } from '../domain/limits';
+import { isTransient } from '../domain/transient-error';
 import { TokenBuckets } from '../domain/rate-limit';
 import { retryAfterHeader, RETRY_AFTER_SECONDS } from '../domain/retry-after';
 import { errorBody, surfaceOf, throttledBody } from '../domain/surface';
 import { metadataHeader, presentedApiKey } from '../contract/client-headers';
 import { adminCorsHeaders, adminPreflightHeaders, corsHeaders, preflightHeaders } from '../contract/cors';
 import { NO_ROUTE_ERROR, SERVICE_UNAVAILABLE_ERROR } from '../contract/gateway';
-import { requireAdmin } from '../http/admin-auth';
 import { ApiError } from '../http/api-error';
 import { header, json, type HttpEvent } from '../http/event';
 import { errorFields, log } from '../logging/log';
 import type { HttpHandler } from '../http/wrap';
 import type { createHandlers } from '../handlers/registry';
+import { authenticateAdminRoute } from '../handlers/admin';
 import { openApiDocument } from '../openapi';
 import { ROUTES } from '../routes';
 import { authorizeKey, authorizerContext } from '../services/authorize';
@@ -48,7 +49,6 @@ export interface GatewayOptions {
 export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandlers>, options: GatewayOptions) {
   const { timeouts } = options;
   const buckets = new TokenBuckets();
-  const checkAdmin = requireAdmin(deps.adminToken);
   const serveDashboard = dashboardFiles(options.dataDir);
   const largeBatches = new LargeBatchLane(options.largeBatchWaitMs);
 
@@ -130,9 +130,14 @@ export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandl
       authorizer = authorizerContext(decision.key);
     } else {
       try {
-        await checkAdmin({ headers: req.headers } as unknown as HttpEvent);
+        await authenticateAdminRoute(matched.route.name, deps)({ headers: req.headers } as unknown as HttpEvent);
       } catch (err) {
         if (err instanceof ApiError) return fail(err.status, err.error);
+        // The sign-in issuer's keys could not be read: as the function answers on AWS (wrap), 503 and retry.
+        if (isTransient(err)) {
+          log('error', 'admin sign-in check failed', errorFields(err));
+          return fail(503, SERVICE_UNAVAILABLE_ERROR, {}, retryAfterHeader(RETRY_AFTER_SECONDS.unavailable));
+        }
         throw err;
       }
     }

@@ -20,6 +20,7 @@ import { ensureTables, startDynalite, LOCAL_AWS } from './dynalite';
 import { startLocalFirehose, type LocalFirehose } from './firehose-endpoint';
 import { answerUnread, DEFAULT_REQUEST_TIMEOUTS, type RequestTimeouts } from './request-body';
 import { scheduleResultsJob } from './results-scheduler';
+import type { OidcConfig } from '../adapters/oidc-verifier';
 import { LOCAL_STREAMS, localDeps, localFirehoseTargets, localStreamDirs } from './wiring';
 
 export { LOCAL_STREAMS };
@@ -50,6 +51,8 @@ export interface LocalServerOptions {
   largeBatchWaitMs?: number;
   /** The one origin admin responses allow (CORS), for a dashboard served elsewhere; unset, none. */
   dashboardOrigin?: string;
+  /** People's sign-in (TALLY_OIDC_*): the OIDC issuer whose tokens the admin API accepts beside the admin token; unset, the token only. */
+  oidc?: OidcConfig;
   /** Replace parts of the wiring (fault injection in tests). */
   overrides?: (deps: Deps) => Deps;
   /**
@@ -153,6 +156,7 @@ async function startStack(
       clock: options.clock,
       dashboardOrigin: options.dashboardOrigin,
       claimLeaseMs: options.claimLeaseMs,
+      oidc: options.oidc,
     });
     const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
     // What the deploy does on AWS (the analytics-views custom resource), at every start: the views follow the code.

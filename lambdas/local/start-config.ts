@@ -11,6 +11,8 @@ import type { GeoLookup } from '../domain/geo';
 import { LOG_LEVELS, type LogLevel } from '../logging/log';
 import { MmdbGeoLookup, NO_GEO } from '../adapters/geo-mmdb';
 import { isOrigin } from '../contract/cors';
+import { DEFAULT_GROUP_ROLES, DEFAULT_GROUPS_CLAIM, parseGroupRoles, type GroupRoles } from '../domain/group-roles';
+import type { OidcConfig } from '../adapters/oidc-verifier';
 
 /** One day. Node's timers overflow above 2^31-1 ms (about 24.8 days) and then fire every millisecond. */
 export const MAX_RESULTS_INTERVAL_SECONDS = 86_400;
@@ -53,6 +55,21 @@ export const START_ENV = {
     description:
       'Origin of a dashboard served elsewhere (http://localhost:5173, say), the only one whose browser may call the admin API (CORS); unset, none: npm start serves the dashboard on its own origin',
   },
+  TALLY_OIDC_ISSUER: {
+    default: 'unset',
+    description:
+      "OIDC issuer URL (https://…, as its tokens' iss says it) whose sign-in tokens the admin API accepts beside the admin token; unset, the admin token only",
+  },
+  TALLY_OIDC_AUDIENCE: {
+    default: 'unset',
+    description: "With TALLY_OIDC_ISSUER (required then): the client ID sign-in tokens must be for (aud, or a Cognito access token's client_id)",
+  },
+  TALLY_OIDC_GROUPS_CLAIM: { default: DEFAULT_GROUPS_CLAIM, description: "With TALLY_OIDC_ISSUER: the token claim listing a person's groups" },
+  TALLY_OIDC_GROUP_ROLES: {
+    default: 'unset',
+    description:
+      'With TALLY_OIDC_ISSUER: group=role pairs, comma-separated (roles: viewer, analyst, experimenter, admin); unset, a group named like a role is that role',
+  },
 } as const satisfies Record<string, { default: string; description: string }>;
 
 export type StartEnvName = keyof typeof START_ENV;
@@ -70,6 +87,7 @@ export interface StartConfig {
   logLevel: LogLevel;
   logFormat: LogFormat;
   dashboardOrigin: string | undefined;
+  oidc: OidcConfig | undefined;
 }
 
 export const LOG_FORMATS = ['text', 'json'] as const;
@@ -157,6 +175,8 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
     );
   }
 
+  const oidc = readOidc(get, bad, quote);
+
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -173,8 +193,53 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
       logLevel: logLevel as LogLevel,
       logFormat: logFormat as LogFormat,
       dashboardOrigin,
+      oidc,
     },
   };
+}
+
+/** TALLY_OIDC_*: all unset, or an issuer URL with its client ID (and optionally the groups claim and mapping). */
+function readOidc(
+  get: (name: StartEnvName) => string | undefined,
+  bad: (name: StartEnvName, shown: string, problem: string) => void,
+  quote: (value: string) => string,
+): OidcConfig | undefined {
+  const issuer = get('TALLY_OIDC_ISSUER');
+  const audience = get('TALLY_OIDC_AUDIENCE');
+  const groupsClaim = get('TALLY_OIDC_GROUPS_CLAIM');
+  const mapping = get('TALLY_OIDC_GROUP_ROLES');
+  if (issuer === undefined) {
+    for (const [name, value] of [
+      ['TALLY_OIDC_AUDIENCE', audience],
+      ['TALLY_OIDC_GROUPS_CLAIM', groupsClaim],
+      ['TALLY_OIDC_GROUP_ROLES', mapping],
+    ] as const) {
+      if (value !== undefined) bad(name, quote(value), 'is set without TALLY_OIDC_ISSUER: set the issuer too, or unset it');
+    }
+    return undefined;
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(issuer);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    bad('TALLY_OIDC_ISSUER', quote(issuer), "must be the issuer's URL (https://cognito-idp.<region>.amazonaws.com/<pool id>, https://<org>.okta.com, …)");
+  }
+  if (audience === undefined) bad('TALLY_OIDC_ISSUER', quote(issuer), 'needs TALLY_OIDC_AUDIENCE too: the client ID of the Tally dashboard at the issuer');
+  const claimName = /^[\x21-\x7e]{1,256}$/;
+  if (audience !== undefined && !claimName.test(audience))
+    bad('TALLY_OIDC_AUDIENCE', quote(audience), 'must be the client ID as the issuer shows it: printable characters, no spaces');
+  if (groupsClaim !== undefined && !claimName.test(groupsClaim)) {
+    bad('TALLY_OIDC_GROUPS_CLAIM', quote(groupsClaim), 'must be a claim name such as cognito:groups or groups: printable characters, no spaces');
+  }
+  const groupRoles = mapping === undefined ? DEFAULT_GROUP_ROLES : parseGroupRoles(mapping);
+  if ('problem' in groupRoles) bad('TALLY_OIDC_GROUP_ROLES', quote(mapping!), groupRoles.problem as string);
+  if (!url || audience === undefined || !claimName.test(audience) || (groupsClaim !== undefined && !claimName.test(groupsClaim)) || 'problem' in groupRoles) {
+    return undefined;
+  }
+  return { issuer, audience, groupsClaim: groupsClaim ?? DEFAULT_GROUPS_CLAIM, groupRoles: groupRoles as GroupRoles };
 }
 
 type Kind = 'missing' | 'directory' | 'a file' | 'not a regular file' | 'not accessible';

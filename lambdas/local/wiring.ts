@@ -45,6 +45,12 @@ export function localFirehoseTargets(dataDir: string) {
   };
 }
 
+import { OidcVerifier, type OidcConfig } from '../adapters/oidc-verifier';
+import { DynamoAuditLog } from '../store/audit-log';
+
+/** The stack's default (TallyStackProps.auditRetentionDays); dynalite has no TTL sweeper, so locally entries stay. */
+const LOCAL_AUDIT_RETENTION_DAYS = 365;
+
 export interface LocalWiring {
   ddb: DynamoDBDocumentClient;
   firehoseClient: FirehoseClient;
@@ -56,9 +62,11 @@ export interface LocalWiring {
   dashboardOrigin?: string;
   /** The event ledger's claim lease; unset, CLAIM_LEASE_MS as on AWS. */
   claimLeaseMs?: number;
+  /** People's sign-in: the OIDC issuer the admin API accepts tokens of; unset, the admin token only. */
+  oidc?: OidcConfig | undefined;
 }
 
-export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin, claimLeaseMs }: LocalWiring): Deps {
+export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin, claimLeaseMs, oidc }: LocalWiring): Deps {
   // Athena's stand-in for the requests' queries: DuckDB in a process of its own, at a lower priority.
   const duckdb = new DuckDbProcess();
   return {
@@ -87,6 +95,8 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     geo: geo ?? NO_GEO,
     clock: clock ?? Date.now,
     adminToken: async () => adminToken,
+    audit: new DynamoAuditLog(ddb, localTableName(TABLES.audit_log), LOCAL_AUDIT_RETENTION_DAYS),
+    ...(oidc ? { signIn: new OidcVerifier(oidc) } : {}),
     ...(dashboardOrigin ? { dashboardOrigin } : {}),
   };
 }

@@ -21,3 +21,5 @@ export type * from './insights';
 export type * from './saved-insight-store';
 export type * from './dashboard-store';
 export type * from './project-record-store';
+export type * from './sign-in-verifier';
+export * from './audit-log';

@@ -17,7 +17,17 @@ export interface TableLayout {
 }
 
 export type TableName =
-  'projects' | 'api_keys' | 'events' | 'identities' | 'experiments' | 'assignments' | 'results' | 'insight_queries' | 'saved_insights' | 'dashboards';
+  | 'projects'
+  | 'api_keys'
+  | 'events'
+  | 'identities'
+  | 'experiments'
+  | 'assignments'
+  | 'results'
+  | 'insight_queries'
+  | 'saved_insights'
+  | 'dashboards'
+  | 'audit_log';
 
 export const TABLES: Record<TableName, TableLayout> = {
   projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },
@@ -69,6 +79,10 @@ export const TABLES: Record<TableName, TableLayout> = {
   saved_insights: { name: 'saved_insights', partitionKey: 'project_id', sortKey: 'id', indexes: [], holdsUserData: true },
   // The dashboards of each project (name, the saved insights shown, a range override): kept like them.
   dashboards: { name: 'dashboards', partitionKey: 'project_id', sortKey: 'id', indexes: [], holdsUserData: true },
+  // The audit log of admin writes (docs/decisions/audit-log.md): one partition ("log"), sorted by time
+  // and entry ID, so the listing is one Query newest first. Admin writes are people's clicks: far below
+  // one partition's 1,000 writes per second. Entries expire after AUDIT_RETENTION_DAYS.
+  audit_log: { name: 'audit_log', partitionKey: 'pk', sortKey: 'sk', indexes: [], ttlAttribute: 'expires_at', holdsUserData: true },
 };
 
 export const tableEnvVar = (name: TableName) => `TABLE_${name.toUpperCase()}`;

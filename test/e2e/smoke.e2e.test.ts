@@ -55,6 +55,7 @@ describe('smoke test', () => {
       'POST …/insights/trends runs the trends query on the results engine and answers (polling its query while it runs)',
       'POST …/insights/funnels and …/insights/retention run their queries and answer',
       'saved insights and dashboards: save one, list it, show it on a dashboard, delete both',
+      'GET /admin/v1/audit lists the run’s writes, made with the admin token (a machine sign-in)',
       'GET /admin/v1/projects/{id}/users lists the smoke users with their profile fields',
       'GET …/users finds a user by email and by name, and pages with next_cursor',
       'POST …/results/refresh ends committed: true with a: 1 enrolled, 1 converted; b: none',

@@ -90,6 +90,12 @@ const INVENTORY_OF: Record<string, Executable[]> = {
   // custom resource runs is in its function's code (Trino grammar check: test/unit/athena-sql-grammar.test.ts);
   // IAM policies are asserted by test/stack/iam.test.ts; the dashboard's CSP is executed by Chromium in the
   // dashboard tests.
+  // Cognito (the sign-in user pool): configuration; its message templates are the CDK's defaults with
+  // Cognito's own {####} placeholder, no text of Tally's that a service runs.
+  'AWS::Cognito::UserPool': [],
+  'AWS::Cognito::UserPoolClient': [],
+  'AWS::Cognito::UserPoolGroup': [],
+  'AWS::Cognito::UserPoolDomain': [],
   'AWS::S3::Bucket': [],
   'AWS::S3::BucketPolicy': [],
   'AWS::DynamoDB::Table': [],

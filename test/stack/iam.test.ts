@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZER, DEPENDENCIES, JOBS, ROUTES, type DependencyName, type Uses } from '../../lambdas/routes';
 import { TABLES, tableEnvVar, type TableName } from '../../lambdas/store/schema';
 import type { TallyFunction } from '../../lib/function';
-import { DYNAMO_READ, DYNAMO_WRITE } from '../../lib/grants';
+import { DYNAMO_APPEND, DYNAMO_WRITE, tableActions } from '../../lib/grants';
 import { RAW_STREAMS, type StreamName } from '../../lib/raw-streams';
 import { inlinePolicies, synthStack, type Synth } from './synth';
 
@@ -108,7 +108,7 @@ describe('IAM statements', () => {
           continue;
         }
         const actions = new Set(granted.flatMap((st) => asArray(st.Action)));
-        expect([...actions].sort(), `${name} on ${table}`).toEqual((level === 'readWrite' ? [...DYNAMO_READ, ...DYNAMO_WRITE] : DYNAMO_READ).sort());
+        expect([...actions].sort(), `${name} on ${table}`).toEqual([...tableActions(level)].sort());
         const resources = JSON.stringify(granted.map((st) => st.Resource));
         for (const index of TABLES[table].indexes) expect(resources).toContain(`/index/${index.name}`);
         expect(resources).not.toContain('/index/*');
@@ -224,11 +224,18 @@ describe("Athena's access to the Glue Data Catalog", () => {
   });
 });
 
+/** An admin write's function may put and update audit log entries, and do nothing else with that table. */
+function expectAppendsToAuditOnly(statements: { Action: unknown; Resource: unknown }[]) {
+  const audit = statements.filter((st) => mentions(st.Resource, logicalId(s.stack.tables.audit_log)));
+  expect(audit.flatMap((st) => asArray(st.Action as string | string[])).sort()).toEqual([...DYNAMO_APPEND].sort());
+}
+
 describe('the planning function (POST .../plan)', () => {
-  it('reads the projects and experiments, queries Athena over the raw tables, and writes nothing but its query results', () => {
+  it('reads the projects and experiments, queries Athena over the raw tables, and writes nothing but its query results and its audit entry', () => {
     const statements = statementsOf(s.stack.functions['admin-plan-compute']);
-    const actions = statements.flatMap((st) => asArray(st.Action));
+    const actions = statements.filter((st) => !mentions(st.Resource, logicalId(s.stack.tables.audit_log))).flatMap((st) => asArray(st.Action));
     for (const action of DYNAMO_WRITE) expect(actions, action).not.toContain(action);
+    expectAppendsToAuditOnly(statements);
     const tables = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('dynamodb:'))).map((st) => JSON.stringify(st.Resource));
     for (const table of ['projects', 'experiments'] as const) expect(tables.join(), table).toContain(logicalId(s.stack.tables[table]));
     for (const table of ['results', 'events', 'identities', 'api_keys', 'assignments'] as const) {
@@ -244,11 +251,15 @@ describe('the planning function (POST .../plan)', () => {
 
 describe('the insights functions (POST .../insights/<kind>, GET .../insights/queries/{query_id})', () => {
   it.each(['admin-insights-trends', 'admin-insights-funnels', 'admin-insights-retention', 'admin-insights-query-get'] as const)(
-    '%s reads the projects, reads and writes only the insight queries table, queries Athena over the raw tables, and writes nothing else',
+    '%s reads the projects, reads and writes only the insight queries table (and appends its audit entry), queries Athena over the raw tables, and writes nothing else',
     (name) => {
       const statements = statementsOf(s.stack.functions[name]);
       const actions = statements.flatMap((st) => asArray(st.Action));
-      const dynamo = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('dynamodb:')));
+      if (name === 'admin-insights-query-get') expect(JSON.stringify(statements)).not.toContain(logicalId(s.stack.tables.audit_log));
+      else expectAppendsToAuditOnly(statements);
+      const dynamo = statements.filter(
+        (st) => asArray(st.Action).some((a) => a.startsWith('dynamodb:')) && !mentions(st.Resource, logicalId(s.stack.tables.audit_log)),
+      );
       const writes = dynamo.filter((st) => asArray(st.Action).some((a) => DYNAMO_WRITE.includes(a)));
       expect(writes.map((st) => JSON.stringify(st.Resource))).toEqual([JSON.stringify({ 'Fn::GetAtt': [logicalId(s.stack.tables.insight_queries), 'Arn'] })]);
       const read = dynamo.map((st) => JSON.stringify(st.Resource)).join();

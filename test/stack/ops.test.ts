@@ -9,6 +9,7 @@ import { ORIGIN_VERIFY_HEADER } from '../../lambdas/contract/gateway';
 import {
   GUARDRAIL_BREACHED,
   INSIGHT_QUERY_FAILED,
+  AUDIT_RECORD_FAILED,
   METRICS_NAMESPACE,
   RESULTS_BASE_WRITE_FAILED,
   RESULTS_STATE_WRITE_FAILED,
@@ -171,6 +172,20 @@ describe('alarms', () => {
         ComparisonOperator: 'GreaterThanThreshold',
         TreatMissingData: 'notBreaching',
       });
+  });
+
+  it('alarms on AuditRecordFailed, the metric any admin write emits when its audit entry cannot be written: one alarm, no dimension', () => {
+    const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === AUDIT_RECORD_FAILED);
+    expect(ROUTES.filter((r) => r.auth === 'admin' && r.method !== 'GET').length).toBeGreaterThan(10);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.Dimensions).toBeUndefined();
+    expect(found[0]).toMatchObject({
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+    });
   });
 
   it('alarms on a guardrail breached, on the metric the results job and the refresh route emit, for an hour after each', () => {

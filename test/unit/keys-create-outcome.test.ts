@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '../../lambdas/domain/api-key';
 import { OutcomeUnknownError } from '../../lambdas/domain/transient-error';
 import { createKeysCreateHandler } from '../../lambdas/handlers/keys';
-import type { ApiKeyStore, ProjectStore, RateLimitRegistry } from '../../lambdas/ports';
+import type { ApiKeyStore, AuditLog, ProjectStore, RateLimitRegistry } from '../../lambdas/ports';
 
 const PROJECT = '0b7d3c52-8a7e-4a57-9d0b-3d8f1e2a4c61';
 
@@ -21,7 +21,9 @@ async function createKey(storeFailure: Error) {
   };
   const keys = { create: async (_key: ApiKeyRecord) => Promise.reject(storeFailure) } as unknown as ApiKeyStore;
   const projects = { get: async (id: string) => ({ id, name: 'p', created_at: '2026-01-01T00:00:00.000Z' }) } as unknown as ProjectStore;
-  const handler = createKeysCreateHandler({ adminToken: async () => 'admin-secret', projects, keys, rateLimits, clock: () => Date.now() });
+  // Admin writes are audited: entries are accepted and not looked at here.
+  const audit: AuditLog = { begin: async () => undefined, finish: async () => undefined, list: async () => ({ entries: [] }) };
+  const handler = createKeysCreateHandler({ adminToken: async () => 'admin-secret', projects, keys, rateLimits, audit, clock: () => Date.now() });
   const event = {
     httpMethod: 'POST',
     path: `/admin/v1/projects/${PROJECT}/keys`,

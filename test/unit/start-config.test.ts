@@ -18,6 +18,28 @@ describe('START_ENV', () => {
     expect(String(read.config.claimLeaseSeconds)).toBe(START_ENV.TALLY_CLAIM_LEASE_SECONDS.default);
     expect(read.config.adminToken).toBeUndefined();
     expect(read.config.geoDbPath).toBeUndefined();
+    // Sign-in stays the admin token's alone unless an issuer is set.
+    expect(read.config.oidc).toBeUndefined();
+  });
+
+  it('reads an OIDC issuer with its client ID, groups claim and group mapping', () => {
+    const read = readStartConfig({
+      TALLY_OIDC_ISSUER: 'https://idp.example.com',
+      TALLY_OIDC_AUDIENCE: 'tally-dashboard',
+      TALLY_OIDC_GROUPS_CLAIM: 'groups',
+      TALLY_OIDC_GROUP_ROLES: 'eng=experimenter, data=analyst',
+    });
+    expect(read).toMatchObject({ ok: true, config: { oidc: { issuer: 'https://idp.example.com', audience: 'tally-dashboard', groupsClaim: 'groups' } } });
+    if (!read.ok) return;
+    expect([...read.config.oidc!.groupRoles]).toEqual([
+      ['eng', 'experimenter'],
+      ['data', 'analyst'],
+    ]);
+    expect(readStartConfig({ TALLY_OIDC_ISSUER: 'https://idp.example.com' })).toEqual({
+      ok: false,
+      problems: ['TALLY_OIDC_ISSUER="https://idp.example.com": needs TALLY_OIDC_AUDIENCE too: the client ID of the Tally dashboard at the issuer'],
+    });
+    expect(readStartConfig({ TALLY_OIDC_AUDIENCE: 'x' })).toMatchObject({ ok: false, problems: [expect.stringContaining('without TALLY_OIDC_ISSUER')] });
   });
 
   it('reads every declared variable: a bad value of each is refused by name', () => {
@@ -33,6 +55,10 @@ describe('START_ENV', () => {
       TALLY_RESULTS_INTERVAL_SECONDS: '-1',
       TALLY_CLAIM_LEASE_SECONDS: '0',
       TALLY_DASHBOARD_ORIGIN: 'http://localhost:5173/',
+      TALLY_OIDC_ISSUER: 'not a url',
+      TALLY_OIDC_AUDIENCE: 'two words',
+      TALLY_OIDC_GROUPS_CLAIM: 'my groups',
+      TALLY_OIDC_GROUP_ROLES: 'owners=owner',
     };
     const read = readStartConfig(bad);
     expect(read.ok).toBe(false);
