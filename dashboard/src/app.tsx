@@ -8,6 +8,7 @@ import { match, navigate, pathOf, useRoute } from './router';
 import { ROUTES } from './routes';
 import { session } from './session';
 import { SignIn } from './sign-in';
+import { setProjectTimeZone } from './today';
 
 /** The sections of a project, in the navigation's order. */
 const SECTIONS = [
@@ -98,6 +99,8 @@ function Shell({
     };
   }, [api, projectId, known]);
   const project = projects?.find((p) => p.id === projectId);
+  // The project's days (relative ranges end today in its zone): set while rendering, before its pages.
+  setProjectTimeZone(project?.time_zone);
   // Set before the page paints, so the title never lags the heading it names.
   useLayoutEffect(() => {
     document.title = [title, project?.name, 'Tally'].filter(Boolean).join(' · ');
@@ -154,7 +157,8 @@ function Shell({
         )}
       </header>
       <main id="main" tabIndex={-1}>
-        {children}
+        {/* A project's pages once its project is known: their days are in its time zone. */}
+        {projectId !== undefined && projects === null ? <p class="muted">Loading…</p> : children}
       </main>
     </>
   );

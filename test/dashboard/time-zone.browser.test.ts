@@ -1,7 +1,8 @@
 /**
  * A project's time zone in the dashboard (Chromium against the local server): a project's zone changed
  * in place on its card, and one created with a zone through the API; the API then answers the zones,
- * and a reload shows them. Screenshot: test-output/dashboard/projects-time-zone-1280.png.
+ * and a reload shows them. A new insight's "last 7 days" ends today in the project's zone, not UTC's.
+ * Screenshot: test-output/dashboard/projects-time-zone-1280.png.
  */
 import { expect, it } from 'vitest';
 import { describeBrowser } from '../helpers/browser';
@@ -36,6 +37,38 @@ describeBrowser('dashboard: project time zone', () => {
     expect(await page.$eval(`#time-zone-${zoned.body.id}`, (e) => (e as any).value)).toBe('Pacific/Honolulu');
     await dash.screenshot('projects-time-zone');
     expect(problemsApartFrom(dash.problems)).toEqual([]);
+    await page.close();
+  });
+
+  it("ends a new insight's last 7 days on today in the project's zone", async () => {
+    // 2026-05-20 20:00 UTC is already 2026-05-21 10:00 at UTC+14 (Kiritimati).
+    const fixed = Date.parse('2026-05-20T20:00:00.000Z');
+    const kiritimati = (await server.stack.admin('POST', '/admin/v1/projects', { name: 'Far east shop', time_zone: 'Pacific/Kiritimati' })).body.id as string;
+    const utc = await server.stack.createProject('UTC shop');
+    const dash = await openDashboard(server.browser, server.stack.url, {
+      beforeLoad: (p) =>
+        p.evaluateOnNewDocument((at: number) => {
+          const g = globalThis as any;
+          const Real = g.Date;
+          class Fixed extends Real {
+            constructor(...args: unknown[]) {
+              super(...((args.length ? args : [at]) as []));
+            }
+            static now() {
+              return at;
+            }
+          }
+          g.Date = Fixed;
+        }, fixed),
+    });
+    const { page } = dash;
+    const range = async (project: string) => {
+      await dash.go(`/projects/${project}/insights/trends`);
+      await page.waitForSelector('#trend-to');
+      return [await page.$eval('#trend-from', (e) => (e as any).value), await page.$eval('#trend-to', (e) => (e as any).value)];
+    };
+    expect(await range(kiritimati)).toEqual(['2026-05-15', '2026-05-21']);
+    expect(await range(utc)).toEqual(['2026-05-14', '2026-05-20']);
     await page.close();
   });
 });
