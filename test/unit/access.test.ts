@@ -15,14 +15,24 @@ describe('key restrictions', () => {
 
   it('refuses other origins with the spec message', () => {
     for (const origin of ['https://evil.com', 'http://app.example.com', 'https://example.org', 'https://app.example.com.evil.com', 'null']) {
-      expect(checkKeyRestrictions(key, origin, undefined), origin).toEqual({ allow: false, status: 403, error: ORIGIN_NOT_ALLOWED_ERROR, reason: 'origin not allowed' });
+      expect(checkKeyRestrictions(key, origin, undefined), origin).toEqual({
+        allow: false,
+        status: 403,
+        error: ORIGIN_NOT_ALLOWED_ERROR,
+        reason: 'origin not allowed',
+      });
     }
   });
 
   it('requires a listed bundle ID when the key restricts them', () => {
     const mobile = { allowed_origins: [], allowed_bundle_ids: ['com.acme.app'] };
     expect(checkKeyRestrictions(mobile, undefined, 'com.acme.app').allow).toBe(true);
-    expect(checkKeyRestrictions(mobile, undefined, undefined)).toMatchObject({ allow: false, status: 403, error: expect.stringMatching(/X-Tally-Bundle-ID/), reason: 'bundle ID missing' });
+    expect(checkKeyRestrictions(mobile, undefined, undefined)).toMatchObject({
+      allow: false,
+      status: 403,
+      error: expect.stringMatching(/X-Tally-Bundle-ID/),
+      reason: 'bundle ID missing',
+    });
     expect(checkKeyRestrictions(mobile, undefined, 'com.other')).toMatchObject({ allow: false, status: 403, reason: 'bundle ID not allowed' });
   });
 });
