@@ -46,8 +46,8 @@ describeBrowser('dashboard: project time zone', () => {
     const kiritimati = (await server.stack.admin('POST', '/admin/v1/projects', { name: 'Far east shop', time_zone: 'Pacific/Kiritimati' })).body.id as string;
     const utc = await server.stack.createProject('UTC shop');
     const dash = await openDashboard(server.browser, server.stack.url, {
-      beforeLoad: (p) =>
-        p.evaluateOnNewDocument((at: number) => {
+      beforeLoad: async (p) => {
+        await p.evaluateOnNewDocument((at: number) => {
           const g = globalThis as any;
           const Real = g.Date;
           class Fixed extends Real {
@@ -59,7 +59,8 @@ describeBrowser('dashboard: project time zone', () => {
             }
           }
           g.Date = Fixed;
-        }, fixed),
+        }, fixed);
+      },
     });
     const { page } = dash;
     const range = async (project: string) => {
