@@ -62,7 +62,7 @@ describe('smoke test', () => {
       'the dashboard answers with its Content-Security-Policy',
       'clean up: stop the experiment and revoke the keys',
     ]);
-    expect(lines.at(-1)).toMatch(/^Summary: 26 passed, 0 failed, 0 skipped in [\d.]+ s$/);
+    expect(lines.at(-1)).toMatch(/^Summary: 27 passed, 0 failed, 0 skipped in [\d.]+ s$/);
     // The events really are where the step looked, and nothing secret was printed.
     expect(stack.rawEvents().filter((e) => e.name === 'tally_smoke_test')).toHaveLength(3);
     expect(lines.join('\n')).not.toContain(ADMIN_TOKEN);
@@ -78,8 +78,8 @@ describe('smoke test', () => {
       expect.stringContaining('/v1/events without a valid key'),
       expect.stringContaining('/api/events without a valid key'),
     ]);
-    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(23);
-    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 23 skipped/);
+    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(24);
+    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 24 skipped/);
     // The FAIL line names the function's log group (found by the stack's logical IDs) and the request ID.
     expect(wrongToken[0]!.detail).toMatch(/request ID (x-[a-z-]+: \S+|not sent)/);
     expect(wrongToken[0]!.detail).toContain(

@@ -74,6 +74,8 @@ function experiment(projectId: string, name: string): Experiment {
     metrics: [],
     sequential: true,
     correction: 'holm',
+    cuped: true,
+    cuped_lookback_days: 14,
     planned_users: null,
     description: null,
     status: 'created',
