@@ -54,7 +54,8 @@ export function App({ apiBase, baseUrl, sso, resumed = null }: Endpoints & { sso
     () =>
       createApiClient(
         apiBase,
-        () => current.current?.token ?? null,
+        // The admin token read from sessionStorage at each call, as before; a person's ID token from memory.
+        () => (current.current?.who ? current.current.token : session.token()),
         (message) => {
           if (current.current?.who) void sso?.expire();
           else session.signOut();
