@@ -6,7 +6,7 @@
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchBrowser, describeBrowser } from '../helpers/browser';
-import { clickButton, openDashboard, problemsApartFrom, WAIT_MS, type DashboardPage } from '../helpers/dashboard';
+import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, WAIT_MS, type DashboardPage } from '../helpers/dashboard';
 import { callWith, LOGIN_FORM, startSignInStack, TEST_CLIENT_ID, type TestIssuer } from '../helpers/oidc-issuer';
 import type { TestStack } from '../helpers/local';
 
@@ -18,7 +18,10 @@ async function signInThroughIssuer(context: BrowserContext, url: string, email: 
   const dash = await openDashboard(context, url, { signIn: false });
   const { page } = dash;
   await page.waitForSelector('button ::-p-text(Sign in with single sign-on)');
-  if (screenshot) await dash.screenshot(screenshot);
+  if (screenshot) {
+    await dash.screenshot(screenshot);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  }
   await Promise.all([page.waitForNavigation(), page.click('button ::-p-text(Sign in with single sign-on)')]);
   await page.waitForSelector(`input[name="${LOGIN_FORM.email}"]`);
   await page.type(`input[name="${LOGIN_FORM.email}"]`, email);
@@ -67,6 +70,10 @@ describeBrowser('single sign-on in the dashboard', () => {
     expect(issuer.counts.refused).toEqual([]);
     // Back where it started, with no code or state left in the address.
     expect(new URL(page.url()).search).toBe('');
+    // The refresh token the issuer returned is kept nowhere page scripts can read.
+    const stored = await page.evaluate(() => JSON.stringify([{ ...(globalThis as any).sessionStorage }, { ...(globalThis as any).localStorage }]));
+    expect(stored).toContain('id_token');
+    expect(stored).not.toContain('refresh');
 
     await dash.go('/projects');
     await page.waitForSelector('h1 ::-p-text(Projects)');
@@ -83,6 +90,7 @@ describeBrowser('single sign-on in the dashboard', () => {
     expect(await page.$eval('#experiment-name', (el) => (el as any).closest('fieldset').disabled)).toBe(true);
     expect(await text(page, '.read-only')).toContain('You are signed in as viewer: to edit and start experiments you need the experimenter role');
     await dash.screenshot('sign-in-viewer-experiment');
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     await dash.go(`/projects/${projectId}/keys`);
     await page.waitForSelector('h1 ::-p-text(Keys)');
@@ -100,6 +108,17 @@ describeBrowser('single sign-on in the dashboard', () => {
     await page.waitForSelector('::-p-text(This request needs the admin role)');
     expect(await page.$eval('main', (m) => m.textContent)).toContain('you are signed in as viewer');
     expect(problemsApartFrom(dash.problems, 403)).toEqual([]);
+
+    // An expired session re-runs the code flow on the next start: redirects through the issuer's session, no login page.
+    const before2 = { ...issuer.counts };
+    await page.evaluate((key) => {
+      const storage = (globalThis as any).sessionStorage;
+      storage.setItem(key, JSON.stringify({ ...JSON.parse(storage.getItem(key)), expires_at: Math.floor(Date.now() / 1000) - 60 }));
+    }, `oidc.user:${issuer.issuer}:${TEST_CLIENT_ID}`);
+    await page.reload({ waitUntil: 'networkidle0' });
+    await page.waitForSelector('.who');
+    expect(await text(page, '.who')).toBe('vera@example.com · viewer');
+    expect(issuer.counts).toMatchObject({ authorize: before2.authorize + 1, loginPages: before2.loginPages, tokens: before2.tokens + 1 });
     await context.close();
   });
 

@@ -182,6 +182,8 @@ export async function startTestIssuer(): Promise<TestIssuer> {
       return send(res, {
         id_token: await sign(claims),
         access_token: await sign(claims),
+        // Cognito returns a refresh token with the code grant: the dashboard must not keep it.
+        refresh_token: `refresh-${randomBytes(16).toString('base64url')}`,
         token_type: 'Bearer',
         expires_in: 300,
         scope: 'openid email profile',
