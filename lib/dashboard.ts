@@ -40,7 +40,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDashboardSync } from '../dashboard/build';
-import { DASHBOARD_CONFIG_FILE, dashboardCsp, SDK_FILE_HEADERS, SDK_MANIFEST_FILE, type DashboardConfig } from '../lambdas/contract/dashboard';
+import {
+  DASHBOARD_CONFIG_FILE,
+  dashboardCsp,
+  SDK_FILE_HEADERS,
+  SDK_MANIFEST_FILE,
+  type DashboardConfig,
+  type DashboardSignIn,
+} from '../lambdas/contract/dashboard';
 import { buildSdkSync, SDK_DIR, sdkDistribution, writeSdkDistribution } from '../sdk/scripts/distribution';
 import { secureBucket } from './buckets';
 import { REPO_ROOT } from './function';
@@ -66,6 +73,8 @@ export interface DashboardProps {
   priceClass: PriceClass;
   /** How long the deployments' log lines are kept (the functions' logRetention). */
   logRetention: RetentionDays;
+  /** People's sign-in: written into config.json; its origins (discovery, keys, token endpoint) join the CSP's connect-src. */
+  signIn?: { config: DashboardSignIn; origins: string[] };
 }
 
 /**
@@ -137,7 +146,7 @@ export class Dashboard extends Construct {
     const headers = new ResponseHeadersPolicy(this, 'Headers', {
       comment: 'Tally dashboard: CSP and security headers',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: dashboardCsp(this.apiOrigin), override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: dashboardCsp(this.apiOrigin, props.signIn?.origins), override: true },
         strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
@@ -226,7 +235,7 @@ export class Dashboard extends Construct {
       logGroup,
       cacheControl: [CacheControl.fromString(SDK_CACHE_CONTROL)],
     });
-    const config: DashboardConfig = { apiUrl: props.api.url, baseUrl: props.baseUrl };
+    const config: DashboardConfig = { apiUrl: props.api.url, baseUrl: props.baseUrl, ...(props.signIn ? { signIn: props.signIn.config } : {}) };
     const entry = new BucketDeployment(this, 'DeployEntry', {
       destinationBucket: this.bucket,
       sources: [app, Source.jsonData(DASHBOARD_CONFIG_FILE, config), sdk],

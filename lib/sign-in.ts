@@ -40,6 +40,11 @@ export class SignIn extends Construct {
   readonly client?: UserPoolClient;
   /** The hosted sign-in's base URL (https://<prefix>.auth.<region>.amazoncognito.com); undefined with an external issuer. */
   readonly hostedSignInUrl?: string;
+  /**
+   * The origins the dashboard's page fetches from while signing in (its CSP's connect-src): the
+   * issuer's (discovery document, keys) and, for Cognito, the hosted sign-in's (token endpoint).
+   */
+  readonly origins: string[];
 
   constructor(scope: Construct, id: string, props: SignInProps) {
     super(scope, id);
@@ -50,6 +55,7 @@ export class SignIn extends Construct {
       this.audience = props.external.clientId;
       this.groupsClaim = props.external.groupsClaim ?? DEFAULT_GROUPS_CLAIM;
       this.groupRoles = props.external.groupRoles;
+      this.origins = [new URL(props.external.issuer).origin];
       return;
     }
     const pool = new UserPool(this, 'Users', {
@@ -94,5 +100,7 @@ export class SignIn extends Construct {
     this.audience = client.userPoolClientId;
     this.groupsClaim = DEFAULT_GROUPS_CLAIM;
     this.groupRoles = undefined;
+    const stack = Stack.of(this);
+    this.origins = [`https://cognito-idp.${stack.region}.${stack.urlSuffix}`, this.hostedSignInUrl];
   }
 }

@@ -2,7 +2,7 @@
  * The whole service in one stack. Each concern is one construct; this file only wires their handles
  * together, so every dependency between them is visible here.
  */
-import { CfnOutput, CustomResource, Duration, RemovalPolicy, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CustomResource, Duration, Lazy, RemovalPolicy, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -275,24 +275,36 @@ export class TallyStack extends Stack {
     // {base_url}: CloudFront's URL when it fronts the API, else the stage URL.
     const baseUrl = edge ? `https://${edge.distribution.distributionDomainName}/` : this.api.api.url;
 
+    // Sign-in first: the dashboard's config.json and CSP name the issuer. Its callback URL is the
+    // dashboard's, created below (read when the template is written).
+    const withDashboard = props.dashboard ?? true;
+    this.signIn = new SignIn(this, 'SignIn', {
+      ...(props.signIn ? { external: props.signIn } : {}),
+      callbackUrls: withDashboard ? Lazy.list({ produce: () => [`${this.dashboard!.origin}/`] }) : ['http://localhost:3000/'],
+      removalPolicy,
+    });
+
     // The dashboard: its CSP names the API by ID, the admin functions and preflights name its origin.
     // Without it, admin routes answer no CORS at all (DASHBOARD_ORIGIN unset, no admin preflights).
-    if (props.dashboard ?? true) {
+    if (withDashboard) {
       this.dashboard = new Dashboard(this, 'Dashboard', {
         api: this.api.api,
         baseUrl,
         accessLogs,
         priceClass: props.cloudFrontPriceClass ?? PriceClass.PRICE_CLASS_100,
         logRetention: functionDefaults.logRetention,
+        signIn: {
+          config: {
+            issuer: this.signIn.issuer,
+            clientId: this.signIn.audience,
+            groupsClaim: this.signIn.groupsClaim,
+            groupRoles: this.signIn.groupRoles ?? '',
+          },
+          origins: this.signIn.origins,
+        },
       });
       this.api.addAdminPreflights(this.dashboard.origin);
     }
-
-    this.signIn = new SignIn(this, 'SignIn', {
-      ...(props.signIn ? { external: props.signIn } : {}),
-      callbackUrls: this.dashboard ? [`${this.dashboard.origin}/`] : ['http://localhost:3000/'],
-      removalPolicy,
-    });
 
     const targets: AccessTargets = {
       tables,

@@ -1,13 +1,16 @@
 /** The app shell: sign-in when there is no token, else the header, the navigation and the routed page. */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { roleAllows, type AdminRole } from '../../lambdas/domain/admin-role';
 import type { Project } from './admin-types';
 import { createApiClient, type ApiClient } from './api';
 import type { Endpoints } from './config';
 import { match, navigate, pathOf, useRoute } from './router';
+import { RoleContext } from './role';
 import { ROUTES } from './routes';
 import { session } from './session';
 import { SignIn } from './sign-in';
+import type { Sso, SsoUser } from './sso';
 import { setProjectTimeZone } from './today';
 
 /** The sections of a project, in the navigation's order. */
@@ -21,47 +24,83 @@ const SECTIONS = [
   { segment: 'dashboards', label: 'Dashboards' },
 ] as const;
 
-export function App({ apiBase, baseUrl }: Endpoints) {
+/** Who is signed in: the admin token (role admin), or a person through single sign-on. */
+interface Auth {
+  token: string;
+  role: AdminRole;
+  /** The person's email or subject; null for the admin token. */
+  who: string | null;
+}
+
+/** A person with no role mapped from their groups is not signed in: every admin route would refuse them. */
+function startingAuth(resumed: SsoUser | null): { auth: Auth | null; notice: string | null } {
+  if (resumed?.role) return { auth: { token: resumed.token, role: resumed.role, who: resumed.who }, notice: null };
+  if (resumed) return { auth: null, notice: noRole(resumed.who) };
+  const token = session.token();
+  return { auth: token === null ? null : { token, role: 'admin', who: null }, notice: null };
+}
+
+const noRole = (who: string) =>
+  `You signed in as ${who}, but none of your groups gives a Tally role (viewer, analyst, experimenter or admin). Ask a Tally admin to add you to one.`;
+
+export function App({ apiBase, baseUrl, sso, resumed = null }: Endpoints & { sso?: Sso; resumed?: SsoUser | null }) {
   const path = useRoute();
-  const [signedIn, setSignedIn] = useState(session.token() !== null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [start] = useState(() => startingAuth(resumed));
+  const [auth, setAuth] = useState<Auth | null>(start.auth);
+  const [notice, setNotice] = useState<string | null>(start.notice ?? sso?.error ?? null);
+  const current = useRef(auth);
+  current.current = auth;
   const api = useMemo(
     () =>
-      createApiClient(apiBase, session.token, (message) => {
-        session.signOut();
-        setNotice(`Signed out: ${message}. Sign in again.`);
-        setSignedIn(false);
-      }),
-    [apiBase],
+      createApiClient(
+        apiBase,
+        // The admin token read from sessionStorage at each call, as before; a person's ID token from memory.
+        () => (current.current?.who ? current.current.token : session.token()),
+        (message) => {
+          if (current.current?.who) void sso?.expire();
+          else session.signOut();
+          setNotice(`Signed out: ${message}. Sign in again.`);
+          setAuth(null);
+        },
+      ),
+    [apiBase, sso],
   );
-  if (!signedIn) {
+  // Signed in at the issuer but given no role: this tab's token is of no use.
+  useEffect(() => {
+    if (start.notice) void sso?.expire();
+  }, [start, sso]);
+  if (!auth) {
     return (
       <SignIn
         apiBase={apiBase}
         notice={notice}
+        sso={sso}
         onSignedIn={(token) => {
           session.signIn(token);
           setNotice(null);
-          setSignedIn(true);
+          setAuth({ token, role: 'admin', who: null });
         }}
       />
     );
   }
   const signOut = () => {
-    session.signOut();
+    if (auth.who) void sso?.signOut();
+    else session.signOut();
     setNotice(null);
-    setSignedIn(false);
+    setAuth(null);
   };
   for (const route of ROUTES) {
     const params = match(route.pattern, path);
     if (params) {
       const Page = route.page;
       return (
-        <Shell api={api} path={path} projectId={params.projectId} title={route.title} onSignOut={signOut}>
-          {/* A new page per page and project, so nothing (a new key, filters) carries over to another project; one page's own
+        <RoleContext.Provider value={auth.role}>
+          <Shell api={api} path={path} projectId={params.projectId} title={route.title} who={auth.who} role={auth.role} onSignOut={signOut}>
+            {/* A new page per page and project, so nothing (a new key, filters) carries over to another project; one page's own
               routes keep it (a created experiment's "Created." survives the move from …/new to its own address). */}
-          <Page key={`${ROUTES.findIndex((r) => r.page === Page)} ${params.projectId ?? ''}`} api={api} apiBase={apiBase} baseUrl={baseUrl} params={params} />
-        </Shell>
+            <Page key={`${ROUTES.findIndex((r) => r.page === Page)} ${params.projectId ?? ''}`} api={api} apiBase={apiBase} baseUrl={baseUrl} params={params} />
+          </Shell>
+        </RoleContext.Provider>
       );
     }
   }
@@ -74,6 +113,8 @@ function Shell({
   path,
   projectId,
   title,
+  who,
+  role,
   onSignOut,
   children,
 }: {
@@ -81,6 +122,8 @@ function Shell({
   path: string;
   projectId: string | undefined;
   title: string;
+  who: string | null;
+  role: AdminRole;
   onSignOut: () => void;
   children: ComponentChildren;
 }) {
@@ -135,9 +178,16 @@ function Shell({
               </select>
             </label>
           )}
-          <a class="audit-link" href="#/audit" aria-current={path === '/audit' ? 'page' : undefined}>
-            Audit log
-          </a>
+          {roleAllows(role, 'admin') && (
+            <a class="audit-link" href="#/audit" aria-current={path === '/audit' ? 'page' : undefined}>
+              Audit log
+            </a>
+          )}
+          {who && (
+            <span class="who muted">
+              {who} · {role}
+            </span>
+          )}
           <button type="button" class="secondary sign-out" onClick={onSignOut}>
             Sign out
           </button>

@@ -18,6 +18,8 @@ export function useRoute(): string {
   useEffect(() => {
     const onChange = () => setPath(currentPath());
     addEventListener('hashchange', onChange);
+    // A hash set before the listener was added (the first render navigated to /projects) is read now.
+    onChange();
     return () => removeEventListener('hashchange', onChange);
   }, []);
   return path;

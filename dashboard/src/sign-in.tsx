@@ -1,28 +1,50 @@
 /**
- * The sign-in page: the admin token is checked with GET /admin/v1/projects before it is kept (in
+ * The sign-in page: single sign-on through the deployment's issuer when it has one (sso.ts), and the
+ * admin token (automation and break-glass): the admin token is checked with GET /admin/v1/projects before it is kept (in
  * sessionStorage, see session.ts); a wrong token is said to be wrong, with where the right one is.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, createApiClient } from './api';
 import { Field } from './components/field';
+import type { Sso } from './sso';
 
-export function SignIn({ apiBase, notice, onSignedIn }: { apiBase: string; notice: string | null; onSignedIn: (token: string) => void }) {
+export function SignIn({ apiBase, notice, sso, onSignedIn }: { apiBase: string; notice: string | null; sso?: Sso; onSignedIn: (token: string) => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     document.title = 'Sign in · Tally';
-    input.current?.focus();
-  }, []);
+    if (!sso) input.current?.focus();
+  }, [sso]);
   return (
     <main id="main" class="sign-in">
       <h1>Tally</h1>
-      <p class="muted">Sign in with this deployment's admin token (npm start prints it).</p>
       {notice && (
         <p class="notice" role="alert">
           {notice}
         </p>
       )}
+      {sso && (
+        <section class="sso" aria-labelledby="sso-heading">
+          <h2 id="sso-heading">Sign in with your organisation</h2>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => {
+              setBusy(true);
+              sso.signIn().catch((err: unknown) => {
+                setError(`Cannot reach the sign-in issuer: ${err instanceof Error ? err.message : String(err)}`);
+                setBusy(false);
+              });
+            }}
+          >
+            Sign in with single sign-on
+          </button>
+          <h2>Or with the admin token</h2>
+          <p class="muted">For automation and break-glass; people sign in above.</p>
+        </section>
+      )}
+      {!sso && <p class="muted">Sign in with this deployment's admin token (npm start prints it).</p>}
       <form
         onSubmit={async (e) => {
           e.preventDefault();

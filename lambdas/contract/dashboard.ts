@@ -15,6 +15,20 @@ export interface DashboardConfig {
    * CloudFront's URL when CloudFront fronts the API (geolocation needs it). Absent: apiUrl.
    */
   baseUrl?: string;
+  /** People's single sign-on (docs/decisions/admin-sign-in.md). Absent: the admin token is the only sign-in. */
+  signIn?: DashboardSignIn;
+}
+
+/** The OIDC issuer the dashboard signs people in with (authorization code + PKCE), as the admin API checks its tokens. */
+export interface DashboardSignIn {
+  /** The issuer URL (its discovery document is `<issuer>/.well-known/openid-configuration`). */
+  issuer: string;
+  /** The dashboard's client ID there (the ID token's `aud`). */
+  clientId: string;
+  /** The token claim listing a person's groups (OIDC_GROUPS_CLAIM). */
+  groupsClaim: string;
+  /** group=role pairs (OIDC_GROUP_ROLES); empty: a group named like a role is that role. */
+  groupRoles: string;
 }
 
 /**
@@ -46,16 +60,18 @@ export const SDK_FILE_HEADERS = {
 
 /**
  * No inline script or style attribute, nothing from another origin except the API the dashboard
- * calls. `apiOrigin` is the API's origin ("https://host"), or "'self'" when the API is the same origin.
+ * calls and the sign-in issuer's origins (its discovery document, keys and token endpoint, fetched by
+ * the OIDC client). `apiOrigin` is the API's origin ("https://host"), or "'self'" when the API is the
+ * same origin. The sign-in redirect itself is a top-level navigation, which no directive restricts.
  */
-export function dashboardCsp(apiOrigin: string): string {
+export function dashboardCsp(apiOrigin: string, signInOrigins: readonly string[] = []): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src 'self'${apiOrigin === "'self'" ? '' : ` ${apiOrigin}`}`,
+    ['connect-src', "'self'", ...(apiOrigin === "'self'" ? [] : [apiOrigin]), ...signInOrigins].join(' '),
     "manifest-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
@@ -69,9 +85,13 @@ export function dashboardCsp(apiOrigin: string): string {
  * (lambdas/local/example-page.ts). On AWS CloudFront's response headers policy sends the dashboard's
  * (lib/dashboard.ts), with HSTS as well, which plain http://127.0.0.1 has no use for.
  */
-export const LOCAL_PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': dashboardCsp("'self'"),
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-};
+export function localPageSecurityHeaders(signInOrigins: readonly string[] = []): Readonly<Record<string, string>> {
+  return {
+    'Content-Security-Policy': dashboardCsp("'self'", signInOrigins),
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+  };
+}
+
+export const LOCAL_PAGE_SECURITY_HEADERS = localPageSecurityHeaders();

@@ -24,6 +24,7 @@ import { authenticateAdminRoute } from '../handlers/admin';
 import { openApiDocument } from '../openapi';
 import { ROUTES } from '../routes';
 import { authorizeKey, authorizerContext } from '../services/authorize';
+import type { OidcConfig } from '../adapters/oidc-verifier';
 import { dashboardFiles } from './dashboard-files';
 import { serveExample } from './example-page';
 import { serveSdk } from './sdk-files';
@@ -43,13 +44,15 @@ export interface GatewayOptions {
   trustProxy: boolean;
   /** Where the dashboard is built on first use (see dashboard-files.ts). */
   dataDir: string;
+  /** People's sign-in: the dashboard's config.json names the issuer, and its CSP lets the page reach it. */
+  oidc?: OidcConfig;
 }
 
 /** The request listener of the local server. */
 export function localGateway(deps: Deps, handlers: ReturnType<typeof createHandlers>, options: GatewayOptions) {
   const { timeouts } = options;
   const buckets = new TokenBuckets();
-  const serveDashboard = dashboardFiles(options.dataDir);
+  const serveDashboard = dashboardFiles(options.dataDir, options.oidc);
   const largeBatches = new LargeBatchLane(options.largeBatchWaitMs);
 
   const serve = async (req: IncomingMessage, res: ServerResponse) => {

@@ -1,6 +1,6 @@
 /**
  * The dashboard on the local server: GET / (index.html), /assets/… (hashed, cacheable forever) and
- * /config.json (empty: the API is this origin), each with the dashboard's Content-Security-Policy,
+ * /config.json (the API is this origin; the sign-in issuer when TALLY_OIDC_ISSUER is set), each with the dashboard's Content-Security-Policy,
  * as CloudFront serves them on AWS. Built once, on the first request for it, into
  * <dataDir>/dashboard, so starting a server (the tests start many) costs nothing until a page is
  * opened.
@@ -9,7 +9,9 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { buildDashboardSync } from '../../dashboard/build';
-import { DASHBOARD_CONFIG_FILE, LOCAL_PAGE_SECURITY_HEADERS as SECURITY_HEADERS } from '../contract/dashboard';
+import type { OidcConfig } from '../adapters/oidc-verifier';
+import { DASHBOARD_CONFIG_FILE, localPageSecurityHeaders, type DashboardConfig } from '../contract/dashboard';
+import { formatGroupRoles } from '../domain/group-roles';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -18,8 +20,12 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-export function dashboardFiles(dataDir: string) {
+export function dashboardFiles(dataDir: string, oidc?: OidcConfig) {
   const outDir = join(dataDir, 'dashboard');
+  const config: DashboardConfig = oidc
+    ? { signIn: { issuer: oidc.issuer, clientId: oidc.audience, groupsClaim: oidc.groupsClaim, groupRoles: formatGroupRoles(oidc.groupRoles) } }
+    : {};
+  const SECURITY_HEADERS = localPageSecurityHeaders(oidc ? [new URL(oidc.issuer).origin] : []);
   let built = false;
 
   /** Answers a dashboard request; false for any other request, which the API then handles. */
@@ -28,7 +34,7 @@ export function dashboardFiles(dataDir: string) {
     const file = pathname === '/' || pathname === '/index.html' ? 'index.html' : pathname.startsWith('/assets/') ? pathname.slice(1) : null;
     if (pathname === `/${DASHBOARD_CONFIG_FILE}`) {
       req.resume();
-      res.writeHead(200, { 'Content-Type': TYPES['.json']!, 'Cache-Control': 'no-store', ...SECURITY_HEADERS }).end('{}');
+      res.writeHead(200, { 'Content-Type': TYPES['.json']!, 'Cache-Control': 'no-store', ...SECURITY_HEADERS }).end(JSON.stringify(config));
       return true;
     }
     if (file === null || file.includes('..') || file.includes('\\')) return false;

@@ -176,6 +176,7 @@ async function startStack(
         largeBatchWaitMs: options.largeBatchWaitMs,
         trustProxy: options.trustProxy ?? false,
         dataDir: options.dataDir,
+        oidc: options.oidc,
       }),
     );
 

@@ -37,7 +37,8 @@ export interface OpenOptions {
   beforeLoad?: (page: Page) => Promise<void>;
 }
 
-export async function openDashboard(browser: Browser, serverUrl: string, options: OpenOptions = {}): Promise<DashboardPage> {
+/** Opens a page in `browser`, or in one of its contexts (its own cookies: another person at another computer). */
+export async function openDashboard(browser: Pick<Browser, 'newPage'>, serverUrl: string, options: OpenOptions = {}): Promise<DashboardPage> {
   const page = await browser.newPage();
   const { config } = options;
   if (config) {

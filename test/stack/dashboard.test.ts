@@ -159,6 +159,56 @@ describe('dashboard distribution', () => {
   });
 });
 
+describe('dashboard sign-in', () => {
+  /** config.json as the deployment writes it, with its markers replaced by what they resolve to. */
+  const deployedConfig = (synth: Synth) => {
+    const deploy = synth.stack.dashboard!.node.findChild('DeployEntry');
+    const entry = synth.template.toJSON().Resources[synth.stack.getLogicalId(deploy.node.findChild('CustomResource').node.defaultChild as never)].Properties;
+    const dir = deploy.node.children
+      .filter((c): c is Asset => c instanceof Asset)
+      .map((a) => (a.node.findChild('Stage') as unknown as { absoluteStagedPath: string }).absoluteStagedPath)
+      .find((d) => existsSync(join(d, DASHBOARD_CONFIG_FILE)))!;
+    const markers = Object.assign({}, ...(entry.SourceMarkers as Array<Record<string, unknown>>));
+    const text = readFileSync(join(dir, DASHBOARD_CONFIG_FILE), 'utf8').replace(/<<marker:0xbaba:\d+>>/g, (m) => JSON.stringify(markers[m]).replace(/"/g, "'"));
+    return JSON.parse(text) as DashboardConfig;
+  };
+  const cspOf = (synth: Synth) => {
+    const json = synth.template.toJSON();
+    const dist = Object.values(json.Resources as Record<string, any>).find((r) => r.Type === 'AWS::CloudFront::Distribution')!;
+    const policy = json.Resources[dist.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId.Ref];
+    return JSON.stringify(synth.stack.resolve(policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy));
+  };
+
+  it("names the Cognito pool's issuer and client in config.json, and lets the page reach the issuer and the hosted sign-in's token endpoint", () => {
+    const config = deployedConfig(s);
+    const pool = s.stack.getLogicalId(s.stack.signIn.userPool!.node.defaultChild as never);
+    const client = s.stack.getLogicalId(s.stack.signIn.client!.node.defaultChild as never);
+    expect(config.signIn).toEqual({
+      issuer: expect.stringContaining(pool),
+      clientId: expect.stringContaining(client),
+      groupsClaim: 'cognito:groups',
+      groupRoles: '',
+    });
+    const csp = cspOf(s);
+    expect(csp).toMatch(/connect-src 'self' https:\/\/[^;]*https:\/\/cognito-idp\./);
+    expect(csp).toContain('.auth.');
+    expect(csp).toContain('amazoncognito.com');
+  });
+
+  it("names an external issuer, its client and its groups mapping in config.json, and the issuer's origin in connect-src", () => {
+    const external = synthStack({
+      signIn: { issuer: 'https://example.okta.com/oauth2/default', clientId: '0oa-dashboard', groupsClaim: 'groups', groupRoles: 'Tally Admins=admin' },
+    });
+    expect(deployedConfig(external).signIn).toEqual({
+      issuer: 'https://example.okta.com/oauth2/default',
+      clientId: '0oa-dashboard',
+      groupsClaim: 'groups',
+      groupRoles: 'Tally Admins=admin',
+    });
+    expect(cspOf(external)).toMatch(/connect-src 'self' https:\/\/[^;]* https:\/\/example\.okta\.com(;|")/);
+  });
+});
+
 describe('dashboard deployment', () => {
   const deployments = () => ofType(json, 'Custom::CDKBucketDeployment').map(([, d]) => d.Properties);
 

@@ -4,6 +4,7 @@
  * a new one; saving under a name another saved insight of the project has asks whether to replace
  * that one (the dashboard checks the project's list: names are not unique in the API, docs/dashboard.md).
  */
+import { useCan } from '../role';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type ApiClient } from '../api';
 import { errorText } from '../components/async-view';
@@ -93,7 +94,12 @@ export function InsightTitle({ api, projectId, title, opened }: { api: ApiClient
 
 const sameName = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
 
-export function SaveInsight({
+/** "Save insight" for the roles that may save insights (analyst and up); nothing for a viewer. */
+export function SaveInsight(props: Parameters<typeof SaveInsightForm>[0]) {
+  return useCan('analyst') ? <SaveInsightForm {...props} /> : null;
+}
+
+function SaveInsightForm({
   api,
   projectId,
   kind,

@@ -6,6 +6,8 @@
  * a read-only summary (since when, goal, variants each with its share of traffic, description if any) with its actions: see the
  * results, and Stop while it runs. Start and Stop each ask for a confirmation saying what happens.
  */
+import { useCan } from '../role';
+import { ReadOnlyNote } from '../components/read-only-note';
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { draftWeights, experimentDraftProblems, type ExperimentDraft, type ExperimentField } from '../../../lambdas/domain/experiment-fields';
 import { nearlyEqualWeights } from '../../../lambdas/domain/variant-weights';
@@ -152,6 +154,7 @@ function useTransition({ api, base, setNotice, onChange }: ViewProps, experiment
 function ExperimentSummary(props: ViewProps & { experiment: Experiment; baseURL: string }) {
   const { experiment, projectId, notice, baseURL } = props;
   const transition = useTransition(props, experiment);
+  const canRun = useCan('experimenter');
   const resultsHref = `#${pathOf('projects', projectId, 'experiments', experiment.id, 'results')}`;
   return (
     <>
@@ -211,7 +214,7 @@ function ExperimentSummary(props: ViewProps & { experiment: Experiment; baseURL:
         <a class="button" href={resultsHref}>
           See the results
         </a>
-        {experiment.status === 'running' && (
+        {experiment.status === 'running' && canRun && (
           <button type="button" class="secondary danger-text" disabled={transition.busy} onClick={() => transition.ask('stop')}>
             Stop
           </button>
@@ -249,6 +252,7 @@ function UseInYourApp({ experiment, baseURL }: { experiment: Experiment; baseURL
 /** A new or created experiment: the form, checked before it is sent, then Save and Start. */
 function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined }) {
   const { api, base, projectId, experiment, notice, setNotice, onChange } = props;
+  const canWrite = useCan('experimenter');
   const names = useRecentEventNames(api, projectId);
   // The other experiments' names: a name clashing with one is said before sending (the API would refuse it).
   const others = useAsync(
@@ -372,6 +376,7 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
       <p role="status" class="status-line">
         {notice}
       </p>
+      {!canWrite && <ReadOnlyNote needed="experimenter" what="edit and start experiments" />}
       <form
         class="stack-form experiment-form"
         noValidate
@@ -380,7 +385,7 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
           void save(e.currentTarget);
         }}
       >
-        <fieldset disabled={busy}>
+        <fieldset disabled={busy || !canWrite}>
           <legend class="visually-hidden">Experiment settings</legend>
           <Field id="experiment-name" label="Name" error={fieldError('name')}>
             <input type="text" name="name" autoComplete="off" value={draft.name} onInput={(e) => change({ ...draft, name: e.currentTarget.value })} />
@@ -498,27 +503,29 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
           <Field id="experiment-description" label="Description" hint="Optional: what you change and what you expect." error={fieldError('description')}>
             <textarea name="description" rows={3} value={draft.description} onInput={(e) => change({ ...draft, description: e.currentTarget.value })} />
           </Field>
-          <div class="toolbar lifecycle">
-            <button type="submit" class={startIsPrimary ? 'secondary' : undefined} disabled={experiment !== undefined && !dirty}>
-              Save
-            </button>
-            {experiment && (
-              <button
-                type="button"
-                class={startIsPrimary ? undefined : 'secondary'}
-                disabled={transition.busy || dirty}
-                aria-describedby={dirty ? 'start-hint' : undefined}
-                onClick={() => transition.ask('start')}
-              >
-                Start
+          {canWrite && (
+            <div class="toolbar lifecycle">
+              <button type="submit" class={startIsPrimary ? 'secondary' : undefined} disabled={experiment !== undefined && !dirty}>
+                Save
               </button>
-            )}
-            {experiment && dirty && (
-              <p class="hint" id="start-hint">
-                Save your changes before starting.
-              </p>
-            )}
-          </div>
+              {experiment && (
+                <button
+                  type="button"
+                  class={startIsPrimary ? undefined : 'secondary'}
+                  disabled={transition.busy || dirty}
+                  aria-describedby={dirty ? 'start-hint' : undefined}
+                  onClick={() => transition.ask('start')}
+                >
+                  Start
+                </button>
+              )}
+              {experiment && dirty && (
+                <p class="hint" id="start-hint">
+                  Save your changes before starting.
+                </p>
+              )}
+            </div>
+          )}
         </fieldset>
       </form>
       {transition.dialogs}

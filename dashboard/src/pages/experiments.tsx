@@ -4,6 +4,7 @@
  * lambdas/domain/primary-analysis.ts), and the sample-ratio health, from the stored results the list
  * carries (results_summary); and "Create experiment".
  */
+import { useCan } from '../role';
 import type { ExperimentListed, LiftSummary } from '../admin-types';
 import { AsyncView, useAsync } from '../components/async-view';
 import { ListTable, newestFirst } from '../components/list-table';
@@ -17,13 +18,16 @@ import { decisionStatement } from '../results/verdict';
 export function ExperimentsPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
   const list = useAsync(() => api.get<{ experiments: ExperimentListed[] }>(`/admin/v1${pathOf('projects', projectId)}/experiments`), [api, projectId]);
+  const canCreate = useCan('experimenter');
   return (
     <>
       <div class="page-heading">
         <h1>Experiments</h1>
-        <button type="button" onClick={() => navigate(`${pathOf('projects', projectId, 'experiments')}/new`)}>
-          Create experiment
-        </button>
+        {canCreate && (
+          <button type="button" onClick={() => navigate(`${pathOf('projects', projectId, 'experiments')}/new`)}>
+            Create experiment
+          </button>
+        )}
       </div>
       <p class="muted">
         An experiment splits users between variants (the first is the control) and compares how many reach its goal event. Create it, then Start it; Stop it

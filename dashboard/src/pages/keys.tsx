@@ -2,6 +2,8 @@
  * Keys of a project: "Create key" (label, plan, rate limit, allowed origins, allowed bundle IDs; each field
  * shows the API's own message), the new key shown once, the list, and "Revoke" with a confirmation.
  */
+import { ReadOnlyNote } from '../components/read-only-note';
+import { useCan } from '../role';
 import { useRef, useState } from 'preact/hooks';
 import { keyDraftProblems, type KeyDraft, type KeyField } from '../../../lambdas/domain/key-fields';
 import type { ApiKey, CreatedKey } from '../admin-types';
@@ -54,6 +56,7 @@ export function KeysPage({ api, params }: PageProps) {
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [revokeError, setRevokeError] = useState<string | null>(null);
   const [revokeBusy, setRevokeBusy] = useState(false);
+  const canManage = useCan('admin');
   // After a revoke its row (which had focus) is gone: focus goes to the list's heading instead.
   const listHeading = useRef<HTMLHeadingElement>(null);
   return (
@@ -63,91 +66,94 @@ export function KeysPage({ api, params }: PageProps) {
         An app sends events with a project key. After creating one, see <a href={`#${pathOf('projects', params.projectId!)}/install`}>Install</a>.
       </p>
       {created && <NewKeyPanel created={created} onDone={() => setCreated(null)} />}
-      <section aria-labelledby="create-key">
-        <h2 id="create-key">New key</h2>
-        <form
-          class="grid-form"
-          noValidate
-          onSubmit={async (e) => {
-            e.preventDefault();
-            const form = e.currentTarget;
-            const data = new FormData(form);
-            const draft = keyDraft(data);
-            // Checked here first, in plain words: nothing is sent that the API would refuse.
-            const found = keyDraftProblems(draft);
-            setProblems(found);
-            setError(null);
-            if (Object.keys(found).length) {
-              requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-              return;
-            }
-            setBusy(true);
-            try {
-              const key = await api.post<CreatedKey>(base, keyBody(data, draft));
+      {!canManage && <ReadOnlyNote needed="admin" what="create and revoke keys" />}
+      {canManage && (
+        <section aria-labelledby="create-key">
+          <h2 id="create-key">New key</h2>
+          <form
+            class="grid-form"
+            noValidate
+            onSubmit={async (e) => {
+              e.preventDefault();
+              const form = e.currentTarget;
+              const data = new FormData(form);
+              const draft = keyDraft(data);
+              // Checked here first, in plain words: nothing is sent that the API would refuse.
+              const found = keyDraftProblems(draft);
+              setProblems(found);
               setError(null);
-              setCreated(key);
-              form.reset();
-              void list.reload();
-            } catch (err) {
-              setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
-              // Focus the first field the API named, once it is marked.
-              requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-            } finally {
-              setBusy(false);
-            }
-          }}
-        >
-          <Field
-            id="key-label"
-            label="Label"
-            hint="Optional: what the key is for, e.g. iOS app. Shown in the list; not a secret."
-            error={problems.label ?? error?.forField('label')}
+              if (Object.keys(found).length) {
+                requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+                return;
+              }
+              setBusy(true);
+              try {
+                const key = await api.post<CreatedKey>(base, keyBody(data, draft));
+                setError(null);
+                setCreated(key);
+                form.reset();
+                void list.reload();
+              } catch (err) {
+                setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
+                // Focus the first field the API named, once it is marked.
+                requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+              } finally {
+                setBusy(false);
+              }
+            }}
           >
-            <input name="label" type="text" autoComplete="off" />
-          </Field>
-          <Field id="key-plan" label="Plan" error={error?.forField('plan')}>
-            <select name="plan">
-              <option value="free">free</option>
-              <option value="pro">pro</option>
-              <option value="enterprise">enterprise</option>
-            </select>
-          </Field>
-          <Field
-            id="key-limit"
-            label="Rate limit per minute"
-            hint="Optional: overrides the plan's limit."
-            error={problems.rate_limit_per_minute ?? error?.forField('rate_limit_per_minute')}
-          >
-            <input name="rate_limit_per_minute" type="text" inputMode="numeric" autoComplete="off" />
-          </Field>
-          <Field
-            id="key-origins"
-            label="Allowed origins"
-            hint="Optional, one a line, e.g. https://app.example.com or https://*.example.com. Empty: any origin."
-            error={problems.allowed_origins ?? error?.forField('allowed_origins')}
-          >
-            <textarea name="allowed_origins" rows={2} />
-          </Field>
-          <Field
-            id="key-bundles"
-            label="Allowed bundle IDs"
-            hint="Optional, one a line, e.g. com.example.app. Empty: any app."
-            error={problems.allowed_bundle_ids ?? error?.forField('allowed_bundle_ids')}
-          >
-            <textarea name="allowed_bundle_ids" rows={2} />
-          </Field>
-          {error?.apartFrom(FIELDS) && (
-            <p class="error" role="alert">
-              {error.apartFrom(FIELDS)}
-            </p>
-          )}
-          <div class="actions">
-            <button type="submit" disabled={busy}>
-              Create key
-            </button>
-          </div>
-        </form>
-      </section>
+            <Field
+              id="key-label"
+              label="Label"
+              hint="Optional: what the key is for, e.g. iOS app. Shown in the list; not a secret."
+              error={problems.label ?? error?.forField('label')}
+            >
+              <input name="label" type="text" autoComplete="off" />
+            </Field>
+            <Field id="key-plan" label="Plan" error={error?.forField('plan')}>
+              <select name="plan">
+                <option value="free">free</option>
+                <option value="pro">pro</option>
+                <option value="enterprise">enterprise</option>
+              </select>
+            </Field>
+            <Field
+              id="key-limit"
+              label="Rate limit per minute"
+              hint="Optional: overrides the plan's limit."
+              error={problems.rate_limit_per_minute ?? error?.forField('rate_limit_per_minute')}
+            >
+              <input name="rate_limit_per_minute" type="text" inputMode="numeric" autoComplete="off" />
+            </Field>
+            <Field
+              id="key-origins"
+              label="Allowed origins"
+              hint="Optional, one a line, e.g. https://app.example.com or https://*.example.com. Empty: any origin."
+              error={problems.allowed_origins ?? error?.forField('allowed_origins')}
+            >
+              <textarea name="allowed_origins" rows={2} />
+            </Field>
+            <Field
+              id="key-bundles"
+              label="Allowed bundle IDs"
+              hint="Optional, one a line, e.g. com.example.app. Empty: any app."
+              error={problems.allowed_bundle_ids ?? error?.forField('allowed_bundle_ids')}
+            >
+              <textarea name="allowed_bundle_ids" rows={2} />
+            </Field>
+            {error?.apartFrom(FIELDS) && (
+              <p class="error" role="alert">
+                {error.apartFrom(FIELDS)}
+              </p>
+            )}
+            <div class="actions">
+              <button type="submit" disabled={busy}>
+                Create key
+              </button>
+            </div>
+          </form>
+        </section>
+      )}
       <section aria-labelledby="key-list">
         <h2 id="key-list" tabIndex={-1} ref={listHeading}>
           Active keys
@@ -173,17 +179,19 @@ export function KeysPage({ api, params }: PageProps) {
                     </td>
                     <td data-label="Created">{formatTime(k.created_at)}</td>
                     <td>
-                      <button
-                        type="button"
-                        class="danger small"
-                        aria-label={`Revoke ${k.label === null ? k.key_prefix : `${k.label} (${k.key_prefix})`}`}
-                        onClick={() => {
-                          setRevokeError(null);
-                          setRevoking(k);
-                        }}
-                      >
-                        Revoke
-                      </button>
+                      {canManage && (
+                        <button
+                          type="button"
+                          class="danger small"
+                          aria-label={`Revoke ${k.label === null ? k.key_prefix : `${k.label} (${k.key_prefix})`}`}
+                          onClick={() => {
+                            setRevokeError(null);
+                            setRevoking(k);
+                          }}
+                        >
+                          Revoke
+                        </button>
+                      )}
                     </td>
                   </tr>
                 ))}

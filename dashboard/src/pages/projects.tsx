@@ -1,4 +1,5 @@
 /** Projects: the list, and "Create project" (which opens the new project's Keys page). */
+import { useCan } from '../role';
 import { useState } from 'preact/hooks';
 import { projectNameProblem } from '../../../lambdas/domain/project-fields';
 import type { Project } from '../admin-types';
@@ -17,41 +18,44 @@ export function ProjectsPage({ api }: PageProps) {
   const [error, setError] = useState<ApiError | null>(null);
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const canCreate = useCan('admin');
   return (
     <>
       <h1>Projects</h1>
-      <section aria-labelledby="new-project">
-        <h2 id="new-project">New project</h2>
-        <form
-          class="inline-form"
-          noValidate
-          onSubmit={async (e) => {
-            e.preventDefault();
-            const form = e.currentTarget;
-            const name = String(new FormData(form).get('name') ?? '');
-            // Checked here first: nothing is sent that the API would refuse.
-            const found = projectNameProblem(name);
-            setProblem(found);
-            setError(null);
-            if (found) return form.querySelector<HTMLInputElement>('input[name="name"]')?.focus();
-            setBusy(true);
-            try {
-              const project = await api.post<Project>('/admin/v1/projects', { name });
-              navigate(`${pathOf('projects', project.id)}/keys`);
-            } catch (err) {
-              setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
-              setBusy(false);
-            }
-          }}
-        >
-          <Field id="project-name" label="Name" error={problem ?? error?.forField('name') ?? error?.apartFrom(['name'])}>
-            <input name="name" type="text" autoComplete="off" />
-          </Field>
-          <button type="submit" disabled={busy}>
-            Create project
-          </button>
-        </form>
-      </section>
+      {canCreate && (
+        <section aria-labelledby="new-project">
+          <h2 id="new-project">New project</h2>
+          <form
+            class="inline-form"
+            noValidate
+            onSubmit={async (e) => {
+              e.preventDefault();
+              const form = e.currentTarget;
+              const name = String(new FormData(form).get('name') ?? '');
+              // Checked here first: nothing is sent that the API would refuse.
+              const found = projectNameProblem(name);
+              setProblem(found);
+              setError(null);
+              if (found) return form.querySelector<HTMLInputElement>('input[name="name"]')?.focus();
+              setBusy(true);
+              try {
+                const project = await api.post<Project>('/admin/v1/projects', { name });
+                navigate(`${pathOf('projects', project.id)}/keys`);
+              } catch (err) {
+                setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
+                setBusy(false);
+              }
+            }}
+          >
+            <Field id="project-name" label="Name" error={problem ?? error?.forField('name') ?? error?.apartFrom(['name'])}>
+              <input name="name" type="text" autoComplete="off" />
+            </Field>
+            <button type="submit" disabled={busy}>
+              Create project
+            </button>
+          </form>
+        </section>
+      )}
       <section aria-labelledby="all-projects">
         <h2 id="all-projects">All projects</h2>
         <AsyncView state={list}>
