@@ -196,6 +196,11 @@ describeBrowser('dashboard: insights a team keeps', () => {
     for (const id of [trends, funnel, gone]) {
       await page.waitForSelector(`#dashboard-add option[value="${id}"]`);
       await page.select('#dashboard-add', id);
+      // The button is enabled once the choice is made and the previous addition has finished.
+      await page.waitForFunction(() => {
+        const button = [...(globalThis as any).document.querySelectorAll('button')].find((b: any) => b.textContent.trim() === 'Add to dashboard');
+        return button && !button.disabled;
+      });
       await clickButton(page, 'Add to dashboard');
       await page.waitForFunction(
         (n) => (globalThis as any).document.querySelectorAll('.dashboard-tile').length === n,

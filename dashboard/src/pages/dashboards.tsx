@@ -306,8 +306,12 @@ export function DashboardPage(props: PageProps) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          if (adding)
-            void change({ tiles: [...d.tiles.map((t) => ({ saved_insight_id: t.saved_insight_id })), { saved_insight_id: adding }] }).then(() => setAdding(''));
+          const added = adding;
+          // Cleared once added, unless another insight was chosen meanwhile (that choice is kept).
+          if (added)
+            void change({ tiles: [...d.tiles.map((t) => ({ saved_insight_id: t.saved_insight_id })), { saved_insight_id: added }] }).then(() =>
+              setAdding((current) => (current === added ? '' : current)),
+            );
         }}
       >
         <Field id="dashboard-add" label="Add a saved insight">
