@@ -31,9 +31,14 @@ export interface DuckDbProcessOptions {
   niceness?: number;
 }
 
+/** A started query process and the calls it has not answered. */
+interface Running {
+  child: ChildProcess;
+  pending: Map<number, Pending>;
+}
+
 export class DuckDbProcess implements LocalDuckDb {
-  private child: Promise<ChildProcess> | undefined;
-  private readonly pending = new Map<number, Pending>();
+  private child: Promise<Running> | undefined;
   private nextId = 1;
 
   constructor(private readonly options: DuckDbProcessOptions = {}) {}
@@ -49,17 +54,23 @@ export class DuckDbProcess implements LocalDuckDb {
   /** One query, through the process's DuckDB gate (at most two in flight, as in-process). */
   private call(message: { statements: string[]; sql: string; file?: string }): Promise<unknown> {
     return gated(async () => {
-      const child = await this.start();
+      const { child, pending } = await this.start();
       const id = this.nextId++;
       return new Promise((resolve, reject) => {
-        this.pending.set(id, { resolve, reject });
-        child.send({ id, ...message });
+        pending.set(id, { resolve, reject });
+        child.send({ id, ...message }, (err) => {
+          if (!err) return;
+          pending.delete(id);
+          reject(new Error(`the local query engine (DuckDB) did not take the query: ${err.message}`));
+        });
       });
     });
   }
 
-  private start(): Promise<ChildProcess> {
-    this.child ??= new Promise<ChildProcess>((resolve, reject) => {
+  private start(): Promise<Running> {
+    if (this.child) return this.child;
+    const starting = new Promise<Running>((resolve, reject) => {
+      const pending = new Map<number, Pending>();
       const child = fork(CHILD, [], {
         // Plain JavaScript: no TypeScript loader, whatever ran the server.
         execArgv: [],
@@ -72,30 +83,32 @@ export class DuckDbProcess implements LocalDuckDb {
         },
       });
       child.on('message', (reply: Reply) => {
-        if ('ready' in reply) return resolve(child);
-        const call = this.pending.get(reply.id);
-        this.pending.delete(reply.id);
+        if ('ready' in reply) return resolve({ child, pending });
+        const call = pending.get(reply.id);
+        pending.delete(reply.id);
         if (!call) return;
         if ('error' in reply) call.reject(new Error(reply.error));
         else call.resolve(reply.result);
       });
       child.once('error', (err) => reject(new Error(`the local query engine (DuckDB) could not start: ${err.message}`)));
       child.once('exit', (code, signal) => {
-        if (this.child) this.child = undefined;
+        // Forgotten only if it is still the current one (a close may have started another since).
+        if (this.child === starting) this.child = undefined;
         const why = new Error(`the local query engine (DuckDB) stopped (${signal ?? `exit code ${code}`}); the next query starts it again`);
         reject(why);
-        for (const call of this.pending.values()) call.reject(why);
-        this.pending.clear();
+        for (const call of pending.values()) call.reject(why);
+        pending.clear();
       });
     });
-    return this.child;
+    this.child = starting;
+    return starting;
   }
 
   async close(): Promise<void> {
     const child = this.child;
     this.child = undefined;
     if (!child) return;
-    const running = await child.catch(() => undefined);
+    const running = (await child.catch(() => undefined))?.child;
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       running.once('exit', () => resolve());

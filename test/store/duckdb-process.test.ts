@@ -26,9 +26,9 @@ function engine(options: ConstructorParameters<typeof DuckDbProcess>[0] = {}): D
 
 /** The query process's ID, once started (its only child running duckdb-process-child.mjs). */
 async function childPid(process: DuckDbProcess): Promise<number> {
-  const child = await (process as unknown as { child: Promise<{ pid: number }> | undefined }).child;
-  if (!child) throw new Error('the query process has not started');
-  return child.pid;
+  const running = await (process as unknown as { child: Promise<{ child: { pid: number } }> | undefined }).child;
+  if (!running) throw new Error('the query process has not started');
+  return running.child.pid;
 }
 
 describe('DuckDbProcess', () => {
