@@ -19,7 +19,7 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ARRIVAL_PARTITION } from '../contract/arrival-partition';
 import type { AnalyticsViews } from '../ports';
-import { EVENT_COLUMNS, IDENTITY_COLUMNS, readJsonSql, TRINO_COMPAT_MACROS, type DuckType } from './duckdb-results-query';
+import { emptyStreamSelect, EVENT_COLUMNS, IDENTITY_COLUMNS, readJsonSql, TRINO_COMPAT_MACROS, type DuckType } from './duckdb-results-query';
 import { renderCreateUniqueEventsView, UNIQUE_EVENTS_VIEW } from './sql/unique-events';
 
 export const ANALYST_VIEWS_FILE = 'views.sql';
@@ -37,10 +37,6 @@ const streamGlob = (dir: string, byArrival: boolean) => join(dir, ...(byArrival 
 const streamSelect = (dir: string, columns: Record<string, DuckType>, byArrival: boolean) =>
   `SELECT * EXCLUDE (project_id, dt${byArrival ? `, ${ARRIVAL_PARTITION}` : ''}), project_id, dt FROM ${readJsonSql(streamGlob(dir, byArrival), columns)}`;
 
-/** The empty view of a stream with no file yet: its columns, in the Glue table's order, and no row. */
-const emptySelect = (columns: Record<string, DuckType>) =>
-  `SELECT ${[...Object.entries(columns), ['project_id', 'VARCHAR'], ['dt', 'VARCHAR']].map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`).join(', ')} WHERE false`;
-
 /** Whether each raw stream has a file its view's glob matches. */
 export interface StreamFiles {
   events: boolean;
@@ -51,7 +47,7 @@ export function analystViewsScript(dataDir: string, present: StreamFiles): strin
   const view = (name: keyof StreamFiles, columns: Record<string, DuckType>, byArrival: boolean) =>
     present[name]
       ? `CREATE OR REPLACE VIEW ${name} AS ${streamSelect(join(dataDir, name), columns, byArrival)};`
-      : `-- No ${name} file yet: an empty view until the first (npm start writes this file again then).\nCREATE OR REPLACE VIEW ${name} AS ${emptySelect(columns)};`;
+      : `-- No ${name} file yet: an empty view until the first (npm start writes this file again then).\nCREATE OR REPLACE VIEW ${name} AS ${emptyStreamSelect(columns)};`;
   return [
     `-- Tally's raw streams under ${dataDir}, as DuckDB views named like the Athena tables`,
     `-- (docs/data-model.md, "Querying locally with DuckDB"). Written by npm start; changes are overwritten.`,

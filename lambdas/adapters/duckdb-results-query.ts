@@ -241,13 +241,14 @@ async function listDir(dir: string): Promise<string[]> {
  * the whole job; the next run counts it.
  */
 export function viewSql(name: string, files: string[], columns: Record<string, DuckType>): string {
-  if (files.length === 0) {
-    const cols = [...Object.entries(columns), ['project_id', 'VARCHAR'], ['dt', 'VARCHAR']]
-      .map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`)
-      .join(', ');
-    return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT ${cols} WHERE false`;
-  }
+  if (files.length === 0) return `CREATE OR REPLACE TEMP VIEW ${name} AS ${emptyStreamSelect(columns)}`;
   return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT * FROM ${readJsonSql(files, columns)}`;
+}
+
+/** A stream's columns, then project_id and dt, each NULL of its type, and no row: a view over no file. */
+export function emptyStreamSelect(columns: Record<string, DuckType>): string {
+  const cols = [...Object.entries(columns), ['project_id', 'VARCHAR'], ['dt', 'VARCHAR']].map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`).join(', ');
+  return `SELECT ${cols} WHERE false`;
 }
 
 /** read_json over files (a list) or a glob pattern, with the raw streams' columns and hive partitions. */
