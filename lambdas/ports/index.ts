@@ -23,3 +23,4 @@ export type * from './dashboard-store';
 export type * from './project-record-store';
 export type * from './sign-in-verifier';
 export * from './audit-log';
+export * from './compaction-store';

@@ -1,0 +1,111 @@
+-- Compaction of the events (docs/decisions/columnar-events.md, "Compaction"): the rows of a batch of
+-- curated partitions (project, day) after taking in landing hours :hours. Each partition is rewritten
+-- whole, into a new generation: the rows of its current generation ({{curated}}, committed earlier)
+-- and the landing rows of its project and day, each event once. Which copy is kept is
+-- rules/copy-rank.sql's, the one received first, whether it was already curated or just landed, so
+-- compacting an hour twice (a run that stopped after writing and before moving the state) changes
+-- nothing. Sorted by the ID as sent, then time: a file's row groups then hold few users each, which is
+-- how the results and insights read them.
+--
+-- The same text on both engines: Athena runs it as INSERT INTO the write table (a generation of each
+-- partition, lambdas/adapters/athena-compaction.ts), DuckDB as COPY ... TO Parquet partitioned by
+-- project_id and dt (lambdas/adapters/duckdb-compaction.ts). :partitions holds each partition as its
+-- day followed by its project ID (dt is always 10 characters, so the pair is unambiguous);
+-- :project_ids and :dts are the same partitions' projects and days, which reach the scans of both
+-- tables as partition filters.
+SELECT
+    "dedupe_key",
+    "event_id",
+    "name",
+    "user_id",
+    "sent_user_id",
+    "session_id",
+    "timestamp",
+    "received_at",
+    "properties",
+    "platform",
+    "app_version",
+    "app_build_number",
+    "os_version",
+    "environment",
+    "device_manufacturer",
+    "locale",
+    "timezone",
+    "country",
+    "region",
+    "city",
+    "sdk",
+    "sdk_version",
+    "source",
+  project_id,
+  dt
+FROM (
+  SELECT
+    merged.*,
+    {{> rules/copy-rank.sql}}
+  FROM (
+    SELECT
+      "dedupe_key",
+      "event_id",
+      "name",
+      "user_id",
+      "sent_user_id",
+      "session_id",
+      "timestamp",
+      "received_at",
+      "properties",
+      "platform",
+      "app_version",
+      "app_build_number",
+      "os_version",
+      "environment",
+      "device_manufacturer",
+      "locale",
+      "timezone",
+      "country",
+      "region",
+      "city",
+      "sdk",
+      "sdk_version",
+      "source",
+      project_id,
+      dt
+    FROM {{curated}}
+    WHERE project_id IN (:project_ids)
+      AND dt IN (:dts)
+      AND dt || project_id IN (:partitions)
+    UNION ALL
+    SELECT
+      "dedupe_key",
+      "event_id",
+      "name",
+      "user_id",
+      "sent_user_id",
+      "session_id",
+      "timestamp",
+      "received_at",
+      "properties",
+      "platform",
+      "app_version",
+      "app_build_number",
+      "os_version",
+      "environment",
+      "device_manufacturer",
+      "locale",
+      "timezone",
+      "country",
+      "region",
+      "city",
+      "sdk",
+      "sdk_version",
+      "source",
+      project_id,
+      substr("timestamp", 1, 10) AS dt
+    FROM {{landing}}
+    WHERE arrival_hour IN (:hours)
+      AND project_id IN (:project_ids)
+      AND substr("timestamp", 1, 10) || project_id IN (:partitions)
+  ) merged
+) ranked
+WHERE copy_rank = 1
+ORDER BY project_id, dt, sent_user_id, "timestamp", dedupe_key

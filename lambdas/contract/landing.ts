@@ -1,0 +1,78 @@
+/**
+ * Where the raw streams land and where compaction curates them (docs/decisions/columnar-events.md),
+ * named once for the Lambdas, the local stand-ins and the CDK app. Plain data and pure helpers.
+ *
+ *   landing/<stream>/arrival_hour=<yyyy-MM-dd-HH>/<object>
+ *       What Firehose writes, keyed only by the UTC hour the oldest record of the object arrived
+ *       (Firehose's `!{timestamp:…}` namespace): no record-dependent key, so no partition limit.
+ *       GZIP NDJSON on AWS (.json.gz), NDJSON locally (.ndjson). Every project in one object.
+ *   curated/<stream>/project_id=<id>/dt=<yyyy-MM-dd>/generation=<g>/<file>.parquet
+ *       Written by the compaction job from closed landing hours: Parquet (ZSTD), each event once,
+ *       sorted by user then time. A partition (project, day) is read at the generation its catalog
+ *       entry points at: on AWS the Glue partition's location, locally the symlink
+ *       catalog/<table>/project_id=<id>/dt=<day> (CURATED_CATALOG_DIR). A reader sees one
+ *       generation or the next, never part of one.
+ *   curated/_compaction/<stream>.json
+ *       The compaction state: the last landing hour compacted (every hour up to it is in curated/),
+ *       and the superseded generations waiting to be deleted.
+ *
+ * The tables and views over them: landing_<stream> (arrival_hour partitions), curated_<stream>
+ * (project_id, dt partitions) and, for readers, the views <stream> (curated plus the landing hours
+ * after the compaction state's, each event once) and events_by_arrival (landing events with the
+ * columns the results job reads).
+ */
+
+export const LANDING_PREFIX = 'landing/';
+export const CURATED_PREFIX = 'curated/';
+export const COMPACTION_STATE_PREFIX = `${CURATED_PREFIX}_compaction/`;
+/** The local stand-in for the Glue catalog's curated partitions: a directory of symlinks. */
+export const CURATED_CATALOG_DIR = 'catalog';
+
+/** The landing partition column and key segment: the UTC hour of arrival. */
+export const ARRIVAL_HOUR = 'arrival_hour';
+/** Its format: Java DateTimeFormatter (Firehose's prefix namespace, Athena's projection) and landingHour below. */
+export const ARRIVAL_HOUR_FORMAT = 'yyyy-MM-dd-HH';
+/** The curated partitions' generation key segment. */
+export const GENERATION = 'generation';
+
+export type StreamName = 'events' | 'identities';
+export const STREAM_NAMES: readonly StreamName[] = ['events', 'identities'];
+
+/** The Glue tables and views, by stream. */
+export const landingTable = (stream: StreamName) => `landing_${stream}`;
+export const curatedTable = (stream: StreamName) => `curated_${stream}`;
+/** The readers' view of a stream: curated plus the landing tail. */
+export const streamView = (stream: StreamName) => stream;
+/** The results job's view of landing events by arrival hour. */
+export const EVENTS_BY_ARRIVAL_VIEW = 'events_by_arrival';
+
+export const landingPrefix = (stream: StreamName) => `${LANDING_PREFIX}${stream}/`;
+export const curatedPrefix = (stream: StreamName) => `${CURATED_PREFIX}${stream}/`;
+export const compactionStateKey = (stream: StreamName) => `${COMPACTION_STATE_PREFIX}${stream}.json`;
+
+/** The prefix of one landing hour's objects. */
+export const landingHourPrefix = (stream: StreamName, hour: string) => `${landingPrefix(stream)}${ARRIVAL_HOUR}=${hour}/`;
+/** The prefix of one curated partition's generation. */
+export const generationPrefix = (stream: StreamName, projectId: string, dt: string, generation: string) =>
+  `${curatedPrefix(stream)}project_id=${projectId}/dt=${dt}/${GENERATION}=${generation}/`;
+
+const HOUR_MS = 3_600_000;
+
+/** The landing hour of an instant (epoch ms): "2026-03-20-10". */
+export function landingHour(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)}-${iso.slice(11, 13)}`;
+}
+
+/** When a landing hour starts (epoch ms); NaN for a malformed hour. */
+export function landingHourStart(hour: string): number {
+  if (!/^\d{4}-\d{2}-\d{2}-\d{2}$/.test(hour)) return Number.NaN;
+  return Date.parse(`${hour.slice(0, 10)}T${hour.slice(11, 13)}:00:00.000Z`);
+}
+
+/** The landing hour `n` hours after `hour` (n may be negative). */
+export function addHours(hour: string, n: number): string {
+  return landingHour(landingHourStart(hour) + n * HOUR_MS);
+}
+
+export const isLandingHour = (hour: string) => Number.isFinite(landingHourStart(hour)) && landingHour(landingHourStart(hour)) === hour;

@@ -1,0 +1,22 @@
+/**
+ * The curated partitions one compaction statement writes: Athena's INSERT INTO adds at most 100
+ * partitions ("You can add a maximum of 100 partitions to a destination table with an INSERT INTO
+ * statement", docs/decisions/columnar-events.md), so a run writes and commits the partitions its
+ * hours touch in batches of at most that many, sorted so reruns batch the same way. Pure.
+ */
+
+export interface CuratedPartition {
+  projectId: string;
+  dt: string;
+}
+
+export const MAX_PARTITIONS_PER_WRITE = 100;
+
+export function partitionBatches(partitions: readonly CuratedPartition[], size = MAX_PARTITIONS_PER_WRITE): CuratedPartition[][] {
+  if (!(size >= 1)) throw new RangeError(`batch size must be at least 1, got ${size}`);
+  const key = (p: CuratedPartition) => `${p.projectId}\u0000${p.dt}`;
+  const unique = [...new Map(partitions.map((p) => [key(p), p])).values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const batches: CuratedPartition[][] = [];
+  for (let i = 0; i < unique.length; i += size) batches.push(unique.slice(i, i + size));
+  return batches;
+}
