@@ -22,6 +22,10 @@
  * columns the results job reads).
  */
 
+import type { StreamName } from '../domain/landing-hour';
+
+export { addHours, isLandingHour, landingHour, landingHourStart, STREAM_NAMES, type StreamName } from '../domain/landing-hour';
+
 export const LANDING_PREFIX = 'landing/';
 export const CURATED_PREFIX = 'curated/';
 export const COMPACTION_STATE_PREFIX = `${CURATED_PREFIX}_compaction/`;
@@ -34,9 +38,6 @@ export const ARRIVAL_HOUR = 'arrival_hour';
 export const ARRIVAL_HOUR_FORMAT = 'yyyy-MM-dd-HH';
 /** The curated partitions' generation key segment. */
 export const GENERATION = 'generation';
-
-export type StreamName = 'events' | 'identities';
-export const STREAM_NAMES: readonly StreamName[] = ['events', 'identities'];
 
 /** The Glue tables and views, by stream. */
 export const landingTable = (stream: StreamName) => `landing_${stream}`;
@@ -55,24 +56,3 @@ export const landingHourPrefix = (stream: StreamName, hour: string) => `${landin
 /** The prefix of one curated partition's generation. */
 export const generationPrefix = (stream: StreamName, projectId: string, dt: string, generation: string) =>
   `${curatedPrefix(stream)}project_id=${projectId}/dt=${dt}/${GENERATION}=${generation}/`;
-
-const HOUR_MS = 3_600_000;
-
-/** The landing hour of an instant (epoch ms): "2026-03-20-10". */
-export function landingHour(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 10)}-${iso.slice(11, 13)}`;
-}
-
-/** When a landing hour starts (epoch ms); NaN for a malformed hour. */
-export function landingHourStart(hour: string): number {
-  if (!/^\d{4}-\d{2}-\d{2}-\d{2}$/.test(hour)) return Number.NaN;
-  return Date.parse(`${hour.slice(0, 10)}T${hour.slice(11, 13)}:00:00.000Z`);
-}
-
-/** The landing hour `n` hours after `hour` (n may be negative). */
-export function addHours(hour: string, n: number): string {
-  return landingHour(landingHourStart(hour) + n * HOUR_MS);
-}
-
-export const isLandingHour = (hour: string) => Number.isFinite(landingHourStart(hour)) && landingHour(landingHourStart(hour)) === hour;

@@ -6,7 +6,7 @@
  * the state then moves to the last hour it covered: the newest closed hour when it took them all
  * (hours with no object are covered too), else the last hour it took. Pure.
  */
-import { addHours, landingHour, landingHourStart } from '../contract/landing';
+import { addHours, landingHour, landingHourStart } from './landing-hour';
 
 const HOUR_MS = 3_600_000;
 

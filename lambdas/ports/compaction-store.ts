@@ -5,7 +5,7 @@
  * (lambdas/adapters/athena-compaction.ts); locally: the data directory's files, DuckDB and symlinks
  * (lambdas/adapters/duckdb-compaction.ts). Both run the texts of lambdas/adapters/sql/compaction.ts.
  */
-import type { StreamName } from '../contract/landing';
+import type { StreamName } from '../domain/landing-hour';
 import type { CuratedPartition } from '../domain/partition-batches';
 
 /** A generation to delete once `after` has passed, unless its partition points at it by then. */

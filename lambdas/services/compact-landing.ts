@@ -16,7 +16,7 @@
  * the local scheduler).
  */
 import { randomUUID } from 'node:crypto';
-import { addHours, landingHourStart, STREAM_NAMES, type StreamName } from '../contract/landing';
+import { addHours, landingHourStart, STREAM_NAMES, type StreamName } from '../domain/landing-hour';
 import { compactionWindow } from '../domain/compaction-window';
 import { partitionBatches } from '../domain/partition-batches';
 import { newGeneration } from '../domain/results-base';
