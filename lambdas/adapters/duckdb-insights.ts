@@ -14,7 +14,8 @@ import { arrivalWatermark, INSIGHT_QUERY_TTL_DAYS } from '../domain/insights/que
 import type { InsightKindName } from '../domain/insights/kinds';
 import type { EngineQuery, InsightEngine, InsightQueryContext, InsightRow, PreparedInsightQuery } from '../ports';
 import { InProcessDuckDb, type LocalDuckDb } from './duckdb-local';
-import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, partitionFiles } from './duckdb-results-query';
+import { LOCAL_TABLES } from './duckdb-results-query';
+import { streamViews } from './duckdb-stream-views';
 import { insightQuery } from './sql/insight-kinds';
 
 /** Execution IDs are the start tokens: hex and dashes only, so they name a file safely. */
@@ -97,14 +98,12 @@ export class DuckDbInsightEngine implements InsightEngine {
 
   /** Runs the query and writes its rows as the result file (duckdb-rows-file.mjs: never a figure that is not finite). */
   private async run(query: PreparedInsightQuery, file: string): Promise<void> {
-    const [eventFiles, identityFiles] = await Promise.all([
-      partitionFiles(join(this.dataDir, 'events'), query.projectId, query.fromDt, query.toDt),
-      partitionFiles(join(this.dataDir, 'identities'), query.projectId),
-    ]);
-    const views = [
-      { name: LOCAL_TABLES.events, files: eventFiles, columns: EVENT_COLUMNS },
-      { name: LOCAL_TABLES.identities, files: identityFiles, columns: IDENTITY_COLUMNS },
-    ];
+    const views = (
+      await Promise.all([
+        streamViews(this.dataDir, 'events', { projectId: query.projectId, fromDt: query.fromDt, toDt: query.toDt }),
+        streamViews(this.dataDir, 'identities', { projectId: query.projectId }),
+      ])
+    ).flat();
     await this.duckdb.use(views, (session) => session.writeRows(query.sql, file));
   }
 

@@ -10,16 +10,20 @@
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { gatedConnection } from './duckdb-gate';
-import { TRINO_COMPAT_MACROS, viewSql, type DuckType } from './duckdb-results-query';
+import { TRINO_COMPAT_MACROS, type DuckType } from './duckdb-results-query';
+import { localViewSql } from './duckdb-stream-views';
 import { writeRowsFile } from './duckdb-rows-file.mjs';
 import { localDuckDbConfig } from './duckdb-threads';
 
-/** A temp view over raw files (viewSql): its name, the files, their columns. */
-export interface LocalView {
-  name: string;
-  files: string[];
-  columns: Record<string, DuckType>;
-}
+/**
+ * A temp view of a session: over landing NDJSON files (a stream's columns, project_id among them, and
+ * arrival_hour from the path), over curated Parquet files (the columns, then project_id and dt from
+ * the path), or a query over other views (duckdb-stream-views.ts builds the three of a stream).
+ */
+export type LocalView =
+  | { name: string; landing: string[]; columns: Record<string, DuckType> }
+  | { name: string; parquet: string[]; columns: Record<string, DuckType> }
+  | { name: string; sql: string };
 
 export type DuckDbRow = Record<string, unknown>;
 
@@ -38,7 +42,7 @@ export interface LocalDuckDb {
 
 /** The statements that open a session: the macros, then the views. */
 export function sessionStatements(views: LocalView[]): string[] {
-  return [...TRINO_COMPAT_MACROS, ...views.map((view) => viewSql(view.name, view.files, view.columns))];
+  return [...TRINO_COMPAT_MACROS, ...views.map(localViewSql)];
 }
 
 /** DuckDB in this process. The instance starts at the first use and lives until close(). */

@@ -1,11 +1,11 @@
 /**
- * The planning baseline locally: DuckDB in-process over the NDJSON files, as the results query reads
- * them (duckdb-results-query.ts): only the look-back's event days, every identity day of the project.
+ * The planning baseline locally: DuckDB over the events and identities views (duckdb-stream-views.ts),
+ * as the results query reads them: only the look-back's event days, every identity day of the project.
  */
-import { join } from 'node:path';
 import type { BaselineRequest, BaselineSums, PlanningBaselines } from '../ports';
 import { InProcessDuckDb, type LocalDuckDb } from './duckdb-local';
-import { EVENT_COLUMNS, IDENTITY_COLUMNS, LOCAL_TABLES, partitionFiles } from './duckdb-results-query';
+import { LOCAL_TABLES } from './duckdb-results-query';
+import { streamViews } from './duckdb-stream-views';
 import { planningBaselineParams, renderPlanningBaseline, toBaselineSums } from './sql/planning-baseline';
 
 export class DuckDbPlanningBaselines implements PlanningBaselines {
@@ -16,14 +16,12 @@ export class DuckDbPlanningBaselines implements PlanningBaselines {
 
   async measure(request: BaselineRequest): Promise<BaselineSums> {
     const params = planningBaselineParams(request);
-    const [eventFiles, identityFiles] = await Promise.all([
-      partitionFiles(join(this.dataDir, 'events'), request.projectId, params.from_dt as string, params.to_dt as string),
-      partitionFiles(join(this.dataDir, 'identities'), request.projectId),
-    ]);
-    const views = [
-      { name: LOCAL_TABLES.events, files: eventFiles, columns: EVENT_COLUMNS },
-      { name: LOCAL_TABLES.identities, files: identityFiles, columns: IDENTITY_COLUMNS },
-    ];
+    const views = (
+      await Promise.all([
+        streamViews(this.dataDir, 'events', { projectId: request.projectId, fromDt: params.from_dt as string, toDt: params.to_dt as string }),
+        streamViews(this.dataDir, 'identities', { projectId: request.projectId }),
+      ])
+    ).flat();
     return this.duckdb.use(views, async (session) => toBaselineSums(await session.rows(renderPlanningBaseline(request, LOCAL_TABLES))));
   }
 

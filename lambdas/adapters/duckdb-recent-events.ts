@@ -1,20 +1,18 @@
 /**
- * The recent-events listing locally: DuckDB in-process over the NDJSON files the local Firehose
- * endpoint writes (<dataDir>/events/project_id=<id>/dt=<day>/), the same files the results query reads
- * (duckdb-results-query.ts, which builds the view the same way). Every day of the project is read:
+ * The recent-events listing locally: DuckDB over the project's events view (duckdb-stream-views.ts:
+ * its curated partitions plus the landing hours not yet compacted), as the results query reads it. Every day of the project is read:
  * partitions are by event time, and the window is by receipt (received_at), so an event received
  * today with an old timestamp is listed too. The raw stream is written before a request is
  * acknowledged, so an acknowledged event is listed at once. An event the files hold more than once
  * (a crash between the stream write and the commit) is listed once (sql/recent-events.ts).
  */
-import { join } from 'node:path';
 import type { StoredEvent } from '../domain/event';
 import { PROPERTY_NAMES_WINDOW_DAYS, type EventNameCount, type PropertyNameCount, type RecentEvents, type RecentFilter } from '../ports';
 import { InProcessDuckDb, type LocalDuckDb } from './duckdb-local';
-import { EVENT_COLUMNS, partitionFiles } from './duckdb-results-query';
+import { hasRows, streamViews } from './duckdb-stream-views';
 import { listRecentEvents, renderEventNames, renderPropertyNames, rowToEventNameCount, rowToPropertyNameCount } from './sql/recent-events';
 
-const VIEW = 'tally_recent_events';
+const VIEW = 'events';
 
 export interface RecentEventsOptions {
   /** The window: events received within this many days are listed (EVENTS_RETENTION_DAYS). */
@@ -29,28 +27,28 @@ export class DuckDbRecentEvents implements RecentEvents {
   ) {}
 
   async recent(projectId: string, filter: RecentFilter, nowMs: number): Promise<StoredEvent[]> {
-    const files = await partitionFiles(join(this.dataDir, 'events'), projectId);
-    if (files.length === 0) return [];
+    const views = await streamViews(this.dataDir, 'events', { projectId });
+    if (!hasRows(views)) return [];
     const receivedFrom = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
-    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], (session) =>
+    return this.duckdb.use(views, (session) =>
       listRecentEvents((sql) => session.rows(sql), { table: VIEW, projectId, filter, receivedFrom }),
     );
   }
 
   async names(projectId: string, limit: number, nowMs: number): Promise<EventNameCount[]> {
-    const files = await partitionFiles(join(this.dataDir, 'events'), projectId);
-    if (files.length === 0) return [];
+    const views = await streamViews(this.dataDir, 'events', { projectId });
+    if (!hasRows(views)) return [];
     const receivedFrom = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
     const sql = renderEventNames({ table: VIEW, projectId, receivedFrom, limit });
-    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], async (session) => (await session.rows(sql)).map(rowToEventNameCount));
+    return this.duckdb.use(views, async (session) => (await session.rows(sql)).map(rowToEventNameCount));
   }
 
   async propertyNames(projectId: string, limit: number, nowMs: number): Promise<PropertyNameCount[]> {
-    const files = await partitionFiles(join(this.dataDir, 'events'), projectId);
-    if (files.length === 0) return [];
+    const views = await streamViews(this.dataDir, 'events', { projectId });
+    if (!hasRows(views)) return [];
     const days = Math.min(this.options.windowDays, PROPERTY_NAMES_WINDOW_DAYS);
     const sql = renderPropertyNames({ table: VIEW, projectId, receivedFrom: new Date(nowMs - days * 86_400_000).toISOString(), limit });
-    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], async (session) => (await session.rows(sql)).map(rowToPropertyNameCount));
+    return this.duckdb.use(views, async (session) => (await session.rows(sql)).map(rowToPropertyNameCount));
   }
 
   close(): Promise<void> {

@@ -1,15 +1,14 @@
 /**
- * The recent-users listing locally: DuckDB in-process over the NDJSON files of the project, as the
- * recent-events listing reads them (duckdb-recent-events.ts; every day of the project, the window by
+ * The recent-users listing locally: DuckDB over the project's events view (duckdb-stream-views.ts), as the
+ * recent-events listing reads it (duckdb-recent-events.ts; every day of the project, the window by
  * receipt).
  */
-import { join } from 'node:path';
 import type { RecentUser, RecentUsers, RecentUsersFilter } from '../ports';
 import { InProcessDuckDb, type LocalDuckDb } from './duckdb-local';
-import { EVENT_COLUMNS, partitionFiles } from './duckdb-results-query';
+import { hasRows, streamViews } from './duckdb-stream-views';
 import { renderRecentUsers, rowsToRecentUsers } from './sql/recent-users';
 
-const VIEW = 'tally_recent_users';
+const VIEW = 'events';
 
 export class DuckDbRecentUsers implements RecentUsers {
   constructor(
@@ -19,10 +18,10 @@ export class DuckDbRecentUsers implements RecentUsers {
   ) {}
 
   async recent(projectId: string, filter: RecentUsersFilter, nowMs: number): Promise<RecentUser[]> {
-    const files = await partitionFiles(join(this.dataDir, 'events'), projectId);
-    if (files.length === 0) return [];
+    const views = await streamViews(this.dataDir, 'events', { projectId });
+    if (!hasRows(views)) return [];
     const sql = renderRecentUsers({ table: VIEW, projectId, filter, receivedFrom: new Date(nowMs - this.options.windowDays * 86_400_000).toISOString() });
-    return this.duckdb.use([{ name: VIEW, files, columns: EVENT_COLUMNS }], async (session) => rowsToRecentUsers(await session.rows(sql)));
+    return this.duckdb.use(views, async (session) => rowsToRecentUsers(await session.rows(sql)));
   }
 
   close(): Promise<void> {

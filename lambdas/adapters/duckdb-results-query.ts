@@ -25,6 +25,7 @@ import { ARRIVAL_PARTITION } from '../contract/arrival-partition';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS } from '../domain/results-watermark';
 import type { Computation, CountRequest, CountResult, IncrementalCountRequest, IncrementalCountResult, ResultsQuery } from '../ports';
 import { countIncrementalDuckDb, StateCannotServe } from './duckdb-results-state';
+import { hasRows, localViewSql, streamViews } from './duckdb-stream-views';
 import { gatedConnection } from './duckdb-gate';
 import { localDuckDbConfig } from './duckdb-threads';
 import { quoteLiteral, renderResultsCount, resultsCountParams, toCountResult } from './sql/render';
@@ -115,20 +116,21 @@ export class DuckDbResultsQuery implements ResultsQuery {
    */
   async execute(request: CountRequest, sql: string): Promise<CountResult> {
     const params = resultsCountParams(request);
-    const [eventFiles, identityFiles] = await Promise.all([
-      partitionFiles(join(this.dataDir, 'events'), request.projectId, params.covariate_from_dt as string, params.to_dt as string),
-      partitionFiles(join(this.dataDir, 'identities'), request.projectId),
-    ]);
+    const views = (
+      await Promise.all([
+        streamViews(this.dataDir, 'events', { projectId: request.projectId, fromDt: params.covariate_from_dt as string, toDt: params.to_dt as string }),
+        streamViews(this.dataDir, 'identities', { projectId: request.projectId }),
+      ])
+    ).flat();
 
     const connection = await gatedConnection(await this.db());
     try {
       for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
-      await connection.run(viewSql(LOCAL_TABLES.events, eventFiles, EVENT_COLUMNS));
-      await connection.run(viewSql(LOCAL_TABLES.identities, identityFiles, IDENTITY_COLUMNS));
+      for (const view of views) await connection.run(localViewSql(view));
       const rows = await readRows(connection, sql);
       const result = toCountResult(request, rows);
       if (this.options.rowsRead === false) return result;
-      const rowsRead = eventFiles.length === 0 ? 0 : Number((await readRows(connection, `SELECT count(*) AS n FROM ${LOCAL_TABLES.events}`))[0]?.n ?? 0);
+      const rowsRead = !hasRows(views.slice(0, 2)) ? 0 : Number((await readRows(connection, `SELECT count(*) AS n FROM ${LOCAL_TABLES.events}`))[0]?.n ?? 0);
       return { ...result, rowsRead };
     } finally {
       connection.closeSync();
@@ -140,11 +142,11 @@ export class DuckDbResultsQuery implements ResultsQuery {
    * <dataDir>/results-state plus the events files modified since its watermark.
    */
   async countIncremental(request: IncrementalCountRequest): Promise<IncrementalCountResult> {
-    const [identityFiles] = await Promise.all([partitionFiles(join(this.dataDir, 'identities'), request.projectId)]);
+    const identities = await streamViews(this.dataDir, 'identities', { projectId: request.projectId });
     const connection = await gatedConnection(await this.db());
     try {
       for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
-      await connection.run(viewSql(LOCAL_TABLES.identities, identityFiles, IDENTITY_COLUMNS));
+      for (const view of identities) await connection.run(localViewSql(view));
       return await countIncrementalDuckDb(connection, request, {
         dataDir: this.dataDir,
         allowanceMs: this.options.arrivalAllowanceMs ?? DEFAULT_ARRIVAL_ALLOWANCE_MS,

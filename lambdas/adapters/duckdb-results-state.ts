@@ -45,15 +45,16 @@ import { FUNCTION_DIMENSION, METRICS_NAMESPACE, RESULTS_BASE_WRITE_FAILED, RESUL
 import { errorFields, log } from '../logging/log';
 import { emitMetric, functionName } from '../logging/metric';
 import type { IncrementalCountRequest, IncrementalCountResult, IncrementalRun } from '../ports';
-import { EVENT_COLUMNS, LOCAL_TABLES, partitionFiles, readRows } from './duckdb-results-query';
-import { ARRIVAL_PARTITION, arrivalHour } from '../contract/arrival-partition';
+import { LOCAL_TABLES, readRows } from './duckdb-results-query';
+import { eventsByArrivalViews, localViewSql } from './duckdb-stream-views';
+import { EVENTS_BY_ARRIVAL_VIEW } from '../contract/landing';
+import { arrivalHoursFor } from '../domain/arrival-hours';
 import {
   renderResultsBase,
   renderResultsCountIncremental,
   renderResultsSummary,
   stateFromDt,
   stateStartWatermark,
-  summaryDays,
 } from './sql/render-incremental';
 import { metricSourceSet, quoteLiteral, resultsCountParams, toCountResult } from './sql/render';
 
@@ -168,11 +169,7 @@ export async function countIncrementalDuckDb(
     }
   }
 
-  const tailFiles = await partitionFiles(join(options.dataDir, 'events'), request.projectId, params.covariate_from_dt as string, params.to_dt as string, {
-    from: arrivalHour(run.watermark),
-    to: OPEN_HOUR,
-  });
-  await connection.run(eventsViewSql(tailFiles));
+  const tailFiles = await arrivalViews(connection, options.dataDir, arrivalHoursFor(run.watermark, OPEN_END));
   const state = await filesOf(dir, await stateDays(dir, base?.boundaryDt ?? stateFromDt(request), run.watermark.slice(0, 10)));
   await connection.run(stateViewSql(state));
   const read = base ? [...state, baseFile(dirs.base, base.generation)] : state;
@@ -182,11 +179,11 @@ export async function countIncrementalDuckDb(
     renderResultsCountIncremental(
       request,
       run.watermark,
-      { ...LOCAL_TABLES, eventsByArrival: LOCAL_TABLES.events, state: LOCAL_STATE_TABLE, base: LOCAL_BASE_TABLE },
+      { ...LOCAL_TABLES, eventsByArrival: EVENTS_BY_ARRIVAL_VIEW, state: LOCAL_STATE_TABLE, base: LOCAL_BASE_TABLE },
       base,
     ),
   );
-  if (options.rowsRead) rowsRead += await countRows(connection, LOCAL_TABLES.events, tailFiles.length);
+  if (options.rowsRead) rowsRead += await countRows(connection, EVENTS_BY_ARRIVAL_VIEW, tailFiles);
   run.stateRows = (await countRows(connection, LOCAL_STATE_TABLE, state.length)) + (base ? await countRows(connection, LOCAL_BASE_TABLE, 1) : 0);
   run.stateFiles = read.length;
   run.stateBytes = (await Promise.all(read.map(async (f) => (await stat(f)).size))).reduce((a, b) => a + b, 0);
@@ -235,7 +232,7 @@ async function parquetFilesUnder(dir: string): Promise<string[]> {
 }
 
 /** The last arrival hour, as the tail's open end. */
-const OPEN_HOUR = '9999-12-31-23';
+const OPEN_END = '9999-12-31T23:59:59.999Z';
 
 /**
  * Rolls the closed state days (before the watermark's day) up with the committed base into a new
@@ -316,21 +313,16 @@ async function writeSlice(
   dir: string,
   options: StateRunOptions,
 ): Promise<number> {
-  const { fromDt, toDt } = summaryDays(request, slice);
-  const files = await partitionFiles(join(options.dataDir, 'events'), request.projectId, fromDt, toDt, {
-    from: arrivalHour(slice.lo),
-    to: arrivalHour(slice.hi),
-  });
-  await connection.run(eventsViewSql(files));
+  const files = await arrivalViews(connection, options.dataDir, arrivalHoursFor(slice.lo, slice.hi));
   const sliceDir = join(dir, `dt=${slice.lo.slice(0, 10)}`);
   await mkdir(sliceDir, { recursive: true });
   const target = join(sliceDir, `slice-${compact(slice.lo)}_${compact(slice.hi)}.parquet`);
   const temporary = join(sliceDir, `.${randomUUID()}.parquet.tmp`);
   await connection.run(
-    `COPY (${renderResultsSummary(request, slice, { eventsByArrival: LOCAL_TABLES.events })}) TO ${quoteLiteral(temporary)} (FORMAT parquet, COMPRESSION zstd)`,
+    `COPY (${renderResultsSummary(request, slice, { eventsByArrival: EVENTS_BY_ARRIVAL_VIEW })}) TO ${quoteLiteral(temporary)} (FORMAT parquet, COMPRESSION zstd)`,
   );
   await rename(temporary, target);
-  return options.rowsRead ? countRows(connection, LOCAL_TABLES.events, files.length) : 0;
+  return options.rowsRead ? countRows(connection, EVENTS_BY_ARRIVAL_VIEW, files) : 0;
 }
 
 async function readCommitted(dir: string): Promise<Committed | undefined> {
@@ -369,30 +361,11 @@ async function filesOf(dir: string, days: string[]): Promise<string[]> {
   return files.flat();
 }
 
-/**
- * The events view over the files a query reads: the raw columns and the partition columns from the
- * path (project_id, dt and the arrival hour), as tally.events_by_arrival declares them.
- */
-export function eventsViewSql(files: string[]): string {
-  const name = LOCAL_TABLES.events;
-  const base = [...Object.entries(EVENT_COLUMNS), ['project_id', 'VARCHAR'], ['dt', 'VARCHAR'], [ARRIVAL_PARTITION, 'VARCHAR']] as Array<[string, string]>;
-  if (files.length === 0) {
-    const cols = base.map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`).join(', ');
-    return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT ${cols} WHERE false`;
-  }
-  const struct = Object.entries(EVENT_COLUMNS)
-    .map(([col, type]) => `${quoteLiteral(col)}: ${quoteLiteral(type)}`)
-    .join(', ');
-  return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT ${base.map(([col]) => `"${col}"`).join(', ')}
-  FROM read_json(
-    [${files.map(quoteLiteral).join(', ')}],
-    format = 'newline_delimited',
-    columns = {${struct}},
-    hive_partitioning = true,
-    hive_types = {'project_id': 'VARCHAR', 'dt': 'VARCHAR', '${ARRIVAL_PARTITION}': 'VARCHAR'},
-    hive_types_autocast = false,
-    ignore_errors = true
-  )`;
+/** Creates the session's events_by_arrival view over the landing hours `hours`; the number of files it reads. */
+async function arrivalViews(connection: DuckDBConnection, dataDir: string, hours: { from: string; to: string }): Promise<number> {
+  const views = await eventsByArrivalViews(dataDir, hours.from, hours.to);
+  for (const view of views) await connection.run(localViewSql(view));
+  return views.reduce((n, v) => n + ('landing' in v ? v.landing.length : 0), 0);
 }
 
 /** No rows, every column of the state (contract/results-state.ts) with its type. */

@@ -9,6 +9,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
 import type { GeoLookup } from '../domain/geo';
 import { DuckDbAnalyticsViews } from '../adapters/duckdb-analyst-views';
+import { landingDir } from '../adapters/duckdb-stream-views';
+import { DELIVERY_ERRORS_PREFIX } from '../contract/delivery-errors';
 import { DuckDbRecentEvents } from '../adapters/duckdb-recent-events';
 import { DuckDbRecentUsers } from '../adapters/duckdb-recent-users';
 import { DuckDbPlanningBaselines } from '../adapters/duckdb-planning-baseline';
@@ -33,15 +35,16 @@ import { DuckDbProcess } from './duckdb-process';
 
 export const LOCAL_STREAMS = { events: 'tally-events', identities: 'tally-identities' } as const;
 
-/** The data directory's folder of each raw stream (its S3 prefix locally), by stream. */
-export const localStreamDirs = (dataDir: string) => ({ events: join(dataDir, 'events'), identities: join(dataDir, 'identities') });
+/** The data directory's landing folder of each raw stream (its S3 prefix locally), by stream. */
+export const localStreamDirs = (dataDir: string) => ({ events: landingDir(dataDir, 'events'), identities: landingDir(dataDir, 'identities') });
 
-/** What the local Firehose endpoint serves for a data directory: each stream's name, folder and whether it is keyed by arrival hour. */
+/** What the local Firehose endpoint serves for a data directory: each stream's name, landing folder and errors/ folder. */
 export function localFirehoseTargets(dataDir: string) {
   const dirs = localStreamDirs(dataDir);
+  const errors = (stream: string) => join(dataDir, DELIVERY_ERRORS_PREFIX, stream);
   return {
-    [LOCAL_STREAMS.events]: { dir: dirs.events, byArrival: true },
-    [LOCAL_STREAMS.identities]: { dir: dirs.identities, byArrival: false },
+    [LOCAL_STREAMS.events]: { dir: dirs.events, errors: errors('events') },
+    [LOCAL_STREAMS.identities]: { dir: dirs.identities, errors: errors('identities') },
   };
 }
 

@@ -6,22 +6,10 @@
  * (lambdas/adapters/duckdb-compaction.ts). Both run the texts of lambdas/adapters/sql/compaction.ts.
  */
 import type { StreamName } from '../domain/landing-hour';
+import type { CompactionState, RetiringGeneration } from '../domain/compaction-state';
 import type { CuratedPartition } from '../domain/partition-batches';
 
-/** A generation to delete once `after` has passed, unless its partition points at it by then. */
-export interface RetiringGeneration extends CuratedPartition {
-  generation: string;
-  /** ISO 8601. */
-  after: string;
-}
-
-/** A stream's compaction state (contract/landing.ts compactionStateKey). */
-export interface CompactionState {
-  /** Every landing hour up to this one is in the curated partitions; undefined before the first run. */
-  compactedThrough: string | undefined;
-  /** Generations superseded, or written by a run that may have stopped before committing them. */
-  retiring: RetiringGeneration[];
-}
+export type { CompactionState, RetiringGeneration };
 
 export interface WrittenGeneration {
   /** Rows written across the batch's partitions. */

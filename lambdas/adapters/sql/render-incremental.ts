@@ -11,7 +11,7 @@
  *    table + the summary), renderResultsCommit (the slice's marker row) and renderResultsWatermark.
  * Pure; the same text for both engines except for the table names.
  */
-import { arrivalHour } from '../../contract/arrival-partition';
+import { arrivalHoursFor } from '../../domain/arrival-hours';
 import { RESULTS_STATE_COLUMNS } from '../../contract/results-state';
 import type { BaseCommit } from '../../domain/results-base';
 import { initialWatermark, type Slice } from '../../domain/results-watermark';
@@ -67,8 +67,8 @@ function summaryParams(request: CountRequest, received: { lo: string; hi: string
     slice_lo: received.lo,
     slice_hi: received.hi,
     slice_dt: day(received.lo),
-    received_from: arrivalHour(received.lo),
-    received_to: arrivalHour(received.hi),
+    arrival_from: arrivalHoursFor(received.lo, received.hi).from,
+    arrival_to: arrivalHoursFor(received.lo, received.hi).to,
     aggregate_to: aggregateTo,
     from_ts: p.from_ts!,
     covariate_from_ts: p.covariate_from_ts!,

@@ -103,7 +103,7 @@ FROM (
       FROM {{events}}
       WHERE project_id = :project_id
         AND dt BETWEEN :covariate_from_dt AND :events_to_dt
-        AND received BETWEEN :received_from AND :received_to
+        AND arrival_hour BETWEEN :arrival_from AND :arrival_to
         AND received_at >= :slice_lo
         AND received_at < :slice_hi
         AND "timestamp" >= :covariate_from_ts

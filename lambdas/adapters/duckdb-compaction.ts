@@ -1,0 +1,147 @@
+/**
+ * The compaction job's store locally (ports/compaction-store.ts): the data directory in the S3 key
+ * layout (contract/landing.ts), DuckDB for the statements Athena runs on AWS (sql/compaction.ts), and
+ * for the Glue catalog's partitions a directory of symlinks, catalog/curated_<stream>/project_id=<id>/dt=<day>
+ * -> the generation the partition is read at. A commit makes a new symlink and renames it over the
+ * old one, which POSIX makes atomic (rename(2)), so a reader lists one generation or the other.
+ */
+import { randomUUID } from 'node:crypto';
+import { lstat, mkdir, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { curatedPrefix, curatedTable, GENERATION, landingTable, type StreamName } from '../contract/landing';
+import { serializeCompactionState, type CompactionState } from '../domain/compaction-state';
+import type { CuratedPartition } from '../domain/partition-batches';
+import { partitionKey, type CompactionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
+import type { LocalDuckDb } from './duckdb-local';
+import {
+  catalogDir,
+  checkProjectId,
+  compactionStateFile,
+  curatedFiles,
+  landingHourDir,
+  landingHourFiles,
+  readCompactionState,
+  STREAM_COLUMNS,
+} from './duckdb-stream-views';
+import { renderCompact, renderCompactPartitions } from './sql/compaction';
+import { quoteLiteral } from './sql/render';
+
+export class DuckDbCompactionStore implements CompactionStore {
+  constructor(
+    private readonly dataDir: string,
+    private readonly duckdb: LocalDuckDb,
+    /** Re-creates the readers' views (the analyst views script), after the state moved. */
+    private readonly onPublish: () => Promise<void> = async () => undefined,
+  ) {}
+
+  async landingHours(stream: StreamName): Promise<string[]> {
+    return [...(await landingHourFiles(this.dataDir, stream)).keys()];
+  }
+
+  readState(stream: StreamName): Promise<CompactionState> {
+    return readCompactionState(this.dataDir, stream);
+  }
+
+  async writeState(stream: StreamName, state: CompactionState): Promise<void> {
+    const file = compactionStateFile(this.dataDir, stream);
+    await mkdir(dirname(file), { recursive: true });
+    const temporary = `${file}.${randomUUID()}.tmp`;
+    await writeFile(temporary, serializeCompactionState(state));
+    await rename(temporary, file);
+  }
+
+  async partitionsOf(stream: StreamName, hours: readonly string[]): Promise<CuratedPartition[]> {
+    const files = await this.hourFiles(stream, hours);
+    if (files.length === 0) return [];
+    const views = [{ name: landingTable(stream), landing: files, columns: STREAM_COLUMNS[stream] }];
+    const rows = await this.duckdb.use(views, (session) => session.rows(renderCompactPartitions(hours, { landing: landingTable(stream) })));
+    return rows.map((r) => ({ projectId: String(r.project_id), dt: String(r.dt) }));
+  }
+
+  async currentGenerations(stream: StreamName, partitions: readonly CuratedPartition[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const p of partitions) {
+      const target = await readlink(this.catalogEntry(stream, p)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      });
+      const generation = target?.split('/').at(-1)?.replace(`${GENERATION}=`, '');
+      if (generation) found.set(partitionKey(p), generation);
+    }
+    return found;
+  }
+
+  async writeGeneration(stream: StreamName, batch: readonly CuratedPartition[], hours: readonly string[], generation: string): Promise<WrittenGeneration> {
+    const curated = (await Promise.all(batch.map((p) => curatedFiles(this.dataDir, stream, { projectId: p.projectId, fromDt: p.dt, toDt: p.dt })))).flat();
+    const tables = { curated: curatedTable(stream), landing: landingTable(stream) };
+    const views = [
+      { name: tables.curated, parquet: curated, columns: STREAM_COLUMNS[stream] },
+      { name: tables.landing, landing: await this.hourFiles(stream, hours), columns: STREAM_COLUMNS[stream] },
+    ];
+    // Written aside first, then each partition's folder moved to its generation's place. One file per
+    // partition: DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES ("Not implemented", 1.5).
+    const staging = join(this.dataDir, curatedPrefix(stream), `_staging`, generation);
+    await rm(staging, { recursive: true, force: true });
+    await mkdir(dirname(staging), { recursive: true });
+    const copy = `COPY (${renderCompact(stream, batch, hours, tables)}) TO ${quoteLiteral(staging)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (project_id, dt))`;
+    const [result] = await this.duckdb.use(views, (session) => session.rows(copy));
+    let files = 0;
+    let bytes = 0;
+    for (const p of batch) {
+      checkProjectId(p.projectId);
+      const from = join(staging, `project_id=${p.projectId}`, `dt=${p.dt}`);
+      const to = this.generationDir(stream, p, generation);
+      const written = await readdir(from).catch(() => [] as string[]);
+      await mkdir(to, { recursive: true });
+      for (const name of written) {
+        await rename(join(from, name), join(to, name));
+        files++;
+        bytes += (await stat(join(to, name))).size;
+      }
+    }
+    await rm(staging, { recursive: true, force: true });
+    return { rows: Number(result?.Count ?? result?.count ?? 0), files, bytes };
+  }
+
+  async commit(stream: StreamName, batch: readonly CuratedPartition[], generation: string): Promise<void> {
+    for (const p of batch) {
+      const entry = this.catalogEntry(stream, p);
+      await mkdir(dirname(entry), { recursive: true });
+      const temporary = join(dirname(entry), `.${randomUUID()}.tmp`);
+      await symlink(relative(dirname(entry), this.generationDir(stream, p, generation)), temporary);
+      await rename(temporary, entry);
+    }
+  }
+
+  async publishViews(): Promise<void> {
+    await this.onPublish();
+  }
+
+  async deleteGeneration(stream: StreamName, g: RetiringGeneration): Promise<void> {
+    await rm(this.generationDir(stream, g, g.generation), { recursive: true, force: true });
+  }
+
+  async deleteLandingHour(stream: StreamName, hour: string): Promise<void> {
+    await rm(landingHourDir(this.dataDir, stream, hour), { recursive: true, force: true });
+  }
+
+  /** Whether a partition's catalog entry exists (tests). */
+  async committed(stream: StreamName, p: CuratedPartition): Promise<boolean> {
+    return (await lstat(this.catalogEntry(stream, p)).catch(() => undefined)) !== undefined;
+  }
+
+  private catalogEntry(stream: StreamName, p: CuratedPartition): string {
+    checkProjectId(p.projectId);
+    return join(catalogDir(this.dataDir, stream), `project_id=${p.projectId}`, `dt=${p.dt}`);
+  }
+
+  private generationDir(stream: StreamName, p: CuratedPartition, generation: string): string {
+    checkProjectId(p.projectId);
+    return join(this.dataDir, curatedPrefix(stream), `project_id=${p.projectId}`, `dt=${p.dt}`, `${GENERATION}=${generation}`);
+  }
+
+  private async hourFiles(stream: StreamName, hours: readonly string[]): Promise<string[]> {
+    const wanted = new Set(hours);
+    return [...(await landingHourFiles(this.dataDir, stream, (h) => wanted.has(h))).values()].flat();
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Raw records as the local Firehose stand-in lands them (contract/landing.ts): NDJSON lines under
+ * <data dir>/landing/<stream>/arrival_hour=<hour>/<file>.ndjson, the hour the records arrived. For
+ * tests that seed a data directory without going through the API.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { landingHourDir } from '../../lambdas/adapters/duckdb-stream-views';
+import type { StreamName } from '../../lambdas/contract/landing';
+import { landingHour } from '../../lambdas/contract/landing';
+import type { StoredEvent } from '../../lambdas/domain/event';
+
+/** Appends records to a landing hour's file (default: the hour of each event's received_at, as Firehose would). */
+export function writeLanding(dataDir: string, stream: StreamName, records: object[], options: { hour?: string; file?: string } = {}): void {
+  for (const record of records) {
+    const received = (record as Partial<StoredEvent>).received_at;
+    const hour = options.hour ?? landingHour(received ? Date.parse(received) : Date.now());
+    const dir = landingHourDir(dataDir, stream, hour);
+    mkdirSync(dir, { recursive: true });
+    appendFileSync(join(dir, options.file ?? 'test.ndjson'), JSON.stringify(record) + '\n');
+  }
+}
+
+/** Events into the events stream's landing hours. */
+export const writeLandingEvents = (dataDir: string, events: StoredEvent[], options: { hour?: string; file?: string } = {}) =>
+  writeLanding(dataDir, 'events', events, options);
