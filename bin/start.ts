@@ -36,6 +36,8 @@ async function main() {
     trustProxy: config.trustProxy,
     geo: config.geo,
     resultsIntervalMs: config.resultsIntervalSeconds * 1000,
+    // Each hour of landed events is compacted about a minute after it closes (lambdas/local/compaction-scheduler.ts).
+    compactionIntervalMs: 60_000,
     claimLeaseMs: config.claimLeaseSeconds * 1000,
     dashboardOrigin: config.dashboardOrigin,
     oidc: config.oidc,

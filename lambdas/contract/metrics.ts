@@ -42,3 +42,10 @@ export const INSIGHT_QUERY_FAILED = 'InsightQueryFailed';
  * the log line "audit log ... failed" says which. Dimension: FunctionName.
  */
 export const AUDIT_RECORD_FAILED = 'AuditRecordFailed';
+
+/**
+ * A compaction run that failed (docs/decisions/columnar-events.md): nothing is lost (the landing hours
+ * stay in the views' tail and are never deleted before they are committed), but until a run succeeds
+ * readers scan the growing landing tail. The next scheduled run retries. Dimension: FunctionName.
+ */
+export const COMPACTION_FAILED = 'CompactionFailed';

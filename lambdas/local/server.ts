@@ -20,6 +20,10 @@ import { ensureTables, startDynalite, LOCAL_AWS } from './dynalite';
 import { startLocalFirehose, type LocalFirehose } from './firehose-endpoint';
 import { answerUnread, DEFAULT_REQUEST_TIMEOUTS, type RequestTimeouts } from './request-body';
 import { scheduleResultsJob } from './results-scheduler';
+import { scheduleCompaction, type CompactionScheduler } from './compaction-scheduler';
+import { moveLegacyLayout } from './legacy-layout';
+import { DuckDbProcess } from './duckdb-process';
+import { DuckDbCompactionStore } from '../adapters/duckdb-compaction';
 import type { OidcConfig } from '../adapters/oidc-verifier';
 import { LOCAL_STREAMS, localDeps, localFirehoseTargets, localStreamDirs } from './wiring';
 
@@ -38,6 +42,8 @@ export interface LocalServerOptions {
   clock?: () => number;
   /** Results job interval; 0 (the default here) runs it only on refresh. npm start uses 60 s. */
   resultsIntervalMs?: number;
+  /** Compaction job interval; 0 (the default here) runs it only at start and on compaction.runNow(). npm start uses 60 s. */
+  compactionIntervalMs?: number;
   /** The event ledger's claim lease (TALLY_CLAIM_LEASE_SECONDS); default CLAIM_LEASE_MS, as on AWS. */
   claimLeaseMs?: number;
   /** How long a request may take to arrive (docs/api.md, "Limits"); tests shorten them. */
@@ -70,6 +76,8 @@ export interface LocalServer {
   identitiesDir: string;
   /** The DuckDB script of the analyst views (events, identities, unique_events) over this data directory. */
   analystViews: string;
+  /** The compaction job's schedule: runNow(nowMs) compacts every hour closed at nowMs (tests pass a later time). */
+  compaction: CompactionScheduler;
   close(): Promise<void>;
 }
 
@@ -141,6 +149,9 @@ async function startStack(
     const dynamo = await startDynalite(options.inMemoryDynamo ? undefined : join(options.dataDir, 'dynamodb'));
     undo.unshift(() => dynamo.close());
     await ensureTables(dynamo.endpoint);
+    // A data directory from before the landing layout: its files move into landing hours first.
+    const legacy = await moveLegacyLayout(options.dataDir);
+    if (legacy.files > 0) log('info', 'moved raw files of the old layout into landing hours; compaction takes them in', { files: legacy.files });
     const { events: eventsDir, identities: identitiesDir } = localStreamDirs(options.dataDir);
     const firehose = await startLocalFirehose(localFirehoseTargets(options.dataDir));
     undo.unshift(() => firehose.close());
@@ -181,14 +192,22 @@ async function startStack(
     );
 
     const scheduler = scheduleResultsJob(deps, options.resultsIntervalMs);
+    // Compaction in a DuckDB process of its own at a lower priority, as the requests' queries run.
+    const compactionDuckDb = new DuckDbProcess();
+    undo.unshift(() => compactionDuckDb.close());
+    const compaction = scheduleCompaction(new DuckDbCompactionStore(options.dataDir, compactionDuckDb, () => deps.analyticsViews.create()), options.compactionIntervalMs, deps.clock);
+    void compaction.runNow();
     return {
       deps,
       firehose,
       eventsDir,
       identitiesDir,
       analystViews: join(options.dataDir, ANALYST_VIEWS_FILE),
+      compaction,
       close: async () => {
         await scheduler.stop();
+        await compaction.stop();
+        await compactionDuckDb.close();
         await firehose.close();
         await deps.resultsQuery.close?.();
         await deps.recentEvents.close?.();

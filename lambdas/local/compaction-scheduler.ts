@@ -1,0 +1,66 @@
+/**
+ * The local stand-in for the compaction job's schedule (docs/decisions/columnar-events.md): a run at
+ * start and then every interval, never two at once. A failed run is logged with the metric the AWS
+ * alarm watches (CompactionFailed) and retried by the next run; nothing is lost meanwhile, the views'
+ * tail still shows what is not compacted.
+ */
+import { COMPACTION_FAILED, FUNCTION_DIMENSION, METRICS_NAMESPACE } from '../contract/metrics';
+import { errorFields, log } from '../logging/log';
+import { emitMetric, functionName } from '../logging/metric';
+import type { CompactionStore } from '../ports';
+import { compactLanding, type CompactionOptions } from '../services/compact-landing';
+
+export interface CompactionScheduler {
+  /** Runs now (after a run in progress) as at `nowMs` (default: the clock's), resolving when done; tests and the start use it. */
+  runNow(nowMs?: number): Promise<void>;
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+/** How the local job compacts: an hour closes a minute after it ends (the local Firehose writes at once). */
+export const LOCAL_COMPACTION = {
+  closeAfterMs: 60_000,
+  maxHours: 24 * 7,
+  graceMs: 60 * 60_000,
+  landingRetentionMs: 3 * 86_400_000,
+} as const satisfies Omit<CompactionOptions, 'nowMs'>;
+
+export function scheduleCompaction(store: CompactionStore, intervalMs: number | undefined, clock: () => number = Date.now): CompactionScheduler {
+  let job: Promise<void> | undefined;
+  const run = (nowMs = clock()): Promise<void> => {
+    job ??= compactLanding(store, { ...LOCAL_COMPACTION, nowMs })
+      .then((summaries) => {
+        const done = summaries.filter((s) => s.hours > 0 || s.generationsDeleted > 0 || s.landingHoursDeleted > 0);
+        for (const s of done) {
+          log('info', 'compaction run', {
+            stream: s.stream,
+            hours: s.hours,
+            partitions: s.partitions,
+            rows: s.rows,
+            bytes: s.bytes,
+            compacted_through: s.compactedThrough ?? null,
+            generations_deleted: s.generationsDeleted,
+            landing_hours_deleted: s.landingHoursDeleted,
+          });
+        }
+      })
+      .catch((err: unknown) => {
+        log('error', 'compaction failed; the next run retries it (metric CompactionFailed)', errorFields(err));
+        emitMetric({ namespace: METRICS_NAMESPACE, name: COMPACTION_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
+      })
+      .finally(() => (job = undefined));
+    return job;
+  };
+  const timer = intervalMs ? setInterval(() => void run(), intervalMs) : undefined;
+  timer?.unref();
+  return {
+    async runNow(nowMs?: number) {
+      await job;
+      await run(nowMs);
+    },
+    async stop() {
+      clearInterval(timer);
+      await job;
+    },
+  };
+}
