@@ -1,49 +1,27 @@
 /**
- * The results query locally: DuckDB in-process (@duckdb/node-api) over the NDJSON files the local
- * Firehose endpoint writes, running the same SQL text as Athena (sql/results-count.sql, its rules included).
+ * The results query locally: DuckDB in-process (@duckdb/node-api) over the data directory's files,
+ * running the same SQL text as Athena (sql/results-count.sql, its rules included).
  *
  * Per count():
- *  - lists the files in Node: events only under <dataDir>/events/project_id=<id>/dt=<day>/ for the
- *    run's days, identities under every dt= of the project. The events view is built over exactly
- *    those files, so no other day is opened whatever the optimizer does (the query's own
- *    `dt BETWEEN` filter would prune too: DuckDB pushes hive-partition filters into the file list,
- *    "Scanning Files: k/n" in EXPLAIN). A missing directory is an empty table, not an error.
- *  - on a fresh connection, creates temp views `events` / `identities` standing in for the Glue
- *    tables (the names of the analyst views in <data dir>/views.sql, so the query the results show under
- *    "How this was computed" runs unchanged in `duckdb -init <data dir>/views.sql`) (all columns VARCHAR, properties JSON text, project_id and dt VARCHAR from the
- *    path as partition columns) and the one Trino-compat macro, json_extract_scalar;
- *  - runs the rendered query, then counts the rows of the scanned events files (rowsRead).
+ *  - builds the session's views of the events and identities (duckdb-stream-views.ts): the curated
+ *    Parquet partitions of the project's days (only the run's days for the events, every day for the
+ *    identities) plus the landing hours not yet compacted, each event once, under the names of the
+ *    analyst views in <data dir>/views.sql, so the query the results show under "How this was
+ *    computed" runs unchanged in `duckdb -init <data dir>/views.sql`; and the Trino-compat macros;
+ *  - runs the rendered query, then counts the rows of the events view (rowsRead).
  * Each count() has its own connection (temp views and macros are per connection), so concurrent
  * counts on one instance do not interfere.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { STORED_EVENT_FIELDS, type StoredEvent } from '../domain/event';
-import type { IdentityRecord } from '../domain/identity';
-import { ARRIVAL_PARTITION } from '../contract/arrival-partition';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS } from '../domain/results-watermark';
 import type { Computation, CountRequest, CountResult, IncrementalCountRequest, IncrementalCountResult, ResultsQuery } from '../ports';
 import { countIncrementalDuckDb, StateCannotServe } from './duckdb-results-state';
 import { hasRows, localViewSql, streamViews } from './duckdb-stream-views';
 import { gatedConnection } from './duckdb-gate';
 import { localDuckDbConfig } from './duckdb-threads';
-import { quoteLiteral, renderResultsCount, resultsCountParams, toCountResult } from './sql/render';
+import { renderResultsCount, resultsCountParams, toCountResult } from './sql/render';
 
-export type DuckType = 'VARCHAR' | 'JSON';
-
-/** The data columns of the Glue tables (lib/raw-columns.ts): project_id is a partition column only. */
-export const EVENT_COLUMNS = Object.fromEntries(
-  STORED_EVENT_FIELDS.filter((f) => f !== 'project_id').map((f) => [f, f === 'properties' ? 'JSON' : 'VARCHAR']),
-) as Record<Exclude<keyof StoredEvent, 'project_id'>, DuckType>;
-
-export const IDENTITY_COLUMNS = {
-  id: 'VARCHAR',
-  canonical_id: 'VARCHAR',
-  version: 'VARCHAR',
-  timestamp: 'VARCHAR',
-  reason: 'VARCHAR',
-} as const satisfies Record<Exclude<keyof IdentityRecord, 'project_id'>, DuckType>;
+export { EVENT_COLUMNS, IDENTITY_COLUMNS, type DuckType } from './duckdb-columns';
 
 /** View names the query's {{events}} and {{identities}} render to: the analyst views' (duckdb-analyst-views.ts), so a copied query runs there. */
 export const LOCAL_TABLES = { events: 'events', identities: 'identities' } as const;
@@ -179,92 +157,4 @@ export class DuckDbResultsQuery implements ResultsQuery {
 export async function readRows(connection: DuckDBConnection, sql: string): Promise<Array<Record<string, unknown>>> {
   const reader = await connection.runAndReadAll(sql);
   return reader.getRowObjectsJS() as Array<Record<string, unknown>>;
-}
-
-/**
- * The NDJSON files of one project's partitions, with dt between fromDt and toDt when given (all days
- * otherwise): the files of each dt= folder and of its received= (arrival hour) subfolders, as Athena
- * reads every object under a day's folder (contract/arrival-partition.ts). With `arrival`, only the
- * received= subfolders of those hours (inclusive), as tally.events_by_arrival's projection prunes
- * them. Sorted, so runs are reproducible.
- */
-export async function partitionFiles(
-  root: string,
-  projectId: string,
-  fromDt?: string,
-  toDt?: string,
-  arrival?: { from: string; to: string },
-): Promise<string[]> {
-  if (projectId === '' || /[/\\\0]/.test(projectId) || projectId === '.' || projectId === '..') {
-    throw new Error(`Project ID "${projectId}" cannot name a partition directory`);
-  }
-  const projectDir = join(root, `project_id=${projectId}`);
-  const days = (await listDir(projectDir))
-    .filter((name) => /^dt=\d{4}-\d{2}-\d{2}$/.test(name))
-    .map((name) => name.slice(3))
-    .filter((dt) => (fromDt === undefined || dt >= fromDt) && (toDt === undefined || dt <= toDt))
-    .sort();
-  const ndjson = async (dir: string) =>
-    (await listDir(dir))
-      .filter((f) => f.endsWith('.ndjson'))
-      .sort()
-      .map((f) => join(dir, f));
-  const prefix = `${ARRIVAL_PARTITION}=`;
-  const files = await Promise.all(
-    days.map(async (dt) => {
-      const dir = join(projectDir, `dt=${dt}`);
-      const entries = await listDir(dir);
-      const hours = entries
-        .filter((name) => name.startsWith(prefix))
-        .map((name) => name.slice(prefix.length))
-        .filter((hour) => arrival === undefined || (hour >= arrival.from && hour <= arrival.to))
-        .sort();
-      const nested = await Promise.all(hours.map((hour) => ndjson(join(dir, prefix + hour))));
-      return [...(arrival ? [] : await ndjson(dir)), ...nested.flat()];
-    }),
-  );
-  return files.flat();
-}
-
-async function listDir(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-}
-
-/**
- * A temp view over NDJSON files with explicit columns (missing fields read as NULL, no type
- * guessing: timestamps stay text as in Athena), project_id and dt from the hive-style path as
- * VARCHAR. No files: an empty view of the same shape (read_json fails on an empty file list).
- * ignore_errors skips a malformed line (e.g. one being appended while we read) instead of failing
- * the whole job; the next run counts it.
- */
-export function viewSql(name: string, files: string[], columns: Record<string, DuckType>): string {
-  if (files.length === 0) return `CREATE OR REPLACE TEMP VIEW ${name} AS ${emptyStreamSelect(columns)}`;
-  return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT * FROM ${readJsonSql(files, columns)}`;
-}
-
-/** A stream's columns, then project_id and dt, each NULL of its type, and no row: a view over no file. */
-export function emptyStreamSelect(columns: Record<string, DuckType>): string {
-  const cols = [...Object.entries(columns), ['project_id', 'VARCHAR'], ['dt', 'VARCHAR']].map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`).join(', ');
-  return `SELECT ${cols} WHERE false`;
-}
-
-/** read_json over files (a list) or a glob pattern, with the raw streams' columns and hive partitions. */
-export function readJsonSql(files: string[] | string, columns: Record<string, DuckType>): string {
-  const struct = Object.entries(columns)
-    .map(([col, type]) => `${quoteLiteral(col)}: ${quoteLiteral(type)}`)
-    .join(', ');
-  return `read_json(
-    ${typeof files === 'string' ? quoteLiteral(files) : `[${files.map(quoteLiteral).join(', ')}]`},
-    format = 'newline_delimited',
-    columns = {${struct}},
-    hive_partitioning = true,
-    hive_types = {'project_id': 'VARCHAR', 'dt': 'VARCHAR'},
-    hive_types_autocast = false,
-    ignore_errors = true
-  )`;
 }

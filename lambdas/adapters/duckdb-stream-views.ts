@@ -20,7 +20,7 @@ import {
   type StreamName,
 } from '../contract/landing';
 import { EMPTY_COMPACTION_STATE, parseCompactionState, type CompactionState } from '../domain/compaction-state';
-import { EVENT_COLUMNS, IDENTITY_COLUMNS, type DuckType } from './duckdb-results-query';
+import { EVENT_COLUMNS, IDENTITY_COLUMNS, type DuckType } from './duckdb-columns';
 import type { LocalView } from './duckdb-local';
 import { renderEventsByArrivalView, renderStreamView } from './sql/compaction';
 import { quoteLiteral } from './sql/render';

@@ -1,6 +1,6 @@
 /** POST /v1/events and POST /api/events through the local server: storage, dedupe, raw stream layout. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestProject, type TestStack } from '../helpers/local';
 
@@ -37,15 +37,15 @@ describe('POST /v1/events', () => {
     );
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
-    // <prefix>project_id=<id>/dt=<event day>/received=<arrival hour, UTC>/<file>.ndjson (docs/data-model.md)
-    const dir = join(stack.eventsDir, `project_id=${project}`, 'dt=2026-03-04');
-    expect(existsSync(dir)).toBe(true);
-    const hours = readdirSync(dir);
+    // landing/events/arrival_hour=<arrival hour, UTC>/<file>.ndjson (docs/data-model.md): keyed by
+    // arrival only, whatever the event's day (2026-03-04 here) or project.
+    const hours = readdirSync(stack.eventsDir);
     expect(hours).toHaveLength(1);
-    expect(hours[0]).toMatch(/^received=\d{4}-\d{2}-\d{2}-\d{2}$/);
-    const files = readdirSync(join(dir, hours[0]!));
+    expect(hours[0]).toMatch(/^arrival_hour=\d{4}-\d{2}-\d{2}-\d{2}$/);
+    const files = readdirSync(join(stack.eventsDir, hours[0]!));
     expect(files.length).toBeGreaterThan(0);
     expect(files.every((f) => f.endsWith('.ndjson'))).toBe(true);
+    expect(stack.eventsDir).toBe(join(stack.dataDir, 'landing', 'events'));
     const stored = stack.rawEvents(project).find((e) => e.user_id === 'layout-user');
     expect(stored).toMatchObject({
       project_id: project,

@@ -135,6 +135,7 @@ export function readRawEvents(eventsDir: string, projectId?: string): StoredEven
       else for (const line of readFileSync(path, 'utf8').split('\n')) if (line) out.push(JSON.parse(line));
     }
   };
-  walk(projectId ? join(eventsDir, `project_id=${projectId}`) : eventsDir);
-  return out;
+  // The landing hours hold every project's records: a project's are those naming it.
+  walk(eventsDir);
+  return projectId === undefined ? out : out.filter((e) => e.project_id === projectId);
 }
