@@ -10,6 +10,8 @@ import RESULTS_SUMMARY_SQL from '../../lambdas/adapters/sql/results-summary.sql'
 import INSIGHT_TRENDS_SQL from '../../lambdas/adapters/sql/insight-trends.sql';
 import INSIGHT_FUNNELS_SQL from '../../lambdas/adapters/sql/insight-funnels.sql';
 import INSIGHT_RETENTION_SQL from '../../lambdas/adapters/sql/insight-retention.sql';
+import COMPACT_EVENTS_SQL from '../../lambdas/adapters/sql/compact-events.sql';
+import EVENTS_VIEW_SQL from '../../lambdas/adapters/sql/events-view.sql';
 
 describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
   const rules = { 'rules/cols.sql': '-- why\na,\nb AS c\n\n', 'rules/cte.sql': 'x AS (\n\n  SELECT 1\n)\n' };
@@ -55,31 +57,39 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
   const INSIGHT_RULES = ['rules/breakdown-kind.sql', 'rules/breakdown-raw.sql', 'rules/property-number.sql', 'rules/range-events.sql'];
 
   it('every rule is included (directly or by another rule) by a results query or an insight query, and each query expands to text without includes', () => {
-    const queries = [RESULTS_COUNT_SQL, RESULTS_COUNT_INCREMENTAL_SQL, RESULTS_SUMMARY_SQL, RESULTS_BASE_SQL];
+    const queries = [RESULTS_COUNT_SQL, RESULTS_COUNT_INCREMENTAL_SQL, RESULTS_SUMMARY_SQL, RESULTS_BASE_SQL, COMPACT_EVENTS_SQL, EVENTS_VIEW_SQL];
     const insights = [INSIGHT_TRENDS_SQL, INSIGHT_FUNNELS_SQL, INSIGHT_RETENTION_SQL];
     for (const name of Object.keys(SQL_RULES)) {
       if (INSIGHT_RULES.includes(name)) expect(insights.filter((sql) => includes(sql, name)).length, name).toBeGreaterThanOrEqual(1);
       else expect(queries.filter((sql) => includes(sql, name)).length, name).toBeGreaterThanOrEqual(2);
     }
     for (const sql of [...queries, ...insights]) expect(expandIncludes(sql)).not.toMatch(/^\s*\{\{>/m);
-    // Every insight reads the events through one rule, and shares the results' identity and copy rules.
+    // Every insight reads the events through one rule, and shares the results' identity rule.
     for (const sql of insights) {
-      for (const name of ['rules/range-events.sql', 'rules/canonical-ids.sql', 'rules/copy-rank.sql']) expect(includes(sql, name), name).toBe(true);
+      for (const name of ['rules/range-events.sql', 'rules/canonical-ids.sql']) expect(includes(sql, name), name).toBe(true);
     }
+    // Which copy of an event is kept is decided where copies exist: compaction, the views' landing
+    // tail, and the results job's reads of landing by arrival; readers of the events view need not.
+    for (const sql of [COMPACT_EVENTS_SQL, EVENTS_VIEW_SQL, RESULTS_SUMMARY_SQL]) expect(includes(sql, 'rules/copy-rank.sql')).toBe(true);
   });
 
-  it('every query reading events through rules/event-columns.sql keeps the first copy of each event only (copy_rank = 1)', () => {
-    // Every query file, so a new one (a count or sum metric) is checked as soon as it exists.
+  it('every query reading landing events through rules/event-columns.sql keeps the first copy of each event only (copy_rank = 1)', () => {
+    // Every query file, so a new one (a count or sum metric) is checked as soon as it exists. A query
+    // over the events view reads each event once already; one over the landing events by arrival
+    // ({{events}} rendered to events_by_arrival: results-summary.sql) ranks the copies itself.
     const dir = join(import.meta.dirname, '../../lambdas/adapters/sql');
     const queries = readdirSync(dir)
       .filter((f) => f.endsWith('.sql'))
       .map((f) => readFileSync(join(dir, f), 'utf8'));
     const readers = queries.filter((sql) => includes(sql, 'rules/event-columns.sql'));
     expect(readers).toEqual(expect.arrayContaining([RESULTS_COUNT_SQL, RESULTS_SUMMARY_SQL]));
-    for (const sql of readers) {
-      // The subquery holding the rule, then, right after it closes, the filter on its copy_rank.
-      expect(sql).toMatch(/\{\{> rules\/event-columns\.sql\}\}\n(?:.*\n)*?\s*\) parsed\n(?:\s*--.*\n)*\s*WHERE copy_rank = 1\n/);
+    const landingReaders = readers.filter((sql) => /events_by_arrival|arrival_hour/.test(sql));
+    expect(landingReaders).toEqual([RESULTS_SUMMARY_SQL]);
+    for (const sql of landingReaders) {
+      // The subquery holding the rules, then, right after it closes, the filter on its copy_rank.
+      expect(sql).toMatch(
+        /\{\{> rules\/event-columns\.sql\}\},\n\s*\{\{> rules\/copy-rank\.sql\}\}\n(?:.*\n)*?\s*\) parsed\n(?:\s*--.*\n)*\s*WHERE copy_rank = 1\n/,
+      );
     }
-    expect(SQL_RULES['rules/event-columns.sql']).toMatch(/\{\{> rules\/copy-rank\.sql\}\}\s*$/);
   });
 });

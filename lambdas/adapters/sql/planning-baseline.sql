@@ -13,8 +13,8 @@
 -- DuckDB runs with the Trino-compat macros (json_extract_scalar, regexp_like;
 -- lambdas/adapters/duckdb-results-query.ts). Timestamps compare as text (one fixed form, UTC).
 -- The rules it shares with the results: identity resolution (rules/canonical-ids.sql: events count
--- under the CURRENT canonical ID of the ID they were sent with) and which copy of an event counts
--- (rules/copy-rank.sql), and a metric's value of an event (rules/metric-value.sql: a sum's property
+-- under the CURRENT canonical ID of the ID they were sent with) and each event once (the events view,
+-- events-view.sql), and a metric's value of an event (rules/metric-value.sql: a sum's property
 -- counts when it is a JSON number or a string holding one in the JSON number form, else 0).
 --
 -- Parameters: :project_id; :from_ts, :to_ts (the look-back, ISO 8601 UTC, inclusive) and :from_dt,
@@ -38,16 +38,13 @@ window_events AS (
       properties,
       "timestamp",
       :event AS metric_event,
-      CASE WHEN :property_path = '$' THEN NULL ELSE :property_path END AS property_path,
-      {{> rules/copy-rank.sql}}
+      CASE WHEN :property_path = '$' THEN NULL ELSE :property_path END AS property_path
     FROM {{events}}
     WHERE project_id = :project_id
       AND dt BETWEEN :from_dt AND :to_dt
       AND "timestamp" BETWEEN :from_ts AND :to_ts
       AND sent_user_id IS NOT NULL
-  ) copies
-  -- Every filter above is one all copies of an event pass (rules/copy-rank.sql).
-  WHERE copy_rank = 1
+  ) look_back
 ),
 -- One row per active canonical user: whether it sent the event, and its value.
 per_user AS (

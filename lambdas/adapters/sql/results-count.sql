@@ -68,7 +68,7 @@
 WITH
 -- Identity resolution: links and canonical, the current canonical ID of every linked ID.
 {{> rules/canonical-ids.sql}},
--- The run's events (the only scan of {{events}}), each once, with the variant each names for this experiment
+-- The run's events (the only scan of {{events}}, the events view: each event once), with the variant each names for this experiment
 -- (rules/enrollment-variant.sql: an exposure's $variant, else the super property's value; NULL when
 -- neither names a configured variant, and such events enroll nobody).
 run_events AS (
@@ -94,8 +94,6 @@ run_events AS (
       AND "timestamp" BETWEEN :covariate_from_ts AND :to_ts
       AND sent_user_id IS NOT NULL
   ) parsed
-  -- Each event once (rules/copy-rank.sql): every filter above is one all copies of an event pass.
-  WHERE copy_rank = 1
 ),
 -- Enrollment, goal and metric events under the CURRENT canonical ID of the ID they were sent with,
 -- once per metric slot (rules/metric-slots.sql) they belong to: the base slot '[]' takes the

@@ -99,7 +99,8 @@ FROM (
       {{> rules/enrollment-variant.sql}}
     FROM (
       SELECT
-        {{> rules/event-columns.sql}}
+        {{> rules/event-columns.sql}},
+        {{> rules/copy-rank.sql}}
       FROM {{events}}
       WHERE project_id = :project_id
         AND dt BETWEEN :covariate_from_dt AND :events_to_dt

@@ -5,9 +5,9 @@
 -- dedupe_key, properties, platform, country and app_version, the three values rules/enrollment-variant.sql decides from: exposure_experiment, exposure_variant
 -- and super_variant. Needs :super_property_path, :sdk_super_property_path and
 -- :name_super_property_path (render.ts resultsCountParams).
--- Every event counts once: the list ends with copy_rank (rules/copy-rank.sql), and the query around
--- the subquery keeps `WHERE copy_rank = 1` (test/unit/sql-include.test.ts checks each includer does),
--- so a count or sum over these rows never counts a copy of an event twice.
+-- Every event counts once: the events view holds each event once (events-view.sql); a query over the
+-- landing events by arrival (results-summary.sql) adds rules/copy-rank.sql after this list and keeps
+-- `WHERE copy_rank = 1` (test/unit/sql-include.test.ts checks it does).
 sent_user_id,
 name,
 -- The event's identity (copies share it) and its properties: what a metric reads (rules/metric-value.sql).
@@ -31,5 +31,4 @@ coalesce(
   json_extract_scalar(properties, :super_property_path),
   json_extract_scalar(properties, :sdk_super_property_path),
   json_extract_scalar(properties, :name_super_property_path)
-) AS super_variant,
-{{> rules/copy-rank.sql}}
+) AS super_variant

@@ -1,10 +1,9 @@
 -- The events an insight reads (docs/decisions/insights.md, "An insight kind"): the project's events
 -- named in :events, on the local days :from_day to :to_day in the project's time zone :time_zone,
--- received by :data_through (the watermark), each once. Every filter here is one all copies of an
--- event pass (project, day, name, local day), or one that keeps the first copy whenever it keeps any
--- (received_at: the first copy is received first), so copy_rank = 1 is the copy the results count
--- (rules/copy-rank.sql). The project and partition day filters reach the scan: Athena reads only
--- those partitions. The columns are all an insight may use.
+-- received by :data_through (the watermark), each once: {{events}} is the events view, which holds
+-- each event once (events-view.sql), the copy the results count. The project and partition day
+-- filters reach the scan: Athena reads only those partitions, and of the columns below only those
+-- the insight uses (Parquet). The columns are all an insight may use.
 --
 -- Time zone (docs/decisions/project-time-zone.md): partitions are UTC days (dt), and a local day can
 -- span two of them (UTC-10 ends on the next UTC day, UTC+14 starts on the day before), so the scan
@@ -37,13 +36,11 @@ FROM (
     CAST(from_iso8601_timestamp("timestamp") AT TIME ZONE 'UTC' AS timestamp) AS utc_at,
     platform,
     country,
-    app_version,
-    {{> rules/copy-rank.sql}}
+    app_version
   FROM {{events}}
   WHERE project_id = :project_id
     AND dt BETWEEN :scan_from_dt AND :scan_to_dt
     AND name IN (:events)
     AND received_at <= :data_through
-) copies
-WHERE copy_rank = 1
-  AND CAST(local_at AS date) BETWEEN CAST(:from_day AS date) AND CAST(:to_day AS date)
+) range_rows
+WHERE CAST(local_at AS date) BETWEEN CAST(:from_day AS date) AND CAST(:to_day AS date)
