@@ -61,8 +61,11 @@ export interface LocalStreamTarget {
   errors: string;
 }
 
-/** dirs: delivery stream name -> its target. */
-export async function startLocalFirehose(dirs: Record<string, LocalStreamTarget>): Promise<LocalFirehose> {
+/**
+ * dirs: delivery stream name -> its target. clock: when records arrive (the server's clock, so a test
+ * with a controlled clock lands its events in the hours of their received_at, as on AWS).
+ */
+export async function startLocalFirehose(dirs: Record<string, LocalStreamTarget>, clock: () => number = Date.now): Promise<LocalFirehose> {
   const faults: FirehoseFault[] = [];
   const local = { faults, down: false, undeliverable: false, calls: 0 } as LocalFirehose;
   const objectName = fileName();
@@ -102,7 +105,7 @@ export async function startLocalFirehose(dirs: Record<string, LocalStreamTarget>
       });
     }
     const rejected = (i: number) => fault === 'reject-first-record' && i === 0;
-    const at = Date.now();
+    const at = clock();
     const kept = body.Records.filter((_, i) => !rejected(i)).map((r) => Buffer.from(r.Data, 'base64').toString('utf8'));
     if (local.undeliverable) {
       const errors = errorDir(stream.errors, UNDELIVERED.type, at);

@@ -153,7 +153,7 @@ async function startStack(
     const legacy = await moveLegacyLayout(options.dataDir);
     if (legacy.files > 0) log('info', 'moved raw files of the old layout into landing hours; compaction takes them in', { files: legacy.files });
     const { events: eventsDir, identities: identitiesDir } = localStreamDirs(options.dataDir);
-    const firehose = await startLocalFirehose(localFirehoseTargets(options.dataDir));
+    const firehose = await startLocalFirehose(localFirehoseTargets(options.dataDir), options.clock);
     undo.unshift(() => firehose.close());
 
     const ddb = documentClient({ ...LOCAL_AWS, endpoint: options.interposeDynamo ? await options.interposeDynamo(dynamo.endpoint) : dynamo.endpoint });
