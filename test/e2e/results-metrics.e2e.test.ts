@@ -10,14 +10,11 @@
  */
 import { expectWatchedByAlarm } from '../helpers/emf';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { Experiment } from '../../lambdas/domain/experiment';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
-import type { StoredEvent } from '../../lambdas/domain/event';
 import { startTestProject, type TestStack } from '../helpers/local';
+import { writeLandingEvents } from '../helpers/landing';
 
 let now = Date.parse('2026-04-01T09:00:00.000Z');
 let stack: TestStack;
@@ -72,20 +69,6 @@ async function refresh(id: string) {
   const res = await stack.admin('POST', `${base()}/${id}/results/refresh`);
   expect(res.status).toBe(200);
   return res.body;
-}
-
-/** Every raw event file of the project. */
-function rawFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.ndjson')) out.push(path);
-    }
-  };
-  walk(join(stack.eventsDir, `project_id=${project}`));
-  return out;
 }
 
 /** The figures a reader compares: per metric, per variant users, mean and standard error presence. */
@@ -158,24 +141,10 @@ describe('metrics in the results', () => {
     ]);
 
     // A raw copy of c2's page view: a resend stored again the next morning (an offline client resending
-    // after a crash), in its arrival hour's folder. The original is already in the state; the copy is not.
-    const original = rawFiles()
-      .flatMap((f) =>
-        readFileSync(f, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as StoredEvent),
-      )
-      .find((e) => e.name === 'page_view' && e.sent_user_id === 'c2')!;
+    // after a crash), in its arrival hour's landing folder. The original is already in the state; the copy is not.
+    const original = stack.rawEvents(project).find((e) => e.name === 'page_view' && e.sent_user_id === 'c2')!;
     const copy = { ...original, received_at: '2026-04-02T08:59:00.000Z' };
-    const copyDir = join(
-      stack.eventsDir,
-      `project_id=${project}`,
-      `dt=${copy.timestamp.slice(0, 10)}`,
-      `${ARRIVAL_PARTITION}=${arrivalHour(copy.received_at)}`,
-    );
-    mkdirSync(copyDir, { recursive: true });
-    writeFileSync(join(copyDir, 'copy-after-crash.ndjson'), JSON.stringify(copy) + '\n');
+    writeLandingEvents(stack.dataDir, [copy], { file: 'copy-after-crash.ndjson' });
 
     // t1 logs in: the purchase under the user ID becomes the anonymous enrollment's.
     at('2026-04-02T09:00:00.000Z');
