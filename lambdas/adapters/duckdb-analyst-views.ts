@@ -69,8 +69,8 @@ export class DuckDbAnalyticsViews implements AnalyticsViews {
     const entries = await Promise.all(
       STREAM_NAMES.map(async (s) => {
         const [landing, curated, state] = await Promise.all([
-          hasFile(landingDir(this.dataDir, s), 2, '.ndjson'),
-          hasFile(catalogDir(this.dataDir, s), 3, '.parquet'),
+          hasFile(landingDir(this.dataDir, s), 1, '.ndjson'),
+          hasFile(catalogDir(this.dataDir, s), 2, '.parquet'),
           readCompactionState(this.dataDir, s),
         ]);
         return [s, { landing, curated, compactedThrough: state.compactedThrough }] as const;

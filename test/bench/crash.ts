@@ -45,7 +45,7 @@ async function main() {
   );
   const run = await runCrashLoad(options);
   try {
-    const check = await checkCrashRun(run, readRawEvents(join(dataDir, 'events'), run.projectId));
+    const check = await checkCrashRun(run, readRawEvents(join(dataDir, 'landing', 'events'), run.projectId));
     console.log(
       `  ${run.seconds.toFixed(1)} s, ${run.kills} kills, ${run.requests} requests (${run.resends} resent), statuses ${JSON.stringify(run.statuses)}`,
     );
