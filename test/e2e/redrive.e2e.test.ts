@@ -67,13 +67,13 @@ describe('npm run redrive, locally', () => {
     expect(stack.rawEvents(project)).toEqual([]);
     expect(stack.identityRecords(project)).toEqual([]);
     expect(await listed('stuck_purchase')).toEqual([]);
-    expect(files('errors').some((f) => f.startsWith('errors/events/activePartitionExceeded/dt='))).toBe(true);
-    expect(files('errors').some((f) => f.startsWith('errors/identities/activePartitionExceeded/dt='))).toBe(true);
+    expect(files('errors').some((f) => f.startsWith('errors/events/delivery-failed/dt='))).toBe(true);
+    expect(files('errors').some((f) => f.startsWith('errors/identities/delivery-failed/dt='))).toBe(true);
 
     const first = await redrive();
     expect(first.code, first.out).toBe(0);
-    expect(first.out).toMatch(/DONE {2}errors\/events\/activePartitionExceeded\/dt=[\d-]+\/\S+: 2 event\(s\) re-sent, object moved to redriven\//);
-    expect(first.out).toMatch(/DONE {2}errors\/identities\/activePartitionExceeded\/dt=[\d-]+\/\S+: \d+ identity record\(s\) re-sent/);
+    expect(first.out).toMatch(/DONE {2}errors\/events\/delivery-failed\/dt=[\d-]+\/\S+: 2 event\(s\) re-sent, object moved to redriven\//);
+    expect(first.out).toMatch(/DONE {2}errors\/identities\/delivery-failed\/dt=[\d-]+\/\S+: \d+ identity record\(s\) re-sent/);
     expect(first.out).toMatch(
       /Summary: 2 object\(s\) read, 2 event\(s\) and \d+ identity record\(s\) re-sent, 2 object\(s\) moved to redriven\/, 0 line\(s\) left under errors\/\./,
     );
@@ -102,14 +102,17 @@ describe('npm run redrive, locally', () => {
   });
 
   it('leaves what it cannot re-send under errors/ with the reason, and says so, the same on a second run', async () => {
-    // A line without its project (Firehose cannot key it) through the stream, and a line that is not an error record.
+    // A line without its project, undelivered (nothing the handlers write lacks one: the redrive must
+    // still refuse to re-send it), and a line that is not an error record.
     const client = new FirehoseClient({ region: 'us-east-1', endpoint: stack.firehose.endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    stack.firehose.undeliverable = true;
     await client.send(
       new PutRecordBatchCommand({
         DeliveryStreamName: LOCAL_STREAMS.events,
         Records: [{ Data: Buffer.from(JSON.stringify({ name: 'orphan', timestamp: new Date().toISOString() }) + '\n') }],
       }),
     );
+    stack.firehose.undeliverable = false;
     client.destroy();
     mkdirSync(join(stack.dataDir, 'errors', 'events', 'hand-made'), { recursive: true });
     writeFileSync(join(stack.dataDir, 'errors', 'events', 'hand-made', 'garbage.ndjson'), 'this is not an error record\n');
