@@ -1,12 +1,12 @@
 /**
- * Where the smoke test looks for its events after ingestion: Athena on AWS, the NDJSON files locally;
+ * Where the smoke test looks for its events after ingestion: Athena on AWS, the events view over the data directory locally;
  * and under errors/ (the raw bucket's, or the data directory's), where Firehose puts what it could not
  * deliver to a partition, as error records with the record base64 in rawData.
  */
 import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, type AthenaClient } from '@aws-sdk/client-athena';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { InProcessDuckDb } from '../../lambdas/adapters/duckdb-local';
+import { streamViews } from '../../lambdas/adapters/duckdb-stream-views';
 import { quoteLiteral } from '../../lambdas/adapters/sql/render';
 import { UNIQUE_EVENTS_VIEW } from '../../lambdas/contract/analytics-views';
 import { errorRecordTexts } from '../../lambdas/domain/undelivered-record';
@@ -67,25 +67,24 @@ export function athenaRawEvents(athena: AthenaClient, workGroup: string, databas
   };
 }
 
-/** Counts the events in the files the local Firehose endpoint writes (`npm start`'s data directory). */
+/**
+ * Counts the events through the events view over `npm start`'s data directory (landing hours and
+ * curated partitions, each event once), as the AWS check counts them through Athena.
+ */
 export function localRawEvents(dataDir: string): RawEventsCheck {
-  const root = join(dataDir, 'events');
   return {
-    describe: `local files under ${root}`,
+    describe: `the events view over ${dataDir} (landing/ and curated/)`,
     redrive: `npm run redrive -- --data-dir ${dataDir}`,
     errors: (run, since) => errorsSince(localErrorObjects(dataDir), run, since),
     async count(projectId, eventName, day) {
-      // The day's files, in its arrival-hour folders (received=<hour>/, contract/arrival-partition.ts) or directly under it.
-      const dir = join(root, `project_id=${projectId}`, `dt=${day}`);
-      const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-      let n = 0;
-      for (const entry of entries) {
-        if (!entry.isFile() || !entry.name.endsWith('.ndjson')) continue;
-        for (const line of (await readFile(join(entry.parentPath, entry.name), 'utf8')).split('\n')) {
-          if (line && (JSON.parse(line) as { name?: string }).name === eventName) n++;
-        }
+      const duckdb = new InProcessDuckDb({ threads: '1' });
+      try {
+        const views = await streamViews(dataDir, 'events', { projectId, fromDt: day, toDt: day });
+        const sql = `SELECT count(*) AS n FROM events WHERE project_id = ${quoteLiteral(projectId)} AND dt = ${quoteLiteral(day)} AND name = ${quoteLiteral(eventName)}`;
+        return Number((await duckdb.use(views, (session) => session.rows(sql)))[0]?.n ?? 0);
+      } finally {
+        await duckdb.close();
       }
-      return n;
     },
   };
 }

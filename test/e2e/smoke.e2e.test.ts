@@ -45,7 +45,7 @@ describe('smoke test', () => {
       'GET /v1/experiments assigns a configured variant, the same on a second request',
       'GET /v1/experiments/configs lists the experiment',
       'POST /v1/events: an exposure to variant a and a goal event, after the start',
-      `both events reach the raw stream (local files under ${stack.dataDir}/events)`,
+      `both events reach the raw stream (the events view over ${stack.dataDir} (landing/ and curated/))`,
       "nothing written under errors/ during the run (Firehose's undeliverable records)",
       'GET /admin/v1/projects/{id}/events lists both events',
       'GET …/events?user_id= lists the person’s events and names them by their email',
