@@ -35,13 +35,23 @@ export interface StreamFiles {
 
 export function analystViewsScript(dataDir: string, streams: Record<StreamName, StreamFiles>): string {
   const table = (name: string, present: boolean, select: string) =>
-    present ? `CREATE OR REPLACE VIEW ${name} AS ${select};` : `-- No ${name} file yet: an empty view until the first (npm start writes this file again then).\nCREATE OR REPLACE VIEW ${name} AS ${select};`;
+    present
+      ? `CREATE OR REPLACE VIEW ${name} AS ${select};`
+      : `-- No ${name} file yet: an empty view until the first (npm start writes this file again then).\nCREATE OR REPLACE VIEW ${name} AS ${select};`;
   const stream = (s: StreamName) => {
     const files = streams[s];
     const tables = { curated: curatedTable(s), landing: landingTable(s) };
     return [
-      table(tables.landing, files.landing, landingSelect(files.landing ? join(landingDir(dataDir, s), `${ARRIVAL_HOUR}=*`, '*.ndjson') : [], STREAM_COLUMNS[s])),
-      table(tables.curated, files.curated, curatedSelect(files.curated ? join(catalogDir(dataDir, s), '*', '*', '*.parquet') : [], STREAM_COLUMNS[s])),
+      table(
+        tables.landing,
+        files.landing,
+        landingSelect(files.landing ? join(landingDir(dataDir, s), `${ARRIVAL_HOUR}=*`, '*.ndjson') : [], STREAM_COLUMNS[s]),
+      ),
+      table(
+        tables.curated,
+        files.curated,
+        curatedSelect(files.curated ? join(catalogDir(dataDir, s), 'project_id=*', 'dt=*', '*.parquet') : [], STREAM_COLUMNS[s]),
+      ),
       `CREATE OR REPLACE VIEW ${streamView(s)} AS ${renderStreamView(s, files.compactedThrough, tables)};`,
     ];
   };

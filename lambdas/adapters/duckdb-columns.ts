@@ -19,4 +19,3 @@ export const IDENTITY_COLUMNS = {
   timestamp: 'VARCHAR',
   reason: 'VARCHAR',
 } as const satisfies Record<Exclude<keyof IdentityRecord, 'project_id'>, DuckType>;
-

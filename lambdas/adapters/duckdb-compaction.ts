@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { lstat, mkdir, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { curatedPrefix, curatedTable, GENERATION, landingTable, type StreamName } from '../contract/landing';
+import { CURATED_CATALOG_DIR, curatedPrefix, curatedTable, GENERATION, landingTable, type StreamName } from '../contract/landing';
 import { serializeCompactionState, type CompactionState } from '../domain/compaction-state';
 import type { CuratedPartition } from '../domain/partition-batches';
 import { partitionKey, type CompactionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
@@ -104,10 +104,15 @@ export class DuckDbCompactionStore implements CompactionStore {
   }
 
   async commit(stream: StreamName, batch: readonly CuratedPartition[], generation: string): Promise<void> {
+    // The new link is made beside the catalog's tables (no reader's glob reaches it), then renamed into
+    // place. Links a killed run left there are removed first: runs never overlap.
+    const staging = join(this.dataDir, CURATED_CATALOG_DIR, '.commit');
+    await rm(staging, { recursive: true, force: true });
+    await mkdir(staging, { recursive: true });
     for (const p of batch) {
       const entry = this.catalogEntry(stream, p);
       await mkdir(dirname(entry), { recursive: true });
-      const temporary = join(dirname(entry), `.${randomUUID()}.tmp`);
+      const temporary = join(staging, randomUUID());
       await symlink(relative(dirname(entry), this.generationDir(stream, p, generation)), temporary);
       await rename(temporary, entry);
     }

@@ -30,9 +30,7 @@ export class DuckDbRecentEvents implements RecentEvents {
     const views = await streamViews(this.dataDir, 'events', { projectId });
     if (!hasRows(views)) return [];
     const receivedFrom = new Date(nowMs - this.options.windowDays * 86_400_000).toISOString();
-    return this.duckdb.use(views, (session) =>
-      listRecentEvents((sql) => session.rows(sql), { table: VIEW, projectId, filter, receivedFrom }),
-    );
+    return this.duckdb.use(views, (session) => listRecentEvents((sql) => session.rows(sql), { table: VIEW, projectId, filter, receivedFrom }));
   }
 
   async names(projectId: string, limit: number, nowMs: number): Promise<EventNameCount[]> {

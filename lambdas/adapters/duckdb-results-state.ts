@@ -49,13 +49,7 @@ import { LOCAL_TABLES, readRows } from './duckdb-results-query';
 import { eventsByArrivalViews, localViewSql } from './duckdb-stream-views';
 import { EVENTS_BY_ARRIVAL_VIEW } from '../contract/landing';
 import { arrivalHoursFor } from '../domain/arrival-hours';
-import {
-  renderResultsBase,
-  renderResultsCountIncremental,
-  renderResultsSummary,
-  stateFromDt,
-  stateStartWatermark,
-} from './sql/render-incremental';
+import { renderResultsBase, renderResultsCountIncremental, renderResultsSummary, stateFromDt, stateStartWatermark } from './sql/render-incremental';
 import { metricSourceSet, quoteLiteral, resultsCountParams, toCountResult } from './sql/render';
 
 /** The state view's name ({{state}} locally). */

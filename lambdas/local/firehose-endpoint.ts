@@ -110,7 +110,10 @@ export async function startLocalFirehose(dirs: Record<string, LocalStreamTarget>
     if (local.undeliverable) {
       const errors = errorDir(stream.errors, UNDELIVERED.type, at);
       await mkdir(errors, { recursive: true });
-      await append(join(errors, objectName), kept.map((raw) => JSON.stringify(undeliveredRecord(raw, UNDELIVERED.code, 'injected fault: not delivered', at)) + '\n').join(''));
+      await append(
+        join(errors, objectName),
+        kept.map((raw) => JSON.stringify(undeliveredRecord(raw, UNDELIVERED.code, 'injected fault: not delivered', at)) + '\n').join(''),
+      );
     } else if (kept.length > 0) {
       const hourDir = join(stream.dir, `${ARRIVAL_HOUR}=${landingHour(at)}`);
       await mkdir(hourDir, { recursive: true });

@@ -32,7 +32,8 @@ export async function moveLegacyLayout(dataDir: string): Promise<LegacyMove> {
           const path = join(dayDir, entry);
           if (entry.startsWith('received=')) {
             const hour = entry.slice('received='.length);
-            for (const file of await list(path)) files += await move(dataDir, stream, join(path, file), /^\d{4}-\d{2}-\d{2}-\d{2}$/.test(hour) ? hour : undefined);
+            for (const file of await list(path))
+              files += await move(dataDir, stream, join(path, file), /^\d{4}-\d{2}-\d{2}-\d{2}$/.test(hour) ? hour : undefined);
             await rmdir(path).catch(() => undefined);
           } else if (entry.endsWith('.ndjson')) {
             files += await move(dataDir, stream, path, undefined);

@@ -195,7 +195,11 @@ async function startStack(
     // Compaction in a DuckDB process of its own at a lower priority, as the requests' queries run.
     const compactionDuckDb = new DuckDbProcess();
     undo.unshift(() => compactionDuckDb.close());
-    const compaction = scheduleCompaction(new DuckDbCompactionStore(options.dataDir, compactionDuckDb, () => deps.analyticsViews.create()), options.compactionIntervalMs, deps.clock);
+    const compaction = scheduleCompaction(
+      new DuckDbCompactionStore(options.dataDir, compactionDuckDb, () => deps.analyticsViews.create()),
+      options.compactionIntervalMs,
+      deps.clock,
+    );
     void compaction.runNow();
     return {
       deps,
