@@ -27,6 +27,9 @@ import { renderCompact, renderCompactPartitions } from './sql/compaction';
 import { quoteLiteral } from './sql/render';
 
 export class DuckDbCompactionStore implements CompactionStore {
+  /** DuckDB's COPY has no partition limit; a batch is bounded so a run commits as it goes. */
+  readonly maxPartitionsPerWrite = 10_000;
+
   constructor(
     private readonly dataDir: string,
     private readonly duckdb: LocalDuckDb,
