@@ -5,10 +5,13 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { DuckDbCompactionStore } from '../../lambdas/adapters/duckdb-compaction';
+import type { LocalDuckDb } from '../../lambdas/adapters/duckdb-local';
 import { landingHourDir } from '../../lambdas/adapters/duckdb-stream-views';
 import type { StreamName } from '../../lambdas/contract/landing';
 import { landingHour } from '../../lambdas/contract/landing';
 import type { StoredEvent } from '../../lambdas/domain/event';
+import { compactLanding, type StreamCompaction } from '../../lambdas/services/compact-landing';
 
 /** Appends records to a landing hour's file (default: the hour of each event's received_at, as Firehose would). */
 export function writeLanding(dataDir: string, stream: StreamName, records: object[], options: { hour?: string; file?: string } = {}): void {
@@ -24,3 +27,23 @@ export function writeLanding(dataDir: string, stream: StreamName, records: objec
 /** Events into the events stream's landing hours. */
 export const writeLandingEvents = (dataDir: string, events: StoredEvent[], options: { hour?: string; file?: string } = {}) =>
   writeLanding(dataDir, 'events', events, options);
+
+/**
+ * Runs the compaction job once at `nowMs` over every landing hour closed by then (no cap on the hours
+ * of one run), and keeps the landing files (the results job's incremental path reads them): the
+ * readers then read the curated Parquet partitions of those hours and the landing tail after them.
+ */
+export async function compactClosedHours(
+  dataDir: string,
+  duckdb: LocalDuckDb,
+  nowMs: number,
+  onPublish?: () => Promise<void>,
+): Promise<StreamCompaction[]> {
+  return compactLanding(new DuckDbCompactionStore(dataDir, duckdb, onPublish), {
+    nowMs,
+    closeAfterMs: 15 * 60_000,
+    maxHours: 1_000_000,
+    graceMs: 3_600_000,
+    landingRetentionMs: Number.POSITIVE_INFINITY,
+  });
+}
