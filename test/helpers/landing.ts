@@ -33,12 +33,7 @@ export const writeLandingEvents = (dataDir: string, events: StoredEvent[], optio
  * of one run), and keeps the landing files (the results job's incremental path reads them): the
  * readers then read the curated Parquet partitions of those hours and the landing tail after them.
  */
-export async function compactClosedHours(
-  dataDir: string,
-  duckdb: LocalDuckDb,
-  nowMs: number,
-  onPublish?: () => Promise<void>,
-): Promise<StreamCompaction[]> {
+export async function compactClosedHours(dataDir: string, duckdb: LocalDuckDb, nowMs: number, onPublish?: () => Promise<void>): Promise<StreamCompaction[]> {
   return compactLanding(new DuckDbCompactionStore(dataDir, duckdb, onPublish), {
     nowMs,
     closeAfterMs: 15 * 60_000,

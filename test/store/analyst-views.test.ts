@@ -67,9 +67,14 @@ beforeAll(async () => {
   // they stay in landing, and no view, query or compaction fails on them.
   const odd = join(landingHourDir(dataDir, 'events', '2026-03-02-10'), 'c.ndjson');
   appendFileSync(odd, 'not JSON at all\n{"name":"orphan","dedupe_key":"k-orphan","timestamp":"2026-03-02T10:00:00.000Z"}\n');
-  writeLanding(dataDir, 'identities', [{ project_id: 'p1', id: 'u1', canonical_id: 'u0', version: 1, timestamp: '2026-03-01T00:00:00.000Z', reason: 'identify' }], {
-    hour: '2026-03-01-00',
-  });
+  writeLanding(
+    dataDir,
+    'identities',
+    [{ project_id: 'p1', id: 'u1', canonical_id: 'u0', version: 1, timestamp: '2026-03-01T00:00:00.000Z', reason: 'identify' }],
+    {
+      hour: '2026-03-01-00',
+    },
+  );
   db = await DuckDBInstance.create(':memory:');
   await openViews();
 });

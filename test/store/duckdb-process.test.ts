@@ -39,7 +39,15 @@ describe('DuckDbProcess', () => {
     // kinds (curated Parquet, landing NDJSON, and the events view over both).
     const dataDir = mkdtempSync(join(tmpdir(), 'tally-duckdb-process-'));
     const event = (i: number, name: string, user: string, received: string) =>
-      storedEventFixture({ project_id: 'p', dedupe_key: `k${i}`, name, user_id: user, sent_user_id: user, timestamp: '2026-04-01T10:00:00.000Z', received_at: received });
+      storedEventFixture({
+        project_id: 'p',
+        dedupe_key: `k${i}`,
+        name,
+        user_id: user,
+        sent_user_id: user,
+        timestamp: '2026-04-01T10:00:00.000Z',
+        received_at: received,
+      });
     writeLandingEvents(dataDir, [event(1, 'a', 'u1', '2026-04-01T10:00:01.000Z'), event(2, 'a', 'u2', '2026-04-01T10:00:02.000Z')]);
     writeLandingEvents(dataDir, [event(3, 'b', 'u1', '2026-04-01T11:00:01.000Z'), event(1, 'a', 'u1', '2026-04-01T11:00:02.000Z')]);
     const compactor = new InProcessDuckDb({ threads: '1' });

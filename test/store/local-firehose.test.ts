@@ -51,11 +51,17 @@ const record = (project: string, lines: number) => ({
 
 /** The lines of a landing hour's files. */
 const hourLines = (hour: string) =>
-  readdirSync(join(landing(), `arrival_hour=${hour}`)).flatMap((f) => readFileSync(join(landing(), `arrival_hour=${hour}`, f), 'utf8').split('\n').filter(Boolean));
+  readdirSync(join(landing(), `arrival_hour=${hour}`)).flatMap((f) =>
+    readFileSync(join(landing(), `arrival_hour=${hour}`, f), 'utf8')
+      .split('\n')
+      .filter(Boolean),
+  );
 
 describe('local Firehose endpoint', () => {
   it('stores a record of any number of lines whole, as the landing stream does (no de-aggregation, no 500-line limit)', async () => {
-    const out = await client.send(new PutRecordBatchCommand({ DeliveryStreamName: 'events', Records: [record('ok', 500), record('over', 501), record('big', 2000)] }));
+    const out = await client.send(
+      new PutRecordBatchCommand({ DeliveryStreamName: 'events', Records: [record('ok', 500), record('over', 501), record('big', 2000)] }),
+    );
     expect(out.FailedPutCount).toBe(0);
     expect(readRawEvents(landing(), 'ok')).toHaveLength(500);
     expect(readRawEvents(landing(), 'over')).toHaveLength(501);
