@@ -1,45 +1,38 @@
 /**
- * npm run bench:insights — a benchmark, not a test: prints figures (issue 25, "Measured").
+ * npm run bench:insights — a benchmark, not a test: prints figures (issues 25 and 35, "Measured").
  *
  * BENCH_TIME_ZONE (default UTC) is the project time zone the insight queries count days in.
  *
  * 1. Generates BENCH_EVENTS (default 1,000,000) raw events of one project over BENCH_DAYS (default 30)
- *    days from BENCH_USERS (default 50,000) users into a temp data directory in the local raw layout
- *    (events/project_id=<id>/dt=<day>/received=<arrival hour>/*.ndjson, one file per hour of
- *    arrivals as Firehose delivers them; identities/ for the logins: a third of the users start
- *    anonymous and log in), with platform, country, app version and a `plan` property to break down by.
- * 2. Times each insight query of INSIGHT_QUERIES through the local engine (DuckDbInsightEngine, the
- *    path `npm start` runs: file listing, views, the one SQL text, the result file) beside a plain
- *    `count(*)` over the same files through the same views in the same run, as time per million rows
- *    and as a ratio (BENCH_ROUNDS rounds, default 3, alternating; medians). The funnels and retention
- *    queries are added to INSIGHT_QUERIES (one entry each) by their kinds.
- * 3. Prints Athena's cost of each query for a project at 10 million events a day over a year, from
- *    the bytes-scanned model of the raw layout: the raw objects are GZIP NDJSON, a row format, so
- *    Athena reads every byte of every object under the partitions a query names, whatever columns it
- *    uses (it bills bytes scanned, $5 per TB: https://aws.amazon.com/athena/pricing/); the measured
- *    GZIP bytes per event of the generated files times the events of the days read. For reference it
- *    also prints what the same query would scan if the raw layout were columnar (Parquet): the columns
- *    it reads × their compressed bytes per event (each column's values GZIP-compressed on its own).
+ *    days from BENCH_USERS (default 50,000) users (a third start anonymous and log in), with platform,
+ *    country, app version and a `plan` property to break down by, in both layouts of one run:
+ *    - JSON: the layout before issue 35, GZIP NDJSON per project, event day and arrival hour, which
+ *      Athena reads whole (a row format: every byte of every object of the days a query names);
+ *    - curated: the same events landed by arrival hour, then compacted by the compaction job
+ *      (lambdas/services/compact-landing.ts) into Parquet (ZSTD) partitions by project and day.
+ * 2. Runs each insight query of INSIGHT_QUERIES (the one SQL text `npm start` and Athena run) over
+ *    each layout's events view with the same DuckDB, BENCH_ROUNDS rounds (default 3, alternating;
+ *    medians), and prints per query `bytes vs JSON` and `time vs JSON`: the bytes a query reads are,
+ *    for JSON, the GZIP bytes of its days' objects, and for Parquet the compressed column chunks of
+ *    the columns DuckDB's plan reads (its READ_PARQUET projections and filters, from the profiler)
+ *    in its days' files: what Athena bills ($5 per TB scanned, https://aws.amazon.com/athena/pricing/).
+ * 3. Prints Athena's cost of each query for a project at 10 million events a day over a year from
+ *    those bytes per event, and the curated files and bytes per partition after compaction.
  */
 import '../../bin/node-version';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
-import {
-  EVENT_COLUMNS,
-  IDENTITY_COLUMNS,
-  LOCAL_TABLES,
-  TRINO_COMPAT_MACROS,
-  partitionFiles,
-  readRows,
-  viewSql,
-} from '../../lambdas/adapters/duckdb-results-query';
+import { DuckDbCompactionStore } from '../../lambdas/adapters/duckdb-compaction';
+import { EVENT_COLUMNS, IDENTITY_COLUMNS, type DuckType } from '../../lambdas/adapters/duckdb-columns';
+import { InProcessDuckDb, type LocalView } from '../../lambdas/adapters/duckdb-local';
 import { DuckDbInsightEngine } from '../../lambdas/adapters/duckdb-insights';
-import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
+import { curatedFiles, landingHourDir, streamViews } from '../../lambdas/adapters/duckdb-stream-views';
+import { quoteLiteral } from '../../lambdas/adapters/sql/render';
+import { landingHour } from '../../lambdas/contract/landing';
 import { INSIGHT_KINDS, type InsightKindName } from '../../lambdas/domain/insights/kinds';
-import { insightQueryId } from '../../lambdas/domain/insights/query-id';
+import { compactLanding } from '../../lambdas/services/compact-landing';
 import { prng } from '../../bin/prng';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 1_000_000);
@@ -67,7 +60,6 @@ interface BenchQuery {
   definition: unknown;
   /** Days of events a query of this shape reads over a year: the range, plus the previous period when it compares. */
   yearDaysRead: number;
-  columns: string[];
 }
 const INSIGHT_QUERIES: BenchQuery[] = [
   {
@@ -80,7 +72,6 @@ const INSIGHT_QUERIES: BenchQuery[] = [
       breakdown: 'platform',
     }),
     yearDaysRead: 366 * 2,
-    columns: ['dedupe_key', 'event_id', 'user_id', 'received_at', 'name', 'sent_user_id', 'timestamp', 'platform', 'properties'],
   },
   {
     name: 'trends: sum of a property per week, by a property (top 10 + other)',
@@ -95,7 +86,6 @@ const INSIGHT_QUERIES: BenchQuery[] = [
       compare: false,
     }),
     yearDaysRead: 366,
-    columns: ['dedupe_key', 'event_id', 'user_id', 'received_at', 'name', 'sent_user_id', 'timestamp', 'properties'],
   },
   {
     name: 'funnels: 4 steps over the month, 14-day window, by platform',
@@ -107,7 +97,6 @@ const INSIGHT_QUERIES: BenchQuery[] = [
       breakdown: 'platform',
     }),
     yearDaysRead: 366,
-    columns: ['dedupe_key', 'event_id', 'user_id', 'received_at', 'name', 'sent_user_id', 'timestamp', 'platform', 'properties'],
   },
   {
     // The cost line: a year of the same question by week (a daily table spans at most 92 days).
@@ -120,7 +109,6 @@ const INSIGHT_QUERIES: BenchQuery[] = [
       date_to: LAST_DAY,
     }),
     yearDaysRead: 366,
-    columns: ['dedupe_key', 'event_id', 'user_id', 'received_at', 'name', 'sent_user_id', 'timestamp'],
   },
 ];
 
@@ -130,34 +118,37 @@ const PLANS = Array.from({ length: 20 }, (_, i) => `plan-${i}`);
 
 interface Generated {
   events: number;
-  bytes: number;
-  gzipBytes: number;
-  /** Compressed bytes per event of each column on its own (GZIP of the column's values, one per line). */
-  columnGzipBytes: Record<string, number>;
+  /** GZIP bytes of the JSON layout's objects, by event day (what Athena reads of a day). */
+  jsonGzipBytesByDay: Map<string, number>;
+  identityGzipBytes: number;
 }
 
+/** The JSON layout (before issue 35) under <dir>/json, and the landing layout under <dir>/landing. */
 function generate(dataDir: string): Generated {
   const random = prng(25);
-  const files = new Map<string, string[]>();
-  const columns = new Map<string, string[]>();
+  const json = new Map<string, string[]>();
+  const landing = new Map<string, string[]>();
   const anonymous = Array.from({ length: USERS }, () => random() < 1 / 3);
   const platform = Array.from({ length: USERS }, () => PLATFORMS[Math.floor(random() * PLATFORMS.length)]!);
   const country = Array.from({ length: USERS }, () => COUNTRIES[Math.floor(random() * COUNTRIES.length)]!);
-  const links: string[] = [];
+  const links: Array<Record<string, unknown>> = [];
   for (let u = 0; u < USERS; u++) {
     if (anonymous[u]) {
-      links.push(
-        JSON.stringify({
-          id: `user-${u}`,
-          canonical_id: `anon-${u}`,
-          version: 1,
-          timestamp: new Date(FIRST_DAY_MS + random() * DAYS * DAY_MS).toISOString(),
-          reason: 'link',
-        }),
-      );
+      links.push({
+        project_id: PROJECT,
+        id: `user-${u}`,
+        canonical_id: `anon-${u}`,
+        version: 1,
+        timestamp: new Date(FIRST_DAY_MS + random() * DAYS * DAY_MS).toISOString(),
+        reason: 'link',
+      });
     }
   }
-  let bytes = 0;
+  const push = (map: Map<string, string[]>, key: string, line: string) => {
+    let lines = map.get(key);
+    if (!lines) map.set(key, (lines = []));
+    lines.push(line);
+  };
   for (let seq = 0; seq < TOTAL; seq++) {
     const u = Math.floor(random() * USERS);
     const ms = FIRST_DAY_MS + Math.floor(random() * DAYS * DAY_MS);
@@ -172,6 +163,7 @@ function generate(dataDir: string): Generated {
           : { plan: PLANS[Math.floor(random() ** 2 * PLANS.length)] };
     const id = anonymous[u] && random() < 0.4 ? `anon-${u}` : `user-${u}`;
     const event = {
+      project_id: PROJECT,
       dedupe_key: `bench-${seq.toString(36)}`,
       event_id: null,
       name,
@@ -196,58 +188,91 @@ function generate(dataDir: string): Generated {
       sdk_version: '1.0.0',
       source: 'v1',
     };
-    const line = JSON.stringify(event);
-    bytes += line.length + 1;
-    const key = `${day(ms)}|${arrivalHour(event.received_at)}`;
-    let lines = files.get(key);
-    if (!lines) files.set(key, (lines = []));
-    lines.push(line);
-    if (seq < 100_000) {
-      for (const [column, value] of Object.entries(event)) {
-        let values = columns.get(column);
-        if (!values) columns.set(column, (values = []));
-        values.push(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
-      }
-    }
+    const hour = landingHour(received);
+    push(landing, hour, JSON.stringify(event));
+    // The JSON layout kept project_id in the path only.
+    const { project_id: _project, ...line } = event;
+    push(json, `${day(ms)}|${hour}`, JSON.stringify(line));
   }
-  let gzipBytes = 0;
-  for (const [key, lines] of files) {
+  const jsonGzipBytesByDay = new Map<string, number>();
+  for (const [key, lines] of json) {
     const [dt, hour] = key.split('|') as [string, string];
-    const folder = join(dataDir, 'events', `project_id=${PROJECT}`, `dt=${dt}`, `${ARRIVAL_PARTITION}=${hour}`);
+    const folder = join(dataDir, 'json', 'events', `project_id=${PROJECT}`, `dt=${dt}`, `received=${hour}`);
     mkdirSync(folder, { recursive: true });
     const text = lines.join('\n') + '\n';
-    // What Firehose stores on AWS: each file GZIP-compressed (what Athena scans and bills).
-    gzipBytes += gzipSync(text).length;
+    // What Firehose stored on AWS: each object GZIP-compressed (what Athena scans and bills).
+    jsonGzipBytesByDay.set(dt, (jsonGzipBytesByDay.get(dt) ?? 0) + gzipSync(text).length);
     writeFileSync(join(folder, 'bench.ndjson'), text);
   }
-  const linkDir = join(dataDir, 'identities', `project_id=${PROJECT}`, `dt=${FIRST_DAY}`);
+  for (const [hour, lines] of landing) {
+    const folder = landingHourDir(dataDir, 'events', hour);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'bench.ndjson'), lines.join('\n') + '\n');
+  }
+  const linkDir = join(dataDir, 'json', 'identities', `project_id=${PROJECT}`, `dt=${FIRST_DAY}`);
   mkdirSync(linkDir, { recursive: true });
-  writeFileSync(join(linkDir, 'links.ndjson'), links.join('\n') + '\n');
-  const sampled = Math.min(TOTAL, 100_000);
-  const columnGzipBytes = Object.fromEntries([...columns].map(([column, values]) => [column, gzipSync(values.join('\n')).length / sampled]));
-  return { events: TOTAL, bytes, gzipBytes, columnGzipBytes };
+  const linkText = links.map(({ project_id: _p, ...l }) => JSON.stringify(l)).join('\n') + '\n';
+  writeFileSync(join(linkDir, 'links.ndjson'), linkText);
+  const landingLinks = landingHourDir(dataDir, 'identities', landingHour(FIRST_DAY_MS));
+  mkdirSync(landingLinks, { recursive: true });
+  writeFileSync(join(landingLinks, 'links.ndjson'), links.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return { events: TOTAL, jsonGzipBytesByDay, identityGzipBytes: gzipSync(linkText).length };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function countAll(instance: DuckDBInstance, dataDir: string, fromDt: string, toDt: string): Promise<number> {
-  const [eventFiles, identityFiles] = await Promise.all([
-    partitionFiles(join(dataDir, 'events'), PROJECT, fromDt, toDt),
-    partitionFiles(join(dataDir, 'identities'), PROJECT),
-  ]);
-  const connection = await instance.connect();
-  try {
-    for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
-    await connection.run(viewSql(LOCAL_TABLES.events, eventFiles, EVENT_COLUMNS));
-    await connection.run(viewSql(LOCAL_TABLES.identities, identityFiles, IDENTITY_COLUMNS));
-    const rows = await readRows(
-      connection,
-      `SELECT count(*) AS n FROM ${LOCAL_TABLES.events} WHERE project_id = '${PROJECT}' AND dt BETWEEN '${fromDt}' AND '${toDt}'`,
-    );
-    return Number(rows[0]!.n);
-  } finally {
-    connection.closeSync();
-  }
+/** The JSON layout's views for a query: its days' NDJSON files (hive project_id, dt), every identity file. */
+function jsonViews(dataDir: string, fromDt: string, toDt: string): LocalView[] {
+  const days: string[] = [];
+  for (let t = Date.parse(`${fromDt}T00:00:00Z`); t <= Date.parse(`${toDt}T00:00:00Z`); t += DAY_MS) days.push(day(t));
+  const glob = (stream: string, dt: string, nested: boolean) => join(dataDir, 'json', stream, `project_id=${PROJECT}`, `dt=${dt}`, ...(nested ? ['*'] : []), '*.ndjson');
+  const read = (files: string[], columns: Record<string, DuckType>, arrival: boolean) =>
+    `SELECT * ${arrival ? 'EXCLUDE (received) ' : ''}FROM read_json([${files.map(quoteLiteral).join(', ')}], format = 'newline_delimited', columns = {${Object.entries(columns)
+      .map(([c, t]) => `${quoteLiteral(c)}: ${quoteLiteral(t)}`)
+      .join(', ')}}, hive_partitioning = true, hive_types = {'project_id': 'VARCHAR', 'dt': 'VARCHAR'${arrival ? ", 'received': 'VARCHAR'" : ''}}, hive_types_autocast = false, union_by_name = true)`;
+  const eventDays = days.filter((dt) => (GENERATED_DAYS as Set<string>).has(dt));
+  return [
+    { name: 'events', sql: read(eventDays.map((dt) => glob('events', dt, true)), EVENT_COLUMNS, true) },
+    { name: 'identities', sql: read([glob('identities', FIRST_DAY, false)], IDENTITY_COLUMNS, false) },
+  ];
+}
+const GENERATED_DAYS = new Set(Array.from({ length: DAYS }, (_, i) => day(FIRST_DAY_MS + i * DAY_MS)));
+
+/** The curated layout's views for a query (what `npm start` builds: duckdb-stream-views.ts). */
+async function curatedViews(dataDir: string, fromDt: string, toDt: string): Promise<LocalView[]> {
+  return [
+    ...(await streamViews(dataDir, 'events', { projectId: PROJECT, fromDt, toDt })),
+    ...(await streamViews(dataDir, 'identities', { projectId: PROJECT })),
+  ];
+}
+
+/**
+ * The columns DuckDB's plan reads from Parquet (its READ_PARQUET nodes' projections and filters),
+ * per stream: a scan reading canonical_id is of the identities, any other of the events.
+ */
+function parquetColumnsRead(profile: unknown): { events: Set<string>; identities: Set<string> } {
+  const read = { events: new Set<string>(), identities: new Set<string>() };
+  const walk = (node: Record<string, unknown>) => {
+    const info = node.extra_info as Record<string, unknown> | undefined;
+    if (info && info.Function === 'READ_PARQUET') {
+      const words = `${JSON.stringify(info.Projections ?? '')} ${JSON.stringify(info.Filters ?? '')}`.split(/[^A-Za-z0-9_]+/);
+      const stream = words.includes('canonical_id') ? 'identities' : 'events';
+      const known = new Set(Object.keys(stream === 'events' ? EVENT_COLUMNS : IDENTITY_COLUMNS));
+      for (const word of words) if (known.has(word)) read[stream].add(word);
+    }
+    for (const child of (node.children as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
+  };
+  walk(profile as Record<string, unknown>);
+  return read;
+}
+
+/** Compressed bytes of the given columns in Parquet files (every row group). */
+async function columnBytes(duck: InProcessDuckDb, files: string[], columns: Set<string>): Promise<number> {
+  if (files.length === 0 || columns.size === 0) return 0;
+  const rows = await duck.use([], (session) =>
+    session.rows(`SELECT path_in_schema AS c, sum(total_compressed_size) AS b FROM parquet_metadata([${files.map(quoteLiteral).join(', ')}]) GROUP BY 1`),
+  );
+  return rows.filter((r) => columns.has(String(r.c))).reduce((sum, r) => sum + Number(r.b), 0);
 }
 
 async function main() {
@@ -258,13 +283,30 @@ async function main() {
     process.exit(130);
   });
   const engine = new DuckDbInsightEngine(dataDir);
-  const baseline = await DuckDBInstance.create(':memory:');
+  const duck = new InProcessDuckDb();
   try {
     console.log(`Generating ${TOTAL.toLocaleString('en')} events, ${USERS.toLocaleString('en')} users, ${DAYS} days in ${dataDir}`);
-    const t0 = performance.now();
+    let t0 = performance.now();
     const g = generate(dataDir);
+    const jsonGzip = [...g.jsonGzipBytesByDay.values()].reduce((a, b) => a + b, 0);
+    console.log(`Generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: JSON layout ${(jsonGzip / 1e6).toFixed(1)} MB as GZIP (${(jsonGzip / g.events).toFixed(1)} bytes per event)`);
+
+    // The curated layout: the compaction job over the landing hours, as npm start runs it.
+    t0 = performance.now();
+    const [compacted] = await compactLanding(new DuckDbCompactionStore(dataDir, duck), {
+      nowMs: Date.now(),
+      closeAfterMs: 0,
+      maxHours: 24 * (DAYS + 2),
+      graceMs: 3_600_000,
+      landingRetentionMs: 10 * 365 * DAY_MS,
+    });
     console.log(
-      `Generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${(g.bytes / 1e6).toFixed(0)} MB NDJSON, ${(g.gzipBytes / 1e6).toFixed(1)} MB as GZIP (${(g.gzipBytes / g.events).toFixed(1)} bytes per event)`,
+      `Compacted in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${compacted!.rows.toLocaleString('en')} events into ${compacted!.partitions} partitions, ${compacted!.files} Parquet files, ${(compacted!.bytes / 1e6).toFixed(1)} MB (${(compacted!.bytes / compacted!.rows).toFixed(1)} bytes per event, every column)`,
+    );
+    const partitionFiles = await Promise.all([...GENERATED_DAYS].map((dt) => curatedFiles(dataDir, 'events', { projectId: PROJECT, fromDt: dt, toDt: dt })));
+    const sizes = await Promise.all(partitionFiles.map(async (files) => (await Promise.all(files.map(async (f) => (await import('node:fs/promises')).stat(f)))).reduce((a, st) => a + st.size, 0)));
+    console.log(
+      `Files per partition (project, day): at most ${Math.max(...partitionFiles.map((f) => f.length))} (one per 128 MB: every partition here is under it); bytes per partition: ${(Math.min(...sizes) / 1e6).toFixed(2)}–${(Math.max(...sizes) / 1e6).toFixed(2)} MB, median ${(median(sizes) / 1e6).toFixed(2)} MB`,
     );
     console.log(
       `Machine load average: ${(await import('node:os'))
@@ -273,7 +315,8 @@ async function main() {
         .join(', ')}\n`,
     );
 
-    console.log('query | rows read | median time | per million rows | count(*) same files | ratio');
+    console.log('query | JSON: bytes read, median time | Parquet: bytes read, median time | bytes vs JSON | time vs JSON');
+    const yearLines: string[] = [];
     for (const q of INSIGHT_QUERIES) {
       const prepared = engine.prepare(q.kind, q.definition, {
         projectId: PROJECT,
@@ -281,53 +324,62 @@ async function main() {
         dataThrough: new Date(FIRST_DAY_MS + (DAYS + 2) * DAY_MS).toISOString(),
         timeZone: process.env.BENCH_TIME_ZONE ?? 'UTC',
       });
-      const rowsRead = await countAll(baseline, dataDir, prepared.fromDt, prepared.toDt);
-      const times: number[] = [];
-      const baseTimes: number[] = [];
-      // A warm-up of each (DuckDB's first query in a process loads its JSON reader), then alternating rounds.
-      await countAll(baseline, dataDir, prepared.fromDt, prepared.toDt);
-      await engine.start(prepared, insightQueryId(prepared.sql, 'warm-up'));
+      const run = async (layout: 'json' | 'curated') => {
+        const views = layout === 'json' ? jsonViews(dataDir, prepared.fromDt, prepared.toDt) : await curatedViews(dataDir, prepared.fromDt, prepared.toDt);
+        return duck.use(views, (session) => session.rows(prepared.sql));
+      };
+      // The same answer from both layouts, then a warm-up of each and alternating rounds.
+      const [fromJson, fromCurated] = [await run('json'), await run('curated')];
+      // Sums of doubles may differ in their last bits with the order rows are read in.
+      const same = (rows: unknown) => JSON.stringify(rows, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : typeof v === 'number' ? Number(v.toPrecision(12)) : v));
+      if (same(fromJson) !== same(fromCurated)) throw new Error(`${q.name}: the layouts give different rows`);
+      const times = { json: [] as number[], curated: [] as number[] };
       for (let round = 0; round < ROUNDS; round++) {
-        let t = performance.now();
-        const answer = await engine.start(prepared, insightQueryId(prepared.sql, String(round)));
-        times.push(performance.now() - t);
-        if (answer.state !== 'succeeded') throw new Error(`${q.name}: ${answer.error}`);
-        t = performance.now();
-        await countAll(baseline, dataDir, prepared.fromDt, prepared.toDt);
-        baseTimes.push(performance.now() - t);
+        for (const layout of ['json', 'curated'] as const) {
+          const t = performance.now();
+          await run(layout);
+          times[layout].push(performance.now() - t);
+        }
       }
-      const ms = median(times);
-      const baseMs = median(baseTimes);
-      const perMillion = (x: number) => `${((x / rowsRead) * 1e6).toFixed(0)} ms`;
+      // What the Parquet scans read: the profiler's READ_PARQUET columns, their compressed chunks.
+      const profileFile = join(dataDir, 'profile.json');
+      await duck.use(await curatedViews(dataDir, prepared.fromDt, prepared.toDt), async (session) => {
+        await session.rows(`PRAGMA enable_profiling = 'json'`);
+        await session.rows(`PRAGMA profiling_output = ${quoteLiteral(profileFile)}`);
+        await session.rows(prepared.sql);
+      });
+      const columns = parquetColumnsRead(JSON.parse(readFileSync(profileFile, 'utf8')));
+      const eventFiles = await curatedFiles(dataDir, 'events', { projectId: PROJECT, fromDt: prepared.fromDt, toDt: prepared.toDt });
+      const parquetEventBytes = await columnBytes(duck, eventFiles, columns.events);
+      const parquetIdentityBytes = await columnBytes(duck, await curatedFiles(dataDir, 'identities', { projectId: PROJECT }), columns.identities);
+      const jsonEventBytes = [...g.jsonGzipBytesByDay].filter(([dt]) => dt >= prepared.fromDt && dt <= prepared.toDt).reduce((a, [, b]) => a + b, 0);
+      const jsonBytes = jsonEventBytes + g.identityGzipBytes;
+      const parquetBytes = parquetEventBytes + parquetIdentityBytes;
+      const [jsonMs, curatedMs] = [median(times.json), median(times.curated)];
       console.log(
-        `${q.name} | ${rowsRead.toLocaleString('en')} | ${(ms / 1000).toFixed(2)} s | ${perMillion(ms)} | ${perMillion(baseMs)} | ${(ms / baseMs).toFixed(2)}×`,
+        `${q.name} | ${(jsonBytes / 1e6).toFixed(1)} MB, ${(jsonMs / 1000).toFixed(2)} s | ${(parquetBytes / 1e6).toFixed(1)} MB, ${(curatedMs / 1000).toFixed(2)} s | bytes vs JSON: ${(parquetBytes / jsonBytes).toFixed(2)} | time vs JSON: ${(curatedMs / jsonMs).toFixed(2)}`,
+      );
+      console.log(`  Parquet columns read: events ${[...columns.events].sort().join(', ')}; identities ${[...columns.identities].sort().join(', ') || 'none'}`);
+      // A year at scale: the events' bytes per event of the days read, times the year's events.
+      const eventsRead = Number(
+        (await duck.use(await curatedViews(dataDir, prepared.fromDt, prepared.toDt), (s) => s.rows(`SELECT count(*) AS n FROM events WHERE dt BETWEEN ${quoteLiteral(prepared.fromDt)} AND ${quoteLiteral(prepared.toDt)}`)))[0]!.n,
+      );
+      const yearEvents = q.yearDaysRead * EVENTS_PER_DAY_AT_SCALE;
+      const usd = (bytes: number) => `$${((bytes / 1e12) * ATHENA_USD_PER_TB).toFixed(2)}`;
+      const yearJson = (jsonEventBytes / eventsRead) * yearEvents;
+      const yearParquet = (parquetEventBytes / eventsRead) * yearEvents;
+      yearLines.push(
+        `${q.name}: ${q.yearDaysRead} days read; JSON ${(yearJson / 1e9).toFixed(0)} GB → ${usd(yearJson)}; Parquet ${(yearParquet / 1e9).toFixed(0)} GB → ${usd(yearParquet)} per query`,
       );
     }
 
-    console.log(
-      `\nAthena, a project at ${EVENTS_PER_DAY_AT_SCALE.toLocaleString('en')} events a day, a query over a year ($${ATHENA_USD_PER_TB} per TB scanned):`,
-    );
-    const perEvent = g.gzipBytes / g.events;
-    for (const q of INSIGHT_QUERIES) {
-      const events = q.yearDaysRead * EVENTS_PER_DAY_AT_SCALE;
-      const rawBytes = events * perEvent;
-      const columnar = events * q.columns.reduce((sum, c) => sum + (g.columnGzipBytes[c] ?? 0), 0);
-      const usd = (b: number) => `$${((b / 1e12) * ATHENA_USD_PER_TB).toFixed(2)}`;
-      console.log(
-        `${q.name}: ${q.yearDaysRead} days read, raw GZIP NDJSON ${(rawBytes / 1e9).toFixed(0)} GB → ${usd(rawBytes)} per query; if columnar: ${(columnar / 1e9).toFixed(0)} GB → ${usd(columnar)}`,
-      );
-    }
-    console.log(
-      `(${perEvent.toFixed(1)} GZIP bytes per event as generated; columns per event: ${Object.entries(g.columnGzipBytes)
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 8)
-        .map(([c, b]) => `${c} ${b.toFixed(1)}`)
-        .join(', ')}, …)`,
-    );
+    console.log(`\nAthena, a project at ${EVENTS_PER_DAY_AT_SCALE.toLocaleString('en')} events a day, a query over a year ($${ATHENA_USD_PER_TB} per TB scanned), from the bytes per event measured above:`);
+    for (const line of yearLines) console.log(line);
   } finally {
     await engine.close();
-    baseline.closeSync();
-    cleanup();
+    await duck.close();
+    if (process.env.BENCH_KEEP) console.log(`Kept ${dataDir}`);
+    else cleanup();
   }
 }
 

@@ -4,8 +4,9 @@
 -- and the landing rows of its project and day, each event once. Which copy is kept is
 -- rules/copy-rank.sql's, the one received first, whether it was already curated or just landed, so
 -- compacting an hour twice (a run that stopped after writing and before moving the state) changes
--- nothing. Sorted by the ID as sent, then time: a file's row groups then hold few users each, which is
--- how the results and insights read them.
+-- nothing. Sorted by event name, then time (docs/decisions/columnar-events.md, "Sort order"): a row
+-- group then holds few event names, so a query for some names skips the others' row groups by their
+-- min/max statistics, and consecutive timestamps share most of their text, which ZSTD compresses.
 --
 -- The same text on both engines: Athena runs it as INSERT INTO the write table (a generation of each
 -- partition, lambdas/adapters/athena-compaction.ts), DuckDB as COPY ... TO Parquet partitioned by
@@ -108,4 +109,4 @@ FROM (
   ) merged
 ) ranked
 WHERE copy_rank = 1
-ORDER BY project_id, dt, sent_user_id, "timestamp", dedupe_key
+ORDER BY project_id, dt, name, "timestamp", sent_user_id, dedupe_key
