@@ -3,10 +3,11 @@
  * <data dir>/landing/<stream>/arrival_hour=<hour>/<file>.ndjson, the hour the records arrived. For
  * tests that seed a data directory without going through the API.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbCompactionStore } from '../../lambdas/adapters/duckdb-compaction';
-import type { LocalDuckDb } from '../../lambdas/adapters/duckdb-local';
+import { InProcessDuckDb, type LocalDuckDb } from '../../lambdas/adapters/duckdb-local';
 import { landingHourDir } from '../../lambdas/adapters/duckdb-stream-views';
 import type { StreamName } from '../../lambdas/contract/landing';
 import { landingHour } from '../../lambdas/contract/landing';
@@ -41,4 +42,25 @@ export async function compactClosedHours(dataDir: string, duckdb: LocalDuckDb, n
     graceMs: 3_600_000,
     landingRetentionMs: Number.POSITIVE_INFINITY,
   });
+}
+
+/** How a test reads a data directory: from the landing files as written, or after compacting them all. */
+export type ReadFrom = 'landing' | 'curated';
+
+/**
+ * A new data directory holding what `write` lands, every hour of it compacted when `read` is
+ * 'curated' (the job run two hours after `lastMs`, the last arrival, with a DuckDB of its own).
+ */
+export async function landedDataDir(prefix: string, read: ReadFrom, write: (dataDir: string) => void, lastMs: number): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  write(dataDir);
+  if (read === 'landing') return dataDir;
+  const duckdb = new InProcessDuckDb();
+  try {
+    const [events] = await compactClosedHours(dataDir, duckdb, lastMs + 2 * 3_600_000);
+    if (events?.compactedThrough !== landingHour(lastMs)) throw new Error(`compaction stopped at ${events?.compactedThrough}, before ${landingHour(lastMs)}`);
+  } finally {
+    await duckdb.close();
+  }
+  return dataDir;
 }

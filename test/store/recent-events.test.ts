@@ -3,17 +3,13 @@
  * Firehose endpoint (and the S3 bucket) lays them out, and again over the curated Parquet partitions
  * after compaction (the same answers); and the SQL Athena gets.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AthenaRecentEvents } from '../../lambdas/adapters/athena-recent-events';
 import { DuckDbRecentEvents } from '../../lambdas/adapters/duckdb-recent-events';
-import { InProcessDuckDb } from '../../lambdas/adapters/duckdb-local';
-import { landingHour } from '../../lambdas/contract/landing';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import { storedEventFixture } from '../helpers/stored-event';
-import { compactClosedHours, writeLandingEvents } from '../helpers/landing';
+import { landedDataDir, writeLandingEvents } from '../helpers/landing';
 
 const DAY = 86_400_000;
 const now = Date.UTC(2026, 5, 30, 12);
@@ -81,18 +77,8 @@ describe.each(['landing', 'curated'] as const)('DuckDbRecentEvents (read from %s
   let listing: DuckDbRecentEvents;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'tally-recent-'));
-    writeFixtures(dataDir);
-    if (read === 'curated') {
-      // Every landing hour closed (an hour after the last event): the listings read curated Parquet only.
-      const duckdb = new InProcessDuckDb();
-      try {
-        const [events] = await compactClosedHours(dataDir, duckdb, now + 2 * 3_600_000);
-        expect(events).toMatchObject({ stream: 'events', compactedThrough: landingHour(now) });
-      } finally {
-        await duckdb.close();
-      }
-    }
+    // From curated: every landing hour compacted (an hour after the last arrival), the listing reads Parquet only.
+    dataDir = await landedDataDir('tally-recent-', read, writeFixtures, now);
     listing = new DuckDbRecentEvents(dataDir, { windowDays: 30 });
   });
   afterAll(async () => {

@@ -3,18 +3,14 @@
  * Firehose endpoint (and the S3 bucket) lays them out, and again over the curated Parquet partitions
  * after compaction (the same answers); and the SQL Athena gets.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AthenaRecentUsers } from '../../lambdas/adapters/athena-recent-users';
 import { caseFold } from '../../lambdas/adapters/sql/case-fold';
 import { DuckDbRecentUsers } from '../../lambdas/adapters/duckdb-recent-users';
-import { InProcessDuckDb } from '../../lambdas/adapters/duckdb-local';
-import { landingHour } from '../../lambdas/contract/landing';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import { storedEventFixture } from '../helpers/stored-event';
-import { compactClosedHours, writeLandingEvents } from '../helpers/landing';
+import { landedDataDir, writeLandingEvents } from '../helpers/landing';
 
 const DAY = 86_400_000;
 const now = Date.UTC(2026, 5, 30, 12);
@@ -64,18 +60,8 @@ describe.each(['landing', 'curated'] as const)('DuckDbRecentUsers (read from %s)
   let listing: DuckDbRecentUsers;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'tally-recent-users-'));
-    writeFixtures(dataDir);
-    if (read === 'curated') {
-      // Every landing hour closed: the listing reads the curated Parquet partitions only.
-      const duckdb = new InProcessDuckDb();
-      try {
-        const [events] = await compactClosedHours(dataDir, duckdb, now + 2 * 3_600_000);
-        expect(events).toMatchObject({ stream: 'events', compactedThrough: landingHour(now) });
-      } finally {
-        await duckdb.close();
-      }
-    }
+    // From curated: every landing hour compacted (an hour after the last arrival), the listing reads Parquet only.
+    dataDir = await landedDataDir('tally-recent-users-', read, writeFixtures, now);
     listing = new DuckDbRecentUsers(dataDir, { windowDays: 30 });
   });
   afterAll(async () => {
