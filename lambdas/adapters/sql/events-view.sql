@@ -98,6 +98,10 @@ FROM (
       substr("timestamp", 1, 10) AS dt
     FROM {{landing}}
     WHERE arrival_hour > :compacted_through
+      -- A line with no project names no partition: compaction leaves it out, so the view does too.
+      AND project_id IS NOT NULL
+      AND length(project_id) > 0
+      AND length("timestamp") >= 10
   ) tail
 ) ranked
 WHERE copy_rank = 1

@@ -29,4 +29,7 @@ FROM (
     substr("timestamp", 1, 10) AS dt
   FROM {{landing}}
   WHERE arrival_hour > :compacted_through
+    AND project_id IS NOT NULL
+    AND length(project_id) > 0
+    AND length("timestamp") >= 10
 ) links
