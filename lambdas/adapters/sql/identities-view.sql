@@ -1,30 +1,18 @@
 -- The identities view (docs/data-model.md, "Tables"): every identity link once, from the curated
 -- partitions plus the landing hours after :compacted_through, as events-view.sql does for events.
 SELECT DISTINCT
-    "id",
-    "canonical_id",
-    "version",
-    "timestamp",
-    "reason",
+    {{> rules/identity-data-columns.sql}},
   project_id,
   dt
 FROM (
   SELECT
-    "id",
-    "canonical_id",
-    "version",
-    "timestamp",
-    "reason",
+    {{> rules/identity-data-columns.sql}},
     project_id,
     dt
   FROM {{curated}}
   UNION ALL
   SELECT
-    "id",
-    "canonical_id",
-    "version",
-    "timestamp",
-    "reason",
+    {{> rules/identity-data-columns.sql}},
     project_id,
     substr("timestamp", 1, 10) AS dt
   FROM {{landing}}
