@@ -46,7 +46,7 @@ import { errorFields, log } from '../logging/log';
 import { emitMetric, functionName } from '../logging/metric';
 import type { IncrementalCountRequest, IncrementalCountResult, IncrementalRun } from '../ports';
 import { LOCAL_TABLES, readRows } from './duckdb-results-query';
-import { eventsByArrivalViews, localViewSql } from './duckdb-stream-views';
+import { eventsByArrivalViews, listDir, localViewSql } from './duckdb-stream-views';
 import { EVENTS_BY_ARRIVAL_VIEW } from '../contract/landing';
 import { arrivalHoursFor } from '../domain/arrival-hours';
 import { renderResultsBase, renderResultsCountIncremental, renderResultsSummary, stateFromDt, stateStartWatermark } from './sql/render-incremental';
@@ -400,15 +400,6 @@ async function countRows(connection: DuckDBConnection, view: string, files: numb
   return Number((await readRows(connection, `SELECT count(*) AS n FROM ${view}`))[0]?.n ?? 0);
 }
 
-async function listDir(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (err) {
-    // Missing, or not a directory (nothing of the state's): no files.
-    if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return [];
-    throw err;
-  }
-}
 
 /** The loud side of a state write or commit that failed: the metric lib/alarms.ts alarms on. */
 function stateWriteFailed(): void {

@@ -170,7 +170,8 @@ function emptySelect(columns: Array<[string, DuckType | 'VARCHAR']>): string {
   return `SELECT ${columns.map(([col, type]) => `CAST(NULL AS ${type}) AS "${col}"`).join(', ')} WHERE false`;
 }
 
-async function listDir(dir: string): Promise<string[]> {
+/** A directory's entries; none when it is missing or not a directory. */
+export async function listDir(dir: string): Promise<string[]> {
   try {
     return await readdir(dir);
   } catch (err) {

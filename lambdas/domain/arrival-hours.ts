@@ -15,6 +15,7 @@ export function arrivalHoursFor(receivedLo: string, receivedHi: string): { from:
   const hour = (iso: string) => landingHour(Date.parse(iso));
   const from = addHours(hour(receivedLo), -1);
   const to = receivedHi.startsWith('9999-') ? OPEN_ARRIVAL_HOUR : addHours(hour(receivedHi), 1);
-  if (!Number.isFinite(Date.parse(receivedLo)) || !Number.isFinite(Date.parse(receivedHi))) throw new RangeError(`not a time range: ${receivedLo} to ${receivedHi}`);
+  if (!Number.isFinite(Date.parse(receivedLo)) || !Number.isFinite(Date.parse(receivedHi)))
+    throw new RangeError(`not a time range: ${receivedLo} to ${receivedHi}`);
   return { from, to };
 }

@@ -47,7 +47,8 @@ export function parseCompactionState(text: string, where: string): CompactionSta
   }
   if (!parsed || typeof parsed !== 'object') return fail('not an object');
   const { compacted_through, retiring } = parsed as Record<string, unknown>;
-  if (compacted_through !== null && !(typeof compacted_through === 'string' && isLandingHour(compacted_through))) fail('compacted_through is not an hour (yyyy-MM-dd-HH)');
+  if (compacted_through !== null && !(typeof compacted_through === 'string' && isLandingHour(compacted_through)))
+    fail('compacted_through is not an hour (yyyy-MM-dd-HH)');
   if (!Array.isArray(retiring)) return fail('retiring is not a list');
   return {
     compactedThrough: (compacted_through as string | null) ?? undefined,

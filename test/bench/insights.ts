@@ -225,14 +225,26 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 function jsonViews(dataDir: string, fromDt: string, toDt: string): LocalView[] {
   const days: string[] = [];
   for (let t = Date.parse(`${fromDt}T00:00:00Z`); t <= Date.parse(`${toDt}T00:00:00Z`); t += DAY_MS) days.push(day(t));
-  const glob = (stream: string, dt: string, nested: boolean) => join(dataDir, 'json', stream, `project_id=${PROJECT}`, `dt=${dt}`, ...(nested ? ['*'] : []), '*.ndjson');
+  const glob = (stream: string, dt: string, nested: boolean) =>
+    join(dataDir, 'json', stream, `project_id=${PROJECT}`, `dt=${dt}`, ...(nested ? ['*'] : []), '*.ndjson');
   const read = (files: string[], columns: Record<string, DuckType>, arrival: boolean) =>
-    `SELECT * ${arrival ? 'EXCLUDE (received) ' : ''}FROM read_json([${files.map(quoteLiteral).join(', ')}], format = 'newline_delimited', columns = {${Object.entries(columns)
+    `SELECT * ${arrival ? 'EXCLUDE (received) ' : ''}FROM read_json([${files.map(quoteLiteral).join(', ')}], format = 'newline_delimited', columns = {${Object.entries(
+      columns,
+    )
       .map(([c, t]) => `${quoteLiteral(c)}: ${quoteLiteral(t)}`)
-      .join(', ')}}, hive_partitioning = true, hive_types = {'project_id': 'VARCHAR', 'dt': 'VARCHAR'${arrival ? ", 'received': 'VARCHAR'" : ''}}, hive_types_autocast = false, union_by_name = true)`;
+      .join(
+        ', ',
+      )}}, hive_partitioning = true, hive_types = {'project_id': 'VARCHAR', 'dt': 'VARCHAR'${arrival ? ", 'received': 'VARCHAR'" : ''}}, hive_types_autocast = false, union_by_name = true)`;
   const eventDays = days.filter((dt) => (GENERATED_DAYS as Set<string>).has(dt));
   return [
-    { name: 'events', sql: read(eventDays.map((dt) => glob('events', dt, true)), EVENT_COLUMNS, true) },
+    {
+      name: 'events',
+      sql: read(
+        eventDays.map((dt) => glob('events', dt, true)),
+        EVENT_COLUMNS,
+        true,
+      ),
+    },
     { name: 'identities', sql: read([glob('identities', FIRST_DAY, false)], IDENTITY_COLUMNS, false) },
   ];
 }
@@ -289,7 +301,9 @@ async function main() {
     let t0 = performance.now();
     const g = generate(dataDir);
     const jsonGzip = [...g.jsonGzipBytesByDay.values()].reduce((a, b) => a + b, 0);
-    console.log(`Generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: JSON layout ${(jsonGzip / 1e6).toFixed(1)} MB as GZIP (${(jsonGzip / g.events).toFixed(1)} bytes per event)`);
+    console.log(
+      `Generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: JSON layout ${(jsonGzip / 1e6).toFixed(1)} MB as GZIP (${(jsonGzip / g.events).toFixed(1)} bytes per event)`,
+    );
 
     // The curated layout: the compaction job over the landing hours, as npm start runs it.
     t0 = performance.now();
@@ -304,7 +318,11 @@ async function main() {
       `Compacted in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${compacted!.rows.toLocaleString('en')} events into ${compacted!.partitions} partitions, ${compacted!.files} Parquet files, ${(compacted!.bytes / 1e6).toFixed(1)} MB (${(compacted!.bytes / compacted!.rows).toFixed(1)} bytes per event, every column)`,
     );
     const partitionFiles = await Promise.all([...GENERATED_DAYS].map((dt) => curatedFiles(dataDir, 'events', { projectId: PROJECT, fromDt: dt, toDt: dt })));
-    const sizes = await Promise.all(partitionFiles.map(async (files) => (await Promise.all(files.map(async (f) => (await import('node:fs/promises')).stat(f)))).reduce((a, st) => a + st.size, 0)));
+    const sizes = await Promise.all(
+      partitionFiles.map(async (files) =>
+        (await Promise.all(files.map(async (f) => (await import('node:fs/promises')).stat(f)))).reduce((a, st) => a + st.size, 0),
+      ),
+    );
     console.log(
       `Files per partition (project, day): at most ${Math.max(...partitionFiles.map((f) => f.length))} (one per 128 MB: every partition here is under it); bytes per partition: ${(Math.min(...sizes) / 1e6).toFixed(2)}–${(Math.max(...sizes) / 1e6).toFixed(2)} MB, median ${(median(sizes) / 1e6).toFixed(2)} MB`,
     );
@@ -331,7 +349,8 @@ async function main() {
       // The same answer from both layouts, then a warm-up of each and alternating rounds.
       const [fromJson, fromCurated] = [await run('json'), await run('curated')];
       // Sums of doubles may differ in their last bits with the order rows are read in.
-      const same = (rows: unknown) => JSON.stringify(rows, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : typeof v === 'number' ? Number(v.toPrecision(12)) : v));
+      const same = (rows: unknown) =>
+        JSON.stringify(rows, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : typeof v === 'number' ? Number(v.toPrecision(12)) : v));
       if (same(fromJson) !== same(fromCurated)) throw new Error(`${q.name}: the layouts give different rows`);
       const times = { json: [] as number[], curated: [] as number[] };
       for (let round = 0; round < ROUNDS; round++) {
@@ -362,7 +381,11 @@ async function main() {
       console.log(`  Parquet columns read: events ${[...columns.events].sort().join(', ')}; identities ${[...columns.identities].sort().join(', ') || 'none'}`);
       // A year at scale: the events' bytes per event of the days read, times the year's events.
       const eventsRead = Number(
-        (await duck.use(await curatedViews(dataDir, prepared.fromDt, prepared.toDt), (s) => s.rows(`SELECT count(*) AS n FROM events WHERE dt BETWEEN ${quoteLiteral(prepared.fromDt)} AND ${quoteLiteral(prepared.toDt)}`)))[0]!.n,
+        (
+          await duck.use(await curatedViews(dataDir, prepared.fromDt, prepared.toDt), (s) =>
+            s.rows(`SELECT count(*) AS n FROM events WHERE dt BETWEEN ${quoteLiteral(prepared.fromDt)} AND ${quoteLiteral(prepared.toDt)}`),
+          )
+        )[0]!.n,
       );
       const yearEvents = q.yearDaysRead * EVENTS_PER_DAY_AT_SCALE;
       const usd = (bytes: number) => `$${((bytes / 1e12) * ATHENA_USD_PER_TB).toFixed(2)}`;
@@ -373,7 +396,9 @@ async function main() {
       );
     }
 
-    console.log(`\nAthena, a project at ${EVENTS_PER_DAY_AT_SCALE.toLocaleString('en')} events a day, a query over a year ($${ATHENA_USD_PER_TB} per TB scanned), from the bytes per event measured above:`);
+    console.log(
+      `\nAthena, a project at ${EVENTS_PER_DAY_AT_SCALE.toLocaleString('en')} events a day, a query over a year ($${ATHENA_USD_PER_TB} per TB scanned), from the bytes per event measured above:`,
+    );
     for (const line of yearLines) console.log(line);
   } finally {
     await engine.close();

@@ -84,7 +84,11 @@ describe('compaction', () => {
 
   it('a run that stops after committing some partitions and before moving the state changes nothing when run again', async () => {
     const store = new DuckDbCompactionStore(dataDir, duckdb);
-    writeLandingEvents(dataDir, Array.from({ length: 12 }, (_, i) => event(i)), { hour: '2026-03-03-10' });
+    writeLandingEvents(
+      dataDir,
+      Array.from({ length: 12 }, (_, i) => event(i)),
+      { hour: '2026-03-03-10' },
+    );
     const before = await viewRows();
     // Commit the first batch, then fail the state write that would move it.
     const failing = Object.create(store) as DuckDbCompactionStore;

@@ -61,7 +61,16 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
   const INSIGHT_RULES = ['rules/breakdown-kind.sql', 'rules/breakdown-raw.sql', 'rules/property-number.sql', 'rules/range-events.sql'];
 
   it('every rule is included (directly or by another rule) by a results query or an insight query, and each query expands to text without includes', () => {
-    const queries = [RESULTS_COUNT_SQL, RESULTS_COUNT_INCREMENTAL_SQL, RESULTS_SUMMARY_SQL, RESULTS_BASE_SQL, COMPACT_EVENTS_SQL, EVENTS_VIEW_SQL, COMPACT_IDENTITIES_SQL, IDENTITIES_VIEW_SQL];
+    const queries = [
+      RESULTS_COUNT_SQL,
+      RESULTS_COUNT_INCREMENTAL_SQL,
+      RESULTS_SUMMARY_SQL,
+      RESULTS_BASE_SQL,
+      COMPACT_EVENTS_SQL,
+      EVENTS_VIEW_SQL,
+      COMPACT_IDENTITIES_SQL,
+      IDENTITIES_VIEW_SQL,
+    ];
     const insights = [INSIGHT_TRENDS_SQL, INSIGHT_FUNNELS_SQL, INSIGHT_RETENTION_SQL];
     for (const name of Object.keys(SQL_RULES)) {
       if (INSIGHT_RULES.includes(name)) expect(insights.filter((sql) => includes(sql, name)).length, name).toBeGreaterThanOrEqual(1);
@@ -97,7 +106,7 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
     }
   });
 
-  it('the column lists of the curated layout are the stored records\' fields, in order, project_id aside', () => {
+  it("the column lists of the curated layout are the stored records' fields, in order, project_id aside", () => {
     const names = (rule: string) => [...SQL_RULES[rule]!.replace(/^--.*$/gm, '').matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
     expect(names('rules/event-data-columns.sql')).toEqual(STORED_EVENT_FIELDS.filter((f) => f !== 'project_id'));
     expect(names('rules/identity-data-columns.sql')).toEqual(Object.keys(IDENTITY_COLUMNS));
