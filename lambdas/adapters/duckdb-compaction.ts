@@ -90,8 +90,9 @@ export class DuckDbCompactionStore implements CompactionStore {
     ];
     // Written aside first, then each partition's folder moved to its generation's place. One file per
     // partition: DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES ("Not implemented", 1.5).
+    // What a killed run left aside is removed first (runs never overlap).
     const staging = join(this.dataDir, curatedPrefix(stream), `_staging`, generation);
-    await rm(staging, { recursive: true, force: true });
+    await rm(dirname(staging), { recursive: true, force: true });
     await mkdir(dirname(staging), { recursive: true });
     const copy = `COPY (${renderCompact(stream, batch, hours, tables)}) TO ${quoteLiteral(staging)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${ZSTD_LEVEL}, PARTITION_BY (project_id, dt))`;
     const [result] = await this.duckdb.use(views, (session) => session.rows(copy));
