@@ -210,11 +210,12 @@ export class AthenaCompactionStore implements CompactionStore {
   private storageOf(stream: StreamName): Promise<StorageDescriptor> {
     let found = this.storage.get(stream);
     if (!found) {
-      found = this.glue.send(new GetTableCommand({ DatabaseName: this.options.database, Name: curatedTable(stream) })).then((answer) => {
+      found = (async () => {
+        const answer = await this.glue.send(new GetTableCommand({ DatabaseName: this.options.database, Name: curatedTable(stream) }));
         const storage = answer.Table?.StorageDescriptor;
         if (!storage) throw new Error(`Glue table ${curatedTable(stream)} has no storage descriptor`);
         return storage;
-      });
+      })();
       this.storage.set(stream, found);
     }
     return found;

@@ -26,6 +26,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AthenaAnalyticsViews } from '../../lambdas/adapters/athena-analytics-views';
+import { AthenaCompactionStore } from '../../lambdas/adapters/athena-compaction';
 import { AthenaInsightEngine } from '../../lambdas/adapters/athena-insights';
 import { AthenaPlanningBaselines } from '../../lambdas/adapters/athena-planning-baseline';
 import { AthenaRecentEvents } from '../../lambdas/adapters/athena-recent-events';
@@ -241,6 +242,23 @@ const SOURCES: Record<string, () => Promise<void>> = {
     const views = new AthenaAnalyticsViews(resultsQuery(false), { database: DATABASE, maxWaitMs: 60_000 }, { remove: async () => 0 });
     await views.create();
     await views.drop();
+  },
+  'lambdas/adapters/athena-compaction.ts': async () => {
+    // Glue is not reached by these calls: the partitions query, a generation's INSERT INTO and the views.
+    const store = new AthenaCompactionStore(resultsQuery(false), new S3Client({ region: 'eu-west-1', credentials }), { send: async () => ({}) } as never, {
+      database: DATABASE,
+      bucket: 'raw-bucket',
+    });
+    const hours = ['2026-03-20-09', '2026-03-20-10'];
+    const batch = [
+      { projectId: 'proj-main', dt: '2026-03-19' },
+      { projectId: "it's", dt: '2026-03-20' },
+    ];
+    for (const stream of ['events', 'identities'] as const) {
+      await store.partitionsOf(stream, hours);
+      await store.writeGeneration(stream, batch, hours, '20260320T120000000Z-abc');
+    }
+    await store.publishViews({ events: '2026-03-20-10', identities: undefined });
   },
   'bin/smoke/raw-stream.ts': async () => {
     await athenaRawEvents(athenaClient(), WORKGROUP, DATABASE, new S3Client({ region: 'us-east-1' }), 'raw-bucket').count('proj-main', "o'clock", '2026-03-20');
