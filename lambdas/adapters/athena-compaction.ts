@@ -21,7 +21,7 @@
 import type { GlueClient, PartitionInput, StorageDescriptor } from '@aws-sdk/client-glue';
 import { BatchCreatePartitionCommand, BatchGetPartitionCommand, BatchUpdatePartitionCommand, GetTableCommand } from '@aws-sdk/client-glue';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { UNIQUE_EVENTS_VIEW } from '../contract/analytics-views';
+import { READER_VIEWS, UNIQUE_EVENTS_VIEW } from '../contract/analytics-views';
 import {
   ARRIVAL_HOUR,
   compactionStateKey,
@@ -72,8 +72,8 @@ export function viewStatements(database: string, compactedThrough: Record<Stream
   ];
 }
 
-/** The views viewStatements creates, for DROP VIEW. */
-export const VIEW_NAMES = [...STREAM_NAMES.map(streamView), UNIQUE_EVENTS_VIEW, EVENTS_BY_ARRIVAL_VIEW];
+/** The views viewStatements creates, in its order, for DROP VIEW. */
+export const VIEW_NAMES = READER_VIEWS;
 
 /** A stream's compaction state in S3 (shared with the deploy's views, which read the bound). */
 export async function readCompactionStateObject(s3: Pick<S3Client, 'send'>, bucket: string, stream: StreamName): Promise<CompactionState> {
