@@ -53,7 +53,7 @@ function world(options: { unprocessedOnce?: boolean } = {}) {
     const rows = (names: string[], data: string[][]) => ({
       ResultSet: { ResultSetMetadata: { ColumnInfo: names.map((Name) => ({ Name })) }, Rows: [names, ...data].map((r) => ({ Data: r.map((v) => ({ VarCharValue: v })) })) },
     });
-    if (text.startsWith('-- The curated partitions') || text.includes('SELECT DISTINCT\n  project_id,')) {
+    if (text.startsWith('SELECT DISTINCT\n  project_id,')) {
       return text.includes('landing_events')
         ? rows(['project_id', 'dt'], [['proj-a', '2026-03-19'], ['proj-a', '2026-03-20'], ['proj-b', '2026-03-20']])
         : rows(['project_id', 'dt'], []);

@@ -239,7 +239,10 @@ const SOURCES: Record<string, () => Promise<void>> = {
     await baselines.measure({ ...request, property: "buyer's amount" }).catch(noRow);
   },
   'lambdas/adapters/athena-analytics-views.ts': async () => {
-    const views = new AthenaAnalyticsViews(resultsQuery(false), { database: DATABASE, maxWaitMs: 60_000 }, { remove: async () => 0 });
+    const views = new AthenaAnalyticsViews(resultsQuery(false), { database: DATABASE, maxWaitMs: 60_000 }, { remove: async () => 0 }, async (stream) => ({
+      compactedThrough: stream === 'events' ? '2026-03-20-10' : undefined,
+      retiring: [],
+    }));
     await views.create();
     await views.drop();
   },
@@ -326,9 +329,26 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
     expect(listings.at(-1)).toContain("dt >= '2026-03-13'");
     expect(TEXTS.get('lambdas/adapters/athena-recent-users.ts')).toHaveLength(4);
     expect(TEXTS.get('lambdas/adapters/athena-planning-baseline.ts')).toHaveLength(2);
-    expect(TEXTS.get('lambdas/adapters/athena-analytics-views.ts')!.map((t) => t.split(' ').slice(0, 3).join(' '))).toEqual([
-      'CREATE OR REPLACE',
-      'DROP VIEW IF',
+    expect(TEXTS.get('lambdas/adapters/athena-analytics-views.ts')!.map((t) => t.split(/\s/).slice(0, 5).join(' '))).toEqual([
+      'CREATE OR REPLACE VIEW tally.events',
+      'CREATE OR REPLACE VIEW tally.identities',
+      'CREATE OR REPLACE VIEW tally.unique_events',
+      'CREATE OR REPLACE VIEW tally.events_by_arrival',
+      'DROP VIEW IF EXISTS tally.events_by_arrival',
+      'DROP VIEW IF EXISTS tally.unique_events',
+      'DROP VIEW IF EXISTS tally.identities',
+      'DROP VIEW IF EXISTS tally.events',
+    ]);
+    // The compaction job: the partitions query and a generation's INSERT INTO for each stream, then the views.
+    expect(TEXTS.get('lambdas/adapters/athena-compaction.ts')!.map((t) => t.split('\n')[0])).toEqual([
+      'SELECT DISTINCT',
+      'INSERT INTO tally.curated_events_write',
+      'SELECT DISTINCT',
+      'INSERT INTO tally.curated_identities_write',
+      'CREATE OR REPLACE VIEW tally.events AS',
+      'CREATE OR REPLACE VIEW tally.identities AS',
+      'CREATE OR REPLACE VIEW tally.unique_events AS',
+      'CREATE OR REPLACE VIEW tally.events_by_arrival AS',
     ]);
   });
 
