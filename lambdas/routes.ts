@@ -86,7 +86,15 @@ export const DEPENDENCIES = {
    */
   compaction: {
     athena: true,
-    env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'RAW_BUCKET', 'COMPACTION_CLOSE_AFTER_SECONDS', 'COMPACTION_GRACE_SECONDS', 'LANDING_RETENTION_SECONDS'],
+    env: [
+      'ATHENA_WORKGROUP',
+      'ATHENA_DATABASE',
+      'ATHENA_MAX_WAIT_SECONDS',
+      'RAW_BUCKET',
+      'COMPACTION_CLOSE_AFTER_SECONDS',
+      'COMPACTION_GRACE_SECONDS',
+      'LANDING_RETENTION_SECONDS',
+    ],
   },
   rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
   /** EXPERIMENTS_CACHE_SECONDS: how long an instance may serve its copy of the running experiments. */

@@ -152,9 +152,7 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
             ...targets.athena.rawPrefixes,
             ...(dep === 'resultsQuery' ? [targets.athena.statePrefix, targets.athena.basePrefix] : []),
             ...(dep === 'compaction' ? [CURATED_PREFIX, LANDING_PREFIX] : []),
-          ].map(
-            (prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`,
-          ),
+          ].map((prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`),
           `Resource::<${logicalIdOf(targets.athena.resultsBucket)}.Arn>/${targets.athena.resultsPrefix}*`,
         ].map((finding) => ({
           id: `AwsSolutions-IAM5[${finding}]`,

@@ -329,11 +329,7 @@ export class TallyStack extends Stack {
       athena: {
         workGroupName: analytics.workGroupName,
         databaseName: analytics.database.databaseName,
-        tableNames: [
-          ...READER_VIEWS,
-          ...Object.values(analytics.landing).map((t) => t.tableName),
-          ...Object.values(analytics.curated).map((t) => t.tableName),
-        ],
+        tableNames: [...READER_VIEWS, ...Object.values(analytics.landing).map((t) => t.tableName), ...Object.values(analytics.curated).map((t) => t.tableName)],
         viewNames: [...READER_VIEWS],
         curatedTableNames: [...Object.values(analytics.curated), ...Object.values(analytics.curatedWrite)].map((t) => t.tableName),
         rawBucket: raw.bucket,

@@ -114,7 +114,12 @@ export class AthenaCompactionStore implements CompactionStore {
 
   async writeState(stream: StreamName, state: CompactionState): Promise<void> {
     await this.s3.send(
-      new PutObjectCommand({ Bucket: this.options.bucket, Key: compactionStateKey(stream), Body: serializeCompactionState(state), ContentType: 'application/json' }),
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: compactionStateKey(stream),
+        Body: serializeCompactionState(state),
+        ContentType: 'application/json',
+      }),
     );
   }
 
@@ -129,7 +134,8 @@ export class AthenaCompactionStore implements CompactionStore {
     for (let i = 0; i < partitions.length; i += GLUE_GET_BATCH) {
       let wanted = partitions.slice(i, i + GLUE_GET_BATCH).map((p) => ({ Values: [p.projectId, p.dt] }));
       for (let attempt = 0; wanted.length > 0; attempt++) {
-        if (attempt > UNPROCESSED_RETRIES) throw new Error(`Glue left ${wanted.length} partition(s) of ${curatedTable(stream)} unprocessed after ${UNPROCESSED_RETRIES} retries`);
+        if (attempt > UNPROCESSED_RETRIES)
+          throw new Error(`Glue left ${wanted.length} partition(s) of ${curatedTable(stream)} unprocessed after ${UNPROCESSED_RETRIES} retries`);
         const answer = await this.glue.send(
           new BatchGetPartitionCommand({ DatabaseName: this.options.database, TableName: curatedTable(stream), PartitionsToGet: wanted }),
         );
@@ -188,7 +194,8 @@ export class AthenaCompactionStore implements CompactionStore {
         new BatchUpdatePartitionCommand({ ...target, Entries: chunk.map((p) => ({ PartitionValueList: [p.projectId, p.dt], PartitionInput: input(p) })) }),
       );
       const failed = answer.Errors ?? [];
-      if (failed.length > 0) throw new Error(`Glue did not update ${failed.length} partition(s) of ${curatedTable(stream)}: ${failed[0]!.ErrorDetail?.ErrorCode ?? 'no code'}`);
+      if (failed.length > 0)
+        throw new Error(`Glue did not update ${failed.length} partition(s) of ${curatedTable(stream)}: ${failed[0]!.ErrorDetail?.ErrorCode ?? 'no code'}`);
     }
   }
 

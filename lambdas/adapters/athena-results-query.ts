@@ -242,10 +242,7 @@ export class AthenaResultsQuery implements ResultsQuery {
   }
 
   /** Runs one query in the workgroup and reads all its rows (also used by the recent-events listing). */
-  async run(
-    sql: string,
-    deadlineMs = Infinity,
-  ): Promise<{ rows: Array<Record<string, string | undefined>>; execution: QueryExecution; updateCount?: number }> {
+  async run(sql: string, deadlineMs = Infinity): Promise<{ rows: Array<Record<string, string | undefined>>; execution: QueryExecution; updateCount?: number }> {
     // Not even started past the deadline: a query stopped at once is still billed for what it scanned.
     if (Date.now() >= deadlineMs) throw new DeadlineExceeded('The run deadline passed before the Athena query started');
     const started = await this.athena.send(

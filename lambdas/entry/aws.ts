@@ -30,7 +30,16 @@ import { DynamoAuditLog } from '../store/audit-log';
  * carry nor load them. The type checker asks exactly the functions whose line lists one for it.
  */
 export type SeparatelyWired =
-  'resultsQuery' | 'recentEvents' | 'recentUsers' | 'planningBaselines' | 'insightEngine' | 'analyticsViews' | 'compaction' | 'rateLimits' | 'adminToken' | 'signIn';
+  | 'resultsQuery'
+  | 'recentEvents'
+  | 'recentUsers'
+  | 'planningBaselines'
+  | 'insightEngine'
+  | 'analyticsViews'
+  | 'compaction'
+  | 'rateLimits'
+  | 'adminToken'
+  | 'signIn';
 export type Wiring<D extends SeparatelyWired> = (env: LambdaEnv<LambdaEnvName>) => Deps[D];
 type WiringOf<N extends FunctionName> = { [D in UsedBy<N> & SeparatelyWired]: Wiring<D> };
 type WiringArgs<N extends FunctionName> = [UsedBy<N> & SeparatelyWired] extends [never] ? [] : [wiring: WiringOf<N>];

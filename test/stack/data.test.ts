@@ -364,11 +364,13 @@ describe('Glue and Athena', () => {
         'projection.generation.type': 'injected',
         'parquet.compression': 'ZSTD',
       });
-      expect(JSON.stringify(write.Parameters['storage.location.template'])).toContain(`/curated/${stream}/project_id=\${project_id}/dt=\${dt}/generation=\${generation}/`);
+      expect(JSON.stringify(write.Parameters['storage.location.template'])).toContain(
+        `/curated/${stream}/project_id=\${project_id}/dt=\${dt}/generation=\${generation}/`,
+      );
     });
   }
 
-  it('creates the readers\' views at deploy: a custom resource run by the analytics-views function, after the landing and curated tables and the workgroup', () => {
+  it("creates the readers' views at deploy: a custom resource run by the analytics-views function, after the landing and curated tables and the workgroup", () => {
     const views = Object.entries(s.template.findResources('Custom::AnalyticsViews'));
     expect(views).toHaveLength(1);
     const [, view] = views[0]!;
@@ -388,7 +390,9 @@ describe('Glue and Athena', () => {
       ]),
     );
     // The function may write only the view's Glue table, besides running queries like the other Athena users.
-    const policy = inlinePolicies(s.template).find((p) => JSON.stringify(p).includes('ManageAnalystViews') && JSON.stringify(p).includes('RemoveOwnQueryResults'))!;
+    const policy = inlinePolicies(s.template).find(
+      (p) => JSON.stringify(p).includes('ManageAnalystViews') && JSON.stringify(p).includes('RemoveOwnQueryResults'),
+    )!;
     const statement = policy.document.Statement.find((st: { Sid?: string }) => st.Sid === 'ManageAnalystViews');
     expect([...statement.Action].sort()).toEqual(['glue:CreateTable', 'glue:DeleteTable', 'glue:GetTable', 'glue:UpdateTable']);
     for (const view of ['events', 'identities', 'unique_events', 'events_by_arrival'])

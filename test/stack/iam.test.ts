@@ -184,7 +184,10 @@ describe('IAM statements', () => {
         expect(JSON.stringify(writes[0]!.Resource), name).not.toContain('/curated/');
       } else if (name === 'compact-landing') {
         // Generations and the compaction state under curated/; landing/ only deleted (compacted hours past retention).
-        expect(writes.map((w) => JSON.stringify(w.Resource)), name).toEqual([expect.stringContaining('/curated/*')]);
+        expect(
+          writes.map((w) => JSON.stringify(w.Resource)),
+          name,
+        ).toEqual([expect.stringContaining('/curated/*')]);
         const deletes = s3.filter((st) => asArray(st.Action).includes('s3:DeleteObject')).map((st) => JSON.stringify(st.Resource));
         expect(deletes.sort(), name).toEqual([expect.stringContaining('/curated/*'), expect.stringContaining('/landing/*')].sort());
       } else {

@@ -121,7 +121,7 @@ describe('the response upload', () => {
 });
 
 describe('AthenaAnalyticsViews', () => {
-  it('creates or replaces the readers\' views over the landing and curated tables, each stream bounded by its compaction state (read, not reset), and drops them', async () => {
+  it("creates or replaces the readers' views over the landing and curated tables, each stream bounded by its compaction state (read, not reset), and drops them", async () => {
     const sent: string[] = [];
     const read: string[] = [];
     const views = new AthenaAnalyticsViews(

@@ -51,11 +51,21 @@ function world(options: { unprocessedOnce?: boolean } = {}) {
   athenaMock.on(GetQueryResultsCommand).callsFake((input: { QueryExecutionId: string }) => {
     const text = sql[Number(input.QueryExecutionId.slice(1)) - 1]!;
     const rows = (names: string[], data: string[][]) => ({
-      ResultSet: { ResultSetMetadata: { ColumnInfo: names.map((Name) => ({ Name })) }, Rows: [names, ...data].map((r) => ({ Data: r.map((v) => ({ VarCharValue: v })) })) },
+      ResultSet: {
+        ResultSetMetadata: { ColumnInfo: names.map((Name) => ({ Name })) },
+        Rows: [names, ...data].map((r) => ({ Data: r.map((v) => ({ VarCharValue: v })) })),
+      },
     });
     if (text.startsWith('SELECT DISTINCT\n  project_id,')) {
       return text.includes('landing_events')
-        ? rows(['project_id', 'dt'], [['proj-a', '2026-03-19'], ['proj-a', '2026-03-20'], ['proj-b', '2026-03-20']])
+        ? rows(
+            ['project_id', 'dt'],
+            [
+              ['proj-a', '2026-03-19'],
+              ['proj-a', '2026-03-20'],
+              ['proj-b', '2026-03-20'],
+            ],
+          )
         : rows(['project_id', 'dt'], []);
     }
     if (text.startsWith('INSERT INTO')) return { ...rows(['rows'], []), UpdateCount: 42 };
@@ -64,7 +74,9 @@ function world(options: { unprocessedOnce?: boolean } = {}) {
   s3Mock.on(ListObjectsV2Command).callsFake((input: { Prefix: string; Delimiter?: string }) => {
     const keys = [...objects.keys()].filter((k) => k.startsWith(input.Prefix)).sort();
     if (input.Delimiter) {
-      const folders = [...new Set(keys.flatMap((k) => (k.indexOf('/', input.Prefix.length) >= 0 ? [k.slice(0, k.indexOf('/', input.Prefix.length) + 1)] : [])))];
+      const folders = [
+        ...new Set(keys.flatMap((k) => (k.indexOf('/', input.Prefix.length) >= 0 ? [k.slice(0, k.indexOf('/', input.Prefix.length) + 1)] : []))),
+      ];
       return { CommonPrefixes: folders.map((Prefix) => ({ Prefix })), IsTruncated: false };
     }
     return { Contents: keys.map((Key) => ({ Key, Size: objects.get(Key)!.length })), IsTruncated: false };
@@ -80,7 +92,10 @@ function world(options: { unprocessedOnce?: boolean } = {}) {
     return {};
   });
   glueMock.on(GetTableCommand).callsFake((input: { Name: string }) => ({
-    Table: { Name: input.Name, StorageDescriptor: { Columns: [{ Name: 'event_id', Type: 'string' }], Location: `s3://raw/curated/x/`, InputFormat: 'parquet-in' } },
+    Table: {
+      Name: input.Name,
+      StorageDescriptor: { Columns: [{ Name: 'event_id', Type: 'string' }], Location: `s3://raw/curated/x/`, InputFormat: 'parquet-in' },
+    },
   }));
   glueMock.on(BatchGetPartitionCommand).callsFake((input: { TableName: string; PartitionsToGet: Array<{ Values: string[] }> }) => {
     if (unprocessed) {
@@ -94,18 +109,25 @@ function world(options: { unprocessedOnce?: boolean } = {}) {
       }),
     };
   });
-  glueMock.on(BatchCreatePartitionCommand).callsFake((input: { TableName: string; PartitionInputList: Array<{ Values: string[]; StorageDescriptor: { Location: string } }> }) => {
-    for (const p of input.PartitionInputList) partitions.set(`${input.TableName}/${p.Values.join('/')}`, p.StorageDescriptor.Location);
-    return {};
-  });
-  glueMock.on(BatchUpdatePartitionCommand).callsFake(
-    (input: { TableName: string; Entries: Array<{ PartitionValueList: string[]; PartitionInput: { StorageDescriptor: { Location: string } } }> }) => {
-      for (const e of input.Entries) partitions.set(`${input.TableName}/${e.PartitionValueList.join('/')}`, e.PartitionInput.StorageDescriptor.Location);
+  glueMock
+    .on(BatchCreatePartitionCommand)
+    .callsFake((input: { TableName: string; PartitionInputList: Array<{ Values: string[]; StorageDescriptor: { Location: string } }> }) => {
+      for (const p of input.PartitionInputList) partitions.set(`${input.TableName}/${p.Values.join('/')}`, p.StorageDescriptor.Location);
       return {};
-    },
-  );
+    });
+  glueMock
+    .on(BatchUpdatePartitionCommand)
+    .callsFake(
+      (input: { TableName: string; Entries: Array<{ PartitionValueList: string[]; PartitionInput: { StorageDescriptor: { Location: string } } }> }) => {
+        for (const e of input.Entries) partitions.set(`${input.TableName}/${e.PartitionValueList.join('/')}`, e.PartitionInput.StorageDescriptor.Location);
+        return {};
+      },
+    );
   const athena = new AthenaResultsQuery(new AthenaClient({ region: 'eu-west-1' }), { workGroup: 'tally', database: 'tally', pollMs: 1 });
-  const store = new AthenaCompactionStore(athena, new S3Client({ region: 'eu-west-1' }), new GlueClient({ region: 'eu-west-1' }), { database: 'tally', bucket: BUCKET });
+  const store = new AthenaCompactionStore(athena, new S3Client({ region: 'eu-west-1' }), new GlueClient({ region: 'eu-west-1' }), {
+    database: 'tally',
+    bucket: BUCKET,
+  });
   return { objects, partitions, sql, store };
 }
 
@@ -171,7 +193,7 @@ describe('compaction on AWS', () => {
     expect([...current]).toEqual([['2026-03-20proj-a', 'g1']]);
   });
 
-  it('names the views over the curated and landing tables of the database, the tail bounded by each stream\'s compacted hour', () => {
+  it("names the views over the curated and landing tables of the database, the tail bounded by each stream's compacted hour", () => {
     const [events, identities] = viewStatements('tally', { events: '2026-03-20-10', identities: undefined });
     expect(events).toContain('tally.curated_events');
     expect(events).toContain('tally.landing_events');
