@@ -32,7 +32,7 @@ import { TallyFunction, type LogLevel } from './function';
 import { applyAccess, type AccessTargets } from './grants';
 import { SignIn, type ExternalIssuer } from './sign-in';
 import { DEFAULT_GROUP_ROLES, formatGroupRoles } from '../lambdas/domain/group-roles';
-import { RAW_STREAMS, RawStreams } from './raw-streams';
+import { RawStreams } from './raw-streams';
 import { TallyTables, type LedgerCapacity } from './tables';
 
 export interface TallyStackProps extends StackProps {
