@@ -19,6 +19,8 @@ export interface WrittenGeneration {
 }
 
 export interface CompactionStore {
+  /** The most partitions one writeGeneration may name (Athena's INSERT INTO: 100). */
+  readonly maxPartitionsPerWrite: number;
   /** The landing hours of a stream that hold at least one object (yyyy-MM-dd-HH). */
   landingHours(stream: StreamName): Promise<string[]>;
   readState(stream: StreamName): Promise<CompactionState>;

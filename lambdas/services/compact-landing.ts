@@ -99,7 +99,7 @@ async function compactStream(store: CompactionStore, stream: StreamName, options
   const after = new Date(options.nowMs + options.graceMs).toISOString();
   if (window.hours.length > 0) {
     const generation = newGeneration(now, randomUUID().replaceAll('-', '').slice(0, 12));
-    const batches = partitionBatches(await store.partitionsOf(stream, window.hours));
+    const batches = partitionBatches(await store.partitionsOf(stream, window.hours), store.maxPartitionsPerWrite);
     for (const batch of batches) {
       if (options.deadlineMs !== undefined && Date.now() >= options.deadlineMs) {
         summary.stoppedEarly = true;
