@@ -38,7 +38,7 @@ import {
   type StreamName,
 } from '../contract/landing';
 import { EMPTY_COMPACTION_STATE, parseCompactionState, serializeCompactionState } from '../domain/compaction-state';
-import type { CuratedPartition } from '../domain/partition-batches';
+import { MAX_PARTITIONS_PER_WRITE, type CuratedPartition } from '../domain/partition-batches';
 import { partitionKey, type CompactionState, type CompactionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
 import { deletePrefix, listFolders, measurePrefix } from './s3-prefix';
@@ -88,6 +88,8 @@ export async function readCompactionStateObject(s3: Pick<S3Client, 'send'>, buck
 }
 
 export class AthenaCompactionStore implements CompactionStore {
+  /** "You can add a maximum of 100 partitions to a destination table with an INSERT INTO statement" (INSERT INTO, Athena user guide). */
+  readonly maxPartitionsPerWrite = MAX_PARTITIONS_PER_WRITE;
   private readonly storage = new Map<StreamName, Promise<StorageDescriptor>>();
 
   constructor(
