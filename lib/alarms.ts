@@ -103,10 +103,6 @@ export class Alarms extends Construct {
         threshold: props.bufferingInterval.toSeconds() * 3 + 300,
         description: `Firehose ${name}: the oldest record is far older than the buffering interval; delivery is stuck`,
       });
-      this.add(`Firehose-${name}-PartitionsExceeded`, metric('PartitionCountExceeded', 'Maximum'), {
-        threshold: 0,
-        description: `Firehose ${name}: more active project/day partitions than the stream allows; records go to errors/ (raise the quota)`,
-      });
       this.add(`Firehose-${name}-ThrottledRecords`, metric('ThrottledRecords', 'Sum'), {
         threshold: 0,
         description: `Firehose ${name}: PutRecordBatch throttled (handlers retry, then answer 503)`,
