@@ -26,7 +26,12 @@ beforeAll(async () => {
   duck = await testDuckDb();
   ({ stack, project, key } = await startTestProject('athena views', { clock: () => now }));
   const send = async (events: unknown[]) => expect((await stack.post('/v1/events', key, { events })).status).toBe(204);
-  const event = (id: string, minute: number) => ({ event_id: id, name: 'view', user_id: `u-${id}`, timestamp: `2026-05-04T09:${String(minute).padStart(2, '0')}:00Z` });
+  const event = (id: string, minute: number) => ({
+    event_id: id,
+    name: 'view',
+    user_id: `u-${id}`,
+    timestamp: `2026-05-04T09:${String(minute).padStart(2, '0')}:00Z`,
+  });
   await send([event('a', 1), event('b', 2)]);
   await send([{ name: '$identify', user_id: 'user-1', timestamp: '2026-05-04T09:30:00Z', properties: { $anonymous_id: 'u-a' } }]);
   // Compacted: the 10:00 hour, closed at 11:01.
@@ -36,9 +41,7 @@ beforeAll(async () => {
   // there too (as Firehose's own retries or a client resend past the ledger can land one).
   await send([event('c', 3)]);
   const hour10 = (await landingHourFiles(stack.dataDir, 'events')).get('2026-05-04-10')!;
-  const line = hour10
-    .flatMap((f) => readFileSync(f, 'utf8').split('\n'))
-    .find((l) => l.includes('"event_id":"a"'))!;
+  const line = hour10.flatMap((f) => readFileSync(f, 'utf8').split('\n')).find((l) => l.includes('"event_id":"a"'))!;
   const dir = join(stack.dataDir, 'landing/events/arrival_hour=2026-05-04-11');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'copy.ndjson'), `${line}\n`);
@@ -69,9 +72,12 @@ describe("the views' Athena DDL on DuckDB over files in the layout", () => {
   it('counts each event once in events and unique_events, curated and landing tail together', async () => {
     const sql = await setup();
     const count = async (view: string) =>
-      (await duck.rows(`SELECT event_id, count(*) AS n FROM tally.${view} WHERE project_id = '${project}' AND name = 'view' GROUP BY event_id ORDER BY event_id`, sql)).map(
-        (r) => `${r.event_id}:${r.n}`,
-      );
+      (
+        await duck.rows(
+          `SELECT event_id, count(*) AS n FROM tally.${view} WHERE project_id = '${project}' AND name = 'view' GROUP BY event_id ORDER BY event_id`,
+          sql,
+        )
+      ).map((r) => `${r.event_id}:${r.n}`);
     expect(await count('events')).toEqual(['a:1', 'b:1', 'c:1']);
     expect(await count('unique_events')).toEqual(['a:1', 'b:1', 'c:1']);
     // By arrival: every landed copy of the landing hours, with its hour (a's resent copy included).

@@ -35,15 +35,19 @@ describe('smoke test: the compaction job keeps up', () => {
   const old = landingHour(now - 30 * HOUR); // closed (a day and a quarter after it ended) well over an hour ago
   const recent = landingHour(now - 2 * HOUR); // not closed yet: still in the landing tail by design
 
-  it('passes with each stream\'s compacted hour when no closed hour waits', async () => {
+  it("passes with each stream's compacted hour when no closed hour waits", async () => {
     const check = bucket({ events: [old, recent], identities: [recent] }, { events: old, identities: undefined });
-    expect(await check.compaction!()).toBe(`events compacted through ${old}, 0 generation(s) to retire; identities compacted through nothing yet, 0 generation(s) to retire`);
+    expect(await check.compaction!()).toBe(
+      `events compacted through ${old}, 0 generation(s) to retire; identities compacted through nothing yet, 0 generation(s) to retire`,
+    );
   });
 
   it('fails, naming the hours, the state object and where to look, when closed hours wait uncompacted', async () => {
     const check = bucket({ events: [old, recent], identities: [] }, { events: undefined, identities: undefined });
     await expect(check.compaction!()).rejects.toThrow(
-      new RegExp(`^1 closed landing hour\\(s\\) of events wait uncompacted \\(${old} to ${old}; s3://tally-raw/curated/_compaction/events.json says compacted through nothing\\).*CompactionFailed`),
+      new RegExp(
+        `^1 closed landing hour\\(s\\) of events wait uncompacted \\(${old} to ${old}; s3://tally-raw/curated/_compaction/events.json says compacted through nothing\\).*CompactionFailed`,
+      ),
     );
   });
 

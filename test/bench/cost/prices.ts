@@ -51,7 +51,7 @@ export const PRICES = {
   },
   athenaTb: {
     usd: 5,
-    per: 'TB scanned by Athena SQL queries (the compaction job\'s INSERT INTO and partitions query)',
+    per: "TB scanned by Athena SQL queries (the compaction job's INSERT INTO and partitions query)",
     source: 'https://aws.amazon.com/athena/pricing/',
   },
   s3Put: {
