@@ -24,7 +24,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
-import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
+import { landingHourDir } from '../../lambdas/adapters/duckdb-stream-views';
+import { arrivalHour } from '../../lambdas/contract/arrival-partition';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import { experimentMetricResults } from '../../lambdas/domain/experiment-metric-results';
 import { compareMetric } from '../../lambdas/domain/metric-comparison';
@@ -182,7 +183,7 @@ async function readsPerRun(): Promise<boolean> {
     const deliverUntil = (now: number) => {
       for (; next < deliveries.length && deliveries[next]!.at <= now; next++) {
         const d = deliveries[next]!;
-        const dir = join(dataDir, 'events', `project_id=${PROJECT}`, `dt=${d.dt}`, `${ARRIVAL_PARTITION}=${d.received}`);
+        const dir = landingHourDir(dataDir, 'events', d.received);
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, `f-${next}.ndjson`), d.lines.join('\n') + '\n');
       }

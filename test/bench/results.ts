@@ -34,7 +34,8 @@ import { once } from 'node:events';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DuckDbResultsQuery, readRows } from '../../lambdas/adapters/duckdb-results-query';
 import { quoteLiteral } from '../../lambdas/adapters/sql/render';
-import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
+import { landingHourDir } from '../../lambdas/adapters/duckdb-stream-views';
+import { landingHour } from '../../lambdas/contract/landing';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import { seriesInterval } from '../../lambdas/domain/results-series';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
@@ -197,9 +198,8 @@ interface Delivery {
 async function deliverUntil(dataDir: string, deliveries: Delivery[], next: number, now: number): Promise<number> {
   for (; next < deliveries.length && deliveries[next]!.deliveredAt <= now; next++) {
     const d = deliveries[next]!;
-    // Events under the hour their arrivals began (delivered 2 minutes after the hour's end).
-    const hour = arrivalHour(new Date(d.deliveredAt - DELIVERY_MS - 2 * 60_000).toISOString());
-    const folder = join(dataDir, d.dir, `project_id=${PROJECT}`, `dt=${d.dt}`, ...(d.dir === 'events' ? [`${ARRIVAL_PARTITION}=${hour}`] : []));
+    // Landed under the hour their arrivals began (delivered 2 minutes after the hour's end), as Firehose keys an object.
+    const folder = landingHourDir(dataDir, d.dir, landingHour(d.deliveredAt - DELIVERY_MS - 2 * 60_000));
     mkdirSync(folder, { recursive: true });
     const path = join(folder, `bench-${next}.ndjson`);
     await writeLines(path, d.lines);

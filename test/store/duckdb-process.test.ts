@@ -6,13 +6,15 @@
  * priority, and a server that survives the engine dying (the query in flight fails saying so, the next
  * one works).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InProcessDuckDb } from '../../lambdas/adapters/duckdb-local';
 import { DuckDbProcess } from '../../lambdas/local/duckdb-process';
-import { EVENT_COLUMNS } from '../../lambdas/adapters/duckdb-results-query';
+import { streamViews } from '../../lambdas/adapters/duckdb-stream-views';
+import { compactClosedHours, writeLandingEvents } from '../helpers/landing';
+import { storedEventFixture } from '../helpers/stored-event';
 
 const engines: DuckDbProcess[] = [];
 afterEach(async () => {
@@ -33,11 +35,26 @@ async function childPid(process: DuckDbProcess): Promise<number> {
 
 describe('DuckDbProcess', () => {
   it('answers as DuckDB in this process does: the same rows, counts as bigint, the views and macros of a session', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'tally-duckdb-process-')), 'project_id=p', 'dt=2026-04-01');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'e.ndjson');
-    writeFileSync(file, ['{"name":"a","user_id":"u1"}', '{"name":"a","user_id":"u2"}', '{"name":"b","user_id":"u1"}'].join('\n') + '\n');
-    const views = [{ name: 'events', files: [file], columns: EVENT_COLUMNS }];
+    // Events in two landing hours, the first of them compacted: the session's views are the three
+    // kinds (curated Parquet, landing NDJSON, and the events view over both).
+    const dataDir = mkdtempSync(join(tmpdir(), 'tally-duckdb-process-'));
+    const event = (i: number, name: string, user: string, received: string) =>
+      storedEventFixture({
+        project_id: 'p',
+        dedupe_key: `k${i}`,
+        name,
+        user_id: user,
+        sent_user_id: user,
+        timestamp: '2026-04-01T10:00:00.000Z',
+        received_at: received,
+      });
+    writeLandingEvents(dataDir, [event(1, 'a', 'u1', '2026-04-01T10:00:01.000Z'), event(2, 'a', 'u2', '2026-04-01T10:00:02.000Z')]);
+    writeLandingEvents(dataDir, [event(3, 'b', 'u1', '2026-04-01T11:00:01.000Z'), event(1, 'a', 'u1', '2026-04-01T11:00:02.000Z')]);
+    const compactor = new InProcessDuckDb({ threads: '1' });
+    await compactClosedHours(dataDir, compactor, Date.parse('2026-04-01T11:30:00.000Z'));
+    await compactor.close();
+    const views = await streamViews(dataDir, 'events', { projectId: 'p' });
+    expect(views.map((v) => ('parquet' in v ? v.parquet.length : 'landing' in v ? v.landing.length : 'sql'))).toEqual([1, 1, 'sql']);
     const sql = 'SELECT name, count(*) AS n, count(DISTINCT user_id) AS users FROM events GROUP BY name ORDER BY name';
     const inProcess = new InProcessDuckDb({ threads: '1' });
     const expected = await inProcess.use(views, (session) => session.rows(sql));

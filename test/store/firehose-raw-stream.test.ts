@@ -23,7 +23,7 @@ let stream: FirehoseRawStream<StoredEvent>;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tally-firehose-'));
-  local = await startLocalFirehose({ stream: join(dir, 'events') });
+  local = await startLocalFirehose({ stream: { dir: join(dir, 'landing', 'events'), errors: join(dir, 'errors', 'events') } }, () => ARRIVAL);
   client = firehoseClient({ ...LOCAL_AWS, endpoint: local.endpoint, retryStrategy: new ConfiguredRetryStrategy(3, 0) });
   stream = new FirehoseRawStream(client, 'stream');
 });
@@ -39,9 +39,12 @@ const events = (n: number, size = 10): StoredEvent[] =>
     (_, i) => ({ project_id: 'p', name: `e${i}`, timestamp: '2026-11-22T10:00:00.000Z', properties: { pad: 'x'.repeat(size) } }) as unknown as StoredEvent,
   );
 
-/** The names of the events the stream delivered, in file order. */
+/** When the records arrive (the endpoint's clock): they land in that hour. */
+const ARRIVAL = Date.parse('2026-11-22T10:05:00.000Z');
+
+/** The names of the events the stream delivered, in file order: all in the landing hour of their arrival. */
 function delivered(): string[] {
-  const partition = join(dir, 'events', 'project_id=p', 'dt=2026-11-22');
+  const partition = join(dir, 'landing', 'events', 'arrival_hour=2026-11-22-10');
   let files: string[];
   try {
     files = readdirSync(partition);

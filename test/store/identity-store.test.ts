@@ -1,11 +1,13 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toStoredEvent, type ReceivedEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
+import { InProcessDuckDb } from '../../lambdas/adapters/duckdb-local';
+import { compactClosedHours, writeLanding, writeLandingEvents } from '../helpers/landing';
 import { DynamoIdentityStore } from '../../lambdas/store/identity-store';
 import { resolveIdentities } from '../../lambdas/services/resolve-identities';
 import type { IdentityJournal, PointerChange } from '../../lambdas/ports/identity-store';
@@ -311,11 +313,7 @@ describe('identity stream and table under concurrent merges', () => {
     // Every ID enrolls with an exposure; if the stream resolves them as the table does, there are two users.
     const dataDir = mkdtempSync(join(tmpdir(), 'tally-identity-stream-'));
     try {
-      const write = (dir: string, lines: object[]) => {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, 'part.ndjson'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-      };
-      write(join(dataDir, 'identities', `project_id=${p}`, 'dt=2026-03-01'), stream.records);
+      writeLanding(dataDir, 'identities', stream.records, { hour: '2026-03-01-00' });
       const facts = {
         projectId: p,
         receivedMs: Date.UTC(2026, 2, 2),
@@ -330,10 +328,11 @@ describe('identity stream and table under concurrent merges', () => {
           facts,
         ),
       );
-      write(join(dataDir, 'events', `project_id=${p}`, 'dt=2026-03-02'), events);
+      writeLandingEvents(dataDir, events);
       const query = new DuckDbResultsQuery(dataDir, { threads: 1 });
+      const duckdb = new InProcessDuckDb();
       try {
-        const counts = await query.count({
+        const request = {
           projectId: p,
           experimentId: 'e',
           experimentName: 'exp',
@@ -342,10 +341,15 @@ describe('identity stream and table under concurrent merges', () => {
           projectCreatedAt: '2026-03-01T00:00:00.000Z',
           from: '2026-03-01T00:00:00.000Z',
           to: '2026-03-03T00:00:00.000Z',
-        });
-        expect(counts.variants[0]).toEqual({ variant: 'a', enrolled: 2, converted: 0 });
+        };
+        expect((await query.count(request)).variants[0]).toEqual({ variant: 'a', enrolled: 2, converted: 0 });
+        // The same from the curated partitions, once the links (every version of them) and events are compacted.
+        const [, identities] = await compactClosedHours(dataDir, duckdb, Date.UTC(2026, 2, 3, 1));
+        expect(identities).toMatchObject({ stream: 'identities', compactedThrough: '2026-03-02-23' });
+        expect((await query.count(request)).variants[0]).toEqual({ variant: 'a', enrolled: 2, converted: 0 });
       } finally {
         await query.close();
+        await duckdb.close();
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

@@ -4,20 +4,28 @@
  * protocol the Lambdas' client speaks to the real service.
  */
 import { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-firehose';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InProcessDuckDb } from '../../lambdas/adapters/duckdb-local';
+import { streamViews } from '../../lambdas/adapters/duckdb-stream-views';
 import { startLocalFirehose, type LocalFirehose } from '../../lambdas/local/firehose-endpoint';
+import { compactClosedHours } from '../helpers/landing';
 import { readRawEvents } from '../helpers/local';
 
 let dir: string;
 let local: LocalFirehose;
 let client: FirehoseClient;
+/** The endpoint's clock: records land in the hour it says. */
+let clockMs = Date.parse('2026-01-05T10:20:00.000Z');
+
+const landing = () => join(dir, 'landing', 'events');
+const errors = () => join(dir, 'errors', 'events');
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tally-firehose-'));
-  local = await startLocalFirehose({ events: { dir: join(dir, 'events'), byArrival: true } });
+  local = await startLocalFirehose({ events: { dir: landing(), errors: errors() } }, () => clockMs);
   client = new FirehoseClient({ region: 'us-east-1', endpoint: local.endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
 });
 afterAll(async () => {
@@ -30,72 +38,81 @@ const record = (project: string, lines: number) => ({
     Array.from(
       { length: lines },
       (_, i) =>
-        JSON.stringify({ project_id: project, timestamp: '2026-01-01T00:00:00.000Z', received_at: `2026-01-0${1 + (i % 2)}T0${i % 3}:30:00.000Z`, i }) + '\n',
+        JSON.stringify({
+          project_id: project,
+          dedupe_key: `${project}-${i}`,
+          timestamp: `2026-01-0${1 + (i % 3)}T00:00:00.000Z`,
+          received_at: `2026-01-0${1 + (i % 2)}T0${i % 3}:30:00.000Z`,
+          i,
+        }) + '\n',
     ).join(''),
   ),
 });
 
-/** Every error record in the files of a folder. */
-function errorRecords(folder: string): Array<{ rawData: string; errorCode: string; errorMessage: string; attemptsMade: number; arrivalTimestamp: number }> {
-  return readdirSync(folder).flatMap((f) =>
-    readFileSync(join(folder, f), 'utf8')
+/** The lines of a landing hour's files. */
+const hourLines = (hour: string) =>
+  readdirSync(join(landing(), `arrival_hour=${hour}`)).flatMap((f) =>
+    readFileSync(join(landing(), `arrival_hour=${hour}`, f), 'utf8')
       .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l)),
+      .filter(Boolean),
   );
-}
 
 describe('local Firehose endpoint', () => {
-  it('de-aggregates a record of 500 lines into its partition', async () => {
-    const out = await client.send(new PutRecordBatchCommand({ DeliveryStreamName: 'events', Records: [record('ok', 500)] }));
+  it('stores a record of any number of lines whole, as the landing stream does (no de-aggregation, no 500-line limit)', async () => {
+    const out = await client.send(
+      new PutRecordBatchCommand({ DeliveryStreamName: 'events', Records: [record('ok', 500), record('over', 501), record('big', 2000)] }),
+    );
     expect(out.FailedPutCount).toBe(0);
-    expect(readRawEvents(join(dir, 'events'), 'ok')).toHaveLength(500);
+    expect(readRawEvents(landing(), 'ok')).toHaveLength(500);
+    expect(readRawEvents(landing(), 'over')).toHaveLength(501);
+    expect(readRawEvents(landing(), 'big')).toHaveLength(2000);
+    expect(existsSync(errors())).toBe(false);
   });
 
-  it('writes the S3 key layout: each line under its event day, then the hour of its arrival (received_at)', async () => {
-    await client.send(new PutRecordBatchCommand({ DeliveryStreamName: 'events', Records: [record('layout', 6)] }));
-    const day = join(dir, 'events', 'project_id=layout', 'dt=2026-01-01');
-    expect(readdirSync(day).sort()).toEqual([
-      'received=2026-01-01-00',
-      'received=2026-01-01-01',
-      'received=2026-01-01-02',
-      'received=2026-01-02-00',
-      'received=2026-01-02-01',
-      'received=2026-01-02-02',
-    ]);
-    expect(readRawEvents(join(dir, 'events'), 'layout')).toHaveLength(6);
+  it('writes the landing layout: every record under the UTC hour it arrived, whatever the projects, event days and received_at of its lines, all projects in one object', async () => {
+    clockMs = Date.parse('2026-01-06T23:59:59.000Z');
+    await client.send(new PutRecordBatchCommand({ DeliveryStreamName: 'events', Records: [record('layout', 6), record('layout-2', 2)] }));
+    clockMs = Date.parse('2026-01-07T00:00:00.000Z');
+    await client.send(new PutRecordBatchCommand({ DeliveryStreamName: 'events', Records: [record('layout', 1)] }));
+    expect(readdirSync(landing()).sort()).toEqual(['arrival_hour=2026-01-05-10', 'arrival_hour=2026-01-06-23', 'arrival_hour=2026-01-07-00']);
+    // One object per hour, holding both projects' lines, three event days and four received_at hours.
+    expect(readdirSync(join(landing(), 'arrival_hour=2026-01-06-23'))).toHaveLength(1);
+    expect(hourLines('2026-01-06-23').map((l) => JSON.parse(l).project_id)).toEqual([...Array(6).fill('layout'), 'layout-2', 'layout-2']);
+    expect(hourLines('2026-01-07-00')).toHaveLength(1);
+    expect(readRawEvents(landing(), 'layout')).toHaveLength(7);
   });
 
-  it('accepts a record of 501 lines, as the real call does, but never delivers it to a partition: it goes whole to errors/ as one error record', async () => {
-    const over = record('over', 501);
-    const out = await client.send(new PutRecordBatchCommand({ DeliveryStreamName: 'events', Records: [over, record('beside', 1)] }));
-    expect(out.FailedPutCount).toBe(0);
-    expect(readRawEvents(join(dir, 'events'), 'over')).toHaveLength(0);
-    expect(readRawEvents(join(dir, 'events'), 'beside')).toHaveLength(1);
-    const [day] = readdirSync(join(dir, 'errors', 'events', 'deaggregation-failed'));
-    const records = errorRecords(join(dir, 'errors', 'events', 'deaggregation-failed', day!));
-    expect(records).toHaveLength(1);
-    expect(Buffer.from(records[0]!.rawData, 'base64')).toEqual(Buffer.from(over.Data));
-  });
-
-  it('writes a line whose partition keys cannot be extracted under errors/<stream>/partitioning-failed/dt=<today>/ as Firehose does: an error record with the line in rawData; the call succeeds and the other lines are delivered', async () => {
+  it('stores a line that is not JSON or names no project as it is, in landing (nothing in errors/); readers and compaction pass over it', async () => {
+    clockMs = Date.parse('2026-01-08T10:00:00.000Z');
+    const good = (i: number) =>
+      JSON.stringify({ project_id: 'keyed', dedupe_key: `k${i}`, name: 'ok', timestamp: '2026-01-08T09:00:00.000Z', received_at: '2026-01-08T10:00:00.000Z' });
     const lines = [
-      JSON.stringify({ project_id: 'keyed', timestamp: '2026-01-01T00:00:00.000Z', received_at: '2026-01-01T00:00:00.000Z' }),
-      JSON.stringify({ timestamp: '2026-01-01T00:00:00.000Z', received_at: '2026-01-01T00:00:00.000Z', name: 'no project' }),
-      JSON.stringify({ project_id: 'keyed', timestamp: '2026-01-01T00:00:00.000Z', received_at: 1767225600, name: 'received_at a number' }),
+      good(1),
+      JSON.stringify({ dedupe_key: 'k-none', timestamp: '2026-01-08T09:00:00.000Z', received_at: '2026-01-08T10:00:00.000Z', name: 'no project' }),
       '{"project_id":"keyed", not json',
+      good(2),
     ];
     const out = await client.send(
       new PutRecordBatchCommand({ DeliveryStreamName: 'events', Records: [{ Data: Buffer.from(lines.map((l) => l + '\n').join('')) }] }),
     );
     expect(out.FailedPutCount).toBe(0);
-    expect(readRawEvents(join(dir, 'events'), 'keyed')).toHaveLength(1);
-    const records = errorRecords(join(dir, 'errors', 'events', 'partitioning-failed', `dt=${new Date().toISOString().slice(0, 10)}`));
-    expect(records.map((r) => Buffer.from(r.rawData, 'base64').toString('utf8'))).toEqual(lines.slice(1));
-    for (const r of records) {
-      expect(r).toMatchObject({ errorCode: 'DynamicPartitioning.MetadataExtractionFailed', attemptsMade: 1 });
-      expect(typeof r.errorMessage).toBe('string');
-      expect(typeof r.arrivalTimestamp).toBe('number');
+    expect(hourLines('2026-01-08-10')).toEqual(lines);
+    expect(existsSync(errors())).toBe(false);
+
+    const duckdb = new InProcessDuckDb();
+    try {
+      const keyed = async () =>
+        duckdb.use(await streamViews(dir, 'events', { projectId: 'keyed' }), (session) =>
+          session.rows("SELECT dedupe_key FROM events WHERE project_id = 'keyed' ORDER BY dedupe_key"),
+        );
+      expect(await keyed()).toEqual([{ dedupe_key: 'k1' }, { dedupe_key: 'k2' }]);
+      const [events] = await compactClosedHours(dir, duckdb, Date.parse('2026-01-08T12:00:00.000Z'));
+      expect(events).toMatchObject({ stream: 'events', compactedThrough: '2026-01-08-10' });
+      expect(await keyed()).toEqual([{ dedupe_key: 'k1' }, { dedupe_key: 'k2' }]);
+      // The odd lines are still in their landing hour.
+      expect(hourLines('2026-01-08-10')).toEqual(lines);
+    } finally {
+      await duckdb.close();
     }
   });
 });

@@ -1,20 +1,18 @@
 /**
- * The recent-events listing over the raw event stream: DuckDB over NDJSON files laid out as the local
- * Firehose endpoint (and the S3 bucket) lays them out, and the SQL Athena gets.
+ * The recent-events listing over the events view: DuckDB over the landing NDJSON files as the local
+ * Firehose endpoint (and the S3 bucket) lays them out, and again over the curated Parquet partitions
+ * after compaction (the same answers); and the SQL Athena gets.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AthenaRecentEvents } from '../../lambdas/adapters/athena-recent-events';
 import { DuckDbRecentEvents } from '../../lambdas/adapters/duckdb-recent-events';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import { storedEventFixture } from '../helpers/stored-event';
+import { landedDataDir, writeLandingEvents } from '../helpers/landing';
 
 const DAY = 86_400_000;
 const now = Date.UTC(2026, 5, 30, 12);
-let dataDir: string;
-let listing: DuckDbRecentEvents;
 
 function stored(projectId: string, i: number, overrides: Partial<StoredEvent> = {}): StoredEvent {
   const ts = now - i * 60_000;
@@ -31,42 +29,63 @@ function stored(projectId: string, i: number, overrides: Partial<StoredEvent> = 
   });
 }
 
-/** Writes events into <dataDir>/events/project_id=<id>/dt=<day>/<file>.ndjson, several files per day. */
-function write(events: StoredEvent[]) {
-  const groups = new Map<string, StoredEvent[]>();
-  events.forEach((e, i) => {
-    const dir = join(dataDir, 'events', `project_id=${e.project_id}`, `dt=${e.timestamp.slice(0, 10)}`);
-    const file = join(dir, `part-${i % 3}.ndjson`);
-    groups.set(file, [...(groups.get(file) ?? []), e]);
-  });
-  for (const [file, list] of groups) {
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, list.map((e) => JSON.stringify(e) + '\n').join(''));
-  }
+/** Writes events into the landing hours of their received_at (<dataDir>/landing/events/arrival_hour=<hour>/), several files per hour. */
+function write(dataDir: string, events: StoredEvent[]) {
+  events.forEach((e, i) => writeLandingEvents(dataDir, [e], { file: `part-${i % 3}.ndjson` }));
 }
 
 /** 30,000 events of one project over about three weeks, the filtered ones the oldest. */
 const MANY = 30_000;
 
-beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'tally-recent-'));
+// Project "copies": e0..e4 a minute apart; e1 has three copies (a crash between the stream write
+// and the commit, and the resend stored again), the later ones with other details.
+const copy = (i: number, receivedSecondsLater: number, overrides: Partial<StoredEvent> = {}) =>
+  stored('copies', i, { received_at: new Date(now - i * 60_000 + 1000 + receivedSecondsLater * 1000).toISOString(), ...overrides });
+
+/** Every project's events; the landing files are the same whichever way they are then read. */
+function writeFixtures(dataDir: string) {
   const events = Array.from({ length: MANY }, (_, i) => stored('big', i));
   events.push(stored('big', MANY, { name: 'rare', user_id: 'canonical-ann', sent_user_id: 'ann-device' }));
   events.push(stored('big', MANY + 1, { name: 'rare', user_id: 'bo', sent_user_id: 'bo' }));
   // Received before the window (31 days ago): not listed, whatever its timestamp.
   events.push(stored('big', 0, { dedupe_key: 'old', name: 'rare', received_at: new Date(now - 31 * DAY).toISOString() }));
-  // Sent late: an old timestamp, received today (listed locally, where every partition is read).
+  // Sent late: an old timestamp, received today (listed: the window is by receipt, whatever the event day).
   events.push(stored('big', 0, { dedupe_key: 'late', name: 'late', timestamp: '2025-01-01T00:00:00.000Z', received_at: new Date(now).toISOString() }));
   events.push(stored('other', 1, { name: 'rare', user_id: "o'brien", sent_user_id: "o'brien" }));
-  write(events);
-  listing = new DuckDbRecentEvents(dataDir, { windowDays: 30 });
-});
-afterAll(async () => {
-  await listing.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+  write(dataDir, events);
+  write(dataDir, [
+    copy(1, 40, { user_id: 'merged-later', properties: { attempt: 3 } }),
+    ...[0, 1, 2, 3, 4].map((i) => copy(i, 0)),
+    copy(1, 35, { properties: { attempt: 2 } }),
+  ]);
+  // Project "crowded": ten copies of each of the three newest events: the first 2 x limit candidates hold one event.
+  write(
+    dataDir,
+    [0, 1, 2, 3].flatMap((i) =>
+      Array.from({ length: i < 3 ? 10 : 1 }, (_, c) => stored('crowded', i, { received_at: new Date(now - i * 60_000 + 1000 + c).toISOString() })),
+    ),
+  );
+  // Project "named-copies": three copies of one event.
+  write(
+    dataDir,
+    [0, 1, 2].map((c) => stored('named-copies', 5, { name: 'signup', received_at: new Date(now + c).toISOString() })),
+  );
+}
 
-describe('DuckDbRecentEvents', () => {
+describe.each(['landing', 'curated'] as const)('DuckDbRecentEvents (read from %s)', (read) => {
+  let dataDir: string;
+  let listing: DuckDbRecentEvents;
+
+  beforeAll(async () => {
+    // From curated: every landing hour compacted (an hour after the last arrival), the listing reads Parquet only.
+    dataDir = await landedDataDir('tally-recent-', read, writeFixtures, now);
+    listing = new DuckDbRecentEvents(dataDir, { windowDays: 30 });
+  });
+  afterAll(async () => {
+    await listing.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
   it('lists the newest events first, 100 by default in the handler, as stored events', async () => {
     const events = await listing.recent('big', { limit: 3 }, now);
     expect(events.map((e) => e.dedupe_key)).toEqual(['k000000', 'k000001', 'k000002']);
@@ -88,31 +107,18 @@ describe('DuckDbRecentEvents', () => {
   });
 
   it('lists an event the files hold several times once: the copy received first, in any file order', async () => {
-    // Project "copies": e0..e4 a minute apart; e1 has three copies (a crash between the stream write
-    // and the commit, and the resend stored again), the later ones with other details.
-    const copy = (i: number, receivedSecondsLater: number, overrides: Partial<StoredEvent> = {}) =>
-      stored('copies', i, { received_at: new Date(now - i * 60_000 + 1000 + receivedSecondsLater * 1000).toISOString(), ...overrides });
-    write([
-      copy(1, 40, { user_id: 'merged-later', properties: { attempt: 3 } }),
-      ...[0, 1, 2, 3, 4].map((i) => copy(i, 0)),
-      copy(1, 35, { properties: { attempt: 2 } }),
-    ]);
     const listed = await listing.recent('copies', { limit: 10 }, now);
     expect(listed.map((e) => e.dedupe_key)).toEqual(['k000000', 'k000001', 'k000002', 'k000003', 'k000004']);
     expect(listed[1]).toEqual(copy(1, 0));
-    // A filter only a later copy passes lists that copy, once.
-    expect(await listing.recent('copies', { limit: 10, userIds: ['merged-later'] }, now)).toEqual([
-      copy(1, 40, { user_id: 'merged-later', properties: { attempt: 3 } }),
-    ]);
+    // The event is its first copy, in landing as once compacted (where only that copy is stored): a
+    // filter only a later copy passes finds nothing, and a filter the first copy passes finds it once.
+    expect(await listing.recent('copies', { limit: 10, userIds: ['merged-later'] }, now)).toEqual([]);
+    expect(await listing.recent('copies', { limit: 10, userIds: [copy(1, 0).user_id!] }, now)).toContainEqual(copy(1, 0));
+    expect((await listing.recent('copies', { limit: 10, userIds: [copy(1, 0).user_id!] }, now)).filter((e) => e.dedupe_key === 'k000001')).toHaveLength(1);
     expect((await listing.recent('copies', { limit: 2 }, now)).map((e) => e.dedupe_key)).toEqual(['k000000', 'k000001']);
   });
 
   it('still lists the newest events exactly when most of the newest rows are copies (the second, unbounded query)', async () => {
-    // Ten copies of each of the three newest events: the first 2 x limit candidates hold one event.
-    const events = [0, 1, 2, 3].flatMap((i) =>
-      Array.from({ length: i < 3 ? 10 : 1 }, (_, c) => stored('crowded', i, { received_at: new Date(now - i * 60_000 + 1000 + c).toISOString() })),
-    );
-    write(events);
     const listed = await listing.recent('crowded', { limit: 3 }, now);
     expect(listed.map((e) => e.dedupe_key)).toEqual(['k000000', 'k000001', 'k000002']);
     expect(listed.map((e) => e.received_at)).toEqual([0, 1, 2].map((i) => new Date(now - i * 60_000 + 1000).toISOString()));
@@ -129,7 +135,6 @@ describe('DuckDbRecentEvents', () => {
     expect(await listing.names('other', 10, now)).toEqual([{ name: 'rare', events: 1, last_seen: stored('other', 1).timestamp }]);
     expect(await listing.names('none', 10, now)).toEqual([]);
     // Three copies of one event count once.
-    write([0, 1, 2].map((c) => stored('named-copies', 5, { name: 'signup', received_at: new Date(now + c).toISOString() })));
     expect(await listing.names('named-copies', 10, now)).toEqual([{ name: 'signup', events: 1, last_seen: stored('named-copies', 5).timestamp }]);
   });
 

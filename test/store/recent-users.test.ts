@@ -1,21 +1,19 @@
 /**
- * The recent-users listing over the raw event stream: DuckDB over NDJSON files laid out as the local
- * Firehose endpoint (and the S3 bucket) lays them out, and the SQL Athena gets.
+ * The recent-users listing over the events view: DuckDB over the landing NDJSON files as the local
+ * Firehose endpoint (and the S3 bucket) lays them out, and again over the curated Parquet partitions
+ * after compaction (the same answers); and the SQL Athena gets.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AthenaRecentUsers } from '../../lambdas/adapters/athena-recent-users';
 import { caseFold } from '../../lambdas/adapters/sql/case-fold';
 import { DuckDbRecentUsers } from '../../lambdas/adapters/duckdb-recent-users';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import { storedEventFixture } from '../helpers/stored-event';
+import { landedDataDir, writeLandingEvents } from '../helpers/landing';
 
 const DAY = 86_400_000;
 const now = Date.UTC(2026, 5, 30, 12);
-let dataDir: string;
-let listing: DuckDbRecentUsers;
 let n = 0;
 
 /** An event `minutesAgo` before now, stored under canonical `userId`, sent as `sentId`. */
@@ -33,20 +31,12 @@ function stored(projectId: string, minutesAgo: number, userId: string | null, se
   });
 }
 
-function write(events: StoredEvent[]) {
-  const groups = new Map<string, StoredEvent[]>();
-  events.forEach((e, i) => {
-    const file = join(dataDir, 'events', `project_id=${e.project_id}`, `dt=${e.timestamp.slice(0, 10)}`, `part-${i % 2}.ndjson`);
-    groups.set(file, [...(groups.get(file) ?? []), e]);
-  });
-  for (const [file, list] of groups) {
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, list.map((e) => JSON.stringify(e) + '\n').join(''));
-  }
+/** Writes events into the landing hours of their received_at, two files per hour. */
+function write(dataDir: string, events: StoredEvent[]) {
+  events.forEach((e, i) => writeLandingEvents(dataDir, [e], { file: `part-${i % 2}.ndjson` }));
 }
 
-beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'tally-recent-users-'));
+function writeFixtures(dataDir: string) {
   const events: StoredEvent[] = [];
   // Ann: seen anonymously on two devices, then signed in; the newest user.
   events.push(stored('p', 30, 'anon-a1', 'anon-a1'), stored('p', 20, 'ann', 'anon-a2'), stored('p', 2, 'ann', 'ann'), stored('p', 1, 'ann', 'ann'));
@@ -62,15 +52,23 @@ beforeAll(() => {
   events.push(stored('p', 0, 'ghost', 'ghost', { received_at: new Date(now - 31 * DAY).toISOString() }));
   // Another project.
   events.push(stored('other', 3, "o'brien", "o'brien"));
-  write(events);
-  listing = new DuckDbRecentUsers(dataDir, { windowDays: 30 });
-});
-afterAll(async () => {
-  await listing.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+  write(dataDir, events);
+}
 
-describe('DuckDbRecentUsers', () => {
+describe.each(['landing', 'curated'] as const)('DuckDbRecentUsers (read from %s)', (read) => {
+  let dataDir: string;
+  let listing: DuckDbRecentUsers;
+
+  beforeAll(async () => {
+    // From curated: every landing hour compacted (an hour after the last arrival), the listing reads Parquet only.
+    dataDir = await landedDataDir('tally-recent-users-', read, writeFixtures, now);
+    listing = new DuckDbRecentUsers(dataDir, { windowDays: 30 });
+  });
+  afterAll(async () => {
+    await listing.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
   it('lists users the most recently seen first, with their event count (each event once, its first copy) and the IDs their events were sent with', async () => {
     expect(await listing.recent('p', { limit: 10 }, now)).toEqual([
       { user_id: 'ann', ids: ['ann', 'anon-a2'], id_count: 2, events: 4, last_seen: new Date(now - 60_000).toISOString() },

@@ -72,7 +72,7 @@ const summaryColumns = (sql: string) => {
 };
 
 describe('the incremental results SQL for Athena', () => {
-  it('summarises a slice: events of the slice arrival range, from the arrival-hour partitions of the slice only, grouped per ID as sent; the columns in the state table order', () => {
+  it('summarises a slice: events of the slice arrival range, from the landing hours of the slice only (an hour wider on each side), grouped per ID as sent; the columns in the state table order', () => {
     const sql = renderResultsStateInsert(REQUEST, SLICE, GLUE);
     expect(sql.split('\n')[0]).toBe('INSERT INTO tally.results_state');
     expect(summaryColumns(sql.slice(sql.indexOf('\n') + 1))).toEqual(STATE_ORDER);
@@ -82,7 +82,7 @@ describe('the incremental results SQL for Athena', () => {
           `FROM tally\\.events_by_arrival`,
           `WHERE project_id = 'proj-main'`,
           `AND dt BETWEEN '2026-03-02' AND '2026-03-22'`, // the run's first day to two days after the slice (future clamp)
-          `AND received BETWEEN '2026-03-20-10' AND '2026-03-20-11'`, // the slice's arrival hours
+          `AND arrival_hour BETWEEN '2026-03-20-09' AND '2026-03-20-12'`, // the slice's landing hours, an hour wider on each side
           `AND received_at >= '2026-03-20T10:50:00\\.000Z'`,
           `AND received_at < '2026-03-20T11:50:00\\.000Z'`,
           `AND "timestamp" >= '2026-03-02T00:00:00\\.000Z'`,
@@ -120,7 +120,8 @@ describe('the incremental results SQL for Athena', () => {
     // tail: everything received since the watermark, merged up to the run's end.
     const tail = sql.slice(0, sql.indexOf('state_rows AS ('));
     expect(tail).toContain('FROM tally.events_by_arrival');
-    expect(tail).toMatch(/AND received BETWEEN '2026-03-20-11' AND '9999-12-31-23'/);
+    // The landing hours from an hour before the watermark's on.
+    expect(tail).toMatch(/AND arrival_hour BETWEEN '2026-03-20-10' AND '9999-12-31-23'/);
     expect(tail).toMatch(/AND dt BETWEEN '2026-03-02' AND '2026-03-20'/);
     expect(tail).toMatch(/received_at >= '2026-03-20T11:50:00\.000Z'\s+AND received_at < '9999-12-31T23:59:59\.999Z'/);
     expect(tail).toContain(`CASE WHEN m.metric_event IS NULL AND event_time > '2026-03-20T12:00:00.000Z' THEN sort_key END AS pending_key`);

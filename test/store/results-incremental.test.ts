@@ -16,19 +16,21 @@
  * run started, days late) give every metric its covariate, and the covariate's sums (Σx, Σx², Σxy)
  * must equal the full count's after every run too.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
 import { baseDir, stateDir } from '../../lambdas/adapters/duckdb-results-state';
-import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
+import { InProcessDuckDb } from '../../lambdas/adapters/duckdb-local';
+import { addHours, landingHour } from '../../lambdas/contract/landing';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
 import { seriesInterval, type SeriesInterval } from '../../lambdas/domain/results-series';
 import { storedEventFixture } from '../helpers/stored-event';
+import { compactClosedHours, writeLanding } from '../helpers/landing';
 import { prng } from '../../bin/prng';
 
 const PROJECT = 'prop';
@@ -40,7 +42,7 @@ const ALLOWANCE = 10 * 60_000;
 const USERS = 300;
 
 interface Delivery {
-  /** When the file appears (its modification time). */
+  /** When the file appears (it lands in the hour of this time, as Firehose keys an object by its arrival). */
   at: number;
   dir: 'events' | 'identities';
   dt: string;
@@ -194,6 +196,21 @@ describe.each([{ cuped: undefined }, { cuped: 14 }] as Array<{ cuped?: number }>
     let query: DuckDbResultsQuery;
     let deliveries: Delivery[];
     let written = 0;
+    /** Lines of the events stream written per landing hour. */
+    const landedLines = new Map<string, number>();
+    /** The events stream's lines in the landing hours from..to (inclusive; to undefined: every later hour). */
+    const linesIn = (from: string, to?: string) =>
+      [...landedLines].filter(([hour]) => hour >= from && (to === undefined || hour <= to)).reduce((n, [, lines]) => n + lines, 0);
+    /**
+     * The rows an incremental run reads: the landing hours of its slice (previous watermark to the new
+     * one) widened by an hour on each side, and those from an hour before the new watermark on (the
+     * tail it counts from raw). Every line of those hours, whatever else the run keeps.
+     */
+    const expectedIncrementalRows = (run: { previousWatermark: string; watermark: string; committed: boolean }) => {
+      const hour = (at: string) => landingHour(Date.parse(at));
+      const slice = run.committed ? linesIn(addHours(hour(run.previousWatermark), -1), addHours(hour(run.watermark), 1)) : 0;
+      return slice + linesIn(addHours(hour(run.watermark), -1));
+    };
 
     beforeAll(() => {
       dataDir = mkdtempSync(join(tmpdir(), 'tally-incremental-'));
@@ -206,17 +223,18 @@ describe.each([{ cuped: undefined }, { cuped: 14 }] as Array<{ cuped?: number }>
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    /** Writes every file that has appeared by `now`, with its modification time. */
+    /** Writes every file that has appeared by `now`, in the landing hour it appeared in. */
     const deliverUntil = (now: number) => {
       for (; written < deliveries.length && deliveries[written]!.at <= now; written++) {
         const d = deliveries[written]!;
-        // Events under their arrival hour, as Firehose's key (contract/arrival-partition.ts); identities by day only.
-        const received = d.dir === 'events' ? [`${ARRIVAL_PARTITION}=${arrivalHour((JSON.parse(d.lines[0]!) as StoredEvent).received_at)}`] : [];
-        const dir = join(dataDir, d.dir, `project_id=${PROJECT}`, `dt=${d.dt}`, ...received);
-        mkdirSync(dir, { recursive: true });
-        const file = join(dir, `f-${written}.ndjson`);
-        writeFileSync(file, d.lines.join('\n') + '\n');
-        utimesSync(file, new Date(d.at), new Date(d.at));
+        const hour = landingHour(d.at);
+        writeLanding(
+          dataDir,
+          d.dir,
+          d.lines.map((line) => JSON.parse(line) as object),
+          { hour, file: `f-${written}.ndjson` },
+        );
+        if (d.dir === 'events') landedLines.set(hour, (landedLines.get(hour) ?? 0) + d.lines.length);
       }
     };
 
@@ -304,11 +322,12 @@ describe.each([{ cuped: undefined }, { cuped: 14 }] as Array<{ cuped?: number }>
           expect(new Set(full.periods!.map((p) => p.period)).size, iso(now)).toBeGreaterThan(new Set(full.periods!.map((p) => p.period.slice(0, 10))).size);
         }
         expect(incremental.incremental.fullRecompute).toBe(false);
-        // The raw rows read follow the new files (about 6 hours' worth, read twice at most: the slice and
-        // the newest files), not the window.
+        // The raw rows read follow the new landing hours (about 6 hours' worth and an hour on each side,
+        // read twice at most: the slice and the newest hours), not the window.
         // The run that adds a metric rebuilds the state for the new set of metric sources: it reads the run so far again.
         const rebuild = now === START + 3 * DAY;
         expect(incremental.incremental.previousWatermark === emptyWatermark, iso(now)).toBe(rebuild || now === START + 6 * HOUR);
+        expect(incremental.rowsRead, iso(now)).toBe(expectedIncrementalRows(incremental.incremental));
         if (now >= START + 3 * DAY && !rebuild) expect(incremental.rowsRead!, iso(now)).toBeLessThan(full.rowsRead! / 2);
         // Flat state reads: the base (every closed day rolled up) plus the open day's slices (four runs
         // a day), however many days the experiment has run; the rebuild for a new set of metric sources
@@ -376,6 +395,29 @@ describe.each([{ cuped: undefined }, { cuped: 14 }] as Array<{ cuped?: number }>
       expect(incremental.incremental.watermark).toBe(iso(stoppedAt));
       expect(full.multipleExposures).toBeGreaterThan(0);
       expect(full.variants.some((v) => v.converted > 0)).toBe(true);
+    });
+
+    it('agrees after compaction: the full count from the curated partitions (plus the landing tail) equals the incremental count from landing by arrival', async () => {
+      const stoppedAt = START + 6 * DAY + 7 * HOUR + 13 * 60_000 + 7;
+      const later = stoppedAt + DAY;
+      deliverUntil(later);
+      const fromLanding = await query.count(request(stoppedAt));
+      const duckdb = new InProcessDuckDb();
+      try {
+        // Every hour closed a quarter of an hour after it ends is curated; the last hour stays in the tail.
+        const [events] = await compactClosedHours(dataDir, duckdb, later);
+        expect(events).toMatchObject({ stream: 'events', compactedThrough: landingHour(later - HOUR - 15 * 60_000) });
+        expect(events!.rows).toBeGreaterThan(0);
+      } finally {
+        await duckdb.close();
+      }
+      const full = await query.count(request(stoppedAt));
+      expect(comparable(full)).toEqual(comparable(fromLanding));
+      // From curated, the run reads the project's days of the run (and CUPED's window), not every day landed.
+      expect(full.rowsRead).toBeLessThan(fromLanding.rowsRead!);
+      const incremental = await query.countIncremental({ ...request(stoppedAt), now: iso(later) });
+      expect(incremental.incremental).toMatchObject({ fullRecompute: false });
+      expect(comparable(incremental)).toEqual(comparable(full));
     });
 
     it('counts from raw when the state holds events received after the run ends (a stop racing a running computation)', async () => {

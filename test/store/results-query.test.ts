@@ -2,7 +2,8 @@
  * The experiment-results counting query (issue 6 §1): one SQL source (lambdas/adapters/sql/results-count.sql)
  * run by DuckDB locally and sent to Athena on AWS.
  *  (a) known-answer scenarios through DuckDbResultsQuery: over the real local stack (events posted to
- *      /v1/events, links made by $identify) and over NDJSON files written in the partition layout;
+ *      /v1/events, links made by $identify) and over NDJSON files written in the landing hours, each
+ *      read from landing and again from the curated Parquet partitions after compaction;
  *  (b) the AWS path with a mocked Athena client: the query text, polling, failures, result mapping;
  *  (c) the renderer: quoting, placeholders, refusals; and the .sql file vs its TypeScript module.
  */
@@ -16,7 +17,7 @@ import {
 } from '@aws-sdk/client-athena';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mockClient } from 'aws-sdk-client-mock';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -24,14 +25,18 @@ import type { StoredEvent } from '../../lambdas/domain/event';
 import type { IdentityRecord } from '../../lambdas/domain/identity';
 import { AthenaResultsQuery } from '../../lambdas/adapters/athena-results-query';
 import { DeadlineExceeded } from '../../lambdas/domain/deadline';
-import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
 import { DuckDbResultsQuery, LOCAL_TABLES } from '../../lambdas/adapters/duckdb-results-query';
+import { InProcessDuckDb } from '../../lambdas/adapters/duckdb-local';
+import { landingHour } from '../../lambdas/contract/landing';
 import type { CountRequest } from '../../lambdas/ports';
 import RESULTS_COUNT_SQL from '../../lambdas/adapters/sql/results-count.sql';
 import { metricSlots, quoteLiteral, renderResultsCount, renderSql, resultsCountParams, SqlRenderError } from '../../lambdas/adapters/sql/render';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 import { storedEventFixture } from '../helpers/stored-event';
+import { compactClosedHours, writeLanding, writeLandingEvents } from '../helpers/landing';
+
+const HOUR_MS = 3_600_000;
 
 // ------------------------------------------------------------------------------------------------
 // (a1) Through the real local stack: events posted over HTTP, identity links made by $identify.
@@ -140,22 +145,33 @@ describe('results counting through the local stack (DuckDB over the files the st
       { variant: 'third', enrolled: 0, converted: 0 },
     ]);
     expect(result.multipleExposures).toBe(1);
-    // Rows of the run's days (05-04..05-06) of this project: everything above except pre's and pre-only's 05-03 exposures.
-    const inRun = stack.rawEvents(project).filter((e) => e.timestamp >= '2026-05-04' && e.timestamp < '2026-05-07');
-    expect(result.rowsRead).toBe(inRun.length);
-    expect(stack.rawEvents(project).length).toBe(inRun.length + 2);
+    // Not compacted yet, every event is in the landing tail, which holds every project's events of
+    // every day: the run reads them all, each once.
+    const landed = new Set(stack.rawEvents().map((e) => `${e.project_id}/${e.dedupe_key}`));
+    expect(result.rowsRead).toBe(landed.size);
 
     // The other project's copy of the scenario counts only its own events.
     const other = await results.count({ ...request, projectId: otherProject });
-    expect(other.variants).toEqual([
+    const otherVariants = [
       { variant: 'control', enrolled: 1, converted: 0 },
       { variant: 'treatment', enrolled: 1, converted: 1 },
       { variant: 'third', enrolled: 0, converted: 0 },
-    ]);
+    ];
+    expect(other.variants).toEqual(otherVariants);
+
+    // Once the hours are compacted, the same counts from the curated partitions, reading only the
+    // run's days (05-04..05-06) of this project: everything above except pre's and pre-only's 05-03 exposures.
+    await stack.compaction.runNow(Date.now() + 2 * HOUR_MS);
+    const inRun = stack.rawEvents(project).filter((e) => e.timestamp >= '2026-05-04' && e.timestamp < '2026-05-07');
+    expect(stack.rawEvents(project).length).toBe(inRun.length + 2);
+    expect(await results.count(request)).toEqual({ ...result, rowsRead: inRun.length });
+    expect((await results.count({ ...request, projectId: otherProject })).variants).toEqual(otherVariants);
   });
 
   it('returns zeros for a project with no events and no identity links yet', async () => {
     const empty = await stack.createProject('empty');
+    // Every landing hour compacted: the run reads no other project's events (an empty landing tail).
+    await stack.compaction.runNow(Date.now() + 2 * HOUR_MS);
     const result = await results.count({
       projectId: empty,
       experimentId: 'e',
@@ -179,8 +195,8 @@ describe('results counting through the local stack (DuckDB over the files the st
 });
 
 // ------------------------------------------------------------------------------------------------
-// (a2) Over NDJSON files written directly in the partition layout: identity edge cases, ties,
-// boundaries and partition pruning.
+// (a2) Over NDJSON files written directly in the landing hours: identity edge cases, ties,
+// boundaries and partition pruning; from landing, and again from the curated partitions after compaction.
 
 const PROJECT = 'proj-main';
 const FROM = '2026-03-02T00:00:00.000Z';
@@ -205,8 +221,6 @@ interface EventSpec {
   received?: string;
   dedupe?: string;
   project?: string;
-  /** Partition day, when deliberately not the day of ts (to prove which partitions are read). */
-  dt?: string;
 }
 
 let seq = 0;
@@ -225,30 +239,13 @@ function storedEvent(e: EventSpec): StoredEvent {
   });
 }
 
-/**
- * Appends records to <root>/project_id=<p>/dt=<day>/<file>, the local Firehose layout; an event
- * (a record with received_at) under .../received=<its arrival hour>/, as the events stream keys it.
- */
-function writePartitioned(
-  root: string,
-  records: Array<{ project_id: string; timestamp: string; received_at?: string }>,
-  dtOf: (i: number) => string | undefined = () => undefined,
-  file = 'part-0.ndjson',
-): Map<string, number> {
-  const byPartition = new Map<string, string[]>();
-  records.forEach((r, i) => {
-    const arrival = r.received_at ? [`${ARRIVAL_PARTITION}=${arrivalHour(r.received_at)}`] : [];
-    const dir = join(root, `project_id=${r.project_id}`, `dt=${dtOf(i) ?? r.timestamp.slice(0, 10)}`, ...arrival);
-    (byPartition.get(dir) ?? byPartition.set(dir, []).get(dir)!).push(JSON.stringify(r));
-  });
-  const counts = new Map<string, number>();
-  for (const [dir, lines] of byPartition) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, file), lines.join('\n') + '\n', { flag: 'a' });
-    counts.set(dir, lines.length);
-  }
-  return counts;
+/** Identity links into the identities stream's landing hours: each in the hour of its timestamp. */
+function writeLinks(dataDir: string, links: IdentityRecord[], file?: string): void {
+  for (const l of links) writeLanding(dataDir, 'identities', [l], { hour: landingHour(Date.parse(l.timestamp)), file });
 }
+
+/** Every landing hour closed long after the fixtures' times: compacts them all. */
+const AFTER_FIXTURES_MS = Date.parse('2026-04-01T00:00:00.000Z');
 
 const link = (id: string, canonical: string, ts = '2026-03-01T00:00:00.000Z', project = PROJECT, version = 1): IdentityRecord => ({
   project_id: project,
@@ -261,12 +258,16 @@ const link = (id: string, canonical: string, ts = '2026-03-01T00:00:00.000Z', pr
 
 const exp = (variant: unknown, experiment = 'Button Color') => ({ $experiment_name: experiment, $variant: variant });
 
-describe('results counting over partitioned NDJSON files (DuckDB)', () => {
+describe.each(['landing', 'curated'] as const)('results counting over the files of the data directory (DuckDB, read from %s)', (read) => {
   let dataDir: string;
   let results: DuckDbResultsQuery;
+  let duckdb: InProcessDuckDb;
+  // Rows the run reads: from landing, every event of every project and day (the tail is not
+  // partitioned by project or day), each once; from curated, only the run's days of the project.
   let expectedRowsRead = 0;
+  let oneDayRowsRead = 0;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tally-results-'));
     const E = '$experiment_exposure';
     const specs: EventSpec[] = [
@@ -322,9 +323,6 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
       // nobody: another project's events in the same data directory.
       { user: 'c1', name: E, ts: '2026-03-02T10:00:00.000Z', props: exp('a'), project: 'proj-other' },
       { user: 'c1', name: 'signup', ts: '2026-03-02T11:00:00.000Z', project: 'proj-other' },
-      // nobody: in-run timestamps filed under days outside the run. Counted only if those partitions were read.
-      { user: 'misfiled-1', name: E, ts: '2026-03-03T10:00:00.000Z', props: exp('a'), dt: '2026-03-10' },
-      { user: 'misfiled-2', name: E, ts: '2026-03-03T10:00:00.000Z', props: exp('b'), dt: '2026-03-01' },
     ];
     // History outside the run: a month of filler on other days (must not be read either).
     for (let day = 1; day <= 28; day++) {
@@ -336,10 +334,12 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
     for (let i = 0; i < 10; i++) specs.push({ user: `noise-${i}`, name: 'page_view', ts: '2026-03-03T12:00:00.000Z' });
 
     const events = specs.map(storedEvent);
-    writePartitioned(join(dataDir, 'events'), events, (i) => specs[i]!.dt);
-    expectedRowsRead = specs.filter(
-      (s) => (s.project ?? PROJECT) === PROJECT && (s.dt ?? s.ts.slice(0, 10)) >= '2026-03-02' && (s.dt ?? s.ts.slice(0, 10)) <= '2026-03-04',
-    ).length;
+    writeLandingEvents(dataDir, events);
+    expectedRowsRead =
+      read === 'landing'
+        ? specs.length
+        : specs.filter((s) => (s.project ?? PROJECT) === PROJECT && s.ts.slice(0, 10) >= '2026-03-02' && s.ts.slice(0, 10) <= '2026-03-04').length;
+    oneDayRowsRead = read === 'landing' ? specs.length : 5;
 
     const links: IdentityRecord[] = [
       link('c3', 'c2', '2026-03-02T09:00:00.000Z'),
@@ -356,13 +356,22 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
       // Another project's link between IDs of this one: ignored (applied, it would make ya's goal xa's).
       link('ya', 'xa', '2026-02-12T00:00:00.000Z', 'proj-other'),
     ];
-    // Identity links spread over many days, two files in one partition.
-    writePartitioned(join(dataDir, 'identities'), links.slice(0, 6));
-    writePartitioned(join(dataDir, 'identities'), links.slice(6), undefined, 'part-1.ndjson');
+    // Identity links spread over many hours, two files in some.
+    writeLinks(dataDir, links.slice(0, 6), 'part-0.ndjson');
+    writeLinks(dataDir, links.slice(6), 'part-1.ndjson');
+    duckdb = new InProcessDuckDb();
+    if (read === 'curated') {
+      const summary = await compactClosedHours(dataDir, duckdb, AFTER_FIXTURES_MS);
+      expect(summary.map((c) => [c.stream, c.rows])).toEqual([
+        ['events', specs.length],
+        ['identities', links.length],
+      ]);
+    }
     results = new DuckDbResultsQuery(dataDir, { threads: 2 });
   });
   afterAll(async () => {
     await results?.close();
+    await duckdb?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -399,12 +408,12 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
     ]);
   });
 
-  it('reads only the run’s day partitions of events (rowsRead), whatever the history', async () => {
+  it('reads only the run’s day partitions of the curated events (rowsRead), whatever the history, plus the landing tail', async () => {
     const result = await results.count(REQUEST);
     expect(result.rowsRead).toBe(expectedRowsRead);
-    // A one-day window reads that day only.
+    // A one-day window reads that day only (and the landing tail).
     const oneDay = await results.count({ ...REQUEST, from: '2026-02-05T00:00:00.000Z', to: '2026-02-05T23:59:59.999Z' });
-    expect(oneDay.rowsRead).toBe(5);
+    expect(oneDay.rowsRead).toBe(oneDayRowsRead);
     expect(oneDay.variants[0]).toEqual({ variant: 'a', enrolled: 5, converted: 0 });
   });
 
@@ -429,11 +438,12 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
     const q = new DuckDbResultsQuery(dir);
     try {
       const name = "Bob's \\ Test'; DROP TABLE x; --";
-      writePartitioned(join(dir, 'events'), [
+      writeLandingEvents(dir, [
         storedEvent({ user: 'q1', name: '$experiment_exposure', ts: '2026-03-02T10:00:00.000Z', props: exp("it's", name) }),
         storedEvent({ user: 'q1', name: "sign'up", ts: '2026-03-02T11:00:00.000Z' }),
         storedEvent({ user: 'q2', name: 'view', ts: '2026-03-02T10:00:00.000Z', props: { $experiment_bob_s_test_drop_table_x: 'plain' } }),
       ]);
+      if (read === 'curated') await compactClosedHours(dir, duckdb, AFTER_FIXTURES_MS);
       const result = await q.count({ ...REQUEST, experimentName: name, variants: ["it's", 'plain'], goalEvent: "sign'up" });
       expect(result.variants).toEqual([
         { variant: "it's", enrolled: 1, converted: 1 },
@@ -452,7 +462,7 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
     ]);
     expect(run.variants[0]).toEqual({ variant: 'a', enrolled: 6, converted: 4 });
     expect(run.rowsRead).toBe(expectedRowsRead);
-    expect(oneDay.rowsRead).toBe(5);
+    expect(oneDay.rowsRead).toBe(oneDayRowsRead);
     const lean = new DuckDbResultsQuery(dataDir, { rowsRead: false });
     try {
       expect(await lean.count(REQUEST)).toEqual({ variants: run.variants, multipleExposures: 2, segments: run.segments });
@@ -470,7 +480,7 @@ describe('results counting over partitioned NDJSON files (DuckDB)', () => {
 // ------------------------------------------------------------------------------------------------
 // (b) The AWS path: Athena mocked.
 
-describe('copies of an event in the raw files count once (DuckDB, full and incremental)', () => {
+describe('copies of an event in the raw files count once (DuckDB, full and incremental, before and after compaction)', () => {
   // A crash between the stream write and the commit, then the resend stored again after the
   // claims' lease: two lines with one deduplication key, the later one received 35 s after. The
   // spec's duplicate is (name, user, timestamp), so the later copy may even carry other properties
@@ -506,15 +516,15 @@ describe('copies of an event in the raw files count once (DuckDB, full and incre
     dataDir = mkdtempSync(join(tmpdir(), 'tally-copies-'));
     const events = specs.map(storedEvent);
     // The later copies in a file of their own, as a later delivery would be.
-    writePartitioned(
-      join(dataDir, 'events'),
+    writeLandingEvents(
+      dataDir,
       events.filter((_, i) => !specs[i]!.received),
+      { file: 'part-0.ndjson' },
     );
-    writePartitioned(
-      join(dataDir, 'events'),
+    writeLandingEvents(
+      dataDir,
       events.filter((_, i) => specs[i]!.received),
-      undefined,
-      'part-1.ndjson',
+      { file: 'part-1.ndjson' },
     );
     results = new DuckDbResultsQuery(dataDir, { threads: 2 });
   });
@@ -536,6 +546,24 @@ describe('copies of an event in the raw files count once (DuckDB, full and incre
     const incremental = await results.countIncremental({ ...REQUEST, series: 'day', experimentId: 'exp-copies', now: '2026-03-05T00:00:00.000Z' });
     expect(incremental).toMatchObject(expected);
     expect(incremental.incremental).toMatchObject({ committed: true, fullRecompute: false });
+  });
+
+  it('after compaction, the full count from the curated partitions agrees (the copies collapsed to the first received), and so does the incremental count', async () => {
+    // Five events: dup-a, dup-goal's exposure, its goal, dup-none, dup-b.
+    const distinct = new Set(specs.map((s) => s.dedupe ?? s.user)).size;
+    expect(distinct).toBe(5);
+    const duckdb = new InProcessDuckDb();
+    try {
+      const [events] = await compactClosedHours(dataDir, duckdb, AFTER_FIXTURES_MS);
+      expect(events).toMatchObject({ stream: 'events', rows: distinct });
+    } finally {
+      await duckdb.close();
+    }
+    const full = await results.count({ ...REQUEST, series: 'day' });
+    expect(full).toMatchObject({ ...expected, rowsRead: distinct });
+    const incremental = await results.countIncremental({ ...REQUEST, series: 'day', experimentId: 'exp-copies', now: '2026-03-05T00:00:00.000Z' });
+    expect(incremental).toMatchObject(expected);
+    expect(incremental.periods).toEqual(full.periods);
   });
 });
 

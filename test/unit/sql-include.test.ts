@@ -12,6 +12,10 @@ import INSIGHT_FUNNELS_SQL from '../../lambdas/adapters/sql/insight-funnels.sql'
 import INSIGHT_RETENTION_SQL from '../../lambdas/adapters/sql/insight-retention.sql';
 import COMPACT_EVENTS_SQL from '../../lambdas/adapters/sql/compact-events.sql';
 import EVENTS_VIEW_SQL from '../../lambdas/adapters/sql/events-view.sql';
+import COMPACT_IDENTITIES_SQL from '../../lambdas/adapters/sql/compact-identities.sql';
+import IDENTITIES_VIEW_SQL from '../../lambdas/adapters/sql/identities-view.sql';
+import { STORED_EVENT_FIELDS } from '../../lambdas/domain/event';
+import { IDENTITY_COLUMNS } from '../../lambdas/adapters/duckdb-columns';
 
 describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
   const rules = { 'rules/cols.sql': '-- why\na,\nb AS c\n\n', 'rules/cte.sql': 'x AS (\n\n  SELECT 1\n)\n' };
@@ -57,7 +61,7 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
   const INSIGHT_RULES = ['rules/breakdown-kind.sql', 'rules/breakdown-raw.sql', 'rules/property-number.sql', 'rules/range-events.sql'];
 
   it('every rule is included (directly or by another rule) by a results query or an insight query, and each query expands to text without includes', () => {
-    const queries = [RESULTS_COUNT_SQL, RESULTS_COUNT_INCREMENTAL_SQL, RESULTS_SUMMARY_SQL, RESULTS_BASE_SQL, COMPACT_EVENTS_SQL, EVENTS_VIEW_SQL];
+    const queries = [RESULTS_COUNT_SQL, RESULTS_COUNT_INCREMENTAL_SQL, RESULTS_SUMMARY_SQL, RESULTS_BASE_SQL, COMPACT_EVENTS_SQL, EVENTS_VIEW_SQL, COMPACT_IDENTITIES_SQL, IDENTITIES_VIEW_SQL];
     const insights = [INSIGHT_TRENDS_SQL, INSIGHT_FUNNELS_SQL, INSIGHT_RETENTION_SQL];
     for (const name of Object.keys(SQL_RULES)) {
       if (INSIGHT_RULES.includes(name)) expect(insights.filter((sql) => includes(sql, name)).length, name).toBeGreaterThanOrEqual(1);
@@ -91,5 +95,11 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
         /\{\{> rules\/event-columns\.sql\}\},\n\s*\{\{> rules\/copy-rank\.sql\}\}\n(?:.*\n)*?\s*\) parsed\n(?:\s*--.*\n)*\s*WHERE copy_rank = 1\n/,
       );
     }
+  });
+
+  it('the column lists of the curated layout are the stored records\' fields, in order, project_id aside', () => {
+    const names = (rule: string) => [...SQL_RULES[rule]!.replace(/^--.*$/gm, '').matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
+    expect(names('rules/event-data-columns.sql')).toEqual(STORED_EVENT_FIELDS.filter((f) => f !== 'project_id'));
+    expect(names('rules/identity-data-columns.sql')).toEqual(Object.keys(IDENTITY_COLUMNS));
   });
 });

@@ -15,29 +15,7 @@
 -- :project_ids and :dts are the same partitions' projects and days, which reach the scans of both
 -- tables as partition filters.
 SELECT
-    "dedupe_key",
-    "event_id",
-    "name",
-    "user_id",
-    "sent_user_id",
-    "session_id",
-    "timestamp",
-    "received_at",
-    "properties",
-    "platform",
-    "app_version",
-    "app_build_number",
-    "os_version",
-    "environment",
-    "device_manufacturer",
-    "locale",
-    "timezone",
-    "country",
-    "region",
-    "city",
-    "sdk",
-    "sdk_version",
-    "source",
+    {{> rules/event-data-columns.sql}},
   project_id,
   dt
 FROM (
@@ -46,29 +24,7 @@ FROM (
     {{> rules/copy-rank.sql}}
   FROM (
     SELECT
-      "dedupe_key",
-      "event_id",
-      "name",
-      "user_id",
-      "sent_user_id",
-      "session_id",
-      "timestamp",
-      "received_at",
-      "properties",
-      "platform",
-      "app_version",
-      "app_build_number",
-      "os_version",
-      "environment",
-      "device_manufacturer",
-      "locale",
-      "timezone",
-      "country",
-      "region",
-      "city",
-      "sdk",
-      "sdk_version",
-      "source",
+      {{> rules/event-data-columns.sql}},
       project_id,
       dt
     FROM {{curated}}
@@ -77,29 +33,7 @@ FROM (
       AND dt || project_id IN (:partitions)
     UNION ALL
     SELECT
-      "dedupe_key",
-      "event_id",
-      "name",
-      "user_id",
-      "sent_user_id",
-      "session_id",
-      "timestamp",
-      "received_at",
-      "properties",
-      "platform",
-      "app_version",
-      "app_build_number",
-      "os_version",
-      "environment",
-      "device_manufacturer",
-      "locale",
-      "timezone",
-      "country",
-      "region",
-      "city",
-      "sdk",
-      "sdk_version",
-      "source",
+      {{> rules/event-data-columns.sql}},
       project_id,
       substr("timestamp", 1, 10) AS dt
     FROM {{landing}}

@@ -1,20 +1,12 @@
 -- Compaction of the identity links (docs/decisions/columnar-events.md): as compact-events.sql, for
 -- the identities stream. A link resent or delivered twice is the same row: each distinct row once.
 SELECT DISTINCT
-    "id",
-    "canonical_id",
-    "version",
-    "timestamp",
-    "reason",
+    {{> rules/identity-data-columns.sql}},
   project_id,
   dt
 FROM (
   SELECT
-    "id",
-    "canonical_id",
-    "version",
-    "timestamp",
-    "reason",
+    {{> rules/identity-data-columns.sql}},
     project_id,
     dt
   FROM {{curated}}
@@ -23,11 +15,7 @@ FROM (
     AND dt || project_id IN (:partitions)
   UNION ALL
   SELECT
-    "id",
-    "canonical_id",
-    "version",
-    "timestamp",
-    "reason",
+    {{> rules/identity-data-columns.sql}},
     project_id,
     substr("timestamp", 1, 10) AS dt
   FROM {{landing}}

@@ -21,8 +21,8 @@ export interface StreamTables {
   curated: string;
 }
 
-const COMPACT: Record<StreamName, string> = { events: expandIncludes(COMPACT_EVENTS_SQL), identities: COMPACT_IDENTITIES_SQL };
-const VIEW: Record<StreamName, string> = { events: expandIncludes(EVENTS_VIEW_SQL), identities: IDENTITIES_VIEW_SQL };
+const COMPACT: Record<StreamName, string> = { events: expandIncludes(COMPACT_EVENTS_SQL), identities: expandIncludes(COMPACT_IDENTITIES_SQL) };
+const VIEW: Record<StreamName, string> = { events: expandIncludes(EVENTS_VIEW_SQL), identities: expandIncludes(IDENTITIES_VIEW_SQL) };
 
 /**
  * The compaction state's hour as the views' bound: before the first compaction every landing hour
@@ -58,5 +58,5 @@ export function renderStreamView(stream: StreamName, compactedThrough: string | 
 
 /** The results job's view of the landing events, by arrival hour. */
 export function renderEventsByArrivalView(tables: Pick<StreamTables, 'landing'>): string {
-  return renderSql(EVENTS_BY_ARRIVAL_VIEW_SQL, {}, { landing: tables.landing });
+  return renderSql(expandIncludes(EVENTS_BY_ARRIVAL_VIEW_SQL), {}, { landing: tables.landing });
 }

@@ -12,57 +12,13 @@
 -- Firehose buffer of an hour's end in the other order (compaction then keeps the tail's). Copies
 -- share name, ID as sent and timestamp; only received_at, event_id and user_id can differ.
 SELECT
-    "dedupe_key",
-    "event_id",
-    "name",
-    "user_id",
-    "sent_user_id",
-    "session_id",
-    "timestamp",
-    "received_at",
-    "properties",
-    "platform",
-    "app_version",
-    "app_build_number",
-    "os_version",
-    "environment",
-    "device_manufacturer",
-    "locale",
-    "timezone",
-    "country",
-    "region",
-    "city",
-    "sdk",
-    "sdk_version",
-    "source",
+    {{> rules/event-data-columns.sql}},
   project_id,
   dt
 FROM {{curated}}
 UNION ALL
 SELECT
-    "dedupe_key",
-    "event_id",
-    "name",
-    "user_id",
-    "sent_user_id",
-    "session_id",
-    "timestamp",
-    "received_at",
-    "properties",
-    "platform",
-    "app_version",
-    "app_build_number",
-    "os_version",
-    "environment",
-    "device_manufacturer",
-    "locale",
-    "timezone",
-    "country",
-    "region",
-    "city",
-    "sdk",
-    "sdk_version",
-    "source",
+    {{> rules/event-data-columns.sql}},
   project_id,
   dt
 FROM (
@@ -71,33 +27,15 @@ FROM (
     {{> rules/copy-rank.sql}}
   FROM (
     SELECT
-      "dedupe_key",
-      "event_id",
-      "name",
-      "user_id",
-      "sent_user_id",
-      "session_id",
-      "timestamp",
-      "received_at",
-      "properties",
-      "platform",
-      "app_version",
-      "app_build_number",
-      "os_version",
-      "environment",
-      "device_manufacturer",
-      "locale",
-      "timezone",
-      "country",
-      "region",
-      "city",
-      "sdk",
-      "sdk_version",
-      "source",
+      {{> rules/event-data-columns.sql}},
       project_id,
       substr("timestamp", 1, 10) AS dt
     FROM {{landing}}
     WHERE arrival_hour > :compacted_through
+      -- A line with no project names no partition: compaction leaves it out, so the view does too.
+      AND project_id IS NOT NULL
+      AND length(project_id) > 0
+      AND length("timestamp") >= 10
   ) tail
 ) ranked
 WHERE copy_rank = 1

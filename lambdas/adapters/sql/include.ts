@@ -15,6 +15,8 @@ import CANONICAL_IDS_SQL from './rules/canonical-ids.sql';
 import COPY_RANK_SQL from './rules/copy-rank.sql';
 import ENROLLMENT_VARIANT_SQL from './rules/enrollment-variant.sql';
 import EVENT_COLUMNS_SQL from './rules/event-columns.sql';
+import EVENT_DATA_COLUMNS_SQL from './rules/event-data-columns.sql';
+import IDENTITY_DATA_COLUMNS_SQL from './rules/identity-data-columns.sql';
 import METRIC_CAPPING_SQL from './rules/metric-capping.sql';
 import METRIC_SLOTS_SQL from './rules/metric-slots.sql';
 import METRIC_USER_SUMS_SQL from './rules/metric-user-sums.sql';
@@ -34,6 +36,8 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/copy-rank.sql': COPY_RANK_SQL,
   'rules/enrollment-variant.sql': ENROLLMENT_VARIANT_SQL,
   'rules/event-columns.sql': EVENT_COLUMNS_SQL,
+  'rules/event-data-columns.sql': EVENT_DATA_COLUMNS_SQL,
+  'rules/identity-data-columns.sql': IDENTITY_DATA_COLUMNS_SQL,
   'rules/metric-capping.sql': METRIC_CAPPING_SQL,
   'rules/metric-slots.sql': METRIC_SLOTS_SQL,
   'rules/metric-user-sums.sql': METRIC_USER_SUMS_SQL,

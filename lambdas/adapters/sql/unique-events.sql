@@ -9,29 +9,7 @@
 --
 -- Cost: exactly what the same query on events costs.
 SELECT
-  "dedupe_key",
-  "event_id",
-  "name",
-  "user_id",
-  "sent_user_id",
-  "session_id",
-  "timestamp",
-  "received_at",
-  "properties",
-  "platform",
-  "app_version",
-  "app_build_number",
-  "os_version",
-  "environment",
-  "device_manufacturer",
-  "locale",
-  "timezone",
-  "country",
-  "region",
-  "city",
-  "sdk",
-  "sdk_version",
-  "source",
+  {{> rules/event-data-columns.sql}},
   "project_id",
   "dt"
 FROM {{events}}
