@@ -1,7 +1,9 @@
 /** Everything a handler may depend on. Each handler factory asks for the subset it uses. */
 import type { GeoLookup } from './domain/geo';
+import type { CompactionOptions } from './services/compact-landing';
 import type {
   AnalyticsViews,
+  CompactionStore,
   ApiKeyStore,
   AssignmentStore,
   EventLedger,
@@ -53,6 +55,11 @@ export interface Deps {
   dashboards: DashboardStore;
   /** The analyst views (unique_events): Athena views on AWS, made at deploy; locally <data dir>/views.sql. */
   analyticsViews: AnalyticsViews;
+  /**
+   * The scheduled compaction job on AWS (lambdas/entry/compact-landing.ts): its store and options.
+   * Locally the server schedules compaction itself (lambdas/local/compaction-scheduler.ts).
+   */
+  compaction?: { store: CompactionStore; options: Omit<CompactionOptions, 'nowMs' | 'deadlineMs'> };
   geo: GeoLookup;
   clock: () => number;
   /** How long POST .../results/refresh computes before answering 202 (default REFRESH_BUDGET_MS, handlers/results.ts); tests shorten it. */

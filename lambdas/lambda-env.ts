@@ -78,6 +78,14 @@ export const LAMBDA_ENV = {
   RESULTS_ARRIVAL_ALLOWANCE_SECONDS: wholeNumber(1),
   /** The bucket holding the results job's state and base (the raw bucket): the base commits and generations it writes and deletes. */
   RESULTS_BASE_BUCKET: text,
+  /** The raw bucket (lib/raw-streams.ts): landing/ and curated/ with the compaction state (contract/landing.ts). */
+  RAW_BUCKET: text,
+  /** How long after a landing hour ends the compaction job still waits for objects in it (lib/grants.ts compactionCloseAfterSeconds). */
+  COMPACTION_CLOSE_AFTER_SECONDS: wholeNumber(1),
+  /** How long a superseded curated generation stays readable (the longest Athena query; lib/grants.ts COMPACTION_GRACE_SECONDS). */
+  COMPACTION_GRACE_SECONDS: wholeNumber(1),
+  /** How long a compacted landing hour is kept after it ends (the results job reads new events from landing). */
+  LANDING_RETENTION_SECONDS: wholeNumber(1),
   /** Admin writes and the audit listing: days an audit log entry is kept (TallyStackProps.auditRetentionDays). */
   AUDIT_RETENTION_DAYS: wholeNumber(1),
   /** Admin routes: the OIDC issuer whose tokens sign people in (tokens' iss); unset, only the admin token is accepted. */

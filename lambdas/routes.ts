@@ -79,7 +79,23 @@ export const DEPENDENCIES = {
   /** The dashboards of each project. */
   dashboards: { table: 'dashboards', env: ['TABLE_DASHBOARDS'] },
   /** The analyst views (unique_events): Athena DDL in the workgroup; the grant adds creating and dropping the views in the Glue database. */
-  analyticsViews: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'] },
+  analyticsViews: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'RAW_BUCKET'] },
+  /**
+   * The compaction job (docs/decisions/columnar-events.md): Athena in the workgroup, the Glue partitions
+   * of the curated tables, landing/ and curated/ of the raw bucket (lib/grants.ts compactionStatements).
+   */
+  compaction: {
+    athena: true,
+    env: [
+      'ATHENA_WORKGROUP',
+      'ATHENA_DATABASE',
+      'ATHENA_MAX_WAIT_SECONDS',
+      'RAW_BUCKET',
+      'COMPACTION_CLOSE_AFTER_SECONDS',
+      'COMPACTION_GRACE_SECONDS',
+      'LANDING_RETENTION_SECONDS',
+    ],
+  },
   rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
   /** EXPERIMENTS_CACHE_SECONDS: how long an instance may serve its copy of the running experiments. */
   experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
@@ -466,6 +482,12 @@ export const JOBS = [
     description: 'Tally results job: recomputes the results of running experiments with Athena',
     uses: { projects: 'read', experiments: 'read', results: 'readWrite', resultsQuery: 'query' },
     timeoutSeconds: 600,
+  },
+  {
+    name: 'compact-landing',
+    description: 'Tally compaction job: takes closed landing hours into the curated Parquet partitions with Athena',
+    uses: { compaction: 'query' },
+    timeoutSeconds: 900,
   },
   {
     name: 'analytics-views',

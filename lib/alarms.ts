@@ -22,6 +22,7 @@ import {
   METRICS_NAMESPACE,
   RESULTS_BASE_WRITE_FAILED,
   RESULTS_STATE_WRITE_FAILED,
+  COMPACTION_FAILED,
 } from '../lambdas/contract/metrics';
 
 export interface AlarmsProps {
@@ -45,6 +46,8 @@ export interface AlarmsProps {
   insightFunctions: Record<string, IFunction>;
   /** The admin write functions: an audit entry that could not be written is their AuditRecordFailed metric. */
   auditedFunctions: Record<string, IFunction>;
+  /** The compaction job: a failed run is its CompactionFailed metric. */
+  compactionFunctions: Record<string, IFunction>;
   /** Sends alarm and OK notifications to this address (an SNS topic is created). */
   email?: string;
 }
@@ -100,10 +103,6 @@ export class Alarms extends Construct {
         threshold: props.bufferingInterval.toSeconds() * 3 + 300,
         description: `Firehose ${name}: the oldest record is far older than the buffering interval; delivery is stuck`,
       });
-      this.add(`Firehose-${name}-PartitionsExceeded`, metric('PartitionCountExceeded', 'Maximum'), {
-        threshold: 0,
-        description: `Firehose ${name}: more active project/day partitions than the stream allows; records go to errors/ (raise the quota)`,
-      });
       this.add(`Firehose-${name}-ThrottledRecords`, metric('ThrottledRecords', 'Sum'), {
         threshold: 0,
         description: `Firehose ${name}: PutRecordBatch throttled (handlers retry, then answer 503)`,
@@ -129,6 +128,21 @@ export class Alarms extends Construct {
           'Firehose wrote records it could not deliver under errors/ of the raw bucket: they are in no table. Fix the cause (the Firehose alarms above, the errorMessage of the records), then re-send them with `npm run redrive` (docs/deploy.md, "Undelivered records")',
       },
     );
+
+    // Emitted by the compaction job (lambdas/handlers/compact-landing.ts) for a run that failed.
+    for (const [name, fn] of Object.entries(props.compactionFunctions)) {
+      const failed = new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: COMPACTION_FAILED,
+        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      });
+      this.add(`${name}-CompactionFailed`, failed, {
+        threshold: 0,
+        description: `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
+      });
+    }
 
     // Emitted by the results query (embedded metric format, lambdas/logging/metric.ts) when a state
     // slice's INSERT INTO or its commit fails: results stay exact, but each run then reads more raw data.

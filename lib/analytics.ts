@@ -1,7 +1,11 @@
 /**
- * Analysts' access to the raw events: the Glue database and table over the events bucket, with
- * partition projection so new projects and days are queryable at once (no crawler, no MSCK REPAIR),
- * and an Athena workgroup with its own results bucket and a per-query scan limit.
+ * Analysts' access to the raw streams (docs/decisions/columnar-events.md): the Glue database with, per
+ * stream, the landing table (what Firehose writes, JSON by arrival hour, projected), the curated table
+ * (Parquet by project and day, partitions registered by the compaction job, each pointing at one
+ * generation) and the write table the job's INSERT INTO writes a generation through; an Athena
+ * workgroup with its own results bucket and a per-query scan limit. Readers query the views over them
+ * (events, identities, unique_events, events_by_arrival), which Athena DDL creates at deploy and the
+ * compaction job re-creates (lambdas/adapters/athena-compaction.ts viewStatements).
  */
 import { Duration, RemovalPolicy, Size, Stack } from 'aws-cdk-lib';
 import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
@@ -11,13 +15,21 @@ import { Construct } from 'constructs';
 import { secureBucket } from './buckets';
 import { dataColumns, PARTITION_COLUMNS } from './raw-columns';
 import { RAW_STREAMS, type RawStreamSpec, type StreamName } from './raw-streams';
-import { ARRIVAL_HOUR_FORMAT, ARRIVAL_PARTITION, EVENTS_BY_ARRIVAL_TABLE } from '../lambdas/contract/arrival-partition';
+import { ARRIVAL_HOUR, ARRIVAL_HOUR_FORMAT, curatedPrefix, curatedTable, curatedWriteTable, GENERATION } from '../lambdas/contract/landing';
 import { RESULTS_BASE, RESULTS_BASE_PARTITIONS, RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../lambdas/contract/results-state';
 
 /** First day partition projection knows; records timestamped earlier are stored but not projected. */
 export const FIRST_EVENT_DAY = '2020-01-01';
 /** Timestamps up to 48 hours ahead are accepted (clamped beyond), so days up to NOW+2DAYS exist. */
 export const LAST_EVENT_DAY = 'NOW+2DAYS';
+/**
+ * The oldest landing hour the landing tables project: a query bounded only from below (the views'
+ * tail, arrival_hour > the compacted hour) enumerates the hours from its bound to NOW, never more than
+ * these 14 days of hours (336 prefixes). Landing hours are compacted after a day
+ * (compactionCloseAfterSeconds) and deleted 3 days later; an hour older than this that was never
+ * compacted (the job failing for two weeks, alarmed from its first failure) leaves the views until it is.
+ */
+export const LANDING_PROJECTION_MIN = 'NOW-14DAYS';
 
 /**
  * The default Glue database name: the stack name in the form Athena accepts unquoted (lower-case letters,
@@ -44,9 +56,12 @@ export interface AnalyticsProps {
 
 export class Analytics extends Construct {
   readonly database: Database;
-  readonly tables: Record<StreamName, S3Table>;
-  /** tally.events_by_arrival: the events table with the arrival hour as a third partition (the results job's). */
-  readonly eventsByArrival: S3Table;
+  /** landing_<stream>: what Firehose writes, JSON, partitioned by arrival_hour (projected). */
+  readonly landing: Record<StreamName, S3Table>;
+  /** curated_<stream>: Parquet, partitions (project_id, dt) registered by the compaction job. */
+  readonly curated: Record<StreamName, S3Table>;
+  /** curated_<stream>_write: the table the compaction job's INSERT INTO writes a generation through. */
+  readonly curatedWrite: Record<StreamName, S3Table>;
   /** The incremental results job's state (issue 13): Parquet in the raw bucket under results-state/. */
   readonly resultsState: S3Table;
   /** The incremental results job's base (issue 21): Parquet in the raw bucket under results-base/. */
@@ -62,53 +77,86 @@ export class Analytics extends Construct {
     // but removed when the create that made it rolls back, so a failed first deploy can be retried.
     this.database.applyRemovalPolicy(props.removalPolicy);
 
-    const entries = (Object.entries(RAW_STREAMS) as Array<[StreamName, RawStreamSpec]>).map(([name, spec]) => {
-      const location = `s3://${props.rawBucket.bucketName}/${spec.prefix}`;
-      const table = new S3Table(this, `${name}Table`, {
-        database: this.database,
-        tableName: spec.table,
-        description: `${spec.description}; partitioned by project_id and dt = day of the timestamp (UTC)`,
-        storage: S3TableStorage.fromBucket(props.rawBucket),
-        s3Prefix: spec.prefix,
-        dataFormat: DataFormat.JSON,
-        compressed: true,
-        columns: dataColumns(spec.columns).map((c) => ({ name: c, type: Schema.STRING, comment: hiveComment(c) })),
-        partitionKeys: PARTITION_COLUMNS.map((c) => ({ name: c, type: Schema.STRING })),
-        partitionProjection: projectAndDayProjection(),
-        parameters: { 'storage.location.template': `${location}project_id=\${project_id}/dt=\${dt}/` },
-      });
-      return [name, table] as const;
-    });
-    this.tables = Object.fromEntries(entries) as Record<StreamName, S3Table>;
+    const streams = Object.entries(RAW_STREAMS) as Array<[StreamName, RawStreamSpec]>;
+    const bucket = props.rawBucket.bucketName;
+    const strings = (names: string[]) => names.map((c) => ({ name: c, type: Schema.STRING, comment: hiveComment(c) }));
 
-    // The results job's view of the same event files (contract/arrival-partition.ts): one more
-    // partition level, the hour of received_at, so a run reads only the hours since its watermark.
-    // Its queries bound all three columns (project_id =, dt and received BETWEEN), so projection
-    // expands days x hours of one slice, not the table's whole range. Analysts use tally.events.
-    const events = RAW_STREAMS.events;
-    this.eventsByArrival = new S3Table(this, 'eventsByArrivalTable', {
-      database: this.database,
-      tableName: EVENTS_BY_ARRIVAL_TABLE,
-      description: `${events.description}; for the results job: partitioned by project_id, dt = day of the timestamp and received = hour of received_at (UTC)`,
-      storage: S3TableStorage.fromBucket(props.rawBucket),
-      s3Prefix: events.prefix,
-      dataFormat: DataFormat.JSON,
-      compressed: true,
-      columns: dataColumns(events.columns).map((c) => ({ name: c, type: Schema.STRING, comment: hiveComment(c) })),
-      partitionKeys: [...PARTITION_COLUMNS, ARRIVAL_PARTITION].map((c) => ({ name: c, type: Schema.STRING })),
-      partitionProjection: {
-        ...projectAndDayProjection(),
-        [ARRIVAL_PARTITION]: PartitionProjectionConfiguration.date({
-          min: `${FIRST_EVENT_DAY}-00`,
-          max: 'NOW',
-          format: ARRIVAL_HOUR_FORMAT,
-          step: { interval: 1, intervalUnit: DateIntervalUnit.HOURS },
+    // Landing: every record's fields, project_id a data column (it is in no key). Projected by hour
+    // from LANDING_PROJECTION_MIN to NOW: every query bounds arrival_hour (the views' tail, the results
+    // job's slices), so a query lists the landing hours of its range, never a catalog of partitions.
+    this.landing = Object.fromEntries(
+      streams.map(([name, spec]) => [
+        name,
+        new S3Table(this, `${name}LandingTable`, {
+          database: this.database,
+          tableName: spec.table,
+          description: `${spec.description}, as Firehose landed them: partitioned by ${ARRIVAL_HOUR} = the UTC hour the object arrived (not compacted yet, and kept for the results job)`,
+          storage: S3TableStorage.fromBucket(props.rawBucket),
+          s3Prefix: spec.prefix,
+          dataFormat: DataFormat.JSON,
+          compressed: true,
+          columns: strings(Object.keys(spec.columns).filter((c) => c !== 'dt')),
+          partitionKeys: [{ name: ARRIVAL_HOUR, type: Schema.STRING }],
+          partitionProjection: {
+            [ARRIVAL_HOUR]: PartitionProjectionConfiguration.date({
+              min: LANDING_PROJECTION_MIN,
+              max: 'NOW',
+              format: ARRIVAL_HOUR_FORMAT,
+              step: { interval: 1, intervalUnit: DateIntervalUnit.HOURS },
+            }),
+          },
+          parameters: { 'storage.location.template': `s3://${bucket}/${spec.prefix}${ARRIVAL_HOUR}=\${${ARRIVAL_HOUR}}/` },
         }),
-      },
-      parameters: {
-        'storage.location.template': `s3://${props.rawBucket.bucketName}/${events.prefix}project_id=\${project_id}/dt=\${dt}/${ARRIVAL_PARTITION}=\${${ARRIVAL_PARTITION}}/`,
-      },
-    });
+      ]),
+    ) as Record<StreamName, S3Table>;
+
+    // Curated: traditional partitions, no projection. The compaction job registers each (project, day)
+    // with Glue, its location one generation=<g>/ folder, and moves it to the next generation by
+    // updating the partition (BatchUpdatePartition); Athena reads the locations when it plans a query.
+    this.curated = Object.fromEntries(
+      streams.map(([name, spec]) => [
+        name,
+        new S3Table(this, `${name}CuratedTable`, {
+          database: this.database,
+          tableName: curatedTable(name),
+          description: `${spec.description}, compacted: Parquet (ZSTD), each event once, partitioned by project_id and dt = day of the timestamp (UTC)`,
+          storage: S3TableStorage.fromBucket(props.rawBucket),
+          s3Prefix: curatedPrefix(name),
+          dataFormat: DataFormat.PARQUET,
+          columns: strings(dataColumns(spec.columns)),
+          partitionKeys: PARTITION_COLUMNS.map((c) => ({ name: c, type: Schema.STRING })),
+          parameters: { 'parquet.compression': 'ZSTD' },
+        }),
+      ]),
+    ) as Record<StreamName, S3Table>;
+
+    // The write table of each curated table: the same columns, a third partition key, generation, and
+    // every key injected (as tally.results_base, docs/decisions/incremental-results.md, "Compaction on
+    // AWS"): INSERT INTO puts each row under curated/<stream>/project_id=/dt=/generation=/, the folder
+    // the curated partition is then pointed at. Nothing reads it.
+    this.curatedWrite = Object.fromEntries(
+      streams.map(([name, spec]) => {
+        const partitions = [...PARTITION_COLUMNS, GENERATION];
+        return [
+          name,
+          new S3Table(this, `${name}CuratedWriteTable`, {
+            database: this.database,
+            tableName: curatedWriteTable(name),
+            description: `The compaction job writes generations of ${curatedTable(name)} through this table (INSERT INTO); query ${name} instead`,
+            storage: S3TableStorage.fromBucket(props.rawBucket),
+            s3Prefix: curatedPrefix(name),
+            dataFormat: DataFormat.PARQUET,
+            columns: strings(dataColumns(spec.columns)),
+            partitionKeys: partitions.map((c) => ({ name: c, type: Schema.STRING })),
+            partitionProjection: Object.fromEntries(partitions.map((c) => [c, PartitionProjectionConfiguration.injected()])),
+            parameters: {
+              'storage.location.template': `s3://${bucket}/${curatedPrefix(name)}project_id=\${project_id}/dt=\${dt}/${GENERATION}=\${${GENERATION}}/`,
+              'parquet.compression': 'ZSTD',
+            },
+          }),
+        ];
+      }),
+    ) as Record<StreamName, S3Table>;
 
     // Written by the results job (INSERT INTO, lambdas/adapters/sql/results-summary.sql), read back by
     // its incremental count. Projection: any project and experiment without a deploy; queries filter
@@ -192,19 +240,6 @@ export class Analytics extends Construct {
       },
     });
   }
-}
-
-/** The raw tables' first two partition levels: the project (injected: any project ID works without redeploying, but queries must filter on project_id) and the event's day. */
-function projectAndDayProjection() {
-  return {
-    project_id: PartitionProjectionConfiguration.injected(),
-    dt: PartitionProjectionConfiguration.date({
-      min: FIRST_EVENT_DAY,
-      max: LAST_EVENT_DAY,
-      format: 'yyyy-MM-dd',
-      step: { interval: 1, intervalUnit: DateIntervalUnit.DAYS },
-    }),
-  };
 }
 
 function hiveComment(name: string): string | undefined {

@@ -15,14 +15,18 @@ import type { LambdaEnvName } from '../lambdas/lambda-env';
 import { DEPENDENCIES, type DependencyAccess, type DependencyName, type Uses } from '../lambdas/routes';
 import { TABLES, tableEnvVar, type TableName } from '../lambdas/store/schema';
 import { RATE_LIMIT_ENV, type ApiGatewayRateLimitsConfig } from '../lambdas/contract/usage-plans';
-import { UNIQUE_EVENTS_VIEW } from '../lambdas/contract/analytics-views';
-import { DYNAMIC_PARTITIONING_RETRY_SECONDS, RAW_STREAMS, type StreamName } from './raw-streams';
+import { CURATED_PREFIX, LANDING_PREFIX } from '../lambdas/contract/landing';
+import { RAW_STREAMS, S3_DELIVERY_RETRY_SECONDS, type StreamName } from './raw-streams';
 
 export interface AthenaTargets {
   workGroupName: string;
   databaseName: string;
-  /** Glue table names the queries read. */
+  /** Glue table and view names the queries read (the views and the landing and curated tables under them). */
   tableNames: string[];
+  /** The views the deploy's custom resource and the compaction job create and replace (athena-compaction.ts VIEW_NAMES). */
+  viewNames: string[];
+  /** The curated tables (partitions the compaction job registers) and their write tables (its INSERT INTO). */
+  curatedTableNames: string[];
   rawBucket: IBucket;
   /** S3 prefixes of the raw objects the tables cover (events/, identities/). */
   rawPrefixes: string[];
@@ -56,12 +60,35 @@ export interface AccessTargets {
 }
 
 /**
- * The incremental results job's arrival allowance (docs/decisions/incremental-results.md): twice
- * Firehose's documented worst delivery delay with dynamic partitioning, 1.5 x the buffering interval
- * plus the S3 retry duration. 1,500 s with the defaults (300 s and 300 s).
+ * The incremental results job's arrival allowance (docs/decisions/incremental-results.md;
+ * docs/decisions/columnar-events.md, "Late objects"): twice 1.5 x the buffering interval plus a
+ * 300 s margin, 1,500 s with the defaults, as before. It no longer counts a dynamic-partitioning retry
+ * duration (there is none). Firehose's S3 delivery retries last up to 24 hours
+ * (S3_DELIVERY_RETRY_SECONDS) but only while S3 refuses delivery, which the DataFreshness alarm shows
+ * (lib/alarms.ts); an allowance of a day would delay every result by a day, so an outage longer than
+ * this allowance is repaired by a results refresh (docs/deploy.md), not waited for.
  */
-export const arrivalAllowanceSeconds = (bufferingSeconds: number, retrySeconds = DYNAMIC_PARTITIONING_RETRY_SECONDS) =>
-  2 * (Math.ceil(1.5 * bufferingSeconds) + retrySeconds);
+export const DELIVERY_MARGIN_SECONDS = 300;
+export const arrivalAllowanceSeconds = (bufferingSeconds: number, marginSeconds = DELIVERY_MARGIN_SECONDS) =>
+  2 * (Math.ceil(1.5 * bufferingSeconds) + marginSeconds);
+
+/** Firehose's largest S3 buffering interval, 900 s (BufferingHints IntervalInSeconds: 0 to 900). */
+export const FIREHOSE_MAX_BUFFERING_SECONDS = 900;
+/**
+ * How long after a landing hour ends the compaction job waits before taking it: an object lands in the
+ * hour its oldest record arrived, up to a buffering interval later, and later still while Firehose
+ * retries S3 (up to 24 hours): 87,300 s. The views read the hours after the compacted one from
+ * landing, so this delays only compaction, never what readers see.
+ */
+export const compactionCloseAfterSeconds = () => FIREHOSE_MAX_BUFFERING_SECONDS + S3_DELIVERY_RETRY_SECONDS;
+/**
+ * How long a superseded curated generation stays readable: the longest an Athena query can run, the
+ * DML query timeout's maximum of 240 minutes (Service Quotas - Amazon Athena). A query planned on the
+ * old generation finishes before it is deleted, whatever the account's timeout is set to.
+ */
+export const COMPACTION_GRACE_SECONDS = 240 * 60;
+/** How long a compacted landing hour is kept after it ends: the results job reads new events by arrival from landing. */
+export const LANDING_RETENTION_SECONDS = 3 * 86_400;
 
 /** How long an Athena-querying function waits for its query: its timeout minus time to answer. */
 export const athenaMaxWaitSeconds = (timeoutSeconds: number) => Math.max(1, timeoutSeconds - 3);
@@ -86,6 +113,10 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
     ATHENA_MAX_WAIT_SECONDS: String(athenaMaxWaitSeconds(fn.timeout?.toSeconds() ?? 3)),
     RESULTS_ARRIVAL_ALLOWANCE_SECONDS: String(arrivalAllowanceSeconds(targets.firehoseBufferingSeconds)),
     RESULTS_BASE_BUCKET: targets.athena.rawBucket.bucketName,
+    RAW_BUCKET: targets.athena.rawBucket.bucketName,
+    COMPACTION_CLOSE_AFTER_SECONDS: String(compactionCloseAfterSeconds()),
+    COMPACTION_GRACE_SECONDS: String(COMPACTION_GRACE_SECONDS),
+    LANDING_RETENTION_SECONDS: String(LANDING_RETENTION_SECONDS),
     [RATE_LIMIT_ENV.restApiId]: targets.rateLimits.restApiId,
     [RATE_LIMIT_ENV.stage]: targets.rateLimits.stage,
     [RATE_LIMIT_ENV.planPrefix]: targets.rateLimits.planPrefix,
@@ -113,18 +144,20 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
       fn.addEnvironment(name, value);
     }
     if ('athena' in access) {
-      const options = { writeState: dep === 'resultsQuery', manageViews: dep === 'analyticsViews' };
+      const options = { writeState: dep === 'resultsQuery', manageViews: dep === 'analyticsViews' || dep === 'compaction', compaction: dep === 'compaction' };
       for (const statement of athenaStatements(Stack.of(fn), targets.athena, options)) fn.addToRolePolicy(statement);
       Validations.of(fn.role!).acknowledge(
         ...[
-          ...[...targets.athena.rawPrefixes, ...(dep === 'resultsQuery' ? [targets.athena.statePrefix, targets.athena.basePrefix] : [])].map(
-            (prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`,
-          ),
+          ...[
+            ...targets.athena.rawPrefixes,
+            ...(dep === 'resultsQuery' ? [targets.athena.statePrefix, targets.athena.basePrefix] : []),
+            ...(dep === 'compaction' ? [CURATED_PREFIX, LANDING_PREFIX] : []),
+          ].map((prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`),
           `Resource::<${logicalIdOf(targets.athena.resultsBucket)}.Arn>/${targets.athena.resultsPrefix}*`,
         ].map((finding) => ({
           id: `AwsSolutions-IAM5[${finding}]`,
           reason:
-            'Athena reads every object under the raw prefixes it queries, and writes result objects and the results state objects with generated names under their prefixes.',
+            'Athena reads every object under the raw prefixes it queries, and writes result objects, the results state objects and curated generations with generated names under their prefixes; the compaction job deletes compacted landing hours and superseded generations, whose keys Firehose and Athena chose.',
         })),
       );
     }
@@ -192,25 +225,43 @@ export const INSERT_INTO_GLUE_ACTIONS = [
 export function athenaStatements(
   stack: Stack,
   t: AthenaTargets,
-  options: { writeState: boolean; manageViews?: boolean } = { writeState: false },
+  options: { writeState: boolean; manageViews?: boolean; compaction?: boolean } = { writeState: false },
 ): PolicyStatement[] {
   const glue = (resource: string) => stack.formatArn({ service: 'glue', resource });
+  const compaction = options.compaction
+    ? [
+        // The job's INSERT INTO the write tables (as the results state's, "Grants for INSERT INTO"), and
+        // its commits: GetTable for the storage descriptor, BatchGet/Create/UpdatePartition of the curated tables.
+        new PolicyStatement({
+          sid: 'WriteCuratedTables',
+          actions: ['glue:GetTable', ...INSERT_INTO_GLUE_ACTIONS],
+          resources: [glue('catalog'), glue(`database/${t.databaseName}`), ...t.curatedTableNames.map((name) => glue(`table/${t.databaseName}/${name}`))],
+        }),
+        // Generations Athena writes, the compaction state, and deleting superseded generations.
+        new PolicyStatement({
+          sid: 'WriteCurated',
+          actions: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts', 's3:DeleteObject'],
+          resources: [t.rawBucket.arnForObjects(`${CURATED_PREFIX}*`)],
+        }),
+        // Landing hours compacted longer ago than the landing retention; nothing else of landing.
+        new PolicyStatement({ sid: 'DeleteCompactedLanding', actions: ['s3:DeleteObject'], resources: [t.rawBucket.arnForObjects(`${LANDING_PREFIX}*`)] }),
+      ]
+    : [];
   const views = options.manageViews
     ? [
         new PolicyStatement({
           sid: 'ManageAnalystViews',
           actions: ['glue:GetTable', 'glue:CreateTable', 'glue:UpdateTable', 'glue:DeleteTable'],
-          resources: [glue('catalog'), glue(`database/${t.databaseName}`), glue(`table/${t.databaseName}/${UNIQUE_EVENTS_VIEW}`)],
-        }),
-        // The views' statements delete their own result files (lambdas/adapters/s3-query-result-files.ts),
-        // so a first create that rolls back leaves the results bucket empty.
-        new PolicyStatement({
-          sid: 'RemoveOwnQueryResults',
-          actions: ['s3:DeleteObject'],
-          resources: [t.resultsBucket.arnForObjects(`${t.resultsPrefix}*`)],
+          resources: [glue('catalog'), glue(`database/${t.databaseName}`), ...t.viewNames.map((name) => glue(`table/${t.databaseName}/${name}`))],
         }),
       ]
     : [];
+  // The deploy's view statements delete their own result files (lambdas/adapters/s3-query-result-files.ts),
+  // so a first create that rolls back leaves the results bucket empty. The compaction job's expire with the bucket's rule.
+  const removeOwnResults =
+    options.manageViews && !options.compaction
+      ? [new PolicyStatement({ sid: 'RemoveOwnQueryResults', actions: ['s3:DeleteObject'], resources: [t.resultsBucket.arnForObjects(`${t.resultsPrefix}*`)] })]
+      : [];
   const tableNames = options.writeState ? [...t.tableNames, t.stateTableName, t.baseTableName] : t.tableNames;
   const state = options.writeState
     ? [
@@ -268,7 +319,9 @@ export function athenaStatements(
     }),
     new PolicyStatement({ sid: 'ReadRawObjects', actions: ['s3:GetObject'], resources: t.rawPrefixes.map((p) => t.rawBucket.arnForObjects(`${p}*`)) }),
     ...state,
+    ...compaction,
     ...views,
+    ...removeOwnResults,
     new PolicyStatement({
       sid: 'WriteQueryResults',
       actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],

@@ -1,38 +1,35 @@
 /**
- * The raw streams: Amazon Data Firehose to S3, partitioned by project and day. Two streams share one
- * bucket: events (StoredEvent) under events/ and identity links (IdentityRecord) under identities/.
+ * The raw streams: Amazon Data Firehose to S3, landed by arrival only (docs/decisions/columnar-events.md,
+ * "Landing"). Two streams share one bucket: events (StoredEvent) and identity links (IdentityRecord),
+ * each under landing/<stream>/arrival_hour=<yyyy-MM-dd-HH>/ (contract/landing.ts), the hour Firehose's
+ * timestamp namespace gives: "the approximate arrival timestamp of the oldest record that's contained
+ * in the Amazon S3 object being written". No record-dependent key, no dynamic partitioning, no jq, no
+ * processors: every project and event day of an hour lands in the same objects, so the active
+ * partition limit of dynamic partitioning does not apply, whatever the number of projects or days.
  *
- * The handlers pack several records per Firehose record as NDJSON (lambdas/store/firehose-raw-stream.ts):
- * Firehose bills each record rounded up to 5 KB, so one 20-event record costs what one event would.
- * Each stream undoes the packing (record de-aggregation), reads project_id and the day of the record's
- * timestamp with jq (dynamic partitioning), puts the newline back after each record and writes GZIP
- * NDJSON under <stream>/project_id=<id>/dt=<YYYY-MM-DD>/ (events: .../received=<YYYY-MM-DD-HH>/, the
- * hour of received_at, contract/arrival-partition.ts), the layout the local Firehose stand-in writes
- * (lambdas/local/firehose-endpoint.ts) and the Glue tables project (lib/analytics.ts).
+ * The handlers pack several records per Firehose record as NDJSON, each line ending in "\n"
+ * (lambdas/store/firehose-raw-stream.ts): Firehose bills each record rounded up to 5 KB, so one
+ * 20-event record costs what one event would. Without processors Firehose writes each record's bytes
+ * as they are, one after the other, so the objects are the lines themselves: GZIP NDJSON (.json.gz),
+ * the layout the local Firehose stand-in writes (lambdas/local/firehose-endpoint.ts) and the landing
+ * tables project (lib/analytics.ts). The compaction job (lambdas/entry/compact-landing.ts) takes
+ * closed hours into curated Parquet and deletes them after the landing retention.
  *
- * What Firehose cannot deliver to a partition it writes under errors/ (errorOutputPrefix): the bucket
- * sends its object events to EventBridge, a rule matches every object created under errors/ and keeps
- * it in a queue for 14 days (its key, to inspect), and lib/alarms.ts alarms on the rule's triggers.
- * errors/ never expires: `npm run redrive` re-sends its records and moves each object it emptied to
+ * What Firehose cannot deliver it writes under errors/ (errorOutputPrefix): the bucket sends its
+ * object events to EventBridge, a rule matches every object created under errors/ and keeps it in a
+ * queue for 14 days (its key, to inspect), and lib/alarms.ts alarms on the rule's triggers. errors/
+ * never expires: `npm run redrive` re-sends its records and moves each object it emptied to
  * redriven/, which expires (docs/decisions/undelivered-records.md).
  */
 import { Duration, RemovalPolicy, Size, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
-import {
-  AppendDelimiterToRecordProcessor,
-  Compression,
-  DeliveryStream,
-  MetadataExtractionProcessor,
-  RecordDeAggregationProcessor,
-  S3Bucket,
-  StreamEncryption,
-} from 'aws-cdk-lib/aws-kinesisfirehose';
+import { Compression, DeliveryStream, S3Bucket, StreamEncryption } from 'aws-cdk-lib/aws-kinesisfirehose';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { ARRIVAL_HOUR_JQ, ARRIVAL_PARTITION } from '../lambdas/contract/arrival-partition';
 import { DELIVERY_ERRORS_PREFIX, REDRIVEN_EXPIRATION_DAYS, REDRIVEN_PREFIX } from '../lambdas/contract/delivery-errors';
+import { ARRIVAL_HOUR, ARRIVAL_HOUR_FORMAT, curatedPrefix, landingPrefix, landingTable } from '../lambdas/contract/landing';
 import { DEPENDENCIES } from '../lambdas/routes';
 import { secureBucket } from './buckets';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, type HiveType } from './raw-columns';
@@ -40,29 +37,25 @@ import { EVENT_COLUMNS, IDENTITY_COLUMNS, type HiveType } from './raw-columns';
 export interface RawStreamSpec {
   /** The environment variable of the functions that put records (the manifest's DEPENDENCIES, lambdas/routes.ts). */
   envVar: string;
-  /** S3 prefix and Glue table name. */
+  /** The landing prefix (contract/landing.ts landingPrefix) and landing table (landingTable). */
   prefix: string;
   table: string;
   columns: Record<string, HiveType>;
   description: string;
-  /** Keyed by arrival hour too (received=, contract/arrival-partition.ts). */
-  byArrival: boolean;
 }
 
 export const RAW_STREAMS = {
   events: {
     envVar: DEPENDENCIES.sink.env[0],
-    prefix: 'events/',
-    table: 'events',
-    byArrival: true,
+    prefix: landingPrefix('events'),
+    table: landingTable('events'),
     columns: EVENT_COLUMNS,
     description: 'Raw events (one JSON line per event)',
   },
   identities: {
     envVar: DEPENDENCIES.identitySink.env[0],
-    prefix: 'identities/',
-    table: 'identities',
-    byArrival: false,
+    prefix: landingPrefix('identities'),
+    table: landingTable('identities'),
     columns: IDENTITY_COLUMNS,
     description: 'Identity links: from timestamp on, id belongs to the group of canonical_id (latest row per id wins)',
   },
@@ -70,26 +63,19 @@ export const RAW_STREAMS = {
 
 export type StreamName = keyof typeof RAW_STREAMS;
 
-/**
- * The stream's S3 key prefix: project and day, and for events the arrival hour after them
- * (contract/arrival-partition.ts), which the results job's table prunes by.
- */
-export const dataOutputPrefix = (prefix: string, byArrival = false) =>
-  `${prefix}project_id=!{partitionKeyFromQuery:project_id}/dt=!{partitionKeyFromQuery:dt}/` +
-  (byArrival ? `${ARRIVAL_PARTITION}=!{partitionKeyFromQuery:${ARRIVAL_PARTITION}}/` : '');
-export const errorOutputPrefix = (prefix: string) => `${DELIVERY_ERRORS_PREFIX}${prefix}!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/`;
-/** jq expressions for the partition keys: dt is the first 10 characters of the ISO 8601 timestamp. */
-export const PARTITION_QUERY = { project_id: '.project_id', dt: '.timestamp[0:10]' };
-/** The events stream's jq expressions: PARTITION_QUERY plus the arrival hour of received_at. */
-export const EVENTS_PARTITION_QUERY = { ...PARTITION_QUERY, [ARRIVAL_PARTITION]: ARRIVAL_HOUR_JQ };
+/** The stream's S3 key prefix: its landing prefix and the arrival hour, Firehose's timestamp namespace only. */
+export const dataOutputPrefix = (prefix: string) => `${prefix}${ARRIVAL_HOUR}=!{timestamp:${ARRIVAL_HOUR_FORMAT}}/`;
+/** errors/<stream>/<error type>/dt=<day>/: the layout npm run redrive reads (unchanged by the landing layout). */
+export const errorOutputPrefix = (stream: StreamName) => `${DELIVERY_ERRORS_PREFIX}${stream}/!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/`;
 export const FILE_EXTENSION = '.json.gz';
 
 /**
- * How long Firehose retries a failed delivery to S3 with dynamic partitioning (RetryOptions; CDK's
- * default, 300 s); after that the records go to errors/. The results job's arrival allowance counts it
- * (lib/grants.ts arrivalAllowanceSeconds).
+ * Firehose's documented S3 delivery retries (docs/decisions/columnar-events.md, "Late objects"): "If
+ * the destination is Amazon S3 and delivery fails ..., Firehose keeps retrying until the retention
+ * period ends", and "For DirectPut Firehose streams, Firehose retains the records for 24 hours"
+ * (Troubleshoot errors in Amazon Data Firehose). An object can land in an hour up to this long after it.
  */
-export const DYNAMIC_PARTITIONING_RETRY_SECONDS = 300;
+export const S3_DELIVERY_RETRY_SECONDS = 24 * 3600;
 
 export interface RawStreamsProps {
   removalPolicy: RemovalPolicy;
@@ -116,7 +102,12 @@ export class RawStreams extends Construct {
       lifecycleRules: [
         // errors/ is kept until `npm run redrive` re-sends it; what it re-sent moves to redriven/, dropped later.
         { id: 'expire-redriven-delivery-errors', prefix: REDRIVEN_PREFIX, expiration: Duration.days(REDRIVEN_EXPIRATION_DAYS) },
-        ...(props.expiration ? Object.values(RAW_STREAMS).map((s) => ({ id: `expire-${s.table}`, prefix: s.prefix, expiration: props.expiration })) : []),
+        ...(props.expiration
+          ? (Object.keys(RAW_STREAMS) as StreamName[]).flatMap((stream) => [
+              { id: `expire-landing-${stream}`, prefix: landingPrefix(stream), expiration: props.expiration },
+              { id: `expire-curated-${stream}`, prefix: curatedPrefix(stream), expiration: props.expiration },
+            ])
+          : []),
       ],
     });
 
@@ -147,23 +138,17 @@ export class RawStreams extends Construct {
       const stream = new DeliveryStream(this, name, {
         encryption: StreamEncryption.awsOwnedKey(),
         destination: new S3Bucket(this.bucket, {
-          dataOutputPrefix: dataOutputPrefix(spec.prefix, spec.byArrival),
-          errorOutputPrefix: errorOutputPrefix(spec.prefix),
+          dataOutputPrefix: dataOutputPrefix(spec.prefix),
+          errorOutputPrefix: errorOutputPrefix(name),
           compression: Compression.GZIP,
           fileExtension: FILE_EXTENSION,
           bufferingInterval: props.bufferingInterval,
           bufferingSize: props.bufferingSize,
-          dynamicPartitioning: { enabled: true, retryDuration: Duration.seconds(DYNAMIC_PARTITIONING_RETRY_SECONDS) },
-          processors: [
-            RecordDeAggregationProcessor.json(),
-            MetadataExtractionProcessor.jq16(spec.byArrival ? EVENTS_PARTITION_QUERY : PARTITION_QUERY),
-            new AppendDelimiterToRecordProcessor(),
-          ],
         }),
       });
       const bucketArn = `<${Stack.of(this).resolve(Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement))}.Arn>`;
       const reason =
-        "The delivery role CDK's Firehose S3 destination creates: read/write (bucket.grantReadWrite) on the raw bucket only, which Firehose needs to write objects and multipart uploads under any partition prefix.";
+        "The delivery role CDK's Firehose S3 destination creates: read/write (bucket.grantReadWrite) on the raw bucket only, which Firehose needs to write objects and multipart uploads under any arrival-hour prefix.";
       Validations.of(stream).acknowledge(
         ...[
           'Action::s3:Abort*',

@@ -21,7 +21,8 @@ import { AUTHORIZER, JOBS, ROUTES, type JobName, type RouteName } from '../lambd
 import type { TableName } from '../lambdas/store/schema';
 import { Alarms } from './alarms';
 import { Analytics, glueDatabaseNameFor, RESULTS_PREFIX } from './analytics';
-import { EVENTS_BY_ARRIVAL_TABLE } from '../lambdas/contract/arrival-partition';
+import { READER_VIEWS } from '../lambdas/contract/analytics-views';
+import { CURATED_PREFIX, LANDING_PREFIX } from '../lambdas/contract/landing';
 import { RESULTS_BASE, RESULTS_STATE } from '../lambdas/contract/results-state';
 import { TallyApi } from './api/api';
 import { accessLogBucket } from './buckets';
@@ -31,7 +32,7 @@ import { TallyFunction, type LogLevel } from './function';
 import { applyAccess, type AccessTargets } from './grants';
 import { SignIn, type ExternalIssuer } from './sign-in';
 import { DEFAULT_GROUP_ROLES, formatGroupRoles } from '../lambdas/domain/group-roles';
-import { RAW_STREAMS, RawStreams } from './raw-streams';
+import { RawStreams } from './raw-streams';
 import { TallyTables, type LedgerCapacity } from './tables';
 
 export interface TallyStackProps extends StackProps {
@@ -110,6 +111,8 @@ export interface TallyStackProps extends StackProps {
   readonly glueDatabaseName?: string;
   /** When the results job recomputes the results of running experiments. @default Schedule.rate(Duration.minutes(15)) */
   readonly resultsSchedule?: Schedule;
+  /** When the compaction job takes closed landing hours into curated Parquet. @default Schedule.rate(Duration.minutes(15)) */
+  readonly compactionSchedule?: Schedule;
   /** Athena refuses queries scanning more than this. @default Size.gibibytes(10) */
   readonly athenaBytesScannedCutoff?: Size;
   /**
@@ -326,9 +329,11 @@ export class TallyStack extends Stack {
       athena: {
         workGroupName: analytics.workGroupName,
         databaseName: analytics.database.databaseName,
-        tableNames: [...Object.values(RAW_STREAMS).map((s) => s.table), EVENTS_BY_ARRIVAL_TABLE],
+        tableNames: [...READER_VIEWS, ...Object.values(analytics.landing).map((t) => t.tableName), ...Object.values(analytics.curated).map((t) => t.tableName)],
+        viewNames: [...READER_VIEWS],
+        curatedTableNames: [...Object.values(analytics.curated), ...Object.values(analytics.curatedWrite)].map((t) => t.tableName),
         rawBucket: raw.bucket,
-        rawPrefixes: Object.values(RAW_STREAMS).map((s) => s.prefix),
+        rawPrefixes: [LANDING_PREFIX, CURATED_PREFIX],
         stateTableName: analytics.resultsState.tableName,
         statePrefix: RESULTS_STATE.prefix,
         baseTableName: analytics.resultsBase.tableName,
@@ -353,7 +358,21 @@ export class TallyStack extends Stack {
       serviceTimeout: Duration.minutes(10),
       properties: { Database: analytics.database.databaseName, CodeKey: ((viewsFn.node.defaultChild as CfnFunction).code as CfnFunction.CodeProperty).s3Key },
     });
-    views.node.addDependency(analytics.tables.events, analytics.workGroup, viewsFn);
+    views.node.addDependency(...Object.values(analytics.landing), ...Object.values(analytics.curated), analytics.workGroup, viewsFn);
+
+    // The compaction job (docs/decisions/columnar-events.md, "The job on AWS"): every 15 minutes, never
+    // two runs at once (reserved concurrency 1: a scheduled invocation while one runs is throttled, and
+    // EventBridge's own retries of it are turned off, so it is simply skipped), not retried by Lambda
+    // or the rule: the next run retries from the state the failed one left. A failure is the
+    // CompactionFailed metric and the function's errors, both alarmed (lib/alarms.ts).
+    const compactFn = this.jobs['compact-landing'].fn;
+    compactFn.configureAsyncInvoke({ retryAttempts: 0 });
+    (compactFn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = 1;
+    new Rule(this, 'CompactionSchedule', {
+      description: 'Runs the Tally compaction job (landing hours into curated Parquet)',
+      schedule: props.compactionSchedule ?? Schedule.rate(Duration.minutes(15)),
+      targets: [new LambdaFunctionTarget(compactFn, { retryAttempts: 0 })],
+    });
 
     // The results job on a schedule. Not retried by the rule, nor by Lambda, which retries a failed
     // asynchronous invocation twice by default ("Error handling and automatic retries in Lambda",
@@ -381,6 +400,7 @@ export class TallyStack extends Stack {
           .filter((f) => 'resultsQuery' in f.uses)
           .map((f) => [f.name, { ...this.functions, ...this.jobs }[f.name as RouteName | JobName].fn]),
       ),
+      compactionFunctions: { 'compact-landing': compactFn },
       insightFunctions: Object.fromEntries(ROUTES.filter((f) => 'insightEngine' in f.uses).map((f) => [f.name, this.functions[f.name].fn])),
       auditedFunctions: Object.fromEntries(ROUTES.filter((f) => 'audit' in f.uses && f.method !== 'GET').map((f) => [f.name, this.functions[f.name].fn])),
       bufferingInterval,
@@ -412,7 +432,7 @@ export class TallyStack extends Stack {
     new CfnOutput(this, 'AdminTokenSecretArn', { value: adminToken.secretArn, description: 'Secrets Manager secret holding the admin API bearer token' });
     new CfnOutput(this, 'RawBucketName', {
       value: raw.bucket.bucketName,
-      description: 'Raw records: events/ and identities/, each project_id=<id>/dt=<YYYY-MM-DD>/',
+      description: 'Raw records: landing/<stream>/arrival_hour=<yyyy-MM-dd-HH>/ (Firehose), curated/<stream>/project_id=<id>/dt=<YYYY-MM-DD>/ (compaction)',
     });
     new CfnOutput(this, 'EventsStreamName', { value: raw.streams.events.deliveryStreamName, description: 'Firehose stream of raw events (npm run redrive)' });
     new CfnOutput(this, 'IdentitiesStreamName', {

@@ -10,6 +10,14 @@ import { streamViews } from '../../lambdas/adapters/duckdb-stream-views';
 import { quoteLiteral } from '../../lambdas/adapters/sql/render';
 import { UNIQUE_EVENTS_VIEW } from '../../lambdas/contract/analytics-views';
 import { errorRecordTexts } from '../../lambdas/domain/undelivered-record';
+import { readCompactionStateObject } from '../../lambdas/adapters/athena-compaction';
+import { listFolders } from '../../lambdas/adapters/s3-prefix';
+import { landingHourFiles, readCompactionState } from '../../lambdas/adapters/duckdb-stream-views';
+import { ARRIVAL_HOUR, compactionStateKey, isLandingHour, landingPrefix, STREAM_NAMES, type StreamName } from '../../lambdas/contract/landing';
+import type { CompactionState } from '../../lambdas/domain/compaction-state';
+import { hoursBehind } from '../../lambdas/domain/compaction-lag';
+import { LOCAL_COMPACTION } from '../../lambdas/local/compaction-scheduler';
+import { compactionCloseAfterSeconds } from '../../lib/grants';
 import { localErrorObjects, s3ErrorObjects, type ErrorObjects } from '../redrive/objects';
 import type { ErrorsFound, RawEventsCheck } from './run';
 
@@ -35,6 +43,34 @@ async function errorsSince(objects: ErrorObjects, run: string, since: Date): Pro
   return { objects: recent.length, ofRun, where: objects.describe };
 }
 
+/** A run every 15 minutes that may take its whole 15-minute timeout, and a margin: closed hours older than this mean compaction is failing. */
+const AWS_COMPACTION_SLACK_MS = 60 * 60_000;
+/** npm start compacts every minute. */
+const LOCAL_COMPACTION_SLACK_MS = 5 * 60_000;
+
+/** The compaction check's line, or an error naming the hours waiting and where to look. */
+async function compactionLine(
+  read: (stream: StreamName) => Promise<{ state: CompactionState; hours: string[] }>,
+  closeAfterMs: number,
+  slackMs: number,
+  where: (stream: StreamName) => string,
+  look: string,
+): Promise<string> {
+  const parts: string[] = [];
+  for (const stream of STREAM_NAMES) {
+    const { state, hours } = await read(stream);
+    const behind = hoursBehind(hours, state.compactedThrough, Date.now(), closeAfterMs, slackMs);
+    if (behind.length > 0) {
+      throw new Error(
+        `${behind.length} closed landing hour(s) of ${stream} wait uncompacted (${behind[0]} to ${behind.at(-1)}; ${where(stream)} says compacted through ${state.compactedThrough ?? 'nothing'}): ` +
+          `the compaction job is failing or stopped. Nothing is lost (readers see those hours from landing), but queries scan more each hour. ${look}`,
+      );
+    }
+    parts.push(`${stream} compacted through ${state.compactedThrough ?? 'nothing yet'}, ${state.retiring.length} generation(s) to retire`);
+  }
+  return parts.join('; ');
+}
+
 /**
  * Counts the events with one Athena query per poll, in the stack's workgroup (results, scan limit),
  * through the view analysts are told to query (unique_events: each event once), so a deploy whose view
@@ -46,6 +82,17 @@ export function athenaRawEvents(athena: AthenaClient, workGroup: string, databas
     describe: `Athena, ${database}.${UNIQUE_EVENTS_VIEW} in workgroup ${workGroup}`,
     redrive: `npm run redrive -- --bucket ${rawBucket} --events-stream <EventsStreamName> --identities-stream <IdentitiesStreamName>`,
     errors: (run, since) => errorsSince(s3ErrorObjects(s3, rawBucket), run, since),
+    compaction: () =>
+      compactionLine(
+        async (stream) => ({
+          state: await readCompactionStateObject(s3, rawBucket, stream),
+          hours: (await listFolders(s3, rawBucket, `${landingPrefix(stream)}${ARRIVAL_HOUR}=`)).filter(isLandingHour),
+        }),
+        compactionCloseAfterSeconds() * 1000,
+        AWS_COMPACTION_SLACK_MS,
+        (stream) => `s3://${rawBucket}/${compactionStateKey(stream)}`,
+        'See the compact-landing function\'s log ("compaction failed") and the alarm compact-landing-CompactionFailed (docs/deploy.md, "Compaction").',
+      ),
     async count(projectId, eventName, day) {
       const sql =
         `SELECT count(*) AS n FROM ${database}.${UNIQUE_EVENTS_VIEW} WHERE project_id = ${quoteLiteral(projectId)} ` +
@@ -76,6 +123,14 @@ export function localRawEvents(dataDir: string): RawEventsCheck {
     describe: `the events view over ${dataDir} (landing/ and curated/)`,
     redrive: `npm run redrive -- --data-dir ${dataDir}`,
     errors: (run, since) => errorsSince(localErrorObjects(dataDir), run, since),
+    compaction: () =>
+      compactionLine(
+        async (stream) => ({ state: await readCompactionState(dataDir, stream), hours: [...(await landingHourFiles(dataDir, stream)).keys()] }),
+        LOCAL_COMPACTION.closeAfterMs,
+        LOCAL_COMPACTION_SLACK_MS,
+        (stream) => `${dataDir}/${compactionStateKey(stream)}`,
+        'See the npm start log ("compaction failed").',
+      ),
     async count(projectId, eventName, day) {
       const duckdb = new InProcessDuckDb({ threads: '1' });
       try {

@@ -36,6 +36,8 @@ export interface RawEventsCheck {
   errors(run: string, since: Date): Promise<ErrorsFound>;
   /** The redrive command for this deployment or data directory, for the FAIL line. */
   redrive: string;
+  /** The compaction job's last run as its state says (each stream's compacted hour); throws when closed landing hours wait uncompacted. */
+  compaction?(): Promise<string>;
 }
 
 export interface ErrorsFound {
@@ -335,6 +337,11 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
     const undelivered = await raw.errors(run, runStarted);
     check(undelivered.ofRun === 0 && undelivered.objects === 0, undeliveredMessage(undelivered, raw.redrive));
     return `none under ${undelivered.where}`;
+  });
+
+  await step('the compaction job keeps up (its state against the closed landing hours)', async () => {
+    if (!raw?.compaction) throw new Skip('no raw-stream check configured: pass --workgroup, --database and --raw-bucket for AWS, or --data-dir locally');
+    return raw.compaction();
   });
 
   await step('GET /admin/v1/projects/{id}/events lists both events', async () => {

@@ -242,7 +242,7 @@ export class AthenaResultsQuery implements ResultsQuery {
   }
 
   /** Runs one query in the workgroup and reads all its rows (also used by the recent-events listing). */
-  async run(sql: string, deadlineMs = Infinity): Promise<{ rows: Array<Record<string, string | undefined>>; execution: QueryExecution }> {
+  async run(sql: string, deadlineMs = Infinity): Promise<{ rows: Array<Record<string, string | undefined>>; execution: QueryExecution; updateCount?: number }> {
     // Not even started past the deadline: a query stopped at once is still billed for what it scanned.
     if (Date.now() >= deadlineMs) throw new DeadlineExceeded('The run deadline passed before the Athena query started');
     const started = await this.athena.send(
@@ -255,7 +255,7 @@ export class AthenaResultsQuery implements ResultsQuery {
     const id = started.QueryExecutionId;
     if (!id) throw new AthenaQueryError('Athena StartQueryExecution returned no QueryExecutionId', undefined);
     const execution = await this.waitFor(id, deadlineMs);
-    return { rows: await this.readRows(id), execution };
+    return { ...(await this.readRows(id)), execution };
   }
 
   /** The qualified events table name. */
@@ -295,14 +295,20 @@ export class AthenaResultsQuery implements ResultsQuery {
     }
   }
 
-  /** All result rows as objects keyed by column name (the first row of the first page is the header). */
-  private async readRows(id: string): Promise<Array<Record<string, string | undefined>>> {
+  /**
+   * All result rows as objects keyed by column name (the first row of the first page is the header),
+   * and GetQueryResults' UpdateCount: "The number of rows inserted with a CREATE TABLE AS SELECT,
+   * INSERT INTO, or UPDATE statement" (https://docs.aws.amazon.com/athena/latest/APIReference/API_GetQueryResults.html).
+   */
+  private async readRows(id: string): Promise<{ rows: Array<Record<string, string | undefined>>; updateCount?: number }> {
     const rows: Array<Record<string, string | undefined>> = [];
     let columns: string[] | undefined;
     let nextToken: string | undefined;
     let first = true;
+    let updateCount: number | undefined;
     do {
       const page = await this.athena.send(new GetQueryResultsCommand({ QueryExecutionId: id, NextToken: nextToken, MaxResults: 1000 }));
+      updateCount ??= page.UpdateCount;
       columns ??= (page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? []).map((c) => c.Name ?? '');
       const data = page.ResultSet?.Rows ?? [];
       data.forEach((row, index) => {
@@ -313,7 +319,7 @@ export class AthenaResultsQuery implements ResultsQuery {
       first = false;
       nextToken = page.NextToken;
     } while (nextToken);
-    return rows;
+    return { rows, ...(updateCount === undefined ? {} : { updateCount }) };
   }
 }
 

@@ -14,9 +14,10 @@
  * Superseded generations are deleted with ListObjectsV2 and DeleteObjects (at most 1,000 keys a
  * request: https://docs.aws.amazon.com/AmazonS3/latest/API/API_DeleteObjects.html).
  */
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { RESULTS_BASE } from '../contract/results-state';
 import { parseBaseCommit, type BaseCommit } from '../domain/results-base';
+import { deletePrefix, listFolders } from './s3-prefix';
 
 /** An experiment's base store: its commit and its generations (port of AthenaResultsQuery). */
 export interface ResultsBaseStore {
@@ -64,34 +65,12 @@ export class S3ResultsBase implements ResultsBaseStore {
     );
   }
 
-  async listGenerations(projectId: string, experimentId: string): Promise<string[]> {
-    const prefix = `${experimentBasePrefix(projectId, experimentId)}generation=`;
-    const generations: string[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }));
-      for (const p of page.CommonPrefixes ?? []) if (p.Prefix) generations.push(p.Prefix.slice(prefix.length, -1));
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    return generations;
+  listGenerations(projectId: string, experimentId: string): Promise<string[]> {
+    return listFolders(this.s3, this.bucket, `${experimentBasePrefix(projectId, experimentId)}generation=`);
   }
 
   async deleteGeneration(projectId: string, experimentId: string, generation: string): Promise<number> {
     if (!/^[0-9A-Za-z-]+$/.test(generation)) throw new Error(`"${generation}" is not a generation name`);
-    const prefix = `${experimentBasePrefix(projectId, experimentId)}generation=${generation}/`;
-    let removed = 0;
-    let token: string | undefined;
-    do {
-      const page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
-      const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
-      if (keys.length > 0) {
-        const answer = await this.s3.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
-        const failed = answer.Errors ?? [];
-        if (failed.length > 0) throw new Error(`S3 refused to delete ${failed.length} object(s) of generation ${generation}: ${failed[0]!.Code ?? 'no code'}`);
-        removed += keys.length;
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    return removed;
+    return deletePrefix(this.s3, this.bucket, `${experimentBasePrefix(projectId, experimentId)}generation=${generation}/`, `generation ${generation}`);
   }
 }

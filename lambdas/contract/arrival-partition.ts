@@ -22,14 +22,6 @@ export const EVENTS_BY_ARRIVAL_TABLE = 'events_by_arrival';
 /** The projection's date format (Java DateTimeFormatter), one partition per UTC hour. */
 export const ARRIVAL_HOUR_FORMAT = 'yyyy-MM-dd-HH';
 
-/**
- * Firehose's jq 1.6 expression for the key: the same text arrivalHour computes. Parenthesised: it is
- * an object value in MetadataExtractionQuery, and jq 1.6 does not parse an unparenthesised `+` there
- * ("May need parentheses around object key expression"), which would send every record to errors/.
- * test/engines/firehose-jq.test.ts runs the synthesized query with jq 1.6.
- */
-export const ARRIVAL_HOUR_JQ = '(.received_at[0:10] + "-" + .received_at[11:13])';
-
 /** The arrival hour of an ISO 8601 UTC time ("2026-03-20T10:50:00.000Z" -> "2026-03-20-10"). */
 export function arrivalHour(iso: string): string {
   return `${iso.slice(0, 10)}-${iso.slice(11, 13)}`;

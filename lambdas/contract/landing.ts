@@ -42,6 +42,12 @@ export const GENERATION = 'generation';
 /** The Glue tables and views, by stream. */
 export const landingTable = (stream: StreamName) => `landing_${stream}`;
 export const curatedTable = (stream: StreamName) => `curated_${stream}`;
+/**
+ * The table Athena's INSERT INTO writes a generation through (AWS only): curated_<stream>'s columns,
+ * partitions project_id, dt and generation, all projected as injected, located where curated_<stream>'s
+ * partitions point (lib/analytics.ts). Never read.
+ */
+export const curatedWriteTable = (stream: StreamName) => `curated_${stream}_write`;
 /** The readers' view of a stream: curated plus the landing tail. */
 export const streamView = (stream: StreamName) => stream;
 /** The results job's view of landing events by arrival hour. */

@@ -2,6 +2,8 @@
 import { AthenaClient } from '@aws-sdk/client-athena';
 import { S3Client } from '@aws-sdk/client-s3';
 import { AthenaAnalyticsViews } from '../adapters/athena-analytics-views';
+import { AthenaCompactionStore, readCompactionStateObject } from '../adapters/athena-compaction';
+import { GlueClient } from '@aws-sdk/client-glue';
 import { AthenaRecentEvents } from '../adapters/athena-recent-events';
 import { AthenaPlanningBaselines } from '../adapters/athena-planning-baseline';
 import { AthenaInsightEngine } from '../adapters/athena-insights';
@@ -54,4 +56,17 @@ export const athenaAnalyticsViews: Wiring<'analyticsViews'> = (env) =>
     athena(env),
     { database: env.ATHENA_DATABASE, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 },
     new S3QueryResultFiles(new S3Client({})),
+    (stream) => readCompactionStateObject(new S3Client({}), env.RAW_BUCKET, stream),
   );
+
+/** The compaction job: Athena in the workgroup, S3 for landing/ and curated/, Glue for the curated partitions. */
+export const athenaCompaction: Wiring<'compaction'> = (env) => ({
+  store: new AthenaCompactionStore(athena(env), new S3Client({}), new GlueClient({}), { database: env.ATHENA_DATABASE, bucket: env.RAW_BUCKET }),
+  options: {
+    closeAfterMs: env.COMPACTION_CLOSE_AFTER_SECONDS * 1000,
+    // A run takes at most two days of landing hours per stream; a backlog is taken over the next runs.
+    maxHours: 48,
+    graceMs: env.COMPACTION_GRACE_SECONDS * 1000,
+    landingRetentionMs: env.LANDING_RETENTION_SECONDS * 1000,
+  },
+});

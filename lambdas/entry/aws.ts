@@ -30,7 +30,16 @@ import { DynamoAuditLog } from '../store/audit-log';
  * carry nor load them. The type checker asks exactly the functions whose line lists one for it.
  */
 export type SeparatelyWired =
-  'resultsQuery' | 'recentEvents' | 'recentUsers' | 'planningBaselines' | 'insightEngine' | 'analyticsViews' | 'rateLimits' | 'adminToken' | 'signIn';
+  | 'resultsQuery'
+  | 'recentEvents'
+  | 'recentUsers'
+  | 'planningBaselines'
+  | 'insightEngine'
+  | 'analyticsViews'
+  | 'compaction'
+  | 'rateLimits'
+  | 'adminToken'
+  | 'signIn';
 export type Wiring<D extends SeparatelyWired> = (env: LambdaEnv<LambdaEnvName>) => Deps[D];
 type WiringOf<N extends FunctionName> = { [D in UsedBy<N> & SeparatelyWired]: Wiring<D> };
 type WiringArgs<N extends FunctionName> = [UsedBy<N> & SeparatelyWired] extends [never] ? [] : [wiring: WiringOf<N>];
@@ -89,6 +98,7 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('savedInsights')) deps.savedInsights = new DynamoSavedInsightStore(ddb, env.TABLE_SAVED_INSIGHTS);
   if (uses('dashboards')) deps.dashboards = new DynamoDashboardStore(ddb, env.TABLE_DASHBOARDS);
   if (uses('analyticsViews')) deps.analyticsViews = separately('analyticsViews');
+  if (uses('compaction')) deps.compaction = separately('compaction');
   if (uses('experimentsCacheMs')) deps.experimentsCacheMs = env.EXPERIMENTS_CACHE_SECONDS * 1000;
   if (uses('rateLimits')) deps.rateLimits = separately('rateLimits');
   if (uses('dashboardOrigin') && env.DASHBOARD_ORIGIN) deps.dashboardOrigin = env.DASHBOARD_ORIGIN;

@@ -33,6 +33,10 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const BATCH_SIZES = (process.env.BENCH_BATCHES ?? '20,1,100').split(',').map(Number);
 const PROJECT_RATE = Number(process.env.BENCH_PROJECT_EVENTS_PER_SECOND ?? 100);
+/** NDJSON events gzip to about a tenth (docs/cost.md: 0.6 GB to ≈ 0.06 GB). */
+const GZIP_RATIO = 0.1;
+/** Hourly compactions re-read the day's curated partition so far: on average half a day, 24 runs a day, so 12 times an event's curated bytes. */
+const COMPACTION_REREADS = 12;
 const DDB_WAVE_MS = Number(process.env.BENCH_DDB_WAVE_MS ?? 5);
 const FIREHOSE_WAVE_MS = Number(process.env.BENCH_FIREHOSE_WAVE_MS ?? 20);
 /** Lambda gives a function one vCPU at 1,769 MB and a proportional share below (Lambda developer guide, memory and computing power). */
@@ -283,23 +287,21 @@ function bill(s: Scenario): { lines: Line[]; total: number; durations: { ingestM
       unit: 'bytes',
       usdPerMillion: cost(per(f.billedBytes), PRICES.firehoseIngestGb, GB),
     });
-    lines.push({
-      service: 'Firehose',
-      item: `${stream}: dynamic partitioning, bytes delivered (uncompressed)`,
-      perEvent: per(f.bytes),
-      unit: 'bytes',
-      usdPerMillion: cost(per(f.bytes), PRICES.firehoseDpGb, GB),
-    });
-    // One object per active partition (project, day) per buffer flush: the interval, or the size cap if it fills first.
+    // No dynamic partitioning (docs/decisions/columnar-events.md): one object per buffer flush of the
+    // stream, every project in it; counted at one project's rate, as before (an upper bound).
     const bytesPerEvent = f.bytes / s.events;
     const eventsPerObject = Math.min(PROJECT_RATE * defaults.bufferingIntervalSeconds, (defaults.bufferingSizeMiB * 1024 * 1024) / bytesPerEvent);
     objectsPerEvent += 1 / eventsPerObject;
+    // The compaction job (lambdas/adapters/athena-compaction.ts): Athena reads each landing hour once
+    // (GZIP: GZIP_RATIO of the line) and, each hourly run, the day's curated partition so far (half a
+    // day on average: COMPACTION_REREADS times an event's curated bytes, taken as its GZIP bytes).
+    const scanned = per(f.bytes) * GZIP_RATIO * (1 + COMPACTION_REREADS);
     lines.push({
-      service: 'Firehose',
-      item: `${stream}: dynamic partitioning, objects (1 per ${Math.round(eventsPerObject)} events)`,
-      perEvent: 1 / eventsPerObject,
-      unit: 'objects',
-      usdPerMillion: cost(1 / eventsPerObject, PRICES.firehoseDpObjects, 1000),
+      service: 'Athena',
+      item: `${stream}: compaction, bytes scanned (landing once, the day's curated partition ${COMPACTION_REREADS}x)`,
+      perEvent: scanned,
+      unit: 'bytes',
+      usdPerMillion: cost(scanned, PRICES.athenaTb, 1e12),
     });
   }
   lines.push({
@@ -431,8 +433,8 @@ async function main() {
       `Stack defaults read from lib/: ${defaults.memoryMb} MB arm64 functions, log level ${defaults.logLevel}, authorizer result cache TTL ${defaults.authorizerResultsCacheTtlSeconds} s (so the authorizer runs on every request), its key-record cache ${defaults.keyCacheTtlSeconds} s, Firehose buffer ${defaults.bufferingIntervalSeconds} s / ${defaults.bufferingSizeMiB} MiB per partition, API access logs ${defaults.apiAccessLogs ? 'on' : 'off'}.`,
       `Lambda duration is not measured on Lambda: the handler's CPU time here (storage stubbed, so the AWS client's serialisation is left out) scaled to a ${defaults.memoryMb} MB function's vCPU share (1,769 MB = 1 vCPU, taken as one core of this machine), plus ${DDB_WAVE_MS} ms per sequential wave of DynamoDB calls and ${FIREHOSE_WAVE_MS} ms per Firehose call, counted from the calls the handler made. Init (cold start) duration is left out. Lambda's START/END/REPORT lines are not logged (system log level WARN in lib/function.ts).`,
       `Log bytes are the handlers' own JSON lines as written (Lambda JSON log format, stored as written); CloudWatch bills bytes ingested, taken here without any per-event overhead.`,
-      `S3 objects and Firehose dynamic-partitioning objects: one per partition (project, day) per buffer flush; one project at ${PROJECT_RATE} events/s in one day partition; a slower project pays proportionally more per event (at 10 events/s, 10x the object lines). Firehose delivery PUTs are single-part at these sizes. JQ processing hours (billed per hour of jq time) are not observable here and left out. GZIP output and S3 storage over time are left out (not per event).`,
-      'Athena is not per event (the results job runs per experiment on a schedule) and is left out; so are data transfer (responses are 204 with no body), KMS (AWS-owned key, no charge) and S3 server access logs (delivery is free; storage only).',
+      `S3 objects: one per stream per buffer flush (landing by arrival hour, no dynamic partitioning), counted at one project's ${PROJECT_RATE} events/s (more traffic shares the objects). Firehose delivery PUTs are single-part at these sizes. Compaction: Athena scans each landing hour once (GZIP ${GZIP_RATIO} of the line) and the day's curated partition ${COMPACTION_REREADS} times (curated bytes taken as the GZIP bytes, an upper bound for Parquet ZSTD); its Glue calls and Parquet PUTs (one per partition per hourly run) are negligible per event. S3 storage over time is left out (not per event).`,
+      "Athena's results job is not per event (it runs per experiment on a schedule) and is left out (the compaction job's scans are in the table); so are data transfer (responses are 204 with no body), KMS (AWS-owned key, no charge) and S3 server access logs (delivery is free; storage only).",
       'DynamoDB item sizes follow the documented rules (numbers: 1 byte per two significant digits + 1), from the items actually written and read; GSI writes from the items each index projects (every index projects ALL). Prices are on-demand, Standard table class, no free tier.',
     ])
       console.log(`- ${a}`);

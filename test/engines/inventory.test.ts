@@ -21,7 +21,7 @@ interface Executable {
   test: string;
 }
 
-const FIREHOSE = 'test/engines/firehose-jq.test.ts';
+const FIREHOSE = 'test/stack/landing-layout.test.ts';
 const GATEWAY = 'test/engines/gateway-templates.test.ts';
 const GLUE = 'test/engines/glue-types.test.ts';
 const INVENTORY = 'test/engines/inventory.test.ts';
@@ -30,17 +30,10 @@ const INVENTORY = 'test/engines/inventory.test.ts';
 const INVENTORY_OF: Record<string, Executable[]> = {
   'AWS::KinesisFirehose::DeliveryStream': [
     {
-      paths: [
-        'ExtendedS3DestinationConfiguration.ProcessingConfiguration.Processors[].Parameters[].ParameterValue',
-        'ExtendedS3DestinationConfiguration.Prefix',
-      ],
-      engine: 'jq 1.6 (Debian) over the records the handlers put; the prefix namespaces substituted as Firehose documents',
+      // No processors, no jq (landing by arrival hour): the prefixes are the only texts Firehose evaluates.
+      paths: ['ExtendedS3DestinationConfiguration.Prefix', 'ExtendedS3DestinationConfiguration.ErrorOutputPrefix'],
+      engine: "the prefix namespaces evaluated as Firehose documents (the timestamp namespace only: no record's value in a key)",
       test: FIREHOSE,
-    },
-    {
-      paths: ['ExtendedS3DestinationConfiguration.ErrorOutputPrefix'],
-      engine: 'jq 1.6 over records it cannot key; the error prefix rendered as Firehose documents, against the local stand-in',
-      test: 'test/engines/firehose-jq-errors.test.ts',
     },
   ],
   'AWS::ApiGateway::GatewayResponse': [

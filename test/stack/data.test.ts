@@ -144,33 +144,22 @@ describe('DynamoDB tables', () => {
 
 describe('raw streams (Firehose)', () => {
   for (const [name, spec] of Object.entries(RAW_STREAMS) as Array<[StreamName, (typeof RAW_STREAMS)[StreamName]]>) {
-    it(`${name}: de-aggregates NDJSON, partitions by project_id and dt = timestamp[0:10]${spec.byArrival ? ' and received = the hour of received_at' : ''}, GZIP`, () => {
+    it(`${name}: lands by arrival hour only (the timestamp namespace, no record-dependent key), no processors, GZIP`, () => {
       const stream = resource(id(s.stack.raw.streams[name])).Properties;
       expect(stream.DeliveryStreamType).toBe('DirectPut');
       expect(stream.DeliveryStreamEncryptionConfigurationInput).toEqual({ KeyType: 'AWS_OWNED_CMK' });
       const dest = stream.ExtendedS3DestinationConfiguration;
       expect(dest.BucketARN).toEqual({ 'Fn::GetAtt': [id(s.stack.raw.bucket), 'Arn'] });
-      expect(dest.Prefix).toBe(
-        `${spec.prefix}project_id=!{partitionKeyFromQuery:project_id}/dt=!{partitionKeyFromQuery:dt}/` +
-          (spec.byArrival ? 'received=!{partitionKeyFromQuery:received}/' : ''),
-      );
-      expect(dest.ErrorOutputPrefix).toBe(`errors/${spec.prefix}!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/`);
+      expect(dest.Prefix).toBe(`landing/${name}/arrival_hour=!{timestamp:yyyy-MM-dd-HH}/`);
+      expect(spec.prefix).toBe(`landing/${name}/`);
+      // errors/ keeps the layout npm run redrive reads.
+      expect(dest.ErrorOutputPrefix).toBe(`errors/${name}/!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/`);
       expect(dest.CompressionFormat).toBe('GZIP');
       expect(dest.FileExtension).toBe('.json.gz');
       expect(dest.BufferingHints).toEqual({ IntervalInSeconds: 300, SizeInMBs: 128 });
-      expect(dest.DynamicPartitioningConfiguration).toEqual({ Enabled: true, RetryOptions: { DurationInSeconds: 300 } });
-      const processors = dest.ProcessingConfiguration.Processors as Array<{
-        Type: string;
-        Parameters: Array<{ ParameterName: string; ParameterValue: string }>;
-      }>;
-      expect(dest.ProcessingConfiguration.Enabled).toBe(true);
-      expect(processors.map((p) => p.Type)).toEqual(['RecordDeAggregation', 'MetadataExtraction', 'AppendDelimiterToRecord']);
-      const params = (i: number) => Object.fromEntries(processors[i]!.Parameters.map((p) => [p.ParameterName, p.ParameterValue]));
-      expect(params(0)).toEqual({ SubRecordType: 'JSON' });
-      // The query's text is not compared here: test/engines/firehose-jq.test.ts runs it with jq 1.6 over
-      // the records the handlers put, against the local layout (a string compare passed a query jq refuses).
-      expect(Object.keys(params(1)).sort()).toEqual(['JsonParsingEngine', 'MetadataExtractionQuery']);
-      expect(params(1).JsonParsingEngine).toBe('JQ-1.6');
+      // Records are written as they are: no dynamic partitioning, no de-aggregation, no jq, no delimiter.
+      expect(dest.DynamicPartitioningConfiguration).toBeUndefined();
+      expect(dest.ProcessingConfiguration).toBeUndefined();
     });
   }
 
@@ -191,27 +180,6 @@ describe('raw streams (Firehose)', () => {
     const byDefault = s.template.toJSON().Resources[s.stack.getLogicalId(s.stack.jobs['results-job'].fn.node.defaultChild as CfnElement)].Properties;
     expect(byDefault.Environment.Variables.RESULTS_ARRIVAL_ALLOWANCE_SECONDS).toBe('1500');
     expect(Number(byDefault.Environment.Variables.RESULTS_ARRIVAL_ALLOWANCE_SECONDS) * 1000).toBe(DEFAULT_ARRIVAL_ALLOWANCE_MS);
-  });
-
-  it('declares events_by_arrival for the results job: the events files with the arrival hour projected as a third partition', () => {
-    const table = Object.values(s.template.findResources('AWS::Glue::Table')).find((t) => t.Properties.TableInput.Name === 'events_by_arrival')!;
-    const input = table.Properties.TableInput;
-    expect(input.PartitionKeys.map((c: { Name: string }) => c.Name)).toEqual(['project_id', 'dt', 'received']);
-    expect(input.Parameters).toMatchObject({
-      'projection.enabled': 'true',
-      'projection.project_id.type': 'injected',
-      'projection.dt.type': 'date',
-      'projection.received.type': 'date',
-      'projection.received.format': 'yyyy-MM-dd-HH',
-      'projection.received.range': '2020-01-01-00,NOW',
-      'projection.received.interval': '1',
-      'projection.received.interval.unit': 'HOURS',
-    });
-    expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain('/events/project_id=${project_id}/dt=${dt}/received=${received}/');
-    // Same files and columns as tally.events: the job's table adds a partition, nothing else.
-    const events = Object.values(s.template.findResources('AWS::Glue::Table')).find((t) => t.Properties.TableInput.Name === 'events')!.Properties.TableInput;
-    expect(input.StorageDescriptor.Columns).toEqual(events.StorageDescriptor.Columns);
-    expect(JSON.stringify(input.StorageDescriptor.Location)).toBe(JSON.stringify(events.StorageDescriptor.Location));
   });
 
   it('the results job\'s SQL prunes by documented partitions only: no "$file_modified_time", every state and arrival read bounded by dt, every base read by one generation', async () => {
@@ -237,7 +205,8 @@ describe('raw streams (Firehose)', () => {
       for (const where of filtersOf(sql, 'tally.events_by_arrival')) {
         arrivalReads++;
         expect(where).toMatch(/AND dt BETWEEN '\d{4}-\d{2}-\d{2}' AND '\d{4}-\d{2}-\d{2}'/);
-        expect(where).toMatch(/AND received BETWEEN '\d{4}-\d{2}-\d{2}-\d{2}' AND '\d{4}-\d{2}-\d{2}-\d{2}'/);
+        // events_by_arrival is a view over landing_events: the arrival hours bound the projected prefixes read.
+        expect(where).toMatch(/AND arrival_hour BETWEEN '\d{4}-\d{2}-\d{2}-\d{2}' AND '\d{4}-\d{2}-\d{2}-\d{2}'/);
       }
       // The injected projection lists exactly one prefix: project, experiment and generation by =.
       for (const where of filtersOf(sql, 'tally.results_base')) {
@@ -337,25 +306,32 @@ describe('Glue and Athena', () => {
     s.template.hasResourceProperties('AWS::Glue::Database', { DatabaseInput: { Name: 'tally' } });
   });
 
-  it('events table: the columns are exactly the StoredEvent fields (project_id as partition)', () => {
-    const table = glueTable('events');
-    const columns = (table.TableInput.StorageDescriptor.Columns as Array<{ Name: string; Type: string }>).map((c) => c.Name);
-    const partitions = (table.TableInput.PartitionKeys as Array<{ Name: string }>).map((c) => c.Name);
-    expect(partitions).toEqual(['project_id', 'dt']);
-    expect([...columns, 'project_id'].sort()).toEqual(Object.keys(EVENT_COLUMNS).sort());
+  it('landing and curated tables: the columns are exactly the StoredEvent and IdentityRecord fields (project_id a data column in landing, a partition in curated)', () => {
     expect(Object.keys(storedEvent()).sort()).toEqual(Object.keys(EVENT_COLUMNS).sort());
+    const sample: IdentityRecord = { project_id: 'p', id: 'a', canonical_id: 'b', version: 1, timestamp: '2025-01-01T00:00:00.000Z', reason: 'link' };
+    expect(Object.keys(sample).sort()).toEqual(Object.keys(IDENTITY_COLUMNS).sort());
+    for (const [stream, fields] of [
+      ['events', EVENT_COLUMNS],
+      ['identities', IDENTITY_COLUMNS],
+    ] as const) {
+      const names = (t: string) => (glueTable(t).TableInput.StorageDescriptor.Columns as Array<{ Name: string }>).map((c) => c.Name);
+      const keys = (t: string) => (glueTable(t).TableInput.PartitionKeys as Array<{ Name: string }>).map((c) => c.Name);
+      expect(names(`landing_${stream}`).sort()).toEqual(Object.keys(fields).sort());
+      expect(keys(`landing_${stream}`)).toEqual(['arrival_hour']);
+      expect([...names(`curated_${stream}`), 'project_id'].sort()).toEqual(Object.keys(fields).sort());
+      expect(keys(`curated_${stream}`)).toEqual(['project_id', 'dt']);
+      expect(names(`curated_${stream}_write`)).toEqual(names(`curated_${stream}`));
+      expect(keys(`curated_${stream}_write`)).toEqual(['project_id', 'dt', 'generation']);
+    }
   });
 
-  it('identities table: the columns are exactly the IdentityRecord fields', () => {
-    const table = glueTable('identities');
-    const columns = (table.TableInput.StorageDescriptor.Columns as Array<{ Name: string }>).map((c) => c.Name);
-    const sample: IdentityRecord = { project_id: 'p', id: 'a', canonical_id: 'b', version: 1, timestamp: '2025-01-01T00:00:00.000Z', reason: 'link' };
-    expect([...columns, 'project_id'].sort()).toEqual(Object.keys(IDENTITY_COLUMNS).sort());
-    expect(Object.keys(sample).sort()).toEqual(Object.keys(IDENTITY_COLUMNS).sort());
+  it('has no Glue table named like a reader view (events, identities, unique_events, events_by_arrival are Athena views)', () => {
+    const names = Object.values(s.template.findResources('AWS::Glue::Table')).map((r) => r.Properties.TableInput.Name);
+    for (const view of ['events', 'identities', 'unique_events', 'events_by_arrival']) expect(names).not.toContain(view);
   });
 
   for (const spec of Object.values(RAW_STREAMS)) {
-    it(`${spec.table}: GZIP NDJSON with partition projection, queryable right after deploy`, () => {
+    it(`${spec.table}: GZIP NDJSON projected by arrival hour, from 14 days back to now`, () => {
       const input = glueTable(spec.table).TableInput;
       const sd = input.StorageDescriptor;
       expect(sd.SerdeInfo.SerializationLibrary).toBe('org.openx.data.jsonserde.JsonSerDe');
@@ -363,20 +339,38 @@ describe('Glue and Athena', () => {
       expect(JSON.stringify(sd.Location)).toContain(`/${spec.prefix}`);
       expect(input.Parameters).toMatchObject({
         'projection.enabled': 'true',
-        'projection.project_id.type': 'injected',
-        'projection.dt.type': 'date',
-        'projection.dt.format': 'yyyy-MM-dd',
-        'projection.dt.range': '2020-01-01,NOW+2DAYS',
-        'projection.dt.interval': '1',
-        'projection.dt.interval.unit': 'DAYS',
+        'projection.arrival_hour.type': 'date',
+        'projection.arrival_hour.format': 'yyyy-MM-dd-HH',
+        'projection.arrival_hour.range': 'NOW-14DAYS,NOW',
+        'projection.arrival_hour.interval': '1',
+        'projection.arrival_hour.interval.unit': 'HOURS',
       });
-      // The S3 layout the stream writes (and the local Firehose stand-in): <prefix>project_id=<id>/dt=<day>/
       const template = JSON.stringify(input.Parameters['storage.location.template']);
-      expect(template).toContain(`/${spec.prefix}project_id=\${project_id}/dt=\${dt}/`);
+      expect(template).toContain(`/${spec.prefix}arrival_hour=\${arrival_hour}/`);
     });
   }
 
-  it('creates the unique_events view at deploy: a custom resource run by the analytics-views function, after the table and the workgroup', () => {
+  for (const stream of ['events', 'identities']) {
+    it(`curated_${stream}: Parquet (ZSTD) with traditional partitions (no projection), written through curated_${stream}_write's injected generation`, () => {
+      const curated = glueTable(`curated_${stream}`).TableInput;
+      expect(curated.StorageDescriptor.SerdeInfo.SerializationLibrary).toBe('org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe');
+      expect(curated.Parameters['projection.enabled']).toBeUndefined();
+      expect(curated.Parameters['parquet.compression']).toBe('ZSTD');
+      const write = glueTable(`curated_${stream}_write`).TableInput;
+      expect(write.Parameters).toMatchObject({
+        'projection.enabled': 'true',
+        'projection.project_id.type': 'injected',
+        'projection.dt.type': 'injected',
+        'projection.generation.type': 'injected',
+        'parquet.compression': 'ZSTD',
+      });
+      expect(JSON.stringify(write.Parameters['storage.location.template'])).toContain(
+        `/curated/${stream}/project_id=\${project_id}/dt=\${dt}/generation=\${generation}/`,
+      );
+    });
+  }
+
+  it("creates the readers' views at deploy: a custom resource run by the analytics-views function, after the landing and curated tables and the workgroup", () => {
     const views = Object.entries(s.template.findResources('Custom::AnalyticsViews'));
     expect(views).toHaveLength(1);
     const [, view] = views[0]!;
@@ -388,16 +382,25 @@ describe('Glue and Athena', () => {
     // Updated (the view replaced) whenever the function's code, which holds the view's SQL, changes.
     expect(view.Properties.CodeKey).toBe(resource(fnLogicalId).Properties.Code.S3Key);
     expect(view.DependsOn).toEqual(
-      expect.arrayContaining([id(s.stack.analytics.tables.events), s.stack.resolve(s.stack.analytics.workGroup.logicalId), fnLogicalId]),
+      expect.arrayContaining([
+        id(s.stack.analytics.landing.events),
+        id(s.stack.analytics.curated.events),
+        s.stack.resolve(s.stack.analytics.workGroup.logicalId),
+        fnLogicalId,
+      ]),
     );
     // The function may write only the view's Glue table, besides running queries like the other Athena users.
-    const policy = inlinePolicies(s.template).find((p) => JSON.stringify(p).includes('ManageAnalystViews'))!;
+    const policy = inlinePolicies(s.template).find(
+      (p) => JSON.stringify(p).includes('ManageAnalystViews') && JSON.stringify(p).includes('RemoveOwnQueryResults'),
+    )!;
     const statement = policy.document.Statement.find((st: { Sid?: string }) => st.Sid === 'ManageAnalystViews');
     expect([...statement.Action].sort()).toEqual(['glue:CreateTable', 'glue:DeleteTable', 'glue:GetTable', 'glue:UpdateTable']);
-    expect(JSON.stringify(statement.Resource)).toContain(`":table/",{"Ref":"${id(s.stack.analytics.database)}"},"/unique_events"`);
+    for (const view of ['events', 'identities', 'unique_events', 'events_by_arrival'])
+      expect(JSON.stringify(statement.Resource)).toContain(`":table/",{"Ref":"${id(s.stack.analytics.database)}"},"/${view}"`);
     expect(JSON.stringify(statement.Resource)).not.toContain('*');
     const writers = inlinePolicies(s.template).filter((p) => /glue:(CreateTable|UpdateTable|DeleteTable)/.test(JSON.stringify(p)));
-    expect(writers).toHaveLength(1);
+    // The deploy's views and the compaction job, which re-creates them as its hour moves.
+    expect(writers).toHaveLength(2);
     // It deletes its own statements' result files (a first create's rollback then finds the results
     // bucket empty), under the results prefix only; no other function deletes anything there.
     const remove = policy.document.Statement.find((st: { Sid?: string }) => st.Sid === 'RemoveOwnQueryResults');

@@ -111,13 +111,13 @@ describe('records Firehose writes under errors/', () => {
     const expiring = rules.filter((r) => r.ExpirationInDays !== undefined);
     expect(expiring.filter((r) => (r.Prefix ?? '') === '' || r.Prefix!.startsWith('errors'))).toEqual([]);
     expect(rules).toContainEqual(expect.objectContaining({ Prefix: 'redriven/', ExpirationInDays: 90 }));
-    // Also with raw expiration on: it expires events/ and identities/, never errors/.
+    // Also with raw expiration on: it expires the landing and curated prefixes of both streams, never errors/.
     const expiringRaw = synthStack({ rawExpiration: Duration.days(365) });
     const rawBucket = expiringRaw.template.toJSON().Resources[expiringRaw.stack.getLogicalId(expiringRaw.stack.raw.bucket.node.defaultChild as never)];
     const rawRules = (rawBucket.Properties.LifecycleConfiguration.Rules as Array<{ Prefix?: string; ExpirationInDays?: number }>)
       .filter((r) => r.ExpirationInDays !== undefined)
       .map((r) => r.Prefix);
-    expect(rawRules).toEqual(expect.arrayContaining(['events/', 'identities/']));
+    expect(rawRules).toEqual(expect.arrayContaining(['landing/events/', 'landing/identities/', 'curated/events/', 'curated/identities/']));
     expect(rawRules.filter((p) => p === undefined || p === '' || p.startsWith('errors'))).toEqual([]);
   });
 });

@@ -158,7 +158,7 @@ describe('IAM statements', () => {
     }
   });
 
-  it('let only Athena-querying functions query, in the stack workgroup, reading raw prefixes only; only the results query writes its state', () => {
+  it('let only Athena-querying functions query, in the stack workgroup, reading raw prefixes only; only the results query writes its state, only the compaction job curated/', () => {
     const usesResultsQuery = new Set<string>([...ROUTES, ...JOBS].filter((f) => 'resultsQuery' in f.uses).map((f) => f.name));
     expect(usesResultsQuery.size).toBeGreaterThan(0);
     for (const { name, fn, access } of allFunctions()) {
@@ -172,7 +172,8 @@ describe('IAM statements', () => {
       expect(JSON.stringify(athena)).toContain('workgroup/Tally-analysts');
       const reads = s3.filter((st) => asArray(st.Action).includes('s3:GetObject') && mentions(st.Resource, logicalId(s.stack.raw.bucket)));
       const objects = JSON.stringify(reads.map((st) => st.Resource));
-      for (const spec of Object.values(RAW_STREAMS)) expect(objects).toContain(`/${spec.prefix}*`);
+      expect(objects).toContain('/landing/*');
+      expect(objects).toContain('/curated/*');
       expect(objects).not.toContain('errors/');
       const writes = s3.filter((st) => asArray(st.Action).includes('s3:PutObject') && mentions(st.Resource, logicalId(s.stack.raw.bucket)));
       // The raw bucket is written only under the incremental results state's prefix, by the results query.
@@ -180,6 +181,15 @@ describe('IAM statements', () => {
         expect(writes, name).toHaveLength(1);
         expect(JSON.stringify(writes[0]!.Resource), name).toContain(`/${RESULTS_STATE.prefix}*`);
         for (const spec of Object.values(RAW_STREAMS)) expect(JSON.stringify(writes[0]!.Resource), name).not.toContain(`/${spec.prefix}`);
+        expect(JSON.stringify(writes[0]!.Resource), name).not.toContain('/curated/');
+      } else if (name === 'compact-landing') {
+        // Generations and the compaction state under curated/; landing/ only deleted (compacted hours past retention).
+        expect(
+          writes.map((w) => JSON.stringify(w.Resource)),
+          name,
+        ).toEqual([expect.stringContaining('/curated/*')]);
+        const deletes = s3.filter((st) => asArray(st.Action).includes('s3:DeleteObject')).map((st) => JSON.stringify(st.Resource));
+        expect(deletes.sort(), name).toEqual([expect.stringContaining('/curated/*'), expect.stringContaining('/landing/*')].sort());
       } else {
         expect(writes, name).toHaveLength(0);
       }

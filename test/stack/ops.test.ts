@@ -98,6 +98,26 @@ describe('functions', () => {
     custom.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
     custom.template.hasResourceProperties('AWS::Lambda::Function', { LoggingConfig: Match.objectLike({ ApplicationLogLevel: 'DEBUG' }) });
   });
+
+  it('runs the compaction job every 15 minutes, one run at a time (reserved concurrency 1), retried only by the next run', () => {
+    const job = id(s.stack.jobs['compact-landing'].fn);
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(15 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [job, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    s.template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: job }, MaximumRetryAttempts: 0 });
+    const fn = s.template.toJSON().Resources[job].Properties;
+    expect(fn.ReservedConcurrentExecutions).toBe(1);
+    expect(fn.Timeout).toBe(900);
+    expect(fn.Environment.Variables).toMatchObject({
+      // Firehose's largest buffering interval plus its 24 hours of S3 retries; the longest Athena query (240 min); 3 days.
+      COMPACTION_CLOSE_AFTER_SECONDS: '87300',
+      COMPACTION_GRACE_SECONDS: '14400',
+      LANDING_RETENTION_SECONDS: '259200',
+    });
+    const custom = synthStack({ compactionSchedule: Schedule.rate(Duration.hours(1)) });
+    custom.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
+  });
 });
 
 describe('alarms', () => {
@@ -137,7 +157,8 @@ describe('alarms', () => {
       const streamId = id(s.stack.raw.streams[stream as keyof typeof RAW_STREAMS]);
       const found = alarms().filter((a) => a.Namespace === 'AWS/Firehose' && JSON.stringify(a.Dimensions).includes(streamId));
       expect(found.map((a) => a.MetricName).sort(), stream).toEqual(
-        ['DeliveryToS3.DataFreshness', 'DeliveryToS3.Success', 'PartitionCountExceeded', 'ThrottledRecords'].sort(),
+        // No PartitionCountExceeded: the streams land by arrival only, no dynamic partitioning (docs/decisions/columnar-events.md).
+        ['DeliveryToS3.DataFreshness', 'DeliveryToS3.Success', 'ThrottledRecords'].sort(),
       );
       expect(found.find((a) => a.MetricName === 'DeliveryToS3.Success')).toMatchObject({ Threshold: 1, ComparisonOperator: 'LessThanThreshold' });
     }
@@ -158,6 +179,18 @@ describe('alarms', () => {
         expect(alarm).toMatchObject({ Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
     },
   );
+
+  it('alarms on CompactionFailed, the metric a failed compaction run emits, for the compaction function', () => {
+    const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === 'CompactionFailed');
+    expect(found.map((a) => a.Dimensions)).toEqual([[{ Name: 'FunctionName', Value: { Ref: id(s.stack.jobs['compact-landing'].fn) } }]]);
+    expect(found[0]).toMatchObject({
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
 
   it('alarms on InsightQueryFailed, the metric the insights routes emit for a failed Athena query, for each insights function', () => {
     const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === INSIGHT_QUERY_FAILED);

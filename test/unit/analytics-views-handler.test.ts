@@ -121,11 +121,11 @@ describe('the response upload', () => {
 });
 
 describe('AthenaAnalyticsViews', () => {
-  it('runs CREATE OR REPLACE VIEW <database>.unique_events over the events table, and DROP VIEW IF EXISTS', async () => {
+  it("creates or replaces the readers' views over the landing and curated tables, each stream bounded by its compaction state (read, not reset), and drops them", async () => {
     const sent: string[] = [];
+    const read: string[] = [];
     const views = new AthenaAnalyticsViews(
       {
-        eventsTable: 'tally_staging.events',
         run: async (sql: string) => {
           sent.push(sql);
           return { rows: [], execution: {} };
@@ -133,14 +133,36 @@ describe('AthenaAnalyticsViews', () => {
       },
       { database: 'tally_staging', maxWaitMs: 60_000 },
       { remove: async () => 0 },
+      async (stream) => {
+        read.push(stream);
+        return { compactedThrough: stream === 'events' ? '2026-03-20-10' : undefined, retiring: [] };
+      },
     );
     await views.create();
-    await views.drop();
-    expect(sent).toHaveLength(2);
-    expect(sent[0]).toMatch(/^CREATE OR REPLACE VIEW tally_staging\.unique_events AS\nSELECT\n/);
+    expect(read.sort()).toEqual(['events', 'identities']);
+    expect(sent.map((t) => t.split('\n')[0])).toEqual([
+      'CREATE OR REPLACE VIEW tally_staging.events AS',
+      'CREATE OR REPLACE VIEW tally_staging.identities AS',
+      'CREATE OR REPLACE VIEW tally_staging.unique_events AS',
+      'CREATE OR REPLACE VIEW tally_staging.events_by_arrival AS',
+    ]);
+    // The events view: curated partitions plus the landing hours after the compacted one.
+    expect(sent[0]).toContain('tally_staging.curated_events');
+    expect(sent[0]).toContain('tally_staging.landing_events');
+    expect(sent[0]).toContain("'2026-03-20-10'");
+    // Identities never compacted: every landing hour is in the tail.
+    expect(sent[1]).toContain("'0000-00-00-00'");
     // The events view holds each event once: unique_events is its rows under the older name.
-    expect(sent[0]).toMatch(/\nFROM tally_staging\.events$/);
-    expect(sent[0]).not.toContain('copy_rank');
-    expect(sent[1]).toBe('DROP VIEW IF EXISTS tally_staging.unique_events');
+    expect(sent[2]).toMatch(/\nFROM tally_staging\.events$/);
+    expect(sent[2]).not.toContain('copy_rank');
+    expect(sent[3]).toContain('tally_staging.landing_events');
+    sent.length = 0;
+    await views.drop();
+    expect(sent).toEqual([
+      'DROP VIEW IF EXISTS tally_staging.events_by_arrival',
+      'DROP VIEW IF EXISTS tally_staging.unique_events',
+      'DROP VIEW IF EXISTS tally_staging.identities',
+      'DROP VIEW IF EXISTS tally_staging.events',
+    ]);
   });
 });

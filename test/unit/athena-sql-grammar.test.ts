@@ -26,6 +26,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AthenaAnalyticsViews } from '../../lambdas/adapters/athena-analytics-views';
+import { AthenaCompactionStore } from '../../lambdas/adapters/athena-compaction';
 import { AthenaInsightEngine } from '../../lambdas/adapters/athena-insights';
 import { AthenaPlanningBaselines } from '../../lambdas/adapters/athena-planning-baseline';
 import { AthenaRecentEvents } from '../../lambdas/adapters/athena-recent-events';
@@ -238,9 +239,29 @@ const SOURCES: Record<string, () => Promise<void>> = {
     await baselines.measure({ ...request, property: "buyer's amount" }).catch(noRow);
   },
   'lambdas/adapters/athena-analytics-views.ts': async () => {
-    const views = new AthenaAnalyticsViews(resultsQuery(false), { database: DATABASE, maxWaitMs: 60_000 }, { remove: async () => 0 });
+    const views = new AthenaAnalyticsViews(resultsQuery(false), { database: DATABASE, maxWaitMs: 60_000 }, { remove: async () => 0 }, async (stream) => ({
+      compactedThrough: stream === 'events' ? '2026-03-20-10' : undefined,
+      retiring: [],
+    }));
     await views.create();
     await views.drop();
+  },
+  'lambdas/adapters/athena-compaction.ts': async () => {
+    // Glue is not reached by these calls: the partitions query, a generation's INSERT INTO and the views.
+    const store = new AthenaCompactionStore(resultsQuery(false), new S3Client({ region: 'eu-west-1', credentials }), { send: async () => ({}) } as never, {
+      database: DATABASE,
+      bucket: 'raw-bucket',
+    });
+    const hours = ['2026-03-20-09', '2026-03-20-10'];
+    const batch = [
+      { projectId: 'proj-main', dt: '2026-03-19' },
+      { projectId: "it's", dt: '2026-03-20' },
+    ];
+    for (const stream of ['events', 'identities'] as const) {
+      await store.partitionsOf(stream, hours);
+      await store.writeGeneration(stream, batch, hours, '20260320T120000000Z-abc');
+    }
+    await store.publishViews({ events: '2026-03-20-10', identities: undefined });
   },
   'bin/smoke/raw-stream.ts': async () => {
     await athenaRawEvents(athenaClient(), WORKGROUP, DATABASE, new S3Client({ region: 'us-east-1' }), 'raw-bucket').count('proj-main', "o'clock", '2026-03-20');
@@ -308,9 +329,26 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
     expect(listings.at(-1)).toContain("dt >= '2026-03-13'");
     expect(TEXTS.get('lambdas/adapters/athena-recent-users.ts')).toHaveLength(4);
     expect(TEXTS.get('lambdas/adapters/athena-planning-baseline.ts')).toHaveLength(2);
-    expect(TEXTS.get('lambdas/adapters/athena-analytics-views.ts')!.map((t) => t.split(' ').slice(0, 3).join(' '))).toEqual([
-      'CREATE OR REPLACE',
-      'DROP VIEW IF',
+    expect(TEXTS.get('lambdas/adapters/athena-analytics-views.ts')!.map((t) => t.split(/\s/).slice(0, 5).join(' '))).toEqual([
+      'CREATE OR REPLACE VIEW tally.events',
+      'CREATE OR REPLACE VIEW tally.identities',
+      'CREATE OR REPLACE VIEW tally.unique_events',
+      'CREATE OR REPLACE VIEW tally.events_by_arrival',
+      'DROP VIEW IF EXISTS tally.events_by_arrival',
+      'DROP VIEW IF EXISTS tally.unique_events',
+      'DROP VIEW IF EXISTS tally.identities',
+      'DROP VIEW IF EXISTS tally.events',
+    ]);
+    // The compaction job: the partitions query and a generation's INSERT INTO for each stream, then the views.
+    expect(TEXTS.get('lambdas/adapters/athena-compaction.ts')!.map((t) => t.split('\n')[0])).toEqual([
+      'SELECT DISTINCT',
+      'INSERT INTO tally.curated_events_write',
+      'SELECT DISTINCT',
+      'INSERT INTO tally.curated_identities_write',
+      'CREATE OR REPLACE VIEW tally.events AS',
+      'CREATE OR REPLACE VIEW tally.identities AS',
+      'CREATE OR REPLACE VIEW tally.unique_events AS',
+      'CREATE OR REPLACE VIEW tally.events_by_arrival AS',
     ]);
   });
 

@@ -49,17 +49,10 @@ export const PRICES = {
     source: '5 KB rounding: https://aws.amazon.com/de/kinesis/data-firehose/pricing/ (stored copy, German)',
     assumed: 'the stored pricing pages show the 5 KB rule but not the rate; $0.029 is the figure the README used',
   },
-  firehoseDpGb: {
-    usd: 0.02,
-    per: 'GB delivered to S3 with dynamic partitioning',
-    source: 'billing dimensions (per GB delivered, per object, per JQ processing hour): https://aws.amazon.com/de/kinesis/data-firehose/pricing/',
-    assumed: 'rate not in the stored pages; $0.020 is the figure the README used',
-  },
-  firehoseDpObjects: {
-    usd: 0.005,
-    per: '1,000 S3 objects delivered with dynamic partitioning',
-    source: 'https://aws.amazon.com/de/kinesis/data-firehose/pricing/',
-    assumed: 'rate not in the stored pages; $0.005 is the figure the README used',
+  athenaTb: {
+    usd: 5,
+    per: "TB scanned by Athena SQL queries (the compaction job's INSERT INTO and partitions query)",
+    source: 'https://aws.amazon.com/athena/pricing/',
   },
   s3Put: {
     usd: 0.005,

@@ -1,0 +1,241 @@
+/**
+ * The compaction job's store on AWS (ports/compaction-store.ts; docs/decisions/columnar-events.md,
+ * "On AWS"), running the texts of sql/compaction.ts:
+ *
+ * - landing hours: S3 ListObjectsV2 with Delimiter '/' under landing/<stream>/arrival_hour=;
+ * - the state: one S3 object per stream, curated/_compaction/<stream>.json (GetObject, PutObject:
+ *   "Amazon S3 never adds partial objects", API_PutObject), so a reader sees the old state or the new;
+ * - partitionsOf: Athena over landing_<stream> (arrival_hour projected, so only those hours are listed);
+ * - writeGeneration: Athena `INSERT INTO curated_<stream>_write SELECT *, '<g>' AS generation FROM (...)`,
+ *   a table whose partitions (project_id, dt, generation) are projected as injected and located where
+ *   curated_<stream>'s partitions point, so the rows land under generation=<g>/ of each partition,
+ *   which no reader reads until it is committed (at most 100 partitions per statement: the batches);
+ * - currentGenerations / commit: the Glue partitions of curated_<stream> (BatchGetPartition,
+ *   BatchCreatePartition, BatchUpdatePartition): a partition's location names the generation it is
+ *   read at, and Athena reads partition locations when it plans a query, so a query sees one
+ *   generation or the next;
+ * - publishViews: CREATE OR REPLACE VIEW of events, identities, unique_events and events_by_arrival
+ *   (viewStatements, also run at deploy by athena-analytics-views.ts);
+ * - deletions: DeleteObjects under a generation's or a landing hour's prefix.
+ */
+import type { GlueClient, PartitionInput, StorageDescriptor } from '@aws-sdk/client-glue';
+import { BatchCreatePartitionCommand, BatchGetPartitionCommand, BatchUpdatePartitionCommand, GetTableCommand } from '@aws-sdk/client-glue';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { READER_VIEWS, UNIQUE_EVENTS_VIEW } from '../contract/analytics-views';
+import {
+  ARRIVAL_HOUR,
+  compactionStateKey,
+  curatedTable,
+  curatedWriteTable,
+  EVENTS_BY_ARRIVAL_VIEW,
+  generationPrefix,
+  isLandingHour,
+  landingHourPrefix,
+  landingPrefix,
+  landingTable,
+  STREAM_NAMES,
+  streamView,
+  type StreamName,
+} from '../contract/landing';
+import { EMPTY_COMPACTION_STATE, parseCompactionState, serializeCompactionState } from '../domain/compaction-state';
+import { MAX_PARTITIONS_PER_WRITE, type CuratedPartition } from '../domain/partition-batches';
+import { partitionKey, type CompactionState, type CompactionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
+import type { AthenaResultsQuery } from './athena-results-query';
+import { deletePrefix, listFolders, measurePrefix } from './s3-prefix';
+import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderStreamView } from './sql/compaction';
+import { tableRef } from './sql/render';
+import { renderCreateUniqueEventsView } from './sql/unique-events';
+
+export interface AthenaCompactionOptions {
+  /** The Glue database of the tables and views. */
+  database: string;
+  /** The raw bucket: landing/ and curated/. */
+  bucket: string;
+}
+
+/** Glue's batch partition calls take at most this many partitions (BatchCreatePartition, BatchUpdatePartition: 100; BatchGetPartition: 1,000). */
+const GLUE_WRITE_BATCH = 100;
+const GLUE_GET_BATCH = 1000;
+/** BatchGetPartition answers UnprocessedKeys under throttling: asked again this many times, then the run fails. */
+const UNPROCESSED_RETRIES = 5;
+const GENERATION_NAME = /^[0-9A-Za-z-]+$/;
+
+/** The statements that (re)create the readers' views in `database`, each stream's tail after its compacted hour. */
+export function viewStatements(database: string, compactedThrough: Record<StreamName, string | undefined>): string[] {
+  const q = (name: string) => `${database}.${name}`;
+  const tables = (stream: StreamName) => ({ curated: q(curatedTable(stream)), landing: q(landingTable(stream)) });
+  const create = (view: string, sql: string) => `CREATE OR REPLACE VIEW ${tableRef(q(view))} AS\n${sql}`;
+  return [
+    ...STREAM_NAMES.map((stream) => create(streamView(stream), renderStreamView(stream, compactedThrough[stream], tables(stream)))),
+    renderCreateUniqueEventsView(q(UNIQUE_EVENTS_VIEW), q(streamView('events'))),
+    create(EVENTS_BY_ARRIVAL_VIEW, renderEventsByArrivalView({ landing: q(landingTable('events')) })),
+  ];
+}
+
+/** The views viewStatements creates, in its order, for DROP VIEW. */
+export const VIEW_NAMES = READER_VIEWS;
+
+/** A stream's compaction state in S3 (shared with the deploy's views, which read the bound). */
+export async function readCompactionStateObject(s3: Pick<S3Client, 'send'>, bucket: string, stream: StreamName): Promise<CompactionState> {
+  const key = compactionStateKey(stream);
+  try {
+    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    return parseCompactionState(await object.Body!.transformToString(), `s3://${bucket}/${key}`);
+  } catch (err) {
+    if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return EMPTY_COMPACTION_STATE;
+    throw err;
+  }
+}
+
+export class AthenaCompactionStore implements CompactionStore {
+  /** "You can add a maximum of 100 partitions to a destination table with an INSERT INTO statement" (INSERT INTO, Athena user guide). */
+  readonly maxPartitionsPerWrite = MAX_PARTITIONS_PER_WRITE;
+  private readonly storage = new Map<StreamName, Promise<StorageDescriptor>>();
+
+  constructor(
+    private readonly athena: Pick<AthenaResultsQuery, 'run'>,
+    private readonly s3: Pick<S3Client, 'send'>,
+    private readonly glue: Pick<GlueClient, 'send'>,
+    private readonly options: AthenaCompactionOptions,
+    /** Athena statements stop at this time (the run's deadline). */
+    private readonly deadlineMs = Infinity,
+  ) {}
+
+  private table(name: string): string {
+    return `${this.options.database}.${name}`;
+  }
+
+  async landingHours(stream: StreamName): Promise<string[]> {
+    const folders = await listFolders(this.s3, this.options.bucket, `${landingPrefix(stream)}${ARRIVAL_HOUR}=`);
+    return folders.filter(isLandingHour).sort();
+  }
+
+  readState(stream: StreamName): Promise<CompactionState> {
+    return readCompactionStateObject(this.s3, this.options.bucket, stream);
+  }
+
+  async writeState(stream: StreamName, state: CompactionState): Promise<void> {
+    await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: compactionStateKey(stream),
+        Body: serializeCompactionState(state),
+        ContentType: 'application/json',
+      }),
+    );
+  }
+
+  async partitionsOf(stream: StreamName, hours: readonly string[]): Promise<CuratedPartition[]> {
+    if (hours.length === 0) return [];
+    const { rows } = await this.athena.run(renderCompactPartitions(hours, { landing: this.table(landingTable(stream)) }), this.deadlineMs);
+    return rows.map((r) => ({ projectId: r.project_id ?? '', dt: r.dt ?? '' })).filter((p) => p.projectId !== '' && p.dt !== '');
+  }
+
+  async currentGenerations(stream: StreamName, partitions: readonly CuratedPartition[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (let i = 0; i < partitions.length; i += GLUE_GET_BATCH) {
+      let wanted = partitions.slice(i, i + GLUE_GET_BATCH).map((p) => ({ Values: [p.projectId, p.dt] }));
+      for (let attempt = 0; wanted.length > 0; attempt++) {
+        if (attempt > UNPROCESSED_RETRIES)
+          throw new Error(`Glue left ${wanted.length} partition(s) of ${curatedTable(stream)} unprocessed after ${UNPROCESSED_RETRIES} retries`);
+        const answer = await this.glue.send(
+          new BatchGetPartitionCommand({ DatabaseName: this.options.database, TableName: curatedTable(stream), PartitionsToGet: wanted }),
+        );
+        for (const partition of answer.Partitions ?? []) {
+          const [projectId, dt] = partition.Values ?? [];
+          const generation = generationOf(partition.StorageDescriptor?.Location);
+          if (projectId !== undefined && dt !== undefined && generation !== undefined) found.set(partitionKey({ projectId, dt }), generation);
+        }
+        wanted = (answer.UnprocessedKeys ?? []).map((k) => ({ Values: k.Values ?? [] }));
+      }
+    }
+    return found;
+  }
+
+  async writeGeneration(stream: StreamName, batch: readonly CuratedPartition[], hours: readonly string[], generation: string): Promise<WrittenGeneration> {
+    checkGeneration(generation);
+    const tables = { curated: this.table(curatedTable(stream)), landing: this.table(landingTable(stream)) };
+    const sql = `INSERT INTO ${this.table(curatedWriteTable(stream))}\nSELECT *, '${generation}' AS generation FROM (\n${renderCompact(stream, batch, hours, tables)}\n) compacted`;
+    const { updateCount } = await this.athena.run(sql, this.deadlineMs);
+    let files = 0;
+    let bytes = 0;
+    for (const p of batch) {
+      const measured = await measurePrefix(this.s3, this.options.bucket, generationPrefix(stream, p.projectId, p.dt, generation));
+      files += measured.objects;
+      bytes += measured.bytes;
+    }
+    return { rows: updateCount ?? 0, files, bytes };
+  }
+
+  async commit(stream: StreamName, batch: readonly CuratedPartition[], generation: string): Promise<void> {
+    checkGeneration(generation);
+    const storage = await this.storageOf(stream);
+    const input = (p: CuratedPartition): PartitionInput => ({
+      Values: [p.projectId, p.dt],
+      StorageDescriptor: { ...storage, Location: `s3://${this.options.bucket}/${generationPrefix(stream, p.projectId, p.dt, generation)}` },
+    });
+    const current = await this.currentGenerations(stream, batch);
+    const existing = batch.filter((p) => current.has(partitionKey(p)));
+    const fresh = batch.filter((p) => !current.has(partitionKey(p)));
+    const target = { DatabaseName: this.options.database, TableName: curatedTable(stream) };
+    // A partition another writer created since (none should: runs never overlap) is updated instead.
+    const raced: CuratedPartition[] = [];
+    for (let i = 0; i < fresh.length; i += GLUE_WRITE_BATCH) {
+      const chunk = fresh.slice(i, i + GLUE_WRITE_BATCH);
+      const answer = await this.glue.send(new BatchCreatePartitionCommand({ ...target, PartitionInputList: chunk.map(input) }));
+      for (const error of answer.Errors ?? []) {
+        const [projectId, dt] = error.PartitionValues ?? [];
+        if (error.ErrorDetail?.ErrorCode === 'AlreadyExistsException' && projectId !== undefined && dt !== undefined) raced.push({ projectId, dt });
+        else throw new Error(`Glue did not create a partition of ${curatedTable(stream)}: ${error.ErrorDetail?.ErrorCode ?? 'no code'}`);
+      }
+    }
+    const updates = [...existing, ...raced];
+    for (let i = 0; i < updates.length; i += GLUE_WRITE_BATCH) {
+      const chunk = updates.slice(i, i + GLUE_WRITE_BATCH);
+      const answer = await this.glue.send(
+        new BatchUpdatePartitionCommand({ ...target, Entries: chunk.map((p) => ({ PartitionValueList: [p.projectId, p.dt], PartitionInput: input(p) })) }),
+      );
+      const failed = answer.Errors ?? [];
+      if (failed.length > 0)
+        throw new Error(`Glue did not update ${failed.length} partition(s) of ${curatedTable(stream)}: ${failed[0]!.ErrorDetail?.ErrorCode ?? 'no code'}`);
+    }
+  }
+
+  async publishViews(compactedThrough: Record<StreamName, string | undefined>): Promise<void> {
+    for (const sql of viewStatements(this.options.database, compactedThrough)) await this.athena.run(sql, this.deadlineMs);
+  }
+
+  async deleteGeneration(stream: StreamName, g: RetiringGeneration): Promise<void> {
+    checkGeneration(g.generation);
+    await deletePrefix(this.s3, this.options.bucket, generationPrefix(stream, g.projectId, g.dt, g.generation), `generation ${g.generation}`);
+  }
+
+  async deleteLandingHour(stream: StreamName, hour: string): Promise<void> {
+    if (!isLandingHour(hour)) throw new Error(`"${hour}" is not a landing hour (yyyy-MM-dd-HH)`);
+    await deletePrefix(this.s3, this.options.bucket, landingHourPrefix(stream, hour), `landing hour ${hour}`);
+  }
+
+  /** The curated table's storage descriptor (columns, formats, SerDe): each partition's, with its own location. */
+  private storageOf(stream: StreamName): Promise<StorageDescriptor> {
+    let found = this.storage.get(stream);
+    if (!found) {
+      found = (async () => {
+        const answer = await this.glue.send(new GetTableCommand({ DatabaseName: this.options.database, Name: curatedTable(stream) }));
+        const storage = answer.Table?.StorageDescriptor;
+        if (!storage) throw new Error(`Glue table ${curatedTable(stream)} has no storage descriptor`);
+        return storage;
+      })();
+      this.storage.set(stream, found);
+    }
+    return found;
+  }
+}
+
+/** The generation a partition location names (…/generation=<g>/). */
+export function generationOf(location: string | undefined): string | undefined {
+  return location === undefined ? undefined : /\/generation=([0-9A-Za-z-]+)\/?$/.exec(location)?.[1];
+}
+
+function checkGeneration(generation: string): void {
+  if (!GENERATION_NAME.test(generation)) throw new Error(`"${generation}" is not a generation name`);
+}
