@@ -94,7 +94,13 @@ export class DuckDbCompactionStore implements CompactionStore {
     const staging = join(this.dataDir, curatedPrefix(stream), `_staging`, generation);
     await rm(dirname(staging), { recursive: true, force: true });
     await mkdir(dirname(staging), { recursive: true });
-    const copy = `COPY (${renderCompact(stream, batch, hours, tables)}) TO ${quoteLiteral(staging)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${ZSTD_LEVEL}, PARTITION_BY (project_id, dt))`;
+    // properties is DuckDB's JSON type here; written as text, the string column the Glue table declares
+    // (Athena's INSERT INTO writes varchar): test/engines/glue-types.test.ts reads the files as Athena would.
+    const rows =
+      stream === 'events'
+        ? `SELECT * REPLACE (CAST(properties AS VARCHAR) AS properties) FROM (${renderCompact(stream, batch, hours, tables)}) compacted`
+        : renderCompact(stream, batch, hours, tables);
+    const copy = `COPY (${rows}) TO ${quoteLiteral(staging)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${ZSTD_LEVEL}, PARTITION_BY (project_id, dt))`;
     const [result] = await this.duckdb.use(views, (session) => session.rows(copy));
     let files = 0;
     let bytes = 0;

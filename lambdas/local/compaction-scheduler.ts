@@ -4,11 +4,9 @@
  * alarm watches (CompactionFailed) and retried by the next run; nothing is lost meanwhile, the views'
  * tail still shows what is not compacted.
  */
-import { COMPACTION_FAILED, FUNCTION_DIMENSION, METRICS_NAMESPACE } from '../contract/metrics';
-import { errorFields, log } from '../logging/log';
-import { emitMetric, functionName } from '../logging/metric';
 import type { CompactionStore } from '../ports';
-import { compactLanding, type CompactionOptions } from '../services/compact-landing';
+import { createCompactionHandler } from '../handlers/compact-landing';
+import type { CompactionOptions } from '../services/compact-landing';
 
 export interface CompactionScheduler {
   /** Runs now (after a run in progress) as at `nowMs` (default: the clock's), resolving when done; tests and the start use it. */
@@ -27,27 +25,11 @@ export const LOCAL_COMPACTION = {
 
 export function scheduleCompaction(store: CompactionStore, intervalMs: number | undefined, clock: () => number = Date.now): CompactionScheduler {
   let job: Promise<void> | undefined;
+  // The AWS job's handler: its log lines and, on failure, the CompactionFailed metric.
   const run = (nowMs = clock()): Promise<void> => {
-    job ??= compactLanding(store, { ...LOCAL_COMPACTION, nowMs })
-      .then((summaries) => {
-        const done = summaries.filter((s) => s.hours > 0 || s.generationsDeleted > 0 || s.landingHoursDeleted > 0);
-        for (const s of done) {
-          log('info', 'compaction run', {
-            stream: s.stream,
-            hours: s.hours,
-            partitions: s.partitions,
-            rows: s.rows,
-            bytes: s.bytes,
-            compacted_through: s.compactedThrough ?? null,
-            generations_deleted: s.generationsDeleted,
-            landing_hours_deleted: s.landingHoursDeleted,
-          });
-        }
-      })
-      .catch((err: unknown) => {
-        log('error', 'compaction failed; the next run retries it (metric CompactionFailed)', errorFields(err));
-        emitMetric({ namespace: METRICS_NAMESPACE, name: COMPACTION_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
-      })
+    job ??= createCompactionHandler({ compaction: { store, options: LOCAL_COMPACTION }, clock: () => nowMs })(Number.POSITIVE_INFINITY)
+      // Logged and counted (CompactionFailed) by the handler; the next run retries.
+      .catch(() => undefined)
       .finally(() => (job = undefined));
     return job;
   };

@@ -47,6 +47,7 @@ describe('smoke test', () => {
       'POST /v1/events: an exposure to variant a and a goal event, after the start',
       `both events reach the raw stream (the events view over ${stack.dataDir} (landing/ and curated/))`,
       "nothing written under errors/ during the run (Firehose's undeliverable records)",
+      'the compaction job keeps up (its state against the closed landing hours)',
       'GET /admin/v1/projects/{id}/events lists both events',
       'GET …/events?user_id= lists the person’s events and names them by their email',
       'GET /admin/v1/projects/{id}/event-names names the event with its count',
@@ -62,7 +63,7 @@ describe('smoke test', () => {
       'the dashboard answers with its Content-Security-Policy',
       'clean up: stop the experiment and revoke the keys',
     ]);
-    expect(lines.at(-1)).toMatch(/^Summary: 27 passed, 0 failed, 0 skipped in [\d.]+ s$/);
+    expect(lines.at(-1)).toMatch(/^Summary: 28 passed, 0 failed, 0 skipped in [\d.]+ s$/);
     // The events really are where the step looked, and nothing secret was printed.
     expect(stack.rawEvents().filter((e) => e.name === 'tally_smoke_test')).toHaveLength(3);
     expect(lines.join('\n')).not.toContain(ADMIN_TOKEN);
@@ -78,8 +79,8 @@ describe('smoke test', () => {
       expect.stringContaining('/v1/events without a valid key'),
       expect.stringContaining('/api/events without a valid key'),
     ]);
-    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(24);
-    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 24 skipped/);
+    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(25);
+    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 25 skipped/);
     // The FAIL line names the function's log group (found by the stack's logical IDs) and the request ID.
     expect(wrongToken[0]!.detail).toMatch(/request ID (x-[a-z-]+: \S+|not sent)/);
     expect(wrongToken[0]!.detail).toContain(

@@ -18,6 +18,7 @@ const CAPTURED_BY: Record<string, string> = {
   InsightQueryFailed: 'test/e2e/insights-athena.e2e.test.ts',
   GuardrailBreached: 'test/e2e/results-metrics.e2e.test.ts',
   AuditRecordFailed: 'test/e2e/audit.e2e.test.ts',
+  CompactionFailed: 'test/store/compaction.test.ts',
 };
 
 describe('EMF lines and the alarms on them', () => {

@@ -6,7 +6,9 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCompactionHandler } from '../../lambdas/handlers/compact-landing';
+import { expectWatchedByAlarm } from '../helpers/emf';
 import { DuckDbCompactionStore } from '../../lambdas/adapters/duckdb-compaction';
 import { InProcessDuckDb } from '../../lambdas/adapters/duckdb-local';
 import { curatedFiles, readCompactionState, streamViews } from '../../lambdas/adapters/duckdb-stream-views';
@@ -126,5 +128,38 @@ describe('compaction', () => {
     await compactLanding(store, options(Date.parse('2026-03-03T12:00:00Z')));
     const views = await streamViews(dataDir, 'identities', { projectId: 'p1' });
     expect(await duckdb.use(views, (s) => s.rows('SELECT id, canonical_id FROM identities'))).toEqual([{ id: 'anon', canonical_id: 'u1' }]);
+  });
+
+  it('a failed run emits the alarmed CompactionFailed metric, deletes nothing, and the next run finishes it', async () => {
+    const store = new DuckDbCompactionStore(dataDir, duckdb);
+    writeLandingEvents(
+      dataDir,
+      Array.from({ length: 5 }, (_, i) => event(i)),
+      { hour: '2026-03-03-10' },
+    );
+    const failing = Object.create(store) as DuckDbCompactionStore;
+    failing.commit = async () => {
+      throw new Error('Glue is down');
+    };
+    const lines: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any, ...rest: any[]) => {
+      lines.push(String(chunk));
+      return write(chunk, ...rest);
+    });
+    try {
+      await expect(
+        createCompactionHandler({ compaction: { store: failing, options: options(0) }, clock: () => Date.parse('2026-03-03T12:00:00Z') })(Infinity),
+      ).rejects.toThrow('Glue is down');
+    } finally {
+      spy.mockRestore();
+    }
+    const emf = lines.flatMap((l) => l.split('\n')).filter((l) => l.includes('"CompactionFailed"') && l.includes('"_aws"'));
+    expect(emf).toHaveLength(1);
+    for (const line of emf) expectWatchedByAlarm(line);
+    expect(existsSync(join(dataDir, 'landing', 'events', 'arrival_hour=2026-03-03-10'))).toBe(true);
+    expect((await readCompactionState(dataDir, 'events')).compactedThrough).toBeUndefined();
+    await compactLanding(store, options(Date.parse('2026-03-03T12:00:00Z')));
+    expect((await viewRows()).map((r) => r.dedupe_key)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
   });
 });
