@@ -71,6 +71,8 @@ async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
 export interface TestIssuerOptions {
   /** Serve the token endpoint on a second origin (another port), as Google's is on oauth2.googleapis.com. */
   tokenOnSecondOrigin?: boolean;
+  /** Lifetime of the tokens the token endpoint issues, in seconds (default 300). */
+  tokenSeconds?: number;
 }
 
 export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<TestIssuer> {
@@ -186,14 +188,15 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
       if (createHash('sha256').update(verifier).digest('base64url') !== grant.code_challenge) return refuse('code_verifier does not match the code_challenge');
       counts.tokens++;
       const sub = `user-${createHash('sha256').update(grant.email).digest('hex').slice(0, 12)}`;
-      const claims = { sub, email: grant.email, groups: grant.groups, ...(grant.nonce ? { extra: { nonce: grant.nonce } } : {}) };
+      const lifetime = options.tokenSeconds ?? 300;
+      const claims = { sub, email: grant.email, groups: grant.groups, expiresIn: lifetime, ...(grant.nonce ? { extra: { nonce: grant.nonce } } : {}) };
       return send(res, {
         id_token: await sign(claims),
         access_token: await sign(claims),
         // Cognito returns a refresh token with the code grant: the dashboard must not keep it.
         refresh_token: `refresh-${randomBytes(16).toString('base64url')}`,
         token_type: 'Bearer',
-        expires_in: 300,
+        expires_in: lifetime,
         scope: 'openid email profile',
       });
     }
