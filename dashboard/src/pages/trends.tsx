@@ -18,7 +18,6 @@ import { defaultRange, rangeOf, RangeFields } from '../insights/range-fields';
 import type { RangeKind } from '../../../lambdas/domain/insights/relative-range';
 import { TrendChart, TrendTotals } from '../insights/trend-chart';
 import { useInsightQuery } from '../insights/use-insight-query';
-import { useCan } from '../role';
 import { ReadOnlyNote } from '../components/read-only-note';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
