@@ -28,7 +28,10 @@ new TallyStack(app, app.node.tryGetContext('stackName') ?? 'Tally', {
   signIn: externalIssuer(),
 });
 
-/** `-c oidcIssuer=… -c oidcClientId=…` (optionally `-c oidcGroupsClaim=… -c oidcGroupRoles=…`): sign in with an existing issuer. */
+/**
+ * `-c oidcIssuer=… -c oidcClientId=…` (optionally `-c oidcGroupsClaim=… -c oidcGroupRoles=…
+ * -c oidcConnectOrigins=https://a,https://b`): sign in with an existing issuer.
+ */
 function externalIssuer() {
   const issuer = app.node.tryGetContext('oidcIssuer');
   const clientId = app.node.tryGetContext('oidcClientId');
@@ -36,6 +39,20 @@ function externalIssuer() {
   if (!issuer || !clientId) throw new Error('Set both -c oidcIssuer=<issuer URL> and -c oidcClientId=<client ID>, or neither (Cognito)');
   const groupsClaim = app.node.tryGetContext('oidcGroupsClaim');
   const groupRoles = app.node.tryGetContext('oidcGroupRoles');
-  return { issuer, clientId, ...(groupsClaim ? { groupsClaim } : {}), ...(groupRoles ? { groupRoles } : {}) };
+  const connectOrigins = app.node.tryGetContext('oidcConnectOrigins');
+  return {
+    issuer: String(issuer),
+    clientId: String(clientId),
+    ...(groupsClaim ? { groupsClaim } : {}),
+    ...(groupRoles ? { groupRoles } : {}),
+    ...(connectOrigins
+      ? {
+          connectOrigins: String(connectOrigins)
+            .split(',')
+            .map((o) => o.trim())
+            .filter(Boolean),
+        }
+      : {}),
+  };
 }
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -9,6 +9,8 @@ import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { CfnUserPoolGroup, OAuthScope, UserPool, UserPoolClient, UserPoolDomain, type IUserPool } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { ADMIN_ROLES, ROLE_ADDS } from '../lambdas/domain/admin-role';
+import { isOrigin } from '../lambdas/contract/cors';
+import { signInConnectOrigins } from '../lambdas/contract/dashboard';
 import { DEFAULT_GROUPS_CLAIM, parseGroupRoles } from '../lambdas/domain/group-roles';
 
 /** An existing OIDC issuer: `-c oidcIssuer=… -c oidcClientId=…`, or TallyStackProps.signIn. */
@@ -21,6 +23,45 @@ export interface ExternalIssuer {
   readonly groupsClaim?: string;
   /** group=role pairs, comma-separated (lambdas/domain/group-roles.ts). @default groups named like the roles */
   readonly groupRoles?: string;
+  /**
+   * More origins the dashboard's page fetches from while signing in, for its CSP's connect-src: the
+   * token endpoint's origin when it is not the issuer's (its discovery document's `token_endpoint`).
+   * `-c oidcConnectOrigins=https://a.example.com,https://b.example.com`.
+   * @default the issuer's origin, plus WELL_KNOWN_CONNECT_ORIGINS (lambdas/contract/dashboard.ts) for a well-known issuer
+   */
+  readonly connectOrigins?: string[];
+}
+
+/** The origins the dashboard's CSP must let the page reach for an external issuer; throws a clear error on a bad value. */
+export function externalIssuerOrigins(external: ExternalIssuer): string[] {
+  const issuer = httpsUrl(external.issuer);
+  if (!issuer || issuer.search || issuer.hash) {
+    throw new Error(
+      `signIn.issuer (-c oidcIssuer) must be the issuer's https:// URL, exactly as its tokens' iss claim says it (e.g. https://accounts.google.com, https://<org>.okta.com): got "${external.issuer}"`,
+    );
+  }
+  if (!/^[\x21-\x7e]{1,256}$/.test(external.clientId)) {
+    throw new Error(
+      `signIn.clientId (-c oidcClientId) must be the dashboard's client ID as the issuer shows it (printable characters, no spaces): got "${external.clientId}"`,
+    );
+  }
+  for (const origin of external.connectOrigins ?? []) {
+    if (!isOrigin(origin) || !origin.startsWith('https://')) {
+      throw new Error(
+        `signIn.connectOrigins (-c oidcConnectOrigins) must be https:// origins, comma-separated, with no path or trailing slash (e.g. https://oauth2.googleapis.com): got "${origin}"`,
+      );
+    }
+  }
+  return signInConnectOrigins(issuer.href, external.connectOrigins);
+}
+
+function httpsUrl(value: string): URL | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface SignInProps {
@@ -42,7 +83,8 @@ export class SignIn extends Construct {
   readonly hostedSignInUrl?: string;
   /**
    * The origins the dashboard's page fetches from while signing in (its CSP's connect-src): the
-   * issuer's (discovery document, keys) and, for Cognito, the hosted sign-in's (token endpoint).
+   * issuer's (discovery document, keys) and the token endpoint's: for Cognito the hosted sign-in's,
+   * for an external issuer a well-known one's or those given (ExternalIssuer.connectOrigins).
    */
   readonly origins: string[];
 
@@ -55,7 +97,7 @@ export class SignIn extends Construct {
       this.audience = props.external.clientId;
       this.groupsClaim = props.external.groupsClaim ?? DEFAULT_GROUPS_CLAIM;
       this.groupRoles = props.external.groupRoles;
-      this.origins = [new URL(props.external.issuer).origin];
+      this.origins = externalIssuerOrigins(props.external);
       return;
     }
     const pool = new UserPool(this, 'Users', {

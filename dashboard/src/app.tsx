@@ -10,6 +10,7 @@ import { RoleContext } from './role';
 import { ROUTES } from './routes';
 import { session } from './session';
 import { SignIn } from './sign-in';
+import { ConfirmDialog } from './components/confirm-dialog';
 import type { Sso, SsoUser } from './sso';
 import { setProjectTimeZone } from './today';
 
@@ -30,11 +31,23 @@ interface Auth {
   role: AdminRole;
   /** The person's email or subject; null for the admin token. */
   who: string | null;
+  /** A person's token: when it expires (ms since the epoch). */
+  expiresAt?: number;
 }
+
+/** A person's session ended while a page was open: the page stays, under a dialog asking to sign in again. */
+interface Ended {
+  busy: boolean;
+  error: string | null;
+  /** The sign-in window failed: sign in again in this tab instead (back to this page; unsaved changes are lost). */
+  inTab: boolean;
+}
+
+const fromSso = (user: SsoUser & { role: AdminRole }): Auth => ({ token: user.token, role: user.role, who: user.who, expiresAt: user.expiresAt });
 
 /** A person with no role mapped from their groups is not signed in: every admin route would refuse them. */
 function startingAuth(resumed: SsoUser | null): { auth: Auth | null; notice: string | null } {
-  if (resumed?.role) return { auth: { token: resumed.token, role: resumed.role, who: resumed.who }, notice: null };
+  if (resumed?.role) return { auth: fromSso({ ...resumed, role: resumed.role }), notice: null };
   if (resumed) return { auth: null, notice: noRole(resumed.who) };
   const token = session.token();
   return { auth: token === null ? null : { token, role: 'admin', who: null }, notice: null };
@@ -48,6 +61,7 @@ export function App({ apiBase, baseUrl, sso, resumed = null }: Endpoints & { sso
   const [start] = useState(() => startingAuth(resumed));
   const [auth, setAuth] = useState<Auth | null>(start.auth);
   const [notice, setNotice] = useState<string | null>(start.notice ?? sso?.error ?? null);
+  const [ended, setEnded] = useState<Ended | null>(null);
   const current = useRef(auth);
   current.current = auth;
   const api = useMemo(
@@ -57,8 +71,9 @@ export function App({ apiBase, baseUrl, sso, resumed = null }: Endpoints & { sso
         // The admin token read from sessionStorage at each call, as before; a person's ID token from memory.
         () => (current.current?.who ? current.current.token : session.token()),
         (message) => {
-          if (current.current?.who) void sso?.expire();
-          else session.signOut();
+          // A person's session ended: the page stays, and they sign in again over it.
+          if (current.current?.who && sso) return setEnded((e) => e ?? { busy: false, error: null, inTab: false });
+          session.signOut();
           setNotice(`Signed out: ${message}. Sign in again.`);
           setAuth(null);
         },
@@ -69,6 +84,34 @@ export function App({ apiBase, baseUrl, sso, resumed = null }: Endpoints & { sso
   useEffect(() => {
     if (start.notice) void sso?.expire();
   }, [start, sso]);
+  // The token's expiry, while the page is open: say so before the next call is refused.
+  useEffect(() => {
+    if (!auth?.expiresAt) return;
+    const timer = setTimeout(() => setEnded((e) => e ?? { busy: false, error: null, inTab: false }), Math.max(0, auth.expiresAt - Date.now()));
+    return () => clearTimeout(timer);
+  }, [auth]);
+  const renew = async () => {
+    if (!sso) return;
+    if (ended?.inTab) {
+      await sso.expire();
+      return sso.signIn();
+    }
+    setEnded({ busy: true, error: null, inTab: false });
+    try {
+      const user = await sso.renew();
+      setEnded(null);
+      if (user.role) return setAuth(fromSso({ ...user, role: user.role }));
+      setNotice(noRole(user.who));
+      setAuth(null);
+      void sso.expire();
+    } catch (err) {
+      setEnded({
+        busy: false,
+        error: `The sign-in window did not finish (${err instanceof Error ? err.message : String(err)}). Sign in in this tab instead: you come back to this page, but what you typed and did not save is lost.`,
+        inTab: true,
+      });
+    }
+  };
   if (!auth) {
     return (
       <SignIn
@@ -87,8 +130,24 @@ export function App({ apiBase, baseUrl, sso, resumed = null }: Endpoints & { sso
     if (auth.who) void sso?.signOut();
     else session.signOut();
     setNotice(null);
+    setEnded(null);
     setAuth(null);
   };
+  const endedDialog = (
+    <ConfirmDialog
+      open={ended !== null}
+      title="Your session has ended"
+      tone="primary"
+      confirmLabel={ended?.inTab ? 'Sign in in this tab' : 'Sign in again'}
+      cancelLabel="Not now"
+      busy={ended?.busy}
+      error={ended?.error}
+      onConfirm={() => void renew()}
+      onCancel={() => setEnded(null)}
+    >
+      <p>Your sign-in has expired. Sign in again to carry on: this page, and what you typed in it, stays as it is; then press what you pressed again.</p>
+    </ConfirmDialog>
+  );
   for (const route of ROUTES) {
     const params = match(route.pattern, path);
     if (params) {
@@ -100,6 +159,7 @@ export function App({ apiBase, baseUrl, sso, resumed = null }: Endpoints & { sso
               routes keep it (a created experiment's "Created." survives the move from …/new to its own address). */}
             <Page key={`${ROUTES.findIndex((r) => r.page === Page)} ${params.projectId ?? ''}`} api={api} apiBase={apiBase} baseUrl={baseUrl} params={params} />
           </Shell>
+          {endedDialog}
         </RoleContext.Provider>
       );
     }

@@ -10,6 +10,11 @@
  * re-runs the code flow: the issuer's own session cookie (on the issuer's origin, out of the page's
  * reach) makes that a pair of redirects without a password. localStorage holds only the fact that this
  * browser signs in with single sign-on (no secret), so a new tab knows to start that redirect.
+ *
+ * When the token expires while a page is open, the app asks the person to sign in again (`renew`) in a
+ * small window (the code flow with PKCE in a popup, no iframe and no refresh token): the page, and
+ * whatever was typed in it, stays as it was. That window comes back to this page, which hands the
+ * answer to the tab that opened it and closes (`resume`, 'redirecting').
  */
 import { UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
 import type { DashboardSignIn } from '../../lambdas/contract/dashboard';
@@ -26,6 +31,8 @@ export interface SsoUser {
   role: AdminRole | undefined;
   /** Who is signed in, for the header: the email, else the subject. */
   who: string;
+  /** When the ID token expires (ms since the epoch): the API refuses it from then on. */
+  expiresAt: number;
 }
 
 export interface Sso {
@@ -36,6 +43,8 @@ export interface Sso {
   resume(): Promise<SsoUser | null | 'redirecting'>;
   /** Sends the browser to the issuer's sign-in; comes back to the dashboard page it left. */
   signIn(): Promise<void>;
+  /** Signs in again in a small window while the page stays (the session ended while it was open). */
+  renew(): Promise<SsoUser>;
   /** Drops this tab's expired or refused token; the next start signs in again through the issuer. */
   expire(): Promise<void>;
   /** Forgets the session in this browser (the issuer's own session stays: sign out there too on a shared computer). */
@@ -58,6 +67,7 @@ export function createSso(config: DashboardSignIn): Sso {
     authority: config.issuer,
     client_id: config.clientId,
     redirect_uri: here,
+    popup_redirect_uri: here,
     response_type: 'code',
     scope: 'openid email profile',
     loadUserInfo: false,
@@ -71,12 +81,25 @@ export function createSso(config: DashboardSignIn): Sso {
     token: user.id_token ?? '',
     role: roleFromClaims(user.profile as Record<string, unknown>, config.groupsClaim, mapping),
     who: typeof user.profile.email === 'string' ? user.profile.email : user.profile.sub,
+    expiresAt: (typeof user.profile.exp === 'number' ? user.profile.exp : (user.expires_at ?? 0)) * 1000,
   });
+  /** The sign-in window `renew` opened, back from the issuer: hand the answer to the tab that opened it. */
+  const inRenewWindow = () => {
+    try {
+      return window.opener !== null && window.opener !== window && (window.opener as Window).location.origin === location.origin;
+    } catch {
+      return false;
+    }
+  };
 
   const sso: Sso = {
     error: null,
     async resume() {
       const query = new URLSearchParams(location.search);
+      if (query.has('state') && (query.has('code') || query.has('error')) && inRenewWindow()) {
+        await manager.signinPopupCallback();
+        return 'redirecting';
+      }
       if (query.has('state') && (query.has('code') || query.has('error'))) {
         try {
           const user = await manager.signinRedirectCallback();
@@ -103,6 +126,12 @@ export function createSso(config: DashboardSignIn): Sso {
     },
     async signIn() {
       await manager.signinRedirect({ state: location.hash });
+    },
+    async renew() {
+      const user = await manager.signinPopup({ popupWindowFeatures: { width: 520, height: 640 } });
+      user.refresh_token = undefined;
+      await manager.storeUser(user);
+      return toSsoUser(user);
     },
     async expire() {
       await manager.removeUser();

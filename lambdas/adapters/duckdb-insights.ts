@@ -3,8 +3,10 @@
  * (duckdb-results-query.ts): only the query's event days of its project, every identity day of the
  * project. A query runs to its end inside start(); its rows are kept as a JSON file under
  * <data dir>/insight-results/, the stand-in for Athena's query result files, so a cached answer and a
- * poll read them back by the query's execution ID as on AWS. The watermark is the current second:
- * the local Firehose endpoint has written an event's file before its request is answered. Result
+ * poll read them back by the query's execution ID as on AWS. The watermark is the request's time, to
+ * the millisecond: the local Firehose endpoint has written an event's file before its request is
+ * answered, so every event stored before the query counts (rounded down to the second, the events
+ * stored earlier in the same second were left out, and a trend run right after them showed 0). Result
  * files a day older than the queries' TTL are deleted at the first start of a process, as the results
  * bucket's lifecycle rule deletes Athena's (no query can name them any more).
  */
@@ -42,7 +44,7 @@ export class DuckDbInsightEngine implements InsightEngine {
   }
 
   dataThrough(nowMs: number): string {
-    return arrivalWatermark(nowMs, 0, 1000);
+    return arrivalWatermark(nowMs, 0, 1);
   }
 
   prepare(kind: InsightKindName, definition: unknown, context: InsightQueryContext): PreparedInsightQuery {

@@ -23,6 +23,8 @@ export interface OidcConfig {
   audience: string;
   groupsClaim: string;
   groupRoles: GroupRoles;
+  /** Not the verifier's: more origins the dashboard's CSP lets the page reach while signing in (the token endpoint's, when not the issuer's). */
+  connectOrigins?: readonly string[];
 }
 
 export const SIGN_IN_ERRORS = {

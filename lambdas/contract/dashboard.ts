@@ -59,6 +59,26 @@ export const SDK_FILE_HEADERS = {
 } as const;
 
 /**
+ * Issuers whose token endpoint is on another origin than the issuer URL, from their discovery
+ * documents: Google's (https://accounts.google.com/.well-known/openid-configuration) names
+ * https://oauth2.googleapis.com/token. Okta, Entra ID, Auth0, Keycloak and Cognito's issuer keep it on
+ * the issuer's origin (the stack adds its own Cognito pool's hosted sign-in domain).
+ */
+export const WELL_KNOWN_CONNECT_ORIGINS: Readonly<Record<string, readonly string[]>> = {
+  'https://accounts.google.com': ['https://oauth2.googleapis.com'],
+};
+
+/**
+ * The origins the dashboard's page fetches from while signing in with an issuer, for connect-src:
+ * the issuer's (discovery document), a well-known issuer's token endpoint origin, and `extra` (the
+ * operator's oidcConnectOrigins / TALLY_OIDC_CONNECT_ORIGINS), each once.
+ */
+export function signInConnectOrigins(issuer: string, extra: readonly string[] = []): string[] {
+  const origin = new URL(issuer).origin;
+  return [...new Set([origin, ...(WELL_KNOWN_CONNECT_ORIGINS[origin] ?? []), ...extra])];
+}
+
+/**
  * No inline script or style attribute, nothing from another origin except the API the dashboard
  * calls and the sign-in issuer's origins (its discovery document, keys and token endpoint, fetched by
  * the OIDC client). `apiOrigin` is the API's origin ("https://host"), or "'self'" when the API is the

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { buildDashboardSync } from '../../dashboard/build';
 import type { OidcConfig } from '../adapters/oidc-verifier';
-import { DASHBOARD_CONFIG_FILE, localPageSecurityHeaders, type DashboardConfig } from '../contract/dashboard';
+import { DASHBOARD_CONFIG_FILE, localPageSecurityHeaders, signInConnectOrigins, type DashboardConfig } from '../contract/dashboard';
 import { formatGroupRoles } from '../domain/group-roles';
 
 const TYPES: Record<string, string> = {
@@ -25,7 +25,7 @@ export function dashboardFiles(dataDir: string, oidc?: OidcConfig) {
   const config: DashboardConfig = oidc
     ? { signIn: { issuer: oidc.issuer, clientId: oidc.audience, groupsClaim: oidc.groupsClaim, groupRoles: formatGroupRoles(oidc.groupRoles) } }
     : {};
-  const SECURITY_HEADERS = localPageSecurityHeaders(oidc ? [new URL(oidc.issuer).origin] : []);
+  const SECURITY_HEADERS = localPageSecurityHeaders(oidc ? signInConnectOrigins(oidc.issuer, oidc.connectOrigins) : []);
   let built = false;
 
   /** Answers a dashboard request; false for any other request, which the API then handles. */

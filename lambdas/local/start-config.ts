@@ -70,6 +70,11 @@ export const START_ENV = {
     description:
       'With TALLY_OIDC_ISSUER: group=role pairs, comma-separated (roles: viewer, analyst, experimenter, admin); unset, a group named like a role is that role',
   },
+  TALLY_OIDC_CONNECT_ORIGINS: {
+    default: 'unset',
+    description:
+      "With TALLY_OIDC_ISSUER: more origins the dashboard may fetch from while signing in (its CSP's connect-src), comma-separated, e.g. the token endpoint's origin when it is not the issuer's; unset, the issuer's (and Google's token endpoint for Google)",
+  },
 } as const satisfies Record<string, { default: string; description: string }>;
 
 export type StartEnvName = keyof typeof START_ENV;
@@ -208,11 +213,13 @@ function readOidc(
   const audience = get('TALLY_OIDC_AUDIENCE');
   const groupsClaim = get('TALLY_OIDC_GROUPS_CLAIM');
   const mapping = get('TALLY_OIDC_GROUP_ROLES');
+  const connect = get('TALLY_OIDC_CONNECT_ORIGINS');
   if (issuer === undefined) {
     for (const [name, value] of [
       ['TALLY_OIDC_AUDIENCE', audience],
       ['TALLY_OIDC_GROUPS_CLAIM', groupsClaim],
       ['TALLY_OIDC_GROUP_ROLES', mapping],
+      ['TALLY_OIDC_CONNECT_ORIGINS', connect],
     ] as const) {
       if (value !== undefined) bad(name, quote(value), 'is set without TALLY_OIDC_ISSUER: set the issuer too, or unset it');
     }
@@ -236,10 +243,29 @@ function readOidc(
   }
   const groupRoles = mapping === undefined ? DEFAULT_GROUP_ROLES : parseGroupRoles(mapping);
   if ('problem' in groupRoles) bad('TALLY_OIDC_GROUP_ROLES', quote(mapping!), groupRoles.problem as string);
+  const connectOrigins = (connect ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  const badOrigin = connectOrigins.find((o) => !isOrigin(o));
+  if (badOrigin !== undefined) {
+    bad(
+      'TALLY_OIDC_CONNECT_ORIGINS',
+      quote(connect!),
+      `must be origins, comma-separated, with no path or trailing slash (e.g. https://oauth2.googleapis.com): not ${badOrigin}`,
+    );
+    return undefined;
+  }
   if (!url || audience === undefined || !claimName.test(audience) || (groupsClaim !== undefined && !claimName.test(groupsClaim)) || 'problem' in groupRoles) {
     return undefined;
   }
-  return { issuer, audience, groupsClaim: groupsClaim ?? DEFAULT_GROUPS_CLAIM, groupRoles: groupRoles as GroupRoles };
+  return {
+    issuer,
+    audience,
+    groupsClaim: groupsClaim ?? DEFAULT_GROUPS_CLAIM,
+    groupRoles: groupRoles as GroupRoles,
+    ...(connectOrigins.length ? { connectOrigins } : {}),
+  };
 }
 
 type Kind = 'missing' | 'directory' | 'a file' | 'not a regular file' | 'not accessible';

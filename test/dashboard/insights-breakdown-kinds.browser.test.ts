@@ -31,7 +31,6 @@ describeBrowser('dashboard: breakdown kinds (issue 33)', () => {
       ]);
       const res = await stack.post('/v1/events', key, { events });
       expect(res.status, res.text).toBe(204);
-      await new Promise((resolve) => setTimeout(resolve, 1100));
     },
   });
 

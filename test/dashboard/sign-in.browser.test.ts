@@ -3,33 +3,15 @@
  * see only what their role may do, keep their session across a reload and a new tab, and their writes
  * land in the audit log. The issuer is the in-process test issuer (test/helpers/oidc-issuer.ts).
  */
-import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchBrowser, describeBrowser } from '../helpers/browser';
-import { clickButton, openDashboard, problemsApartFrom, seriousA11yViolations, WAIT_MS, type DashboardPage } from '../helpers/dashboard';
-import { callWith, LOGIN_FORM, startSignInStack, TEST_CLIENT_ID, type TestIssuer } from '../helpers/oidc-issuer';
+import { clickButton, problemsApartFrom, seriousA11yViolations, signInThroughIssuer, WAIT_MS } from '../helpers/dashboard';
+import { callWith, startSignInStack, TEST_CLIENT_ID, type TestIssuer } from '../helpers/oidc-issuer';
 import type { TestStack } from '../helpers/local';
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent?.trim() ?? '');
 const buttons = (page: Page) => page.$$eval('button', (bs) => bs.filter((b) => b.offsetParent !== null).map((b) => b.textContent?.trim() ?? ''));
-
-/** Opens the dashboard signed out, presses "Sign in with single sign-on" and signs in at the issuer's page. */
-async function signInThroughIssuer(context: BrowserContext, url: string, email: string, group: string, screenshot?: string): Promise<DashboardPage> {
-  const dash = await openDashboard(context, url, { signIn: false });
-  const { page } = dash;
-  await page.waitForSelector('button ::-p-text(Sign in with single sign-on)');
-  if (screenshot) {
-    await dash.screenshot(screenshot);
-    expect(await seriousA11yViolations(page)).toEqual([]);
-  }
-  await Promise.all([page.waitForNavigation(), page.click('button ::-p-text(Sign in with single sign-on)')]);
-  await page.waitForSelector(`input[name="${LOGIN_FORM.email}"]`);
-  await page.type(`input[name="${LOGIN_FORM.email}"]`, email);
-  await page.select(`select[name="${LOGIN_FORM.group}"]`, group);
-  await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
-  await page.waitForSelector('.who');
-  return dash;
-}
 
 /** The ID token the dashboard keeps for this tab (oidc-client-ts's user entry in sessionStorage). */
 const pageToken = (page: Page, issuer: string) =>

@@ -6,12 +6,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { DASHBOARD_CONFIG_FILE, type DashboardConfig } from '../../lambdas/contract/dashboard';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { launchBrowser } from './browser';
 import type { LocalServerOptions } from '../../lambdas/local/server';
 import { ADMIN_TOKEN, startTestProject, startTestStack, type TestStack } from './local';
+import { LOGIN_FORM } from './oidc-issuer';
 
 /** How long a page wait may take before it fails (generous: the CI machine has 2 cores shared with other test files). */
 export const WAIT_MS = 15_000;
@@ -205,4 +206,22 @@ export async function refreshResults(page: Page): Promise<void> {
     const button = [...(globalThis as any).document.querySelectorAll('button')].find((b: any) => b.textContent.trim() === 'Refresh');
     return button !== undefined && !button.disabled;
   });
+}
+
+/** Opens the dashboard signed out, presses "Sign in with single sign-on" and signs in at the issuer's page. */
+export async function signInThroughIssuer(context: BrowserContext, url: string, email: string, group: string, screenshot?: string): Promise<DashboardPage> {
+  const dash = await openDashboard(context, url, { signIn: false });
+  const { page } = dash;
+  await page.waitForSelector('button ::-p-text(Sign in with single sign-on)');
+  if (screenshot) {
+    await dash.screenshot(screenshot);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  }
+  await Promise.all([page.waitForNavigation(), page.click('button ::-p-text(Sign in with single sign-on)')]);
+  await page.waitForSelector(`input[name="${LOGIN_FORM.email}"]`);
+  await page.type(`input[name="${LOGIN_FORM.email}"]`, email);
+  await page.select(`select[name="${LOGIN_FORM.group}"]`, group);
+  await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+  await page.waitForSelector('.who');
+  return dash;
 }

@@ -34,6 +34,8 @@ export interface TokenOptions {
 
 export interface TestIssuer {
   issuer: string;
+  /** The token endpoint the discovery document names: on the issuer's origin, or on a second one (another port). */
+  tokenEndpoint: string;
   token(options?: TokenOptions): Promise<string>;
   /** What the browser flow did so far: authorization requests, login pages shown, codes exchanged, refusals at the token endpoint. */
   counts: { authorize: number; loginPages: number; tokens: number; refused: string[] };
@@ -66,12 +68,20 @@ async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
-export async function startTestIssuer(): Promise<TestIssuer> {
+export interface TestIssuerOptions {
+  /** Serve the token endpoint on a second origin (another port), as Google's is on oauth2.googleapis.com. */
+  tokenOnSecondOrigin?: boolean;
+  /** Lifetime of the tokens the token endpoint issues, in seconds (default 300). */
+  tokenSeconds?: number;
+}
+
+export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<TestIssuer> {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const foreign = await generateKeyPair('RS256');
   const kid = 'test-key-1';
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
   let issuer = '';
+  let tokenEndpoint = '';
   const counts: TestIssuer['counts'] = { authorize: 0, loginPages: 0, tokens: 0, refused: [] };
   const sessions = new Map<string, Person>();
   const codes = new Map<string, AuthorizeRequest & Person & { expires: number }>();
@@ -126,7 +136,7 @@ export async function startTestIssuer(): Promise<TestIssuer> {
         issuer,
         jwks_uri: `${issuer}/jwks.json`,
         authorization_endpoint: `${issuer}/authorize`,
-        token_endpoint: `${issuer}/token`,
+        token_endpoint: tokenEndpoint,
         response_types_supported: ['code'],
         subject_types_supported: ['public'],
         code_challenge_methods_supported: ['S256'],
@@ -178,14 +188,15 @@ export async function startTestIssuer(): Promise<TestIssuer> {
       if (createHash('sha256').update(verifier).digest('base64url') !== grant.code_challenge) return refuse('code_verifier does not match the code_challenge');
       counts.tokens++;
       const sub = `user-${createHash('sha256').update(grant.email).digest('hex').slice(0, 12)}`;
-      const claims = { sub, email: grant.email, groups: grant.groups, ...(grant.nonce ? { extra: { nonce: grant.nonce } } : {}) };
+      const lifetime = options.tokenSeconds ?? 300;
+      const claims = { sub, email: grant.email, groups: grant.groups, expiresIn: lifetime, ...(grant.nonce ? { extra: { nonce: grant.nonce } } : {}) };
       return send(res, {
         id_token: await sign(claims),
         access_token: await sign(claims),
         // Cognito returns a refresh token with the code grant: the dashboard must not keep it.
         refresh_token: `refresh-${randomBytes(16).toString('base64url')}`,
         token_type: 'Bearer',
-        expires_in: 300,
+        expires_in: lifetime,
         scope: 'openid email profile',
       });
     }
@@ -194,18 +205,35 @@ export async function startTestIssuer(): Promise<TestIssuer> {
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => res.writeHead(500).end(String(err)));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listen = async (s: Server) => {
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  };
+  issuer = await listen(server);
+  tokenEndpoint = `${issuer}/token`;
+  // The second origin answers only the token endpoint (the same handler: the same codes and checks).
+  const tokenServer = options.tokenOnSecondOrigin
+    ? createServer((req, res) => {
+        if (new URL(req.url ?? '/', issuer).pathname !== '/token') return void res.writeHead(404, CORS).end();
+        handle(req, res).catch((err: unknown) => res.writeHead(500).end(String(err)));
+      })
+    : undefined;
+  if (tokenServer) tokenEndpoint = `${await listen(tokenServer)}/token`;
+  const closeServer = (s: Server) =>
+    new Promise<void>((resolve) => {
+      s.closeAllConnections();
+      s.close(() => resolve());
+    });
 
   return {
     issuer,
+    tokenEndpoint,
     token: sign,
     counts,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      await closeServer(server);
+      if (tokenServer) await closeServer(tokenServer);
+    },
   };
 }
 
@@ -216,11 +244,22 @@ export function unsignedToken(issuer: string, groups: string[]): string {
   return `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'forger', iss: issuer, aud: TEST_CLIENT_ID, exp: now + 300, 'cognito:groups': groups })}.`;
 }
 
-/** A local test stack whose admin API accepts this issuer's tokens (default groups claim and mapping), with the issuer. */
-export async function startSignInStack(): Promise<{ issuer: TestIssuer; stack: TestStack; stop: () => Promise<void> }> {
-  const issuer = await startTestIssuer();
+/**
+ * A local test stack whose admin API accepts this issuer's tokens (default groups claim and mapping), with the issuer.
+ * `connectOrigins`: the stack's TALLY_OIDC_CONNECT_ORIGINS; `'token endpoint'` names the issuer's token endpoint's origin.
+ */
+export async function startSignInStack(
+  options: TestIssuerOptions & { connectOrigins?: 'token endpoint' } = {},
+): Promise<{ issuer: TestIssuer; stack: TestStack; stop: () => Promise<void> }> {
+  const issuer = await startTestIssuer(options);
   const stack = await startTestStack({
-    oidc: { issuer: issuer.issuer, audience: TEST_CLIENT_ID, groupsClaim: DEFAULT_GROUPS_CLAIM, groupRoles: DEFAULT_GROUP_ROLES },
+    oidc: {
+      issuer: issuer.issuer,
+      audience: TEST_CLIENT_ID,
+      groupsClaim: DEFAULT_GROUPS_CLAIM,
+      groupRoles: DEFAULT_GROUP_ROLES,
+      ...(options.connectOrigins ? { connectOrigins: [new URL(issuer.tokenEndpoint).origin] } : {}),
+    },
   });
   return {
     issuer,

@@ -207,6 +207,23 @@ describe('dashboard sign-in', () => {
     });
     expect(cspOf(external)).toMatch(/connect-src 'self' https:\/\/[^;]* https:\/\/example\.okta\.com(;|")/);
   });
+
+  it("lets the page reach Google's token endpoint, on another origin than its issuer, with no setting", () => {
+    const google = synthStack({ signIn: { issuer: 'https://accounts.google.com', clientId: '123-abc.apps.googleusercontent.com', groupsClaim: 'groups' } });
+    expect(cspOf(google)).toMatch(/connect-src 'self' https:\/\/[^;]* https:\/\/accounts\.google\.com https:\/\/oauth2\.googleapis\.com(;|")/);
+  });
+
+  it('adds the origins given in connectOrigins (-c oidcConnectOrigins) to connect-src, and refuses one that is not an https origin', () => {
+    const other = synthStack({
+      signIn: { issuer: 'https://sso.example.com/realms/team', clientId: 'tally', connectOrigins: ['https://tokens.example.com', 'https://sso.example.com'] },
+    });
+    expect(cspOf(other)).toMatch(/connect-src 'self' https:\/\/[^;]* https:\/\/sso\.example\.com https:\/\/tokens\.example\.com(;|")/);
+    for (const bad of ['https://tokens.example.com/token', 'http://tokens.example.com', 'tokens.example.com']) {
+      expect(() => synthStack({ signIn: { issuer: 'https://sso.example.com', clientId: 'tally', connectOrigins: [bad] } })).toThrow(
+        `signIn.connectOrigins (-c oidcConnectOrigins) must be https:// origins, comma-separated, with no path or trailing slash (e.g. https://oauth2.googleapis.com): got "${bad}"`,
+      );
+    }
+  });
 });
 
 describe('dashboard deployment', () => {

@@ -28,8 +28,19 @@ describe('START_ENV', () => {
       TALLY_OIDC_AUDIENCE: 'tally-dashboard',
       TALLY_OIDC_GROUPS_CLAIM: 'groups',
       TALLY_OIDC_GROUP_ROLES: 'eng=experimenter, data=analyst',
+      TALLY_OIDC_CONNECT_ORIGINS: 'https://tokens.example.com, http://127.0.0.1:4000',
     });
-    expect(read).toMatchObject({ ok: true, config: { oidc: { issuer: 'https://idp.example.com', audience: 'tally-dashboard', groupsClaim: 'groups' } } });
+    expect(read).toMatchObject({
+      ok: true,
+      config: {
+        oidc: {
+          issuer: 'https://idp.example.com',
+          audience: 'tally-dashboard',
+          groupsClaim: 'groups',
+          connectOrigins: ['https://tokens.example.com', 'http://127.0.0.1:4000'],
+        },
+      },
+    });
     if (!read.ok) return;
     expect([...read.config.oidc!.groupRoles]).toEqual([
       ['eng', 'experimenter'],
@@ -59,6 +70,7 @@ describe('START_ENV', () => {
       TALLY_OIDC_AUDIENCE: 'two words',
       TALLY_OIDC_GROUPS_CLAIM: 'my groups',
       TALLY_OIDC_GROUP_ROLES: 'owners=owner',
+      TALLY_OIDC_CONNECT_ORIGINS: 'https://tokens.example.com/token',
     };
     const read = readStartConfig(bad);
     expect(read.ok).toBe(false);

@@ -13,6 +13,8 @@ export interface ConfirmDialogProps {
   children: ComponentChildren;
   /** The confirm button's name, e.g. "Revoke" or "Yes, stop it". */
   confirmLabel: string;
+  /** The cancel button's name. @default "Cancel" */
+  cancelLabel?: string;
   /** "danger" (the default) for a change that cannot be undone, "primary" otherwise. */
   tone?: 'danger' | 'primary';
   /** Disables the buttons while the change is under way. */
@@ -23,7 +25,18 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'danger', busy, error, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  tone = 'danger',
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
@@ -62,7 +75,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'dan
           )}
           <div class="actions">
             <button type="button" class="secondary" disabled={busy} onClick={onCancel}>
-              Cancel
+              {cancelLabel}
             </button>
             <button type="button" class={tone} disabled={busy} onClick={onConfirm}>
               {confirmLabel}

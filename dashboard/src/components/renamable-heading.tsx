@@ -1,13 +1,14 @@
 /**
  * A page's heading that can be renamed in place: the name as the h1 and **Rename**, which opens a
- * field and **Save name**; the API's message for the name is shown beside the field.
+ * field and **Save name**; the API's message for the name is shown beside the field. Without
+ * `onRename` (a role that may not rename) it is the heading alone.
  */
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api';
 import { errorText } from './async-view';
 import { Field } from './field';
 
-export function RenamableHeading({ name, kicker, onRename }: { name: string; kicker?: string; onRename: (name: string) => Promise<void> }) {
+export function RenamableHeading({ name, kicker, onRename }: { name: string; kicker?: string; onRename?: (name: string) => Promise<void> }) {
   const [renaming, setRenaming] = useState(false);
   const [draft, setDraft] = useState('');
   const [busy, setBusy] = useState(false);
@@ -18,7 +19,7 @@ export function RenamableHeading({ name, kicker, onRename }: { name: string; kic
     setBusy(true);
     setError(undefined);
     try {
-      await onRename(draft);
+      await onRename!(draft);
       setRenaming(false);
     } catch (err) {
       setError(err instanceof ApiError ? (err.forField('name') ?? err.message) : errorText(err));
@@ -31,7 +32,7 @@ export function RenamableHeading({ name, kicker, onRename }: { name: string; kic
     <div class="saved-insight-title">
       {kicker && <p class="muted kicker">{kicker}</p>}
       <h1>{name}</h1>
-      {renaming ? (
+      {!onRename ? null : renaming ? (
         <form class="inline-form" onSubmit={(e) => void rename(e)} noValidate>
           <Field id="rename-name" label="New name" error={error}>
             <input type="text" autoComplete="off" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />

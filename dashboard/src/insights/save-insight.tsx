@@ -71,6 +71,7 @@ export function useOpenedInsight(api: ApiClient, projectId: string): OpenedInsig
 /** The page's heading: the saved insight's name when it was opened from one (with Rename), else the kind's title. */
 export function InsightTitle({ api, projectId, title, opened }: { api: ApiClient; projectId: string; title: string; opened: OpenedInsight }) {
   const insight = opened.insight;
+  const canRename = useCan('analyst');
   if (!insight) {
     return (
       <>
@@ -87,7 +88,11 @@ export function InsightTitle({ api, projectId, title, opened }: { api: ApiClient
     <RenamableHeading
       name={insight.name}
       kicker={`${title} · saved insight`}
-      onRename={async (name) => opened.set(await api.patch<SavedInsight>(`${savedInsightsPath(projectId)}/${encodeURIComponent(insight.id)}`, { name }))}
+      onRename={
+        canRename
+          ? async (name) => opened.set(await api.patch<SavedInsight>(`${savedInsightsPath(projectId)}/${encodeURIComponent(insight.id)}`, { name }))
+          : undefined
+      }
     />
   );
 }

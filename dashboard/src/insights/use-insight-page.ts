@@ -21,7 +21,7 @@ export function useInsightPage<R, D>(api: ApiClient, projectId: string, kind: st
   const [navigation, setNavigation] = useState(() => ({ count: 0, hash: readInsightHash() }));
   const current = navigation.hash;
   const [ran, setRan] = useState<D | undefined>(current.definition as D | undefined);
-  const { state, start, resume, reset } = useInsightQuery<R>(api, projectId, kind, (queryId) =>
+  const { state, start, resume, reset, canRun } = useInsightQuery<R>(api, projectId, kind, (queryId) =>
     writeInsightHash(path, { definition: ran, ...(queryId ? { queryId } : {}) }),
   );
   useEffect(() => {
@@ -58,5 +58,6 @@ export function useInsightPage<R, D>(api: ApiClient, projectId: string, kind: st
     formError,
     answer,
     linkProblem: current.problem,
+    canRun,
   };
 }

@@ -2,11 +2,14 @@
  * Runs an insight and follows it to its end: POST the definition; while the answer is "running"
  * (202), GET its poll_url every POLL_MS. Leaving the page stops the polling (the query goes on, on
  * Athena); coming back with its ID (hash-state.ts) resumes it, and an ID no longer known (404: kept
- * 7 days) runs the definition again.
+ * 7 days) runs the definition again. Running an insight needs the analyst role (lambdas/routes.ts): for
+ * a viewer `start` sends nothing (the page says why, `canRun`); following a query someone else started
+ * (`resume`) needs only viewer.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type ApiClient } from '../api';
 import { errorText } from '../components/async-view';
+import { useCan } from '../role';
 import type { InsightAnswer } from './insight-types';
 
 export const POLL_MS = 2_000;
@@ -21,6 +24,7 @@ export interface InsightQueryState<R> {
 
 export function useInsightQuery<R>(api: ApiClient, projectId: string, kind: string, onQuery: (queryId: string | undefined) => void) {
   const [state, setState] = useState<InsightQueryState<R>>({ phase: 'idle', polls: 0 });
+  const canRun = useCan('analyst');
   // Each run's number: an answer of an older run (or after unmount) is dropped.
   const run = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -54,6 +58,10 @@ export function useInsightQuery<R>(api: ApiClient, projectId: string, kind: stri
   const start = useCallback(
     (definition: unknown) => {
       stop();
+      if (!canRun) {
+        setState({ phase: 'idle', polls: 0 });
+        return;
+      }
       const mine = run.current;
       setState({ phase: 'starting', polls: 0 });
       api.post<InsightAnswer<R>>(`/admin/v1/projects/${encodeURIComponent(projectId)}/insights/${kind}`, definition).then(
@@ -65,7 +73,7 @@ export function useInsightQuery<R>(api: ApiClient, projectId: string, kind: stri
         },
       );
     },
-    [api, projectId, kind, follow],
+    [api, projectId, kind, follow, canRun],
   );
 
   const resume = useCallback(
@@ -91,5 +99,5 @@ export function useInsightQuery<R>(api: ApiClient, projectId: string, kind: stri
     setState({ phase: 'idle', polls: 0 });
   }, []);
 
-  return { state, start, resume, reset };
+  return { state, start, resume, reset, canRun };
 }

@@ -3,6 +3,8 @@
  * "New dashboard", and a dashboard's page: its saved insights as tiles, each run again when the page
  * opens (a relative range resolved to today's days), with one range for all of them in place of each
  * insight's own; tiles added, removed, and a tile whose insight was deleted shown as such with Remove.
+ * Creating and changing dashboards, and running their insights, needs the analyst role (lambdas/routes.ts):
+ * a viewer sees the list and each dashboard's tiles by name and range, with a line saying so.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api';
@@ -27,6 +29,8 @@ import { breakdownLabel } from '../../../lambdas/domain/insights/breakdown-line'
 import type { DashboardRange } from '../../../lambdas/domain/insights/dashboard';
 import { RANGE_LABELS, isRelativeRange, resolveRange, withResolvedRange, type RangeKind } from '../../../lambdas/domain/insights/relative-range';
 import { INSIGHT_PAGES } from './insights';
+import { useCan } from '../role';
+import { ReadOnlyNote } from '../components/read-only-note';
 import '../results/results.css';
 import '../insights/insights.css';
 
@@ -57,6 +61,7 @@ export function DashboardsPage({ api, params }: PageProps) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const canChange = useCan('analyst');
 
   async function create(e: Event) {
     e.preventDefault();
@@ -77,14 +82,17 @@ export function DashboardsPage({ api, params }: PageProps) {
     <>
       <h1>Dashboards</h1>
       <p>A dashboard shows several saved insights on one page, each run again when the page opens, over their own range or one range for all.</p>
-      <form class="inline-form" onSubmit={(e) => void create(e)} noValidate>
-        <Field id="dashboard-name" label="New dashboard" error={error}>
-          <input type="text" autoComplete="off" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </Field>
-        <button type="submit" disabled={busy}>
-          Create dashboard
-        </button>
-      </form>
+      {!canChange && <ReadOnlyNote needed="analyst" what="create and change dashboards" />}
+      {canChange && (
+        <form class="inline-form" onSubmit={(e) => void create(e)} noValidate>
+          <Field id="dashboard-name" label="New dashboard" error={error}>
+            <input type="text" autoComplete="off" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </Field>
+          <button type="submit" disabled={busy}>
+            Create dashboard
+          </button>
+        </form>
+      )}
       {list.error !== null && (
         <p class="error" role="alert">
           Could not load the dashboards: {list.error}
@@ -97,7 +105,7 @@ export function DashboardsPage({ api, params }: PageProps) {
           </p>
         )
       ) : dashboards.length === 0 ? (
-        <p class="empty-state">None yet. Name one above, then add saved insights to it.</p>
+        <p class="empty-state">{canChange ? 'None yet. Name one above, then add saved insights to it.' : 'None yet.'}</p>
       ) : (
         <ul class="saved-insights dashboards-list">
           {dashboards.map((d) => (
@@ -133,7 +141,7 @@ function Tile({
   insight,
   override,
   onRemove,
-}: PageProps & { projectId: string; insight: SavedInsight; override: DashboardRange | null; onRemove: () => void }) {
+}: PageProps & { projectId: string; insight: SavedInsight; override: DashboardRange | null; onRemove?: () => void }) {
   const definition = tileDefinition(insight.definition, override, today());
   const { state, start } = useInsightQuery<unknown>(api, projectId, insight.kind, () => undefined);
   const key = JSON.stringify(definition);
@@ -156,9 +164,11 @@ function Tile({
         </p>
       )}
       {state.phase === 'done' && state.answer && <TileResult kind={insight.kind} answer={state.answer} />}
-      <button type="button" class="secondary" onClick={onRemove} aria-label={`Remove ${insight.name} from the dashboard`}>
-        Remove
-      </button>
+      {onRemove && (
+        <button type="button" class="secondary" onClick={onRemove} aria-label={`Remove ${insight.name} from the dashboard`}>
+          Remove
+        </button>
+      )}
     </section>
   );
 }
@@ -174,6 +184,7 @@ export function DashboardPage(props: PageProps) {
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
+  const canChange = useCan('analyst');
   const d = dashboard.data;
   const shownRange = range === undefined ? (d?.range_override ?? null) : range;
 
@@ -232,53 +243,60 @@ export function DashboardPage(props: PageProps) {
       <RenamableHeading
         name={d.name}
         kicker="Dashboard"
-        onRename={async (name) => {
-          await api.patch(path, { name });
-          await dashboard.reload();
-        }}
+        onRename={
+          canChange
+            ? async (name) => {
+                await api.patch(path, { name });
+                await dashboard.reload();
+              }
+            : undefined
+        }
       />
-      <form
-        class="inline-form dashboard-range"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void change({ range_override: shownRange });
-        }}
-      >
-        <Field id="dashboard-range" label="Range of every insight">
-          <select
-            value={rangeKind}
-            onChange={(e) => {
-              const kind = e.currentTarget.value as RangeKind | '';
-              if (kind === '') setRange(null);
-              else if (kind === 'custom') setRange({ range: 'custom', date_from: resolveRange('last_7_days', today()).date_from, date_to: today() });
-              else setRange({ range: kind });
-            }}
-          >
-            <option value="">Each insight's own</option>
-            <RangeOptions />
-          </select>
-        </Field>
-        {shownRange?.range === 'custom' && (
-          <>
-            <Field id="dashboard-from" label="From (day, each project's time zone)">
-              <input type="date" value={shownRange.date_from} onInput={(e) => setRange({ ...shownRange, date_from: e.currentTarget.value })} />
-            </Field>
-            <Field id="dashboard-to" label="To (day, included)">
-              <input type="date" value={shownRange.date_to} onInput={(e) => setRange({ ...shownRange, date_to: e.currentTarget.value })} />
-            </Field>
-          </>
-        )}
-        <button type="submit" disabled={busy || range === undefined}>
-          Apply range
-        </button>
-      </form>
+      {!canChange && <ReadOnlyNote needed="analyst" what="run this dashboard's insights and change it" />}
+      {canChange && (
+        <form
+          class="inline-form dashboard-range"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void change({ range_override: shownRange });
+          }}
+        >
+          <Field id="dashboard-range" label="Range of every insight">
+            <select
+              value={rangeKind}
+              onChange={(e) => {
+                const kind = e.currentTarget.value as RangeKind | '';
+                if (kind === '') setRange(null);
+                else if (kind === 'custom') setRange({ range: 'custom', date_from: resolveRange('last_7_days', today()).date_from, date_to: today() });
+                else setRange({ range: kind });
+              }}
+            >
+              <option value="">Each insight's own</option>
+              <RangeOptions />
+            </select>
+          </Field>
+          {shownRange?.range === 'custom' && (
+            <>
+              <Field id="dashboard-from" label="From (day, each project's time zone)">
+                <input type="date" value={shownRange.date_from} onInput={(e) => setRange({ ...shownRange, date_from: e.currentTarget.value })} />
+              </Field>
+              <Field id="dashboard-to" label="To (day, included)">
+                <input type="date" value={shownRange.date_to} onInput={(e) => setRange({ ...shownRange, date_to: e.currentTarget.value })} />
+              </Field>
+            </>
+          )}
+          <button type="submit" disabled={busy || range === undefined}>
+            Apply range
+          </button>
+        </form>
+      )}
       {error !== null && (
         <p class="error" role="alert">
           {error}
         </p>
       )}
-      {d.tiles.length === 0 && <p class="empty-state">No insights on this dashboard yet: add saved insights below.</p>}
+      {d.tiles.length === 0 && <p class="empty-state">No insights on this dashboard yet{canChange ? ': add saved insights below' : ''}.</p>}
       <div class="dashboard-tiles">
         {d.tiles.map((t) =>
           t.insight ? (
@@ -288,51 +306,57 @@ export function DashboardPage(props: PageProps) {
               projectId={projectId}
               insight={t.insight}
               override={d.range_override}
-              onRemove={() => void change({ tiles: tilesWithout(t.saved_insight_id) })}
+              onRemove={canChange ? () => void change({ tiles: tilesWithout(t.saved_insight_id) }) : undefined}
             />
           ) : (
             <section key={t.saved_insight_id} class="dashboard-tile dashboard-tile-deleted" aria-label="A deleted saved insight">
               <h2>Deleted insight</h2>
-              <p>The saved insight this tile showed was deleted. Remove the tile, or add another insight.</p>
-              <button type="button" class="secondary" onClick={() => void change({ tiles: tilesWithout(t.saved_insight_id) })}>
-                Remove the deleted insight
-              </button>
+              <p>The saved insight this tile showed was deleted.{canChange && ' Remove the tile, or add another insight.'}</p>
+              {canChange && (
+                <button type="button" class="secondary" onClick={() => void change({ tiles: tilesWithout(t.saved_insight_id) })}>
+                  Remove the deleted insight
+                </button>
+              )}
             </section>
           ),
         )}
       </div>
-      <form
-        class="inline-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          const added = adding;
-          // Cleared once added, unless another insight was chosen meanwhile (that choice is kept).
-          if (added)
-            void change({ tiles: [...d.tiles.map((t) => ({ saved_insight_id: t.saved_insight_id })), { saved_insight_id: added }] }).then(() =>
-              setAdding((current) => (current === added ? '' : current)),
-            );
-        }}
-      >
-        <Field id="dashboard-add" label="Add a saved insight">
-          <select value={adding} onChange={(e) => setAdding(e.currentTarget.value)}>
-            <option value="">{addable.length ? 'Choose one…' : 'Every saved insight is on the dashboard'}</option>
-            {addable.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name} ({kindTitle(s.kind)})
-              </option>
-            ))}
-          </select>
-        </Field>
-        <button type="submit" class="secondary" disabled={busy || adding === ''}>
-          Add to dashboard
-        </button>
-      </form>
-      <p>
-        <button type="button" class="secondary danger-text" onClick={() => setDeleting(true)}>
-          Delete dashboard
-        </button>
-      </p>
+      {canChange && (
+        <>
+          <form
+            class="inline-form"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              const added = adding;
+              // Cleared once added, unless another insight was chosen meanwhile (that choice is kept).
+              if (added)
+                void change({ tiles: [...d.tiles.map((t) => ({ saved_insight_id: t.saved_insight_id })), { saved_insight_id: added }] }).then(() =>
+                  setAdding((current) => (current === added ? '' : current)),
+                );
+            }}
+          >
+            <Field id="dashboard-add" label="Add a saved insight">
+              <select value={adding} onChange={(e) => setAdding(e.currentTarget.value)}>
+                <option value="">{addable.length ? 'Choose one…' : 'Every saved insight is on the dashboard'}</option>
+                {addable.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name} ({kindTitle(s.kind)})
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <button type="submit" class="secondary" disabled={busy || adding === ''}>
+              Add to dashboard
+            </button>
+          </form>
+          <p>
+            <button type="button" class="secondary danger-text" onClick={() => setDeleting(true)}>
+              Delete dashboard
+            </button>
+          </p>
+        </>
+      )}
       <ConfirmDialog
         open={deleting}
         title="Delete this dashboard?"

@@ -220,6 +220,7 @@ function ExperimentSummary(props: ViewProps & { experiment: Experiment; baseURL:
           </button>
         )}
       </div>
+      {experiment.status === 'running' && !canRun && <ReadOnlyNote needed="experimenter" what="stop experiments" />}
       {experiment.status === 'running' && <UseInYourApp experiment={experiment} baseURL={baseURL} />}
       {transition.dialogs}
     </>

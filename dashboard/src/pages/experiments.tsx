@@ -5,6 +5,7 @@
  * carries (results_summary); and "Create experiment".
  */
 import { useCan } from '../role';
+import { ReadOnlyNote } from '../components/read-only-note';
 import type { ExperimentListed, LiftSummary } from '../admin-types';
 import { AsyncView, useAsync } from '../components/async-view';
 import { ListTable, newestFirst } from '../components/list-table';
@@ -33,6 +34,7 @@ export function ExperimentsPage({ api, params }: PageProps) {
         An experiment splits users between variants (the first is the control) and compares how many reach its goal event. Create it, then Start it; Stop it
         when you have your answer.
       </p>
+      {!canCreate && <ReadOnlyNote needed="experimenter" what="create, start and stop experiments" />}
       <AsyncView state={list}>
         {({ experiments }) =>
           experiments.length === 0 ? (

@@ -15,6 +15,7 @@ import { InsightProgress } from '../insights/insight-progress';
 import { InsightTitle, SaveInsight, useOpenedInsight } from '../insights/save-insight';
 import { LinkProblem } from '../insights/link-problem';
 import { useInsightPage } from '../insights/use-insight-page';
+import { ReadOnlyNote } from '../components/read-only-note';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
 import '../insights/insights.css';
@@ -26,7 +27,7 @@ export function FunnelsPage({ api, params }: PageProps) {
   const opened = useOpenedInsight(api, projectId);
   const eventNames = useRecentEventNames(api, projectId);
   const propertyNames = useRecentPropertyNames(api, projectId);
-  const { state, run, initial, formKey, apiError, formError, answer, linkProblem } = useInsightPage<FunnelsResult, FunnelDefinition>(
+  const { state, run, initial, formKey, apiError, formError, answer, linkProblem, canRun } = useInsightPage<FunnelsResult, FunnelDefinition>(
     api,
     projectId,
     'funnels',
@@ -40,11 +41,12 @@ export function FunnelsPage({ api, params }: PageProps) {
       </p>
       <InsightTitle api={api} projectId={projectId} title="Funnels" opened={opened} />
       <LinkProblem problem={linkProblem} />
+      {!canRun && <ReadOnlyNote needed="analyst" what="run insights" />}
       <FunnelForm
         key={formKey}
         initial={initial}
         apiError={apiError}
-        busy={state.phase === 'starting'}
+        busy={state.phase === 'starting' || !canRun}
         onRun={run}
         eventNames={eventNames}
         propertyNames={propertyNames}
@@ -55,7 +57,7 @@ export function FunnelsPage({ api, params }: PageProps) {
         </p>
       )}
       <InsightProgress state={state} />
-      {state.phase === 'idle' && <p class="empty-state">Name the steps and press Show funnel. The link of this page then shows the same funnel.</p>}
+      {state.phase === 'idle' && canRun && <p class="empty-state">Name the steps and press Show funnel. The link of this page then shows the same funnel.</p>}
       {answer && result && (
         <>
           {result.groups.map((g) => (

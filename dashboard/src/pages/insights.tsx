@@ -9,6 +9,8 @@ import { formatTime } from '../format-time';
 import { savedInsightHref, savedInsightsPath, type SavedInsight } from '../insights/saved-insights';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
+import { useCan } from '../role';
+import { ReadOnlyNote } from '../components/read-only-note';
 import '../insights/insights.css';
 
 /** Each kind's page, in the order shown. */
@@ -38,6 +40,7 @@ export function InsightsPage({ api, params }: PageProps) {
   const [deleting, setDeleting] = useState<SavedInsight | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const canChange = useCan('analyst');
 
   async function remove() {
     if (!deleting) return;
@@ -67,6 +70,7 @@ export function InsightsPage({ api, params }: PageProps) {
         ))}
       </ul>
       <h2>Saved insights</h2>
+      {!canChange && <ReadOnlyNote needed="analyst" what="run, save and delete insights" />}
       {saved.error !== null && (
         <p class="error" role="alert">
           Could not load the saved insights: {saved.error}
@@ -88,9 +92,11 @@ export function InsightsPage({ api, params }: PageProps) {
               <span class="muted">
                 ({kindTitle(s.kind)}, saved {formatTime(s.updated_at)})
               </span>{' '}
-              <button type="button" class="secondary" onClick={() => setDeleting(s)} aria-label={`Delete ${s.name}`}>
-                Delete
-              </button>
+              {canChange && (
+                <button type="button" class="secondary" onClick={() => setDeleting(s)} aria-label={`Delete ${s.name}`}>
+                  Delete
+                </button>
+              )}
               {s.problem && <p class="error">This insight no longer runs as saved: {s.problem}. Open it, correct the field and save it again, or delete it.</p>}
             </li>
           ))}

@@ -1,5 +1,6 @@
 /** Projects: the list, and "Create project" (which opens the new project's Keys page). */
 import { useCan } from '../role';
+import { ReadOnlyNote } from '../components/read-only-note';
 import { useState } from 'preact/hooks';
 import { projectNameProblem } from '../../../lambdas/domain/project-fields';
 import type { Project } from '../admin-types';
@@ -22,6 +23,7 @@ export function ProjectsPage({ api }: PageProps) {
   return (
     <>
       <h1>Projects</h1>
+      {!canCreate && <ReadOnlyNote needed="admin" what="create projects and change their time zone" />}
       {canCreate && (
         <section aria-labelledby="new-project">
           <h2 id="new-project">New project</h2>
@@ -90,11 +92,13 @@ export function ProjectsPage({ api }: PageProps) {
   );
 }
 
-/** A project's time zone on its card, changed in place (PATCH): insights count its local days, weeks and hours. */
+/** A project's time zone on its card, changed in place (PATCH, admins): insights count its local days, weeks and hours. */
 function ProjectTimeZone({ api, project }: { api: ApiClient; project: Project }) {
   const [zone, setZone] = useState(project.time_zone ?? 'UTC');
+  const canChange = useCan('admin');
   const [state, setState] = useState<{ busy: boolean; saved: boolean; error: ApiError | null }>({ busy: false, saved: false, error: null });
   const id = `time-zone-${project.id}`;
+  if (!canChange) return <span class="muted">Time zone (insights' days and hours): {zone}</span>;
   return (
     <form
       class="inline-form"

@@ -20,6 +20,8 @@ import { formatTime } from '../format-time';
 import { variantShares } from '../format-weights';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
+import { useCan } from '../role';
+import { ReadOnlyNote } from '../components/read-only-note';
 import '../results/results.css';
 import { IntervalChart, SeriesChart } from '../results/charts';
 import { formatCount, formatPercent, formatPStatement } from '../results/format-stats';
@@ -54,6 +56,7 @@ export function ResultsPage({ api, params }: PageProps) {
   );
   const [refreshing, setRefreshing] = useState(false);
   const [refreshError, setRefreshError] = useState<string | null>(null);
+  const canRefresh = useCan('experimenter');
 
   async function refresh() {
     setRefreshing(true);
@@ -85,7 +88,7 @@ export function ResultsPage({ api, params }: PageProps) {
       <div class="page-heading">
         <h1>Results{exp ? `: ${exp.name}` : ''}</h1>
         {exp && <StatusBadge status={exp.status} />}
-        {exp && exp.status !== 'created' && (
+        {exp && exp.status !== 'created' && canRefresh && (
           <button type="button" class="secondary" onClick={() => void refresh()} disabled={refreshing} aria-describedby="computed-at">
             Refresh
           </button>
@@ -101,6 +104,7 @@ export function ResultsPage({ api, params }: PageProps) {
           Could not refresh the results: {refreshError}
         </p>
       )}
+      {exp && exp.status !== 'created' && !canRefresh && <ReadOnlyNote needed="experimenter" what="refresh the results" />}
       <p role="status" class="status-line">
         {refreshing ? 'Computing the results…' : ''}
       </p>

@@ -13,6 +13,7 @@ import { RetentionTable } from '../insights/retention-table';
 import { InsightTitle, SaveInsight, useOpenedInsight } from '../insights/save-insight';
 import { LinkProblem } from '../insights/link-problem';
 import { useInsightPage } from '../insights/use-insight-page';
+import { ReadOnlyNote } from '../components/read-only-note';
 import { FormRangeFields, rangeOf } from '../insights/range-fields';
 import { resolveRange, type RangeKind } from '../../../lambdas/domain/insights/relative-range';
 import { today } from '../today';
@@ -34,7 +35,7 @@ const FIELDS = ['start_event', 'return_event', 'interval', 'range', 'date_from',
 export function RetentionPage({ api, params }: PageProps) {
   const { projectId } = params as { projectId: string };
   const opened = useOpenedInsight(api, projectId);
-  const { state, run, initial, formKey, apiError, formError, answer, linkProblem } = useInsightPage<RetentionResult, RetentionDefinition>(
+  const { state, run, initial, formKey, apiError, formError, answer, linkProblem, canRun } = useInsightPage<RetentionResult, RetentionDefinition>(
     api,
     projectId,
     'retention',
@@ -49,6 +50,7 @@ export function RetentionPage({ api, params }: PageProps) {
       </p>
       <InsightTitle api={api} projectId={projectId} title="Retention" opened={opened} />
       <LinkProblem problem={linkProblem} />
+      {!canRun && <ReadOnlyNote needed="analyst" what="run insights" />}
       <form
         key={formKey}
         class="insight-inline-form"
@@ -89,7 +91,7 @@ export function RetentionPage({ api, params }: PageProps) {
           }
           apiError={apiError}
         />
-        <button type="submit" disabled={state.phase === 'starting'}>
+        <button type="submit" disabled={state.phase === 'starting' || !canRun}>
           Show retention
         </button>
       </form>
@@ -99,7 +101,9 @@ export function RetentionPage({ api, params }: PageProps) {
         </p>
       )}
       <InsightProgress state={state} />
-      {state.phase === 'idle' && <p class="empty-state">Name the events and press Show retention. The link of this page then shows the same table.</p>}
+      {state.phase === 'idle' && canRun && (
+        <p class="empty-state">Name the events and press Show retention. The link of this page then shows the same table.</p>
+      )}
       {answer && result && (
         <>
           {result.cohorts.length === 0 && <p class="empty-state">Nobody did {result.start_event} in this range.</p>}

@@ -18,6 +18,7 @@ import { defaultRange, rangeOf, RangeFields } from '../insights/range-fields';
 import type { RangeKind } from '../../../lambdas/domain/insights/relative-range';
 import { TrendChart, TrendTotals } from '../insights/trend-chart';
 import { useInsightQuery } from '../insights/use-insight-query';
+import { ReadOnlyNote } from '../components/read-only-note';
 import type { PageProps } from '../page';
 import { pathOf } from '../router';
 import '../results/results.css';
@@ -126,7 +127,7 @@ export function TrendsPage({ api, params }: PageProps) {
   const names = useRecentEventNames(api, projectId);
   const propertyNames = useRecentPropertyNames(api, projectId);
   const [linkProblem, setLinkProblem] = useState<string | undefined>(initial.problem);
-  const { state, start, resume, reset } = useInsightQuery<TrendsResult>(api, projectId, 'trends', (queryId) =>
+  const { state, start, resume, reset, canRun } = useInsightQuery<TrendsResult>(api, projectId, 'trends', (queryId) =>
     writeInsightHash(path, { definition: ran ?? toDefinition(draft), ...(queryId ? { queryId } : {}) }),
   );
   // Navigations to this page while it is open (a pasted link, back and forward): the page follows the
@@ -194,6 +195,7 @@ export function TrendsPage({ api, params }: PageProps) {
       </p>
       <InsightTitle api={api} projectId={projectId} title="Trends" opened={opened} />
       <LinkProblem problem={linkProblem} />
+      {!canRun && <ReadOnlyNote needed="analyst" what="run insights" />}
       <form onSubmit={submit} noValidate>
         <fieldset class="insight-form">
           <legend>Events</legend>
@@ -285,7 +287,7 @@ export function TrendsPage({ api, params }: PageProps) {
           </label>
         </fieldset>
         <div class="actions">
-          <button type="submit" disabled={state.phase === 'starting'}>
+          <button type="submit" disabled={state.phase === 'starting' || !canRun}>
             Show trends
           </button>
         </div>
@@ -296,7 +298,9 @@ export function TrendsPage({ api, params }: PageProps) {
         </p>
       )}
       <InsightProgress state={state} />
-      {state.phase === 'idle' && <p class="empty-state">Choose one or more events and press Show trends. The link of this page then shows the same trends.</p>}
+      {state.phase === 'idle' && canRun && (
+        <p class="empty-state">Choose one or more events and press Show trends. The link of this page then shows the same trends.</p>
+      )}
       {answer && result && (
         <>
           {result.lines.every((l) => l.total === 0 || l.total === null) && <p class="empty-state">No events in this range.</p>}
