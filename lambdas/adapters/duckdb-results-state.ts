@@ -400,7 +400,6 @@ async function countRows(connection: DuckDBConnection, view: string, files: numb
   return Number((await readRows(connection, `SELECT count(*) AS n FROM ${view}`))[0]?.n ?? 0);
 }
 
-
 /** The loud side of a state write or commit that failed: the metric lib/alarms.ts alarms on. */
 function stateWriteFailed(): void {
   emitMetric({ namespace: METRICS_NAMESPACE, name: RESULTS_STATE_WRITE_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
