@@ -1,6 +1,7 @@
 /**
  * The planning baseline locally: DuckDB in-process over the NDJSON files, as the results query reads
- * them (duckdb-results-query.ts): only the look-back's event days, every identity day of the project.
+ * them (duckdb-results-query.ts): only the event days of the look-back and of CUPED's window before it,
+ * every identity day of the project.
  */
 import { join } from 'node:path';
 import type { BaselineRequest, BaselineSums, PlanningBaselines } from '../ports';
@@ -17,7 +18,7 @@ export class DuckDbPlanningBaselines implements PlanningBaselines {
   async measure(request: BaselineRequest): Promise<BaselineSums> {
     const params = planningBaselineParams(request);
     const [eventFiles, identityFiles] = await Promise.all([
-      partitionFiles(join(this.dataDir, 'events'), request.projectId, params.from_dt as string, params.to_dt as string),
+      partitionFiles(join(this.dataDir, 'events'), request.projectId, params.covariate_from_dt as string, params.to_dt as string),
       partitionFiles(join(this.dataDir, 'identities'), request.projectId),
     ]);
     const views = [
