@@ -66,7 +66,14 @@ export interface BaselineCovariateSums {
  */
 export function covariateSumsFor(kind: 'conversion' | 'count' | 'sum', b: BaselineCovariateSums): CovariateSums {
   return kind === 'conversion'
-    ? { n: b.users, sum_x: b.covariate_converted, sum_x2: b.covariate_converted, sum_y: b.converted, sum_y2: b.converted, sum_xy: b.covariate_converted_products }
+    ? {
+        n: b.users,
+        sum_x: b.covariate_converted,
+        sum_x2: b.covariate_converted,
+        sum_y: b.converted,
+        sum_y2: b.converted,
+        sum_xy: b.covariate_converted_products,
+      }
     : {
         n: b.users,
         sum_x: b.covariate_value_sum,
