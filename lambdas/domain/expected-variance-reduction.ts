@@ -5,7 +5,8 @@
  * With the covariate x (the user's value over CUPED's window before a pseudo-exposure point, 0 without
  * events there, as the results keep it) and the metric y (the user's value after it), the adjusted
  * metric y − θ(x − x̄) with the optimal θ = cov(x, y) / var(x) has variance var(y)·(1 − ρ²), ρ the
- * correlation of x and y across users (Deng, Xu, Kohavi, Walker 2013, section 3.2): the expected
+ * correlation of x and y across users (Deng, Xu, Kohavi, Walker 2013, the control-variates derivation of
+ * CUPED): the expected
  * reduction is ρ². It is clamped to [0, 0.9] (the planner's bounds) and null when fewer than
  * MIN_USERS users give it, or when x or y does not vary (no correlation exists).
  */
