@@ -10,6 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
 import { sampleSize } from '../../lambdas/domain/sample-size';
 import { describeBrowser } from '../helpers/browser';
+import { squaredCorrelation } from '../helpers/squared-correlation';
 import { clickButton, problemsApartFrom, seriousA11yViolations, useDashboardProject } from '../helpers/dashboard';
 
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => (el as any).innerText as string);
@@ -25,18 +26,7 @@ const after = (i: number) => (i % 6) + ((i * 7) % 5);
 function rho2(): number {
   const xs = Array.from({ length: USERS }, (_, i) => before(i));
   const ys = Array.from({ length: USERS }, (_, i) => after(i));
-  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-  const mx = mean(xs);
-  const my = mean(ys);
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  xs.forEach((x, i) => {
-    sxy += (x - mx) * (ys[i]! - my);
-    sxx += (x - mx) ** 2;
-    syy += (ys[i]! - my) ** 2;
-  });
-  return (sxy * sxy) / (sxx * syy);
+  return squaredCorrelation(xs, ys);
 }
 
 describeBrowser("dashboard: planning with CUPED's reduction measured from the project's history", () => {

@@ -8,7 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleSize } from '../../lambdas/domain/sample-size';
+import { prng } from '../../bin/prng';
 import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
+import { squaredCorrelation } from '../helpers/squared-correlation';
 
 // The server's clock: the 14-day look-back is 2026-05-15T12:00Z to 2026-05-29T12:00Z, CUPED's
 // 14-day window before it from 2026-05-01T12:00Z.
@@ -20,18 +22,6 @@ const USERS = 300;
 let stack: TestStack;
 let correlated: string;
 let independent: string;
-
-/** mulberry32: a small seeded generator, so the history is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Event {
   name: string;
@@ -45,7 +35,7 @@ interface Event {
  * counts follow the user's own engagement level; otherwise each is drawn on its own.
  */
 function history(seed: number, correlated: boolean): Event[] {
-  const rand = random(seed);
+  const rand = prng(seed);
   const count = (level: number) => Math.floor(level * (0.5 + rand()));
   const at = (fromMs: number) => new Date(fromMs + Math.floor(rand() * (14 * DAY - 60_000))).toISOString();
   const events: Event[] = [];
@@ -75,18 +65,7 @@ function expectedRho2(events: Event[], conversion: boolean): number {
   const users = [...x.keys()];
   const xs = users.map((u) => (conversion ? Math.min(1, x.get(u)!) : x.get(u)!));
   const ys = users.map((u) => (conversion ? Math.min(1, y.get(u)!) : y.get(u)!));
-  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-  const mx = mean(xs);
-  const my = mean(ys);
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < users.length; i++) {
-    sxy += (xs[i]! - mx) * (ys[i]! - my);
-    sxx += (xs[i]! - mx) ** 2;
-    syy += (ys[i]! - my) ** 2;
-  }
-  return (sxy * sxy) / (sxx * syy);
+  return squaredCorrelation(xs, ys);
 }
 
 const correlatedEvents = history(38, true);

@@ -2,6 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { covariateSumsFor, expectedVarianceReduction, MIN_USERS_FOR_REDUCTION } from '../../lambdas/domain/expected-variance-reduction';
 
+/** x = 0, 1, 2, 3 and y = 1, 1, 3, 3: cov 1, var x 1.25, var y 1, so ρ² = 1 / 1.25 = 0.8. */
+const PAIRS: Array<[number, number]> = [
+  [0, 1],
+  [1, 1],
+  [2, 3],
+  [3, 3],
+];
+
 /** The sums of pairs (x, y), each repeated `times`. */
 function sums(pairs: Array<[number, number]>, times = 50) {
   const s = { n: 0, sum_x: 0, sum_x2: 0, sum_y: 0, sum_y2: 0, sum_xy: 0 };
@@ -18,97 +26,25 @@ function sums(pairs: Array<[number, number]>, times = 50) {
 }
 
 describe('expectedVarianceReduction', () => {
+  const flip = (pairs: Array<[number, number]>) => pairs.map(([x, y]): [number, number] => [x, 4 - y]);
   it('is the squared correlation of covariate and metric', () => {
-    // x = 0, 1, 2, 3 and y = 1, 1, 3, 3: cov 1, var x 1.25, var y 1, so ρ² = 1 / 1.25 = 0.8.
-    expect(
-      expectedVarianceReduction(
-        sums([
-          [0, 1],
-          [1, 1],
-          [2, 3],
-          [3, 3],
-        ]),
-      ),
-    ).toBeCloseTo(0.8, 12);
+    expect(expectedVarianceReduction(sums(PAIRS))).toBeCloseTo(0.8, 12);
     // A negative correlation reduces the variance as much.
-    expect(
-      expectedVarianceReduction(
-        sums([
-          [0, 3],
-          [1, 3],
-          [2, 1],
-          [3, 1],
-        ]),
-      ),
-    ).toBeCloseTo(0.8, 12);
+    expect(expectedVarianceReduction(sums(flip(PAIRS)))).toBeCloseTo(0.8, 12);
     // Independent: 0.
-    expect(
-      expectedVarianceReduction(
-        sums([
-          [0, 0],
-          [0, 1],
-          [1, 0],
-          [1, 1],
-        ]),
-      ),
-    ).toBe(0);
+    const independent: Array<[number, number]> = [0, 1].flatMap((x) => [0, 1].map((y): [number, number] => [x, y]));
+    expect(expectedVarianceReduction(sums(independent))).toBe(0);
   });
 
   it('is clamped to 0.9, the planner’s largest reduction', () => {
-    expect(
-      expectedVarianceReduction(
-        sums([
-          [0, 0],
-          [1, 2],
-          [2, 4],
-        ]),
-      ),
-    ).toBe(0.9);
+    expect(expectedVarianceReduction(sums([0, 1, 2].map((x): [number, number] => [x, 2 * x])))).toBe(0.9);
   });
 
   it('is null with too few users, or a covariate or metric that does not vary', () => {
-    expect(
-      expectedVarianceReduction(
-        sums(
-          [
-            [0, 1],
-            [1, 1],
-            [2, 3],
-            [3, 3],
-          ],
-          (MIN_USERS_FOR_REDUCTION - 4) / 4,
-        ),
-      ),
-    ).toBeNull();
-    expect(
-      expectedVarianceReduction(
-        sums(
-          [
-            [0, 1],
-            [1, 1],
-            [2, 3],
-            [3, 3],
-          ],
-          MIN_USERS_FOR_REDUCTION / 4,
-        ),
-      ),
-    ).not.toBeNull();
-    expect(
-      expectedVarianceReduction(
-        sums([
-          [0, 1],
-          [0, 2],
-        ]),
-      ),
-    ).toBeNull(); // no one has history
-    expect(
-      expectedVarianceReduction(
-        sums([
-          [1e6, 5],
-          [2e6, 5],
-        ]),
-      ),
-    ).toBeNull(); // every user the same value
+    expect(expectedVarianceReduction(sums(PAIRS, (MIN_USERS_FOR_REDUCTION - 4) / 4))).toBeNull();
+    expect(expectedVarianceReduction(sums(PAIRS, MIN_USERS_FOR_REDUCTION / 4))).not.toBeNull();
+    expect(expectedVarianceReduction(sums(PAIRS.map(([, y]): [number, number] => [0, y])))).toBeNull(); // no one has history
+    expect(expectedVarianceReduction(sums(PAIRS.map(([x]): [number, number] => [x * 1e6, 5])))).toBeNull(); // every user the same value
   });
 });
 
