@@ -4,7 +4,8 @@
  * it can detect in a number of weeks with the project's traffic (`weeks`), by the same power function
  * (docs/api.md "Plan an experiment"). The baseline comes from the project's own recent events (domain/planning-baseline.ts
  * over adapters/sql/planning-baseline.sql), or from the request's override where it gives one; the
- * sample size is domain/sample-size.ts's.
+ * sample size is domain/sample-size.ts's. With CUPED the same query measures the variance reduction it
+ * would give (domain/expected-variance-reduction.ts), which the plan uses unless the request gives one.
  */
 import * as z from 'zod';
 import { textRule } from '../domain/client-text-schema';

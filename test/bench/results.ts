@@ -55,7 +55,7 @@ const FIRST_DAY_MS = Date.UTC(2026, 0, 1);
 const DAY_MS = 86_400_000;
 /** CUPED's pre-exposure window as the product's default; BENCH_CUPED=off: no CUPED. */
 const CUPED_DAYS = process.env.BENCH_CUPED === 'off' ? undefined : 14;
-const CUPED_TEXT = CUPED_DAYS === undefined ? 'CUPED off' : `CUPED on (${CUPED_DAYS}-day window)`;
+const CUPED_TEXT = CUPED_DAYS === undefined ? 'CUPED off' : `CUPED on, ${CUPED_DAYS}-day window`;
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
