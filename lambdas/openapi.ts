@@ -320,7 +320,25 @@ const PlanResponse = z.object({
   sequential: z.boolean(),
   variance_reduction: z
     .number()
-    .describe("CUPED's expected variance reduction the plan assumed (the request's; 0 by default): the users needed shrink by 1 − it"),
+    .describe("CUPED's expected variance reduction the plan assumed (variance_reduction_source says whose): the users needed shrink by 1 − it"),
+  variance_reduction_source: z
+    .enum(['given', 'measured', 'none'])
+    .describe(
+      "given: the request's variance_reduction; measured: measured_variance_reduction (the request gave none and the plan uses CUPED); none: 0, neither (CUPED off, or too few users to measure)",
+    ),
+  measured_variance_reduction: z
+    .number()
+    .nullable()
+    .describe(
+      "CUPED's reduction measured from the project's events: ρ² of each active user's value in the cuped_lookback_days before the look-back and in it (0 to 0.9); null with CUPED off, when the events were not read, with fewer than 100 active users, or when the values do not vary",
+    ),
+  measured_variance_reduction_users: z.number().int().nullable().describe('The active users measured_variance_reduction was measured on; null with it'),
+  cuped: z.boolean().describe("Whether the experiment would use CUPED: the request's cuped, else the experiment's, else true"),
+  cuped_lookback_days: z
+    .number()
+    .int()
+    .nullable()
+    .describe("CUPED's window before the look-back the reduction was measured with (the request's, else the experiment's, else 14); null with CUPED off"),
   experiment_id: z.string().nullable(),
   variants: z
     .array(z.object({ variant: z.string(), weight: z.number().int().nullable(), users: z.number().int() }))

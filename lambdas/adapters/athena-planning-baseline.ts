@@ -1,6 +1,6 @@
 /**
  * The planning baseline on AWS: Athena over the raw events table, only the partitions of the
- * look-back's days (dt BETWEEN), and the identities table from the day before the project's creation,
+ * look-back's days and of CUPED's window before it (dt BETWEEN), and the identities table from the day before the project's creation,
  * as the results query reads them. Like the listings, an event counts once Firehose has delivered it.
  */
 import type { BaselineRequest, BaselineSums, PlanningBaselines } from '../ports';

@@ -1,6 +1,7 @@
 /**
  * The planning baseline locally: DuckDB over the events and identities views (duckdb-stream-views.ts),
- * as the results query reads them: only the look-back's event days, every identity day of the project.
+ * as the results query reads them: only the event days of the look-back and of CUPED's window before
+ * it, every identity day of the project.
  */
 import type { BaselineRequest, BaselineSums, PlanningBaselines } from '../ports';
 import { InProcessDuckDb, type LocalDuckDb } from './duckdb-local';
@@ -18,7 +19,7 @@ export class DuckDbPlanningBaselines implements PlanningBaselines {
     const params = planningBaselineParams(request);
     const views = (
       await Promise.all([
-        streamViews(this.dataDir, 'events', { projectId: request.projectId, fromDt: params.from_dt as string, toDt: params.to_dt as string }),
+        streamViews(this.dataDir, 'events', { projectId: request.projectId, fromDt: params.covariate_from_dt as string, toDt: params.to_dt as string }),
         streamViews(this.dataDir, 'identities', { projectId: request.projectId }),
       ])
     ).flat();

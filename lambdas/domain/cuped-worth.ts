@@ -10,10 +10,23 @@ export function equivalentUsersFactor(reduction: number | null | undefined): num
   return 1 / (1 - reduction);
 }
 
+/** "like 1.6× the users", or null without a reduction. */
+export function likeUsersText(reduction: number | null | undefined): string | null {
+  const factor = equivalentUsersFactor(reduction);
+  return factor === null ? null : `like ${factor.toFixed(1)}× the users`;
+}
+
 /** "variance −37.5% (like 1.6× the users)", or null without a reduction. */
 export function cupedWorthText(reduction: number | null | undefined): string | null {
-  const factor = equivalentUsersFactor(reduction);
-  if (factor === null) return null;
+  const like = likeUsersText(reduction);
+  if (like === null) return null;
   const percent = Number((reduction! * 100).toFixed(1));
-  return `variance −${percent}% (like ${factor.toFixed(1)}× the users)`;
+  return `variance −${percent}% (${like})`;
+}
+
+/** The planner's expectation: "CUPED would remove ~38% of the variance (like 1.6× the users)", or null without one. */
+export function cupedExpectedText(reduction: number | null | undefined): string | null {
+  const like = likeUsersText(reduction);
+  if (like === null) return null;
+  return `CUPED would remove ~${Math.round(reduction! * 100)}% of the variance (${like})`;
 }

@@ -4,12 +4,14 @@
  * it can detect in a number of weeks with the project's traffic (`weeks`), by the same power function
  * (docs/api.md "Plan an experiment"). The baseline comes from the project's own recent events (domain/planning-baseline.ts
  * over adapters/sql/planning-baseline.sql), or from the request's override where it gives one; the
- * sample size is domain/sample-size.ts's.
+ * sample size is domain/sample-size.ts's. With CUPED the same query measures the variance reduction it
+ * would give (domain/expected-variance-reduction.ts), which the plan uses unless the request gives one.
  */
 import * as z from 'zod';
 import { textRule } from '../domain/client-text-schema';
 import { DEFAULT_VARIANTS } from '../domain/experiment';
-import { DEFAULT_SEQUENTIAL, METRIC_LIMITS } from '../domain/experiment-metric-fields';
+import { cupedLookbackDays, DEFAULT_SEQUENTIAL, METRIC_LIMITS } from '../domain/experiment-metric-fields';
+import { covariateSumsFor, expectedVarianceReduction } from '../domain/expected-variance-reduction';
 import {
   DEFAULT_LOOKBACK_DAYS,
   MAX_LOOKBACK_DAYS,
@@ -27,7 +29,7 @@ import { json } from '../http/event';
 import { jsonBody } from '../http/validate';
 import type { ExperimentStore, PlanningBaselines, ProjectStore } from '../ports';
 import { isGeneratedIdShape, requireProject, wrapAdmin, type AdminDeps } from './admin';
-import { Variants, Weights } from './experiments-admin';
+import { Cuped, CupedLookbackDays, Variants, Weights } from './experiments-admin';
 
 const DAY_MS = 86_400_000;
 const MDE_MEANING = 'the relative change to detect (0.05 for +5%)';
@@ -111,8 +113,10 @@ export const PlanRequest = z
     variance_reduction: bounded(
       'variance_reduction',
       'varianceReduction',
-      "the share of the metric's variance CUPED is expected to remove (0.3 for 30%; the results show each metric's variance_reduction)",
-    ).default(0),
+      "the share of the metric's variance CUPED is expected to remove (0.3 for 30%; the results show each metric's variance_reduction); leave it out to use the one measured from the project's events",
+    ).optional(),
+    cuped: Cuped.optional(),
+    cuped_lookback_days: CupedLookbackDays.optional(),
   })
   .strict()
   .superRefine((r, ctx) => {
@@ -180,6 +184,8 @@ interface Design {
   variants: string[];
   weights: number[] | null;
   sequential: boolean;
+  /** CUPED's pre-exposure window in days, undefined when the experiment would not use CUPED. */
+  cupedDays: number | undefined;
 }
 
 export function createPlanHandler(deps: PlanDeps) {
@@ -201,6 +207,7 @@ export function createPlanHandler(deps: PlanDeps) {
     const from = new Date(Date.parse(to) - request.lookback_days * DAY_MS).toISOString();
     let measured: MeasuredBaseline | { problem: string } | undefined;
     let activeUsers: number | null = null;
+    let measuredReduction: number | null = null;
     if (metricOverride === undefined || override.users_per_day === undefined) {
       const counts = await deps.planningBaselines.measure({
         projectId: project.id,
@@ -209,9 +216,12 @@ export function createPlanHandler(deps: PlanDeps) {
         ...(design.metric.property === null ? {} : { property: design.metric.property }),
         from,
         to,
+        ...(design.cupedDays === undefined ? {} : { cupedLookbackDays: design.cupedDays }),
       });
       activeUsers = counts.users;
       measured = measuredBaseline(design.metric.kind, counts, { to, lookbackDays: request.lookback_days });
+      // The reduction CUPED would give, the look-back's start as everyone's exposure (the same scan).
+      if (design.cupedDays !== undefined) measuredReduction = expectedVarianceReduction(covariateSumsFor(design.metric.kind, counts));
     }
     const fromEvents = measured && 'metric' in measured ? measured : undefined;
     const metric = metricOverride ?? fromEvents?.metric;
@@ -235,6 +245,13 @@ export function createPlanHandler(deps: PlanDeps) {
     }
     const usersPerDay = override.users_per_day ?? (fromEvents ? fromEvents.users_per_day : undefined);
 
+    // The reduction planned with: the request's, else the measured one when the experiment uses CUPED.
+    const reduction =
+      request.variance_reduction !== undefined
+        ? { variance_reduction: request.variance_reduction, variance_reduction_source: 'given' as const }
+        : measuredReduction !== null
+          ? { variance_reduction: measuredReduction, variance_reduction_source: 'measured' as const }
+          : { variance_reduction: 0, variance_reduction_source: 'none' as const };
     const mean = metric.kind === 'conversion' ? metric.baseline_rate : metric.mean;
     const variance = metric.kind === 'conversion' ? mean * (1 - mean) : metric.variance;
     const stated = {
@@ -258,13 +275,17 @@ export function createPlanHandler(deps: PlanDeps) {
       variants: design.variants.length,
       ...(design.weights === null ? {} : { weights: design.weights }),
       sequential: design.sequential,
-      variance_reduction: request.variance_reduction,
+      variance_reduction: reduction.variance_reduction,
     };
     const settings = {
       power: request.power,
       alpha: request.alpha,
       sequential: design.sequential,
-      variance_reduction: request.variance_reduction,
+      ...reduction,
+      measured_variance_reduction: measuredReduction,
+      measured_variance_reduction_users: measuredReduction === null ? null : activeUsers,
+      cuped: design.cupedDays !== undefined,
+      cuped_lookback_days: design.cupedDays ?? null,
       experiment_id: request.experiment_id ?? null,
     };
 
@@ -337,6 +358,10 @@ async function designOf(deps: PlanDeps, projectId: string, request: PlanRequest)
       variants: experiment.variants,
       weights: experiment.weights,
       sequential: request.sequential ?? experiment.sequential ?? DEFAULT_SEQUENTIAL,
+      cupedDays: cupedLookbackDays({
+        cuped: request.cuped ?? experiment.cuped,
+        cuped_lookback_days: request.cuped_lookback_days ?? experiment.cuped_lookback_days,
+      }),
     };
   }
   const variants = request.variants ?? [...DEFAULT_VARIANTS];
@@ -351,5 +376,6 @@ async function designOf(deps: PlanDeps, projectId: string, request: PlanRequest)
     variants,
     weights,
     sequential: request.sequential ?? DEFAULT_SEQUENTIAL,
+    cupedDays: cupedLookbackDays(request),
   };
 }

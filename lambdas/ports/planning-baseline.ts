@@ -10,6 +10,12 @@ export interface BaselineRequest {
   from: string;
   /** ... to this one, both inclusive. */
   to: string;
+  /**
+   * CUPED's window before `from` (whole days, docs/decisions/cuped.md): each active user's value there is
+   * the covariate of their value in the look-back, for the expected variance reduction. Unset or 0, no
+   * event before `from` is read and the covariate sums are 0.
+   */
+  cupedLookbackDays?: number;
 }
 
 /** The look-back's sums over active users (canonical users with any event in it). */
@@ -22,6 +28,13 @@ export interface BaselineSums {
   value_sum_squares: number;
   /** The earliest event of the look-back (ISO 8601 UTC); null without events. */
   first_seen: string | null;
+  /** CUPED's covariate x over active users (request.cupedLookbackDays): conversion's Σx and Σxy (x, y 0/1). */
+  covariate_converted: number;
+  covariate_converted_products: number;
+  /** Count's and sum's Σx, Σx² and Σxy. */
+  covariate_value_sum: number;
+  covariate_value_sum_squares: number;
+  covariate_value_sum_products: number;
 }
 
 /** The baseline query on an engine: DuckDB over the local files, Athena on AWS. */

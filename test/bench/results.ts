@@ -24,6 +24,10 @@
  * (sums to 12 significant digits: doubles added in another order), and the base carries their rows.
  * On the check days the full recompute also runs without the metrics, and the time ratio (with /
  * without) shows what the metrics cost. The temp directory is removed at the end (also on Ctrl-C).
+ *
+ * CUPED is on as in the product (docs/decisions/cuped.md: a 14-day pre-exposure window, the goal's
+ * conversion appended as a last metric for its covariate); BENCH_CUPED=off runs the same bench
+ * without it, so the rows and bytes read with CUPED on and off can be compared (each run prints which).
  */
 import '../../bin/node-version';
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -40,6 +44,7 @@ import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import { seriesInterval } from '../../lambdas/domain/results-series';
 import type { CountRequest, CountResult } from '../../lambdas/ports';
 import { prng } from '../../bin/prng';
+import { goalAsMetric } from '../../lambdas/services/count-request';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 300_000);
 const DAYS = Number(process.env.BENCH_DAYS ?? 90);
@@ -49,6 +54,9 @@ const EXPERIMENT = 'Checkout Flow';
 const VARIANTS = ['control', 'treatment'];
 const FIRST_DAY_MS = Date.UTC(2026, 0, 1);
 const DAY_MS = 86_400_000;
+/** CUPED's pre-exposure window as the product's default; BENCH_CUPED=off: no CUPED. */
+const CUPED_DAYS = process.env.BENCH_CUPED === 'off' ? undefined : 14;
+const CUPED_TEXT = CUPED_DAYS === undefined ? 'CUPED off' : `CUPED on, ${CUPED_DAYS}-day window`;
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -245,7 +253,7 @@ async function main() {
   });
   const query = new DuckDbResultsQuery(dataDir, { arrivalAllowanceMs: ALLOWANCE_MS });
   try {
-    console.log(`Generating ${TOTAL.toLocaleString('en')} events for one experiment over ${DAYS} days in ${dataDir}`);
+    console.log(`Generating ${TOTAL.toLocaleString('en')} events for one experiment over ${DAYS} days in ${dataDir}; ${CUPED_TEXT}`);
     const genStart = performance.now();
     const generated = await generate();
     let delivered = 0;
@@ -265,7 +273,9 @@ async function main() {
       projectCreatedAt: new Date(FIRST_DAY_MS - DAY_MS).toISOString(),
       // The product's interval: hourly points on day 1 (a run under 3 days), daily after.
       series: seriesInterval({ from: new Date(FIRST_DAY_MS).toISOString(), to: new Date(now).toISOString() }),
-      metrics: METRICS,
+      // With CUPED, the goal's conversion as a last metric, as the product counts it (count-request.ts).
+      metrics: CUPED_DAYS === undefined ? METRICS : [...METRICS, goalAsMetric({ goal_event: 'purchase' })],
+      ...(CUPED_DAYS === undefined ? {} : { cupedLookbackDays: CUPED_DAYS }),
     });
     // Warm DuckDB up (instance creation, extension loading) on a window that is not benchmarked.
     await query.count(request(FIRST_DAY_MS - HOUR_MS));
@@ -347,7 +357,7 @@ async function main() {
     }
     console.log(mismatches.length === 0 ? `Incremental == full recompute on days ${[...checkDays].join(', ')}: equal` : `MISMATCH\n${mismatches.join('\n')}`);
     console.log(
-      `\nSUMMARY bench:results — ${generated.events.toLocaleString('en')} events over ${DAYS} days, a run every 6 hours; day ${first.day} -> day ${last.day}: raw rows read per run ${first.incRows.toLocaleString('en')} -> ${last.incRows.toLocaleString('en')} (full recompute ${first.fullRows.toLocaleString('en')} -> ${last.fullRows.toLocaleString('en')}, ratio ${(last.incRows / last.fullRows).toFixed(3)} on day ${last.day}); state files read ${first.stateFiles} -> ${last.stateFiles} (${last.slicesWritten} slices written: the base of the closed days plus the open day's slices), state bytes ${first.stateBytes.toLocaleString('en')} -> ${last.stateBytes.toLocaleString('en')} (per enrolled user ${(first.stateBytes / Math.max(1, first.enrolled)).toFixed(1)} -> ${(last.stateBytes / Math.max(1, last.enrolled)).toFixed(1)}); with ${METRICS.length} metrics (one capped) the full recompute takes ${last.metricsCost.toFixed(2)}x its time without them on day ${last.day}; ${mismatches.length === 0 ? 'equal' : 'DIFFERENT'}`,
+      `\nSUMMARY bench:results (${CUPED_TEXT}) — ${generated.events.toLocaleString('en')} events over ${DAYS} days, a run every 6 hours; day ${first.day} -> day ${last.day}: raw rows read per run ${first.incRows.toLocaleString('en')} -> ${last.incRows.toLocaleString('en')} (full recompute ${first.fullRows.toLocaleString('en')} -> ${last.fullRows.toLocaleString('en')}, ratio ${(last.incRows / last.fullRows).toFixed(3)} on day ${last.day}); state files read ${first.stateFiles} -> ${last.stateFiles} (${last.slicesWritten} slices written: the base of the closed days plus the open day's slices), state bytes ${first.stateBytes.toLocaleString('en')} -> ${last.stateBytes.toLocaleString('en')} (per enrolled user ${(first.stateBytes / Math.max(1, first.enrolled)).toFixed(1)} -> ${(last.stateBytes / Math.max(1, last.enrolled)).toFixed(1)}); with ${METRICS.length} metrics (one capped) the full recompute takes ${last.metricsCost.toFixed(2)}x its time without them on day ${last.day}; ${mismatches.length === 0 ? 'equal' : 'DIFFERENT'}`,
     );
     if (mismatches.length > 0) process.exitCode = 1;
   } finally {

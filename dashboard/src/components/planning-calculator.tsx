@@ -5,10 +5,13 @@
  * (POST .../plan), which takes the baseline from the project's own recent events, prefilled with the
  * form's goal event, variants, weights and sequential switch; where the events give no baseline it
  * says so and takes one typed in. "Use as planned sample" puts the plan's total users into the form's
- * `planned_users`, saved with the experiment, which the results page shows progress toward.
+ * `planned_users`, saved with the experiment, which the results page shows progress toward. With CUPED
+ * on, the API also measures the variance reduction CUPED would give from the project's history: the
+ * answer states it and what it is worth, and the reduction field plans with it unless one is typed.
  * usePlannedUsers holds that field beside the form's own draft (as useMetricSettings does its fields).
  */
 import { useLayoutEffect, useState } from 'preact/hooks';
+import { cupedExpectedText } from '../../../lambdas/domain/cuped-worth';
 import { PLANNING_METRIC_KINDS, type PlanningMetricKind } from '../../../lambdas/domain/planning-baseline';
 import type { Experiment } from '../admin-types';
 import { ApiError, type ApiClient } from '../api';
@@ -64,8 +67,13 @@ export interface Plan {
   users_total: number;
   days: number | null;
   power: number;
-  /** CUPED's expected variance reduction the plan assumed (0: none). */
+  /** CUPED's expected variance reduction the plan assumed (0: none), and whose it is. */
   variance_reduction: number;
+  variance_reduction_source: 'given' | 'measured' | 'none';
+  /** The reduction measured from the project's history (null: CUPED off, or not measurable), and on how many users. */
+  measured_variance_reduction: number | null;
+  measured_variance_reduction_users: number | null;
+  cuped: boolean;
 }
 
 /** sample_size: how many users for a change; detectable_effect: what change in a number of weeks. */
@@ -123,12 +131,17 @@ export interface PlanningCalculatorProps {
   /** The form's weights as numbers, or null for an equal split. */
   weights: number[] | null;
   sequential: boolean;
+  /** The form's CUPED switch and window (undefined while the days are not valid: the API's default). */
+  cuped: boolean;
+  cupedLookbackDays: number | undefined;
   planned: PlannedUsers;
 }
 
-export function PlanningCalculator({ api, projectId, goalEvent, variants, weights, sequential, planned }: PlanningCalculatorProps) {
+export function PlanningCalculator({ api, projectId, goalEvent, variants, weights, sequential, cuped, cupedLookbackDays, planned }: PlanningCalculatorProps) {
   const [inputs, setInputs] = useState<Inputs>(START);
   const [plan, setPlan] = useState<Plan | null>(null);
+  // The last measured reduction: the reduction field's placeholder, what an empty field plans with.
+  const [measured, setMeasured] = useState<number | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const [override, setOverride] = useState(false);
@@ -152,19 +165,21 @@ export function PlanningCalculator({ api, projectId, goalEvent, variants, weight
         )
       : undefined;
     try {
-      setPlan(
-        await api.post<Plan>(`/admin/v1/projects/${encodeURIComponent(projectId)}/plan`, {
-          metric: { event, kind: inputs.kind, ...(inputs.kind === 'sum' ? { property: inputs.property.trim() } : {}) },
-          ...(inputs.question === 'sample_size' ? { mde: Number(inputs.mde) / 100 } : { weeks: Number(inputs.weeks) }),
-          power: Number(inputs.power) / 100,
-          alpha: 1 - Number(inputs.confidence) / 100,
-          variants,
-          weights,
-          sequential,
-          ...(number(inputs.reduction) === undefined ? {} : { variance_reduction: number(inputs.reduction)! / 100 }),
-          ...(baseline && Object.keys(baseline).length ? { baseline } : {}),
-        }),
-      );
+      const answer = await api.post<Plan>(`/admin/v1/projects/${encodeURIComponent(projectId)}/plan`, {
+        metric: { event, kind: inputs.kind, ...(inputs.kind === 'sum' ? { property: inputs.property.trim() } : {}) },
+        ...(inputs.question === 'sample_size' ? { mde: Number(inputs.mde) / 100 } : { weeks: Number(inputs.weeks) }),
+        power: Number(inputs.power) / 100,
+        alpha: 1 - Number(inputs.confidence) / 100,
+        variants,
+        weights,
+        sequential,
+        cuped,
+        ...(cuped && cupedLookbackDays !== undefined ? { cuped_lookback_days: cupedLookbackDays } : {}),
+        ...(number(inputs.reduction) === undefined ? {} : { variance_reduction: number(inputs.reduction)! / 100 }),
+        ...(baseline && Object.keys(baseline).length ? { baseline } : {}),
+      });
+      setPlan(answer);
+      setMeasured(answer.measured_variance_reduction);
     } catch (err) {
       const apiError = err instanceof ApiError ? err : new ApiError(0, errorText(err));
       setError(apiError);
@@ -266,13 +281,18 @@ export function PlanningCalculator({ api, projectId, goalEvent, variants, weight
         <Field
           id="plan-reduction"
           label="CUPED variance reduction (%)"
-          hint="Expected, from a past experiment’s results (each metric shows its own). Empty: none."
+          hint={
+            cuped
+              ? 'Empty: measured from your events (shown after Calculate). Type your own, e.g. from a past experiment’s results, to plan with it instead.'
+              : 'CUPED is off for this experiment: empty means none.'
+          }
         >
           <input
             type="text"
             inputMode="decimal"
             name="plan_variance_reduction"
             size={5}
+            placeholder={cuped && measured !== null ? `${Math.round(measured * 100)} (measured)` : ''}
             value={inputs.reduction}
             onInput={(e) => set({ reduction: e.currentTarget.value })}
           />
@@ -368,6 +388,7 @@ function PlanAnswer({ plan, planned }: { plan: Plan; planned: PlannedUsers }) {
         )}
         .
       </p>
+      {plan.cuped && measured && <MeasuredReduction plan={plan} lookbackDays={measured.lookback_days} />}
       {plan.question === 'detectable_effect' ? (
         <p class="plan-total">
           In {plan.weeks} {plan.weeks === 1 ? 'week' : 'weeks'} ({days(plan.days ?? 0)}), about <strong>{formatCount(plan.users_total)} users</strong> (
@@ -396,6 +417,25 @@ function PlanAnswer({ plan, planned }: { plan: Plan; planned: PlannedUsers }) {
         Use as planned sample ({formatCount(plan.users_total)} users)
       </button>
     </div>
+  );
+}
+
+/** What the project's history says CUPED would remove, and whether the plan uses it. */
+function MeasuredReduction({ plan, lookbackDays }: { plan: Plan; lookbackDays: number }) {
+  const expected = cupedExpectedText(plan.measured_variance_reduction);
+  if (expected === null) {
+    return (
+      <p class="plan-cuped">
+        CUPED's reduction could not be measured from your last {days(lookbackDays)} (it needs at least 100 active users, some with events before them).
+      </p>
+    );
+  }
+  return (
+    <p class="plan-cuped">
+      Measured from your last {days(lookbackDays)}: {expected}
+      {plan.measured_variance_reduction_users !== null && `, over ${formatCount(plan.measured_variance_reduction_users)} users`}.
+      {plan.variance_reduction_source === 'given' ? ' The plan uses the reduction you typed instead.' : ' The plan uses it.'}
+    </p>
   );
 }
 

@@ -499,6 +499,8 @@ function ExperimentForm(props: ViewProps & { experiment: Experiment | undefined 
             variants={draft.variants.map((v) => v.trim())}
             weights={draftWeights(draft)}
             sequential={settings.draft.sequential}
+            cuped={settings.draft.cuped}
+            cupedLookbackDays={settings.cupedDaysProblem === undefined ? Number(settings.draft.cupedDays.trim()) : undefined}
             planned={planned}
           />
           <Field id="experiment-description" label="Description" hint="Optional: what you change and what you expect." error={fieldError('description')}>
