@@ -26,7 +26,20 @@ describe('AthenaPlanningBaselines', () => {
       run: async (sql: string) => {
         sent.push(sql);
         return {
-          rows: [{ users: '4', converted: '2', value_sum: '42.5', value_sum_squares: '1806.25', first_seen: '2026-06-20T10:00:00.000Z' }],
+          rows: [
+            {
+              users: '4',
+              converted: '2',
+              value_sum: '42.5',
+              value_sum_squares: '1806.25',
+              first_seen: '2026-06-20T10:00:00.000Z',
+              covariate_converted: '1',
+              covariate_converted_products: '1',
+              covariate_value_sum: '10.5',
+              covariate_value_sum_squares: '110.25',
+              covariate_value_sum_products: '420.0',
+            },
+          ],
           execution: {},
         };
       },
@@ -38,6 +51,11 @@ describe('AthenaPlanningBaselines', () => {
       value_sum: 42.5,
       value_sum_squares: 1806.25,
       first_seen: '2026-06-20T10:00:00.000Z',
+      covariate_converted: 1,
+      covariate_converted_products: 1,
+      covariate_value_sum: 10.5,
+      covariate_value_sum_squares: 110.25,
+      covariate_value_sum_products: 420,
     });
     expect(sent[0]).toBe(renderPlanningBaseline(request, { events: 'tally.events', identities: 'tally.identities' }));
     expect(sent[0]).toContain("dt BETWEEN '2026-06-16' AND '2026-06-30'");
@@ -57,7 +75,23 @@ describe('AthenaPlanningBaselines', () => {
     const athena = {
       eventsTable: 'tally.events',
       identitiesTable: 'tally.identities',
-      run: async () => ({ rows: [{ users: '0', converted: '0', value_sum: '0.0', value_sum_squares: '0.0', first_seen: undefined }], execution: {} }),
+      run: async () => ({
+        rows: [
+          {
+            users: '0',
+            converted: '0',
+            value_sum: '0.0',
+            value_sum_squares: '0.0',
+            first_seen: undefined,
+            covariate_converted: '0',
+            covariate_converted_products: '0',
+            covariate_value_sum: '0.0',
+            covariate_value_sum_squares: '0.0',
+            covariate_value_sum_products: '0.0',
+          },
+        ],
+        execution: {},
+      }),
     };
     expect(await new AthenaPlanningBaselines(athena, { maxWaitMs: 1 }).measure(request)).toMatchObject({ users: 0, first_seen: null });
   });
