@@ -67,6 +67,9 @@ const tileShows = (page: Page, nth: number, pattern: RegExp) =>
     pattern.source,
   );
 
+/** How long one addition to a dashboard may take on a busy machine (saving it, loading it again). */
+const ADDITION_WAIT_MS = 60_000;
+
 describeBrowser('dashboard: insights a team keeps', () => {
   const env = useDashboardProject('keep insights', {
     beforeOpen: async ({ stack, key }) => {
@@ -204,17 +207,28 @@ describeBrowser('dashboard: insights a team keeps', () => {
     for (const id of [trends, funnel, gone]) {
       await page.waitForSelector(`#dashboard-add option[value="${id}"]`);
       await page.select('#dashboard-add', id);
-      // The button is enabled once the choice is made and the previous addition has finished.
-      await page.waitForFunction(() => {
-        const button = [...(globalThis as any).document.querySelectorAll('button')].find((b: any) => b.textContent.trim() === 'Add to dashboard');
-        return button && !button.disabled;
-      });
-      await clickButton(page, 'Add to dashboard');
+      // The button is enabled once the choice is made and the previous addition has finished. An
+      // addition saves the dashboard and loads it again while the tiles' queries run at a lower
+      // priority: on a machine busy with other tests that can take longer than the default wait.
       await page.waitForFunction(
-        (n) => (globalThis as any).document.querySelectorAll('.dashboard-tile').length === n,
-        {},
-        [trends, funnel, gone].indexOf(id) + 1,
+        () => {
+          const button = [...(globalThis as any).document.querySelectorAll('button')].find((b: any) => b.textContent.trim() === 'Add to dashboard');
+          return button && !button.disabled;
+        },
+        { timeout: ADDITION_WAIT_MS },
       );
+      await clickButton(page, 'Add to dashboard');
+      const tiles = [trends, funnel, gone].indexOf(id) + 1;
+      await page
+        .waitForFunction((n) => (globalThis as any).document.querySelectorAll('.dashboard-tile').length === n, { timeout: ADDITION_WAIT_MS }, tiles)
+        .catch(async (err: Error) => {
+          // Say what the page showed instead (an error it reported, the tiles it has).
+          const shown = await page.evaluate(() => ({
+            alerts: [...(globalThis as any).document.querySelectorAll('[role=alert]')].map((e: any) => e.textContent),
+            tiles: (globalThis as any).document.querySelectorAll('.dashboard-tile').length,
+          }));
+          throw new Error(`${err.message}: waiting for ${tiles} tile(s), the page shows ${JSON.stringify(shown)}`);
+        });
     }
     // Each tile runs its own (fixed, January) range: nothing then.
     await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.dashboard-tile [data-table]').length === 3);
