@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARRIVAL_PARTITION, arrivalHour } from '../../lambdas/contract/arrival-partition';
+import { ARRIVAL_HOUR, landingHour } from '../../lambdas/contract/landing';
 import type { StoredEvent } from '../../lambdas/domain/event';
 import { MAX_FUNNEL_STEPS } from '../../lambdas/domain/insights/funnels-definition';
 import { MAX_DAILY_DAYS } from '../../lambdas/domain/insights/retention-definition';
@@ -30,15 +30,15 @@ export function heavyEvents(now: number, count: number, days = 31): Array<Record
 }
 
 /**
- * Many more events than ingestion could send in a test's time, written straight into the raw layout
- * (events/project_id=<id>/dt=<day>/received=<hour>/, as Firehose delivers them): copies of `template`
- * (an event the server stored) with their own user, name, day, platform and plan, over the 366 days
- * before `now`, all received an hour before `now`.
+ * Many more events than ingestion could send in a test's time, written straight into the events'
+ * landing folder (`eventsDir` is landing/events: arrival_hour=<hour>/, as Firehose delivers them):
+ * copies of `template` (an event the server stored) with their own user, name, day, platform and
+ * plan, over the 366 days before `now`, all received an hour before `now`.
  */
 export function writeRawEvents(eventsDir: string, template: StoredEvent, count: number, now: number): void {
   const names = ['view', 'signup', 'cart', 'checkout', 'purchase', 'share'];
   const receivedAt = new Date(now - 3_600_000).toISOString();
-  const byDay = new Map<string, string[]>();
+  const lines: string[] = [];
   for (let i = 0; i < count; i++) {
     const timestamp = new Date(now - DAY_MS - ((i * 104_729) % (365 * DAY_MS))).toISOString();
     const user = `raw-${i % Math.max(1, Math.floor(count / 5))}`;
@@ -54,16 +54,11 @@ export function writeRawEvents(eventsDir: string, template: StoredEvent, count: 
       platform: ['ios', 'android', 'web'][i % 3]!,
       properties: { plan: `plan-${i % 30}`, amount: (i % 97) + 0.5 },
     };
-    const { project_id: _p, ...line } = event;
-    const lines = byDay.get(timestamp.slice(0, 10)) ?? [];
-    lines.push(JSON.stringify(line));
-    byDay.set(timestamp.slice(0, 10), lines);
+    lines.push(JSON.stringify(event));
   }
-  for (const [dt, lines] of byDay) {
-    const dir = join(eventsDir, `project_id=${template.project_id}`, `dt=${dt}`, `${ARRIVAL_PARTITION}=${arrivalHour(receivedAt)}`);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'heavy.ndjson'), lines.join('\n') + '\n');
-  }
+  const dir = join(eventsDir, `${ARRIVAL_HOUR}=${landingHour(Date.parse(receivedAt))}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'heavy.ndjson'), lines.join('\n') + '\n');
 }
 
 export interface HeavyRequest {
