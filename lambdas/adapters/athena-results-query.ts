@@ -18,7 +18,7 @@ import {
   type AthenaClient,
   type QueryExecution,
 } from '@aws-sdk/client-athena';
-import { EVENTS_BY_ARRIVAL_TABLE } from '../contract/arrival-partition';
+import { EVENTS_BY_ARRIVAL_VIEW } from '../contract/landing';
 import { RESULTS_BASE, RESULTS_STATE } from '../contract/results-state';
 import { DeadlineExceeded } from '../domain/deadline';
 import { DEFAULT_ARRIVAL_ALLOWANCE_MS, nextSlice, stateServes } from '../domain/results-watermark';
@@ -54,7 +54,7 @@ export interface AthenaResultsQueryOptions {
   database?: string;
   /** @default 'events' (rendered as <database>.events); a qualified name is used as is. */
   eventsTable?: string;
-  /** @default 'events_by_arrival' (the incremental job's view of the events, contract/arrival-partition.ts); a qualified name is used as is. */
+  /** @default 'events_by_arrival' (the incremental job's view of the landing events, contract/landing.ts); a qualified name is used as is. */
   eventsByArrivalTable?: string;
   /** @default 'identities' (rendered as <database>.identities); a qualified name is used as is. */
   identitiesTable?: string;
@@ -103,7 +103,7 @@ export class AthenaResultsQuery implements ResultsQuery {
     const qualify = (table: string) => (table.includes('.') ? table : `${this.database}.${table}`);
     this.tables = {
       events: qualify(options.eventsTable ?? 'events'),
-      eventsByArrival: qualify(options.eventsByArrivalTable ?? EVENTS_BY_ARRIVAL_TABLE),
+      eventsByArrival: qualify(options.eventsByArrivalTable ?? EVENTS_BY_ARRIVAL_VIEW),
       identities: qualify(options.identitiesTable ?? 'identities'),
       state: qualify(options.stateTable ?? RESULTS_STATE.table),
       base: qualify(options.baseTable ?? RESULTS_BASE.table),

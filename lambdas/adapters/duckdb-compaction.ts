@@ -6,7 +6,7 @@
  * old one, which POSIX makes atomic (rename(2)), so a reader lists one generation or the other.
  */
 import { randomUUID } from 'node:crypto';
-import { lstat, mkdir, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { CURATED_CATALOG_DIR, curatedPrefix, curatedTable, GENERATION, landingTable, type StreamName } from '../contract/landing';
 import { serializeCompactionState, type CompactionState } from '../domain/compaction-state';
@@ -145,11 +145,6 @@ export class DuckDbCompactionStore implements CompactionStore {
 
   async deleteLandingHour(stream: StreamName, hour: string): Promise<void> {
     await rm(landingHourDir(this.dataDir, stream, hour), { recursive: true, force: true });
-  }
-
-  /** Whether a partition's catalog entry exists (tests). */
-  async committed(stream: StreamName, p: CuratedPartition): Promise<boolean> {
-    return (await lstat(this.catalogEntry(stream, p)).catch(() => undefined)) !== undefined;
   }
 
   private catalogEntry(stream: StreamName, p: CuratedPartition): string {

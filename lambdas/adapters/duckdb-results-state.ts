@@ -7,8 +7,8 @@
  *
  * and a run:
  *  1. reads the committed watermark (none: the empty state's, stateStartWatermark);
- *  2. summarises the next complete slice (nextSlice) from the events files of its arrival hours
- *     (received=, contract/arrival-partition.ts): COPY (results-summary.sql) TO a temporary file,
+ *  2. summarises the next complete slice (nextSlice) from the landing files of its arrival hours
+ *     (arrival_hour=, domain/arrival-hours.ts): COPY (results-summary.sql) TO a temporary file,
  *     renamed into place;
  *  3. commits the slice's end in watermark.json (written to a temporary file, renamed), only after 2;
  *  4. rolls up, once a day has closed (the watermark passed into a new day): the closed days' committed

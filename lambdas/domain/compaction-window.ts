@@ -6,7 +6,7 @@
  * the state then moves to the last hour it covered: the newest closed hour when it took them all
  * (hours with no object are covered too), else the last hour it took. Pure.
  */
-import { addHours, landingHour, landingHourStart } from './landing-hour';
+import { landingHour, landingHourStart } from './landing-hour';
 
 const HOUR_MS = 3_600_000;
 
@@ -47,6 +47,3 @@ export function compactionWindow(input: CompactionWindowInput): CompactionWindow
   if (after !== undefined && closed <= after) return { hours, through: undefined };
   return { hours, through: closed };
 }
-
-/** The hour before `hour`: the state of a store whose first landing hour is `hour`. */
-export const hourBefore = (hour: string) => addHours(hour, -1);

@@ -8,7 +8,7 @@
  * docs/decisions/undelivered-records.md). The local Firehose stand-in writes the same documents, one per line.
  *
  * A re-send is the stored row again, unchanged but for an event's received_at: set to the re-send's
- * time, so it lands in a current arrival hour (contract/arrival-partition.ts) where the incremental
+ * time, so it lands in a current landing hour (contract/landing.ts) where the incremental
  * results job reads it. Its dedupe_key is unchanged, so readers still count it once whatever copies exist.
  */
 

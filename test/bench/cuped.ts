@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDbResultsQuery } from '../../lambdas/adapters/duckdb-results-query';
 import { landingHourDir } from '../../lambdas/adapters/duckdb-stream-views';
-import { arrivalHour } from '../../lambdas/contract/arrival-partition';
+import { landingHour } from '../../lambdas/contract/landing';
 import type { ExperimentMetric } from '../../lambdas/domain/experiment-metric';
 import { experimentMetricResults } from '../../lambdas/domain/experiment-metric-results';
 import { compareMetric } from '../../lambdas/domain/metric-comparison';
@@ -93,7 +93,7 @@ function history(): Delivery[] {
     const dt = iso(ms).slice(0, 10);
     const key = `${dt}|${at}`;
     let file = files.get(key);
-    if (!file) files.set(key, (file = { at, dt, received: arrivalHour(iso(received)), lines: [] }));
+    if (!file) files.set(key, (file = { at, dt, received: landingHour(received), lines: [] }));
     file.lines.push(
       JSON.stringify({
         project_id: PROJECT,

@@ -4,8 +4,8 @@
  *
  * Generates BENCH_EVENTS (default 300,000) raw events of one project and one experiment over
  * BENCH_DAYS (default 90) days into a temp data directory in the local layout, delivered as Firehose
- * would: files of an hour of arrivals each (events/ under project_id=<id>/dt=<day of the
- * timestamp>/received=<hour of arrival>/, contract/arrival-partition.ts), each written at its delivery
+ * would: files of an hour of arrivals each (landing/<stream>/arrival_hour=<hour of arrival>/,
+ * contract/landing.ts), each written at its delivery
  * (2 minutes after the hour of arrivals it holds; the job's arrival allowance is set to the hour plus
  * 5 minutes). 2% of events arrive a day late (offline clients: old timestamps in new arrival hours),
  * and a third of users log in; some of those logins arrive three days after the purchases they

@@ -192,11 +192,6 @@ export function renderResultsCountIncremental(request: CountRequest, watermark: 
   return `WITH tail AS (\n${tail}\n),\nbase_rows AS (\n${baseRows(request, base, tables)}\n),\n${body}`;
 }
 
-/** The UTC days whose events partitions a slice reads: the run's first day to two days after the slice's end. */
-export function summaryDays(request: CountRequest, slice: Slice): { fromDt: string; toDt: string } {
-  return { fromDt: day(covariateWindow(request).fromTs), toDt: day(addDays(toStoredIso(slice.hi, 'slice.hi'), FUTURE_DAYS)) };
-}
-
 /** Athena: appends a slice's summary to the state table. */
 export function renderResultsStateInsert(request: CountRequest, slice: Slice, tables: Pick<IncrementalTables, 'eventsByArrival' | 'state'>): string {
   return `INSERT INTO ${tableRef(tables.state)}\n${renderResultsSummary(request, slice, tables)}`;

@@ -39,10 +39,10 @@
 -- The columns read from an event and the enrollment variant are results-count.sql's rules, included
 -- from rules/event-columns.sql and rules/enrollment-variant.sql.
 -- Same dialect rules as results-count.sql (Trino; DuckDB with the json_extract_scalar and
--- from_iso8601_timestamp macros). Events are read from {{events}} = tally.events_by_arrival (locally a
--- view over the same folders), pruned by partition: the run's event days (dt) and the arrival hours
--- (received, the hour of received_at: contract/arrival-partition.ts) of [:slice_lo, :slice_hi), so
--- Athena's partition projection lists only those folders (docs/decisions/incremental-results.md).
+-- from_iso8601_timestamp macros). Events are read from {{events}} = the view events_by_arrival over
+-- the landing events (events-by-arrival-view.sql; locally over the same folders), pruned by the landing
+-- hours (arrival_hour) that can hold the events received in [:slice_lo, :slice_hi), one more on each
+-- side (domain/arrival-hours.ts), so Athena's partition projection lists only those folders.
 SELECT
   sent_user_id,
   variant,
