@@ -12,10 +12,14 @@ export interface CuratedPartition {
 
 export const MAX_PARTITIONS_PER_WRITE = 100;
 
+/** A partition's key: its day (always 10 characters) then its project ID, so the pair is unambiguous. */
+export const partitionKey = (p: CuratedPartition) => `${p.dt}${p.projectId}`;
+
 export function partitionBatches(partitions: readonly CuratedPartition[], size = MAX_PARTITIONS_PER_WRITE): CuratedPartition[][] {
   if (!(size >= 1)) throw new RangeError(`batch size must be at least 1, got ${size}`);
-  const key = (p: CuratedPartition) => `${p.projectId}\u0000${p.dt}`;
-  const unique = [...new Map(partitions.map((p) => [key(p), p])).values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const unique = [...new Map(partitions.map((p) => [partitionKey(p), p])).values()].sort((a, b) =>
+    partitionKey(a) < partitionKey(b) ? -1 : partitionKey(a) > partitionKey(b) ? 1 : 0,
+  );
   const batches: CuratedPartition[][] = [];
   for (let i = 0; i < unique.length; i += size) batches.push(unique.slice(i, i + size));
   return batches;

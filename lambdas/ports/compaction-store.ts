@@ -42,4 +42,4 @@ export interface CompactionStore {
 }
 
 /** The key of a partition in currentGenerations' map. */
-export const partitionKey = (p: CuratedPartition) => `${p.dt}${p.projectId}`;
+export { partitionKey } from '../domain/partition-batches';

@@ -129,11 +129,13 @@ async function compactStream(store: CompactionStore, stream: StreamName, options
   return { summary, state, stateMoved: true };
 }
 
+/** A retiring generation's key: its partition's and its name. */
+const retiringKey = (g: RetiringGeneration) => `${partitionKey(g)}/${g.generation}`;
+
 /** The state with these generations on its retiring list (a generation listed twice keeps the later time). */
 function withRetiring(state: CompactionState, add: RetiringGeneration[]): CompactionState {
-  const key = (g: RetiringGeneration) => `${partitionKey(g)}/${g.generation}`;
-  const byKey = new Map(state.retiring.map((g) => [key(g), g]));
-  for (const g of add) byKey.set(key(g), g);
+  const byKey = new Map(state.retiring.map((g) => [retiringKey(g), g]));
+  for (const g of add) byKey.set(retiringKey(g), g);
   return { ...state, retiring: [...byKey.values()] };
 }
 
@@ -148,8 +150,8 @@ async function retire(store: CompactionStore, stream: StreamName, state: Compact
       await store.deleteGeneration(stream, g);
       generations++;
     }
-    const dueKeys = new Set(due.map((g) => `${partitionKey(g)}/${g.generation}`));
-    await store.writeState(stream, { ...state, retiring: state.retiring.filter((g) => !dueKeys.has(`${partitionKey(g)}/${g.generation}`)) });
+    const dueKeys = new Set(due.map(retiringKey));
+    await store.writeState(stream, { ...state, retiring: state.retiring.filter((g) => !dueKeys.has(retiringKey(g))) });
   }
   let landingHours = 0;
   if (state.compactedThrough !== undefined) {

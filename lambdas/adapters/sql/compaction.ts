@@ -5,7 +5,7 @@
  * lambdas/adapters/duckdb-stream-views.ts) from the same SQL files. Pure.
  */
 import type { StreamName } from '../../contract/landing';
-import type { CuratedPartition } from '../../domain/partition-batches';
+import { partitionKey, type CuratedPartition } from '../../domain/partition-batches';
 import COMPACT_EVENTS_SQL from './compact-events.sql';
 import COMPACT_IDENTITIES_SQL from './compact-identities.sql';
 import COMPACT_PARTITIONS_SQL from './compact-partitions.sql';
@@ -45,7 +45,7 @@ export function renderCompact(stream: StreamName, batch: readonly CuratedPartiti
       hours,
       project_ids: distinct(batch.map((p) => p.projectId)),
       dts: distinct(batch.map((p) => p.dt)),
-      partitions: batch.map((p) => `${p.dt}${p.projectId}`),
+      partitions: batch.map(partitionKey),
     },
     { curated: tables.curated, landing: tables.landing },
   );
