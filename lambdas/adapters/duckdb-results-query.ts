@@ -94,21 +94,19 @@ export class DuckDbResultsQuery implements ResultsQuery {
    */
   async execute(request: CountRequest, sql: string): Promise<CountResult> {
     const params = resultsCountParams(request);
-    const views = (
-      await Promise.all([
-        streamViews(this.dataDir, 'events', { projectId: request.projectId, fromDt: params.covariate_from_dt as string, toDt: params.to_dt as string }),
-        streamViews(this.dataDir, 'identities', { projectId: request.projectId }),
-      ])
-    ).flat();
+    const [eventViews, identityViews] = await Promise.all([
+      streamViews(this.dataDir, 'events', { projectId: request.projectId, fromDt: params.covariate_from_dt as string, toDt: params.to_dt as string }),
+      streamViews(this.dataDir, 'identities', { projectId: request.projectId }),
+    ]);
 
     const connection = await gatedConnection(await this.db());
     try {
       for (const macro of TRINO_COMPAT_MACROS) await connection.run(macro);
-      for (const view of views) await connection.run(localViewSql(view));
+      for (const view of [...eventViews, ...identityViews]) await connection.run(localViewSql(view));
       const rows = await readRows(connection, sql);
       const result = toCountResult(request, rows);
       if (this.options.rowsRead === false) return result;
-      const rowsRead = !hasRows(views.slice(0, 2)) ? 0 : Number((await readRows(connection, `SELECT count(*) AS n FROM ${LOCAL_TABLES.events}`))[0]?.n ?? 0);
+      const rowsRead = !hasRows(eventViews) ? 0 : Number((await readRows(connection, `SELECT count(*) AS n FROM ${LOCAL_TABLES.events}`))[0]?.n ?? 0);
       return { ...result, rowsRead };
     } finally {
       connection.closeSync();
