@@ -10,12 +10,10 @@
 --
 -- The same text on both engines: Athena runs it as INSERT INTO the write table (a generation of each
 -- partition, lambdas/adapters/athena-compaction.ts), DuckDB as COPY ... TO Parquet partitioned by
--- project_id and dt (lambdas/adapters/duckdb-compaction.ts). :partitions holds each partition as its
--- day followed by its project ID (dt is always 10 characters, so the pair is unambiguous);
--- :project_ids and :dts are the same partitions' projects and days, which reach the scans of both
--- tables as partition filters.
+-- project_id and dt (lambdas/adapters/duckdb-compaction.ts). Which rows a batch reads:
+-- rules/batch-curated-rows.sql and rules/batch-landing-rows.sql.
 SELECT
-    {{> rules/event-data-columns.sql}},
+  {{> rules/event-data-columns.sql}},
   project_id,
   dt
 FROM (
@@ -27,19 +25,13 @@ FROM (
       {{> rules/event-data-columns.sql}},
       project_id,
       dt
-    FROM {{curated}}
-    WHERE project_id IN (:project_ids)
-      AND dt IN (:dts)
-      AND dt || project_id IN (:partitions)
+    {{> rules/batch-curated-rows.sql}}
     UNION ALL
     SELECT
       {{> rules/event-data-columns.sql}},
       project_id,
       substr("timestamp", 1, 10) AS dt
-    FROM {{landing}}
-    WHERE arrival_hour IN (:hours)
-      AND project_id IN (:project_ids)
-      AND substr("timestamp", 1, 10) || project_id IN (:partitions)
+    {{> rules/batch-landing-rows.sql}}
   ) merged
 ) ranked
 WHERE copy_rank = 1

@@ -4,7 +4,7 @@
 -- oldest record of its object, which is at most one hour from the hour of its received_at: the job
 -- reads one hour more on each side and keeps exactly its slice by received_at.
 SELECT
-    {{> rules/event-data-columns.sql}},
+  {{> rules/event-data-columns.sql}},
   project_id,
   substr("timestamp", 1, 10) AS dt,
   arrival_hour

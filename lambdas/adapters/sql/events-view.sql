@@ -12,13 +12,13 @@
 -- Firehose buffer of an hour's end in the other order (compaction then keeps the tail's). Copies
 -- share name, ID as sent and timestamp; only received_at, event_id and user_id can differ.
 SELECT
-    {{> rules/event-data-columns.sql}},
+  {{> rules/event-data-columns.sql}},
   project_id,
   dt
 FROM {{curated}}
 UNION ALL
 SELECT
-    {{> rules/event-data-columns.sql}},
+  {{> rules/event-data-columns.sql}},
   project_id,
   dt
 FROM (

@@ -1,7 +1,7 @@
 -- The identities view (docs/data-model.md, "Tables"): every identity link once, from the curated
 -- partitions plus the landing hours after :compacted_through, as events-view.sql does for events.
 SELECT DISTINCT
-    {{> rules/identity-data-columns.sql}},
+  {{> rules/identity-data-columns.sql}},
   project_id,
   dt
 FROM (

@@ -9,6 +9,8 @@
  * so the text an engine runs, and the text the results' `computation.query` shows, is one complete
  * query. Pure.
  */
+import BATCH_CURATED_ROWS_SQL from './rules/batch-curated-rows.sql';
+import BATCH_LANDING_ROWS_SQL from './rules/batch-landing-rows.sql';
 import BREAKDOWN_KIND_SQL from './rules/breakdown-kind.sql';
 import BREAKDOWN_RAW_SQL from './rules/breakdown-raw.sql';
 import CANONICAL_IDS_SQL from './rules/canonical-ids.sql';
@@ -30,6 +32,8 @@ import { SqlRenderError } from './render-error';
 
 /** The rules the queries may include, by their path relative to lambdas/adapters/sql/. */
 export const SQL_RULES: Readonly<Record<string, string>> = {
+  'rules/batch-curated-rows.sql': BATCH_CURATED_ROWS_SQL,
+  'rules/batch-landing-rows.sql': BATCH_LANDING_ROWS_SQL,
   'rules/breakdown-kind.sql': BREAKDOWN_KIND_SQL,
   'rules/breakdown-raw.sql': BREAKDOWN_RAW_SQL,
   'rules/canonical-ids.sql': CANONICAL_IDS_SQL,
