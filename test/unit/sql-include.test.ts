@@ -64,6 +64,7 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
     'rules/breakdown-raw.sql',
     'rules/event-properties.sql',
     'rules/property-number.sql',
+    'rules/range-event-columns.sql',
     'rules/range-events.sql',
   ];
   /** Rules rendered in place of another (sql/insight-text.ts), never included by name: the one they replace must be. */

@@ -28,6 +28,7 @@ import METRIC_USER_SUMS_SQL from './rules/metric-user-sums.sql';
 import METRIC_VALUE_SQL from './rules/metric-value.sql';
 import POINTER_JUMP_SQL from './rules/pointer-jump.sql';
 import PROPERTY_NUMBER_SQL from './rules/property-number.sql';
+import RANGE_EVENT_COLUMNS_SQL from './rules/range-event-columns.sql';
 import RANGE_EVENTS_SQL from './rules/range-events.sql';
 import SUMMARY_MERGE_SQL from './rules/summary-merge.sql';
 import VARIANT_ROWS_SQL from './rules/variant-rows.sql';
@@ -54,6 +55,7 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/metric-value.sql': METRIC_VALUE_SQL,
   'rules/pointer-jump.sql': POINTER_JUMP_SQL,
   'rules/property-number.sql': PROPERTY_NUMBER_SQL,
+  'rules/range-event-columns.sql': RANGE_EVENT_COLUMNS_SQL,
   'rules/range-events.sql': RANGE_EVENTS_SQL,
   'rules/summary-merge.sql': SUMMARY_MERGE_SQL,
   'rules/variant-rows.sql': VARIANT_ROWS_SQL,

@@ -7,7 +7,8 @@
 -- closed, and compaction takes an hour only after the watermark has passed its end (the arrival
 -- allowance is shorter than the wait before an hour is compacted: docs/decisions/columnar-events.md),
 -- so a curated row always passes it, and the curated scan never reads received_at. The project, day
--- and name filters reach both scans: Athena reads only those partitions, and of the columns below
+-- and name filters, on the union, reach both scans (both engines push a filter into each branch of a
+-- UNION ALL, as through the events view itself): Athena reads only those partitions, and of the columns below
 -- only those the insight uses (Parquet). The columns are all an insight may use; an insight that uses
 -- no property renders rules/event-properties.sql as rules/event-properties-unused.sql, so no scan
 -- reads properties (insight-kinds.ts).
@@ -46,31 +47,16 @@ FROM (
     app_version
   FROM (
     SELECT
-      sent_user_id,
-      name,
-      {{> rules/event-properties.sql}},
-      "timestamp",
-      platform,
-      country,
-      app_version
+      {{> rules/range-event-columns.sql}}
     FROM {{curated_events}}
-    WHERE project_id = :project_id
-      AND dt BETWEEN :scan_from_dt AND :scan_to_dt
-      AND name IN (:events)
     UNION ALL
     SELECT
-      sent_user_id,
-      name,
-      {{> rules/event-properties.sql}},
-      "timestamp",
-      platform,
-      country,
-      app_version
+      {{> rules/range-event-columns.sql}}
     FROM {{events_tail}}
-    WHERE project_id = :project_id
-      AND dt BETWEEN :scan_from_dt AND :scan_to_dt
-      AND name IN (:events)
-      AND received_at <= :data_through
+    WHERE received_at <= :data_through
   ) view_rows
+  WHERE project_id = :project_id
+    AND dt BETWEEN :scan_from_dt AND :scan_to_dt
+    AND name IN (:events)
 ) range_rows
 WHERE CAST(local_at AS date) BETWEEN CAST(:from_day AS date) AND CAST(:to_day AS date)
