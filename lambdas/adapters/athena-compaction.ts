@@ -28,6 +28,7 @@ import {
   curatedTable,
   curatedWriteTable,
   EVENTS_BY_ARRIVAL_VIEW,
+  EVENTS_TAIL_VIEW,
   generationPrefix,
   isLandingHour,
   landingHourPrefix,
@@ -42,7 +43,7 @@ import { MAX_PARTITIONS_PER_WRITE, type CuratedPartition } from '../domain/parti
 import { partitionKey, type CompactionState, type CompactionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
 import { deletePrefix, listFolders, measurePrefix } from './s3-prefix';
-import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderStreamView } from './sql/compaction';
+import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderEventsTailView, renderStreamView } from './sql/compaction';
 import { tableRef } from './sql/render';
 import { renderCreateUniqueEventsView } from './sql/unique-events';
 
@@ -67,6 +68,7 @@ export function viewStatements(database: string, compactedThrough: Record<Stream
   const create = (view: string, sql: string) => `CREATE OR REPLACE VIEW ${tableRef(q(view))} AS\n${sql}`;
   return [
     ...STREAM_NAMES.map((stream) => create(streamView(stream), renderStreamView(stream, compactedThrough[stream], tables(stream)))),
+    create(EVENTS_TAIL_VIEW, renderEventsTailView(compactedThrough.events, tables('events'))),
     renderCreateUniqueEventsView(q(UNIQUE_EVENTS_VIEW), q(streamView('events'))),
     create(EVENTS_BY_ARRIVAL_VIEW, renderEventsByArrivalView({ landing: q(landingTable('events')) })),
   ];
