@@ -65,14 +65,15 @@ export interface RetentionNotice {
  */
 export function retentionNotice(windowFrom: string, nowMs: number, keepDays: number): RetentionNotice | undefined {
   const keptFrom = retentionBoundary(nowMs, keepDays);
-  // The window's first day goes once the boundary passes it: on the day keepDays + 1 after it.
-  const removesOnMs = dayMs(windowFrom) + (keepDays + 1) * DAY_MS;
-  if (removesOnMs - nowMs > RETENTION_NOTICE_DAYS * DAY_MS) return undefined;
+  // A day goes once the boundary passes it: on the (keepDays + 1)th day after it.
+  const goesOn = (dt: string) => day(dayMs(dt) + (keepDays + 1) * DAY_MS);
+  if (dayMs(goesOn(windowFrom)) - nowMs > RETENTION_NOTICE_DAYS * DAY_MS) return undefined;
   const already = windowFrom < keptFrom;
+  // Once the cut has reached the window, the next day it removes is the first one kept now.
   const removesDay = already ? keptFrom : windowFrom;
-  const removesOn = already ? day(nowMs) : day(removesOnMs);
+  const removesOn = goesOn(removesDay);
   const message = already
-    ? `Events are kept for ${keepDays} days: the events of this experiment's window before ${keptFrom} have been removed by the retention cut, and each day the events of one more day (now ${removesDay}) are removed. Results recomputed from now on count only the events still kept; stop the experiment to keep its results as they are.`
+    ? `Events are kept for ${keepDays} days: the events of this experiment's window before ${keptFrom} have been removed by the retention cut, and one more day goes each day (${removesDay} on ${removesOn}). Results recomputed from now on count only the events still kept; stop the experiment to keep its results as they are.`
     : `Events are kept for ${keepDays} days: on ${removesOn} the retention cut removes the events of ${removesDay}, the first day this experiment's results read, and one more day each day after. Results recomputed after that count only the events still kept; stop the experiment before then to keep its results as they are.`;
   return { kept_from: keptFrom, window_from: windowFrom, removes_day: removesDay, removes_on: removesOn, message };
 }

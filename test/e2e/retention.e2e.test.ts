@@ -13,13 +13,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MmdbGeoLookup } from '../../lambdas/adapters/geo-mmdb';
 import { setLogWriter } from '../../lambdas/logging/log';
 import { testDuckDb, type TestDuckDb } from '../helpers/duckdb';
-import { startTestProject, type TestStack } from '../helpers/local';
+import { ADMIN_TOKEN, startTestProject, type TestStack } from '../helpers/local';
 
 const DB = join(import.meta.dirname, '..', 'fixtures', 'geoip', 'GeoLite2-City-Test.mmdb');
 const DAY = 86_400_000;
 /** In the MaxMind test database: London. Sent as the client's address through X-Forwarded-For. */
 const CLIENT_IP = '81.2.69.142';
 const PROXY_IP = '10.203.77.41';
+/** An admin's address: the audit log keeps its /24 network only. */
+const ADMIN_IP = '81.2.69.160';
 
 let stack: TestStack;
 let project: string;
@@ -132,6 +134,15 @@ describe('event retention', () => {
   it('stores no IP address: not in any file of the data directory, any DynamoDB item or any log line', async () => {
     // The address reached the server: the events were located from it.
     expect(stack.rawEvents(project).map((e) => e.city)).toContain('London');
+    // An admin write from another address: audited with its network, not the address.
+    const renamed = await fetch(`${stack.url}/admin/v1/projects/${project}`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json', 'X-Forwarded-For': ADMIN_IP },
+      body: JSON.stringify({ name: 'retention renamed' }),
+    });
+    expect(renamed.status).toBe(200);
+    const audit = await stack.admin('GET', '/admin/v1/audit');
+    expect(audit.body.entries.find((e: { method: string; route: string }) => e.method === 'PATCH')?.network).toBe('81.2.69.0/24');
     const texts: Array<[string, string]> = [];
     const walk = (dir: string) => {
       for (const name of readdirSync(dir)) {
@@ -164,7 +175,7 @@ describe('event retention', () => {
     ddb.destroy();
     texts.push(['logs', logged.join('\n')], ['stdout/stderr', written.join('')]);
     expect(logged.length).toBeGreaterThan(0);
-    for (const ip of [CLIENT_IP, PROXY_IP]) {
+    for (const ip of [CLIENT_IP, PROXY_IP, ADMIN_IP]) {
       expect(texts.filter(([, text]) => text.includes(ip)).map(([path]) => path)).toEqual([]);
     }
   });
