@@ -79,7 +79,7 @@ function world() {
     for (const o of input.Delete.Objects) objects.delete(o.Key);
     return { Errors: [] };
   });
-  const store = new AthenaCompactionStore(new AthenaResultsQuery(new AthenaClient({}), 'wg'), new S3Client({}), new GlueClient({}), { database: 'tally', bucket: BUCKET });
+  const store = new AthenaCompactionStore(new AthenaResultsQuery(new AthenaClient({ region: 'eu-west-1' }), { workGroup: 'tally', database: 'tally', pollMs: 1 }), new S3Client({ region: 'eu-west-1' }), new GlueClient({ region: 'eu-west-1' }), { database: 'tally', bucket: BUCKET });
   return { store, partitions, objects, expressions, deleteCalls };
 }
 
