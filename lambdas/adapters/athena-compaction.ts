@@ -248,7 +248,9 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore {
     const target = { DatabaseName: this.options.database, TableName: curatedTable(stream) };
     for (let i = 0; i < partitions.length; i += GLUE_DELETE_BATCH) {
       const chunk = partitions.slice(i, i + GLUE_DELETE_BATCH);
-      const answer = await this.glue.send(new BatchDeletePartitionCommand({ ...target, PartitionsToDelete: chunk.map((p) => ({ Values: [p.projectId, p.dt] })) }));
+      const answer = await this.glue.send(
+        new BatchDeletePartitionCommand({ ...target, PartitionsToDelete: chunk.map((p) => ({ Values: [p.projectId, p.dt] })) }),
+      );
       const failed = (answer.Errors ?? []).filter((e) => e.ErrorDetail?.ErrorCode !== 'EntityNotFoundException');
       if (failed.length > 0)
         throw new Error(`Glue did not delete ${failed.length} partition(s) of ${curatedTable(stream)}: ${failed[0]!.ErrorDetail?.ErrorCode ?? 'no code'}`);

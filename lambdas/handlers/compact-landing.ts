@@ -53,7 +53,13 @@ async function retention(store: NonNullable<CompactionDeps['compaction']>['store
   const dimensions = { [FUNCTION_DIMENSION]: functionName() };
   try {
     for (const cut of await cutRetention(store, options)) {
-      log('info', 'retention cut', { stream: cut.stream, keep_days: options.keepDays, kept_from: cut.keptFrom, partitions_removed: cut.partitions, days_removed: cut.days });
+      log('info', 'retention cut', {
+        stream: cut.stream,
+        keep_days: options.keepDays,
+        kept_from: cut.keptFrom,
+        partitions_removed: cut.partitions,
+        days_removed: cut.days,
+      });
       if (cut.partitions > 0) emitMetric({ namespace: METRICS_NAMESPACE, name: RETENTION_REMOVED, value: cut.partitions, dimensions });
     }
   } catch (err) {

@@ -32,9 +32,9 @@ describe('event retention in the stack', () => {
     const s = synthStack({ keepEventsDays: 400, dashboard: false });
     const compactRole = s.stack.getLogicalId(s.stack.jobs['compact-landing'].fn.role!.node.defaultChild as never);
     const deleting = inlinePolicies(s.template).flatMap((p) =>
-      p.document.Statement.filter((st: any) => [st.Action].flat().some((a: string) => a === 'glue:BatchDeletePartition' || a === 'glue:DeletePartition' || a === 'glue:*')).map(
-        (st: any) => ({ roles: p.roles, resources: [st.Resource].flat() }),
-      ),
+      p.document.Statement.filter((st: any) =>
+        [st.Action].flat().some((a: string) => a === 'glue:BatchDeletePartition' || a === 'glue:DeletePartition' || a === 'glue:*'),
+      ).map((st: any) => ({ roles: p.roles, resources: [st.Resource].flat() })),
     );
     expect(deleting).toHaveLength(1);
     expect(deleting[0]!.roles).toEqual([compactRole]);

@@ -31,7 +31,15 @@ const DAY = 24 * HOUR;
 const options: Omit<CompactionOptions, 'nowMs'> = { closeAfterMs: 15 * 60_000, maxHours: 24 * 400, graceMs: HOUR, landingRetentionMs: 3 * DAY };
 
 const event = (key: string, timestamp: string, projectId = 'p1') =>
-  storedEventFixture({ project_id: projectId, dedupe_key: key, name: 'purchase', sent_user_id: 'u1', user_id: 'u1', timestamp, received_at: '2026-06-01T10:10:00.000Z' });
+  storedEventFixture({
+    project_id: projectId,
+    dedupe_key: key,
+    name: 'purchase',
+    sent_user_id: 'u1',
+    user_id: 'u1',
+    timestamp,
+    received_at: '2026-06-01T10:10:00.000Z',
+  });
 
 async function days(projectId = 'p1') {
   const views = await streamViews(dataDir, 'events', { projectId });
@@ -128,7 +136,9 @@ describe('retention cut', () => {
     const now = Date.parse('2026-06-02T06:00:00Z');
     const out = captureStdout();
     try {
-      await expect(createCompactionHandler({ compaction: { store: failing, options, keepEventsDays: 90 }, clock: () => now })(Infinity)).rejects.toThrow('Glue is down');
+      await expect(createCompactionHandler({ compaction: { store: failing, options, keepEventsDays: 90 }, clock: () => now })(Infinity)).rejects.toThrow(
+        'Glue is down',
+      );
     } finally {
       out.restore();
     }

@@ -72,14 +72,24 @@ function world() {
   });
   s3Mock.on(ListObjectsV2Command).callsFake((input: { Prefix: string; Delimiter?: string }) => {
     const keys = [...objects.keys()].filter((k) => k.startsWith(input.Prefix));
-    if (input.Delimiter) return { CommonPrefixes: [...new Set(keys.map((k) => k.slice(0, k.indexOf('/', input.Prefix.length) + 1)).filter((p) => p.length > input.Prefix.length))].map((Prefix) => ({ Prefix })) };
+    if (input.Delimiter)
+      return {
+        CommonPrefixes: [...new Set(keys.map((k) => k.slice(0, k.indexOf('/', input.Prefix.length) + 1)).filter((p) => p.length > input.Prefix.length))].map(
+          (Prefix) => ({ Prefix }),
+        ),
+      };
     return { Contents: keys.map((Key) => ({ Key, Size: 1 })) };
   });
   s3Mock.on(DeleteObjectsCommand).callsFake((input: { Delete: { Objects: Array<{ Key: string }> } }) => {
     for (const o of input.Delete.Objects) objects.delete(o.Key);
     return { Errors: [] };
   });
-  const store = new AthenaCompactionStore(new AthenaResultsQuery(new AthenaClient({ region: 'eu-west-1' }), { workGroup: 'tally', database: 'tally', pollMs: 1 }), new S3Client({ region: 'eu-west-1' }), new GlueClient({ region: 'eu-west-1' }), { database: 'tally', bucket: BUCKET });
+  const store = new AthenaCompactionStore(
+    new AthenaResultsQuery(new AthenaClient({ region: 'eu-west-1' }), { workGroup: 'tally', database: 'tally', pollMs: 1 }),
+    new S3Client({ region: 'eu-west-1' }),
+    new GlueClient({ region: 'eu-west-1' }),
+    { database: 'tally', bucket: BUCKET },
+  );
   return { store, partitions, objects, expressions, deleteCalls };
 }
 
@@ -105,7 +115,9 @@ describe('retention cut on AWS', () => {
 
   it('a partition Glue refuses to delete fails the cut, loudly', async () => {
     const w = world();
-    glueMock.on(BatchDeletePartitionCommand).resolves({ Errors: [{ PartitionValues: ['p1', '2026-01-01'], ErrorDetail: { ErrorCode: 'InternalServiceException' } }] });
+    glueMock
+      .on(BatchDeletePartitionCommand)
+      .resolves({ Errors: [{ PartitionValues: ['p1', '2026-01-01'], ErrorDetail: { ErrorCode: 'InternalServiceException' } }] });
     await expect(cutRetention(w.store, { nowMs: NOW, keepDays: 90, graceMs: 4 * HOUR })).rejects.toThrow(
       'Glue did not delete 1 partition(s) of curated_events: InternalServiceException',
     );

@@ -21,7 +21,11 @@ describe('event retention', () => {
   it('tells a running experiment 14 days before the cut reaches its first day, and after, which day goes next', () => {
     // Window from 2026-03-09, 90 days: the cut removing it runs on 2026-06-08.
     expect(retentionNotice('2026-03-09', at('2026-05-24T23:00:00Z'), 90)).toBeUndefined();
-    expect(retentionNotice('2026-03-09', at('2026-05-25T00:00:00Z'), 90)).toMatchObject({ removes_day: '2026-03-09', removes_on: '2026-06-08', kept_from: '2026-02-24' });
+    expect(retentionNotice('2026-03-09', at('2026-05-25T00:00:00Z'), 90)).toMatchObject({
+      removes_day: '2026-03-09',
+      removes_on: '2026-06-08',
+      kept_from: '2026-02-24',
+    });
     // On that day the window's first day is gone; the next to go is the first kept, tomorrow.
     const after = retentionNotice('2026-03-09', at('2026-06-08T00:00:00Z'), 90);
     expect(after).toMatchObject({ window_from: '2026-03-09', kept_from: '2026-03-10', removes_day: '2026-03-10', removes_on: '2026-06-09' });
