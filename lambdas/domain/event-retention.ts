@@ -73,7 +73,7 @@ export function retentionNotice(windowFrom: string, nowMs: number, keepDays: num
   const removesDay = already ? keptFrom : windowFrom;
   const removesOn = goesOn(removesDay);
   const message = already
-    ? `Events are kept for ${keepDays} days: the events of this experiment's window before ${keptFrom} have been removed by the retention cut, and one more day goes each day (${removesDay} on ${removesOn}). Results recomputed from now on count only the events still kept; stop the experiment to keep its results as they are.`
-    : `Events are kept for ${keepDays} days: on ${removesOn} the retention cut removes the events of ${removesDay}, the first day this experiment's results read, and one more day each day after. Results recomputed after that count only the events still kept; stop the experiment before then to keep its results as they are.`;
+    ? `Events are kept for ${keepDays} days: the events of this experiment's window before ${keptFrom} have been removed by the retention cut, and one more day goes each day (${removesDay} on ${removesOn}). Insights and queries over the events no longer see them. These results may still count them through the results job's state (its summary of events already read), but a full recompute would count only the days still kept: stop the experiment to keep its results as they are.`
+    : `Events are kept for ${keepDays} days: on ${removesOn} the retention cut removes the events of ${removesDay}, the first day this experiment's results read, and one more day each day after. Insights and queries over the events will no longer see them. These results may still count them through the results job's state (its summary of events already read), but a full recompute would count only the days still kept: stop the experiment before then to keep its results as they are.`;
   return { kept_from: keptFrom, window_from: windowFrom, removes_day: removesDay, removes_on: removesOn, message };
 }

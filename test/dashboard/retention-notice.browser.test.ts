@@ -35,7 +35,7 @@ describeBrowser('dashboard: the retention notice on the results page', () => {
     const startDay = startedAt.slice(0, 10);
     const removesOn = new Date(Date.parse(`${startDay}T00:00:00Z`) + 91 * DAY).toISOString().slice(0, 10);
     expect(words).toBe(
-      `Events expire. Events are kept for 90 days: on ${removesOn} the retention cut removes the events of ${startDay}, the first day this experiment's results read, and one more day each day after. Results recomputed after that count only the events still kept; stop the experiment before then to keep its results as they are.`,
+      `Events expire. Events are kept for 90 days: on ${removesOn} the retention cut removes the events of ${startDay}, the first day this experiment's results read, and one more day each day after. Insights and queries over the events will no longer see them. These results may still count them through the results job's state (its summary of events already read), but a full recompute would count only the days still kept: stop the experiment before then to keep its results as they are.`,
     );
     await env.dash.screenshot('retention-notice');
     expect(await seriousA11yViolations(page)).toEqual([]);
