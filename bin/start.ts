@@ -39,6 +39,7 @@ async function main() {
     // Each hour of landed events is compacted about a minute after it closes (lambdas/local/compaction-scheduler.ts).
     compactionIntervalMs: 60_000,
     claimLeaseMs: config.claimLeaseSeconds * 1000,
+    keepEventsDays: config.keepEventsDays,
     dashboardOrigin: config.dashboardOrigin,
     oidc: config.oidc,
   }).catch((err: unknown) => {

@@ -9,6 +9,10 @@ import { ledgerCapacityFromContext } from '../lib/tables';
 import { TallyStack } from '../lib/tally-stack';
 
 const app = new App();
+const number = (name: string) => {
+  const value = app.node.tryGetContext(name);
+  return value === undefined || value === '' ? undefined : Number(value);
+};
 const bool = (name: string) => {
   const value = app.node.tryGetContext(name);
   return value === undefined ? undefined : value === true || value === 'true';
@@ -25,6 +29,8 @@ new TallyStack(app, app.node.tryGetContext('stackName') ?? 'Tally', {
   deletionProtection: bool('deletionProtection'),
   dashboard: bool('dashboard'),
   apiAccessLogs: bool('apiAccessLogs'),
+  // `-c keepEventsDays=400`: keep events 400 days (docs/decisions/retention.md); unset, forever.
+  keepEventsDays: number('keepEventsDays'),
   signIn: externalIssuer(),
 });
 

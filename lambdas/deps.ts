@@ -4,6 +4,7 @@ import type { CompactionOptions } from './services/compact-landing';
 import type {
   AnalyticsViews,
   CompactionStore,
+  RetentionStore,
   ApiKeyStore,
   AssignmentStore,
   EventLedger,
@@ -59,7 +60,14 @@ export interface Deps {
    * The scheduled compaction job on AWS (lambdas/entry/compact-landing.ts): its store and options.
    * Locally the server schedules compaction itself (lambdas/local/compaction-scheduler.ts).
    */
-  compaction?: { store: CompactionStore; options: Omit<CompactionOptions, 'nowMs' | 'deadlineMs'> };
+  compaction?: {
+    store: CompactionStore & RetentionStore;
+    options: Omit<CompactionOptions, 'nowMs' | 'deadlineMs'>;
+    /** Keep events this many days (KEEP_EVENTS_DAYS, docs/decisions/retention.md); unset, forever. */
+    keepEventsDays?: number;
+  };
+  /** Days events are kept (KEEP_EVENTS_DAYS): the results of running experiments warn before a cut reaches them; unset, forever. */
+  keepEventsDays?: number;
   geo: GeoLookup;
   clock: () => number;
   /** How long POST .../results/refresh computes before answering 202 (default REFRESH_BUDGET_MS, handlers/results.ts); tests shorten it. */

@@ -11,6 +11,7 @@
  * Plain data and parsers: this file imports nothing but the table layouts and the origin check.
  */
 import { isOrigin } from './contract/cors';
+import { MAX_KEEP_EVENTS_DAYS, MIN_KEEP_EVENTS_DAYS } from './domain/event-retention';
 import { parseGroupRoles, type GroupRoles } from './domain/group-roles';
 import { TABLES, tableEnvVar, type TableName } from './store/schema';
 
@@ -86,6 +87,11 @@ export const LAMBDA_ENV = {
   COMPACTION_GRACE_SECONDS: wholeNumber(1),
   /** How long a compacted landing hour is kept after it ends (the results job reads new events from landing). */
   LANDING_RETENTION_SECONDS: wholeNumber(1),
+  /**
+   * Days events are kept (TallyStackProps.keepEventsDays; docs/decisions/retention.md): the compaction
+   * job removes older event days; unset, events are kept forever. Not EVENTS_RETENTION_DAYS (the ledger's claims).
+   */
+  KEEP_EVENTS_DAYS: optional(wholeNumber(MIN_KEEP_EVENTS_DAYS, MAX_KEEP_EVENTS_DAYS)),
   /** Admin writes and the audit listing: days an audit log entry is kept (TallyStackProps.auditRetentionDays). */
   AUDIT_RETENTION_DAYS: wholeNumber(1),
   /** Admin routes: the OIDC issuer whose tokens sign people in (tokens' iss); unset, only the admin token is accepted. */

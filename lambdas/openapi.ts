@@ -259,6 +259,18 @@ const Results = z.looseObject({
     .array(BreakdownSchema)
     .optional()
     .describe('The primary metric per platform, country and app version of the first enrollment event; absent on results computed before breakdowns existed'),
+  retention_notice: z
+    .object({
+      kept_from: z.string().describe('The first event day (UTC, YYYY-MM-DD) kept now; earlier days are removed'),
+      window_from: z.string().describe('The first day of events these results read: the start’s day, or the CUPED look-back’s first day before it'),
+      removes_day: z.string().describe('The next day of the window the retention cut removes'),
+      removes_on: z.string().describe('The UTC day the cut removing removes_day runs (the first compaction run that day)'),
+      message: z.string().describe('The same in words, with what to do'),
+    })
+    .optional()
+    .describe(
+      'Only on GET of a running experiment in a deployment that keeps events N days (keepEventsDays, TALLY_KEEP_EVENTS_DAYS), when the retention cut has reached the window or will within 14 days; absent otherwise',
+    ),
 });
 
 const ResultsPending = z.object({

@@ -94,8 +94,11 @@ export const DEPENDENCIES = {
       'COMPACTION_CLOSE_AFTER_SECONDS',
       'COMPACTION_GRACE_SECONDS',
       'LANDING_RETENTION_SECONDS',
+      'KEEP_EVENTS_DAYS',
     ],
   },
+  /** KEEP_EVENTS_DAYS: days events are kept (docs/decisions/retention.md); the results warn before a cut reaches a running experiment. */
+  keepEventsDays: { setting: true, env: ['KEEP_EVENTS_DAYS'] },
   rateLimits: { apiKeys: true, env: ['RATE_LIMIT_REST_API_ID', 'RATE_LIMIT_STAGE', 'RATE_LIMIT_PLAN_PREFIX'] },
   /** EXPERIMENTS_CACHE_SECONDS: how long an instance may serve its copy of the running experiments. */
   experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
@@ -445,7 +448,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/experiments/{id}/results',
     auth: 'admin',
     role: 'viewer',
-    uses: { ...ADMIN, experiments: 'read', results: 'read' },
+    uses: { ...ADMIN, experiments: 'read', results: 'read', keepEventsDays: 'read' },
   },
   {
     name: 'admin-results-refresh',

@@ -23,6 +23,7 @@ import {
   RESULTS_BASE_WRITE_FAILED,
   RESULTS_STATE_WRITE_FAILED,
   COMPACTION_FAILED,
+  RETENTION_FAILED,
 } from '../lambdas/contract/metrics';
 
 export interface AlarmsProps {
@@ -141,6 +142,18 @@ export class Alarms extends Construct {
       this.add(`${name}-CompactionFailed`, failed, {
         threshold: 0,
         description: `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
+      });
+      // Emitted by the same job when its retention cut fails (docs/decisions/retention.md).
+      const cutFailed = new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: RETENTION_FAILED,
+        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      });
+      this.add(`${name}-RetentionFailed`, cutFailed, {
+        threshold: 0,
+        description: `${name}: the retention cut failed (the log line "retention cut failed" says why). Events older than keepEventsDays stay readable until a run succeeds; nothing younger is touched. The next run retries (docs/deploy.md, "Retention")`,
       });
     }
 

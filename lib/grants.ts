@@ -15,7 +15,7 @@ import type { LambdaEnvName } from '../lambdas/lambda-env';
 import { DEPENDENCIES, type DependencyAccess, type DependencyName, type Uses } from '../lambdas/routes';
 import { TABLES, tableEnvVar, type TableName } from '../lambdas/store/schema';
 import { RATE_LIMIT_ENV, type ApiGatewayRateLimitsConfig } from '../lambdas/contract/usage-plans';
-import { CURATED_PREFIX, LANDING_PREFIX } from '../lambdas/contract/landing';
+import { CURATED_PREFIX, curatedTable, LANDING_PREFIX } from '../lambdas/contract/landing';
 import { RAW_STREAMS, S3_DELIVERY_RETRY_SECONDS, type StreamName } from './raw-streams';
 
 export interface AthenaTargets {
@@ -54,6 +54,8 @@ export interface AccessTargets {
   dashboardOrigin?: string;
   /** AUDIT_RETENTION_DAYS. */
   auditRetentionDays: number;
+  /** KEEP_EVENTS_DAYS (TallyStackProps.keepEventsDays); undefined keeps events forever (the variable is then unset). */
+  keepEventsDays?: number;
   /** OIDC_*: the issuer and client people sign in with (lib/sign-in.ts), its groups claim and group=role pairs. */
   signIn: { issuer: string; audience: string; groupsClaim: string; groupRoles: string };
   athena: AthenaTargets;
@@ -104,6 +106,7 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
     EXPERIMENTS_CACHE_SECONDS: String(targets.experimentsCacheSeconds),
     DASHBOARD_ORIGIN: targets.dashboardOrigin,
     AUDIT_RETENTION_DAYS: String(targets.auditRetentionDays),
+    KEEP_EVENTS_DAYS: targets.keepEventsDays === undefined ? undefined : String(targets.keepEventsDays),
     OIDC_ISSUER: targets.signIn.issuer,
     OIDC_AUDIENCE: targets.signIn.audience,
     OIDC_GROUPS_CLAIM: targets.signIn.groupsClaim,
@@ -139,7 +142,7 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
     if ('secret' in access) targets.adminToken.grantRead(fn);
     for (const name of access.env) {
       const value = values[name];
-      if (value === undefined && name === 'DASHBOARD_ORIGIN') continue;
+      if (value === undefined && (name === 'DASHBOARD_ORIGIN' || name === 'KEEP_EVENTS_DAYS')) continue;
       if (value === undefined) throw new Error(`lib/grants.ts has no value for ${name} (dependency ${dep})`);
       fn.addEnvironment(name, value);
     }
@@ -242,6 +245,14 @@ export function athenaStatements(
           sid: 'WriteCurated',
           actions: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts', 's3:DeleteObject'],
           resources: [t.rawBucket.arnForObjects(`${CURATED_PREFIX}*`)],
+        }),
+        // The retention cut (docs/decisions/retention.md, lambdas/services/cut-retention.ts): lists the
+        // curated event partitions before the boundary (GetPartitions, above) and deletes them from the
+        // catalog; their files go with DeleteObject above, once retired. Events only: identities are kept.
+        new PolicyStatement({
+          sid: 'CutCuratedEventPartitions',
+          actions: ['glue:BatchDeletePartition'],
+          resources: [glue('catalog'), glue(`database/${t.databaseName}`), glue(`table/${t.databaseName}/${curatedTable('events')}`)],
         }),
         // Landing hours compacted longer ago than the landing retention; nothing else of landing.
         new PolicyStatement({ sid: 'DeleteCompactedLanding', actions: ['s3:DeleteObject'], resources: [t.rawBucket.arnForObjects(`${LANDING_PREFIX}*`)] }),

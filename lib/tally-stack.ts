@@ -32,6 +32,7 @@ import { TallyFunction, type LogLevel } from './function';
 import { applyAccess, type AccessTargets } from './grants';
 import { SignIn, type ExternalIssuer } from './sign-in';
 import { DEFAULT_GROUP_ROLES, formatGroupRoles } from '../lambdas/domain/group-roles';
+import { keepEventsDaysProblem } from '../lambdas/domain/event-retention';
 import { RawStreams } from './raw-streams';
 import { TallyTables, type LedgerCapacity } from './tables';
 
@@ -71,6 +72,14 @@ export interface TallyStackProps extends StackProps {
    * @default - on-demand (PAY_PER_REQUEST), like every other table
    */
   readonly ledgerCapacity?: LedgerCapacity;
+  /**
+   * Keep events this many days by event day (docs/decisions/retention.md): the compaction job removes
+   * the curated event partitions of older days (`-c keepEventsDays=400`). Whole days from 90 (the
+   * longest look-back a query may ask for) to 36500, checked at synth. Not eventsRetentionDays (the
+   * ledger's deduplication window). Identity links are not events and are kept.
+   * @default - events are kept forever
+   */
+  readonly keepEventsDays?: number;
   /** Delete raw events and identity links from S3 this long after delivery. @default - kept forever */
   readonly rawExpiration?: Duration;
   /** Firehose buffering interval per partition (60 to 900 s): latency to S3 versus number of files. @default Duration.seconds(300) */
@@ -185,6 +194,11 @@ export class TallyStack extends Stack {
       throw new Error(
         `athenaResultsExpiration must be at least ${INSIGHT_QUERY_TTL_DAYS + 1} days (got ${resultsExpiration.toHumanString()}): an insight query's cached answer and poll URL read its Athena result files for ${INSIGHT_QUERY_TTL_DAYS} days (docs/decisions/insights.md, "Cache")`,
       );
+    }
+
+    if (props.keepEventsDays !== undefined) {
+      const problem = keepEventsDaysProblem(props.keepEventsDays);
+      if (problem) throw new Error(`keepEventsDays ${problem} (got ${String(props.keepEventsDays)}; docs/decisions/retention.md)`);
     }
 
     const accessLogs = accessLogBucket(this, 'AccessLogs');
@@ -319,6 +333,7 @@ export class TallyStack extends Stack {
       experimentsCacheSeconds: (props.experimentsCacheTtl ?? Duration.seconds(5)).toSeconds(),
       ...(this.dashboard ? { dashboardOrigin: this.dashboard.origin } : {}),
       auditRetentionDays: props.auditRetentionDays ?? 365,
+      ...(props.keepEventsDays !== undefined ? { keepEventsDays: props.keepEventsDays } : {}),
       signIn: {
         issuer: this.signIn.issuer,
         audience: this.signIn.audience,

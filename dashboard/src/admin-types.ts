@@ -105,6 +105,11 @@ export interface Results extends ExperimentStats {
   breakdowns?: BreakdownResult[];
   /** The engine and the exact counting query it ran ("How this was computed"). */
   computation?: { engine: 'athena' | 'duckdb'; query: string };
+  /**
+   * A running experiment whose window the retention cut has reached or will within 14 days
+   * (docs/api.md, "Retention notice"); absent otherwise.
+   */
+  retention_notice?: { kept_from: string; window_from: string; removes_day: string; removes_on: string; message: string };
 }
 
 /** An audit log entry (GET /admin/v1/audit). */

@@ -19,7 +19,14 @@
  * - deletions: DeleteObjects under a generation's or a landing hour's prefix.
  */
 import type { GlueClient, PartitionInput, StorageDescriptor } from '@aws-sdk/client-glue';
-import { BatchCreatePartitionCommand, BatchGetPartitionCommand, BatchUpdatePartitionCommand, GetTableCommand } from '@aws-sdk/client-glue';
+import {
+  BatchCreatePartitionCommand,
+  BatchDeletePartitionCommand,
+  BatchGetPartitionCommand,
+  BatchUpdatePartitionCommand,
+  GetPartitionsCommand,
+  GetTableCommand,
+} from '@aws-sdk/client-glue';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { READER_VIEWS, UNIQUE_EVENTS_VIEW } from '../contract/analytics-views';
 import {
@@ -40,7 +47,7 @@ import {
 } from '../contract/landing';
 import { EMPTY_COMPACTION_STATE, parseCompactionState, serializeCompactionState } from '../domain/compaction-state';
 import { MAX_PARTITIONS_PER_WRITE, type CuratedPartition } from '../domain/partition-batches';
-import { partitionKey, type CompactionState, type CompactionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
+import { partitionKey, type CompactionState, type CompactionStore, type RetentionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
 import { deletePrefix, listFolders, measurePrefix } from './s3-prefix';
 import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderEventsTailView, renderStreamView } from './sql/compaction';
@@ -57,6 +64,9 @@ export interface AthenaCompactionOptions {
 /** Glue's batch partition calls take at most this many partitions (BatchCreatePartition, BatchUpdatePartition: 100; BatchGetPartition: 1,000). */
 const GLUE_WRITE_BATCH = 100;
 const GLUE_GET_BATCH = 1000;
+/** BatchDeletePartition takes at most 25 partitions (PartitionsToDelete, Glue API reference). */
+const GLUE_DELETE_BATCH = 25;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** BatchGetPartition answers UnprocessedKeys under throttling: asked again this many times, then the run fails. */
 const UNPROCESSED_RETRIES = 5;
 const GENERATION_NAME = /^[0-9A-Za-z-]+$/;
@@ -89,7 +99,7 @@ export async function readCompactionStateObject(s3: Pick<S3Client, 'send'>, buck
   }
 }
 
-export class AthenaCompactionStore implements CompactionStore {
+export class AthenaCompactionStore implements CompactionStore, RetentionStore {
   /** "You can add a maximum of 100 partitions to a destination table with an INSERT INTO statement" (INSERT INTO, Athena user guide). */
   readonly maxPartitionsPerWrite = MAX_PARTITIONS_PER_WRITE;
   private readonly storage = new Map<StreamName, Promise<StorageDescriptor>>();
@@ -215,6 +225,38 @@ export class AthenaCompactionStore implements CompactionStore {
   async deleteLandingHour(stream: StreamName, hour: string): Promise<void> {
     if (!isLandingHour(hour)) throw new Error(`"${hour}" is not a landing hour (yyyy-MM-dd-HH)`);
     await deletePrefix(this.s3, this.options.bucket, landingHourPrefix(stream, hour), `landing hour ${hour}`);
+  }
+
+  async curatedPartitionsBefore(stream: StreamName, beforeDt: string): Promise<CuratedPartition[]> {
+    if (!DAY.test(beforeDt)) throw new Error(`"${beforeDt}" is not a day (yyyy-MM-dd)`);
+    const found: CuratedPartition[] = [];
+    let token: string | undefined;
+    do {
+      // dt is a string partition key: Glue compares it as text, which orders yyyy-MM-dd days.
+      const answer = await this.glue.send(
+        new GetPartitionsCommand({ DatabaseName: this.options.database, TableName: curatedTable(stream), Expression: `dt < '${beforeDt}'`, NextToken: token }),
+      );
+      for (const partition of answer.Partitions ?? []) {
+        const [projectId, dt] = partition.Values ?? [];
+        if (projectId !== undefined && dt !== undefined && dt < beforeDt) found.push({ projectId, dt });
+      }
+      token = answer.NextToken;
+    } while (token);
+    return found;
+  }
+
+  /** Glue BatchDeletePartition, 25 at a time: Athena plans a query on the partitions it lists then, so a query sees a partition whole or not at all. */
+  async dropPartitions(stream: StreamName, partitions: readonly CuratedPartition[]): Promise<void> {
+    const target = { DatabaseName: this.options.database, TableName: curatedTable(stream) };
+    for (let i = 0; i < partitions.length; i += GLUE_DELETE_BATCH) {
+      const chunk = partitions.slice(i, i + GLUE_DELETE_BATCH);
+      const answer = await this.glue.send(
+        new BatchDeletePartitionCommand({ ...target, PartitionsToDelete: chunk.map((p) => ({ Values: [p.projectId, p.dt] })) }),
+      );
+      const failed = (answer.Errors ?? []).filter((e) => e.ErrorDetail?.ErrorCode !== 'EntityNotFoundException');
+      if (failed.length > 0)
+        throw new Error(`Glue did not delete ${failed.length} partition(s) of ${curatedTable(stream)}: ${failed[0]!.ErrorDetail?.ErrorCode ?? 'no code'}`);
+    }
   }
 
   /** The curated table's storage descriptor (columns, formats, SerDe): each partition's, with its own location. */

@@ -6,12 +6,12 @@
  * old one, which POSIX makes atomic (rename(2)), so a reader lists one generation or the other.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readlink, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { CURATED_CATALOG_DIR, curatedPrefix, curatedTable, GENERATION, landingTable, type StreamName } from '../contract/landing';
 import { serializeCompactionState, type CompactionState } from '../domain/compaction-state';
 import type { CuratedPartition } from '../domain/partition-batches';
-import { partitionKey, type CompactionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
+import { partitionKey, type CompactionStore, type RetentionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
 import type { LocalDuckDb } from './duckdb-local';
 import {
   catalogDir,
@@ -33,7 +33,7 @@ import { quoteLiteral } from './sql/render';
  */
 const ZSTD_LEVEL = 19;
 
-export class DuckDbCompactionStore implements CompactionStore {
+export class DuckDbCompactionStore implements CompactionStore, RetentionStore {
   /** DuckDB's COPY has no partition limit; a batch is bounded so a run commits as it goes. */
   readonly maxPartitionsPerWrite = 10_000;
 
@@ -145,6 +145,28 @@ export class DuckDbCompactionStore implements CompactionStore {
 
   async deleteLandingHour(stream: StreamName, hour: string): Promise<void> {
     await rm(landingHourDir(this.dataDir, stream, hour), { recursive: true, force: true });
+  }
+
+  async curatedPartitionsBefore(stream: StreamName, beforeDt: string): Promise<CuratedPartition[]> {
+    const found: CuratedPartition[] = [];
+    const names = (dir: string) => readdir(dir).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? [] : Promise.reject(err)));
+    for (const project of await names(catalogDir(this.dataDir, stream))) {
+      if (!project.startsWith('project_id=')) continue;
+      for (const day of await names(join(catalogDir(this.dataDir, stream), project))) {
+        const dt = day.replace(/^dt=/, '');
+        if (day.startsWith('dt=') && dt < beforeDt) found.push({ projectId: project.slice('project_id='.length), dt });
+      }
+    }
+    return found;
+  }
+
+  /** Removes each partition's catalog link (unlink(2) is atomic): readers stop listing it; its files stay until retired. */
+  async dropPartitions(stream: StreamName, partitions: readonly CuratedPartition[]): Promise<void> {
+    for (const p of partitions) {
+      await unlink(this.catalogEntry(stream, p)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+    }
   }
 
   private catalogEntry(stream: StreamName, p: CuratedPartition): string {

@@ -49,3 +49,15 @@ export const AUDIT_RECORD_FAILED = 'AuditRecordFailed';
  * readers scan the growing landing tail. The next scheduled run retries. Dimension: FunctionName.
  */
 export const COMPACTION_FAILED = 'CompactionFailed';
+
+/**
+ * Curated event partitions (project, day) the retention cut removed in a run (docs/decisions/retention.md),
+ * emitted when a run removed any. Dimension: FunctionName.
+ */
+export const RETENTION_REMOVED = 'RetentionRemoved';
+
+/**
+ * A retention cut that failed: events older than the retention stay readable until a run succeeds
+ * (nothing younger is touched). The next scheduled run retries. Dimension: FunctionName.
+ */
+export const RETENTION_FAILED = 'RetentionFailed';

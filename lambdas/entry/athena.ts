@@ -69,4 +69,5 @@ export const athenaCompaction: Wiring<'compaction'> = (env) => ({
     graceMs: env.COMPACTION_GRACE_SECONDS * 1000,
     landingRetentionMs: env.LANDING_RETENTION_SECONDS * 1000,
   },
+  ...(env.KEEP_EVENTS_DAYS !== undefined ? { keepEventsDays: env.KEEP_EVENTS_DAYS } : {}),
 });

@@ -101,6 +101,7 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('compaction')) deps.compaction = separately('compaction');
   if (uses('experimentsCacheMs')) deps.experimentsCacheMs = env.EXPERIMENTS_CACHE_SECONDS * 1000;
   if (uses('rateLimits')) deps.rateLimits = separately('rateLimits');
+  if (uses('keepEventsDays') && env.KEEP_EVENTS_DAYS !== undefined) deps.keepEventsDays = env.KEEP_EVENTS_DAYS;
   if (uses('dashboardOrigin') && env.DASHBOARD_ORIGIN) deps.dashboardOrigin = env.DASHBOARD_ORIGIN;
   if (uses('adminToken')) deps.adminToken = separately('adminToken');
   if (uses('audit')) deps.audit = new DynamoAuditLog(ddb, env.TABLE_AUDIT_LOG, env.AUDIT_RETENTION_DAYS);

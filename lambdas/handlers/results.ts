@@ -9,12 +9,17 @@ import { DeadlineExceeded } from '../domain/deadline';
 import { isTransient } from '../domain/transient-error';
 import { errorFields, log } from '../logging/log';
 import type { Experiment } from '../domain/experiment';
+import { retentionNotice, type RetentionNotice } from '../domain/event-retention';
+import { cupedLookbackDays } from '../domain/experiment-metric-fields';
 
 /** Reading stored results: no query engine (the stored results carry their computation). */
 export interface ResultsReadDeps extends AdminDeps {
   projects: ProjectStore;
   experiments: ExperimentStore;
   results: ResultsStore;
+  /** Days events are kept (KEEP_EVENTS_DAYS); unset, forever: no retention notice. */
+  keepEventsDays?: number;
+  clock: () => number;
 }
 
 export interface ResultsHandlerDeps extends ResultsReadDeps, ResultsDeps {}
@@ -34,8 +39,20 @@ export function createResultsGetHandler(deps: ResultsReadDeps) {
     if (!results) {
       throw notFound('No results computed yet: they appear after the next scheduled run, or POST .../results/refresh to compute them now');
     }
-    return json(200, { ...results, status: experiment.status });
+    const notice = experiment.status === 'running' ? experimentRetentionNotice(experiment, deps.keepEventsDays, deps.clock()) : undefined;
+    return json(200, { ...results, status: experiment.status, ...(notice ? { retention_notice: notice } : {}) });
   });
+}
+
+/**
+ * What the retention cut removes of a running experiment's window (docs/api.md, "Results"): the
+ * window starts at the start's UTC day, or the CUPED look-back's first day before it.
+ */
+function experimentRetentionNotice(experiment: Experiment, keepDays: number | undefined, nowMs: number): RetentionNotice | undefined {
+  if (keepDays === undefined || !experiment.started_at) return undefined;
+  const lookbackDays = cupedLookbackDays(experiment) ?? 0;
+  const windowFrom = new Date(Date.parse(experiment.started_at) - lookbackDays * 86_400_000).toISOString().slice(0, 10);
+  return retentionNotice(windowFrom, nowMs, keepDays);
 }
 
 /**

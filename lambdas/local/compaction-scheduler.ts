@@ -4,7 +4,7 @@
  * alarm watches (CompactionFailed) and retried by the next run; nothing is lost meanwhile, the views'
  * tail still shows what is not compacted.
  */
-import type { CompactionStore } from '../ports';
+import type { CompactionStore, RetentionStore } from '../ports';
 import { createCompactionHandler } from '../handlers/compact-landing';
 import type { CompactionOptions } from '../services/compact-landing';
 
@@ -23,11 +23,17 @@ export const LOCAL_COMPACTION = {
   landingRetentionMs: 3 * 86_400_000,
 } as const satisfies Omit<CompactionOptions, 'nowMs'>;
 
-export function scheduleCompaction(store: CompactionStore, intervalMs: number | undefined, clock: () => number = Date.now): CompactionScheduler {
+export function scheduleCompaction(
+  store: CompactionStore & RetentionStore,
+  intervalMs: number | undefined,
+  clock: () => number = Date.now,
+  /** Keep events this many days (TALLY_KEEP_EVENTS_DAYS); unset, forever. */
+  keepEventsDays?: number,
+): CompactionScheduler {
   let job: Promise<void> | undefined;
   // The AWS job's handler: its log lines and, on failure, the CompactionFailed metric.
   const run = (nowMs = clock()): Promise<void> => {
-    job ??= createCompactionHandler({ compaction: { store, options: LOCAL_COMPACTION }, clock: () => nowMs })(Number.POSITIVE_INFINITY)
+    job ??= createCompactionHandler({ compaction: { store, options: LOCAL_COMPACTION, keepEventsDays }, clock: () => nowMs })(Number.POSITIVE_INFINITY)
       // Logged and counted (CompactionFailed) by the handler; the next run retries.
       .catch(() => undefined)
       .finally(() => (job = undefined));

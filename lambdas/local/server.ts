@@ -24,6 +24,7 @@ import { scheduleCompaction, type CompactionScheduler } from './compaction-sched
 import { moveLegacyLayout } from './legacy-layout';
 import { DuckDbProcess } from './duckdb-process';
 import { DuckDbCompactionStore } from '../adapters/duckdb-compaction';
+import { keepEventsDaysProblem } from '../domain/event-retention';
 import type { OidcConfig } from '../adapters/oidc-verifier';
 import { LOCAL_STREAMS, localDeps, localFirehoseTargets, localStreamDirs } from './wiring';
 
@@ -42,6 +43,8 @@ export interface LocalServerOptions {
   clock?: () => number;
   /** Results job interval; 0 (the default here) runs it only on refresh. npm start uses 60 s. */
   resultsIntervalMs?: number;
+  /** Keep events this many days (TALLY_KEEP_EVENTS_DAYS, docs/decisions/retention.md); unset, forever. Checked here as at synth. */
+  keepEventsDays?: number;
   /** Compaction job interval; 0 (the default here) runs it only at start and on compaction.runNow(). npm start uses 60 s. */
   compactionIntervalMs?: number;
   /** The event ledger's claim lease (TALLY_CLAIM_LEASE_SECONDS); default CLAIM_LEASE_MS, as on AWS. */
@@ -143,6 +146,10 @@ async function startStack(
   timeouts: RequestTimeouts,
   listen: (serve: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => void,
 ): Promise<Omit<LocalServer, 'url'>> {
+  if (options.keepEventsDays !== undefined) {
+    const problem = keepEventsDaysProblem(options.keepEventsDays);
+    if (problem) throw new Error(`keepEventsDays (TALLY_KEEP_EVENTS_DAYS) ${problem}`);
+  }
   const unlock = options.inMemoryDynamo ? () => undefined : lockDataDir(options.dataDir);
   const undo: Array<() => Promise<void> | void> = [unlock];
   try {
@@ -169,7 +176,8 @@ async function startStack(
       claimLeaseMs: options.claimLeaseMs,
       oidc: options.oidc,
     });
-    const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
+    const retained = options.keepEventsDays === undefined ? baseDeps : { ...baseDeps, keepEventsDays: options.keepEventsDays };
+    const deps = options.overrides ? options.overrides(retained) : retained;
     // What the deploy does on AWS (the analytics-views custom resource), at every start: the views follow the code.
     await deps.analyticsViews.create();
     // And again at each stream's first delivery of this run: a stream with no file had an empty view.
@@ -199,6 +207,7 @@ async function startStack(
       new DuckDbCompactionStore(options.dataDir, compactionDuckDb, () => deps.analyticsViews.create()),
       options.compactionIntervalMs,
       deps.clock,
+      options.keepEventsDays,
     );
     void compaction.runNow();
     return {

@@ -12,6 +12,7 @@ import { LOG_LEVELS, type LogLevel } from '../logging/log';
 import { MmdbGeoLookup, NO_GEO } from '../adapters/geo-mmdb';
 import { isOrigin } from '../contract/cors';
 import { DEFAULT_GROUP_ROLES, DEFAULT_GROUPS_CLAIM, parseGroupRoles, type GroupRoles } from '../domain/group-roles';
+import { KEEP_EVENTS_DAYS_TEXT, keepEventsDaysProblem } from '../domain/event-retention';
 import type { OidcConfig } from '../adapters/oidc-verifier';
 
 /** One day. Node's timers overflow above 2^31-1 ms (about 24.8 days) and then fire every millisecond. */
@@ -49,6 +50,10 @@ export const START_ENV = {
   TALLY_CLAIM_LEASE_SECONDS: {
     default: '30',
     description: `Seconds a claimed event waits for its request's commit before a retry may store it, 1 to ${MAX_CLAIM_LEASE_SECONDS}`,
+  },
+  TALLY_KEEP_EVENTS_DAYS: {
+    default: 'unset',
+    description: `Keep events this many days (the compaction job removes older event days; docs/decisions/retention.md): ${KEEP_EVENTS_DAYS_TEXT}`,
   },
   TALLY_DASHBOARD_ORIGIN: {
     default: 'unset',
@@ -89,6 +94,7 @@ export interface StartConfig {
   geo: GeoLookup;
   resultsIntervalSeconds: number;
   claimLeaseSeconds: number;
+  keepEventsDays: number | undefined;
   logLevel: LogLevel;
   logFormat: LogFormat;
   dashboardOrigin: string | undefined;
@@ -133,6 +139,11 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
     MAX_CLAIM_LEASE_SECONDS,
     `from 1 to ${MAX_CLAIM_LEASE_SECONDS}`,
   );
+
+  const keepRaw = get('TALLY_KEEP_EVENTS_DAYS');
+  const keepEventsDays = keepRaw === undefined ? undefined : /^\d+$/.test(keepRaw.trim()) ? Number(keepRaw.trim()) : NaN;
+  const keepProblem = keepEventsDays === undefined ? undefined : keepEventsDaysProblem(keepEventsDays);
+  if (keepProblem) bad('TALLY_KEEP_EVENTS_DAYS', quote(keepRaw!), keepProblem);
 
   const host = get('TALLY_HOST') ?? START_ENV.TALLY_HOST.default;
   if (isIP(host) === 0 && !/^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*$/.test(host)) {
@@ -195,6 +206,7 @@ export function readStartConfig(env: Record<string, string | undefined>): Config
       geo,
       resultsIntervalSeconds: interval,
       claimLeaseSeconds: claimLease,
+      keepEventsDays,
       logLevel: logLevel as LogLevel,
       logFormat: logFormat as LogFormat,
       dashboardOrigin,

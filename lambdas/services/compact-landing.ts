@@ -133,7 +133,7 @@ async function compactStream(store: CompactionStore, stream: StreamName, options
 const retiringKey = (g: RetiringGeneration) => `${partitionKey(g)}/${g.generation}`;
 
 /** The state with these generations on its retiring list (a generation listed twice keeps the later time). */
-function withRetiring(state: CompactionState, add: RetiringGeneration[]): CompactionState {
+export function withRetiring(state: CompactionState, add: RetiringGeneration[]): CompactionState {
   const byKey = new Map(state.retiring.map((g) => [retiringKey(g), g]));
   for (const g of add) byKey.set(retiringKey(g), g);
   return { ...state, retiring: [...byKey.values()] };

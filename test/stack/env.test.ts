@@ -14,7 +14,7 @@ const GEOIP = join(import.meta.dirname, '../fixtures/geoip/GeoLite2-City-Test.mm
 
 let s: Synth;
 beforeAll(() => {
-  s = synthStack({ cloudFront: true, geoipDatabase: GEOIP });
+  s = synthStack({ cloudFront: true, geoipDatabase: GEOIP, keepEventsDays: 400 });
 });
 
 function fnOf(name: FunctionName): TallyFunction {

@@ -65,6 +65,7 @@ describe('START_ENV', () => {
       TALLY_GEOIP_DB: '/no/such/file.mmdb',
       TALLY_RESULTS_INTERVAL_SECONDS: '-1',
       TALLY_CLAIM_LEASE_SECONDS: '0',
+      TALLY_KEEP_EVENTS_DAYS: '30',
       TALLY_DASHBOARD_ORIGIN: 'http://localhost:5173/',
       TALLY_OIDC_ISSUER: 'not a url',
       TALLY_OIDC_AUDIENCE: 'two words',
@@ -84,6 +85,21 @@ describe('START_ENV', () => {
     expect(lease('3600')).toMatchObject({ ok: true, config: { claimLeaseSeconds: 3600 } });
     for (const value of ['0', '3601', '1.5', 'thirty']) {
       expect(lease(value)).toEqual({ ok: false, problems: [`TALLY_CLAIM_LEASE_SECONDS=${JSON.stringify(value)}: must be a whole number from 1 to 3600`] });
+    }
+  });
+
+  it('keeps events forever unless TALLY_KEEP_EVENTS_DAYS names whole days from 90 to 36500', () => {
+    const keep = (value: string) => readStartConfig({ TALLY_KEEP_EVENTS_DAYS: value });
+    expect(readStartConfig({})).toMatchObject({ ok: true, config: { keepEventsDays: undefined } });
+    expect(keep('90')).toMatchObject({ ok: true, config: { keepEventsDays: 90 } });
+    expect(keep('400')).toMatchObject({ ok: true, config: { keepEventsDays: 400 } });
+    for (const value of ['89', '36501', '120.5', 'forever', '-1']) {
+      expect(keep(value)).toEqual({
+        ok: false,
+        problems: [
+          `TALLY_KEEP_EVENTS_DAYS=${JSON.stringify(value)}: must be a whole number of days from 90 (the longest look-back: planning baselines) to 36500, or unset to keep events forever`,
+        ],
+      });
     }
   });
 });

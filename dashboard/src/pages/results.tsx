@@ -143,6 +143,11 @@ function ResultsBody({ experiment, results }: { experiment: Experiment; results:
         {finality.kind === 'final' ? ' (stopped: these results are final)' : ''}. Goal: <code>{experiment.goal_event}</code>.
       </p>
       <GuardrailBanner results={results} />
+      {results.retention_notice && (
+        <p class="retention-notice" role="status" id="retention-notice">
+          <strong>Events expire.</strong> {results.retention_notice.message}
+        </p>
+      )}
       {finality.kind === 'finishing' && (
         <p class="finishing" role="status">
           <strong>Finishing.</strong> The experiment stopped {formatTime(finality.stoppedAt)}, but these results cover the run only up to{' '}
