@@ -3,6 +3,8 @@
  * with cdk.json's context, so tests use the same feature flags as `cdk synth`.
  */
 import { App, NestedStack, Stack, type AppProps } from 'aws-cdk-lib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import cdkJson from '../../cdk.json';
 import { TallyStack, type TallyStackProps } from '../../lib/tally-stack';
@@ -72,16 +74,40 @@ function substitute(value: Json, refs: Record<string, Json>, outputs: Record<str
  * AWS::CloudFormation::Stack resources stay, with their parameters resolved.
  */
 export function mergedTemplate(stack: Stack): Template {
-  const parent = Template.fromStack(stack).toJSON();
-  const nested = stacksOf(stack)
-    .slice(1)
-    .map((n) => ({ stack: n as NestedStack, template: Template.fromStack(n).toJSON() }));
+  const nested = Object.fromEntries(
+    stacksOf(stack)
+      .slice(1)
+      .map((n) => [stack.resolve(((n as NestedStack).nestedStackResource as { logicalId: string }).logicalId) as string, Template.fromStack(n).toJSON()]),
+  );
+  return Template.fromJSON(mergeTemplates(Template.fromStack(stack).toJSON(), nested));
+}
+
+/**
+ * The same from a cloud assembly (`cdk synth`'s output directory), as `cdk deploy` finds the nested
+ * templates: each AWS::CloudFormation::Stack's TemplateURL ends with an object key of the stack's
+ * asset manifest (<stack>.assets.json), whose source is the nested template's file.
+ */
+export function assemblyTemplate(outdir: string, stackName: string): Template {
+  const read = (file: string) => JSON.parse(readFileSync(join(outdir, file), 'utf8'));
+  const parent = read(`${stackName}.template.json`);
+  const files = Object.values(read(`${stackName}.assets.json`).files as Record<string, Json>);
+  const fileOf = (objectKey: string) =>
+    files.find((f) => Object.values(f.destinations as Record<string, { objectKey: string }>).some((d) => d.objectKey === objectKey))!.source.path as string;
+  const nested = Object.fromEntries(
+    Object.entries(parent.Resources as Record<string, Json>)
+      .filter(([, r]) => r.Type === 'AWS::CloudFormation::Stack')
+      .map(([id, r]) => {
+        const url = JSON.stringify(r.Properties.TemplateURL);
+        return [id, read(fileOf(/\/([0-9a-f]{64}\.json)"\]\]\}$/.exec(url)![1]!))];
+      }),
+  );
+  return Template.fromJSON(mergeTemplates(parent, nested));
+}
+
+/** mergedTemplate over template JSON: the parent's, and each nested stack's by its logical ID in the parent. */
+function mergeTemplates(parent: Json, nestedById: Record<string, Json>): Json {
   const outputs: Record<string, Json> = {};
-  const byNested = new Map<NestedStack, Record<string, Json>>();
-  for (const { stack: n, template } of nested) {
-    const id = stack.resolve((n.nestedStackResource as { logicalId: string }).logicalId) as string;
-    const params = parent.Resources[id].Properties.Parameters ?? {};
-    byNested.set(n, params);
+  for (const [id, template] of Object.entries(nestedById)) {
     for (const [name, output] of Object.entries(template.Outputs ?? {})) outputs[`${id}.Outputs.${name}`] = (output as { Value: Json }).Value;
   }
   const resources: Record<string, Json> = {};
@@ -90,13 +116,12 @@ export function mergedTemplate(stack: Stack): Template {
     resources[id] = resource;
   };
   for (const [id, r] of Object.entries(parent.Resources)) add(id, substitute(r, {}, outputs));
-  for (const { stack: n, template } of nested) {
-    const params = byNested.get(n)!;
-    for (const [id, r] of Object.entries(template.Resources)) add(id, substitute(r, params, outputs));
+  for (const [id, template] of Object.entries(nestedById)) {
+    const params = parent.Resources[id].Properties.Parameters ?? {};
+    for (const [rid, r] of Object.entries(template.Resources)) add(rid, substitute(r, params, outputs));
   }
-  return Template.fromJSON({ ...parent, Resources: resources, Outputs: substitute(parent.Outputs ?? {}, {}, outputs) });
+  return { ...parent, Resources: resources, Outputs: substitute(parent.Outputs ?? {}, {}, outputs) };
 }
-
 /** An inline policy of the template and the roles (logical IDs) it applies to. */
 export interface InlinePolicy {
   roles: string[];
