@@ -3,7 +3,7 @@
  * throttles, Firehose delivery failures, DynamoDB throttling and failed writes of the incremental
  * results state; and on an experiment whose guardrail metric is breached; optionally notified through SNS.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, MathExpression, Metric, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -13,7 +13,7 @@ import type { DeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import {
   FUNCTION_DIMENSION,
   GUARDRAIL_BREACHED,
@@ -88,6 +88,7 @@ export class Alarms extends Construct {
         period: FIVE_MINUTES,
       });
       this.add(`${name}-Failures`, failures, {
+        near: fn,
         threshold: 0,
         description: `${name}: invocations failed (unhandled errors, timeouts, out of memory) or were throttled (account or reserved concurrency exhausted); the Errors and Throttles metrics say which`,
       });
@@ -140,6 +141,7 @@ export class Alarms extends Construct {
         statistic: 'Sum',
       });
       this.add(`${name}-CompactionFailed`, failed, {
+        near: fn,
         threshold: 0,
         description: `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
       });
@@ -168,6 +170,7 @@ export class Alarms extends Construct {
         statistic: 'Sum',
       });
       this.add(`${name}-ResultsStateWriteFailed`, failed, {
+        near: fn,
         threshold: 0,
         description: `${name}: the incremental results state was not written or committed (the log line before the metric says why); results stay exact, Athena cost grows until it is`,
       });
@@ -179,6 +182,7 @@ export class Alarms extends Construct {
         statistic: 'Sum',
       });
       this.add(`${name}-ResultsBaseWriteFailed`, baseFailed, {
+        near: fn,
         threshold: 0,
         description: `${name}: the closed days of the incremental results state were not rolled up into a new base generation, or it was not committed (the log line before the metric says why); results stay exact, the state read per run grows by a day for each day it fails`,
       });
@@ -197,6 +201,7 @@ export class Alarms extends Construct {
         statistic: 'Sum',
       });
       this.add(`${name}-GuardrailBreached`, breached, {
+        near: fn,
         threshold: 0,
         description: `${name}: an experiment's guardrail metric moved significantly in its bad direction (log line "guardrail breached" names the project and experiment); review the experiment's results and stop it if the harm is real`,
       });
@@ -214,6 +219,7 @@ export class Alarms extends Construct {
         statistic: 'Sum',
       });
       this.add(`${name}-InsightQueryFailed`, failed, {
+        near: fn,
         threshold: 0,
         description: `${name}: an insight query failed on Athena or an Athena call failed (the log line "insight query failed" says why); the dashboard shows the error`,
       });
@@ -243,12 +249,36 @@ export class Alarms extends Construct {
     }
   }
 
+  /** Per stack other than this one, the construct holding the alarms about its functions. */
+  private readonly elsewhere = new Map<Stack, Construct>();
+
+  /**
+   * Where an alarm about `near` goes: beside it when it is in another stack (a route function in its
+   * nested stack, lib/route-stacks.ts), so the alarm is counted in that stack's resources and its
+   * metric names the function without a cross-stack reference; here otherwise.
+   */
+  private scopeNear(near: IConstruct | undefined): Construct {
+    const stack = near && Stack.of(near);
+    if (!stack || stack === Stack.of(this)) return this;
+    let scope = this.elsewhere.get(stack);
+    if (!scope) this.elsewhere.set(stack, (scope = new Construct(stack, 'Alarms')));
+    return scope;
+  }
+
   private add(
     id: string,
     metric: IMetric,
-    options: { threshold: number; description: string; comparison?: ComparisonOperator; evaluationPeriods?: number; datapointsToAlarm?: number },
+    options: {
+      threshold: number;
+      description: string;
+      comparison?: ComparisonOperator;
+      evaluationPeriods?: number;
+      datapointsToAlarm?: number;
+      /** The function the alarm is about. */
+      near?: IConstruct;
+    },
   ): void {
-    const alarm = new Alarm(this, id, {
+    const alarm = new Alarm(this.scopeNear(options.near), id, {
       metric,
       threshold: options.threshold,
       comparisonOperator: options.comparison ?? ComparisonOperator.GREATER_THAN_THRESHOLD,

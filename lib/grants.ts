@@ -4,7 +4,8 @@
  * says. Each dependency the line lists implies one grant (DEPENDENCIES) and sets the variables it
  * reads, with the values below.
  */
-import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { Names, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
@@ -155,8 +156,8 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
             ...targets.athena.rawPrefixes,
             ...(dep === 'resultsQuery' ? [targets.athena.statePrefix, targets.athena.basePrefix] : []),
             ...(dep === 'compaction' ? [CURATED_PREFIX, LANDING_PREFIX] : []),
-          ].map((prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`),
-          `Resource::<${logicalIdOf(targets.athena.resultsBucket)}.Arn>/${targets.athena.resultsPrefix}*`,
+          ].map((prefix) => `Resource::<${arnAsNagNamesIt(fn, targets.athena.rawBucket)}>/${prefix}*`),
+          `Resource::<${arnAsNagNamesIt(fn, targets.athena.resultsBucket)}>/${targets.athena.resultsPrefix}*`,
         ].map((finding) => ({
           id: `AwsSolutions-IAM5[${finding}]`,
           reason:
@@ -202,9 +203,16 @@ export function tableStatement(table: ITable, name: TableName, level: TableAcces
   });
 }
 
-function logicalIdOf(bucket: IBucket): string {
+/**
+ * How cdk-nag names a bucket's ARN in a finding of `fn`'s policy: `<LogicalId.Arn>` in the bucket's own
+ * stack; in a nested stack (a route function, lib/route-stacks.ts) the ARN is the parameter the CDK
+ * passes it, `referenceto<the bucket resource's unique ID>Arn`.
+ */
+function arnAsNagNamesIt(fn: Construct, bucket: IBucket): string {
   const stack = Stack.of(bucket);
-  return stack.resolve(stack.getLogicalId(bucket.node.defaultChild as CfnElement)) as string;
+  const resource = bucket.node.defaultChild as CfnElement;
+  if (Stack.of(fn) === stack) return `${stack.resolve(stack.getLogicalId(resource)) as string}.Arn`;
+  return `referenceto${Names.nodeUniqueId(resource.node)}Arn`;
 }
 
 /** What Athena's INSERT INTO asks of the Glue catalog for the table it writes (besides ReadRawTables' reads). */

@@ -1,6 +1,7 @@
 /**
- * The whole service in one stack. Each concern is one construct; this file only wires their handles
- * together, so every dependency between them is visible here.
+ * The whole service in one stack, whose route functions sit in nested stacks by family
+ * (lib/route-stacks.ts). Each concern is one construct; this file only wires their handles together,
+ * so every dependency between them is visible here.
  */
 import { CfnOutput, CustomResource, Duration, Lazy, RemovalPolicy, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -34,6 +35,7 @@ import { SignIn, type ExternalIssuer } from './sign-in';
 import { DEFAULT_GROUP_ROLES, formatGroupRoles } from '../lambdas/domain/group-roles';
 import { keepEventsDaysProblem } from '../lambdas/domain/event-retention';
 import { RawStreams } from './raw-streams';
+import { RouteStacks } from './route-stacks';
 import { TallyTables, type LedgerCapacity } from './tables';
 
 export interface TallyStackProps extends StackProps {
@@ -158,7 +160,10 @@ function geoipBundle(path: string) {
 
 export class TallyStack extends Stack {
   readonly api: TallyApi;
+  /** Each in its family's nested stack (lib/route-stacks.ts). */
   readonly functions: Record<RouteName, TallyFunction>;
+  /** The nested stacks holding the route functions. */
+  readonly routeStacks: RouteStacks;
   readonly jobs: Record<JobName, TallyFunction>;
   readonly authorizer: TallyFunction;
   readonly tables: Record<TableName, Table>;
@@ -239,10 +244,11 @@ export class TallyStack extends Stack {
 
     const timeoutOf = (line: { name: string; timeoutSeconds?: number }) =>
       line.timeoutSeconds ? Duration.seconds(line.timeoutSeconds) : functionDefaults.timeout;
+    this.routeStacks = new RouteStacks(this);
     this.functions = Object.fromEntries(
       ROUTES.map((route) => [
         route.name,
-        new TallyFunction(this, `Route-${route.name}`, {
+        new TallyFunction(this.routeStacks.of(route), `Route-${route.name}`, {
           ...functionDefaults,
           timeout: timeoutOf(route),
           entry: route.name,

@@ -9,10 +9,10 @@ import {
   AccessLogFormat,
   ApiKeySourceType,
   AuthorizationType,
+  AwsIntegration,
   CfnAuthorizer,
   ContentHandling,
   EndpointType,
-  LambdaIntegration,
   LogGroupLogDestination,
   MockIntegration,
   PassthroughBehavior,
@@ -21,6 +21,7 @@ import {
   type Resource,
   type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { RemovalPolicy } from 'aws-cdk-lib';
@@ -169,7 +170,7 @@ export class TallyApi extends Construct {
     const preflight = new Set<string>();
     for (const route of ROUTES) {
       const resource = this.api.root.resourceForPath(route.path);
-      const integration = new LambdaIntegration(props.handlers[route.name], { allowTestInvoke: false });
+      const integration = routeIntegration(this.api, props.stageName, route, props.handlers[route.name]);
       if (route.auth === 'api-key') {
         const method = resource.addMethod(route.method, integration, {
           authorizer: this.authorizer,
@@ -235,6 +236,22 @@ export class TallyApi extends Construct {
       });
     }
   }
+}
+
+/**
+ * A Lambda proxy integration whose invoke permission lives with the function, in its nested stack
+ * (lib/route-stacks.ts), not with the method. CDK's LambdaIntegration puts the permission beside the
+ * method, in the parent stack: one resource per route there. Scoped as LambdaIntegration scopes it, to
+ * this method on this stage (path parameters as *), but with the stage's name, not a reference to the
+ * stage: the stage depends on the deployment, which depends on the methods, which depend on the nested
+ * stack's functions, so a reference back would be a cycle between the two stacks.
+ */
+function routeIntegration(api: RestApi, stageName: string, route: { method: string; path: string }, handler: IFunction): AwsIntegration {
+  handler.addPermission(`ApiPermission-${route.method}`, {
+    principal: new ServicePrincipal('apigateway.amazonaws.com'),
+    sourceArn: api.arnForExecuteApi(route.method, route.path.replace(/\{[^}]*\}/g, '*'), stageName),
+  });
+  return new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${handler.functionArn}/invocations` });
 }
 
 /**

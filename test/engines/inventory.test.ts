@@ -104,6 +104,8 @@ const INVENTORY_OF: Record<string, Executable[]> = {
   'AWS::Lambda::Function': [],
   'AWS::Lambda::EventInvokeConfig': [],
   'AWS::Lambda::Permission': [],
+  // A nested stack's template is a file in the bootstrap bucket (TemplateURL); its resources are in the merged template (test/stack/synth.ts).
+  'AWS::CloudFormation::Stack': [],
   'AWS::Lambda::LayerVersion': [],
   'AWS::ApiGateway::RestApi': [],
   'AWS::ApiGateway::Account': [],

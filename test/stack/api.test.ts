@@ -72,6 +72,22 @@ describe('REST API', () => {
     expect(routeMethods).toHaveLength(ROUTES.length);
   });
 
+  it('lets API Gateway invoke each route function for its own method on the stage, by the stage name (no reference back to the parent stack)', () => {
+    const apiId = s.stack.getLogicalId(s.stack.api.api.node.defaultChild as never);
+    const stage = s.template.toJSON().Resources[s.stack.getLogicalId(s.stack.api.api.deploymentStage.node.defaultChild as never)].Properties.StageName;
+    expect(stage).toBe('prod');
+    const permissions = Object.values(s.template.findResources('AWS::Lambda::Permission')).map((p) => p.Properties);
+    for (const route of ROUTES) {
+      const fnId = s.stack.getLogicalId(s.stack.functions[route.name].fn.node.defaultChild as never);
+      const own = permissions.filter((p) => p.Principal === 'apigateway.amazonaws.com' && p.FunctionName['Fn::GetAtt']?.[0] === fnId);
+      expect(own, route.name).toHaveLength(1);
+      expect(own[0]!.Action).toBe('lambda:InvokeFunction');
+      // arn:<partition>:execute-api:<region>:<account>:<api id>/<stage>/<METHOD>/<path, parameters as *>
+      const parts = own[0]!.SourceArn['Fn::Join'][1] as unknown[];
+      expect(parts.slice(-3), route.name).toEqual([':', { Ref: apiId }, `/${stage}/${route.method}${route.path.replace(/\{[^}]*\}/g, '*')}`]);
+    }
+  });
+
   it('puts the key authorizer and API-key requirement on api-key routes only', () => {
     const authorizerId = s.stack.getLogicalId(s.stack.api.authorizer.node.defaultChild as never);
     for (const m of methods().filter((x) => x.method !== 'OPTIONS')) {

@@ -5,7 +5,6 @@
  * admin OPTIONS mocks). Plus: the template has no dependency cycle (the CSP names the API, the admin
  * functions name the distribution).
  */
-import { Template } from 'aws-cdk-lib/assertions';
 import { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { AnyPrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
@@ -18,7 +17,7 @@ import { ROUTES } from '../../lambdas/routes';
 import { adminPreflightResponseTemplate } from '../../lib/api/api';
 import { ASSETS_CACHE_CONTROL, ENTRY_CACHE_CONTROL, SDK_CACHE_CONTROL } from '../../lib/dashboard';
 import { TallyStack } from '../../lib/tally-stack';
-import { synthStack, testApp, type Synth } from './synth';
+import { mergedTemplate, synthStack, testApp, type Synth } from './synth';
 
 let s: Synth;
 let json: { Resources: Record<string, any>; Outputs: Record<string, any> };
@@ -85,7 +84,7 @@ describe('dashboard bucket', () => {
     );
     (stack.dashboard!.bucket.node.defaultChild as CfnBucket).publicAccessBlockConfiguration = { blockPublicPolicy: false };
     (stack.dashboard!.bucket.node.defaultChild as CfnBucket).websiteConfiguration = { indexDocument: 'index.html' };
-    const template = Template.fromStack(stack).toJSON() as typeof json;
+    const template = mergedTemplate(stack).toJSON() as typeof json;
     const problems = publicAccessProblems(
       template,
       stack.getLogicalId(stack.dashboard!.bucket.node.defaultChild as never),
@@ -424,7 +423,7 @@ describe('without the dashboard (-c dashboard=false)', () => {
   let offStack: TallyStack;
   beforeAll(() => {
     offStack = new TallyStack(testApp(), 'Tally', { dashboard: false });
-    off = Template.fromStack(offStack).toJSON() as typeof off;
+    off = mergedTemplate(offStack).toJSON() as typeof off;
   });
 
   it('deploys the API with no CloudFront distribution, no dashboard bucket and no DashboardUrl output', () => {

@@ -1,6 +1,6 @@
 /** Function defaults, the results schedule, alarms, optional SNS and CloudFront, outputs. */
 import { join } from 'node:path';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, type NestedStack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { Schedule } from 'aws-cdk-lib/aws-events';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,8 @@ beforeAll(() => {
 });
 
 const id = (c: { node: { defaultChild?: unknown } }) => s.stack.getLogicalId(c.node.defaultChild as never);
+/** The same items in one order: alarms about a route function are in its nested stack, after the parent's in the merged template. */
+const inOrder = <T>(items: T[]): T[] => [...items].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
 const functionCount = ROUTES.length + JOBS.length + 1;
 /** CDK's own function copying the dashboard into its bucket at deploy time (lib/dashboard.ts): not a Tally function. */
 /** Functions CDK writes for the dashboard: the BucketDeployment copier and the bucket's auto-delete handler. */
@@ -170,10 +172,15 @@ describe('alarms', () => {
       const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === metric);
       const writers = [...ROUTES, ...JOBS].filter((f) => 'resultsQuery' in f.uses).map((f) => f.name);
       expect(writers.sort()).toEqual(['admin-results-refresh', 'results-job']);
-      expect(found.map((a) => a.Dimensions)).toEqual(
-        writers.map((name) => [
-          { Name: 'FunctionName', Value: { Ref: id(name === 'results-job' ? s.stack.jobs['results-job'].fn : s.stack.functions['admin-results-refresh'].fn) } },
-        ]),
+      expect(inOrder(found.map((a) => a.Dimensions))).toEqual(
+        inOrder(
+          writers.map((name) => [
+            {
+              Name: 'FunctionName',
+              Value: { Ref: id(name === 'results-job' ? s.stack.jobs['results-job'].fn : s.stack.functions['admin-results-refresh'].fn) },
+            },
+          ]),
+        ),
       );
       for (const alarm of found)
         expect(alarm).toMatchObject({ Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
@@ -223,10 +230,12 @@ describe('alarms', () => {
 
   it('alarms on a guardrail breached, on the metric the results job and the refresh route emit, for an hour after each', () => {
     const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === GUARDRAIL_BREACHED);
-    expect(found.map((a) => a.Dimensions)).toEqual([
-      [{ Name: 'FunctionName', Value: { Ref: id(s.stack.functions['admin-results-refresh'].fn) } }],
-      [{ Name: 'FunctionName', Value: { Ref: id(s.stack.jobs['results-job'].fn) } }],
-    ]);
+    expect(inOrder(found.map((a) => a.Dimensions))).toEqual(
+      inOrder([
+        [{ Name: 'FunctionName', Value: { Ref: id(s.stack.functions['admin-results-refresh'].fn) } }],
+        [{ Name: 'FunctionName', Value: { Ref: id(s.stack.jobs['results-job'].fn) } }],
+      ]),
+    );
     for (const alarm of found) {
       expect(alarm).toMatchObject({
         Statistic: 'Sum',
@@ -319,14 +328,26 @@ describe('geolocation database', () => {
 });
 
 describe('the smoke test finds each route’s log group by logical ID', () => {
-  it('every route has exactly one log group whose logical ID starts with what bin/smoke/diagnosis.ts asks for', async () => {
+  it('every route has exactly one log group whose logical ID starts with what bin/smoke/diagnosis.ts asks for, in the stack it asks', async () => {
     const { logGroupHint } = await import('../../bin/smoke/diagnosis');
     const { ROUTES: routes } = await import('../../lambdas/routes');
-    const ids = Object.keys(synthStack().template.findResources('AWS::Logs::LogGroup'));
+    const { stack, templates } = synthStack();
+    const parent = templates['Tally']!;
+    const nestedByLogicalId = Object.fromEntries(
+      Object.entries(templates)
+        .filter(([path]) => path !== 'Tally')
+        .map(([path, t]) => [stack.resolve((stack.node.findChild(path.split('/')[1]!) as NestedStack).nestedStackResource!.logicalId), t]),
+    );
     for (const route of routes) {
-      const prefix = /starts_with\(LogicalResourceId, '([^']+)'\)/.exec(logGroupHint(route.name, 'Tally'))![1]!;
+      const hint = logGroupHint(route.name, 'Tally');
+      // The outer command runs on the stack: its prefix must name one nested stack there.
+      const [stackPrefix, logPrefix] = [...hint.matchAll(/starts_with\(LogicalResourceId, '([^']+)'\)/g)].map((m) => m[1]!);
+      expect(hint, route.name).toMatch(/--stack-name Tally --query/);
+      const stacks = Object.keys(parent.findResources('AWS::CloudFormation::Stack')).filter((id) => id.startsWith(stackPrefix!));
+      expect(stacks, route.name).toHaveLength(1);
+      const ids = Object.keys(nestedByLogicalId[stacks[0]!]!.findResources('AWS::Logs::LogGroup'));
       expect(
-        ids.filter((id) => id.startsWith(prefix)),
+        ids.filter((id) => id.startsWith(logPrefix!)),
         route.name,
       ).toHaveLength(1);
     }

@@ -6,8 +6,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { TallyStack, type TallyStackProps } from '../../lib/tally-stack';
-import { Template } from 'aws-cdk-lib/assertions';
-import { synthStack, testApp } from './synth';
+import { mergedTemplate, synthStack, testApp } from './synth';
 import { TABLES } from '../../lambdas/store/schema';
 
 type Resources = Record<string, { Type: string; DeletionPolicy?: string; Properties?: Record<string, unknown> }>;
@@ -39,7 +38,7 @@ function blockersOfRetry(resources: Resources): string[] {
     .flatMap(([id, r]) => literalNames(r.Properties).map((n) => `${r.Type} ${id} ${n}`));
 }
 
-const resourcesOf = (name: string, props: TallyStackProps = {}) => Template.fromStack(new TallyStack(testApp(), name, props)).toJSON().Resources as Resources;
+const resourcesOf = (name: string, props: TallyStackProps = {}) => mergedTemplate(new TallyStack(testApp(), name, props)).toJSON().Resources as Resources;
 
 describe('a failed first deploy can be retried', () => {
   it('no resource with a fixed name survives the rollback of its create', () => {
