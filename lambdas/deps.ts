@@ -1,6 +1,7 @@
 /** Everything a handler may depend on. Each handler factory asks for the subset it uses. */
 import type { GeoLookup } from './domain/geo';
 import type { CompactionOptions } from './services/compact-landing';
+import type { ErasureDeps, ErasureOptions } from './services/erase-people';
 import type {
   AnalyticsViews,
   CompactionStore,
@@ -22,6 +23,7 @@ import type {
   DashboardStore,
   SignInVerifier,
   AuditLog,
+  DeletionStore,
   ResultsQuery,
   ResultsStore,
 } from './ports';
@@ -59,12 +61,19 @@ export interface Deps {
    * The scheduled compaction job on AWS (lambdas/entry/compact-landing.ts): its store and options.
    * Locally the server schedules compaction itself (lambdas/local/compaction-scheduler.ts).
    */
-  compaction?: { store: CompactionStore; options: Omit<CompactionOptions, 'nowMs' | 'deadlineMs'> };
+  compaction?: {
+    store: CompactionStore;
+    options: Omit<CompactionOptions, 'nowMs' | 'deadlineMs'>;
+    /** People's deletions, carried out after each compaction (services/erase-people.ts); unset, none run. */
+    erasure?: Omit<ErasureDeps, 'compaction'> & Pick<ErasureOptions, 'beforeStep'>;
+  };
   geo: GeoLookup;
   clock: () => number;
   /** How long POST .../results/refresh computes before answering 202 (default REFRESH_BUDGET_MS, handlers/results.ts); tests shorten it. */
   refreshBudgetMs?: number;
   adminToken: () => Promise<string>;
+  /** People's deletions (docs/decisions/erasure.md): requests and progress; the compaction job carries them out. */
+  deletions: DeletionStore;
   /** The audit log of admin writes. */
   audit: AuditLog;
   /** People's sign-in (OIDC tokens, lambdas/adapters/oidc-verifier.ts); unset, only the admin token signs in. */

@@ -101,6 +101,8 @@ export const DEPENDENCIES = {
   experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
   /** DASHBOARD_ORIGIN: the dashboard's origin (its CloudFront distribution), the only one admin responses allow (CORS). */
   dashboardOrigin: { setting: true, env: ['DASHBOARD_ORIGIN'] },
+  /** People's deletions (docs/decisions/erasure.md): each request and its progress. */
+  deletions: { table: 'deletions', env: ['TABLE_DELETIONS'] },
   /** The audit log of admin writes (docs/decisions/audit-log.md); AUDIT_RETENTION_DAYS is how long an entry stays. */
   audit: { table: 'audit_log', env: ['TABLE_AUDIT_LOG', 'AUDIT_RETENTION_DAYS'] },
   /** Sign-in of people (docs/decisions/admin-sign-in.md): the OIDC issuer and client their tokens are checked against; unset, the admin token only. */
@@ -463,6 +465,30 @@ export const ROUTES = [
     auth: 'admin',
     role: 'admin',
     uses: { adminToken: 'read', signIn: 'read', dashboardOrigin: 'read', audit: 'read' },
+  },
+  {
+    name: 'admin-deletions-create',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/deletions',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, audit: 'append', deletions: 'readWrite' },
+  },
+  {
+    name: 'admin-deletions-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/deletions',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, deletions: 'read' },
+  },
+  {
+    name: 'admin-deletions-get',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/deletions/{deletion_id}',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, deletions: 'read' },
   },
 ] as const satisfies readonly Route[];
 

@@ -49,3 +49,10 @@ export const AUDIT_RECORD_FAILED = 'AuditRecordFailed';
  * readers scan the growing landing tail. The next scheduled run retries. Dimension: FunctionName.
  */
 export const COMPACTION_FAILED = 'CompactionFailed';
+
+/**
+ * A step of a person's deletion failed (services/erase-people.ts, in the compaction job's run): the
+ * deletion stays at that step and the next run retries it; its data may outlive the 24-hour bound
+ * unless someone looks. Dimension: FunctionName.
+ */
+export const DELETION_FAILED = 'DeletionFailed';

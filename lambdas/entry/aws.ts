@@ -23,6 +23,7 @@ import { DynamoInsightQueryStore } from '../store/insight-query-store';
 import { DynamoSavedInsightStore } from '../store/saved-insight-store';
 import { DynamoDashboardStore } from '../store/dashboard-store';
 import { DynamoAuditLog } from '../store/audit-log';
+import { DynamoDeletionStore } from '../store/deletion-store';
 
 /**
  * Dependencies with heavy clients (Athena and its SQL, API Gateway, Secrets Manager, jose): the entries using them pass
@@ -104,6 +105,7 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('dashboardOrigin') && env.DASHBOARD_ORIGIN) deps.dashboardOrigin = env.DASHBOARD_ORIGIN;
   if (uses('adminToken')) deps.adminToken = separately('adminToken');
   if (uses('audit')) deps.audit = new DynamoAuditLog(ddb, env.TABLE_AUDIT_LOG, env.AUDIT_RETENTION_DAYS);
+  if (uses('deletions')) deps.deletions = new DynamoDeletionStore(ddb, env.TABLE_DELETIONS);
   if (uses('signIn')) {
     const signIn = separately('signIn');
     if (signIn) deps.signIn = signIn;

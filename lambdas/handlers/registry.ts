@@ -36,6 +36,7 @@ import {
   createExperimentsUpdateHandler,
 } from './experiments-admin';
 import { createAuditListHandler } from './audit';
+import { createDeletionsCreateHandler, createDeletionsGetHandler, createDeletionsListHandler } from './deletions';
 import { createProjectsCreateHandler, createProjectsListHandler, createProjectsUpdateHandler } from './projects';
 
 export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
@@ -81,5 +82,8 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-dashboards-delete': createDashboardsDeleteHandler(deps),
     'admin-results-get': createResultsGetHandler(deps),
     'admin-results-refresh': createResultsRefreshHandler(deps),
+    'admin-deletions-create': createDeletionsCreateHandler(deps),
+    'admin-deletions-list': createDeletionsListHandler(deps),
+    'admin-deletions-get': createDeletionsGetHandler(deps),
   };
 }

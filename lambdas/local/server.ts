@@ -25,7 +25,8 @@ import { moveLegacyLayout } from './legacy-layout';
 import { DuckDbProcess } from './duckdb-process';
 import { DuckDbCompactionStore } from '../adapters/duckdb-compaction';
 import type { OidcConfig } from '../adapters/oidc-verifier';
-import { LOCAL_STREAMS, localDeps, localFirehoseTargets, localStreamDirs } from './wiring';
+import { LOCAL_STREAMS, localDeps, localFirehoseTargets, localPersonRecords, localStreamDirs } from './wiring';
+import type { ErasureOptions } from '../services/erase-people';
 
 export { LOCAL_STREAMS };
 
@@ -59,6 +60,8 @@ export interface LocalServerOptions {
   dashboardOrigin?: string;
   /** People's sign-in (TALLY_OIDC_*): the OIDC issuer whose tokens the admin API accepts beside the admin token; unset, the token only. */
   oidc?: OidcConfig;
+  /** Tests: called before each step of a person's deletion (services/erase-people.ts); a throw stops the run there. */
+  deletionStepHook?: ErasureOptions['beforeStep'];
   /** Replace parts of the wiring (fault injection in tests). */
   overrides?: (deps: Deps) => Deps;
   /**
@@ -195,11 +198,13 @@ async function startStack(
     // Compaction in a DuckDB process of its own at a lower priority, as the requests' queries run.
     const compactionDuckDb = new DuckDbProcess();
     undo.unshift(() => compactionDuckDb.close());
-    const compaction = scheduleCompaction(
-      new DuckDbCompactionStore(options.dataDir, compactionDuckDb, () => deps.analyticsViews.create()),
-      options.compactionIntervalMs,
-      deps.clock,
-    );
+    const compactionStore = new DuckDbCompactionStore(options.dataDir, compactionDuckDb, () => deps.analyticsViews.create(), (work) => firehose.exclusive(work));
+    const compaction = scheduleCompaction(compactionStore, options.compactionIntervalMs, deps.clock, {
+      ...localPersonRecords(ddb),
+      deletions: deps.deletions,
+      files: compactionStore,
+      ...(options.deletionStepHook ? { beforeStep: options.deletionStepHook } : {}),
+    });
     void compaction.runNow();
     return {
       deps,

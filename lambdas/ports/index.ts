@@ -24,3 +24,4 @@ export type * from './project-record-store';
 export type * from './sign-in-verifier';
 export * from './audit-log';
 export * from './compaction-store';
+export * from './deletion-store';

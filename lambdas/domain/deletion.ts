@@ -1,0 +1,99 @@
+/**
+ * A person's deletion (docs/decisions/erasure.md; docs/api.md "Deletions"): what is requested, the
+ * steps a run takes it through, one at a time, each recorded before the next starts, and its receipt.
+ * Pure.
+ */
+import * as z from 'zod';
+import { LIMITS } from './limits';
+
+/** How long after its request a deletion's data is physically gone, at the latest (docs/privacy.md). */
+export const DELETION_BOUND_MS = 24 * 3_600_000;
+
+/** The longest user ID a deletion takes: the longest an event may carry (domain/limits.ts). */
+export const MAX_DELETION_USER_ID = LIMITS.maxFieldLength;
+export const MAX_DELETION_REASON = 500;
+
+export const CreateDeletion = z.strictObject({
+  user_id: z
+    .string({ error: 'user_id must be a string: the ID of the person to delete' })
+    .min(1, 'user_id must not be empty: give the ID of the person to delete')
+    .max(MAX_DELETION_USER_ID, `user_id must be at most ${MAX_DELETION_USER_ID} characters`),
+  reason: z.string().max(MAX_DELETION_REASON, `reason must be at most ${MAX_DELETION_REASON} characters`).optional(),
+  suppress: z.boolean({ error: 'suppress must be true or false' }).optional(),
+});
+
+/**
+ * The steps, in order. The identities table goes first: from then on an event of these IDs starts a
+ * new person (or, suppressed, is dropped), so what the later steps remove cannot grow back.
+ */
+export const DELETION_STEPS = [
+  'ids',
+  'identities',
+  'assignments',
+  'landing_events',
+  'curated_events',
+  'landing_identities',
+  'curated_identities',
+  'results_state',
+  'insight_queries',
+] as const;
+export type DeletionStep = (typeof DELETION_STEPS)[number];
+
+export interface ReceiptLine {
+  store: Exclude<DeletionStep, 'ids'>;
+  removed: number;
+  at: string;
+}
+
+export interface Deletion {
+  id: string;
+  project_id: string;
+  user_id: string;
+  reason: string | null;
+  suppress: boolean;
+  state: 'pending' | 'running' | 'done';
+  requested_at: string;
+  requested_by: string;
+  due_by: string;
+  /** The next step to run; absent when done. */
+  step?: DeletionStep;
+  finished_at?: string;
+  ids?: string[];
+  receipt?: ReceiptLine[];
+}
+
+export function newDeletion(fields: Pick<Deletion, 'id' | 'project_id' | 'user_id' | 'requested_by'> & { reason?: string; suppress?: boolean; nowMs: number }): Deletion {
+  return {
+    id: fields.id,
+    project_id: fields.project_id,
+    user_id: fields.user_id,
+    reason: fields.reason ?? null,
+    suppress: fields.suppress ?? false,
+    state: 'pending',
+    requested_at: new Date(fields.nowMs).toISOString(),
+    requested_by: fields.requested_by,
+    due_by: new Date(fields.nowMs + DELETION_BOUND_MS).toISOString(),
+    step: 'ids',
+    receipt: [],
+  };
+}
+
+/** The deletion once `step` is done: the next step, its receipt line, and done after the last one. */
+export function afterStep(d: Deletion, step: DeletionStep, removed: number, nowMs: number, ids?: string[]): Deletion {
+  const at = new Date(nowMs).toISOString();
+  const index = DELETION_STEPS.indexOf(step);
+  const next = DELETION_STEPS[index + 1];
+  const receipt = step === 'ids' ? (d.receipt ?? []) : [...(d.receipt ?? []).filter((l) => l.store !== step), { store: step, removed, at }];
+  const { step: _done, ...rest } = d;
+  return {
+    ...rest,
+    ...(ids ? { ids } : {}),
+    receipt,
+    ...(next ? { state: 'running', step: next } : { state: 'done', finished_at: at }),
+  };
+}
+
+/** What the API shows: everything but the internal step. */
+export function deletionView({ step: _step, ...d }: Deletion): Omit<Deletion, 'step'> {
+  return d;
+}

@@ -1,0 +1,134 @@
+/**
+ * People's deletions (docs/decisions/erasure.md): each unfinished deletion is taken through its steps
+ * (domain/deletion.ts), one at a time, its progress saved after each, so a run stopped at any point
+ * (a crash, a failed Lambda, its deadline) leaves the deletion at the step it was in, and the next run
+ * does that step again: every step is idempotent (what it removed is gone; run again it removes 0).
+ *
+ * It runs inside the compaction job's run, after compaction (handlers/compact-landing.ts): runs never
+ * overlap, so its rewrites of curated partitions and compaction's never race. The person's rows are
+ * those received through the request's time: an ID that sends again afterwards is a new person (the
+ * identities step, first, removed every item that linked it to the old one).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterStep, type Deletion, type DeletionStep } from '../domain/deletion';
+import type { StreamName } from '../domain/landing-hour';
+import { partitionBatches } from '../domain/partition-batches';
+import { personIds, type IdLink } from '../domain/person-ids';
+import { newGeneration } from '../domain/results-base';
+import type { CompactionStore, DeletionStore, PersonFiles, PersonRecords } from '../ports';
+import { replacePartitions } from './compact-landing';
+
+export interface ErasureDeps extends PersonRecords {
+  deletions: DeletionStore;
+  files: PersonFiles;
+  /** The compaction job's store: its state's retiring list and the partitions' commits. */
+  compaction: CompactionStore;
+}
+
+export interface ErasureOptions {
+  nowMs: number;
+  /** How long a superseded generation stays readable (the compaction job's grace). */
+  graceMs: number;
+  /** No step starts after this time; the next run continues. */
+  deadlineMs?: number;
+  /** Tests: called before each step; a throw stops the run there, as a crash would. */
+  beforeStep?: (deletion: Deletion, step: DeletionStep) => void | Promise<void>;
+}
+
+export interface DeletionRun {
+  id: string;
+  project_id: string;
+  steps: number;
+  done: boolean;
+}
+
+/** The most rounds of following links from the IDs found so far (a group wider than this is cut, and said so in the log). */
+const MAX_LINK_ROUNDS = 50;
+
+export async function runDeletions(deps: ErasureDeps, options: ErasureOptions): Promise<DeletionRun[]> {
+  const runs: DeletionRun[] = [];
+  for (let deletion of await deps.deletions.unfinished()) {
+    const run: DeletionRun = { id: deletion.id, project_id: deletion.project_id, steps: 0, done: false };
+    runs.push(run);
+    while (deletion.state !== 'done' && deletion.step) {
+      if (options.deadlineMs !== undefined && Date.now() >= options.deadlineMs) return runs;
+      const step = deletion.step;
+      await options.beforeStep?.(deletion, step);
+      deletion = await runStep(deps, options, deletion, step);
+      await deps.deletions.save(deletion);
+      run.steps++;
+    }
+    run.done = deletion.state === 'done';
+  }
+  return runs;
+}
+
+async function runStep(deps: ErasureDeps, options: ErasureOptions, d: Deletion, step: DeletionStep): Promise<Deletion> {
+  const projectId = d.project_id;
+  const ids = d.ids ?? [d.user_id];
+  const through = d.requested_at;
+  const done = (removed: number, found?: string[]) => afterStep(d, step, removed, Date.now(), found);
+  switch (step) {
+    case 'ids':
+      return done(0, await findPerson(deps, projectId, d.user_id));
+    case 'identities':
+      return done(await deps.identities.forget(projectId, ids));
+    case 'assignments': {
+      const experiments = (await deps.experiments.list(projectId)).map((e) => e.id);
+      return done(await deps.assignments.forget(projectId, experiments, ids));
+    }
+    case 'landing_events':
+      return done(await deps.files.eraseLanding('events', projectId, ids, through));
+    case 'landing_identities':
+      return done(await deps.files.eraseLanding('identities', projectId, ids, through));
+    case 'curated_events':
+      return done(await eraseCurated(deps, options, 'events', projectId, ids, through));
+    case 'curated_identities':
+      return done(await eraseCurated(deps, options, 'identities', projectId, ids, through));
+    case 'results_state': {
+      let removed = await deps.files.dropResultsState(projectId);
+      for (const e of await deps.experiments.list(projectId)) if (await deps.results.forget(projectId, e.id)) removed++;
+      return done(removed);
+    }
+    case 'insight_queries': {
+      const executions = await deps.insightQueries.forgetProject(projectId);
+      await deps.files.dropQueryResults(executions);
+      return done(executions.length);
+    }
+  }
+}
+
+/** The person of `userId`: its group in the identities table and every link of the identity stream, followed until nothing new. */
+async function findPerson(deps: ErasureDeps, projectId: string, userId: string): Promise<string[]> {
+  const links = new Map<string, IdLink>();
+  let ids = [userId];
+  for (let round = 0; round < MAX_LINK_ROUNDS; round++) {
+    for (const l of [...(await deps.identities.linksOf(projectId, ids)), ...(await deps.files.linksOf(projectId, ids))]) {
+      links.set(`${l.id}\u0000${l.canonical_id}`, l);
+    }
+    const next = personIds(userId, links.values());
+    if (next.length === ids.length) return next;
+    ids = next;
+  }
+  return ids;
+}
+
+/** Rewrites the project's curated partitions holding the person's rows as new generations without them; the rows left out. */
+async function eraseCurated(deps: ErasureDeps, options: ErasureOptions, stream: StreamName, projectId: string, ids: string[], through: string): Promise<number> {
+  const partitions = await deps.files.curatedPartitionsOf(stream, projectId, ids, through);
+  if (partitions.length === 0) return 0;
+  const now = new Date(options.nowMs).toISOString();
+  const after = new Date(options.nowMs + options.graceMs).toISOString();
+  const generation = newGeneration(now, randomUUID().replaceAll('-', '').slice(0, 12));
+  let state = await deps.compaction.readState(stream);
+  let removed = 0;
+  for (const batch of partitionBatches(partitions, deps.compaction.maxPartitionsPerWrite)) {
+    const replaced = await replacePartitions(deps.compaction, stream, state, batch, generation, after, () =>
+      deps.files.writeGenerationWithout(stream, batch, ids, through, generation),
+    );
+    state = replaced.state;
+    removed += replaced.written;
+  }
+  return removed;
+}
+
