@@ -57,6 +57,14 @@ export interface Deletion {
   due_by: string;
   /** The next step to run; absent when done. */
   step?: DeletionStep;
+  /** The step a run began and has not recorded as done yet: found again by a run, it was interrupted. */
+  began?: DeletionStep;
+  /**
+   * Whether anything of the person may have been removed: a receipt line above 0, or a step that was
+   * interrupted (it may have removed rows it never counted). Derived data (the results job's state,
+   * cached insight answers) is dropped only then: a person with no data changes no answer.
+   */
+  removed_any?: boolean;
   finished_at?: string;
   ids?: string[];
   receipt?: ReceiptLine[];
@@ -84,16 +92,22 @@ export function afterStep(d: Deletion, step: DeletionStep, removed: number, nowM
   const index = DELETION_STEPS.indexOf(step);
   const next = DELETION_STEPS[index + 1];
   const receipt = step === 'ids' ? (d.receipt ?? []) : [...(d.receipt ?? []).filter((l) => l.store !== step), { store: step, removed, at }];
-  const { step: _done, ...rest } = d;
+  const { step: _done, began: _began, ...rest } = d;
   return {
     ...rest,
+    removed_any: (d.removed_any ?? false) || removed > 0,
     ...(ids ? { ids } : {}),
     receipt,
     ...(next ? { state: 'running', step: next } : { state: 'done', finished_at: at }),
   };
 }
 
-/** What the API shows: everything but the internal step. */
-export function deletionView({ step: _step, ...d }: Deletion): Omit<Deletion, 'step'> {
+/** The deletion as a run begins `step`: if a run began it before and never finished it, that run was interrupted. */
+export function beginStep(d: Deletion, step: DeletionStep): Deletion {
+  return { ...d, began: step, removed_any: (d.removed_any ?? false) || d.began === step };
+}
+
+/** What the API shows: everything but the progress bookkeeping. */
+export function deletionView({ step: _step, began: _began, removed_any: _removed, ...d }: Deletion): Omit<Deletion, 'step' | 'began' | 'removed_any'> {
   return d;
 }

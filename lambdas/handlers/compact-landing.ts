@@ -47,7 +47,7 @@ export function createCompactionHandler(deps: CompactionDeps) {
     try {
       const runs = await runDeletions(
         { ...erasure, compaction: job.store },
-        { nowMs: deps.clock(), graceMs: job.options.graceMs, deadlineMs, ...(beforeStep ? { beforeStep } : {}) },
+        { nowMs: deps.clock(), clock: deps.clock, graceMs: job.options.graceMs, deadlineMs, ...(beforeStep ? { beforeStep } : {}) },
       );
       // The deletion's ID and counts only: never the user ID or the reason.
       for (const r of runs) log('info', 'deletion run', { deletion_id: r.id, project_id: r.project_id, steps: r.steps, done: r.done });

@@ -10,7 +10,7 @@
  * identities step, first, removed every item that linked it to the old one).
  */
 import { randomUUID } from 'node:crypto';
-import { afterStep, type Deletion, type DeletionStep } from '../domain/deletion';
+import { afterStep, beginStep, type Deletion, type DeletionStep } from '../domain/deletion';
 import type { StreamName } from '../domain/landing-hour';
 import { partitionBatches } from '../domain/partition-batches';
 import { personIds, type IdLink } from '../domain/person-ids';
@@ -27,6 +27,8 @@ export interface ErasureDeps extends PersonRecords {
 
 export interface ErasureOptions {
   nowMs: number;
+  /** When each step finished, for its receipt line. */
+  clock: () => number;
   /** How long a superseded generation stays readable (the compaction job's grace). */
   graceMs: number;
   /** No step starts after this time; the next run continues. */
@@ -40,6 +42,8 @@ export interface DeletionRun {
   project_id: string;
   steps: number;
   done: boolean;
+  /** Whether it reached a step rewriting curated partitions. */
+  rewrote: boolean;
 }
 
 /** The most rounds of following links from the IDs found so far (a group wider than this is cut, and said so in the log). */
@@ -47,27 +51,42 @@ const MAX_LINK_ROUNDS = 50;
 
 export async function runDeletions(deps: ErasureDeps, options: ErasureOptions): Promise<DeletionRun[]> {
   const runs: DeletionRun[] = [];
+  try {
+    await runEach(deps, options, runs);
+  } finally {
+    // A partition rewritten may have lost its last rows (no file left): the readers' views follow.
+    if (runs.some((r) => r.rewrote)) {
+      const through = async (stream: StreamName) => (await deps.compaction.readState(stream)).compactedThrough;
+      await deps.compaction.publishViews({ events: await through('events'), identities: await through('identities') });
+    }
+  }
+  return runs;
+}
+
+async function runEach(deps: ErasureDeps, options: ErasureOptions, runs: DeletionRun[]): Promise<void> {
   for (let deletion of await deps.deletions.unfinished()) {
-    const run: DeletionRun = { id: deletion.id, project_id: deletion.project_id, steps: 0, done: false };
+    const run: DeletionRun = { id: deletion.id, project_id: deletion.project_id, steps: 0, done: false, rewrote: false };
     runs.push(run);
     while (deletion.state !== 'done' && deletion.step) {
-      if (options.deadlineMs !== undefined && Date.now() >= options.deadlineMs) return runs;
+      if (options.deadlineMs !== undefined && Date.now() >= options.deadlineMs) return;
       const step = deletion.step;
+      deletion = beginStep(deletion, step);
+      await deps.deletions.save(deletion);
       await options.beforeStep?.(deletion, step);
+      run.rewrote ||= step === 'curated_events' || step === 'curated_identities';
       deletion = await runStep(deps, options, deletion, step);
       await deps.deletions.save(deletion);
       run.steps++;
     }
     run.done = deletion.state === 'done';
   }
-  return runs;
 }
 
 async function runStep(deps: ErasureDeps, options: ErasureOptions, d: Deletion, step: DeletionStep): Promise<Deletion> {
   const projectId = d.project_id;
   const ids = d.ids ?? [d.user_id];
   const through = d.requested_at;
-  const done = (removed: number, found?: string[]) => afterStep(d, step, removed, Date.now(), found);
+  const done = (removed: number, found?: string[]) => afterStep(d, step, removed, options.clock(), found);
   switch (step) {
     case 'ids':
       return done(0, await findPerson(deps, projectId, d.user_id));
@@ -86,11 +105,13 @@ async function runStep(deps: ErasureDeps, options: ErasureOptions, d: Deletion, 
     case 'curated_identities':
       return done(await eraseCurated(deps, options, 'identities', projectId, ids, through));
     case 'results_state': {
+      if (!d.removed_any) return done(0);
       let removed = await deps.files.dropResultsState(projectId);
       for (const e of await deps.experiments.list(projectId)) if (await deps.results.forget(projectId, e.id)) removed++;
       return done(removed);
     }
     case 'insight_queries': {
+      if (!d.removed_any) return done(0);
       const executions = await deps.insightQueries.forgetProject(projectId);
       await deps.files.dropQueryResults(executions);
       return done(executions.length);
