@@ -109,3 +109,7 @@ export interface Results extends ExperimentStats {
 
 /** An audit log entry (GET /admin/v1/audit). */
 export type { AuditEntry } from '../../lambdas/domain/audit-entry';
+
+/** A person's deletion as the API shows it (docs/api.md, "Deletions"): its state and, when done, its receipt. */
+export type DeletionView = ReturnType<typeof import('../../lambdas/domain/deletion').deletionView>;
+export type { ReceiptLine } from '../../lambdas/domain/deletion';

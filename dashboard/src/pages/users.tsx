@@ -14,10 +14,13 @@ import { personLabel } from '../../../lambdas/domain/person-label';
 import type { RecentUser, StoredEvent, User } from '../admin-types';
 import { AsyncView, errorText, useAsync } from '../components/async-view';
 import { EventList, type People } from '../components/event-list';
+import { DeletePerson } from '../components/delete-person';
 import { Field } from '../components/field';
+import { ReadOnlyNote } from '../components/read-only-note';
 import { ListTable } from '../components/list-table';
 import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
+import { useCan } from '../role';
 import { navigate, pathOf } from '../router';
 
 /** People listed at once, and added by each "Load more" (the API allows up to 200 a page). */
@@ -187,17 +190,17 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
   );
 }
 
+/** How the person page names a person (as People does, domain/person-label.ts). */
+const userLabel = (u: User) => personLabel({ user_id: u.user_id, email: u.email, name: u.name, recent_ids: [...u.ids].reverse() });
+
 function UserDetails({ api, projectPath, userId }: { api: PageProps['api']; projectPath: string; userId: string }) {
   const user = useAsync(() => api.get<User>(`/admin/v1${projectPath}/users/${encodeURIComponent(userId)}`), [api, projectPath, userId]);
   // The newest of the person's listed events (the listing is newest first): People's last seen.
   const [lastSeen, setLastSeen] = useState<string | null | undefined>(undefined);
+  const canErase = useCan('admin');
   return (
     <>
-      <h1>
-        {user.data
-          ? personLabel({ user_id: user.data.user_id, email: user.data.email, name: user.data.name, recent_ids: [...user.data.ids].reverse() })
-          : 'Person'}
-      </h1>
+      <h1>{user.data ? userLabel(user.data) : 'Person'}</h1>
       <AsyncView state={user}>
         {(u) => (
           <>
@@ -231,6 +234,14 @@ function UserDetails({ api, projectPath, userId }: { api: PageProps['api']; proj
                   )}
                 </dd>
               </dl>
+            </section>
+            <section aria-labelledby="user-privacy">
+              <h2 id="user-privacy">Privacy requests</h2>
+              {canErase ? (
+                <DeletePerson api={api} projectPath={projectPath} user={u} label={userLabel(u)} />
+              ) : (
+                <ReadOnlyNote needed="admin" what="delete a person" />
+              )}
             </section>
             <UserEvents api={api} projectPath={projectPath} ids={[u.user_id, ...u.ids]} onNewest={setLastSeen} />
           </>

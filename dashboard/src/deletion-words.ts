@@ -1,0 +1,31 @@
+/**
+ * How the dashboard names a deletion's stores and states (docs/api.md, "Deletions"): each receipt line's
+ * store in plain words with the unit its count is in, in the order a deletion's steps run
+ * (lambdas/domain/deletion.ts), and the list the confirmation names before anything is sent.
+ */
+import type { ReceiptLine } from './admin-types';
+
+export const RECEIPT_STORES: Record<ReceiptLine['store'], { name: string; unit: string; units: string }> = {
+  identities: { name: 'Identity links and profile (email, name)', unit: 'item', units: 'items' },
+  assignments: { name: 'Experiment assignments', unit: 'assignment', units: 'assignments' },
+  landing_events: { name: 'Events of the newest hours (landing files)', unit: 'event', units: 'events' },
+  curated_events: { name: 'Events, compacted (curated files)', unit: 'event', units: 'events' },
+  landing_identities: { name: 'ID links of the newest hours (landing files)', unit: 'link', units: 'links' },
+  curated_identities: { name: 'ID links, compacted (curated files)', unit: 'link', units: 'links' },
+  results_state: { name: 'Experiment results (recomputed without the person)', unit: 'stored result', units: 'stored results' },
+  insight_queries: { name: 'Cached insight results', unit: 'cached answer', units: 'cached answers' },
+};
+
+/** What a deletion removes, as the confirmation names it. */
+export const DELETED_STORES = [
+  'their events, every copy (the newest hours and the compacted files)',
+  'their identity links and profile (email, name)',
+  'their experiment assignments',
+  'experiment results: recomputed without them',
+  'cached insight results that hold their rows',
+];
+
+export function removedText(line: ReceiptLine): string {
+  const store = RECEIPT_STORES[line.store];
+  return `${line.removed.toLocaleString('en')} ${line.removed === 1 ? store.unit : store.units}`;
+}
