@@ -142,14 +142,15 @@ async function eraseCurated(deps: ErasureDeps, options: ErasureOptions, stream: 
   const after = new Date(options.nowMs + options.graceMs).toISOString();
   const generation = newGeneration(now, randomUUID().replaceAll('-', '').slice(0, 12));
   let state = await deps.compaction.readState(stream);
-  let removed = 0;
-  for (const batch of partitionBatches(partitions, deps.compaction.maxPartitionsPerWrite)) {
-    const replaced = await replacePartitions(deps.compaction, stream, state, batch, generation, after, () =>
+  const batches = partitionBatches(
+    partitions.map(({ projectId, dt }) => ({ projectId, dt })),
+    deps.compaction.maxPartitionsPerWrite,
+  );
+  for (const batch of batches) {
+    ({ state } = await replacePartitions(deps.compaction, stream, state, batch, generation, after, () =>
       deps.files.writeGenerationWithout(stream, batch, ids, through, generation),
-    );
-    state = replaced.state;
-    removed += replaced.written;
+    ));
   }
-  return removed;
+  return partitions.reduce((sum, p) => sum + p.rows, 0);
 }
 
