@@ -46,6 +46,21 @@ export interface DeletionRun {
   rewrote: boolean;
 }
 
+/**
+ * A step that failed, named by the deletion's ID and the step: its message carries no client value
+ * (an engine's message may quote the SQL, which holds the person's IDs), the cause keeps the original.
+ */
+export class DeletionStepFailed extends Error {
+  constructor(
+    readonly deletionId: string,
+    readonly step: DeletionStep,
+    cause: unknown,
+  ) {
+    super(`deletion ${deletionId} failed at step ${step} (${cause instanceof Error ? cause.name : typeof cause})`, { cause });
+    this.name = 'DeletionStepFailed';
+  }
+}
+
 /** The most rounds of following links from the IDs found so far (a group wider than this is cut, and said so in the log). */
 const MAX_LINK_ROUNDS = 50;
 
@@ -72,9 +87,13 @@ async function runEach(deps: ErasureDeps, options: ErasureOptions, runs: Deletio
       const step = deletion.step;
       deletion = beginStep(deletion, step);
       await deps.deletions.save(deletion);
-      await options.beforeStep?.(deletion, step);
       run.rewrote ||= step === 'curated_events' || step === 'curated_identities';
-      deletion = await runStep(deps, options, deletion, step);
+      try {
+        await options.beforeStep?.(deletion, step);
+        deletion = await runStep(deps, options, deletion, step);
+      } catch (err) {
+        throw new DeletionStepFailed(deletion.id, step, err);
+      }
       await deps.deletions.save(deletion);
       run.steps++;
     }

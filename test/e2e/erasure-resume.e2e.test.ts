@@ -94,7 +94,7 @@ describe('an interrupted deletion', () => {
 
   it('a failed step emits the alarmed DeletionFailed metric (and no client value in the log)', async () => {
     const ids = await person('zq7');
-    await stack.admin('POST', `/admin/v1/projects/${project}/deletions`, { user_id: ids[0], reason: 'secret reason' });
+    const asked = await stack.admin('POST', `/admin/v1/projects/${project}/deletions`, { user_id: ids[0], reason: 'secret reason' });
     const lines: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
     const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any, ...rest: any[]) => {
@@ -112,6 +112,8 @@ describe('an interrupted deletion', () => {
     expect(emf).toHaveLength(1);
     for (const line of emf) expectWatchedByAlarm(line);
     expect(all.filter((l) => l.includes('zq7'))).toEqual([]);
+    // The error line says which deletion and which step, for whoever answers the alarm.
+    expect(all.some((l) => l.includes(asked.body.deletion.id) && l.includes('curated_events') && l.includes('DeletionStepFailed'))).toBe(true);
     expect(all.join('\n')).not.toContain('secret reason');
     await stack.compaction.runNow();
     expect(await rowsOf(ids)).toEqual({ events: 0, links: 0 });
