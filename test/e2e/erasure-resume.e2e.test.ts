@@ -96,16 +96,19 @@ describe('an interrupted deletion', () => {
     const ids = await person('zq7');
     const asked = await stack.admin('POST', `/admin/v1/projects/${project}/deletions`, { user_id: ids[0], reason: 'secret reason' });
     const lines: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any, ...rest: any[]) => {
-      lines.push(String(chunk));
-      return write(chunk, ...rest);
+    // Metrics go to stdout, error lines to stderr (lambdas/logging/log.ts): both are read.
+    const spies = [process.stdout, process.stderr].map((stream) => {
+      const write = stream.write.bind(stream);
+      return vi.spyOn(stream, 'write').mockImplementation((chunk: any, ...rest: any[]) => {
+        lines.push(String(chunk));
+        return write(chunk, ...rest);
+      });
     });
     try {
       crashAt = 'curated_events';
       await stack.compaction.runNow();
     } finally {
-      spy.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
     const all = lines.flatMap((l) => l.split('\n'));
     const emf = all.filter((l) => l.includes('"DeletionFailed"') && l.includes('"_aws"'));
