@@ -236,10 +236,19 @@ export class AthenaCompactionStore implements CompactionStore, PersonFiles {
     return rows.flatMap((r) => (r.project_id && r.dt ? [{ projectId: r.project_id, dt: r.dt, rows: Number(r.person_rows ?? 0) }] : []));
   }
 
-  async writeGenerationWithout(stream: StreamName, batch: readonly CuratedPartition[], ids: readonly string[], through: string, generation: string): Promise<void> {
+  async writeGenerationWithout(
+    stream: StreamName,
+    batch: readonly CuratedPartition[],
+    ids: readonly string[],
+    through: string,
+    generation: string,
+  ): Promise<void> {
     checkGeneration(generation);
     const rows = renderWithoutPerson(stream, batch, { ids, through }, this.table(curatedTable(stream)));
-    await this.athena.run(`INSERT INTO ${this.table(curatedWriteTable(stream))}\nSELECT *, '${generation}' AS generation FROM (\n${rows}\n) kept`, this.deadlineMs);
+    await this.athena.run(
+      `INSERT INTO ${this.table(curatedWriteTable(stream))}\nSELECT *, '${generation}' AS generation FROM (\n${rows}\n) kept`,
+      this.deadlineMs,
+    );
   }
 
   async eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string): Promise<number> {

@@ -200,7 +200,12 @@ export class DuckDbCompactionStore implements CompactionStore, PersonFiles {
     return removed;
   }
 
-  async curatedPartitionsOf(stream: StreamName, projectId: string, ids: readonly string[], through: string): Promise<Array<CuratedPartition & { rows: number }>> {
+  async curatedPartitionsOf(
+    stream: StreamName,
+    projectId: string,
+    ids: readonly string[],
+    through: string,
+  ): Promise<Array<CuratedPartition & { rows: number }>> {
     const curated = await curatedFiles(this.dataDir, stream, { projectId });
     if (curated.length === 0) return [];
     const views = [{ name: curatedTable(stream), parquet: curated, columns: STREAM_COLUMNS[stream] }];
@@ -236,7 +241,12 @@ export class DuckDbCompactionStore implements CompactionStore, PersonFiles {
     for (const id of executionIds) {
       if (!/^[0-9A-Za-z-]+$/.test(id)) continue; // never a path
       const file = join(this.dataDir, INSIGHT_RESULTS_DIR, `${id}.json`);
-      if (await stat(file).then(() => true, () => false)) {
+      if (
+        await stat(file).then(
+          () => true,
+          () => false,
+        )
+      ) {
         await rm(file, { force: true });
         removed++;
       }

@@ -154,7 +154,14 @@ async function findPerson(deps: ErasureDeps, projectId: string, userId: string):
 }
 
 /** Rewrites the project's curated partitions holding the person's rows as new generations without them; the rows left out. */
-async function eraseCurated(deps: ErasureDeps, options: ErasureOptions, stream: StreamName, projectId: string, ids: string[], through: string): Promise<number> {
+async function eraseCurated(
+  deps: ErasureDeps,
+  options: ErasureOptions,
+  stream: StreamName,
+  projectId: string,
+  ids: string[],
+  through: string,
+): Promise<number> {
   const partitions = await deps.files.curatedPartitionsOf(stream, projectId, ids, through);
   if (partitions.length === 0) return 0;
   const now = new Date(options.nowMs).toISOString();
@@ -172,4 +179,3 @@ async function eraseCurated(deps: ErasureDeps, options: ErasureOptions, stream: 
   }
   return partitions.reduce((sum, p) => sum + p.rows, 0);
 }
-

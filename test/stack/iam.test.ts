@@ -186,10 +186,10 @@ describe('IAM statements', () => {
         // Generations and the compaction state under curated/; landing/ deleted (compacted hours past
         // retention) and written back without a deleted person's lines; the results state and base of a
         // deleted person's project deleted (docs/decisions/erasure.md).
-        expect(
-          writes.map((w) => JSON.stringify(w.Resource)).sort(),
-          name,
-        ).toEqual([expect.stringContaining('/curated/*'), expect.stringContaining('/landing/*')]);
+        expect(writes.map((w) => JSON.stringify(w.Resource)).sort(), name).toEqual([
+          expect.stringContaining('/curated/*'),
+          expect.stringContaining('/landing/*'),
+        ]);
         const deletes = s3.filter((st) => asArray(st.Action).includes('s3:DeleteObject')).map((st) => JSON.stringify(st.Resource));
         const prefixes = (resources: string[]) => resources.flatMap((r) => [...r.matchAll(/\/([a-z-]+)\/\*/g)].map((m) => m[1])).sort();
         expect(prefixes(deletes), name).toEqual(['curated', 'landing', RESULTS_BASE.prefix.slice(0, -1), RESULTS_STATE.prefix.slice(0, -1)].sort());

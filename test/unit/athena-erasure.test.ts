@@ -36,7 +36,9 @@ describe('erasing a person from the landing objects on S3', () => {
       Contents: [...objects.keys()].filter((k) => k.startsWith(input.Prefix)).map((Key) => ({ Key })),
       IsTruncated: false,
     }));
-    s3Mock.on(GetObjectCommand).callsFake((input: { Key: string }) => ({ Body: { transformToByteArray: async () => new Uint8Array(objects.get(input.Key)!) } }));
+    s3Mock
+      .on(GetObjectCommand)
+      .callsFake((input: { Key: string }) => ({ Body: { transformToByteArray: async () => new Uint8Array(objects.get(input.Key)!) } }));
     s3Mock.on(PutObjectCommand).callsFake((input: { Key: string; Body: Buffer }) => {
       objects.set(input.Key, input.Body);
       return {};
