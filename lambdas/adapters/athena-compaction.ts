@@ -37,6 +37,7 @@ import {
   curatedTable,
   curatedWriteTable,
   EVENTS_BY_ARRIVAL_VIEW,
+  EVENTS_TAIL_VIEW,
   generationPrefix,
   isLandingHour,
   landingHourPrefix,
@@ -52,7 +53,7 @@ import { partitionKey, type CompactionState, type CompactionStore, type PersonFi
 import type { AthenaResultsQuery } from './athena-results-query';
 import { deletePrefix, listFolders, listKeys, measurePrefix } from './s3-prefix';
 import { renderPersonLinks, renderPersonPartitions, renderWithoutPerson } from './sql/erasure';
-import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderStreamView } from './sql/compaction';
+import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderEventsTailView, renderStreamView } from './sql/compaction';
 import { tableRef } from './sql/render';
 import { renderCreateUniqueEventsView } from './sql/unique-events';
 
@@ -77,6 +78,7 @@ export function viewStatements(database: string, compactedThrough: Record<Stream
   const create = (view: string, sql: string) => `CREATE OR REPLACE VIEW ${tableRef(q(view))} AS\n${sql}`;
   return [
     ...STREAM_NAMES.map((stream) => create(streamView(stream), renderStreamView(stream, compactedThrough[stream], tables(stream)))),
+    create(EVENTS_TAIL_VIEW, renderEventsTailView(compactedThrough.events, tables('events'))),
     renderCreateUniqueEventsView(q(UNIQUE_EVENTS_VIEW), q(streamView('events'))),
     create(EVENTS_BY_ARRIVAL_VIEW, renderEventsByArrivalView({ landing: q(landingTable('events')) })),
   ];

@@ -339,10 +339,12 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
     expect(TEXTS.get('lambdas/adapters/athena-analytics-views.ts')!.map((t) => t.split(/\s/).slice(0, 5).join(' '))).toEqual([
       'CREATE OR REPLACE VIEW tally.events',
       'CREATE OR REPLACE VIEW tally.identities',
+      'CREATE OR REPLACE VIEW tally.events_tail',
       'CREATE OR REPLACE VIEW tally.unique_events',
       'CREATE OR REPLACE VIEW tally.events_by_arrival',
       'DROP VIEW IF EXISTS tally.events_by_arrival',
       'DROP VIEW IF EXISTS tally.unique_events',
+      'DROP VIEW IF EXISTS tally.events_tail',
       'DROP VIEW IF EXISTS tally.identities',
       'DROP VIEW IF EXISTS tally.events',
     ]);
@@ -354,6 +356,7 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
       'INSERT INTO tally.curated_identities_write',
       'CREATE OR REPLACE VIEW tally.events AS',
       'CREATE OR REPLACE VIEW tally.identities AS',
+      'CREATE OR REPLACE VIEW tally.events_tail AS',
       'CREATE OR REPLACE VIEW tally.unique_events AS',
       'CREATE OR REPLACE VIEW tally.events_by_arrival AS',
       'SELECT DISTINCT id, canonical_id',
