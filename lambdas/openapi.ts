@@ -727,16 +727,24 @@ const OPERATIONS: Record<RouteName, Operation> = {
   },
   'admin-deletions-create': {
     summary:
-      "Delete a person: every ID linked to user_id, their events, identity links, profile, assignments and the results and query answers holding them, within 24 h (admin role). An ID with no data is accepted too: its receipt says 0 everywhere",
+      'Delete a person: every ID linked to user_id, their events, identity links, profile, assignments and the results and query answers holding them, within 24 h (admin role). An ID with no data is accepted too: its receipt says 0 everywhere',
     body: CreateDeletion,
-    responses: { 202: { description: 'Accepted: the compaction job carries it out (every minute locally, every 15 minutes on AWS)', body: z.object({ deletion: Deletion }) } },
+    responses: {
+      202: {
+        description: 'Accepted: the compaction job carries it out (every minute locally, every 15 minutes on AWS)',
+        body: z.object({ deletion: Deletion }),
+      },
+    },
   },
   'admin-deletions-list': {
     summary: "The project's deletions, newest first, paginated (admin role)",
     query: DeletionsListQuery,
     responses: ok('Deletions', z.object({ deletions: z.array(Deletion), next_cursor: z.string().nullable() })),
   },
-  'admin-deletions-get': { summary: 'A deletion, its state and, when done, its receipt (admin role)', responses: ok('The deletion', z.object({ deletion: Deletion })) },
+  'admin-deletions-get': {
+    summary: 'A deletion, its state and, when done, its receipt (admin role)',
+    responses: ok('The deletion', z.object({ deletion: Deletion })),
+  },
 };
 
 type JsonSchema = Record<string, unknown>;
