@@ -29,3 +29,15 @@ export function removedText(line: ReceiptLine): string {
   const store = RECEIPT_STORES[line.store];
   return `${line.removed.toLocaleString('en')} ${line.removed === 1 ? store.unit : store.units}`;
 }
+
+/**
+ * What "Suppress future events" does today (docs/privacy.md, "Outside the bound"): the deletion records
+ * the wish; ingestion does not drop the IDs' later events yet.
+ */
+export const SUPPRESS_HINT =
+  'Asks that later events of these IDs be accepted and not stored. Not enforced yet: today they are still stored, as a new person. Without it, an ID that sends again becomes a new person.';
+
+export const suppressText = (suppress: boolean) =>
+  suppress
+    ? 'Suppression asked (not enforced yet: later events are still stored, as a new person)'
+    : 'Not suppressed: an ID that sends again becomes a new person';

@@ -8,7 +8,7 @@ import { useId, useState } from 'preact/hooks';
 import { MAX_DELETION_REASON } from '../../../lambdas/domain/deletion';
 import type { DeletionView, User } from '../admin-types';
 import type { ApiClient } from '../api';
-import { DELETED_STORES } from '../deletion-words';
+import { DELETED_STORES, SUPPRESS_HINT } from '../deletion-words';
 import { formatTime } from '../format-time';
 import { ConfirmDialog } from './confirm-dialog';
 import { errorText } from './async-view';
@@ -98,7 +98,7 @@ export function DeletePerson({ api, projectPath, user, label }: { api: ApiClient
             Suppress future events
           </label>
           <p class="hint" id="deletion-suppress-hint">
-            Later events of these IDs are accepted and not stored. Without it, an ID that sends again becomes a new person.
+            {SUPPRESS_HINT}
           </p>
         </div>
         <div class="field">

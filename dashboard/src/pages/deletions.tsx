@@ -5,33 +5,21 @@
  * running is read again every few seconds while the page is open. IDs and reasons are client or
  * operator text: rendered as text nodes, never as markup.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { DeletionView } from '../admin-types';
-import { AsyncView, errorText, useAsync, type AsyncState } from '../components/async-view';
+import { AsyncView, errorText, useAsync, useRefreshWhile } from '../components/async-view';
 import { ListTable } from '../components/list-table';
 import { ReadOnlyNote } from '../components/read-only-note';
 import { StatusBadge } from '../components/status-badge';
-import { RECEIPT_STORES, removedText } from '../deletion-words';
+import { RECEIPT_STORES, removedText, suppressText } from '../deletion-words';
 import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 import { useCan } from '../role';
 import { pathOf } from '../router';
 
-/** How often an unfinished deletion is read again while its page is open. */
-export const DELETION_REFRESH_MS = 3000;
-
 const DELETIONS_LISTED = 50;
 
 const unfinished = (d: DeletionView) => d.state !== 'done';
-
-/** Reads `state` again every few seconds while `still` holds. */
-function useRefreshWhile(state: Pick<AsyncState<unknown>, 'reload'>, still: boolean): void {
-  useEffect(() => {
-    if (!still) return;
-    const timer = setInterval(() => void state.reload(), DELETION_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [still]);
-}
 
 export function DeletionsPage({ api, params }: PageProps) {
   const projectPath = pathOf('projects', params.projectId!);
@@ -55,7 +43,7 @@ interface ListAnswer {
 function DeletionList({ api, projectPath }: { api: PageProps['api']; projectPath: string }) {
   const list = useAsync(() => api.get<ListAnswer>(`/admin/v1${projectPath}/deletions?limit=${DELETIONS_LISTED}`), [api, projectPath]);
   const [more, setMore] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
-  useRefreshWhile(list, list.data?.deletions.some(unfinished) ?? false);
+  useRefreshWhile(list.reload, list.data?.deletions.some(unfinished) ?? false);
   const loadMore = async () => {
     const shown = list.data;
     if (!shown?.next_cursor) return;
@@ -147,7 +135,7 @@ function DeletionDetails({ api, projectPath, id }: { api: PageProps['api']; proj
     async () => (await api.get<{ deletion: DeletionView }>(`/admin/v1${projectPath}/deletions/${encodeURIComponent(id)}`)).deletion,
     [api, projectPath, id],
   );
-  useRefreshWhile(one, one.data !== undefined && unfinished(one.data));
+  useRefreshWhile(one.reload, one.data !== undefined && unfinished(one.data));
   return (
     <>
       <p class="breadcrumb">
@@ -187,7 +175,7 @@ function DeletionDetails({ api, projectPath, id }: { api: PageProps['api']; proj
                 <dt>Reason</dt>
                 <dd class="wrap-anywhere">{d.reason ?? <span class="muted">—</span>}</dd>
                 <dt>Future events</dt>
-                <dd>{d.suppress ? 'Suppressed: accepted and not stored' : 'Not suppressed: an ID that sends again becomes a new person'}</dd>
+                <dd>{suppressText(d.suppress)}</dd>
                 <dt>Requested by</dt>
                 <dd class="wrap-anywhere">{d.requested_by}</dd>
                 <dt>Requested</dt>
