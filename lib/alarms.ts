@@ -23,6 +23,7 @@ import {
   RESULTS_BASE_WRITE_FAILED,
   RESULTS_STATE_WRITE_FAILED,
   COMPACTION_FAILED,
+  EXPORT_FAILED,
 } from '../lambdas/contract/metrics';
 
 export interface AlarmsProps {
@@ -141,6 +142,17 @@ export class Alarms extends Construct {
       this.add(`${name}-CompactionFailed`, failed, {
         threshold: 0,
         description: `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
+      });
+      const exportFailed = new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: EXPORT_FAILED,
+        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      });
+      this.add(`${name}-ExportFailed`, exportFailed, {
+        threshold: 0,
+        description: `${name}: a person's export failed (the log line before the metric says why). It stays pending and the next run does it again (docs/privacy.md, "Access requests")`,
       });
     }
 
