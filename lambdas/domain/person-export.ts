@@ -57,7 +57,7 @@ export interface PersonRecordsFound {
 /** The export file: one JSON object per line, each with its `type` first; empty when nothing was found. */
 export function exportFile(found: PersonRecordsFound): { body: string; counts: ExportCounts } {
   const lines = [
-    ...found.events.map((e) => ({ type: 'event', ...e })),
+    ...found.events.map((e) => ({ type: 'event', ...e, properties: parsedProperties(e.properties) })),
     ...found.identityLinks.map((l) => ({ type: 'identity_link', ...l })),
     ...found.profiles.map((p) => ({ type: 'profile', ...p })),
     ...found.assignments.map((a) => ({ type: 'assignment', ...a })),
@@ -66,4 +66,14 @@ export function exportFile(found: PersonRecordsFound): { body: string; counts: E
     body: lines.map((l) => `${l}\n`).join(''),
     counts: { events: found.events.length, identity_links: found.identityLinks.length, profiles: found.profiles.length, assignments: found.assignments.length },
   };
+}
+
+/** An event's properties as the object sent: the engines read the column as JSON text. */
+function parsedProperties(properties: unknown): unknown {
+  if (typeof properties !== 'string') return properties ?? null;
+  try {
+    return JSON.parse(properties) as unknown;
+  } catch {
+    return properties;
+  }
 }
