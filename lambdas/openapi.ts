@@ -748,15 +748,21 @@ const OPERATIONS: Record<RouteName, Operation> = {
   },
   'admin-deletions-create': {
     summary:
-      "Delete a person: every ID linked to user_id, their events, identity links, profile, assignments and the results and query answers holding them, within 24 h (admin role). An ID with no data is accepted too: its receipt says 0 everywhere",
+      'Delete a person: every ID linked to user_id, their events, identity links, profile, assignments and the results and query answers holding them, within 24 h (admin role). An ID with no data is accepted too: its receipt says 0 everywhere',
     body: CreateDeletion,
-    responses: { 202: { description: 'Accepted: the compaction job carries it out (every minute locally, every 15 minutes on AWS)', body: z.object({ deletion: Deletion }) } },
+    responses: {
+      202: {
+        description: 'Accepted: the compaction job carries it out (every minute locally, every 15 minutes on AWS)',
+        body: z.object({ deletion: Deletion }),
+      },
+    },
   },
   'admin-deletions-list': {
     summary: "The project's deletions, newest first, paginated (admin role)",
     query: DeletionsListQuery,
     responses: ok('Deletions', z.object({ deletions: z.array(Deletion), next_cursor: z.string().nullable() })),
   },
+<<<<<<< HEAD
   'admin-deletions-get': { summary: 'A deletion, its state and, when done, its receipt (admin role)', responses: ok('The deletion', z.object({ deletion: Deletion })) },
   'admin-exports-create': {
     summary: `Export a person: every event once, the identity links and profiles, and the assignments of every ID linked to user_id, as an NDJSON file kept ${EXPORT_FILE_DAYS} days (admin role). An ID with no data gives an empty file`,
@@ -769,6 +775,12 @@ const OPERATIONS: Record<RouteName, Operation> = {
     responses: ok('Exports', z.object({ exports: z.array(Export), next_cursor: z.string().nullable() })),
   },
   'admin-exports-get': { summary: 'An export, its state and, when done, a fresh download link (admin role)', responses: ok('The export', z.object({ export: Export })) },
+=======
+  'admin-deletions-get': {
+    summary: 'A deletion, its state and, when done, its receipt (admin role)',
+    responses: ok('The deletion', z.object({ deletion: Deletion })),
+  },
+>>>>>>> erasure
 };
 
 type JsonSchema = Record<string, unknown>;

@@ -542,7 +542,16 @@ export const JOBS = [
   {
     name: 'compact-landing',
     description: 'Tally compaction job: takes closed landing hours into the curated Parquet partitions with Athena',
-    uses: { compaction: 'query' },
+    // People's deletions run after compaction (services/erase-people.ts): the tables holding their IDs.
+    uses: {
+      compaction: 'query',
+      deletions: 'readWrite',
+      identities: 'readWrite',
+      assignments: 'readWrite',
+      experiments: 'read',
+      results: 'readWrite',
+      insightQueries: 'readWrite',
+    },
     timeoutSeconds: 900,
   },
   {

@@ -160,7 +160,7 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
           ...[
             ...targets.athena.rawPrefixes,
             ...(dep === 'resultsQuery' ? [targets.athena.statePrefix, targets.athena.basePrefix] : []),
-            ...(dep === 'compaction' ? [CURATED_PREFIX, LANDING_PREFIX] : []),
+            ...(dep === 'compaction' ? [CURATED_PREFIX, LANDING_PREFIX, targets.athena.statePrefix, targets.athena.basePrefix] : []),
           ].map((prefix) => `Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${prefix}*`),
           `Resource::<${logicalIdOf(targets.athena.resultsBucket)}.Arn>/${targets.athena.resultsPrefix}*`,
         ].map((finding) => ({
@@ -254,6 +254,14 @@ export function athenaStatements(
         }),
         // Landing hours compacted longer ago than the landing retention; nothing else of landing.
         new PolicyStatement({ sid: 'DeleteCompactedLanding', actions: ['s3:DeleteObject'], resources: [t.rawBucket.arnForObjects(`${LANDING_PREFIX}*`)] }),
+        // A person's deletion (docs/decisions/erasure.md): landing objects written back without the
+        // person's lines, and the results state and base of the project deleted (rebuilt from raw).
+        new PolicyStatement({ sid: 'EraseFromLanding', actions: ['s3:PutObject'], resources: [t.rawBucket.arnForObjects(`${LANDING_PREFIX}*`)] }),
+        new PolicyStatement({
+          sid: 'DropResultsStateOfErased',
+          actions: ['s3:DeleteObject'],
+          resources: [t.rawBucket.arnForObjects(`${t.statePrefix}*`), t.rawBucket.arnForObjects(`${t.basePrefix}*`)],
+        }),
       ]
     : [];
   const views = options.manageViews

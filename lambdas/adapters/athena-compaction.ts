@@ -16,11 +16,20 @@
  *   generation or the next;
  * - publishViews: CREATE OR REPLACE VIEW of events, identities, unique_events and events_by_arrival
  *   (viewStatements, also run at deploy by athena-analytics-views.ts);
- * - deletions: DeleteObjects under a generation's or a landing hour's prefix.
+ * - deletions: DeleteObjects under a generation's or a landing hour's prefix;
+ * - a person's deletion (ports/deletion-store.ts PersonFiles; docs/decisions/erasure.md): the texts of
+ *   sql/erasure.ts on Athena (links, the partitions holding the person, a generation without them,
+ *   written like compaction's), landing objects read and written back whole without the person's lines
+ *   (GetObject, PutObject: S3 never adds a partial object, and Firehose never appends to an object), the
+ *   results state and base of the project deleted by prefix.
  */
 import type { GlueClient, PartitionInput, StorageDescriptor } from '@aws-sdk/client-glue';
 import { BatchCreatePartitionCommand, BatchGetPartitionCommand, BatchUpdatePartitionCommand, GetTableCommand } from '@aws-sdk/client-glue';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { RESULTS_BASE, RESULTS_STATE } from '../contract/results-state';
+import type { IdLink } from '../domain/person-ids';
+import { isPersonLine } from '../domain/person-rows';
 import { READER_VIEWS, UNIQUE_EVENTS_VIEW } from '../contract/analytics-views';
 import {
   ARRIVAL_HOUR,
@@ -28,6 +37,7 @@ import {
   curatedTable,
   curatedWriteTable,
   EVENTS_BY_ARRIVAL_VIEW,
+  EVENTS_TAIL_VIEW,
   generationPrefix,
   isLandingHour,
   landingHourPrefix,
@@ -39,10 +49,11 @@ import {
 } from '../contract/landing';
 import { EMPTY_COMPACTION_STATE, parseCompactionState, serializeCompactionState } from '../domain/compaction-state';
 import { MAX_PARTITIONS_PER_WRITE, type CuratedPartition } from '../domain/partition-batches';
-import { partitionKey, type CompactionState, type CompactionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
+import { partitionKey, type CompactionState, type CompactionStore, type PersonFiles, type RetiringGeneration, type WrittenGeneration } from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
-import { deletePrefix, listFolders, measurePrefix } from './s3-prefix';
-import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderStreamView } from './sql/compaction';
+import { deletePrefix, listFolders, listKeys, measurePrefix } from './s3-prefix';
+import { renderPersonLinks, renderPersonPartitions, renderWithoutPerson } from './sql/erasure';
+import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderEventsTailView, renderStreamView } from './sql/compaction';
 import { tableRef } from './sql/render';
 import { renderCreateUniqueEventsView } from './sql/unique-events';
 
@@ -67,6 +78,7 @@ export function viewStatements(database: string, compactedThrough: Record<Stream
   const create = (view: string, sql: string) => `CREATE OR REPLACE VIEW ${tableRef(q(view))} AS\n${sql}`;
   return [
     ...STREAM_NAMES.map((stream) => create(streamView(stream), renderStreamView(stream, compactedThrough[stream], tables(stream)))),
+    create(EVENTS_TAIL_VIEW, renderEventsTailView(compactedThrough.events, tables('events'))),
     renderCreateUniqueEventsView(q(UNIQUE_EVENTS_VIEW), q(streamView('events'))),
     create(EVENTS_BY_ARRIVAL_VIEW, renderEventsByArrivalView({ landing: q(landingTable('events')) })),
   ];
@@ -87,7 +99,7 @@ export async function readCompactionStateObject(s3: Pick<S3Client, 'send'>, buck
   }
 }
 
-export class AthenaCompactionStore implements CompactionStore {
+export class AthenaCompactionStore implements CompactionStore, PersonFiles {
   /** "You can add a maximum of 100 partitions to a destination table with an INSERT INTO statement" (INSERT INTO, Athena user guide). */
   readonly maxPartitionsPerWrite = MAX_PARTITIONS_PER_WRITE;
   private readonly storage = new Map<StreamName, Promise<StorageDescriptor>>();
@@ -213,6 +225,69 @@ export class AthenaCompactionStore implements CompactionStore {
   async deleteLandingHour(stream: StreamName, hour: string): Promise<void> {
     if (!isLandingHour(hour)) throw new Error(`"${hour}" is not a landing hour (yyyy-MM-dd-HH)`);
     await deletePrefix(this.s3, this.options.bucket, landingHourPrefix(stream, hour), `landing hour ${hour}`);
+  }
+
+  async linksOf(projectId: string, ids: readonly string[]): Promise<IdLink[]> {
+    const tables = { curated: this.table(curatedTable('identities')), landing: this.table(landingTable('identities')) };
+    const { rows } = await this.athena.run(renderPersonLinks(projectId, ids, tables), this.deadlineMs);
+    return rows.flatMap((r) => (r.id && r.canonical_id ? [{ id: r.id, canonical_id: r.canonical_id }] : []));
+  }
+
+  async curatedPartitionsOf(stream: StreamName, projectId: string, ids: readonly string[], through: string) {
+    const { rows } = await this.athena.run(renderPersonPartitions(stream, projectId, { ids, through }, this.table(curatedTable(stream))), this.deadlineMs);
+    return rows.flatMap((r) => (r.project_id && r.dt ? [{ projectId: r.project_id, dt: r.dt, rows: Number(r.person_rows ?? 0) }] : []));
+  }
+
+  async writeGenerationWithout(
+    stream: StreamName,
+    batch: readonly CuratedPartition[],
+    ids: readonly string[],
+    through: string,
+    generation: string,
+  ): Promise<void> {
+    checkGeneration(generation);
+    const rows = renderWithoutPerson(stream, batch, { ids, through }, this.table(curatedTable(stream)));
+    await this.athena.run(
+      `INSERT INTO ${this.table(curatedWriteTable(stream))}\nSELECT *, '${generation}' AS generation FROM (\n${rows}\n) kept`,
+      this.deadlineMs,
+    );
+  }
+
+  async eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string): Promise<number> {
+    const rule = { projectId, ids: new Set(ids), through };
+    let removed = 0;
+    for (const key of await listKeys(this.s3, this.options.bucket, landingPrefix(stream))) {
+      let bytes: Uint8Array;
+      try {
+        bytes = await (await this.s3.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }))).Body!.transformToByteArray();
+      } catch (err) {
+        // Deleted since the listing (a compacted hour past its retention): nothing left to remove.
+        if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') continue;
+        throw err;
+      }
+      const zipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
+      const lines = (zipped ? gunzipSync(bytes) : Buffer.from(bytes)).toString('utf8').split('\n');
+      const kept = lines.filter((line) => !isPersonLine(stream, line, rule));
+      if (kept.length === lines.length) continue;
+      const text = Buffer.from(kept.join('\n'), 'utf8');
+      // Replaced whole, only once complete: S3 never adds a partial object (API_PutObject).
+      await this.s3.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: zipped ? gzipSync(text) : text }));
+      removed += lines.length - kept.length;
+    }
+    return removed;
+  }
+
+  async dropResultsState(projectId: string): Promise<number> {
+    let removed = 0;
+    for (const prefix of [RESULTS_STATE.prefix, RESULTS_BASE.prefix]) {
+      removed += await deletePrefix(this.s3, this.options.bucket, `${prefix}project_id=${projectId}/`, `the results state of project ${projectId}`);
+    }
+    return removed;
+  }
+
+  /** Athena's result files of the cached insight queries: not reached from this role yet (docs/decisions/erasure.md, "AWS side"). */
+  async dropQueryResults(): Promise<number> {
+    return 0;
   }
 
   /** The curated table's storage descriptor (columns, formats, SerDe): each partition's, with its own location. */

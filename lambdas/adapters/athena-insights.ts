@@ -8,6 +8,7 @@
  * through partition projection.
  */
 import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, type AthenaClient, type QueryExecution } from '@aws-sdk/client-athena';
+import { curatedTable, EVENTS_TAIL_VIEW, streamView } from '../contract/landing';
 import { arrivalWatermark } from '../domain/insights/query-id';
 import type { InsightKindName } from '../domain/insights/kinds';
 import type { EngineQuery, InsightEngine, InsightQueryContext, InsightRow, PreparedInsightQuery } from '../ports';
@@ -40,7 +41,8 @@ export class AthenaInsightEngine implements InsightEngine {
 
   prepare(kind: InsightKindName, definition: unknown, context: InsightQueryContext): PreparedInsightQuery {
     const query = insightQuery(kind);
-    const tables = { events: `${this.options.database}.events`, identities: `${this.options.database}.identities` };
+    const q = (name: string) => `${this.options.database}.${name}`;
+    const tables = { curated_events: q(curatedTable('events')), events_tail: q(EVENTS_TAIL_VIEW), identities: q(streamView('identities')) };
     return { sql: query.render(definition, { ...context, tables }), projectId: context.projectId, ...query.scanDays(definition, context.timeZone) };
   }
 

@@ -5,6 +5,7 @@
  * "Querying locally with DuckDB"):
  *
  *   events             every event once: the curated partitions plus the landing tail (sql/events-view.sql)
+ *   events_tail        the landing tail alone (sql/events-tail-view.sql): events = curated_events + events_tail
  *   identities         every identity link once (sql/identities-view.sql)
  *   unique_events      events again, under the name analysts used before events held each event once
  *   landing_events, landing_identities, curated_events, curated_identities: the tables under them
@@ -17,11 +18,11 @@
  */
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ARRIVAL_HOUR, curatedTable, landingTable, STREAM_NAMES, streamView, type StreamName } from '../contract/landing';
+import { ARRIVAL_HOUR, curatedTable, EVENTS_TAIL_VIEW, landingTable, STREAM_NAMES, streamView, type StreamName } from '../contract/landing';
 import type { AnalyticsViews } from '../ports';
 import { TRINO_COMPAT_MACROS } from './duckdb-results-query';
 import { catalogDir, curatedSelect, landingDir, landingSelect, readCompactionState, STREAM_COLUMNS } from './duckdb-stream-views';
-import { renderStreamView } from './sql/compaction';
+import { renderEventsTailView, renderStreamView } from './sql/compaction';
 import { renderCreateUniqueEventsView, UNIQUE_EVENTS_VIEW } from './sql/unique-events';
 
 export const ANALYST_VIEWS_FILE = 'views.sql';
@@ -53,6 +54,7 @@ export function analystViewsScript(dataDir: string, streams: Record<StreamName, 
         curatedSelect(files.curated ? join(catalogDir(dataDir, s), 'project_id=*', 'dt=*', '*.parquet') : [], STREAM_COLUMNS[s]),
       ),
       `CREATE OR REPLACE VIEW ${streamView(s)} AS ${renderStreamView(s, files.compactedThrough, tables)};`,
+      ...(s === 'events' ? [`CREATE OR REPLACE VIEW ${EVENTS_TAIL_VIEW} AS ${renderEventsTailView(files.compactedThrough, tables)};`] : []),
     ];
   };
   return [

@@ -10,7 +10,7 @@ import { mkdir, readdir, readFile, readlink, rename, rm, stat, symlink, writeFil
 import { dirname, join, relative } from 'node:path';
 import { CURATED_CATALOG_DIR, curatedPrefix, curatedTable, GENERATION, landingTable, type StreamName } from '../contract/landing';
 import { serializeCompactionState, type CompactionState } from '../domain/compaction-state';
-import { isPersonRow } from '../domain/person-rows';
+import { isPersonLine } from '../domain/person-rows';
 import type { IdLink } from '../domain/person-ids';
 import { RESULTS_BASE, RESULTS_STATE } from '../contract/results-state';
 import type { CuratedPartition } from '../domain/partition-batches';
@@ -200,12 +200,17 @@ export class DuckDbCompactionStore implements CompactionStore, PersonFiles {
     return removed;
   }
 
-  async curatedPartitionsOf(stream: StreamName, projectId: string, ids: readonly string[], through: string): Promise<CuratedPartition[]> {
+  async curatedPartitionsOf(
+    stream: StreamName,
+    projectId: string,
+    ids: readonly string[],
+    through: string,
+  ): Promise<Array<CuratedPartition & { rows: number }>> {
     const curated = await curatedFiles(this.dataDir, stream, { projectId });
     if (curated.length === 0) return [];
     const views = [{ name: curatedTable(stream), parquet: curated, columns: STREAM_COLUMNS[stream] }];
     const rows = await this.duckdb.use(views, (session) => session.rows(renderPersonPartitions(stream, projectId, { ids, through }, curatedTable(stream))));
-    return rows.map((r) => ({ projectId: String(r.project_id), dt: String(r.dt) }));
+    return rows.map((r) => ({ projectId: String(r.project_id), dt: String(r.dt), rows: Number(r.person_rows) }));
   }
 
   async writeGenerationWithout(
@@ -214,14 +219,10 @@ export class DuckDbCompactionStore implements CompactionStore, PersonFiles {
     ids: readonly string[],
     through: string,
     generation: string,
-  ): Promise<number> {
+  ): Promise<void> {
     const curated = (await Promise.all(batch.map((p) => curatedFiles(this.dataDir, stream, { projectId: p.projectId, fromDt: p.dt, toDt: p.dt })))).flat();
     const views = [{ name: curatedTable(stream), parquet: curated, columns: STREAM_COLUMNS[stream] }];
-    const before = await this.duckdb.use(views, (session) =>
-      session.rows(`SELECT count(*) AS n FROM ${curatedTable(stream)}`),
-    );
-    const written = await this.writeRows(stream, batch, views, renderWithoutPerson(stream, batch, { ids, through }, curatedTable(stream)), generation);
-    return Number(before[0]?.n ?? 0) - written.rows;
+    await this.writeRows(stream, batch, views, renderWithoutPerson(stream, batch, { ids, through }, curatedTable(stream)), generation);
   }
 
   async dropResultsState(projectId: string): Promise<number> {
@@ -240,7 +241,12 @@ export class DuckDbCompactionStore implements CompactionStore, PersonFiles {
     for (const id of executionIds) {
       if (!/^[0-9A-Za-z-]+$/.test(id)) continue; // never a path
       const file = join(this.dataDir, INSIGHT_RESULTS_DIR, `${id}.json`);
-      if (await stat(file).then(() => true, () => false)) {
+      if (
+        await stat(file).then(
+          () => true,
+          () => false,
+        )
+      ) {
         await rm(file, { force: true });
         removed++;
       }
@@ -261,17 +267,6 @@ export class DuckDbCompactionStore implements CompactionStore, PersonFiles {
   private async hourFiles(stream: StreamName, hours: readonly string[]): Promise<string[]> {
     const wanted = new Set(hours);
     return [...(await landingHourFiles(this.dataDir, stream, (h) => wanted.has(h))).values()].flat();
-  }
-}
-
-/** Whether an NDJSON line is a row of the deleted person (a line that is not JSON is kept, as the readers skip it). */
-function isPersonLine(stream: StreamName, line: string, rule: Parameters<typeof isPersonRow>[2]): boolean {
-  if (line.trim() === '') return false;
-  try {
-    const row = JSON.parse(line) as unknown;
-    return typeof row === 'object' && row !== null && isPersonRow(stream, row as Record<string, unknown>, rule);
-  } catch {
-    return false;
   }
 }
 

@@ -16,9 +16,13 @@ import { arrivalWatermark, INSIGHT_QUERY_TTL_DAYS } from '../domain/insights/que
 import type { InsightKindName } from '../domain/insights/kinds';
 import type { EngineQuery, InsightEngine, InsightQueryContext, InsightRow, PreparedInsightQuery } from '../ports';
 import { InProcessDuckDb, type LocalDuckDb } from './duckdb-local';
-import { LOCAL_TABLES } from './duckdb-results-query';
+import { curatedTable, EVENTS_TAIL_VIEW, streamView } from '../contract/landing';
 import { streamViews } from './duckdb-stream-views';
+import type { InsightTables } from './sql/insight-context';
 import { insightQuery } from './sql/insight-kinds';
+
+/** The session's views an insight reads (duckdb-stream-views.ts streamViews). */
+const INSIGHT_TABLES: InsightTables = { curated_events: curatedTable('events'), events_tail: EVENTS_TAIL_VIEW, identities: streamView('identities') };
 
 /** Execution IDs are the start tokens: hex and dashes only, so they name a file safely. */
 const EXECUTION_ID = /^[0-9a-f]{32}(-\d+)?$/;
@@ -53,7 +57,7 @@ export class DuckDbInsightEngine implements InsightEngine {
   prepare(kind: InsightKindName, definition: unknown, context: InsightQueryContext): PreparedInsightQuery {
     const query = insightQuery(kind);
     return {
-      sql: query.render(definition, { ...context, tables: LOCAL_TABLES }),
+      sql: query.render(definition, { ...context, tables: INSIGHT_TABLES }),
       projectId: context.projectId,
       ...query.scanDays(definition, context.timeZone),
     };

@@ -14,6 +14,7 @@ import {
   CURATED_CATALOG_DIR,
   curatedTable,
   EVENTS_BY_ARRIVAL_VIEW,
+  EVENTS_TAIL_VIEW,
   LANDING_PREFIX,
   landingTable,
   streamView,
@@ -22,7 +23,7 @@ import {
 import { EMPTY_COMPACTION_STATE, parseCompactionState, type CompactionState } from '../domain/compaction-state';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, type DuckType } from './duckdb-columns';
 import type { LocalView } from './duckdb-local';
-import { renderEventsByArrivalView, renderStreamView } from './sql/compaction';
+import { renderEventsByArrivalView, renderEventsTailView, renderStreamView } from './sql/compaction';
 import { quoteLiteral } from './sql/render';
 
 /** Each stream's data columns (without project_id, a partition column of the curated tables). */
@@ -99,8 +100,9 @@ export async function curatedFiles(dataDir: string, stream: StreamName, scope: S
 }
 
 /**
- * A stream's three views for a query of one project: the curated files of its days, the landing
- * hours after the compaction state's (every project's: the view filters), and the readers' view.
+ * A stream's views for a query of one project: the curated files of its days, the landing hours
+ * after the compaction state's (every project's: the view filters), the readers' view, and for the
+ * events the events_tail view (the landing part of the readers' view alone, which insights read).
  */
 export async function streamViews(dataDir: string, stream: StreamName, scope: StreamScope): Promise<LocalView[]> {
   const { compactedThrough } = await readCompactionState(dataDir, stream);
@@ -113,6 +115,7 @@ export async function streamViews(dataDir: string, stream: StreamName, scope: St
     { name: tables.curated, parquet: curated, columns: STREAM_COLUMNS[stream] },
     { name: tables.landing, landing: [...tail.values()].flat(), columns: STREAM_COLUMNS[stream] },
     { name: streamView(stream), sql: renderStreamView(stream, compactedThrough, tables) },
+    ...(stream === 'events' ? [{ name: EVENTS_TAIL_VIEW, sql: renderEventsTailView(compactedThrough, tables) }] : []),
   ];
 }
 

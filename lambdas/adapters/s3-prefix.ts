@@ -56,3 +56,15 @@ export async function deletePrefix(s3: S3, bucket: string, prefix: string, what:
   } while (token);
   return removed;
 }
+
+/** The keys of every object under `prefix`. */
+export async function listKeys(s3: S3, bucket: string, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return keys;
+}

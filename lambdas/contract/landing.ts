@@ -53,6 +53,8 @@ export const curatedTable = (stream: StreamName) => `curated_${stream}`;
 export const curatedWriteTable = (stream: StreamName) => `curated_${stream}_write`;
 /** The readers' view of a stream: curated plus the landing tail. */
 export const streamView = (stream: StreamName) => stream;
+/** The events view's landing tail alone (events = curated_events UNION ALL events_tail): what insights read next to the curated table. */
+export const EVENTS_TAIL_VIEW = 'events_tail';
 /** The results job's view of landing events by arrival hour. */
 export const EVENTS_BY_ARRIVAL_VIEW = 'events_by_arrival';
 

@@ -76,7 +76,9 @@ export interface Deletion {
   receipt?: ReceiptLine[];
 }
 
-export function newDeletion(fields: Pick<Deletion, 'id' | 'project_id' | 'user_id' | 'requested_by'> & { reason?: string; suppress?: boolean; nowMs: number }): Deletion {
+export function newDeletion(
+  fields: Pick<Deletion, 'id' | 'project_id' | 'user_id' | 'requested_by'> & { reason?: string; suppress?: boolean; nowMs: number },
+): Deletion {
   return {
     id: fields.id,
     project_id: fields.project_id,

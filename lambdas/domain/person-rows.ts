@@ -21,3 +21,14 @@ export function isPersonRow(stream: StreamName, row: Record<string, unknown>, ru
   if (typeof at !== 'string' || at > rule.through) return false;
   return stream === 'events' ? named('user_id') || named('sent_user_id') : named('id') || named('canonical_id');
 }
+
+/** Whether an NDJSON line is a row of the deleted person (a line that is not JSON is kept, as the readers skip it). */
+export function isPersonLine(stream: StreamName, line: string, rule: PersonRowRule): boolean {
+  if (line.trim() === '') return false;
+  try {
+    const row = JSON.parse(line) as unknown;
+    return typeof row === 'object' && row !== null && !Array.isArray(row) && isPersonRow(stream, row as Record<string, unknown>, rule);
+  } catch {
+    return false;
+  }
+}

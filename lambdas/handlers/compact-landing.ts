@@ -53,7 +53,7 @@ export function createCompactionHandler(deps: CompactionDeps) {
       // The deletion's ID and counts only: never the user ID or the reason.
       for (const r of runs) log('info', 'deletion run', { deletion_id: r.id, project_id: r.project_id, steps: r.steps, done: r.done });
     } catch (err) {
-      log('error', "a deletion step failed; the next scheduled run retries it from that step (metric DeletionFailed)", errorFields(err));
+      log('error', 'a deletion step failed; the next scheduled run retries it from that step (metric DeletionFailed)', errorFields(err));
       emitMetric({ namespace: METRICS_NAMESPACE, name: DELETION_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
       throw err;
     }

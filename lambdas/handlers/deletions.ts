@@ -40,7 +40,9 @@ export function createDeletionsCreateHandler(deps: DeletionsDeps) {
       id: `${nowMs.toString(36)}-${randomUUID()}`,
       project_id: project.id,
       user_id: body.user_id,
-      requested_by: actorName(caller.via === 'admin-token' ? { via: 'admin-token' } : { via: 'sign-in', subject: caller.subject, ...(caller.email ? { email: caller.email } : {}) }),
+      requested_by: actorName(
+        caller.via === 'admin-token' ? { via: 'admin-token' } : { via: 'sign-in', subject: caller.subject, ...(caller.email ? { email: caller.email } : {}) },
+      ),
       ...(body.reason !== undefined ? { reason: body.reason } : {}),
       ...(body.suppress !== undefined ? { suppress: body.suppress } : {}),
       nowMs,

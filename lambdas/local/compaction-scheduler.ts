@@ -34,7 +34,9 @@ export function scheduleCompaction(
   let job: Promise<void> | undefined;
   // The AWS job's handler: its log lines and, on failure, the CompactionFailed metric.
   const run = (nowMs = clock()): Promise<void> => {
-    job ??= createCompactionHandler({ compaction: { store, options: LOCAL_COMPACTION, ...(erasure ? { erasure } : {}) }, clock: () => nowMs })(Number.POSITIVE_INFINITY)
+    job ??= createCompactionHandler({ compaction: { store, options: LOCAL_COMPACTION, ...(erasure ? { erasure } : {}) }, clock: () => nowMs })(
+      Number.POSITIVE_INFINITY,
+    )
       // Logged and counted (CompactionFailed) by the handler; the next run retries.
       .catch(() => undefined)
       .finally(() => (job = undefined));

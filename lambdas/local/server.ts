@@ -203,7 +203,12 @@ async function startStack(
     // Compaction in a DuckDB process of its own at a lower priority, as the requests' queries run.
     const compactionDuckDb = new DuckDbProcess();
     undo.unshift(() => compactionDuckDb.close());
-    const compactionStore = new DuckDbCompactionStore(options.dataDir, compactionDuckDb, () => deps.analyticsViews.create(), (work) => firehose.exclusive(work));
+    const compactionStore = new DuckDbCompactionStore(
+      options.dataDir,
+      compactionDuckDb,
+      () => deps.analyticsViews.create(),
+      (work) => firehose.exclusive(work),
+    );
     const compaction = scheduleCompaction(compactionStore, options.compactionIntervalMs, deps.clock, {
       ...localPersonRecords(ddb),
       deletions: deps.deletions,

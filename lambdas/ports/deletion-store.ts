@@ -35,16 +35,21 @@ export interface PersonFiles {
   linksOf(projectId: string, ids: readonly string[]): Promise<IdLink[]>;
   /** Rewrites each landing object holding rows of `ids` of the project without them (received through `through`); the rows removed. */
   eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string): Promise<number>;
-  /** The curated partitions of the project holding rows of `ids` received through `through`. */
-  curatedPartitionsOf(stream: StreamName, projectId: string, ids: readonly string[], through: string): Promise<Array<{ projectId: string; dt: string }>>;
-  /** Writes `generation` of each partition: its current rows but those of `ids` received through `through`; the rows left out. */
+  /** The curated partitions of the project holding rows of `ids` received through `through`, with how many (`rows`). */
+  curatedPartitionsOf(
+    stream: StreamName,
+    projectId: string,
+    ids: readonly string[],
+    through: string,
+  ): Promise<Array<{ projectId: string; dt: string; rows: number }>>;
+  /** Writes `generation` of each partition: its current rows but those of `ids` received through `through`. */
   writeGenerationWithout(
     stream: StreamName,
     batch: ReadonlyArray<{ projectId: string; dt: string }>,
     ids: readonly string[],
     through: string,
     generation: string,
-  ): Promise<number>;
+  ): Promise<void>;
   /** Deletes the results job's incremental state and base of the project (rebuilt from raw at its next run); the files removed. */
   dropResultsState(projectId: string): Promise<number>;
   /** Deletes the insight engine's result files of these executions; the files removed. */

@@ -49,6 +49,21 @@ export interface DeletionRun {
   rewrote: boolean;
 }
 
+/**
+ * A step that failed, named by the deletion's ID and the step: its message carries no client value
+ * (an engine's message may quote the SQL, which holds the person's IDs), the cause keeps the original.
+ */
+export class DeletionStepFailed extends Error {
+  constructor(
+    readonly deletionId: string,
+    readonly step: DeletionStep,
+    cause: unknown,
+  ) {
+    super(`deletion ${deletionId} failed at step ${step} (${cause instanceof Error ? cause.name : typeof cause})`, { cause });
+    this.name = 'DeletionStepFailed';
+  }
+}
+
 /** The most rounds of following links from the IDs found so far (a group wider than this is cut, and said so in the log). */
 const MAX_LINK_ROUNDS = 50;
 
@@ -75,9 +90,13 @@ async function runEach(deps: ErasureDeps, options: ErasureOptions, runs: Deletio
       const step = deletion.step;
       deletion = beginStep(deletion, step);
       await deps.deletions.save(deletion);
-      await options.beforeStep?.(deletion, step);
       run.rewrote ||= step === 'curated_events' || step === 'curated_identities';
-      deletion = await runStep(deps, options, deletion, step);
+      try {
+        await options.beforeStep?.(deletion, step);
+        deletion = await runStep(deps, options, deletion, step);
+      } catch (err) {
+        throw new DeletionStepFailed(deletion.id, step, err);
+      }
       await deps.deletions.save(deletion);
       run.steps++;
     }
@@ -150,21 +169,28 @@ export async function findPerson(deps: Pick<ErasureDeps, 'identities'> & { files
 }
 
 /** Rewrites the project's curated partitions holding the person's rows as new generations without them; the rows left out. */
-async function eraseCurated(deps: ErasureDeps, options: ErasureOptions, stream: StreamName, projectId: string, ids: string[], through: string): Promise<number> {
+async function eraseCurated(
+  deps: ErasureDeps,
+  options: ErasureOptions,
+  stream: StreamName,
+  projectId: string,
+  ids: string[],
+  through: string,
+): Promise<number> {
   const partitions = await deps.files.curatedPartitionsOf(stream, projectId, ids, through);
   if (partitions.length === 0) return 0;
   const now = new Date(options.nowMs).toISOString();
   const after = new Date(options.nowMs + options.graceMs).toISOString();
   const generation = newGeneration(now, randomUUID().replaceAll('-', '').slice(0, 12));
   let state = await deps.compaction.readState(stream);
-  let removed = 0;
-  for (const batch of partitionBatches(partitions, deps.compaction.maxPartitionsPerWrite)) {
-    const replaced = await replacePartitions(deps.compaction, stream, state, batch, generation, after, () =>
+  const batches = partitionBatches(
+    partitions.map(({ projectId, dt }) => ({ projectId, dt })),
+    deps.compaction.maxPartitionsPerWrite,
+  );
+  for (const batch of batches) {
+    ({ state } = await replacePartitions(deps.compaction, stream, state, batch, generation, after, () =>
       deps.files.writeGenerationWithout(stream, batch, ids, through, generation),
-    );
-    state = replaced.state;
-    removed += replaced.written;
+    ));
   }
-  return removed;
+  return partitions.reduce((sum, p) => sum + p.rows, 0);
 }
-

@@ -46,7 +46,9 @@ export class DynamoResultsStore implements ResultsStore {
   }
 
   async forget(projectId: string, experimentId: string): Promise<boolean> {
-    const out = await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { project_id: projectId, experiment_id: experimentId }, ReturnValues: 'ALL_OLD' }));
+    const out = await this.ddb.send(
+      new DeleteCommand({ TableName: this.table, Key: { project_id: projectId, experiment_id: experimentId }, ReturnValues: 'ALL_OLD' }),
+    );
     return out.Attributes !== undefined;
   }
 }

@@ -16,6 +16,11 @@
  *    for JSON, the GZIP bytes of its days' objects, and for Parquet the compressed column chunks of
  *    the columns DuckDB's plan reads (its READ_PARQUET projections and filters, from the profiler)
  *    in its days' files: what Athena bills ($5 per TB scanned, https://aws.amazon.com/athena/pricing/).
+ *    The JSON layout has no curated part: its events are read as the view's landing tail
+ *    (events_tail, the watermark filter applied to each row), the curated table empty. Per query
+ *    it also prints the bytes an event of each Parquet column read, and the query's own work: the
+ *    same text over its rows copied into memory first, which both layouts pay whatever the storage
+ *    (the floor of `time vs JSON`).
  * 3. Prints Athena's cost of each query for a project at 10 million events a day over a year from
  *    those bytes per event, and the curated files and bytes per partition after compaction.
  */
@@ -28,9 +33,9 @@ import { DuckDbCompactionStore } from '../../lambdas/adapters/duckdb-compaction'
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, type DuckType } from '../../lambdas/adapters/duckdb-columns';
 import { InProcessDuckDb, type LocalView } from '../../lambdas/adapters/duckdb-local';
 import { DuckDbInsightEngine } from '../../lambdas/adapters/duckdb-insights';
-import { curatedFiles, landingHourDir, streamViews } from '../../lambdas/adapters/duckdb-stream-views';
+import { curatedFiles, curatedSelect, landingHourDir, streamViews } from '../../lambdas/adapters/duckdb-stream-views';
 import { quoteLiteral } from '../../lambdas/adapters/sql/render';
-import { landingHour } from '../../lambdas/contract/landing';
+import { curatedTable, EVENTS_TAIL_VIEW, landingHour } from '../../lambdas/contract/landing';
 import { INSIGHT_KINDS, type InsightKindName } from '../../lambdas/domain/insights/kinds';
 import { compactLanding } from '../../lambdas/services/compact-landing';
 import { prng } from '../../bin/prng';
@@ -236,9 +241,12 @@ function jsonViews(dataDir: string, fromDt: string, toDt: string): LocalView[] {
         ', ',
       )}}, hive_partitioning = true, hive_types = {'project_id': 'VARCHAR', 'dt': 'VARCHAR'${arrival ? ", 'received': 'VARCHAR'" : ''}}, hive_types_autocast = false, union_by_name = true)`;
   const eventDays = days.filter((dt) => (GENERATED_DAYS as Set<string>).has(dt));
+  // The JSON layout has no curated part: the insights read all its events as the tail (the watermark
+  // filter applied to every row, as it was), and an empty curated table.
   return [
+    { name: curatedTable('events'), sql: curatedSelect([], EVENT_COLUMNS) },
     {
-      name: 'events',
+      name: EVENTS_TAIL_VIEW,
       sql: read(
         eventDays.map((dt) => glob('events', dt, true)),
         EVENT_COLUMNS,
@@ -278,13 +286,36 @@ function parquetColumnsRead(profile: unknown): { events: Set<string>; identities
   return read;
 }
 
-/** Compressed bytes of the given columns in Parquet files (every row group). */
-async function columnBytes(duck: InProcessDuckDb, files: string[], columns: Set<string>): Promise<number> {
-  if (files.length === 0 || columns.size === 0) return 0;
+/** Compressed bytes of each of the given columns in Parquet files (every row group). */
+async function columnBytes(duck: InProcessDuckDb, files: string[], columns: Set<string>): Promise<Map<string, number>> {
+  if (files.length === 0 || columns.size === 0) return new Map();
   const rows = await duck.use([], (session) =>
     session.rows(`SELECT path_in_schema AS c, sum(total_compressed_size) AS b FROM parquet_metadata([${files.map(quoteLiteral).join(', ')}]) GROUP BY 1`),
   );
-  return rows.filter((r) => columns.has(String(r.c))).reduce((sum, r) => sum + Number(r.b), 0);
+  return new Map(rows.filter((r) => columns.has(String(r.c))).map((r) => [String(r.c), Number(r.b)]));
+}
+const total = (bytes: Map<string, number>) => [...bytes.values()].reduce((a, b) => a + b, 0);
+
+/**
+ * The query's own work without reading a file: the same text over the curated rows copied into
+ * memory first (median of ROUNDS). Both layouts pay it; only their scans differ, so it bounds what
+ * any storage can do for `time vs JSON`.
+ */
+async function computeAloneMs(duck: InProcessDuckDb, views: LocalView[], sql: string): Promise<number> {
+  return duck.use(views, async (session) => {
+    for (const view of [curatedTable('events'), 'identities']) {
+      await session.rows(`CREATE TEMP TABLE memory_${view} AS SELECT * FROM ${view}`);
+      await session.rows(`CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * FROM memory_${view}`);
+    }
+    await session.rows(sql);
+    const times: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const t = performance.now();
+      await session.rows(sql);
+      times.push(performance.now() - t);
+    }
+    return median(times);
+  });
 }
 
 async function main() {
@@ -369,8 +400,9 @@ async function main() {
       });
       const columns = parquetColumnsRead(JSON.parse(readFileSync(profileFile, 'utf8')));
       const eventFiles = await curatedFiles(dataDir, 'events', { projectId: PROJECT, fromDt: prepared.fromDt, toDt: prepared.toDt });
-      const parquetEventBytes = await columnBytes(duck, eventFiles, columns.events);
-      const parquetIdentityBytes = await columnBytes(duck, await curatedFiles(dataDir, 'identities', { projectId: PROJECT }), columns.identities);
+      const eventColumnBytes = await columnBytes(duck, eventFiles, columns.events);
+      const parquetEventBytes = total(eventColumnBytes);
+      const parquetIdentityBytes = total(await columnBytes(duck, await curatedFiles(dataDir, 'identities', { projectId: PROJECT }), columns.identities));
       const jsonEventBytes = [...g.jsonGzipBytesByDay].filter(([dt]) => dt >= prepared.fromDt && dt <= prepared.toDt).reduce((a, [, b]) => a + b, 0);
       const jsonBytes = jsonEventBytes + g.identityGzipBytes;
       const parquetBytes = parquetEventBytes + parquetIdentityBytes;
@@ -378,7 +410,6 @@ async function main() {
       console.log(
         `${q.name} | ${(jsonBytes / 1e6).toFixed(1)} MB, ${(jsonMs / 1000).toFixed(2)} s | ${(parquetBytes / 1e6).toFixed(1)} MB, ${(curatedMs / 1000).toFixed(2)} s | bytes vs JSON: ${(parquetBytes / jsonBytes).toFixed(2)} | time vs JSON: ${(curatedMs / jsonMs).toFixed(2)}`,
       );
-      console.log(`  Parquet columns read: events ${[...columns.events].sort().join(', ')}; identities ${[...columns.identities].sort().join(', ') || 'none'}`);
       // A year at scale: the events' bytes per event of the days read, times the year's events.
       const eventsRead = Number(
         (
@@ -386,6 +417,16 @@ async function main() {
             s.rows(`SELECT count(*) AS n FROM events WHERE dt BETWEEN ${quoteLiteral(prepared.fromDt)} AND ${quoteLiteral(prepared.toDt)}`),
           )
         )[0]!.n,
+      );
+      console.log(
+        `  Parquet columns read: events ${[...eventColumnBytes]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([c, b]) => `${c} ${(b / eventsRead).toFixed(2)}`)
+          .join(', ')} bytes an event; identities ${[...columns.identities].sort().join(', ') || 'none'} (${(parquetIdentityBytes / 1e6).toFixed(2)} MB)`,
+      );
+      const computeMs = await computeAloneMs(duck, await curatedViews(dataDir, prepared.fromDt, prepared.toDt), prepared.sql);
+      console.log(
+        `  the query's work alone (its rows in memory, no file read): ${(computeMs / 1000).toFixed(2)} s, ${(computeMs / jsonMs).toFixed(2)} of JSON's time: the floor of time vs JSON`,
       );
       const yearEvents = q.yearDaysRead * EVENTS_PER_DAY_AT_SCALE;
       const usd = (bytes: number) => `$${((bytes / 1e12) * ATHENA_USD_PER_TB).toFixed(2)}`;

@@ -55,8 +55,9 @@ describeBrowser('dashboard: trends (issue 25)', () => {
     // The HTML value is text: no image element was made from it.
     expect(await page.$$eval('img', (els) => els.length)).toBe(0);
     expect(await page.title()).not.toBe('1');
-    // The exact query: over the events view, which holds each event once.
-    expect(await text(page, '.how-computed pre')).toMatch(/FROM events\b/);
+    // The exact query: over the events view's two parts (curated and the landing tail), each event once.
+    expect(await text(page, '.how-computed pre')).toMatch(/FROM curated_events\b/);
+    expect(await text(page, '.how-computed pre')).toMatch(/FROM events_tail\b/);
     expect(await page.$('[data-chart="trends"] canvas')).not.toBeNull();
     // The last 7 days end today: today is still counting, said in the caption and on its row, and only on it.
     expect(await text(page, '[data-chart="trends"] ~ details, figure figcaption')).toContain('The grey band');

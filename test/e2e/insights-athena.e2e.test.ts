@@ -92,8 +92,13 @@ describe('insights on Athena', () => {
     expect(starts).toHaveLength(1);
     expect(starts[0]).toMatchObject({ ClientRequestToken: id, WorkGroup: 'tally-analysts', QueryExecutionContext: { Database: 'tally' } });
     expect(starts[0]!.QueryString).toBe(first.body.sql);
-    expect(first.body.sql).toContain('FROM tally.events');
-    expect(first.body.sql).toContain("received_at <= '2026-04-15T12:09:00.000Z'");
+    // The events view's two parts: the curated table, which the watermark filter never reads (its
+    // rows were all received before it), and the landing tail, filtered by it.
+    expect(first.body.sql).toMatch(/FROM tally\.curated_events\b/);
+    expect(first.body.sql).toMatch(/FROM tally\.events_tail\b/);
+    expect(first.body.sql.match(/received_at/g)).toHaveLength(1);
+    const tail = (first.body.sql as string).slice((first.body.sql as string).indexOf('FROM tally.events_tail'));
+    expect(tail.slice(0, tail.indexOf(') view_rows'))).toContain("received_at <= '2026-04-15T12:09:00.000Z'");
 
     // The same definition again: the query already started answers, nothing new runs on Athena.
     const again = await trends(DEFINITION);

@@ -83,7 +83,8 @@ describe('funnels through the admin API', () => {
     expect(steps.map((s) => s.median_seconds_from_previous)).toEqual([null, 1800, 126_000]);
     expect(res.body.sql).toContain("dt BETWEEN '2026-04-08' AND '2026-04-14'");
     // Over the events view, which holds each event once (its copy in the landing tail included).
-    expect(res.body.sql).toMatch(/FROM events\b/);
+    expect(res.body.sql).toMatch(/FROM curated_events\b/);
+    expect(res.body.sql).toMatch(/FROM events_tail\b/);
   });
 
   it('leaves out steps after the conversion window, counted from the first step', async () => {

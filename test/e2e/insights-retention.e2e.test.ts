@@ -72,7 +72,8 @@ describe('retention through the admin API', () => {
     expect(result.cohorts[0].periods.map((p: { share: number }) => p.share)).toEqual([0.5, 0.5, 0.5, 0.5, 0, 0, 0]);
     expect(res.body.sql).toContain("dt BETWEEN '2026-04-08' AND '2026-04-14'");
     // Over the events view, which holds each event once (its copy in the landing tail included).
-    expect(res.body.sql).toMatch(/FROM events\b/);
+    expect(res.body.sql).toMatch(/FROM curated_events\b/);
+    expect(res.body.sql).toMatch(/FROM events_tail\b/);
   });
 
   it('gives a weekly triangle, weeks starting on Monday', async () => {

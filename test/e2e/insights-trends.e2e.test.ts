@@ -89,7 +89,8 @@ describe('trends through the admin API', () => {
     expect(res.body.sql).toContain(`project_id = '${project}'`);
     expect(res.body.sql).toContain("dt BETWEEN '2026-04-01' AND '2026-04-14'");
     // Over the events view, which holds each event once (its copy in the landing tail included).
-    expect(res.body.sql).toMatch(/FROM events\b/);
+    expect(res.body.sql).toMatch(/FROM curated_events\b/);
+    expect(res.body.sql).toMatch(/FROM events_tail\b/);
   });
 
   it('answers the same definition from the cache, and the poll route gives the same answer', async () => {

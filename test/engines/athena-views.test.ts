@@ -80,6 +80,8 @@ describe("the views' Athena DDL on DuckDB over files in the layout", () => {
       ).map((r) => `${r.event_id}:${r.n}`);
     expect(await count('events')).toEqual(['a:1', 'b:1', 'c:1']);
     expect(await count('unique_events')).toEqual(['a:1', 'b:1', 'c:1']);
+    // The landing tail alone (what insights read next to curated_events): c, not a's copy of a curated event.
+    expect(await count('events_tail')).toEqual(['c:1']);
     // By arrival: every landed copy of the landing hours, with its hour (a's resent copy included).
     const arrivals = await duck.rows(
       `SELECT event_id, arrival_hour FROM tally.events_by_arrival WHERE project_id = '${project}' AND name = 'view' ORDER BY arrival_hour, event_id`,

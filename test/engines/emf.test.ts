@@ -19,6 +19,7 @@ const CAPTURED_BY: Record<string, string> = {
   GuardrailBreached: 'test/e2e/results-metrics.e2e.test.ts',
   AuditRecordFailed: 'test/e2e/audit.e2e.test.ts',
   CompactionFailed: 'test/store/compaction.test.ts',
+  DeletionFailed: 'test/e2e/erasure-resume.e2e.test.ts',
 };
 
 describe('EMF lines and the alarms on them', () => {

@@ -2,7 +2,7 @@
  * Least privilege: each function's IAM statements and environment follow its line of the route
  * manifest (lambdas/routes.ts): the dependencies it uses and the access each implies (DEPENDENCIES).
  */
-import { RESULTS_STATE } from '../../lambdas/contract/results-state';
+import { RESULTS_BASE, RESULTS_STATE } from '../../lambdas/contract/results-state';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZER, DEPENDENCIES, JOBS, ROUTES, type DependencyName, type Uses } from '../../lambdas/routes';
 import { TABLES, tableEnvVar, type TableName } from '../../lambdas/store/schema';
@@ -204,13 +204,16 @@ describe('IAM statements', () => {
         for (const spec of Object.values(RAW_STREAMS)) expect(JSON.stringify(writes[0]!.Resource), name).not.toContain(`/${spec.prefix}`);
         expect(JSON.stringify(writes[0]!.Resource), name).not.toContain('/curated/');
       } else if (name === 'compact-landing') {
-        // Generations and the compaction state under curated/; landing/ only deleted (compacted hours past retention).
-        expect(
-          writes.map((w) => JSON.stringify(w.Resource)),
-          name,
-        ).toEqual([expect.stringContaining('/curated/*')]);
+        // Generations and the compaction state under curated/; landing/ deleted (compacted hours past
+        // retention) and written back without a deleted person's lines; the results state and base of a
+        // deleted person's project deleted (docs/decisions/erasure.md).
+        expect(writes.map((w) => JSON.stringify(w.Resource)).sort(), name).toEqual([
+          expect.stringContaining('/curated/*'),
+          expect.stringContaining('/landing/*'),
+        ]);
         const deletes = s3.filter((st) => asArray(st.Action).includes('s3:DeleteObject')).map((st) => JSON.stringify(st.Resource));
-        expect(deletes.sort(), name).toEqual([expect.stringContaining('/curated/*'), expect.stringContaining('/landing/*')].sort());
+        const prefixes = (resources: string[]) => resources.flatMap((r) => [...r.matchAll(/\/([a-z-]+)\/\*/g)].map((m) => m[1])).sort();
+        expect(prefixes(deletes), name).toEqual(['curated', 'landing', RESULTS_BASE.prefix.slice(0, -1), RESULTS_STATE.prefix.slice(0, -1)].sort());
       } else {
         expect(writes, name).toHaveLength(0);
       }

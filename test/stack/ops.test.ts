@@ -192,6 +192,18 @@ describe('alarms', () => {
     });
   });
 
+  it("alarms on DeletionFailed, the metric a failed step of a person's deletion emits, for the compaction function", () => {
+    const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === 'DeletionFailed');
+    expect(found.map((a) => a.Dimensions)).toEqual([[{ Name: 'FunctionName', Value: { Ref: id(s.stack.jobs['compact-landing'].fn) } }]]);
+    expect(found[0]).toMatchObject({
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
   it('alarms on InsightQueryFailed, the metric the insights routes emit for a failed Athena query, for each insights function', () => {
     const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === INSIGHT_QUERY_FAILED);
     const functions = ROUTES.filter((f) => 'insightEngine' in f.uses).map((f) => f.name);

@@ -54,7 +54,7 @@ describe('DuckDbProcess', () => {
     await compactClosedHours(dataDir, compactor, Date.parse('2026-04-01T11:30:00.000Z'));
     await compactor.close();
     const views = await streamViews(dataDir, 'events', { projectId: 'p' });
-    expect(views.map((v) => ('parquet' in v ? v.parquet.length : 'landing' in v ? v.landing.length : 'sql'))).toEqual([1, 1, 'sql']);
+    expect(views.map((v) => ('parquet' in v ? v.parquet.length : 'landing' in v ? v.landing.length : 'sql'))).toEqual([1, 1, 'sql', 'sql']);
     const sql = 'SELECT name, count(*) AS n, count(DISTINCT user_id) AS users FROM events GROUP BY name ORDER BY name';
     const inProcess = new InProcessDuckDb({ threads: '1' });
     const expected = await inProcess.use(views, (session) => session.rows(sql));

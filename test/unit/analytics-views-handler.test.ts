@@ -143,6 +143,7 @@ describe('AthenaAnalyticsViews', () => {
     expect(sent.map((t) => t.split('\n')[0])).toEqual([
       'CREATE OR REPLACE VIEW tally_staging.events AS',
       'CREATE OR REPLACE VIEW tally_staging.identities AS',
+      'CREATE OR REPLACE VIEW tally_staging.events_tail AS',
       'CREATE OR REPLACE VIEW tally_staging.unique_events AS',
       'CREATE OR REPLACE VIEW tally_staging.events_by_arrival AS',
     ]);
@@ -152,15 +153,19 @@ describe('AthenaAnalyticsViews', () => {
     expect(sent[0]).toContain("'2026-03-20-10'");
     // Identities never compacted: every landing hour is in the tail.
     expect(sent[1]).toContain("'0000-00-00-00'");
+    // The events view's landing tail alone, bounded by the same hour.
+    expect(sent[2]).toContain('tally_staging.landing_events');
+    expect(sent[2]).toContain("'2026-03-20-10'");
     // The events view holds each event once: unique_events is its rows under the older name.
-    expect(sent[2]).toMatch(/\nFROM tally_staging\.events$/);
-    expect(sent[2]).not.toContain('copy_rank');
-    expect(sent[3]).toContain('tally_staging.landing_events');
+    expect(sent[3]).toMatch(/\nFROM tally_staging\.events$/);
+    expect(sent[3]).not.toContain('copy_rank');
+    expect(sent[4]).toContain('tally_staging.landing_events');
     sent.length = 0;
     await views.drop();
     expect(sent).toEqual([
       'DROP VIEW IF EXISTS tally_staging.events_by_arrival',
       'DROP VIEW IF EXISTS tally_staging.unique_events',
+      'DROP VIEW IF EXISTS tally_staging.events_tail',
       'DROP VIEW IF EXISTS tally_staging.identities',
       'DROP VIEW IF EXISTS tally_staging.events',
     ]);

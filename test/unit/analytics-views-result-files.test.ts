@@ -79,8 +79,8 @@ describe('the analyst views leave no result files behind', () => {
   it('makes the view even when S3 refuses the deletion (the files then stay, and the log says so)', async () => {
     const { bucket, views } = world({ refuseDelete: true });
     await expect(views.create()).resolves.toBeUndefined();
-    // One statement per view: events, identities, unique_events, events_by_arrival.
-    const left = ['q1', 'q2', 'q3', 'q4'].flatMap((q) => [`results/${q}.txt`, `results/${q}.txt.metadata`]);
+    // One statement per view: events, identities, events_tail, unique_events, events_by_arrival.
+    const left = ['q1', 'q2', 'q3', 'q4', 'q5'].flatMap((q) => [`results/${q}.txt`, `results/${q}.txt.metadata`]);
     expect([...bucket].sort()).toEqual([...othersOnly, ...left].sort());
   });
 });

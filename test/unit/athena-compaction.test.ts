@@ -158,10 +158,12 @@ describe('compaction on AWS', () => {
     expect(views).toEqual([
       'CREATE OR REPLACE VIEW tally.events AS',
       'CREATE OR REPLACE VIEW tally.identities AS',
+      'CREATE OR REPLACE VIEW tally.events_tail AS',
       'CREATE OR REPLACE VIEW tally.unique_events AS',
       'CREATE OR REPLACE VIEW tally.events_by_arrival AS',
     ]);
     expect(sql.find((s) => s.startsWith('CREATE OR REPLACE VIEW tally.events AS'))).toContain("'2026-03-20-10'");
+    expect(sql.find((s) => s.startsWith('CREATE OR REPLACE VIEW tally.events_tail AS'))).toContain("'2026-03-20-10'");
     // Landing data is kept for the results job (3 days).
     expect([...objects.keys()].filter((k) => k.startsWith('landing/'))).toHaveLength(3);
   });

@@ -262,6 +262,13 @@ const SOURCES: Record<string, () => Promise<void>> = {
       await store.writeGeneration(stream, batch, hours, '20260320T120000000Z-abc');
     }
     await store.publishViews({ events: '2026-03-20-10', identities: undefined });
+    // A person's deletion (docs/decisions/erasure.md): the links, then per stream the partitions holding them and a generation without them.
+    const person = ['ann', "o'neil"];
+    await store.linksOf('proj-main', person);
+    for (const stream of ['events', 'identities'] as const) {
+      await store.curatedPartitionsOf(stream, 'proj-main', person, '2026-03-20T12:00:00.000Z');
+      await store.writeGenerationWithout(stream, batch, person, '2026-03-20T12:00:00.000Z', '20260320T130000000Z-def');
+    }
   },
   'bin/smoke/raw-stream.ts': async () => {
     await athenaRawEvents(athenaClient(), WORKGROUP, DATABASE, new S3Client({ region: 'us-east-1' }), 'raw-bucket').count('proj-main', "o'clock", '2026-03-20');
@@ -332,10 +339,12 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
     expect(TEXTS.get('lambdas/adapters/athena-analytics-views.ts')!.map((t) => t.split(/\s/).slice(0, 5).join(' '))).toEqual([
       'CREATE OR REPLACE VIEW tally.events',
       'CREATE OR REPLACE VIEW tally.identities',
+      'CREATE OR REPLACE VIEW tally.events_tail',
       'CREATE OR REPLACE VIEW tally.unique_events',
       'CREATE OR REPLACE VIEW tally.events_by_arrival',
       'DROP VIEW IF EXISTS tally.events_by_arrival',
       'DROP VIEW IF EXISTS tally.unique_events',
+      'DROP VIEW IF EXISTS tally.events_tail',
       'DROP VIEW IF EXISTS tally.identities',
       'DROP VIEW IF EXISTS tally.events',
     ]);
@@ -347,8 +356,14 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
       'INSERT INTO tally.curated_identities_write',
       'CREATE OR REPLACE VIEW tally.events AS',
       'CREATE OR REPLACE VIEW tally.identities AS',
+      'CREATE OR REPLACE VIEW tally.events_tail AS',
       'CREATE OR REPLACE VIEW tally.unique_events AS',
       'CREATE OR REPLACE VIEW tally.events_by_arrival AS',
+      'SELECT DISTINCT id, canonical_id',
+      'SELECT project_id, dt, count(*) AS person_rows',
+      'INSERT INTO tally.curated_events_write',
+      'SELECT project_id, dt, count(*) AS person_rows',
+      'INSERT INTO tally.curated_identities_write',
     ]);
   });
 

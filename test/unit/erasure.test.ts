@@ -9,6 +9,7 @@ import { personIds } from '../../lambdas/domain/person-ids';
 import { isPersonRow } from '../../lambdas/domain/person-rows';
 import { renderPersonLinks, renderPersonPartitions, renderWithoutPerson } from '../../lambdas/adapters/sql/erasure';
 import { trinoSyntaxErrors } from '../helpers/trino-grammar';
+import { DeletionStepFailed } from '../../lambdas/services/erase-people';
 
 describe('the person of an ID', () => {
   it('is every ID linked to it, directly or through others, now or as it was', () => {
@@ -91,5 +92,13 @@ describe("the curated partitions' texts", () => {
   it('refuse a person without IDs or a batch without partitions', () => {
     expect(() => renderPersonPartitions('events', 'p', { ids: [], through: person.through }, 'c')).toThrow(/at least one ID/);
     expect(() => renderWithoutPerson('events', [], person, 'c')).toThrow(/at least one partition/);
+  });
+});
+
+describe('a failed step', () => {
+  it('names the deletion and the step, never the cause message (an engine may quote the SQL holding the IDs)', () => {
+    const err = new DeletionStepFailed('d1', 'curated_events', new Error("SELECT ... WHERE user_id IN ('ann')"));
+    expect(err.message).toBe('deletion d1 failed at step curated_events (Error)');
+    expect(err.message).not.toContain('ann');
   });
 });

@@ -43,7 +43,9 @@ describe('admin route roles', () => {
 
   it('a viewer reads everything but the audit log, the deletions and the exports and writes nothing; the admin token (admin) passes every route', () => {
     for (const route of adminRoutes) {
-      expect(roleAllows('viewer', route.role as AdminRole), route.name).toBe(route.method === 'GET' && route.name !== 'admin-audit-list' && !PERSON_REQUESTS.test(route.path));
+      expect(roleAllows('viewer', route.role as AdminRole), route.name).toBe(
+        route.method === 'GET' && route.name !== 'admin-audit-list' && !PERSON_REQUESTS.test(route.path),
+      );
       expect(roleAllows('admin', route.role as AdminRole), route.name).toBe(true);
     }
   });

@@ -10,6 +10,7 @@ import COMPACT_EVENTS_SQL from './compact-events.sql';
 import COMPACT_IDENTITIES_SQL from './compact-identities.sql';
 import COMPACT_PARTITIONS_SQL from './compact-partitions.sql';
 import EVENTS_BY_ARRIVAL_VIEW_SQL from './events-by-arrival-view.sql';
+import EVENTS_TAIL_VIEW_SQL from './events-tail-view.sql';
 import EVENTS_VIEW_SQL from './events-view.sql';
 import IDENTITIES_VIEW_SQL from './identities-view.sql';
 import { expandIncludes } from './include';
@@ -23,6 +24,7 @@ export interface StreamTables {
 
 const COMPACT: Record<StreamName, string> = { events: expandIncludes(COMPACT_EVENTS_SQL), identities: expandIncludes(COMPACT_IDENTITIES_SQL) };
 const VIEW: Record<StreamName, string> = { events: expandIncludes(EVENTS_VIEW_SQL), identities: expandIncludes(IDENTITIES_VIEW_SQL) };
+const EVENTS_TAIL_VIEW = expandIncludes(EVENTS_TAIL_VIEW_SQL);
 
 /**
  * The compaction state's hour as the views' bound: before the first compaction every landing hour
@@ -54,6 +56,11 @@ export function renderCompact(stream: StreamName, batch: readonly CuratedPartiti
 /** The readers' view of a stream: curated plus the landing hours after `compactedThrough`. */
 export function renderStreamView(stream: StreamName, compactedThrough: string | undefined, tables: StreamTables): string {
   return renderSql(VIEW[stream], { compacted_through: compactedThrough ?? NOTHING_COMPACTED }, { curated: tables.curated, landing: tables.landing });
+}
+
+/** The events view's landing tail alone (events-tail-view.sql): the landing hours after `compactedThrough`, none curated. */
+export function renderEventsTailView(compactedThrough: string | undefined, tables: StreamTables): string {
+  return renderSql(EVENTS_TAIL_VIEW, { compacted_through: compactedThrough ?? NOTHING_COMPACTED }, { curated: tables.curated, landing: tables.landing });
 }
 
 /** The results job's view of the landing events, by arrival hour. */

@@ -14,7 +14,10 @@ import PERSON_LINKS_SQL from './person-links.sql';
 import { expandIncludes } from './include';
 import { renderSql } from './render';
 
-const PARTITIONS: Record<StreamName, string> = { events: expandIncludes(ERASE_EVENTS_PARTITIONS_SQL), identities: expandIncludes(ERASE_IDENTITIES_PARTITIONS_SQL) };
+const PARTITIONS: Record<StreamName, string> = {
+  events: expandIncludes(ERASE_EVENTS_PARTITIONS_SQL),
+  identities: expandIncludes(ERASE_IDENTITIES_PARTITIONS_SQL),
+};
 const ROWS: Record<StreamName, string> = { events: expandIncludes(ERASE_EVENTS_ROWS_SQL), identities: expandIncludes(ERASE_IDENTITIES_ROWS_SQL) };
 
 /** A person: its IDs (at least one) and the request time its rows were received through (ISO 8601). */

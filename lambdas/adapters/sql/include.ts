@@ -18,6 +18,9 @@ import COPY_RANK_SQL from './rules/copy-rank.sql';
 import ENROLLMENT_VARIANT_SQL from './rules/enrollment-variant.sql';
 import EVENT_COLUMNS_SQL from './rules/event-columns.sql';
 import EVENT_DATA_COLUMNS_SQL from './rules/event-data-columns.sql';
+import EVENT_PROPERTIES_SQL from './rules/event-properties.sql';
+import EVENT_PROPERTIES_UNUSED_SQL from './rules/event-properties-unused.sql';
+import EVENTS_TAIL_SQL from './rules/events-tail.sql';
 import IDENTITY_DATA_COLUMNS_SQL from './rules/identity-data-columns.sql';
 import METRIC_CAPPING_SQL from './rules/metric-capping.sql';
 import METRIC_SLOTS_SQL from './rules/metric-slots.sql';
@@ -27,6 +30,7 @@ import PERSON_EVENT_ROWS_SQL from './rules/person-event-rows.sql';
 import PERSON_IDENTITY_ROWS_SQL from './rules/person-identity-rows.sql';
 import POINTER_JUMP_SQL from './rules/pointer-jump.sql';
 import PROPERTY_NUMBER_SQL from './rules/property-number.sql';
+import RANGE_EVENT_COLUMNS_SQL from './rules/range-event-columns.sql';
 import RANGE_EVENTS_SQL from './rules/range-events.sql';
 import SUMMARY_MERGE_SQL from './rules/summary-merge.sql';
 import VARIANT_ROWS_SQL from './rules/variant-rows.sql';
@@ -43,6 +47,9 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/enrollment-variant.sql': ENROLLMENT_VARIANT_SQL,
   'rules/event-columns.sql': EVENT_COLUMNS_SQL,
   'rules/event-data-columns.sql': EVENT_DATA_COLUMNS_SQL,
+  'rules/event-properties.sql': EVENT_PROPERTIES_SQL,
+  'rules/event-properties-unused.sql': EVENT_PROPERTIES_UNUSED_SQL,
+  'rules/events-tail.sql': EVENTS_TAIL_SQL,
   'rules/identity-data-columns.sql': IDENTITY_DATA_COLUMNS_SQL,
   'rules/metric-capping.sql': METRIC_CAPPING_SQL,
   'rules/metric-slots.sql': METRIC_SLOTS_SQL,
@@ -52,6 +59,7 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/person-identity-rows.sql': PERSON_IDENTITY_ROWS_SQL,
   'rules/pointer-jump.sql': POINTER_JUMP_SQL,
   'rules/property-number.sql': PROPERTY_NUMBER_SQL,
+  'rules/range-event-columns.sql': RANGE_EVENT_COLUMNS_SQL,
   'rules/range-events.sql': RANGE_EVENTS_SQL,
   'rules/summary-merge.sql': SUMMARY_MERGE_SQL,
   'rules/variant-rows.sql': VARIANT_ROWS_SQL,

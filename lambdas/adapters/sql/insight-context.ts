@@ -7,6 +7,16 @@ export interface InsightSqlContext {
   dataThrough: string;
   /** The project's time zone (IANA name, or UTC): days, weeks and hours are its local ones. */
   timeZone: string;
-  /** The engine's table names: the raw events and the identities. */
-  tables: { events: string; identities: string };
+  /**
+   * The engine's table names: the events as their two parts (the curated table and the events_tail
+   * view: rules/range-events.sql) and the identities view.
+   */
+  tables: InsightTables;
+}
+
+/** The tables an insight's text reads, by its {{...}} names. */
+export interface InsightTables {
+  curated_events: string;
+  events_tail: string;
+  identities: string;
 }

@@ -3,15 +3,16 @@
  * definition, the project and the data watermark. Pure.
  */
 import type { FunnelsDefinition } from '../../domain/insights/funnels-definition';
-import { expandIncludes } from './include';
+import { funnelsUsesProperties } from '../../domain/insights/uses-properties';
 import { localRangeParams } from './local-range';
 import type { InsightSqlContext } from './insight-context';
 import FUNNELS_SQL from './insight-funnels.sql';
+import { insightText, insightTextFor } from './insight-text';
 import { identitiesFromDt } from './insight-trends';
 import { propertyPath } from './property-path';
 import { renderSql, toStoredIso, type SqlParam } from './render';
 
-const FUNNELS = expandIncludes(FUNNELS_SQL);
+const FUNNELS = insightText(FUNNELS_SQL);
 
 export function funnelsParams(definition: FunnelsDefinition, context: InsightSqlContext): Record<string, SqlParam> {
   return {
@@ -31,5 +32,5 @@ export function funnelsParams(definition: FunnelsDefinition, context: InsightSql
 }
 
 export function renderFunnels(definition: FunnelsDefinition, context: InsightSqlContext): string {
-  return renderSql(FUNNELS, funnelsParams(definition, context), { ...context.tables });
+  return renderSql(insightTextFor(FUNNELS, funnelsUsesProperties(definition)), funnelsParams(definition, context), { ...context.tables });
 }

@@ -3,14 +3,15 @@
  * from a definition, the project and the data watermark. Pure.
  */
 import type { RetentionDefinition } from '../../domain/insights/retention-definition';
-import { expandIncludes } from './include';
 import { localRangeParams } from './local-range';
 import type { InsightSqlContext } from './insight-context';
 import RETENTION_SQL from './insight-retention.sql';
+import { insightText } from './insight-text';
 import { identitiesFromDt } from './insight-trends';
 import { renderSql, toStoredIso, type SqlParam } from './render';
 
-const RETENTION = expandIncludes(RETENTION_SQL);
+// Retention reads no property (domain/insights/uses-properties.ts).
+const RETENTION = insightText(RETENTION_SQL).withoutProperties;
 
 export function retentionParams(definition: RetentionDefinition, context: InsightSqlContext): Record<string, SqlParam> {
   return {

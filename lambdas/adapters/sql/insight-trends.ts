@@ -4,14 +4,15 @@
  */
 import { addDays, previousPeriod, rangeDays } from '../../domain/insights/date-range';
 import type { TrendsDefinition } from '../../domain/insights/trends-definition';
-import { expandIncludes } from './include';
+import { trendsUsesProperties } from '../../domain/insights/uses-properties';
 import { localRangeParams } from './local-range';
 import type { InsightSqlContext } from './insight-context';
 import TRENDS_SQL from './insight-trends.sql';
+import { insightText, insightTextFor } from './insight-text';
 import { propertyPath } from './property-path';
 import { renderSql, toStoredIso, type SqlParam } from './render';
 
-const TRENDS = expandIncludes(TRENDS_SQL);
+const TRENDS = insightText(TRENDS_SQL);
 
 export function trendsParams(definition: TrendsDefinition, context: InsightSqlContext): Record<string, SqlParam> {
   const days = rangeDays(definition.date_from, definition.date_to);
@@ -36,7 +37,7 @@ export function trendsFirstDay(definition: TrendsDefinition): string {
 }
 
 export function renderTrends(definition: TrendsDefinition, context: InsightSqlContext): string {
-  return renderSql(TRENDS, trendsParams(definition, context), { ...context.tables });
+  return renderSql(insightTextFor(TRENDS, trendsUsesProperties(definition)), trendsParams(definition, context), { ...context.tables });
 }
 
 /** The day before the project's creation: the identities partitions read (results-count.sql, "Partition pruning"). */

@@ -1,9 +1,17 @@
 -- The events an insight reads (docs/decisions/insights.md, "An insight kind"): the project's events
 -- named in :events, on the local days :from_day to :to_day in the project's time zone :time_zone,
--- received by :data_through (the watermark), each once: {{events}} is the events view, which holds
--- each event once (events-view.sql), the copy the results count. The project and partition day
--- filters reach the scan: Athena reads only those partitions, and of the columns below only those
--- the insight uses (Parquet). The columns are all an insight may use.
+-- received by :data_through (the watermark), each once: the rows of the events view (events-view.sql,
+-- each event once, the copy the results count), read as its two parts, {{curated_events}} (the
+-- curated Parquet) and {{events_tail}} (the landing hours not yet compacted, events-tail-view.sql).
+-- The watermark filter is the tail's only: every curated event was received before its landing hour
+-- closed, and compaction takes an hour only after the watermark has passed its end (the arrival
+-- allowance is shorter than the wait before an hour is compacted: docs/decisions/columnar-events.md),
+-- so a curated row always passes it, and the curated scan never reads received_at. The project, day
+-- and name filters, on the union, reach both scans (both engines push a filter into each branch of a
+-- UNION ALL, as through the events view itself): Athena reads only those partitions, and of the columns below
+-- only those the insight uses (Parquet). The columns are all an insight may use; an insight that uses
+-- no property renders rules/event-properties.sql as rules/event-properties-unused.sql, so no scan
+-- reads properties (insight-kinds.ts).
 --
 -- Time zone (docs/decisions/project-time-zone.md): partitions are UTC days (dt), and a local day can
 -- span two of them (UTC-10 ends on the next UTC day, UTC+14 starts on the day before), so the scan
@@ -37,10 +45,18 @@ FROM (
     platform,
     country,
     app_version
-  FROM {{events}}
+  FROM (
+    SELECT
+      {{> rules/range-event-columns.sql}}
+    FROM {{curated_events}}
+    UNION ALL
+    SELECT
+      {{> rules/range-event-columns.sql}}
+    FROM {{events_tail}}
+    WHERE received_at <= :data_through
+  ) view_rows
   WHERE project_id = :project_id
     AND dt BETWEEN :scan_from_dt AND :scan_to_dt
     AND name IN (:events)
-    AND received_at <= :data_through
 ) range_rows
 WHERE CAST(local_at AS date) BETWEEN CAST(:from_day AS date) AND CAST(:to_day AS date)

@@ -1,0 +1,11 @@
+-- The events_tail view (docs/data-model.md, "Tables and views"): the events view's landing tail alone,
+-- the events received in the landing hours after :compacted_through, each once and none already in
+-- curated_events, so events = curated_events UNION ALL events_tail. Created next to the events view
+-- (on AWS by the compaction job after each run and at deploy, locally for every query's session).
+--
+-- Why insights read it (rules/range-events.sql): an insight leaves out the events received after its
+-- watermark (:data_through), and every curated event passes that test (compaction takes a landing
+-- hour only once it closed, and a watermark is never earlier than the hours already closed), so the
+-- insight applies the test to this tail only and never reads received_at from Parquet: Athena bills
+-- only the columns a query references.
+{{> rules/events-tail.sql}}
