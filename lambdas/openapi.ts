@@ -762,8 +762,10 @@ const OPERATIONS: Record<RouteName, Operation> = {
     query: DeletionsListQuery,
     responses: ok('Deletions', z.object({ deletions: z.array(Deletion), next_cursor: z.string().nullable() })),
   },
-<<<<<<< HEAD
-  'admin-deletions-get': { summary: 'A deletion, its state and, when done, its receipt (admin role)', responses: ok('The deletion', z.object({ deletion: Deletion })) },
+  'admin-deletions-get': {
+    summary: 'A deletion, its state and, when done, its receipt (admin role)',
+    responses: ok('The deletion', z.object({ deletion: Deletion })),
+  },
   'admin-exports-create': {
     summary: `Export a person: every event once, the identity links and profiles, and the assignments of every ID linked to user_id, as an NDJSON file kept ${EXPORT_FILE_DAYS} days (admin role). An ID with no data gives an empty file`,
     body: CreateExport,
@@ -775,12 +777,6 @@ const OPERATIONS: Record<RouteName, Operation> = {
     responses: ok('Exports', z.object({ exports: z.array(Export), next_cursor: z.string().nullable() })),
   },
   'admin-exports-get': { summary: 'An export, its state and, when done, a fresh download link (admin role)', responses: ok('The export', z.object({ export: Export })) },
-=======
-  'admin-deletions-get': {
-    summary: 'A deletion, its state and, when done, its receipt (admin role)',
-    responses: ok('The deletion', z.object({ deletion: Deletion })),
-  },
->>>>>>> erasure
 };
 
 type JsonSchema = Record<string, unknown>;

@@ -45,7 +45,7 @@ export type DependencyAccess =
   | { athena: true; env: readonly LambdaEnvName[] }
   /** API Gateway API keys and usage plans (the rate-limit registry): create and delete them. */
   | { apiKeys: true; env: readonly LambdaEnvName[] }
-  /** s3:GetObject on these objects of the raw bucket (a presigned download link is signed with that right). */
+  /** These objects of the raw bucket: read (s3:GetObject: a presigned download link is signed with that right), or readWrite (and put, delete). */
   | { objects: 'exports'; env: readonly LambdaEnvName[] }
   /** A plain setting: no IAM, only its variables. */
   | { setting: true; env: readonly LambdaEnvName[] };
@@ -107,7 +107,7 @@ export const DEPENDENCIES = {
   deletions: { table: 'deletions', env: ['TABLE_DELETIONS'] },
   /** People's exports (docs/decisions/erasure.md "Export"): each request and its progress. */
   exports: { table: 'exports', env: ['TABLE_EXPORTS'] },
-  /** The export files (exports/ of the raw bucket): read to sign their download links. */
+  /** The export files (exports/ of the raw bucket): read to sign their download links; written and deleted by the compaction job. */
   exportFiles: { objects: 'exports', env: ['EXPORTS_BUCKET'] },
   /** The audit log of admin writes (docs/decisions/audit-log.md); AUDIT_RETENTION_DAYS is how long an entry stays. */
   audit: { table: 'audit_log', env: ['TABLE_AUDIT_LOG', 'AUDIT_RETENTION_DAYS'] },
@@ -125,13 +125,15 @@ export type AmbientDependency = 'clock' | 'geo';
  */
 export type AccessLevel<D extends DependencyName> = (typeof DEPENDENCIES)[D] extends { table: TableName }
   ? 'read' | 'readWrite' | 'append'
-  : (typeof DEPENDENCIES)[D] extends { stream: string }
-    ? 'write'
-    : (typeof DEPENDENCIES)[D] extends { athena: true }
-      ? 'query'
-      : (typeof DEPENDENCIES)[D] extends { apiKeys: true }
-        ? 'manage'
-        : 'read';
+  : (typeof DEPENDENCIES)[D] extends { objects: string }
+    ? 'read' | 'readWrite'
+    : (typeof DEPENDENCIES)[D] extends { stream: string }
+      ? 'write'
+      : (typeof DEPENDENCIES)[D] extends { athena: true }
+        ? 'query'
+        : (typeof DEPENDENCIES)[D] extends { apiKeys: true }
+          ? 'manage'
+          : 'read';
 
 export type Uses = { readonly [D in DependencyName]?: AccessLevel<D> };
 
@@ -551,6 +553,9 @@ export const JOBS = [
       experiments: 'read',
       results: 'readWrite',
       insightQueries: 'readWrite',
+      // People's exports run after the deletions (services/export-people.ts); a deletion removes the person's.
+      exports: 'readWrite',
+      exportFiles: 'readWrite',
     },
     timeoutSeconds: 900,
   },

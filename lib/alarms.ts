@@ -23,11 +23,8 @@ import {
   RESULTS_BASE_WRITE_FAILED,
   RESULTS_STATE_WRITE_FAILED,
   COMPACTION_FAILED,
-<<<<<<< HEAD
-  EXPORT_FAILED,
-=======
   DELETION_FAILED,
->>>>>>> erasure
+  EXPORT_FAILED,
 } from '../lambdas/contract/metrics';
 
 export interface AlarmsProps {
@@ -147,29 +144,29 @@ export class Alarms extends Construct {
         threshold: 0,
         description: `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
       });
-<<<<<<< HEAD
-      const exportFailed = new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: EXPORT_FAILED,
-=======
       // Emitted by the same job for a step of a person's deletion that failed (services/erase-people.ts).
       const deletionFailed = new Metric({
         namespace: METRICS_NAMESPACE,
         metricName: DELETION_FAILED,
->>>>>>> erasure
         dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
         period: FIVE_MINUTES,
         statistic: 'Sum',
       });
-<<<<<<< HEAD
-      this.add(`${name}-ExportFailed`, exportFailed, {
-        threshold: 0,
-        description: `${name}: a person's export failed (the log line before the metric says why). It stays pending and the next run does it again (docs/privacy.md, "Access requests")`,
-=======
       this.add(`${name}-DeletionFailed`, deletionFailed, {
         threshold: 0,
         description: `${name}: a step of a person's deletion failed (the log line before the metric says why, with the deletion's ID). The next run retries it from that step; while it fails the person's data can outlive the 24-hour bound (docs/privacy.md)`,
->>>>>>> erasure
+      });
+      // And for a person's export that failed (services/export-people.ts).
+      const exportFailed = new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: EXPORT_FAILED,
+        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      });
+      this.add(`${name}-ExportFailed`, exportFailed, {
+        threshold: 0,
+        description: `${name}: a person's export failed (the log line before the metric says why, with the export's ID). It stays unfinished and the next run does it again (docs/privacy.md, "Access requests")`,
       });
     }
 

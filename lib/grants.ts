@@ -139,8 +139,10 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
     if ('stream' in access) targets.streams[access.stream].grantPutRecords(fn);
     if ('secret' in access) targets.adminToken.grantRead(fn);
     if ('objects' in access) {
-      // Only GetObject, only exports/: a presigned GET link works with the rights of the role that signed it.
-      fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [targets.athena.rawBucket.arnForObjects(`${EXPORTS_PREFIX}*`)] }));
+      // Only exports/: GetObject to sign links (a presigned GET link works with the rights of the role that
+      // signed it); the compaction job also writes the files and deletes a deleted person's.
+      const actions = uses[dep] === 'readWrite' ? ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'] : ['s3:GetObject'];
+      fn.addToRolePolicy(new PolicyStatement({ actions, resources: [targets.athena.rawBucket.arnForObjects(`${EXPORTS_PREFIX}*`)] }));
       Validations.of(fn.role!).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${EXPORTS_PREFIX}*]`,
         reason: 'Each export file is named by its export ID, made at request time: the prefix of the export files is the narrowest name.',

@@ -36,13 +36,3 @@ export class DynamoDeletionStore implements DeletionStore {
     return this.requests.put(deletion);
   }
 }
-<<<<<<< HEAD
-=======
-
-function decodeCursor(cursor: string): string {
-  const sk = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[0-9a-z]{1,11}-[0-9a-f-]{36}$/.test(sk))
-    throw new InvalidDeletionCursor('cursor is not one this listing gave: start again without it');
-  return sk;
-}
->>>>>>> erasure

@@ -130,21 +130,26 @@ describe('IAM statements', () => {
     }
   });
 
-  it('let only the export routes that sign download links read export files: GetObject under exports/ of the raw bucket, nothing else there', () => {
+  it('let the export routes that sign download links only read export files (exports/ of the raw bucket), the compaction job write and delete them, no other function touch them', () => {
     const rawId = logicalId(s.stack.raw.bucket);
-    const readers = ROUTES.filter((r) => 'exportFiles' in r.uses).map((r) => r.name);
-    expect(readers.sort()).toEqual(['admin-exports-get', 'admin-exports-list']);
+    const exportsArn = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [rawId, 'Arn'] }, '/exports/*']] };
+    const expected: Record<string, string | string[]> = {
+      'admin-exports-get': 's3:GetObject',
+      'admin-exports-list': 's3:GetObject',
+      'compact-landing': ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'],
+    };
     for (const { name, fn } of allFunctions()) {
       const onExports = statementsOf(fn).filter((st) => JSON.stringify(st.Resource).includes('/exports/'));
-      if (!readers.includes(name)) {
+      if (!(name in expected)) {
         expect(onExports, `${name} must not touch exports/`).toEqual([]);
         continue;
       }
-      expect(onExports).toEqual([{ Effect: 'Allow', Action: 's3:GetObject', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [rawId, 'Arn'] }, '/exports/*']] } }]);
-      // Those functions touch no other object of the raw bucket, and write none.
-      const s3 = statementsOf(fn).filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:')));
-      expect(s3).toEqual(onExports);
+      expect(onExports, name).toEqual([{ Effect: 'Allow', Action: expected[name], Resource: exportsArn }]);
       expect(envOf(fn).EXPORTS_BUCKET).toEqual({ Ref: rawId });
+    }
+    // The read routes touch no other object of the raw bucket.
+    for (const name of ['admin-exports-get', 'admin-exports-list'] as const) {
+      expect(statementsOf(s.stack.functions[name]).filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:'))).length, name).toBe(1);
     }
     // The request (a person's user ID) is recorded by the POST, which reads no file.
     expect(statementsOf(s.stack.functions['admin-exports-create']).filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:')))).toEqual([]);
