@@ -24,6 +24,9 @@ import type {
   SignInVerifier,
   AuditLog,
   DeletionStore,
+  ExportFiles,
+  ExportStore,
+  PersonStreamRows,
   ResultsQuery,
   ResultsStore,
 } from './ports';
@@ -65,7 +68,7 @@ export interface Deps {
     store: CompactionStore;
     options: Omit<CompactionOptions, 'nowMs' | 'deadlineMs'>;
     /** People's deletions, carried out after each compaction (services/erase-people.ts); unset, none run. */
-    erasure?: Omit<ErasureDeps, 'compaction'> & Pick<ErasureOptions, 'beforeStep'>;
+    erasure?: Omit<ErasureDeps, 'compaction'> & Pick<ErasureOptions, 'beforeStep'> & { exportRows?: PersonStreamRows };
   };
   geo: GeoLookup;
   clock: () => number;
@@ -74,6 +77,10 @@ export interface Deps {
   adminToken: () => Promise<string>;
   /** People's deletions (docs/decisions/erasure.md): requests and progress; the compaction job carries them out. */
   deletions: DeletionStore;
+  /** People's exports (docs/decisions/erasure.md "Export"): requests and progress; the compaction job carries them out. */
+  exports: ExportStore;
+  /** The export files and their download links (exports/ of the raw bucket on AWS, of the data directory locally). */
+  exportFiles: ExportFiles;
   /** The audit log of admin writes. */
   audit: AuditLog;
   /** People's sign-in (OIDC tokens, lambdas/adapters/oidc-verifier.ts); unset, only the admin token signs in. */

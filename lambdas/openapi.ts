@@ -36,6 +36,7 @@ import {
 import { CreateKey, UpdateKey } from './handlers/keys';
 import { CreateProject, UpdateProject } from './handlers/projects';
 import { CreateDeletion, DELETION_STEPS } from './domain/deletion';
+import { CreateExport, EXPORT_FILE_DAYS, EXPORT_LINK_SECONDS } from './domain/person-export';
 import { DeletionsListQuery } from './handlers/deletions';
 import { ROUTES, type Route, type RouteName } from './routes';
 
@@ -492,6 +493,26 @@ const Deletion = z.object({
     .describe('What each step removed from where, and when: rows, items or files'),
 });
 
+const Export = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  user_id: z.string().describe('The ID the export was asked for'),
+  state: z.enum(['pending', 'running', 'done']),
+  requested_at: z.string().describe('ISO 8601, UTC'),
+  requested_by: z.string().describe('The caller: an email, a subject, or "admin token"'),
+  finished_at: z.string().optional().describe('When the file was written (ISO 8601, UTC)'),
+  ids: z.array(z.string()).optional().describe("The person's IDs found: every ID linked to user_id through $identify, now or as it was"),
+  counts: z
+    .object({ events: z.number().int(), identity_links: z.number().int(), profiles: z.number().int(), assignments: z.number().int() })
+    .optional()
+    .describe('The records of each type in the file'),
+  download_url: z
+    .string()
+    .optional()
+    .describe(`When done: a link downloading the NDJSON file, signed at this read and valid ${EXPORT_LINK_SECONDS / 60} minutes (an S3 presigned URL on AWS); read the export again for a new one`),
+  download_expires_at: z.string().optional().describe('When download_url stops working (ISO 8601, UTC)'),
+});
+
 const ok = (description: string, body?: z.ZodType) => ({ 200: { description, ...(body ? { body } : {}) } });
 const created = (description: string, body: z.ZodType) => ({ 201: { description, body } });
 
@@ -745,6 +766,17 @@ const OPERATIONS: Record<RouteName, Operation> = {
     summary: 'A deletion, its state and, when done, its receipt (admin role)',
     responses: ok('The deletion', z.object({ deletion: Deletion })),
   },
+  'admin-exports-create': {
+    summary: `Export a person: every event once, the identity links and profiles, and the assignments of every ID linked to user_id, as an NDJSON file kept ${EXPORT_FILE_DAYS} days (admin role). An ID with no data gives an empty file`,
+    body: CreateExport,
+    responses: { 202: { description: 'Accepted: the compaction job writes the file (every minute locally, every 15 minutes on AWS)', body: z.object({ export: Export }) } },
+  },
+  'admin-exports-list': {
+    summary: "The project's exports, newest first, paginated (admin role)",
+    query: DeletionsListQuery,
+    responses: ok('Exports', z.object({ exports: z.array(Export), next_cursor: z.string().nullable() })),
+  },
+  'admin-exports-get': { summary: 'An export, its state and, when done, a fresh download link (admin role)', responses: ok('The export', z.object({ export: Export })) },
 };
 
 type JsonSchema = Record<string, unknown>;

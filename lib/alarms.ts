@@ -24,6 +24,7 @@ import {
   RESULTS_STATE_WRITE_FAILED,
   COMPACTION_FAILED,
   DELETION_FAILED,
+  EXPORT_FAILED,
 } from '../lambdas/contract/metrics';
 
 export interface AlarmsProps {
@@ -154,6 +155,18 @@ export class Alarms extends Construct {
       this.add(`${name}-DeletionFailed`, deletionFailed, {
         threshold: 0,
         description: `${name}: a step of a person's deletion failed (the log line before the metric says why, with the deletion's ID). The next run retries it from that step; while it fails the person's data can outlive the 24-hour bound (docs/privacy.md)`,
+      });
+      // And for a person's export that failed (services/export-people.ts).
+      const exportFailed = new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: EXPORT_FAILED,
+        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      });
+      this.add(`${name}-ExportFailed`, exportFailed, {
+        threshold: 0,
+        description: `${name}: a person's export failed (the log line before the metric says why, with the export's ID). It stays unfinished and the next run does it again (docs/privacy.md, "Access requests")`,
       });
     }
 

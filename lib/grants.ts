@@ -15,7 +15,7 @@ import type { LambdaEnvName } from '../lambdas/lambda-env';
 import { DEPENDENCIES, type DependencyAccess, type DependencyName, type Uses } from '../lambdas/routes';
 import { TABLES, tableEnvVar, type TableName } from '../lambdas/store/schema';
 import { RATE_LIMIT_ENV, type ApiGatewayRateLimitsConfig } from '../lambdas/contract/usage-plans';
-import { CURATED_PREFIX, LANDING_PREFIX } from '../lambdas/contract/landing';
+import { CURATED_PREFIX, EXPORTS_PREFIX, LANDING_PREFIX } from '../lambdas/contract/landing';
 import { RAW_STREAMS, S3_DELIVERY_RETRY_SECONDS, type StreamName } from './raw-streams';
 
 export interface AthenaTargets {
@@ -114,6 +114,7 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
     RESULTS_ARRIVAL_ALLOWANCE_SECONDS: String(arrivalAllowanceSeconds(targets.firehoseBufferingSeconds)),
     RESULTS_BASE_BUCKET: targets.athena.rawBucket.bucketName,
     RAW_BUCKET: targets.athena.rawBucket.bucketName,
+    EXPORTS_BUCKET: targets.athena.rawBucket.bucketName,
     COMPACTION_CLOSE_AFTER_SECONDS: String(compactionCloseAfterSeconds()),
     COMPACTION_GRACE_SECONDS: String(COMPACTION_GRACE_SECONDS),
     LANDING_RETENTION_SECONDS: String(LANDING_RETENTION_SECONDS),
@@ -124,7 +125,7 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
 }
 
 /** Grants, in a fixed order of kinds (tables, streams, secret, settings, Athena, API keys) so the template is stable. */
-const KIND_ORDER = ['table', 'stream', 'secret', 'setting', 'athena', 'apiKeys'] as const;
+const KIND_ORDER = ['table', 'stream', 'secret', 'objects', 'setting', 'athena', 'apiKeys'] as const;
 const kindOf = (access: DependencyAccess) => KIND_ORDER.find((k) => k in access)!;
 
 export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTargets): void {
@@ -137,6 +138,16 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
     if ('table' in access) fn.addToRolePolicy(tableStatement(targets.tables[access.table], access.table, uses[dep] as TableAccessLevel));
     if ('stream' in access) targets.streams[access.stream].grantPutRecords(fn);
     if ('secret' in access) targets.adminToken.grantRead(fn);
+    if ('objects' in access) {
+      // Only exports/: GetObject to sign links (a presigned GET link works with the rights of the role that
+      // signed it); the compaction job also writes the files and deletes a deleted person's.
+      const actions = uses[dep] === 'readWrite' ? ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'] : ['s3:GetObject'];
+      fn.addToRolePolicy(new PolicyStatement({ actions, resources: [targets.athena.rawBucket.arnForObjects(`${EXPORTS_PREFIX}*`)] }));
+      Validations.of(fn.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${logicalIdOf(targets.athena.rawBucket)}.Arn>/${EXPORTS_PREFIX}*]`,
+        reason: 'Each export file is named by its export ID, made at request time: the prefix of the export files is the narrowest name.',
+      });
+    }
     for (const name of access.env) {
       const value = values[name];
       if (value === undefined && name === 'DASHBOARD_ORIGIN') continue;

@@ -49,10 +49,20 @@ import {
 } from '../contract/landing';
 import { EMPTY_COMPACTION_STATE, parseCompactionState, serializeCompactionState } from '../domain/compaction-state';
 import { MAX_PARTITIONS_PER_WRITE, type CuratedPartition } from '../domain/partition-batches';
-import { partitionKey, type CompactionState, type CompactionStore, type PersonFiles, type RetiringGeneration, type WrittenGeneration } from '../ports';
+import type { PersonRecordsFound } from '../domain/person-export';
+import {
+  partitionKey,
+  type CompactionState,
+  type CompactionStore,
+  type PersonFiles,
+  type PersonStreamRows,
+  type RetiringGeneration,
+  type WrittenGeneration,
+} from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
 import { deletePrefix, listFolders, listKeys, measurePrefix } from './s3-prefix';
 import { renderPersonLinks, renderPersonPartitions, renderWithoutPerson } from './sql/erasure';
+import { renderPersonExport } from './sql/person-export';
 import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderEventsTailView, renderStreamView } from './sql/compaction';
 import { tableRef } from './sql/render';
 import { renderCreateUniqueEventsView } from './sql/unique-events';
@@ -99,7 +109,7 @@ export async function readCompactionStateObject(s3: Pick<S3Client, 'send'>, buck
   }
 }
 
-export class AthenaCompactionStore implements CompactionStore, PersonFiles {
+export class AthenaCompactionStore implements CompactionStore, PersonFiles, PersonStreamRows {
   /** "You can add a maximum of 100 partitions to a destination table with an INSERT INTO statement" (INSERT INTO, Athena user guide). */
   readonly maxPartitionsPerWrite = MAX_PARTITIONS_PER_WRITE;
   private readonly storage = new Map<StreamName, Promise<StorageDescriptor>>();
@@ -225,6 +235,12 @@ export class AthenaCompactionStore implements CompactionStore, PersonFiles {
   async deleteLandingHour(stream: StreamName, hour: string): Promise<void> {
     if (!isLandingHour(hour)) throw new Error(`"${hour}" is not a landing hour (yyyy-MM-dd-HH)`);
     await deletePrefix(this.s3, this.options.bucket, landingHourPrefix(stream, hour), `landing hour ${hour}`);
+  }
+
+  /** A person's rows for their export (services/export-people.ts): the readers' views, each event once. */
+  async rowsOf(projectId: string, person: { ids: readonly string[]; through: string }): Promise<Pick<PersonRecordsFound, 'events' | 'identityLinks'>> {
+    const read = async (stream: StreamName) => (await this.athena.run(renderPersonExport(stream, projectId, person, this.table(streamView(stream))), this.deadlineMs)).rows;
+    return { events: await read('events'), identityLinks: await read('identities') };
   }
 
   async linksOf(projectId: string, ids: readonly string[]): Promise<IdLink[]> {

@@ -56,3 +56,9 @@ export const COMPACTION_FAILED = 'CompactionFailed';
  * unless someone looks. Dimension: FunctionName.
  */
 export const DELETION_FAILED = 'DeletionFailed';
+
+/**
+ * A person's export failed in the compaction job's run (services/export-people.ts): the export stays
+ * unfinished and the next run does it again. Dimension: FunctionName.
+ */
+export const EXPORT_FAILED = 'ExportFailed';

@@ -13,11 +13,15 @@ export const DELETION_BOUND_MS = 24 * 3_600_000;
 export const MAX_DELETION_USER_ID = LIMITS.maxFieldLength;
 export const MAX_DELETION_REASON = 500;
 
+/** The user ID naming the person a request is about (a deletion's, an export's: domain/person-export.ts). */
+export const personUserId = (verb: 'delete' | 'export') =>
+  z
+    .string({ error: `user_id must be a string: the ID of the person to ${verb}` })
+    .min(1, `user_id must not be empty: give the ID of the person to ${verb}`)
+    .max(MAX_DELETION_USER_ID, `user_id must be at most ${MAX_DELETION_USER_ID} characters`);
+
 export const CreateDeletion = z.strictObject({
-  user_id: z
-    .string({ error: 'user_id must be a string: the ID of the person to delete' })
-    .min(1, 'user_id must not be empty: give the ID of the person to delete')
-    .max(MAX_DELETION_USER_ID, `user_id must be at most ${MAX_DELETION_USER_ID} characters`),
+  user_id: personUserId('delete'),
   reason: z.string().max(MAX_DELETION_REASON, `reason must be at most ${MAX_DELETION_REASON} characters`).optional(),
   suppress: z.boolean({ error: 'suppress must be true or false' }).optional(),
 });
@@ -36,6 +40,8 @@ export const DELETION_STEPS = [
   'curated_identities',
   'results_state',
   'insight_queries',
+  // The person's exports (domain/person-export.ts): their files and requests.
+  'exports',
 ] as const;
 export type DeletionStep = (typeof DELETION_STEPS)[number];
 

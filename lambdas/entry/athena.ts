@@ -14,6 +14,8 @@ import { S3ResultsBase } from '../adapters/s3-results-base';
 import type { LambdaEnv, LambdaEnvName } from '../lambda-env';
 import { documentClient } from '../store/dynamo-client';
 import { DynamoDeletionStore } from '../store/deletion-store';
+import { DynamoExportStore } from '../store/export-store';
+import { s3ExportFiles } from './export-files';
 import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
@@ -81,6 +83,9 @@ export const athenaCompaction: Wiring<'compaction'> = (env) => {
       results: new DynamoResultsStore(ddb, env.TABLE_RESULTS),
       insightQueries: new DynamoInsightQueryStore(ddb, env.TABLE_INSIGHT_QUERIES),
       files: store,
+      // People's exports, after the deletions: their requests, their files in exports/, their rows through Athena.
+      exports: { store: new DynamoExportStore(ddb, env.TABLE_EXPORTS), files: s3ExportFiles(env) },
+      exportRows: store,
     },
     options: {
       closeAfterMs: env.COMPACTION_CLOSE_AFTER_SECONDS * 1000,

@@ -4,15 +4,16 @@
  * line per stream with what it took in (hours, partitions, rows, files, bytes; no client values), and
  * a failed run made loud: the CompactionFailed metric (alarmed, lib/alarms.ts) and a failed
  * invocation. Then people's deletions (services/erase-people.ts), a failed step made loud the same way
- * (DeletionFailed). It is not retried by Lambda: the next scheduled run retries it, from the state the
+ * (DeletionFailed), then people's exports (services/export-people.ts, ExportFailed). It is not retried by Lambda: the next scheduled run retries it, from the state the
  * failed run left (nothing it had not committed is deleted).
  */
-import { COMPACTION_FAILED, DELETION_FAILED, FUNCTION_DIMENSION, METRICS_NAMESPACE } from '../contract/metrics';
+import { COMPACTION_FAILED, DELETION_FAILED, EXPORT_FAILED, FUNCTION_DIMENSION, METRICS_NAMESPACE } from '../contract/metrics';
 import { errorFields, log } from '../logging/log';
 import { emitMetric, functionName } from '../logging/metric';
 import type { Deps } from '../deps';
 import { compactLanding } from '../services/compact-landing';
 import { runDeletions } from '../services/erase-people';
+import { runExports } from '../services/export-people';
 
 export type CompactionDeps = Pick<Deps, 'compaction' | 'clock'>;
 
@@ -43,7 +44,7 @@ export function createCompactionHandler(deps: CompactionDeps) {
     }
     if (!job.erasure) return;
     // After compaction, in the same run: runs never overlap, so a deletion's rewrites never race a compaction's.
-    const { beforeStep, ...erasure } = job.erasure;
+    const { beforeStep, exportRows, ...erasure } = job.erasure;
     try {
       const runs = await runDeletions(
         { ...erasure, compaction: job.store },
@@ -54,6 +55,19 @@ export function createCompactionHandler(deps: CompactionDeps) {
     } catch (err) {
       log('error', 'a deletion step failed; the next scheduled run retries it from that step (metric DeletionFailed)', errorFields(err));
       emitMetric({ namespace: METRICS_NAMESPACE, name: DELETION_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
+      throw err;
+    }
+    if (!exportRows || !erasure.exports) return;
+    // Exports after deletions, in the same run: a deletion requested before an export's run removes it first.
+    try {
+      const exports = await runExports(
+        { ...erasure, exports: erasure.exports.store, exportFiles: erasure.exports.files, rows: exportRows },
+        { clock: deps.clock, deadlineMs },
+      );
+      for (const r of exports) log('info', 'export run', { export_id: r.id, project_id: r.project_id, done: r.done });
+    } catch (err) {
+      log('error', 'an export failed; the next scheduled run does it again (metric ExportFailed)', errorFields(err));
+      emitMetric({ namespace: METRICS_NAMESPACE, name: EXPORT_FAILED, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
       throw err;
     }
   };

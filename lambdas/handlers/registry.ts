@@ -37,6 +37,7 @@ import {
 } from './experiments-admin';
 import { createAuditListHandler } from './audit';
 import { createDeletionsCreateHandler, createDeletionsGetHandler, createDeletionsListHandler } from './deletions';
+import { createExportsCreateHandler, createExportsGetHandler, createExportsListHandler } from './exports';
 import { createProjectsCreateHandler, createProjectsListHandler, createProjectsUpdateHandler } from './projects';
 
 export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
@@ -85,5 +86,8 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-deletions-create': createDeletionsCreateHandler(deps),
     'admin-deletions-list': createDeletionsListHandler(deps),
     'admin-deletions-get': createDeletionsGetHandler(deps),
+    'admin-exports-create': createExportsCreateHandler(deps),
+    'admin-exports-list': createExportsListHandler(deps),
+    'admin-exports-get': createExportsGetHandler(deps),
   };
 }

@@ -24,6 +24,8 @@ import { scheduleCompaction, type CompactionScheduler } from './compaction-sched
 import { moveLegacyLayout } from './legacy-layout';
 import { DuckDbProcess } from './duckdb-process';
 import { DuckDbCompactionStore } from '../adapters/duckdb-compaction';
+import { DuckDbPersonRows } from '../adapters/duckdb-person-rows';
+import { LOCAL_EXPORTS_PATH, type LocalExportFiles } from '../adapters/local-export-files';
 import type { OidcConfig } from '../adapters/oidc-verifier';
 import { LOCAL_STREAMS, localDeps, localFirehoseTargets, localPersonRecords, localStreamDirs } from './wiring';
 import type { ErasureOptions } from '../services/erase-people';
@@ -113,22 +115,22 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
   });
 
+  const { port } = server.address() as AddressInfo;
+  const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let started: Omit<LocalServer, 'url'>;
   try {
-    started = await startStack(options, timeouts, (handler) => (serve = handler));
+    started = await startStack(options, timeouts, (handler) => (serve = handler), url);
     setUp.resolve();
   } catch (err) {
     setUp.reject(err);
     await closeServer(server);
     throw err;
   }
-  const { port } = server.address() as AddressInfo;
-  const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
-
   let closing: Promise<void> | undefined;
   return {
     ...started,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
     close: () =>
       (closing ??= (async () => {
         await closeServer(server);
@@ -145,6 +147,8 @@ async function startStack(
   options: LocalServerOptions,
   timeouts: RequestTimeouts,
   listen: (serve: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => void,
+  /** The server's origin, which export download links point at. */
+  origin: string,
 ): Promise<Omit<LocalServer, 'url'>> {
   const unlock = options.inMemoryDynamo ? () => undefined : lockDataDir(options.dataDir);
   const undo: Array<() => Promise<void> | void> = [unlock];
@@ -171,6 +175,7 @@ async function startStack(
       dashboardOrigin: options.dashboardOrigin,
       claimLeaseMs: options.claimLeaseMs,
       oidc: options.oidc,
+      origin,
     });
     const deps = options.overrides ? options.overrides(baseDeps) : baseDeps;
     // What the deploy does on AWS (the analytics-views custom resource), at every start: the views follow the code.
@@ -183,16 +188,16 @@ async function startStack(
       deps.analyticsViews.create().catch((err: unknown) => log('error', 'could not write the analyst views (views.sql)', errorFields(err)));
     };
     const handlers = createHandlers(deps);
-    listen(
-      localGateway(deps, handlers, {
-        timeouts,
-        handlerTimeoutMs: options.handlerTimeoutMs,
-        largeBatchWaitMs: options.largeBatchWaitMs,
-        trustProxy: options.trustProxy ?? false,
-        dataDir: options.dataDir,
-        oidc: options.oidc,
-      }),
-    );
+    const gateway = localGateway(deps, handlers, {
+      timeouts,
+      handlerTimeoutMs: options.handlerTimeoutMs,
+      largeBatchWaitMs: options.largeBatchWaitMs,
+      trustProxy: options.trustProxy ?? false,
+      dataDir: options.dataDir,
+      oidc: options.oidc,
+    });
+    // Export download links (S3 presigned URLs on AWS): served here, checked by their signature.
+    listen((req, res) => (req.method === 'GET' && req.url?.startsWith(LOCAL_EXPORTS_PATH) ? serveExport(baseDeps.exportFiles, req, res, deps.clock()) : gateway(req, res)));
 
     const scheduler = scheduleResultsJob(deps, options.resultsIntervalMs);
     // Compaction in a DuckDB process of its own at a lower priority, as the requests' queries run.
@@ -208,6 +213,8 @@ async function startStack(
       ...localPersonRecords(ddb),
       deletions: deps.deletions,
       files: compactionStore,
+      exports: { store: deps.exports, files: deps.exportFiles },
+      exportRows: new DuckDbPersonRows(options.dataDir, compactionDuckDb),
       ...(options.deletionStepHook ? { beforeStep: options.deletionStepHook } : {}),
     });
     void compaction.runNow();
@@ -237,6 +244,23 @@ async function startStack(
     for (const step of undo) await Promise.resolve(step()).catch(() => undefined);
     throw err;
   }
+}
+
+/** A download link's file (adapters/local-export-files.ts), or what is wrong with the link. */
+async function serveExport(files: LocalExportFiles, req: IncomingMessage, res: ServerResponse, nowMs: number): Promise<void> {
+  req.resume();
+  const answer = await files.download(new URL(req.url!, 'http://local'), nowMs);
+  if (answer.status !== 200) {
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: answer.error }));
+    return;
+  }
+  res
+    .writeHead(200, {
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'content-disposition': `attachment; filename="tally-export-${answer.exportId}.ndjson"`,
+      'cache-control': 'no-store',
+    })
+    .end(answer.body);
 }
 
 function closeServer(server: Server): Promise<void> {

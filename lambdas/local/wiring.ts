@@ -52,6 +52,8 @@ export function localFirehoseTargets(dataDir: string) {
 import { OidcVerifier, type OidcConfig } from '../adapters/oidc-verifier';
 import { DynamoAuditLog } from '../store/audit-log';
 import { DynamoDeletionStore } from '../store/deletion-store';
+import { DynamoExportStore } from '../store/export-store';
+import { LocalExportFiles } from '../adapters/local-export-files';
 
 /** The stack's default (TallyStackProps.auditRetentionDays); dynalite has no TTL sweeper, so locally entries stay. */
 const LOCAL_AUDIT_RETENTION_DAYS = 365;
@@ -69,6 +71,8 @@ export interface LocalWiring {
   claimLeaseMs?: number;
   /** People's sign-in: the OIDC issuer the admin API accepts tokens of; unset, the admin token only. */
   oidc?: OidcConfig | undefined;
+  /** The server's origin (http://host:port): export download links point at it. */
+  origin: string;
 }
 
 /** The tables a person's deletion removes IDs from (services/erase-people.ts), on the same dynalite. */
@@ -82,7 +86,7 @@ export function localPersonRecords(ddb: DynamoDBDocumentClient): PersonRecords {
   };
 }
 
-export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin, claimLeaseMs, oidc }: LocalWiring): Deps {
+export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin, claimLeaseMs, oidc, origin }: LocalWiring): Deps & { exportFiles: LocalExportFiles } {
   // Athena's stand-in for the requests' queries: DuckDB in a process of its own, at a lower priority.
   const duckdb = new DuckDbProcess();
   return {
@@ -112,6 +116,8 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     clock: clock ?? Date.now,
     adminToken: async () => adminToken,
     deletions: new DynamoDeletionStore(ddb, localTableName(TABLES.deletions)),
+    exports: new DynamoExportStore(ddb, localTableName(TABLES.exports)),
+    exportFiles: new LocalExportFiles(dataDir, origin),
     audit: new DynamoAuditLog(ddb, localTableName(TABLES.audit_log), LOCAL_AUDIT_RETENTION_DAYS),
     ...(oidc ? { signIn: new OidcVerifier(oidc) } : {}),
     ...(dashboardOrigin ? { dashboardOrigin } : {}),

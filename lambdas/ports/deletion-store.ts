@@ -63,8 +63,12 @@ export interface PersonRecords {
     linksOf(projectId: string, ids: readonly string[]): Promise<IdLink[]>;
     /** Deletes the items of these IDs (profile and first event included); how many there were. */
     forget(projectId: string, ids: readonly string[]): Promise<number>;
+    /** The profiles (email, name) of these IDs that have one (an export). */
+    profilesOf(projectId: string, ids: readonly string[]): Promise<Array<{ id: string; email?: string; name?: string }>>;
   };
   assignments: {
+    /** The assignments of these IDs in these experiments (an export). */
+    of(projectId: string, experimentIds: readonly string[], userIds: readonly string[]): Promise<Array<{ user_id: string; experiment_id: string; variant: string }>>;
     /** Deletes the assignments of these IDs in these experiments; how many there were. */
     forget(projectId: string, experimentIds: readonly string[], userIds: readonly string[]): Promise<number>;
   };

@@ -25,3 +25,4 @@ export type * from './sign-in-verifier';
 export * from './audit-log';
 export * from './compaction-store';
 export * from './deletion-store';
+export * from './export-store';

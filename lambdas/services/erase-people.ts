@@ -15,12 +15,15 @@ import type { StreamName } from '../domain/landing-hour';
 import { partitionBatches } from '../domain/partition-batches';
 import { personIds, type IdLink } from '../domain/person-ids';
 import { newGeneration } from '../domain/results-base';
-import type { CompactionStore, DeletionStore, PersonFiles, PersonRecords } from '../ports';
+import { exportNamesAny } from '../domain/person-export';
+import type { CompactionStore, DeletionStore, ExportFiles, ExportStore, PersonFiles, PersonRecords } from '../ports';
 import { replacePartitions } from './compact-landing';
 
 export interface ErasureDeps extends PersonRecords {
   deletions: DeletionStore;
   files: PersonFiles;
+  /** The exports of people (services/export-people.ts): a deletion removes the person's, file and request. */
+  exports?: { store: ExportStore; files: ExportFiles };
   /** The compaction job's store: its state's retiring list and the partitions' commits. */
   compaction: CompactionStore;
 }
@@ -135,11 +138,23 @@ async function runStep(deps: ErasureDeps, options: ErasureOptions, d: Deletion, 
       await deps.files.dropQueryResults(executions);
       return done(executions.length);
     }
+    case 'exports':
+      return done(await eraseExports(deps, projectId, ids));
   }
 }
 
-/** The person of `userId`: its group in the identities table and every link of the identity stream, followed until nothing new. */
-async function findPerson(deps: ErasureDeps, projectId: string, userId: string): Promise<string[]> {
+/** Deletes the person's exports (an export naming any of the IDs): each file, then its request; the files removed. */
+async function eraseExports(deps: ErasureDeps, projectId: string, ids: string[]): Promise<number> {
+  if (!deps.exports) return 0;
+  const named = new Set(ids);
+  const found = (await deps.exports.store.all(projectId)).filter((e) => exportNamesAny(e, named));
+  const removed = await deps.exports.files.remove(projectId, found.map((e) => e.id));
+  for (const e of found) await deps.exports.store.forget(e);
+  return removed;
+}
+
+/** The person of `userId`: its group in the identities table and every link of the identity stream, followed until nothing new (a deletion's, an export's). */
+export async function findPerson(deps: Pick<ErasureDeps, 'identities'> & { files: Pick<PersonFiles, 'linksOf'> }, projectId: string, userId: string): Promise<string[]> {
   const links = new Map<string, IdLink>();
   let ids = [userId];
   for (let round = 0; round < MAX_LINK_ROUNDS; round++) {

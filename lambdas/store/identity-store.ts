@@ -410,6 +410,14 @@ export class DynamoIdentityStore implements IdentityStore {
     return removed;
   }
 
+  async profilesOf(projectId: string, ids: readonly string[]): Promise<Array<{ id: string; email?: string; name?: string }>> {
+    const items = [...(await this.getMany(projectId, [...ids], true)).values()];
+    return items
+      .filter((i) => i.email !== undefined || i.name !== undefined)
+      .map((i) => ({ id: i.id, ...(i.email !== undefined ? { email: i.email } : {}), ...(i.name !== undefined ? { name: i.name } : {}) }))
+      .sort((a, b) => a.id.localeCompare(b.id));
+  }
+
   private children(projectId: string, canonicalId: string): Promise<IdentityItem[]> {
     return queryAll<IdentityItem>(this.ddb, {
       TableName: this.table,

@@ -28,7 +28,8 @@ export type TableName =
   | 'saved_insights'
   | 'dashboards'
   | 'audit_log'
-  | 'deletions';
+  | 'deletions'
+  | 'exports';
 
 export const TABLES: Record<TableName, TableLayout> = {
   projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },
@@ -88,6 +89,8 @@ export const TABLES: Record<TableName, TableLayout> = {
   // a project lists its own newest first with one Query. Each item holds its progress step by step; the
   // compaction job finds the unfinished ones with a Scan (a few items: deletions are rare).
   deletions: { name: 'deletions', partitionKey: 'project_id', sortKey: 'sk', indexes: [], holdsUserData: true },
+  // The exports of people (docs/decisions/erasure.md "Export"): the same layout as the deletions.
+  exports: { name: 'exports', partitionKey: 'project_id', sortKey: 'sk', indexes: [], holdsUserData: true },
 };
 
 export const tableEnvVar = (name: TableName) => `TABLE_${name.toUpperCase()}`;

@@ -269,6 +269,8 @@ describe('raw streams (Firehose)', () => {
         expect.objectContaining({ Id: 'abort-incomplete-uploads', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 } }),
         // errors/ waits for `npm run redrive`; what it re-sent, kept under redriven/, expires.
         expect.objectContaining({ Id: 'expire-redriven-delivery-errors', Prefix: 'redriven/', ExpirationInDays: 90 }),
+        // People's export files (personal data) go after 7 days (docs/privacy.md "Access requests").
+        expect.objectContaining({ Id: 'expire-exports', Prefix: 'exports/', ExpirationInDays: 7, Status: 'Enabled' }),
       ]),
     );
     expect(rules.filter((r) => String(r.Prefix ?? '').startsWith('errors'))).toEqual([]);

@@ -19,6 +19,8 @@ import ERASE_EVENTS_PARTITIONS_SQL from '../../lambdas/adapters/sql/erase-events
 import ERASE_EVENTS_ROWS_SQL from '../../lambdas/adapters/sql/erase-events-rows.sql';
 import ERASE_IDENTITIES_PARTITIONS_SQL from '../../lambdas/adapters/sql/erase-identities-partitions.sql';
 import ERASE_IDENTITIES_ROWS_SQL from '../../lambdas/adapters/sql/erase-identities-rows.sql';
+import EXPORT_EVENTS_SQL from '../../lambdas/adapters/sql/export-events.sql';
+import EXPORT_IDENTITIES_SQL from '../../lambdas/adapters/sql/export-identities.sql';
 import { STORED_EVENT_FIELDS } from '../../lambdas/domain/event';
 import { IDENTITY_COLUMNS } from '../../lambdas/adapters/duckdb-columns';
 
@@ -89,6 +91,8 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
       ERASE_EVENTS_ROWS_SQL,
       ERASE_IDENTITIES_PARTITIONS_SQL,
       ERASE_IDENTITIES_ROWS_SQL,
+      EXPORT_EVENTS_SQL,
+      EXPORT_IDENTITIES_SQL,
     ];
     const insights = [INSIGHT_TRENDS_SQL, INSIGHT_FUNNELS_SQL, INSIGHT_RETENTION_SQL];
     for (const name of Object.keys(SQL_RULES)) {
