@@ -4,6 +4,7 @@
  * the stores), gives a reason, suppresses later events and types the ID before the button enables; the
  * page links to the deletion, which refreshes by itself from pending to done once the compaction job
  * ran and shows its receipt; the person is gone from People and their page, another person stays.
+ * Before that, "Export" asks for the person's export and links to its file once the job made it.
  */
 import type { Page } from 'puppeteer-core';
 import { expect, it } from 'vitest';
@@ -62,6 +63,46 @@ describeBrowser('deleting a person from the dashboard', () => {
     expect((await ctx.stack.admin('GET', `/admin/v1/projects/${ctx.project}/deletions`)).body.deletions).toEqual([]);
     expect(narrow.problems).toEqual([]);
     await page.close();
+  });
+
+  it('exports the person: Export shows the state, then the counts and a download link to the NDJSON', async () => {
+    const { dash, stack, project } = ctx;
+    const { page } = dash;
+    await dash.go(`/projects/${project}/users/${encodeURIComponent(ACCOUNT)}`);
+    await page.waitForSelector('ol.events');
+    await clickButton(page, 'Export');
+    await page.waitForSelector('.export-state .status-badge.status-pending');
+    expect(await page.$eval('.export-state', (p) => p.textContent)).toContain('Waiting for the compaction job’s run');
+    // Export is not offered twice while one is under way.
+    expect(await page.$eval('.privacy-request button', (b) => (b as unknown as { disabled: boolean }).disabled)).toBe(true);
+    await stack.compaction.runNow();
+    const link = await page.waitForSelector('.export-state a ::-p-text(Download the export (NDJSON))');
+    expect(await page.$eval('.export-state', (p) => p.textContent)).toContain('3 events, 1 identity link, 1 profile, 0 assignments.');
+    // The link is the API's download link: it serves the person's records, every ID of theirs.
+    const href = await link!.evaluate((a) => (a as unknown as { href: string }).href);
+    const file = await fetch(href);
+    expect(file.status).toBe(200);
+    const lines = (await file.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; name?: string; user_id?: string });
+    expect(
+      lines
+        .filter((l) => l.type === 'event')
+        .map((l) => l.name)
+        .sort(),
+    ).toEqual(['$identify', 'purchase', 'view']);
+    expect(lines.some((l) => JSON.stringify(l).includes('bob'))).toBe(false);
+    expect(await hostileElements(page)).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dash.screenshot('person-export');
+    // Opened again, the page shows the person's export as it is.
+    await dash.go(`/projects/${project}/users/bob`);
+    await page.waitForSelector('ol.events');
+    expect(await page.$('.export-state')).toBeNull();
+    await dash.go(`/projects/${project}/users/${encodeURIComponent(EVIL)}`);
+    await page.waitForSelector('.export-state .status-badge.status-done');
+    expect(dash.problems).toEqual([]);
   });
 
   it('asks what goes, takes the typed ID, and shows the deletion going from pending to done with its receipt', async () => {
@@ -136,6 +177,7 @@ describeBrowser('deleting a person from the dashboard', () => {
       'ID links, compacted (curated files)',
       'Experiment results (recomputed without the person)',
       'Cached insight results',
+      'Exports of the person (files and requests)',
     ]);
     // Each line as the API's receipt has it; the person's three events went, from one file layer or the other.
     expect(rows.map((r) => r[1])).toEqual(

@@ -105,7 +105,7 @@ const PAGES: PageCheck[] = [
     route: (i) => `/projects/${i.projectId}/users/role-person`,
     ready: 'ol.events',
     needs: 'admin',
-    controls: ['Delete this person'],
+    controls: ['Export', 'Delete this person'],
   },
   { name: 'deletions', route: (i) => `/projects/${i.projectId}/deletions`, ready: 'h1 ::-p-text(Deletions)', needs: 'admin', controls: [] },
   {
@@ -136,7 +136,7 @@ describeBrowser('each role sees and does only what it may, on every page', () =>
       definition: { series: [{ event: 'purchase', measure: 'events' }], interval: 'day', date_from: '2026-11-01', date_to: '2026-11-07' },
     });
     expect(saved.status).toBe(201);
-    // A person, whose page holds "Delete this person".
+    // A person, whose page holds "Export" and "Delete this person".
     const key = await stack.createKey(projectId, UNTHROTTLED_KEY);
     expect((await stack.post('/v1/events', key, { events: [{ name: 'view', user_id: 'role-person', timestamp: '2026-11-01T10:00:00Z' }] })).status).toBe(204);
     for (let i = 0; (await stack.admin('GET', `/admin/v1/projects/${projectId}/events?user_id=role-person`)).body.events.length === 0; i++) {

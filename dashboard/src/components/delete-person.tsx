@@ -8,7 +8,7 @@ import { useId, useState } from 'preact/hooks';
 import { MAX_DELETION_REASON } from '../../../lambdas/domain/deletion';
 import type { DeletionView, User } from '../admin-types';
 import type { ApiClient } from '../api';
-import { DELETED_STORES, SUPPRESS_HINT } from '../deletion-words';
+import { DELETED_STORES, SUPPRESS_HINT } from '../privacy-words';
 import { formatTime } from '../format-time';
 import { ConfirmDialog } from './confirm-dialog';
 import { errorText } from './async-view';
@@ -40,15 +40,11 @@ export function DeletePerson({ api, projectPath, user, label }: { api: ApiClient
   };
   return (
     <>
-      {requested ? (
-        <p class="notice" role="status">
-          Deletion requested: this person’s data is removed by the job’s next run, and every copy is gone by {formatTime(requested.due_by)}.{' '}
-          <a href={`#${projectPath}/deletions/${encodeURIComponent(requested.id)}`}>Follow the deletion and its receipt</a>.
-        </p>
-      ) : (
+      <div class="privacy-request">
         <button
           type="button"
           class="danger"
+          disabled={requested !== null}
           onClick={() => {
             setTyped('');
             setError(null);
@@ -57,7 +53,14 @@ export function DeletePerson({ api, projectPath, user, label }: { api: ApiClient
         >
           Delete this person
         </button>
-      )}
+        <p class="hint">Removes everything Tally holds of this person, under every ID of theirs, within 24 hours. It asks first.</p>
+        {requested && (
+          <p class="notice" role="status">
+            Deletion requested: this person’s data is removed by the job’s next run, and every copy is gone by {formatTime(requested.due_by)}.{' '}
+            <a href={`#${projectPath}/deletions/${encodeURIComponent(requested.id)}`}>Follow the deletion and its receipt</a>.
+          </p>
+        )}
+      </div>
       <ConfirmDialog
         open={open}
         title="Delete this person?"

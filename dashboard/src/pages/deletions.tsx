@@ -11,7 +11,7 @@ import { AsyncView, errorText, useAsync, useRefreshWhile } from '../components/a
 import { ListTable } from '../components/list-table';
 import { ReadOnlyNote } from '../components/read-only-note';
 import { StatusBadge } from '../components/status-badge';
-import { RECEIPT_STORES, removedText, suppressText } from '../deletion-words';
+import { RECEIPT_STORES, removedText, suppressText } from '../privacy-words';
 import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
 import { useCan } from '../role';

@@ -15,6 +15,7 @@ import type { RecentUser, StoredEvent, User } from '../admin-types';
 import { AsyncView, errorText, useAsync } from '../components/async-view';
 import { EventList, type People } from '../components/event-list';
 import { DeletePerson } from '../components/delete-person';
+import { ExportPerson } from '../components/export-person';
 import { Field } from '../components/field';
 import { ReadOnlyNote } from '../components/read-only-note';
 import { ListTable } from '../components/list-table';
@@ -238,9 +239,12 @@ function UserDetails({ api, projectPath, userId }: { api: PageProps['api']; proj
             <section aria-labelledby="user-privacy">
               <h2 id="user-privacy">Privacy requests</h2>
               {canErase ? (
-                <DeletePerson api={api} projectPath={projectPath} user={u} label={userLabel(u)} />
+                <>
+                  <ExportPerson api={api} projectPath={projectPath} user={u} />
+                  <DeletePerson api={api} projectPath={projectPath} user={u} label={userLabel(u)} />
+                </>
               ) : (
-                <ReadOnlyNote needed="admin" what="delete a person" />
+                <ReadOnlyNote needed="admin" what="export or delete a person" />
               )}
             </section>
             <UserEvents api={api} projectPath={projectPath} ids={[u.user_id, ...u.ids]} onNewest={setLastSeen} />

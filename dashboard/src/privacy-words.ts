@@ -1,9 +1,10 @@
 /**
- * How the dashboard names a deletion's stores and states (docs/api.md, "Deletions"): each receipt line's
- * store in plain words with the unit its count is in, in the order a deletion's steps run
- * (lambdas/domain/deletion.ts), and the list the confirmation names before anything is sent.
+ * How the dashboard words a person's deletion and export (docs/api.md, "Deletions" and "Exports"):
+ * each receipt line's store in plain words with the unit its count is in, in the order a deletion's
+ * steps run (lambdas/domain/deletion.ts); the list the confirmation names before anything is sent;
+ * what "Suppress future events" does today; an export's counts.
  */
-import type { ReceiptLine } from './admin-types';
+import type { ExportView, ReceiptLine } from './admin-types';
 
 export const RECEIPT_STORES: Record<ReceiptLine['store'], { name: string; unit: string; units: string }> = {
   identities: { name: 'Identity links and profile (email, name)', unit: 'item', units: 'items' },
@@ -14,6 +15,7 @@ export const RECEIPT_STORES: Record<ReceiptLine['store'], { name: string; unit: 
   curated_identities: { name: 'ID links, compacted (curated files)', unit: 'link', units: 'links' },
   results_state: { name: 'Experiment results (recomputed without the person)', unit: 'stored result', units: 'stored results' },
   insight_queries: { name: 'Cached insight results', unit: 'cached answer', units: 'cached answers' },
+  exports: { name: 'Exports of the person (files and requests)', unit: 'file', units: 'files' },
 };
 
 /** What a deletion removes, as the confirmation names it. */
@@ -23,11 +25,25 @@ export const DELETED_STORES = [
   'their experiment assignments',
   'experiment results: recomputed without them',
   'cached insight results that hold their rows',
+  'their exports (the files and the requests)',
 ];
+
+/** "1 event", "3 events". */
+export const counted = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 export function removedText(line: ReceiptLine): string {
   const store = RECEIPT_STORES[line.store];
-  return `${line.removed.toLocaleString('en')} ${line.removed === 1 ? store.unit : store.units}`;
+  return counted(line.removed, store.unit, store.units);
+}
+
+/** What an export holds, in words: "3 events, 2 identity links, 1 profile, 0 assignments". */
+export function exportCounts(c: NonNullable<ExportView['counts']>): string {
+  return [
+    counted(c.events, 'event', 'events'),
+    counted(c.identity_links, 'identity link', 'identity links'),
+    counted(c.profiles, 'profile', 'profiles'),
+    counted(c.assignments, 'assignment', 'assignments'),
+  ].join(', ');
 }
 
 /**
