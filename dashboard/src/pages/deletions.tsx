@@ -8,6 +8,7 @@
 import { useState } from 'preact/hooks';
 import type { DeletionView } from '../admin-types';
 import { AsyncView, errorText, useAsync, useRefreshWhile } from '../components/async-view';
+import { LoadMore, type LoadMoreState } from '../components/load-more';
 import { ListTable } from '../components/list-table';
 import { ReadOnlyNote } from '../components/read-only-note';
 import { StatusBadge } from '../components/status-badge';
@@ -42,7 +43,7 @@ interface ListAnswer {
 
 function DeletionList({ api, projectPath }: { api: PageProps['api']; projectPath: string }) {
   const list = useAsync(() => api.get<ListAnswer>(`/admin/v1${projectPath}/deletions?limit=${DELETIONS_LISTED}`), [api, projectPath]);
-  const [more, setMore] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
+  const [more, setMore] = useState<LoadMoreState>({ loading: false, error: null });
   useRefreshWhile(list.reload, list.data?.deletions.some(unfinished) ?? false);
   const loadMore = async () => {
     const shown = list.data;
@@ -110,18 +111,7 @@ function DeletionList({ api, projectPath }: { api: PageProps['api']; projectPath
                   </tr>
                 ))}
               </ListTable>
-              {next_cursor && (
-                <p>
-                  <button type="button" class="secondary" disabled={more.loading} onClick={() => void loadMore()}>
-                    {more.loading ? 'Loading…' : 'Load more'}
-                  </button>
-                </p>
-              )}
-              {more.error !== null && (
-                <p class="error" role="alert">
-                  {more.error}
-                </p>
-              )}
+              <LoadMore more={more} hasMore={next_cursor !== null} onLoad={() => void loadMore()} />
             </>
           )
         }

@@ -18,6 +18,7 @@ import { DeletePerson } from '../components/delete-person';
 import { ExportPerson } from '../components/export-person';
 import { Field } from '../components/field';
 import { ReadOnlyNote } from '../components/read-only-note';
+import { LoadMore, type LoadMoreState } from '../components/load-more';
 import { ListTable } from '../components/list-table';
 import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
@@ -74,7 +75,7 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
   // What is shown now, for an answer of "Load more" arriving after a new search began: it is dropped.
   const shownNow = useRef(list);
   shownNow.current = list;
-  const [more, setMore] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
+  const [more, setMore] = useState<LoadMoreState>({ loading: false, error: null });
   // "Load more": the next page after the last person shown (the API's cursor), added below them.
   const loadMore = async () => {
     const shown = list.data;
@@ -172,18 +173,7 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
                 ))}
               </ListTable>
             )}
-            {next_cursor && (
-              <p>
-                <button type="button" class="secondary" disabled={more.loading} onClick={() => void loadMore()}>
-                  {more.loading ? 'Loading…' : 'Load more'}
-                </button>
-              </p>
-            )}
-            {more.error !== null && (
-              <p class="error" role="alert">
-                {more.error}
-              </p>
-            )}
+            <LoadMore more={more} hasMore={next_cursor !== null} onLoad={() => void loadMore()} />
           </>
         )}
       </AsyncView>
