@@ -239,7 +239,8 @@ export class AthenaCompactionStore implements CompactionStore, PersonFiles, Pers
 
   /** A person's rows for their export (services/export-people.ts): the readers' views, each event once. */
   async rowsOf(projectId: string, person: { ids: readonly string[]; through: string }): Promise<Pick<PersonRecordsFound, 'events' | 'identityLinks'>> {
-    const read = async (stream: StreamName) => (await this.athena.run(renderPersonExport(stream, projectId, person, this.table(streamView(stream))), this.deadlineMs)).rows;
+    const read = async (stream: StreamName) =>
+      (await this.athena.run(renderPersonExport(stream, projectId, person, this.table(streamView(stream))), this.deadlineMs)).rows;
     return { events: await read('events'), identityLinks: await read('identities') };
   }
 

@@ -36,7 +36,9 @@ export function createExportsCreateHandler(deps: ExportsDeps) {
       id: `${nowMs.toString(36)}-${randomUUID()}`,
       project_id: project.id,
       user_id: body.user_id,
-      requested_by: actorName(caller.via === 'admin-token' ? { via: 'admin-token' } : { via: 'sign-in', subject: caller.subject, ...(caller.email ? { email: caller.email } : {}) }),
+      requested_by: actorName(
+        caller.via === 'admin-token' ? { via: 'admin-token' } : { via: 'sign-in', subject: caller.subject, ...(caller.email ? { email: caller.email } : {}) },
+      ),
       nowMs,
     });
     await deps.exports.create(request);

@@ -68,7 +68,11 @@ export interface PersonRecords {
   };
   assignments: {
     /** The assignments of these IDs in these experiments (an export). */
-    of(projectId: string, experimentIds: readonly string[], userIds: readonly string[]): Promise<Array<{ user_id: string; experiment_id: string; variant: string }>>;
+    of(
+      projectId: string,
+      experimentIds: readonly string[],
+      userIds: readonly string[],
+    ): Promise<Array<{ user_id: string; experiment_id: string; variant: string }>>;
     /** Deletes the assignments of these IDs in these experiments; how many there were. */
     forget(projectId: string, experimentIds: readonly string[], userIds: readonly string[]): Promise<number>;
   };

@@ -148,13 +148,20 @@ async function eraseExports(deps: ErasureDeps, projectId: string, ids: string[])
   if (!deps.exports) return 0;
   const named = new Set(ids);
   const found = (await deps.exports.store.all(projectId)).filter((e) => exportNamesAny(e, named));
-  const removed = await deps.exports.files.remove(projectId, found.map((e) => e.id));
+  const removed = await deps.exports.files.remove(
+    projectId,
+    found.map((e) => e.id),
+  );
   for (const e of found) await deps.exports.store.forget(e);
   return removed;
 }
 
 /** The person of `userId`: its group in the identities table and every link of the identity stream, followed until nothing new (a deletion's, an export's). */
-export async function findPerson(deps: Pick<ErasureDeps, 'identities'> & { files: Pick<PersonFiles, 'linksOf'> }, projectId: string, userId: string): Promise<string[]> {
+export async function findPerson(
+  deps: Pick<ErasureDeps, 'identities'> & { files: Pick<PersonFiles, 'linksOf'> },
+  projectId: string,
+  userId: string,
+): Promise<string[]> {
   const links = new Map<string, IdLink>();
   let ids = [userId];
   for (let round = 0; round < MAX_LINK_ROUNDS; round++) {

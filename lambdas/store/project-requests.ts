@@ -94,6 +94,7 @@ export class DynamoProjectRequests<T extends ProjectRequest> {
 
 function decodeCursor(cursor: string): string {
   const sk = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[0-9a-z]{1,11}-[0-9a-f-]{36}$/.test(sk)) throw new InvalidDeletionCursor('cursor is not one this listing gave: start again without it');
+  if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[0-9a-z]{1,11}-[0-9a-f-]{36}$/.test(sk))
+    throw new InvalidDeletionCursor('cursor is not one this listing gave: start again without it');
   return sk;
 }
