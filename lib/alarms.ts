@@ -131,43 +131,33 @@ export class Alarms extends Construct {
       },
     );
 
-    // Emitted by the compaction job (lambdas/handlers/compact-landing.ts) for a run that failed.
+    // Emitted by the compaction job (lambdas/handlers/compact-landing.ts) for a run that failed, a step
+    // of a person's deletion that failed (services/erase-people.ts), an export that failed (services/export-people.ts).
     for (const [name, fn] of Object.entries(props.compactionFunctions)) {
-      const failed = new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: COMPACTION_FAILED,
-        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
-        period: FIVE_MINUTES,
-        statistic: 'Sum',
-      });
-      this.add(`${name}-CompactionFailed`, failed, {
-        threshold: 0,
-        description: `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
-      });
-      // Emitted by the same job for a step of a person's deletion that failed (services/erase-people.ts).
-      const deletionFailed = new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: DELETION_FAILED,
-        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
-        period: FIVE_MINUTES,
-        statistic: 'Sum',
-      });
-      this.add(`${name}-DeletionFailed`, deletionFailed, {
-        threshold: 0,
-        description: `${name}: a step of a person's deletion failed (the log line before the metric says why, with the deletion's ID). The next run retries it from that step; while it fails the person's data can outlive the 24-hour bound (docs/privacy.md)`,
-      });
-      // And for a person's export that failed (services/export-people.ts).
-      const exportFailed = new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: EXPORT_FAILED,
-        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
-        period: FIVE_MINUTES,
-        statistic: 'Sum',
-      });
-      this.add(`${name}-ExportFailed`, exportFailed, {
-        threshold: 0,
-        description: `${name}: a person's export failed (the log line before the metric says why, with the export's ID). It stays unfinished and the next run does it again (docs/privacy.md, "Access requests")`,
-      });
+      const failures: Array<[string, string]> = [
+        [
+          COMPACTION_FAILED,
+          `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
+        ],
+        [
+          DELETION_FAILED,
+          `${name}: a step of a person's deletion failed (the log line before the metric says why, with the deletion's ID). The next run retries it from that step; while it fails the person's data can outlive the 24-hour bound (docs/privacy.md)`,
+        ],
+        [
+          EXPORT_FAILED,
+          `${name}: a person's export failed (the log line before the metric says why, with the export's ID). It stays unfinished and the next run does it again (docs/privacy.md, "Access requests")`,
+        ],
+      ];
+      for (const [metricName, description] of failures) {
+        const failed = new Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName,
+          dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+          period: FIVE_MINUTES,
+          statistic: 'Sum',
+        });
+        this.add(`${name}-${metricName}`, failed, { threshold: 0, description });
+      }
     }
 
     // Emitted by the results query (embedded metric format, lambdas/logging/metric.ts) when a state
