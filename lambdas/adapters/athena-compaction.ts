@@ -51,7 +51,7 @@ import { EMPTY_COMPACTION_STATE, parseCompactionState, serializeCompactionState 
 import { MAX_PARTITIONS_PER_WRITE, type CuratedPartition } from '../domain/partition-batches';
 import { partitionKey, type CompactionState, type CompactionStore, type PersonFiles, type RetiringGeneration, type WrittenGeneration } from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
-import { deletePrefix, listFolders, listKeys, measurePrefix } from './s3-prefix';
+import { deletePrefix, listFolders, listObjects, measurePrefix } from './s3-prefix';
 import { renderPersonLinks, renderPersonPartitions, renderWithoutPerson } from './sql/erasure';
 import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderEventsTailView, renderStreamView } from './sql/compaction';
 import { tableRef } from './sql/render';
@@ -253,10 +253,14 @@ export class AthenaCompactionStore implements CompactionStore, PersonFiles {
     );
   }
 
-  async eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string): Promise<number> {
+  async eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string, writtenAfter?: string): Promise<number> {
     const rule = { projectId, ids: new Set(ids), through };
+    const objects = await listObjects(this.s3, this.options.bucket, landingPrefix(stream));
+    // A sweep for late deliveries reads only the objects written since the last one (S3's LastModified).
+    const since = writtenAfter === undefined ? undefined : Date.parse(writtenAfter);
+    const keys = objects.filter((o) => since === undefined || o.lastModified === undefined || o.lastModified.getTime() >= since).map((o) => o.key);
     let removed = 0;
-    for (const key of await listKeys(this.s3, this.options.bucket, landingPrefix(stream))) {
+    for (const key of keys) {
       let bytes: Uint8Array;
       try {
         bytes = await (await this.s3.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }))).Body!.transformToByteArray();

@@ -56,12 +56,12 @@ export class DynamoDeletionStore implements DeletionStore {
     return { deletions: ((out.Items ?? []) as Item[]).map(fromItem), ...(next ? { next: Buffer.from(next).toString('base64url') } : {}) };
   }
 
-  async unfinished(): Promise<Deletion[]> {
+  async unfinished(nowMs: number): Promise<Deletion[]> {
     const items = await scanAll<Item>(this.ddb, {
       TableName: this.table,
-      FilterExpression: '#s <> :done',
+      FilterExpression: '#s <> :done OR sweep_until > :now',
       ExpressionAttributeNames: { '#s': 'state' },
-      ExpressionAttributeValues: { ':done': 'done' },
+      ExpressionAttributeValues: { ':done': 'done', ':now': new Date(nowMs).toISOString() },
       ConsistentRead: true,
     });
     return items.map(fromItem).sort((a, b) => a.requested_at.localeCompare(b.requested_at) || a.id.localeCompare(b.id));

@@ -61,6 +61,20 @@ describe('erasing a person from the landing objects on S3', () => {
     expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
   });
 
+  it('a sweep reads only the objects written since the last one (LastModified)', async () => {
+    s3Mock.on(ListObjectsV2Command).resolves({
+      Contents: [
+        { Key: 'landing/events/arrival_hour=2026-03-20-10/old.gz', LastModified: new Date('2026-03-20T10:59:00Z') },
+        { Key: 'landing/events/arrival_hour=2026-03-20-12/new.gz', LastModified: new Date('2026-03-20T13:00:00Z') },
+      ],
+      IsTruncated: false,
+    });
+    s3Mock.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => new Uint8Array(gzipSync(event('ann') + '\n')) } } as never);
+    s3Mock.on(PutObjectCommand).resolves({});
+    expect(await store().eraseLanding('events', 'p', ['ann'], '2026-03-20T12:00:00.000Z', '2026-03-20T11:00:00.000Z')).toBe(1);
+    expect(s3Mock.commandCalls(GetObjectCommand).map((c) => c.args[0].input.Key)).toEqual(['landing/events/arrival_hour=2026-03-20-12/new.gz']);
+  });
+
   it("deletes the project's results state and base, and nothing of another project", async () => {
     s3Mock.on(ListObjectsV2Command).callsFake((input: { Prefix: string }) => ({
       Contents: [`${input.Prefix}experiment_id=e/dt=2026-03-20/slice.parquet`].map((Key) => ({ Key })),
