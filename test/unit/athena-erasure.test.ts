@@ -84,4 +84,29 @@ describe('erasing a person from the landing objects on S3', () => {
     expect(await store().dropResultsState('p')).toBe(2);
     expect(s3Mock.commandCalls(ListObjectsV2Command).map((c) => c.args[0].input.Prefix)).toEqual(['results-state/project_id=p/', 'results-base/project_id=p/']);
   });
+
+  it("deletes the result files of the project's cached insight queries, and of its own query listing the person's links", async () => {
+    const removed: string[] = [];
+    const queryResults = {
+      locationOf: async (id: string) => (id === 'gone' ? undefined : `s3://results/athena/${id}.csv`),
+      remove: async (location: string) => {
+        removed.push(location);
+        return 2;
+      },
+    };
+    const run = async () => ({
+      rows: [{ id: 'ann-phone', canonical_id: 'ann' }],
+      execution: { ResultConfiguration: { OutputLocation: 's3://results/athena/links-query.csv' } },
+    });
+    const withResults = new AthenaCompactionStore({ run } as never, new S3Client({ region: 'eu-west-1' }), { send: async () => ({}) } as never, {
+      database: 'tally',
+      bucket: 'raw',
+      queryResults,
+    });
+    expect(await withResults.dropQueryResults(['q1', 'gone', 'q2'])).toBe(4);
+    expect(await withResults.linksOf('p', ['ann'])).toEqual([{ id: 'ann-phone', canonical_id: 'ann' }]);
+    expect(removed).toEqual(['s3://results/athena/q1.csv', 's3://results/athena/q2.csv', 's3://results/athena/links-query.csv']);
+    // Built without access to the result files, it fails loudly rather than report them deleted.
+    await expect(store().dropQueryResults(['q1'])).rejects.toThrow(/without access to Athena result files/);
+  });
 });
