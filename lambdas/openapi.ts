@@ -486,6 +486,12 @@ const Deletion = z.object({
   requested_by: z.string().describe('The caller: an email, a subject, or "admin token"'),
   due_by: z.string().describe('requested_at + 24 h: by then every copy is physically gone'),
   finished_at: z.string().optional().describe('When the last step finished (ISO 8601, UTC)'),
+  sweep_until: z
+    .string()
+    .optional()
+    .describe(
+      'Until when landing objects delivered late (Firehose retrying S3) are swept again for the rows received before the request (requested_at + 24 h 15 min)',
+    ),
   ids: z.array(z.string()).optional().describe("The person's IDs found: every ID linked to user_id through $identify, now or as it was"),
   receipt: z
     .array(z.object({ store: z.enum(DELETION_STEPS.filter((s) => s !== 'ids') as [string, ...string[]]), removed: z.number().int(), at: z.string() }))

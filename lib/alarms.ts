@@ -131,32 +131,36 @@ export class Alarms extends Construct {
       },
     );
 
-    // Emitted by the compaction job (lambdas/handlers/compact-landing.ts) for a run that failed, a step
-    // of a person's deletion that failed (services/erase-people.ts), an export that failed (services/export-people.ts).
-    for (const [name, fn] of Object.entries(props.compactionFunctions)) {
-      const failures: Array<[string, string]> = [
-        [
-          COMPACTION_FAILED,
+    // Emitted by the compaction job (lambdas/handlers/compact-landing.ts) for a run that failed, for a
+    // step of a person's deletion that failed in the same run (services/erase-people.ts), and for a
+    // person's export that failed after them (services/export-people.ts).
+    const compactionMetrics = [
+      {
+        metric: COMPACTION_FAILED,
+        description: (name: string) =>
           `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
-        ],
-        [
-          DELETION_FAILED,
-          `${name}: a step of a person's deletion failed (the log line before the metric says why, with the deletion's ID). The next run retries it from that step; while it fails the person's data can outlive the 24-hour bound (docs/privacy.md)`,
-        ],
-        [
-          EXPORT_FAILED,
-          `${name}: a person's export failed (the log line before the metric says why, with the export's ID). It stays unfinished and the next run does it again (docs/privacy.md, "Access requests")`,
-        ],
-      ];
-      for (const [metricName, description] of failures) {
+      },
+      {
+        metric: DELETION_FAILED,
+        description: (name: string) =>
+          `${name}: a step of a person's deletion failed (the log line before the metric says which deletion and step). The next run retries it from that step; while it fails the person's data can outlive the 24-hour bound (docs/privacy.md)`,
+      },
+      {
+        metric: EXPORT_FAILED,
+        description: (name: string) =>
+          `${name}: a person's export failed (the log line before the metric says which export). It stays unfinished and the next run does it again (docs/privacy.md, "Access requests")`,
+      },
+    ];
+    for (const [name, fn] of Object.entries(props.compactionFunctions)) {
+      for (const { metric, description } of compactionMetrics) {
         const failed = new Metric({
           namespace: METRICS_NAMESPACE,
-          metricName,
+          metricName: metric,
           dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
           period: FIVE_MINUTES,
           statistic: 'Sum',
         });
-        this.add(`${name}-${metricName}`, failed, { threshold: 0, description });
+        this.add(`${name}-${metric}`, failed, { threshold: 0, description: description(name) });
       }
     }
 
