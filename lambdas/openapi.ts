@@ -486,6 +486,12 @@ const Deletion = z.object({
   requested_by: z.string().describe('The caller: an email, a subject, or "admin token"'),
   due_by: z.string().describe('requested_at + 24 h: by then every copy is physically gone'),
   finished_at: z.string().optional().describe('When the last step finished (ISO 8601, UTC)'),
+  sweep_until: z
+    .string()
+    .optional()
+    .describe(
+      'Until when landing objects delivered late (Firehose retrying S3) are swept again for the rows received before the request (requested_at + 24 h 15 min)',
+    ),
   ids: z.array(z.string()).optional().describe("The person's IDs found: every ID linked to user_id through $identify, now or as it was"),
   receipt: z
     .array(z.object({ store: z.enum(DELETION_STEPS.filter((s) => s !== 'ids') as [string, ...string[]]), removed: z.number().int(), at: z.string() }))
@@ -509,7 +515,9 @@ const Export = z.object({
   download_url: z
     .string()
     .optional()
-    .describe(`When done: a link downloading the NDJSON file, signed at this read and valid ${EXPORT_LINK_SECONDS / 60} minutes (an S3 presigned URL on AWS); read the export again for a new one`),
+    .describe(
+      `When done: a link downloading the NDJSON file, signed at this read and valid ${EXPORT_LINK_SECONDS / 60} minutes (an S3 presigned URL on AWS); read the export again for a new one`,
+    ),
   download_expires_at: z.string().optional().describe('When download_url stops working (ISO 8601, UTC)'),
 });
 
@@ -769,14 +777,19 @@ const OPERATIONS: Record<RouteName, Operation> = {
   'admin-exports-create': {
     summary: `Export a person: every event once, the identity links and profiles, and the assignments of every ID linked to user_id, as an NDJSON file kept ${EXPORT_FILE_DAYS} days (admin role). An ID with no data gives an empty file`,
     body: CreateExport,
-    responses: { 202: { description: 'Accepted: the compaction job writes the file (every minute locally, every 15 minutes on AWS)', body: z.object({ export: Export }) } },
+    responses: {
+      202: { description: 'Accepted: the compaction job writes the file (every minute locally, every 15 minutes on AWS)', body: z.object({ export: Export }) },
+    },
   },
   'admin-exports-list': {
     summary: "The project's exports, newest first, paginated (admin role)",
     query: DeletionsListQuery,
     responses: ok('Exports', z.object({ exports: z.array(Export), next_cursor: z.string().nullable() })),
   },
-  'admin-exports-get': { summary: 'An export, its state and, when done, a fresh download link (admin role)', responses: ok('The export', z.object({ export: Export })) },
+  'admin-exports-get': {
+    summary: 'An export, its state and, when done, a fresh download link (admin role)',
+    responses: ok('The export', z.object({ export: Export })),
+  },
 };
 
 type JsonSchema = Record<string, unknown>;

@@ -276,11 +276,12 @@ export function athenaStatements(
       ]
     : [];
   // The deploy's view statements delete their own result files (lambdas/adapters/s3-query-result-files.ts),
-  // so a first create that rolls back leaves the results bucket empty. The compaction job's expire with the bucket's rule.
-  const removeOwnResults =
-    options.manageViews && !options.compaction
-      ? [new PolicyStatement({ sid: 'RemoveOwnQueryResults', actions: ['s3:DeleteObject'], resources: [t.resultsBucket.arnForObjects(`${t.resultsPrefix}*`)] })]
-      : [];
+  // so a first create that rolls back leaves the results bucket empty. The compaction job deletes, for a
+  // person's deletion, the result files of the project's cached insight queries and of its own query
+  // listing the person's identity links (docs/decisions/erasure.md); its other result files expire with the bucket's rule.
+  const removeOwnResults = options.manageViews
+    ? [new PolicyStatement({ sid: 'RemoveOwnQueryResults', actions: ['s3:DeleteObject'], resources: [t.resultsBucket.arnForObjects(`${t.resultsPrefix}*`)] })]
+    : [];
   const tableNames = options.writeState ? [...t.tableNames, t.stateTableName, t.baseTableName] : t.tableNames;
   const state = options.writeState
     ? [

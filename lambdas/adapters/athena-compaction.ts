@@ -60,7 +60,7 @@ import {
   type WrittenGeneration,
 } from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
-import { deletePrefix, listFolders, listKeys, measurePrefix } from './s3-prefix';
+import { deletePrefix, listFolders, listObjects, measurePrefix } from './s3-prefix';
 import { renderPersonLinks, renderPersonPartitions, renderWithoutPerson } from './sql/erasure';
 import { renderPersonExport } from './sql/person-export';
 import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderEventsTailView, renderStreamView } from './sql/compaction';
@@ -72,6 +72,16 @@ export interface AthenaCompactionOptions {
   database: string;
   /** The raw bucket: landing/ and curated/. */
   bucket: string;
+  /**
+   * Athena's result files of a query, for a person's deletion: those of the cached insight queries of
+   * the project, and those of its own query that lists the person's identity links.
+   */
+  queryResults?: {
+    /** Where an execution wrote its result files (GetQueryExecution's OutputLocation). */
+    locationOf(executionId: string): Promise<string | undefined>;
+    /** Deletes the result files at a location (s3-query-result-files.ts); how many. */
+    remove(outputLocation: string): Promise<number>;
+  };
 }
 
 /** Glue's batch partition calls take at most this many partitions (BatchCreatePartition, BatchUpdatePartition: 100; BatchGetPartition: 1,000). */
@@ -239,13 +249,17 @@ export class AthenaCompactionStore implements CompactionStore, PersonFiles, Pers
 
   /** A person's rows for their export (services/export-people.ts): the readers' views, each event once. */
   async rowsOf(projectId: string, person: { ids: readonly string[]; through: string }): Promise<Pick<PersonRecordsFound, 'events' | 'identityLinks'>> {
-    const read = async (stream: StreamName) => (await this.athena.run(renderPersonExport(stream, projectId, person, this.table(streamView(stream))), this.deadlineMs)).rows;
+    const read = async (stream: StreamName) =>
+      (await this.athena.run(renderPersonExport(stream, projectId, person, this.table(streamView(stream))), this.deadlineMs)).rows;
     return { events: await read('events'), identityLinks: await read('identities') };
   }
 
   async linksOf(projectId: string, ids: readonly string[]): Promise<IdLink[]> {
     const tables = { curated: this.table(curatedTable('identities')), landing: this.table(landingTable('identities')) };
-    const { rows } = await this.athena.run(renderPersonLinks(projectId, ids, tables), this.deadlineMs);
+    const { rows, execution } = await this.athena.run(renderPersonLinks(projectId, ids, tables), this.deadlineMs);
+    // Its result file lists the person's IDs: deleted as soon as read.
+    const location = execution?.ResultConfiguration?.OutputLocation;
+    if (location && this.options.queryResults) await this.options.queryResults.remove(location);
     return rows.flatMap((r) => (r.id && r.canonical_id ? [{ id: r.id, canonical_id: r.canonical_id }] : []));
   }
 
@@ -269,10 +283,14 @@ export class AthenaCompactionStore implements CompactionStore, PersonFiles, Pers
     );
   }
 
-  async eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string): Promise<number> {
+  async eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string, writtenAfter?: string): Promise<number> {
     const rule = { projectId, ids: new Set(ids), through };
+    const objects = await listObjects(this.s3, this.options.bucket, landingPrefix(stream));
+    // A sweep for late deliveries reads only the objects written since the last one (S3's LastModified).
+    const since = writtenAfter === undefined ? undefined : Date.parse(writtenAfter);
+    const keys = objects.filter((o) => since === undefined || o.lastModified === undefined || o.lastModified.getTime() >= since).map((o) => o.key);
     let removed = 0;
-    for (const key of await listKeys(this.s3, this.options.bucket, landingPrefix(stream))) {
+    for (const key of keys) {
       let bytes: Uint8Array;
       try {
         bytes = await (await this.s3.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }))).Body!.transformToByteArray();
@@ -301,9 +319,15 @@ export class AthenaCompactionStore implements CompactionStore, PersonFiles, Pers
     return removed;
   }
 
-  /** Athena's result files of the cached insight queries: not reached from this role yet (docs/decisions/erasure.md, "AWS side"). */
-  async dropQueryResults(): Promise<number> {
-    return 0;
+  async dropQueryResults(executionIds: readonly string[]): Promise<number> {
+    const results = this.options.queryResults;
+    if (!results) throw new Error('the compaction store was built without access to Athena result files (lambdas/entry/athena.ts athenaCompaction)');
+    let removed = 0;
+    for (const id of executionIds) {
+      const location = await results.locationOf(id);
+      if (location) removed += await results.remove(location);
+    }
+    return removed;
   }
 
   /** The curated table's storage descriptor (columns, formats, SerDe): each partition's, with its own location. */

@@ -177,10 +177,20 @@ export class DuckDbCompactionStore implements CompactionStore, PersonFiles {
     return rows.map((r) => ({ id: String(r.id), canonical_id: String(r.canonical_id) }));
   }
 
-  async eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string): Promise<number> {
+  async eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string, writtenAfter?: string): Promise<number> {
     const rule = { projectId, ids: new Set(ids), through };
+    const since = writtenAfter === undefined ? undefined : Date.parse(writtenAfter);
     let removed = 0;
     for (const file of [...(await landingHourFiles(this.dataDir, stream)).values()].flat()) {
+      // A sweep for late deliveries reads only the files written since the last one.
+      if (
+        since !== undefined &&
+        (await stat(file).then(
+          (s) => s.mtimeMs < since,
+          () => true,
+        ))
+      )
+        continue;
       removed += await this.landingExclusive(async () => {
         const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
           if (err.code === 'ENOENT') return ''; // deleted meanwhile (a compacted hour past its retention)

@@ -16,7 +16,10 @@ export class DuckDbPersonRows implements PersonStreamRows {
     private readonly duckdb: LocalDuckDb,
   ) {}
 
-  async rowsOf(projectId: string, { ids, through }: { ids: readonly string[]; through: string }): Promise<Pick<PersonRecordsFound, 'events' | 'identityLinks'>> {
+  async rowsOf(
+    projectId: string,
+    { ids, through }: { ids: readonly string[]; through: string },
+  ): Promise<Pick<PersonRecordsFound, 'events' | 'identityLinks'>> {
     const read = async (stream: StreamName) => {
       const views = await streamViews(this.dataDir, stream, { projectId });
       if (!hasRows(views)) return [];

@@ -45,7 +45,13 @@ export class LocalExportFiles implements ExportFiles {
     let removed = 0;
     for (const id of exportIds) {
       const file = this.file(projectId, id);
-      if (await stat(file).then(() => true, () => false)) removed++;
+      if (
+        await stat(file).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed++;
       await rm(file, { force: true });
     }
     return removed;
@@ -54,7 +60,10 @@ export class LocalExportFiles implements ExportFiles {
   async link(projectId: string, exportId: string, nowMs: number): Promise<DownloadLink> {
     const expires = nowMs + EXPORT_LINK_SECONDS * 1000;
     const path = `${LOCAL_EXPORTS_PATH}${encodeURIComponent(projectId)}/${encodeURIComponent(exportId)}`;
-    return { url: `${this.origin}${path}?expires=${expires}&signature=${this.sign(projectId, exportId, expires)}`, expires_at: new Date(expires).toISOString() };
+    return {
+      url: `${this.origin}${path}?expires=${expires}&signature=${this.sign(projectId, exportId, expires)}`,
+      expires_at: new Date(expires).toISOString(),
+    };
   }
 
   /** The file a link names, if its signature holds and it has not expired. */

@@ -9,6 +9,26 @@ import { LIMITS } from './limits';
 /** How long after its request a deletion's data is physically gone, at the latest (docs/privacy.md). */
 export const DELETION_BOUND_MS = 24 * 3_600_000;
 
+/**
+ * How long after a request an object holding events received before it can still land: Firehose
+ * retains Direct PUT records for 24 hours while it retries S3, after its buffering interval (at most
+ * 900 s); the compaction job's close allowance (lib/grants.ts compactionCloseAfterSeconds) is the same.
+ */
+export const LATE_DELIVERY_MS = 24 * 3_600_000 + 900_000;
+
+/** Whether a done deletion still sweeps late landing objects at `nowMs`. */
+export const sweeps = (d: Deletion, nowMs: number): boolean =>
+  d.state === 'done' && d.sweep_until !== undefined && d.sweep_until > new Date(nowMs).toISOString();
+
+/** The deletion after a sweep begun at `nowMs` removed `removed` more landing rows of each stream. */
+export function afterSweep(d: Deletion, removed: Record<'landing_events' | 'landing_identities', number>, nowMs: number): Deletion {
+  const at = new Date(nowMs).toISOString();
+  const receipt = (d.receipt ?? []).map((l) =>
+    l.store === 'landing_events' || l.store === 'landing_identities' ? (removed[l.store] > 0 ? { ...l, removed: l.removed + removed[l.store], at } : l) : l,
+  );
+  return { ...d, receipt, swept_at: at };
+}
+
 /** The longest user ID a deletion takes: the longest an event may carry (domain/limits.ts). */
 export const MAX_DELETION_USER_ID = LIMITS.maxFieldLength;
 export const MAX_DELETION_REASON = 500;
@@ -61,6 +81,14 @@ export interface Deletion {
   requested_at: string;
   requested_by: string;
   due_by: string;
+  /**
+   * Until when landing objects are swept again for the person's rows (ISO 8601): an object holding
+   * events received before the request can land up to the compaction's close allowance after it
+   * (Firehose retrying S3). Absent on a deletion stored before sweeps.
+   */
+  sweep_until?: string;
+  /** When the latest sweep began: objects written before it were swept already. */
+  swept_at?: string;
   /** The next step to run; absent when done. */
   step?: DeletionStep;
   /** The step a run began and has not recorded as done yet: found again by a run, it was interrupted. */
@@ -77,7 +105,7 @@ export interface Deletion {
 }
 
 export function newDeletion(
-  fields: Pick<Deletion, 'id' | 'project_id' | 'user_id' | 'requested_by'> & { reason?: string; suppress?: boolean; nowMs: number },
+  fields: Pick<Deletion, 'id' | 'project_id' | 'user_id' | 'requested_by'> & { reason?: string; suppress?: boolean; nowMs: number; lateDeliveryMs?: number },
 ): Deletion {
   return {
     id: fields.id,
@@ -89,6 +117,7 @@ export function newDeletion(
     requested_at: new Date(fields.nowMs).toISOString(),
     requested_by: fields.requested_by,
     due_by: new Date(fields.nowMs + DELETION_BOUND_MS).toISOString(),
+    sweep_until: new Date(fields.nowMs + (fields.lateDeliveryMs ?? LATE_DELIVERY_MS)).toISOString(),
     step: 'ids',
     receipt: [],
   };
@@ -116,6 +145,12 @@ export function beginStep(d: Deletion, step: DeletionStep): Deletion {
 }
 
 /** What the API shows: everything but the progress bookkeeping. */
-export function deletionView({ step: _step, began: _began, removed_any: _removed, ...d }: Deletion): Omit<Deletion, 'step' | 'began' | 'removed_any'> {
+export function deletionView({
+  step: _step,
+  began: _began,
+  removed_any: _removed,
+  swept_at: _swept,
+  ...d
+}: Deletion): Omit<Deletion, 'step' | 'began' | 'removed_any' | 'swept_at'> {
   return d;
 }

@@ -1,5 +1,5 @@
 /** Athena on AWS: the results query, the recent-events and recent-users listings and the analyst views. Only the functions using them import this (lambdaHandler). */
-import { AthenaClient } from '@aws-sdk/client-athena';
+import { AthenaClient, GetQueryExecutionCommand } from '@aws-sdk/client-athena';
 import { S3Client } from '@aws-sdk/client-s3';
 import { AthenaAnalyticsViews } from '../adapters/athena-analytics-views';
 import { AthenaCompactionStore, readCompactionStateObject } from '../adapters/athena-compaction';
@@ -70,7 +70,17 @@ export const athenaAnalyticsViews: Wiring<'analyticsViews'> = (env) =>
 
 /** The compaction job: Athena in the workgroup, S3 for landing/ and curated/, Glue for the curated partitions. */
 export const athenaCompaction: Wiring<'compaction'> = (env) => {
-  const store = new AthenaCompactionStore(athena(env), new S3Client({}), new GlueClient({}), { database: env.ATHENA_DATABASE, bucket: env.RAW_BUCKET });
+  const s3 = new S3Client({});
+  const athenaClient = new AthenaClient({});
+  const store = new AthenaCompactionStore(athena(env), s3, new GlueClient({}), {
+    database: env.ATHENA_DATABASE,
+    bucket: env.RAW_BUCKET,
+    queryResults: {
+      locationOf: async (id) =>
+        (await athenaClient.send(new GetQueryExecutionCommand({ QueryExecutionId: id }))).QueryExecution?.ResultConfiguration?.OutputLocation,
+      remove: (location) => new S3QueryResultFiles(s3).remove(location),
+    },
+  });
   const ddb = documentClient();
   return {
     store,

@@ -10,7 +10,7 @@ import * as z from 'zod';
 import { actorName } from '../domain/audit-entry';
 import { CreateDeletion, deletionView, newDeletion } from '../domain/deletion';
 import { ApiError, notFound } from '../http/api-error';
-import { json } from '../http/event';
+import { json, type HttpEvent } from '../http/event';
 import { limitParam } from '../http/limit-param';
 import { jsonBody, parseWith } from '../http/validate';
 import { InvalidDeletionCursor, type DeletionStore, type ProjectStore } from '../ports';
@@ -29,20 +29,27 @@ export const DeletionsListQuery = z.object({
   cursor: z.string().max(512, 'cursor must be at most 512 characters').optional(),
 });
 
+/** A new request about a person (a deletion, an export): its ID and who asked. */
+export function personRequestOf(event: HttpEvent, nowMs: number): { id: string; requested_by: string } {
+  const caller = adminCallerOf(event);
+  return {
+    // The request time leads the ID, so the store finds a request by its ID with one read (store/project-requests.ts).
+    id: `${nowMs.toString(36)}-${randomUUID()}`,
+    requested_by: actorName(
+      caller.via === 'admin-token' ? { via: 'admin-token' } : { via: 'sign-in', subject: caller.subject, ...(caller.email ? { email: caller.email } : {}) },
+    ),
+  };
+}
+
 export function createDeletionsCreateHandler(deps: DeletionsDeps) {
   return wrapAdmin('admin-deletions-create', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
     const body = await jsonBody(event, CreateDeletion);
     const nowMs = deps.clock();
-    const caller = adminCallerOf(event);
     const deletion = newDeletion({
-      // The request time leads the ID, so the store finds a deletion by its ID with one read.
-      id: `${nowMs.toString(36)}-${randomUUID()}`,
+      ...personRequestOf(event, nowMs),
       project_id: project.id,
       user_id: body.user_id,
-      requested_by: actorName(
-        caller.via === 'admin-token' ? { via: 'admin-token' } : { via: 'sign-in', subject: caller.subject, ...(caller.email ? { email: caller.email } : {}) },
-      ),
       ...(body.reason !== undefined ? { reason: body.reason } : {}),
       ...(body.suppress !== undefined ? { suppress: body.suppress } : {}),
       nowMs,

@@ -5,15 +5,13 @@
  * .../exports/{export_id} shows one, with a download link signed at that moment once it is done. The
  * audit log records the route, project and field names, never the user ID.
  */
-import { randomUUID } from 'node:crypto';
-import { actorName } from '../domain/audit-entry';
 import { CreateExport, newExport, type ExportView, type PersonExport } from '../domain/person-export';
 import { ApiError, notFound } from '../http/api-error';
 import { json } from '../http/event';
 import { jsonBody, parseWith } from '../http/validate';
 import { InvalidDeletionCursor, type ExportFiles, type ExportStore, type ProjectStore } from '../ports';
-import { adminCallerOf, isGeneratedIdShape, pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
-import { DeletionsListQuery } from './deletions';
+import { isGeneratedIdShape, pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
+import { DeletionsListQuery, personRequestOf } from './deletions';
 
 export interface ExportsDeps extends AdminDeps {
   projects: ProjectStore;
@@ -30,15 +28,7 @@ export function createExportsCreateHandler(deps: ExportsDeps) {
     const project = await requireProject(deps.projects, event);
     const body = await jsonBody(event, CreateExport);
     const nowMs = deps.clock();
-    const caller = adminCallerOf(event);
-    const request = newExport({
-      // The request time leads the ID, so the store finds an export by its ID with one read.
-      id: `${nowMs.toString(36)}-${randomUUID()}`,
-      project_id: project.id,
-      user_id: body.user_id,
-      requested_by: actorName(caller.via === 'admin-token' ? { via: 'admin-token' } : { via: 'sign-in', subject: caller.subject, ...(caller.email ? { email: caller.email } : {}) }),
-      nowMs,
-    });
+    const request = newExport({ ...personRequestOf(event, nowMs), project_id: project.id, user_id: body.user_id, nowMs });
     await deps.exports.create(request);
     return json(202, { export: request });
   });

@@ -197,7 +197,9 @@ async function startStack(
       oidc: options.oidc,
     });
     // Export download links (S3 presigned URLs on AWS): served here, checked by their signature.
-    listen((req, res) => (req.method === 'GET' && req.url?.startsWith(LOCAL_EXPORTS_PATH) ? serveExport(baseDeps.exportFiles, req, res, deps.clock()) : gateway(req, res)));
+    listen((req, res) =>
+      req.method === 'GET' && req.url?.startsWith(LOCAL_EXPORTS_PATH) ? serveExport(baseDeps.exportFiles, req, res, deps.clock()) : gateway(req, res),
+    );
 
     const scheduler = scheduleResultsJob(deps, options.resultsIntervalMs);
     // Compaction in a DuckDB process of its own at a lower priority, as the requests' queries run.

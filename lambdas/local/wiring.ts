@@ -86,7 +86,18 @@ export function localPersonRecords(ddb: DynamoDBDocumentClient): PersonRecords {
   };
 }
 
-export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin, claimLeaseMs, oidc, origin }: LocalWiring): Deps & { exportFiles: LocalExportFiles } {
+export function localDeps({
+  ddb,
+  firehoseClient,
+  dataDir,
+  adminToken,
+  geo,
+  clock,
+  dashboardOrigin,
+  claimLeaseMs,
+  oidc,
+  origin,
+}: LocalWiring): Deps & { exportFiles: LocalExportFiles } {
   // Athena's stand-in for the requests' queries: DuckDB in a process of its own, at a lower priority.
   const duckdb = new DuckDbProcess();
   return {

@@ -19,8 +19,8 @@ export interface DeletionStore {
   get(projectId: string, id: string): Promise<Deletion | undefined>;
   /** A project's deletions, newest first. */
   list(projectId: string, limit: number, cursor?: string): Promise<DeletionPage>;
-  /** Every deletion not done yet, of every project, oldest first. */
-  unfinished(): Promise<Deletion[]>;
+  /** Every deletion not done yet, or done and still sweeping late landing objects at `nowMs` (sweep_until), of every project, oldest first. */
+  unfinished(nowMs: number): Promise<Deletion[]>;
   /** Replaces a deletion's progress whole. */
   save(deletion: Deletion): Promise<void>;
 }
@@ -33,8 +33,11 @@ export interface DeletionStore {
 export interface PersonFiles {
   /** The identity-stream rows (landing and curated) naming any of `ids`, as pointer rows. */
   linksOf(projectId: string, ids: readonly string[]): Promise<IdLink[]>;
-  /** Rewrites each landing object holding rows of `ids` of the project without them (received through `through`); the rows removed. */
-  eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string): Promise<number>;
+  /**
+   * Rewrites each landing object holding rows of `ids` of the project without them (received through
+   * `through`); the rows removed. With `writtenAfter` (ISO 8601), only objects written after it.
+   */
+  eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string, writtenAfter?: string): Promise<number>;
   /** The curated partitions of the project holding rows of `ids` received through `through`, with how many (`rows`). */
   curatedPartitionsOf(
     stream: StreamName,
@@ -68,7 +71,11 @@ export interface PersonRecords {
   };
   assignments: {
     /** The assignments of these IDs in these experiments (an export). */
-    of(projectId: string, experimentIds: readonly string[], userIds: readonly string[]): Promise<Array<{ user_id: string; experiment_id: string; variant: string }>>;
+    of(
+      projectId: string,
+      experimentIds: readonly string[],
+      userIds: readonly string[],
+    ): Promise<Array<{ user_id: string; experiment_id: string; variant: string }>>;
     /** Deletes the assignments of these IDs in these experiments; how many there were. */
     forget(projectId: string, experimentIds: readonly string[], userIds: readonly string[]): Promise<number>;
   };

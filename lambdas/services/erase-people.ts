@@ -10,7 +10,7 @@
  * identities step, first, removed every item that linked it to the old one).
  */
 import { randomUUID } from 'node:crypto';
-import { afterStep, beginStep, type Deletion, type DeletionStep } from '../domain/deletion';
+import { afterStep, afterSweep, beginStep, sweeps, type Deletion, type DeletionStep } from '../domain/deletion';
 import type { StreamName } from '../domain/landing-hour';
 import { partitionBatches } from '../domain/partition-batches';
 import { personIds, type IdLink } from '../domain/person-ids';
@@ -82,9 +82,14 @@ export async function runDeletions(deps: ErasureDeps, options: ErasureOptions): 
 }
 
 async function runEach(deps: ErasureDeps, options: ErasureOptions, runs: DeletionRun[]): Promise<void> {
-  for (let deletion of await deps.deletions.unfinished()) {
+  for (let deletion of await deps.deletions.unfinished(options.nowMs)) {
     const run: DeletionRun = { id: deletion.id, project_id: deletion.project_id, steps: 0, done: false, rewrote: false };
     runs.push(run);
+    if (sweeps(deletion, options.nowMs)) {
+      await sweep(deps, options, deletion);
+      run.done = true;
+      continue;
+    }
     while (deletion.state !== 'done' && deletion.step) {
       if (options.deadlineMs !== undefined && Date.now() >= options.deadlineMs) return;
       const step = deletion.step;
@@ -101,6 +106,26 @@ async function runEach(deps: ErasureDeps, options: ErasureOptions, runs: Deletio
       run.steps++;
     }
     run.done = deletion.state === 'done';
+  }
+}
+
+/**
+ * A done deletion within its late-delivery window: the landing objects written since the last sweep
+ * (or since the deletion's own landing steps) are rewritten without the person's rows received before
+ * the request, which a late Firehose delivery may have brought. The receipt's landing lines grow.
+ */
+async function sweep(deps: ErasureDeps, options: ErasureOptions, d: Deletion): Promise<void> {
+  const ids = d.ids ?? [d.user_id];
+  const since = d.swept_at ?? d.receipt?.find((l) => l.store === 'landing_events')?.at;
+  const begun = options.clock();
+  try {
+    const removed = {
+      landing_events: await deps.files.eraseLanding('events', d.project_id, ids, d.requested_at, since),
+      landing_identities: await deps.files.eraseLanding('identities', d.project_id, ids, d.requested_at, since),
+    };
+    await deps.deletions.save(afterSweep(d, removed, begun));
+  } catch (err) {
+    throw new DeletionStepFailed(d.id, 'landing_events', err);
   }
 }
 
@@ -148,13 +173,20 @@ async function eraseExports(deps: ErasureDeps, projectId: string, ids: string[])
   if (!deps.exports) return 0;
   const named = new Set(ids);
   const found = (await deps.exports.store.all(projectId)).filter((e) => exportNamesAny(e, named));
-  const removed = await deps.exports.files.remove(projectId, found.map((e) => e.id));
+  const removed = await deps.exports.files.remove(
+    projectId,
+    found.map((e) => e.id),
+  );
   for (const e of found) await deps.exports.store.forget(e);
   return removed;
 }
 
 /** The person of `userId`: its group in the identities table and every link of the identity stream, followed until nothing new (a deletion's, an export's). */
-export async function findPerson(deps: Pick<ErasureDeps, 'identities'> & { files: Pick<PersonFiles, 'linksOf'> }, projectId: string, userId: string): Promise<string[]> {
+export async function findPerson(
+  deps: Pick<ErasureDeps, 'identities'> & { files: Pick<PersonFiles, 'linksOf'> },
+  projectId: string,
+  userId: string,
+): Promise<string[]> {
   const links = new Map<string, IdLink>();
   let ids = [userId];
   for (let round = 0; round < MAX_LINK_ROUNDS; round++) {

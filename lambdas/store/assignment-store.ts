@@ -39,7 +39,11 @@ export class DynamoAssignmentStore implements AssignmentStore {
     return found;
   }
 
-  async of(projectId: string, experimentIds: readonly string[], userIds: readonly string[]): Promise<Array<{ user_id: string; experiment_id: string; variant: string }>> {
+  async of(
+    projectId: string,
+    experimentIds: readonly string[],
+    userIds: readonly string[],
+  ): Promise<Array<{ user_id: string; experiment_id: string; variant: string }>> {
     const found: Array<{ user_id: string; experiment_id: string; variant: string }> = [];
     for (const user_id of userIds) {
       for (const [experiment_id, variant] of await this.getMany(projectId, [...experimentIds], user_id)) found.push({ user_id, experiment_id, variant });

@@ -28,8 +28,9 @@ export class DynamoDeletionStore implements DeletionStore {
     return { deletions: items, ...(next ? { next } : {}) };
   }
 
-  unfinished(): Promise<Deletion[]> {
-    return this.requests.unfinished();
+  /** Not done yet, or done and still sweeping late deliveries (sweep_until after now). */
+  unfinished(nowMs: number): Promise<Deletion[]> {
+    return this.requests.unfinished({ condition: 'sweep_until > :now', values: { ':now': new Date(nowMs).toISOString() } });
   }
 
   save(deletion: Deletion): Promise<void> {

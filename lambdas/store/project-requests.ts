@@ -76,12 +76,13 @@ export class DynamoProjectRequests<T extends ProjectRequest> {
     return items.map((i) => this.fromItem(i));
   }
 
-  async unfinished(): Promise<T[]> {
+  /** Every request not done (or matching `orWhere`, a condition on other attributes), of every project, oldest first. */
+  async unfinished(orWhere?: { condition: string; values: Record<string, unknown> }): Promise<T[]> {
     const items = await scanAll<Item<T>>(this.ddb, {
       TableName: this.table,
-      FilterExpression: '#s <> :done',
+      FilterExpression: orWhere ? `#s <> :done OR ${orWhere.condition}` : '#s <> :done',
       ExpressionAttributeNames: { '#s': 'state' },
-      ExpressionAttributeValues: { ':done': 'done' },
+      ExpressionAttributeValues: { ':done': 'done', ...orWhere?.values },
       ConsistentRead: true,
     });
     return items.map((i) => this.fromItem(i)).sort((a, b) => a.requested_at.localeCompare(b.requested_at) || a.id.localeCompare(b.id));
@@ -94,6 +95,7 @@ export class DynamoProjectRequests<T extends ProjectRequest> {
 
 function decodeCursor(cursor: string): string {
   const sk = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[0-9a-z]{1,11}-[0-9a-f-]{36}$/.test(sk)) throw new InvalidDeletionCursor('cursor is not one this listing gave: start again without it');
+  if (!/^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[0-9a-z]{1,11}-[0-9a-f-]{36}$/.test(sk))
+    throw new InvalidDeletionCursor('cursor is not one this listing gave: start again without it');
   return sk;
 }

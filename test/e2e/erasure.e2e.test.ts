@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 import { testDuckDb, type TestDuckDb } from '../helpers/duckdb';
+import { writeLanding } from '../helpers/landing';
 
 const HOUR = 3_600_000;
 let now = Date.parse('2026-04-15T09:30:00Z');
@@ -171,6 +172,27 @@ describe('deleting a person', () => {
     // That run also compacted hour 11 (Bob's last event is curated now): his events are all still there.
     expect(await analystCounts(['bob'])).toMatchObject({ events: 3, unique_events: 3, curated_events: 3 });
     expect(await analystCounts(ANN)).toEqual({ events: 0, unique_events: 0, landing_events: 0, curated_events: 0, identities: 0 });
+  });
+
+  it('sweeps an object Firehose delivers late, holding events received before the request, and counts it in the receipt', async () => {
+    const [ann] = (await stack.admin('GET', `/admin/v1/projects/${project}/deletions`)).body.deletions;
+    expect(ann.user_id).toBe('ann-laptop');
+    expect(ann.sweep_until).toBe('2026-04-16T11:55:00.000Z');
+    const landed = (d: { receipt: Array<{ store: string; removed: number }> }) => d.receipt.find((l) => l.store === 'landing_events')!.removed;
+    // Received at 11:35 (before the request at 11:40), delivered after the deletion finished: a late object.
+    const late = {
+      ...stack.rawEvents(project).find((e) => e.sent_user_id === 'bob')!,
+      dedupe_key: 'late-ann',
+      user_id: 'ann',
+      sent_user_id: 'ann-phone',
+      received_at: '2026-04-15T11:35:00.000Z',
+    };
+    writeLanding(stack.dataDir, 'events', [late], { hour: '2026-04-15-13', file: 'late-delivery.ndjson' });
+    expect((await analystCounts(ANN)).events).toBe(1);
+    await stack.compaction.runNow();
+    expect(await analystCounts(ANN)).toEqual({ events: 0, unique_events: 0, landing_events: 0, curated_events: 0, identities: 0 });
+    const after = (await stack.admin('GET', `/admin/v1/projects/${project}/deletions/${ann.id}`)).body.deletion;
+    expect(landed(after)).toBe(landed(ann) + 1);
   });
 
   it('accepts an ID with no data: the receipt says 0 everywhere', async () => {

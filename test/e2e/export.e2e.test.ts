@@ -24,7 +24,17 @@ type Line = Record<string, any> & { type: string };
 async function download(url: string): Promise<{ status: number; lines: Line[]; text: string }> {
   const res = await fetch(url);
   const text = await res.text();
-  return { status: res.status, text, lines: res.status === 200 ? text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line) : [] };
+  return {
+    status: res.status,
+    text,
+    lines:
+      res.status === 200
+        ? text
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Line)
+        : [],
+  };
 }
 
 async function exportOf(userId: string) {
@@ -74,7 +84,13 @@ describe("exporting a person's data", () => {
   it('writes every event of every linked ID once, the links, the profile and the assignment, and nothing of another person', async () => {
     now = Date.parse('2026-04-15T11:40:00Z');
     const asked = await exportOf('ann-laptop');
-    expect(asked).toMatchObject({ project_id: project, user_id: 'ann-laptop', state: 'pending', requested_at: '2026-04-15T11:40:00.000Z', requested_by: 'admin token' });
+    expect(asked).toMatchObject({
+      project_id: project,
+      user_id: 'ann-laptop',
+      state: 'pending',
+      requested_at: '2026-04-15T11:40:00.000Z',
+      requested_by: 'admin token',
+    });
     expect(asked).not.toHaveProperty('download_url');
     annExport = asked;
 
@@ -95,13 +111,20 @@ describe("exporting a person's data", () => {
     expect(file.status).toBe(200);
     const events = file.lines.filter((l) => l.type === 'event');
     expect(events.map((e) => e.event_id ?? e.name).sort()).toEqual(['$identify', '$identify', 'ann-1', 'ann-3', 'ann-twice']);
-    expect(events.find((e) => e.event_id === 'ann-twice')).toMatchObject({ name: 'purchase', sent_user_id: 'ann', timestamp: '2026-04-12T09:00:00.000Z', properties: { total: 12 } });
+    expect(events.find((e) => e.event_id === 'ann-twice')).toMatchObject({
+      name: 'purchase',
+      sent_user_id: 'ann',
+      timestamp: '2026-04-12T09:00:00.000Z',
+      properties: { total: 12 },
+    });
     const links = file.lines.filter((l) => l.type === 'identity_link');
     expect(links.length).toBe(done.body.export.counts.identity_links);
     expect(new Set(links.flatMap((l) => [l.id, l.canonical_id]))).toEqual(new Set(ANN));
     expect(file.lines.filter((l) => l.type === 'profile')).toEqual([{ type: 'profile', id: 'ann', email: 'ann@example.com', name: 'Ann' }]);
     // Stored under the ID the assignment resolved to (her first ID, canonical since her first $identify).
-    expect(file.lines.filter((l) => l.type === 'assignment')).toEqual([{ type: 'assignment', user_id: 'ann-phone', experiment_id: experimentId, variant: expect.any(String) }]);
+    expect(file.lines.filter((l) => l.type === 'assignment')).toEqual([
+      { type: 'assignment', user_id: 'ann-phone', experiment_id: experimentId, variant: expect.any(String) },
+    ]);
     expect(new Set(file.lines.map((l) => l.type))).toEqual(new Set(['event', 'identity_link', 'profile', 'assignment']));
     // Nothing of Bob's anywhere in it.
     expect(file.text).not.toMatch(/bob/);

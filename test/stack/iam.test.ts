@@ -218,7 +218,9 @@ describe('IAM statements', () => {
         ]);
         const deletes = s3.filter((st) => asArray(st.Action).includes('s3:DeleteObject')).map((st) => JSON.stringify(st.Resource));
         const prefixes = (resources: string[]) => resources.flatMap((r) => [...r.matchAll(/\/([a-z-]+)\/\*/g)].map((m) => m[1])).sort();
-        expect(prefixes(deletes), name).toEqual(['curated', 'landing', RESULTS_BASE.prefix.slice(0, -1), RESULTS_STATE.prefix.slice(0, -1)].sort());
+        // And the Athena result files of a deleted person's cached insight queries and of its own links query (the results bucket's prefix).
+        expect(prefixes(deletes), name).toEqual(['curated', 'landing', 'results', RESULTS_BASE.prefix.slice(0, -1), RESULTS_STATE.prefix.slice(0, -1)].sort());
+        expect(deletes.filter((r) => r.includes('/results/*')).join(), name).not.toContain(logicalId(s.stack.raw.bucket));
       } else {
         expect(writes, name).toHaveLength(0);
       }

@@ -61,6 +61,20 @@ describe('erasing a person from the landing objects on S3', () => {
     expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
   });
 
+  it('a sweep reads only the objects written since the last one (LastModified)', async () => {
+    s3Mock.on(ListObjectsV2Command).resolves({
+      Contents: [
+        { Key: 'landing/events/arrival_hour=2026-03-20-10/old.gz', LastModified: new Date('2026-03-20T10:59:00Z') },
+        { Key: 'landing/events/arrival_hour=2026-03-20-12/new.gz', LastModified: new Date('2026-03-20T13:00:00Z') },
+      ],
+      IsTruncated: false,
+    });
+    s3Mock.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => new Uint8Array(gzipSync(event('ann') + '\n')) } } as never);
+    s3Mock.on(PutObjectCommand).resolves({});
+    expect(await store().eraseLanding('events', 'p', ['ann'], '2026-03-20T12:00:00.000Z', '2026-03-20T11:00:00.000Z')).toBe(1);
+    expect(s3Mock.commandCalls(GetObjectCommand).map((c) => c.args[0].input.Key)).toEqual(['landing/events/arrival_hour=2026-03-20-12/new.gz']);
+  });
+
   it("deletes the project's results state and base, and nothing of another project", async () => {
     s3Mock.on(ListObjectsV2Command).callsFake((input: { Prefix: string }) => ({
       Contents: [`${input.Prefix}experiment_id=e/dt=2026-03-20/slice.parquet`].map((Key) => ({ Key })),
@@ -69,5 +83,30 @@ describe('erasing a person from the landing objects on S3', () => {
     s3Mock.on(DeleteObjectsCommand).resolves({});
     expect(await store().dropResultsState('p')).toBe(2);
     expect(s3Mock.commandCalls(ListObjectsV2Command).map((c) => c.args[0].input.Prefix)).toEqual(['results-state/project_id=p/', 'results-base/project_id=p/']);
+  });
+
+  it("deletes the result files of the project's cached insight queries, and of its own query listing the person's links", async () => {
+    const removed: string[] = [];
+    const queryResults = {
+      locationOf: async (id: string) => (id === 'gone' ? undefined : `s3://results/athena/${id}.csv`),
+      remove: async (location: string) => {
+        removed.push(location);
+        return 2;
+      },
+    };
+    const run = async () => ({
+      rows: [{ id: 'ann-phone', canonical_id: 'ann' }],
+      execution: { ResultConfiguration: { OutputLocation: 's3://results/athena/links-query.csv' } },
+    });
+    const withResults = new AthenaCompactionStore({ run } as never, new S3Client({ region: 'eu-west-1' }), { send: async () => ({}) } as never, {
+      database: 'tally',
+      bucket: 'raw',
+      queryResults,
+    });
+    expect(await withResults.dropQueryResults(['q1', 'gone', 'q2'])).toBe(4);
+    expect(await withResults.linksOf('p', ['ann'])).toEqual([{ id: 'ann-phone', canonical_id: 'ann' }]);
+    expect(removed).toEqual(['s3://results/athena/q1.csv', 's3://results/athena/q2.csv', 's3://results/athena/links-query.csv']);
+    // Built without access to the result files, it fails loudly rather than report them deleted.
+    await expect(store().dropQueryResults(['q1'])).rejects.toThrow(/without access to Athena result files/);
   });
 });

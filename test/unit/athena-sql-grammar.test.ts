@@ -370,7 +370,11 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
       'SELECT',
       'SELECT',
     ]);
-    expect(TEXTS.get('lambdas/adapters/athena-compaction.ts')!.slice(-2).map((t) => /FROM tally\.(\w+)/.exec(t)?.[1])).toEqual(['events', 'identities']);
+    expect(
+      TEXTS.get('lambdas/adapters/athena-compaction.ts')!
+        .slice(-2)
+        .map((t) => /FROM tally\.(\w+)/.exec(t)?.[1]),
+    ).toEqual(['events', 'identities']);
   });
 
   it('covers every module that starts Athena queries or runs SQL through AthenaResultsQuery', () => {

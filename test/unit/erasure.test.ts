@@ -4,7 +4,7 @@
  * would run: they parse with Trino's grammar.
  */
 import { describe, expect, it } from 'vitest';
-import { afterStep, beginStep, DELETION_STEPS, deletionView, newDeletion } from '../../lambdas/domain/deletion';
+import { afterStep, afterSweep, beginStep, DELETION_STEPS, deletionView, newDeletion, sweeps } from '../../lambdas/domain/deletion';
 import { personIds } from '../../lambdas/domain/person-ids';
 import { isPersonRow } from '../../lambdas/domain/person-rows';
 import { renderPersonLinks, renderPersonPartitions, renderWithoutPerson } from '../../lambdas/adapters/sql/erasure';
@@ -44,6 +44,20 @@ describe('a deletion', () => {
     expect(d.receipt!.map((l) => l.store)).toEqual(DELETION_STEPS.slice(1));
     expect(deletionView(d)).not.toHaveProperty('step');
     expect(deletionView(d)).not.toHaveProperty('began');
+  });
+
+  it('sweeps late landing objects until 24 h 15 min after the request, adding what it finds to the landing lines', () => {
+    expect(asked.sweep_until).toBe('2026-04-16T11:55:00.000Z');
+    let d = asked;
+    for (const step of DELETION_STEPS) d = afterStep(beginStep(d, step), step, 1, Date.parse('2026-04-15T12:00:00Z'), step === 'ids' ? ['ann'] : undefined);
+    expect(sweeps(asked, Date.parse('2026-04-15T12:00:00Z'))).toBe(false); // not done yet: its steps come first
+    expect(sweeps(d, Date.parse('2026-04-16T11:54:59Z'))).toBe(true);
+    expect(sweeps(d, Date.parse('2026-04-16T11:55:00Z'))).toBe(false);
+    const swept = afterSweep(d, { landing_events: 2, landing_identities: 0 }, Date.parse('2026-04-16T03:00:00Z'));
+    expect(swept.swept_at).toBe('2026-04-16T03:00:00.000Z');
+    expect(swept.receipt!.find((l) => l.store === 'landing_events')).toEqual({ store: 'landing_events', removed: 3, at: '2026-04-16T03:00:00.000Z' });
+    expect(swept.receipt!.find((l) => l.store === 'landing_identities')).toEqual(d.receipt!.find((l) => l.store === 'landing_identities'));
+    expect(deletionView(swept)).not.toHaveProperty('swept_at');
   });
 
   it('drops derived data only when something of the person may have been removed: counted, or a step interrupted', () => {
