@@ -189,6 +189,7 @@ describeBrowser('deleting a person from the dashboard', () => {
     expect(page1).toContain(EVIL);
     expect(page1).toContain('GDPR art. 17, ticket <b>42</b>');
     expect(page1).toContain('Suppression asked (not enforced yet');
+    expect(page1).toContain('Swept again after each run of the job until');
     expect(await page.$$eval('dl.facts ul li', (lis) => lis.map((li) => li.textContent))).toEqual([...done.ids]);
     expect(await hostileElements(page)).toBe(0);
     expect(await seriousA11yViolations(page)).toEqual([]);

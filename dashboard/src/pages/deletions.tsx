@@ -174,6 +174,15 @@ function DeletionDetails({ api, projectPath, id }: { api: PageProps['api']; proj
                 <dd>{formatTime(d.due_by)} (every copy physically gone)</dd>
                 <dt>Finished</dt>
                 <dd>{d.finished_at ? formatTime(d.finished_at) : <span class="muted">—</span>}</dd>
+                {d.sweep_until && (
+                  <>
+                    <dt>Late deliveries</dt>
+                    <dd>
+                      Swept again after each run of the job until {formatTime(d.sweep_until)}: events received before the request that arrive late are removed
+                      too, and added to the receipt’s lines.
+                    </dd>
+                  </>
+                )}
               </dl>
             </section>
             <section aria-labelledby="deletion-receipt">
