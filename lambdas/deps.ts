@@ -1,6 +1,7 @@
 /** Everything a handler may depend on. Each handler factory asks for the subset it uses. */
 import type { GeoLookup } from './domain/geo';
 import type { CompactionOptions } from './services/compact-landing';
+import type { ErasureDeps, ErasureOptions } from './services/erase-people';
 import type {
   AnalyticsViews,
   CompactionStore,
@@ -23,6 +24,10 @@ import type {
   DashboardStore,
   SignInVerifier,
   AuditLog,
+  DeletionStore,
+  ExportFiles,
+  ExportStore,
+  PersonStreamRows,
   ResultsQuery,
   ResultsStore,
 } from './ports';
@@ -65,6 +70,8 @@ export interface Deps {
     options: Omit<CompactionOptions, 'nowMs' | 'deadlineMs'>;
     /** Keep events this many days (KEEP_EVENTS_DAYS, docs/decisions/retention.md); unset, forever. */
     keepEventsDays?: number;
+    /** People's deletions, carried out after each compaction (services/erase-people.ts); unset, none run. */
+    erasure?: Omit<ErasureDeps, 'compaction'> & Pick<ErasureOptions, 'beforeStep'> & { exportRows?: PersonStreamRows };
   };
   /** Days events are kept (KEEP_EVENTS_DAYS): the results of running experiments warn before a cut reaches them; unset, forever. */
   keepEventsDays?: number;
@@ -73,6 +80,12 @@ export interface Deps {
   /** How long POST .../results/refresh computes before answering 202 (default REFRESH_BUDGET_MS, handlers/results.ts); tests shorten it. */
   refreshBudgetMs?: number;
   adminToken: () => Promise<string>;
+  /** People's deletions (docs/decisions/erasure.md): requests and progress; the compaction job carries them out. */
+  deletions: DeletionStore;
+  /** People's exports (docs/decisions/erasure.md "Export"): requests and progress; the compaction job carries them out. */
+  exports: ExportStore;
+  /** The export files and their download links (exports/ of the raw bucket on AWS, of the data directory locally). */
+  exportFiles: ExportFiles;
   /** The audit log of admin writes. */
   audit: AuditLog;
   /** People's sign-in (OIDC tokens, lambdas/adapters/oidc-verifier.ts); unset, only the admin token signs in. */

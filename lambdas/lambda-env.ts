@@ -81,6 +81,8 @@ export const LAMBDA_ENV = {
   RESULTS_BASE_BUCKET: text,
   /** The raw bucket (lib/raw-streams.ts): landing/ and curated/ with the compaction state (contract/landing.ts). */
   RAW_BUCKET: text,
+  /** The bucket of people's export files, under exports/ (lambdas/adapters/s3-export-files.ts): the raw bucket. */
+  EXPORTS_BUCKET: text,
   /** How long after a landing hour ends the compaction job still waits for objects in it (lib/grants.ts compactionCloseAfterSeconds). */
   COMPACTION_CLOSE_AFTER_SECONDS: wholeNumber(1),
   /** How long a superseded curated generation stays readable (the longest Athena query; lib/grants.ts COMPACTION_GRACE_SECONDS). */

@@ -35,6 +35,9 @@ import {
 } from './handlers/experiments-admin';
 import { CreateKey, UpdateKey } from './handlers/keys';
 import { CreateProject, UpdateProject } from './handlers/projects';
+import { CreateDeletion, DELETION_STEPS } from './domain/deletion';
+import { CreateExport, EXPORT_FILE_DAYS, EXPORT_LINK_SECONDS } from './domain/person-export';
+import { DeletionsListQuery } from './handlers/deletions';
 import { ROUTES, type Route, type RouteName } from './routes';
 
 /** The /v1/events batch: the per-event schema parseBatch applies to each event, in the documented envelope. */
@@ -484,6 +487,52 @@ const insightResponses = (result: z.ZodType) => ({
   502: { description: 'The query failed on its engine (the reason is in error); POST the definition again to retry', body: AdminError },
 });
 
+const Deletion = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  user_id: z.string().describe('The ID the deletion was asked for'),
+  reason: z.string().nullable(),
+  suppress: z.boolean().describe("Whether the person's IDs' later events are accepted (204) and not stored"),
+  state: z.enum(['pending', 'running', 'done']),
+  requested_at: z.string().describe('ISO 8601, UTC'),
+  requested_by: z.string().describe('The caller: an email, a subject, or "admin token"'),
+  due_by: z.string().describe('requested_at + 24 h: by then every copy is physically gone'),
+  finished_at: z.string().optional().describe('When the last step finished (ISO 8601, UTC)'),
+  sweep_until: z
+    .string()
+    .optional()
+    .describe(
+      'Until when landing objects delivered late (Firehose retrying S3) are swept again for the rows received before the request (requested_at + 24 h 15 min)',
+    ),
+  ids: z.array(z.string()).optional().describe("The person's IDs found: every ID linked to user_id through $identify, now or as it was"),
+  receipt: z
+    .array(z.object({ store: z.enum(DELETION_STEPS.filter((s) => s !== 'ids') as [string, ...string[]]), removed: z.number().int(), at: z.string() }))
+    .optional()
+    .describe('What each step removed from where, and when: rows, items or files'),
+});
+
+const Export = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  user_id: z.string().describe('The ID the export was asked for'),
+  state: z.enum(['pending', 'running', 'done']),
+  requested_at: z.string().describe('ISO 8601, UTC'),
+  requested_by: z.string().describe('The caller: an email, a subject, or "admin token"'),
+  finished_at: z.string().optional().describe('When the file was written (ISO 8601, UTC)'),
+  ids: z.array(z.string()).optional().describe("The person's IDs found: every ID linked to user_id through $identify, now or as it was"),
+  counts: z
+    .object({ events: z.number().int(), identity_links: z.number().int(), profiles: z.number().int(), assignments: z.number().int() })
+    .optional()
+    .describe('The records of each type in the file'),
+  download_url: z
+    .string()
+    .optional()
+    .describe(
+      `When done: a link downloading the NDJSON file, signed at this read and valid ${EXPORT_LINK_SECONDS / 60} minutes (an S3 presigned URL on AWS); read the export again for a new one`,
+    ),
+  download_expires_at: z.string().optional().describe('When download_url stops working (ISO 8601, UTC)'),
+});
+
 const ok = (description: string, body?: z.ZodType) => ({ 200: { description, ...(body ? { body } : {}) } });
 const created = (description: string, body: z.ZodType) => ({ 201: { description, body } });
 
@@ -716,6 +765,42 @@ const OPERATIONS: Record<RouteName, Operation> = {
         body: ResultsPending,
       },
     },
+  },
+  'admin-deletions-create': {
+    summary:
+      'Delete a person: every ID linked to user_id, their events, identity links, profile, assignments and the results and query answers holding them, within 24 h (admin role). An ID with no data is accepted too: its receipt says 0 everywhere',
+    body: CreateDeletion,
+    responses: {
+      202: {
+        description: 'Accepted: the compaction job carries it out (every minute locally, every 15 minutes on AWS)',
+        body: z.object({ deletion: Deletion }),
+      },
+    },
+  },
+  'admin-deletions-list': {
+    summary: "The project's deletions, newest first, paginated (admin role)",
+    query: DeletionsListQuery,
+    responses: ok('Deletions', z.object({ deletions: z.array(Deletion), next_cursor: z.string().nullable() })),
+  },
+  'admin-deletions-get': {
+    summary: 'A deletion, its state and, when done, its receipt (admin role)',
+    responses: ok('The deletion', z.object({ deletion: Deletion })),
+  },
+  'admin-exports-create': {
+    summary: `Export a person: every event once, the identity links and profiles, and the assignments of every ID linked to user_id, as an NDJSON file kept ${EXPORT_FILE_DAYS} days (admin role). An ID with no data gives an empty file`,
+    body: CreateExport,
+    responses: {
+      202: { description: 'Accepted: the compaction job writes the file (every minute locally, every 15 minutes on AWS)', body: z.object({ export: Export }) },
+    },
+  },
+  'admin-exports-list': {
+    summary: "The project's exports, newest first, paginated (admin role)",
+    query: DeletionsListQuery,
+    responses: ok('Exports', z.object({ exports: z.array(Export), next_cursor: z.string().nullable() })),
+  },
+  'admin-exports-get': {
+    summary: 'An export, its state and, when done, a fresh download link (admin role)',
+    responses: ok('The export', z.object({ export: Export })),
   },
 };
 

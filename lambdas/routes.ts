@@ -45,6 +45,8 @@ export type DependencyAccess =
   | { athena: true; env: readonly LambdaEnvName[] }
   /** API Gateway API keys and usage plans (the rate-limit registry): create and delete them. */
   | { apiKeys: true; env: readonly LambdaEnvName[] }
+  /** These objects of the raw bucket: read (s3:GetObject: a presigned download link is signed with that right), or readWrite (and put, delete). */
+  | { objects: 'exports'; env: readonly LambdaEnvName[] }
   /** A plain setting: no IAM, only its variables. */
   | { setting: true; env: readonly LambdaEnvName[] };
 
@@ -104,6 +106,12 @@ export const DEPENDENCIES = {
   experimentsCacheMs: { setting: true, env: ['EXPERIMENTS_CACHE_SECONDS'] },
   /** DASHBOARD_ORIGIN: the dashboard's origin (its CloudFront distribution), the only one admin responses allow (CORS). */
   dashboardOrigin: { setting: true, env: ['DASHBOARD_ORIGIN'] },
+  /** People's deletions (docs/decisions/erasure.md): each request and its progress. */
+  deletions: { table: 'deletions', env: ['TABLE_DELETIONS'] },
+  /** People's exports (docs/decisions/erasure.md "Export"): each request and its progress. */
+  exports: { table: 'exports', env: ['TABLE_EXPORTS'] },
+  /** The export files (exports/ of the raw bucket): read to sign their download links; written and deleted by the compaction job. */
+  exportFiles: { objects: 'exports', env: ['EXPORTS_BUCKET'] },
   /** The audit log of admin writes (docs/decisions/audit-log.md); AUDIT_RETENTION_DAYS is how long an entry stays. */
   audit: { table: 'audit_log', env: ['TABLE_AUDIT_LOG', 'AUDIT_RETENTION_DAYS'] },
   /** Sign-in of people (docs/decisions/admin-sign-in.md): the OIDC issuer and client their tokens are checked against; unset, the admin token only. */
@@ -120,13 +128,15 @@ export type AmbientDependency = 'clock' | 'geo';
  */
 export type AccessLevel<D extends DependencyName> = (typeof DEPENDENCIES)[D] extends { table: TableName }
   ? 'read' | 'readWrite' | 'append'
-  : (typeof DEPENDENCIES)[D] extends { stream: string }
-    ? 'write'
-    : (typeof DEPENDENCIES)[D] extends { athena: true }
-      ? 'query'
-      : (typeof DEPENDENCIES)[D] extends { apiKeys: true }
-        ? 'manage'
-        : 'read';
+  : (typeof DEPENDENCIES)[D] extends { objects: string }
+    ? 'read' | 'readWrite'
+    : (typeof DEPENDENCIES)[D] extends { stream: string }
+      ? 'write'
+      : (typeof DEPENDENCIES)[D] extends { athena: true }
+        ? 'query'
+        : (typeof DEPENDENCIES)[D] extends { apiKeys: true }
+          ? 'manage'
+          : 'read';
 
 export type Uses = { readonly [D in DependencyName]?: AccessLevel<D> };
 
@@ -467,6 +477,54 @@ export const ROUTES = [
     role: 'admin',
     uses: { adminToken: 'read', signIn: 'read', dashboardOrigin: 'read', audit: 'read' },
   },
+  {
+    name: 'admin-deletions-create',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/deletions',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, audit: 'append', deletions: 'readWrite' },
+  },
+  {
+    name: 'admin-deletions-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/deletions',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, deletions: 'read' },
+  },
+  {
+    name: 'admin-deletions-get',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/deletions/{deletion_id}',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, deletions: 'read' },
+  },
+  {
+    name: 'admin-exports-create',
+    method: 'POST',
+    path: '/admin/v1/projects/{project_id}/exports',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, audit: 'append', exports: 'readWrite' },
+  },
+  {
+    name: 'admin-exports-list',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/exports',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, exports: 'read', exportFiles: 'read' },
+  },
+  {
+    name: 'admin-exports-get',
+    method: 'GET',
+    path: '/admin/v1/projects/{project_id}/exports/{export_id}',
+    auth: 'admin',
+    role: 'admin',
+    uses: { ...ADMIN, exports: 'read', exportFiles: 'read' },
+  },
 ] as const satisfies readonly Route[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];
@@ -489,7 +547,19 @@ export const JOBS = [
   {
     name: 'compact-landing',
     description: 'Tally compaction job: takes closed landing hours into the curated Parquet partitions with Athena',
-    uses: { compaction: 'query' },
+    // People's deletions run after compaction (services/erase-people.ts): the tables holding their IDs.
+    uses: {
+      compaction: 'query',
+      deletions: 'readWrite',
+      identities: 'readWrite',
+      assignments: 'readWrite',
+      experiments: 'read',
+      results: 'readWrite',
+      insightQueries: 'readWrite',
+      // People's exports run after the deletions (services/export-people.ts); a deletion removes the person's.
+      exports: 'readWrite',
+      exportFiles: 'readWrite',
+    },
     timeoutSeconds: 900,
   },
   {

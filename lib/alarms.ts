@@ -24,6 +24,8 @@ import {
   RESULTS_STATE_WRITE_FAILED,
   COMPACTION_FAILED,
   RETENTION_FAILED,
+  DELETION_FAILED,
+  EXPORT_FAILED,
 } from '../lambdas/contract/metrics';
 
 export interface AlarmsProps {
@@ -131,32 +133,43 @@ export class Alarms extends Construct {
       },
     );
 
-    // Emitted by the compaction job (lambdas/handlers/compact-landing.ts) for a run that failed.
+    // Emitted by the compaction job (lambdas/handlers/compact-landing.ts) for a run that failed, for a
+    // step of a person's deletion that failed in the same run (services/erase-people.ts), and for a
+    // person's export that failed after them (services/export-people.ts), and for its retention cut
+    // that failed (docs/decisions/retention.md).
+    const compactionMetrics = [
+      {
+        metric: COMPACTION_FAILED,
+        description: (name: string) =>
+          `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
+      },
+      {
+        metric: DELETION_FAILED,
+        description: (name: string) =>
+          `${name}: a step of a person's deletion failed (the log line before the metric says which deletion and step). The next run retries it from that step; while it fails the person's data can outlive the 24-hour bound (docs/privacy.md)`,
+      },
+      {
+        metric: EXPORT_FAILED,
+        description: (name: string) =>
+          `${name}: a person's export failed (the log line before the metric says which export). It stays unfinished and the next run does it again (docs/privacy.md, "Access requests")`,
+      },
+      {
+        metric: RETENTION_FAILED,
+        description: (name: string) =>
+          `${name}: the retention cut failed (the log line "retention cut failed" says why). Events older than keepEventsDays stay readable until a run succeeds; nothing younger is touched. The next run retries (docs/deploy.md, "Retention")`,
+      },
+    ];
     for (const [name, fn] of Object.entries(props.compactionFunctions)) {
-      const failed = new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: COMPACTION_FAILED,
-        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
-        period: FIVE_MINUTES,
-        statistic: 'Sum',
-      });
-      this.add(`${name}-CompactionFailed`, failed, {
-        near: fn,
-        threshold: 0,
-        description: `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
-      });
-      // Emitted by the same job when its retention cut fails (docs/decisions/retention.md).
-      const cutFailed = new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: RETENTION_FAILED,
-        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
-        period: FIVE_MINUTES,
-        statistic: 'Sum',
-      });
-      this.add(`${name}-RetentionFailed`, cutFailed, {
-        threshold: 0,
-        description: `${name}: the retention cut failed (the log line "retention cut failed" says why). Events older than keepEventsDays stay readable until a run succeeds; nothing younger is touched. The next run retries (docs/deploy.md, "Retention")`,
-      });
+      for (const { metric, description } of compactionMetrics) {
+        const failed = new Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName: metric,
+          dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+          period: FIVE_MINUTES,
+          statistic: 'Sum',
+        });
+        this.add(`${name}-${metric}`, failed, { near: fn, threshold: 0, description: description(name) });
+      }
     }
 
     // Emitted by the results query (embedded metric format, lambdas/logging/metric.ts) when a state

@@ -16,7 +16,7 @@ import type { LambdaEnvName } from '../lambdas/lambda-env';
 import { DEPENDENCIES, type DependencyAccess, type DependencyName, type Uses } from '../lambdas/routes';
 import { TABLES, tableEnvVar, type TableName } from '../lambdas/store/schema';
 import { RATE_LIMIT_ENV, type ApiGatewayRateLimitsConfig } from '../lambdas/contract/usage-plans';
-import { CURATED_PREFIX, curatedTable, LANDING_PREFIX } from '../lambdas/contract/landing';
+import { CURATED_PREFIX, curatedTable, EXPORTS_PREFIX, LANDING_PREFIX } from '../lambdas/contract/landing';
 import { RAW_STREAMS, S3_DELIVERY_RETRY_SECONDS, type StreamName } from './raw-streams';
 
 export interface AthenaTargets {
@@ -118,6 +118,7 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
     RESULTS_ARRIVAL_ALLOWANCE_SECONDS: String(arrivalAllowanceSeconds(targets.firehoseBufferingSeconds)),
     RESULTS_BASE_BUCKET: targets.athena.rawBucket.bucketName,
     RAW_BUCKET: targets.athena.rawBucket.bucketName,
+    EXPORTS_BUCKET: targets.athena.rawBucket.bucketName,
     COMPACTION_CLOSE_AFTER_SECONDS: String(compactionCloseAfterSeconds()),
     COMPACTION_GRACE_SECONDS: String(COMPACTION_GRACE_SECONDS),
     LANDING_RETENTION_SECONDS: String(LANDING_RETENTION_SECONDS),
@@ -128,7 +129,7 @@ function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<L
 }
 
 /** Grants, in a fixed order of kinds (tables, streams, secret, settings, Athena, API keys) so the template is stable. */
-const KIND_ORDER = ['table', 'stream', 'secret', 'setting', 'athena', 'apiKeys'] as const;
+const KIND_ORDER = ['table', 'stream', 'secret', 'objects', 'setting', 'athena', 'apiKeys'] as const;
 const kindOf = (access: DependencyAccess) => KIND_ORDER.find((k) => k in access)!;
 
 export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTargets): void {
@@ -141,6 +142,16 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
     if ('table' in access) fn.addToRolePolicy(tableStatement(targets.tables[access.table], access.table, uses[dep] as TableAccessLevel));
     if ('stream' in access) targets.streams[access.stream].grantPutRecords(fn);
     if ('secret' in access) targets.adminToken.grantRead(fn);
+    if ('objects' in access) {
+      // Only exports/: GetObject to sign links (a presigned GET link works with the rights of the role that
+      // signed it); the compaction job also writes the files and deletes a deleted person's.
+      const actions = uses[dep] === 'readWrite' ? ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'] : ['s3:GetObject'];
+      fn.addToRolePolicy(new PolicyStatement({ actions, resources: [targets.athena.rawBucket.arnForObjects(`${EXPORTS_PREFIX}*`)] }));
+      Validations.of(fn.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${arnAsNagNamesIt(fn, targets.athena.rawBucket)}>/${EXPORTS_PREFIX}*]`,
+        reason: 'Each export file is named by its export ID, made at request time: the prefix of the export files is the narrowest name.',
+      });
+    }
     for (const name of access.env) {
       const value = values[name];
       if (value === undefined && (name === 'DASHBOARD_ORIGIN' || name === 'KEEP_EVENTS_DAYS')) continue;
@@ -155,7 +166,7 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
           ...[
             ...targets.athena.rawPrefixes,
             ...(dep === 'resultsQuery' ? [targets.athena.statePrefix, targets.athena.basePrefix] : []),
-            ...(dep === 'compaction' ? [CURATED_PREFIX, LANDING_PREFIX] : []),
+            ...(dep === 'compaction' ? [CURATED_PREFIX, LANDING_PREFIX, targets.athena.statePrefix, targets.athena.basePrefix] : []),
           ].map((prefix) => `Resource::<${arnAsNagNamesIt(fn, targets.athena.rawBucket)}>/${prefix}*`),
           `Resource::<${arnAsNagNamesIt(fn, targets.athena.resultsBucket)}>/${targets.athena.resultsPrefix}*`,
         ].map((finding) => ({
@@ -264,6 +275,14 @@ export function athenaStatements(
         }),
         // Landing hours compacted longer ago than the landing retention; nothing else of landing.
         new PolicyStatement({ sid: 'DeleteCompactedLanding', actions: ['s3:DeleteObject'], resources: [t.rawBucket.arnForObjects(`${LANDING_PREFIX}*`)] }),
+        // A person's deletion (docs/decisions/erasure.md): landing objects written back without the
+        // person's lines, and the results state and base of the project deleted (rebuilt from raw).
+        new PolicyStatement({ sid: 'EraseFromLanding', actions: ['s3:PutObject'], resources: [t.rawBucket.arnForObjects(`${LANDING_PREFIX}*`)] }),
+        new PolicyStatement({
+          sid: 'DropResultsStateOfErased',
+          actions: ['s3:DeleteObject'],
+          resources: [t.rawBucket.arnForObjects(`${t.statePrefix}*`), t.rawBucket.arnForObjects(`${t.basePrefix}*`)],
+        }),
       ]
     : [];
   const views = options.manageViews
@@ -276,11 +295,12 @@ export function athenaStatements(
       ]
     : [];
   // The deploy's view statements delete their own result files (lambdas/adapters/s3-query-result-files.ts),
-  // so a first create that rolls back leaves the results bucket empty. The compaction job's expire with the bucket's rule.
-  const removeOwnResults =
-    options.manageViews && !options.compaction
-      ? [new PolicyStatement({ sid: 'RemoveOwnQueryResults', actions: ['s3:DeleteObject'], resources: [t.resultsBucket.arnForObjects(`${t.resultsPrefix}*`)] })]
-      : [];
+  // so a first create that rolls back leaves the results bucket empty. The compaction job deletes, for a
+  // person's deletion, the result files of the project's cached insight queries and of its own query
+  // listing the person's identity links (docs/decisions/erasure.md); its other result files expire with the bucket's rule.
+  const removeOwnResults = options.manageViews
+    ? [new PolicyStatement({ sid: 'RemoveOwnQueryResults', actions: ['s3:DeleteObject'], resources: [t.resultsBucket.arnForObjects(`${t.resultsPrefix}*`)] })]
+    : [];
   const tableNames = options.writeState ? [...t.tableNames, t.stateTableName, t.baseTableName] : t.tableNames;
   const state = options.writeState
     ? [

@@ -29,7 +29,8 @@ import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DELIVERY_ERRORS_PREFIX, REDRIVEN_EXPIRATION_DAYS, REDRIVEN_PREFIX } from '../lambdas/contract/delivery-errors';
-import { ARRIVAL_HOUR, ARRIVAL_HOUR_FORMAT, curatedPrefix, landingPrefix, landingTable } from '../lambdas/contract/landing';
+import { ARRIVAL_HOUR, ARRIVAL_HOUR_FORMAT, curatedPrefix, EXPORTS_PREFIX, landingPrefix, landingTable } from '../lambdas/contract/landing';
+import { EXPORT_FILE_DAYS } from '../lambdas/domain/person-export';
 import { DEPENDENCIES } from '../lambdas/routes';
 import { secureBucket } from './buckets';
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, type HiveType } from './raw-columns';
@@ -102,6 +103,8 @@ export class RawStreams extends Construct {
       lifecycleRules: [
         // errors/ is kept until `npm run redrive` re-sends it; what it re-sent moves to redriven/, dropped later.
         { id: 'expire-redriven-delivery-errors', prefix: REDRIVEN_PREFIX, expiration: Duration.days(REDRIVEN_EXPIRATION_DAYS) },
+        // People's export files (docs/privacy.md "Access requests"): personal data, kept only long enough to download.
+        { id: 'expire-exports', prefix: EXPORTS_PREFIX, expiration: Duration.days(EXPORT_FILE_DAYS) },
         ...(props.expiration
           ? (Object.keys(RAW_STREAMS) as StreamName[]).flatMap((stream) => [
               { id: `expire-landing-${stream}`, prefix: landingPrefix(stream), expiration: props.expiration },

@@ -114,3 +114,10 @@ export interface Results extends ExperimentStats {
 
 /** An audit log entry (GET /admin/v1/audit). */
 export type { AuditEntry } from '../../lambdas/domain/audit-entry';
+
+/** A person's deletion as the API shows it (docs/api.md, "Deletions"): its state and, when done, its receipt. */
+export type DeletionView = ReturnType<typeof import('../../lambdas/domain/deletion').deletionView>;
+export type { ReceiptLine } from '../../lambdas/domain/deletion';
+
+/** A person's export as the API shows it (docs/api.md, "Exports"): once done, with a download link signed when it was read. */
+export type { ExportView } from '../../lambdas/domain/person-export';

@@ -14,8 +14,8 @@ import { ConfirmDialog } from './components/confirm-dialog';
 import type { Sso, SsoUser } from './sso';
 import { setProjectTimeZone } from './today';
 
-/** The sections of a project, in the navigation's order. */
-const SECTIONS = [
+/** The sections of a project, in the navigation's order; a section with `needs` is shown to that role and above. */
+const SECTIONS: readonly { segment: string; label: string; needs?: AdminRole }[] = [
   { segment: 'keys', label: 'Keys' },
   { segment: 'install', label: 'Install' },
   { segment: 'events', label: 'Events' },
@@ -23,7 +23,8 @@ const SECTIONS = [
   { segment: 'experiments', label: 'Experiments' },
   { segment: 'insights', label: 'Insights' },
   { segment: 'dashboards', label: 'Dashboards' },
-] as const;
+  { segment: 'deletions', label: 'Deletions', needs: 'admin' },
+];
 
 /** Who is signed in: the admin token (role admin), or a person through single sign-on. */
 interface Auth {
@@ -255,7 +256,7 @@ function Shell({
         {projectId !== undefined && (
           <nav aria-label="Project">
             <ul>
-              {SECTIONS.map((s) => (
+              {SECTIONS.filter((s) => !s.needs || roleAllows(role, s.needs)).map((s) => (
                 <li key={s.segment}>
                   <a href={`#${pathOf('projects', projectId)}/${s.segment}`} aria-current={s.segment === section ? 'page' : undefined}>
                     {s.label}

@@ -3,6 +3,7 @@ import type { FunctionComponent } from 'preact';
 import type { PageProps } from './page';
 import { DashboardPage, DashboardsPage } from './pages/dashboards';
 import { AuditPage } from './pages/audit';
+import { DeletionsPage } from './pages/deletions';
 import { EventsPage } from './pages/events';
 import { ExperimentEditPage } from './pages/experiment-edit';
 import { ExperimentsPage } from './pages/experiments';
@@ -40,4 +41,6 @@ export const ROUTES: Route[] = [
   { pattern: '/projects/:projectId/insights/retention', title: 'Retention', page: RetentionPage },
   { pattern: '/projects/:projectId/dashboards', title: 'Dashboards', page: DashboardsPage },
   { pattern: '/projects/:projectId/dashboards/:dashboardId', title: 'Dashboard', page: DashboardPage },
+  { pattern: '/projects/:projectId/deletions', title: 'Deletions', page: DeletionsPage },
+  { pattern: '/projects/:projectId/deletions/:deletionId', title: 'Deletion', page: DeletionsPage },
 ];

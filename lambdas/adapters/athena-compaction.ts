@@ -16,7 +16,12 @@
  *   generation or the next;
  * - publishViews: CREATE OR REPLACE VIEW of events, identities, unique_events and events_by_arrival
  *   (viewStatements, also run at deploy by athena-analytics-views.ts);
- * - deletions: DeleteObjects under a generation's or a landing hour's prefix.
+ * - deletions: DeleteObjects under a generation's or a landing hour's prefix;
+ * - a person's deletion (ports/deletion-store.ts PersonFiles; docs/decisions/erasure.md): the texts of
+ *   sql/erasure.ts on Athena (links, the partitions holding the person, a generation without them,
+ *   written like compaction's), landing objects read and written back whole without the person's lines
+ *   (GetObject, PutObject: S3 never adds a partial object, and Firehose never appends to an object), the
+ *   results state and base of the project deleted by prefix.
  */
 import type { GlueClient, PartitionInput, StorageDescriptor } from '@aws-sdk/client-glue';
 import {
@@ -28,6 +33,10 @@ import {
   GetTableCommand,
 } from '@aws-sdk/client-glue';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { RESULTS_BASE, RESULTS_STATE } from '../contract/results-state';
+import type { IdLink } from '../domain/person-ids';
+import { isPersonLine } from '../domain/person-rows';
 import { READER_VIEWS, UNIQUE_EVENTS_VIEW } from '../contract/analytics-views';
 import {
   ARRIVAL_HOUR,
@@ -47,9 +56,21 @@ import {
 } from '../contract/landing';
 import { EMPTY_COMPACTION_STATE, parseCompactionState, serializeCompactionState } from '../domain/compaction-state';
 import { MAX_PARTITIONS_PER_WRITE, type CuratedPartition } from '../domain/partition-batches';
-import { partitionKey, type CompactionState, type CompactionStore, type RetentionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
+import type { PersonRecordsFound } from '../domain/person-export';
+import {
+  partitionKey,
+  type CompactionState,
+  type CompactionStore,
+  type PersonFiles,
+  type PersonStreamRows,
+  type RetentionStore,
+  type RetiringGeneration,
+  type WrittenGeneration,
+} from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
-import { deletePrefix, listFolders, measurePrefix } from './s3-prefix';
+import { deletePrefix, listFolders, listObjects, measurePrefix } from './s3-prefix';
+import { renderPersonLinks, renderPersonPartitions, renderWithoutPerson } from './sql/erasure';
+import { renderPersonExport } from './sql/person-export';
 import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderEventsTailView, renderStreamView } from './sql/compaction';
 import { tableRef } from './sql/render';
 import { renderCreateUniqueEventsView } from './sql/unique-events';
@@ -59,6 +80,16 @@ export interface AthenaCompactionOptions {
   database: string;
   /** The raw bucket: landing/ and curated/. */
   bucket: string;
+  /**
+   * Athena's result files of a query, for a person's deletion: those of the cached insight queries of
+   * the project, and those of its own query that lists the person's identity links.
+   */
+  queryResults?: {
+    /** Where an execution wrote its result files (GetQueryExecution's OutputLocation). */
+    locationOf(executionId: string): Promise<string | undefined>;
+    /** Deletes the result files at a location (s3-query-result-files.ts); how many. */
+    remove(outputLocation: string): Promise<number>;
+  };
 }
 
 /** Glue's batch partition calls take at most this many partitions (BatchCreatePartition, BatchUpdatePartition: 100; BatchGetPartition: 1,000). */
@@ -99,7 +130,7 @@ export async function readCompactionStateObject(s3: Pick<S3Client, 'send'>, buck
   }
 }
 
-export class AthenaCompactionStore implements CompactionStore, RetentionStore {
+export class AthenaCompactionStore implements CompactionStore, RetentionStore, PersonFiles, PersonStreamRows {
   /** "You can add a maximum of 100 partitions to a destination table with an INSERT INTO statement" (INSERT INTO, Athena user guide). */
   readonly maxPartitionsPerWrite = MAX_PARTITIONS_PER_WRITE;
   private readonly storage = new Map<StreamName, Promise<StorageDescriptor>>();
@@ -257,6 +288,89 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore {
       if (failed.length > 0)
         throw new Error(`Glue did not delete ${failed.length} partition(s) of ${curatedTable(stream)}: ${failed[0]!.ErrorDetail?.ErrorCode ?? 'no code'}`);
     }
+  }
+
+  /** A person's rows for their export (services/export-people.ts): the readers' views, each event once. */
+  async rowsOf(projectId: string, person: { ids: readonly string[]; through: string }): Promise<Pick<PersonRecordsFound, 'events' | 'identityLinks'>> {
+    const read = async (stream: StreamName) =>
+      (await this.athena.run(renderPersonExport(stream, projectId, person, this.table(streamView(stream))), this.deadlineMs)).rows;
+    return { events: await read('events'), identityLinks: await read('identities') };
+  }
+
+  async linksOf(projectId: string, ids: readonly string[]): Promise<IdLink[]> {
+    const tables = { curated: this.table(curatedTable('identities')), landing: this.table(landingTable('identities')) };
+    const { rows, execution } = await this.athena.run(renderPersonLinks(projectId, ids, tables), this.deadlineMs);
+    // Its result file lists the person's IDs: deleted as soon as read.
+    const location = execution?.ResultConfiguration?.OutputLocation;
+    if (location && this.options.queryResults) await this.options.queryResults.remove(location);
+    return rows.flatMap((r) => (r.id && r.canonical_id ? [{ id: r.id, canonical_id: r.canonical_id }] : []));
+  }
+
+  async curatedPartitionsOf(stream: StreamName, projectId: string, ids: readonly string[], through: string) {
+    const { rows } = await this.athena.run(renderPersonPartitions(stream, projectId, { ids, through }, this.table(curatedTable(stream))), this.deadlineMs);
+    return rows.flatMap((r) => (r.project_id && r.dt ? [{ projectId: r.project_id, dt: r.dt, rows: Number(r.person_rows ?? 0) }] : []));
+  }
+
+  async writeGenerationWithout(
+    stream: StreamName,
+    batch: readonly CuratedPartition[],
+    ids: readonly string[],
+    through: string,
+    generation: string,
+  ): Promise<void> {
+    checkGeneration(generation);
+    const rows = renderWithoutPerson(stream, batch, { ids, through }, this.table(curatedTable(stream)));
+    await this.athena.run(
+      `INSERT INTO ${this.table(curatedWriteTable(stream))}\nSELECT *, '${generation}' AS generation FROM (\n${rows}\n) kept`,
+      this.deadlineMs,
+    );
+  }
+
+  async eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string, writtenAfter?: string): Promise<number> {
+    const rule = { projectId, ids: new Set(ids), through };
+    const objects = await listObjects(this.s3, this.options.bucket, landingPrefix(stream));
+    // A sweep for late deliveries reads only the objects written since the last one (S3's LastModified).
+    const since = writtenAfter === undefined ? undefined : Date.parse(writtenAfter);
+    const keys = objects.filter((o) => since === undefined || o.lastModified === undefined || o.lastModified.getTime() >= since).map((o) => o.key);
+    let removed = 0;
+    for (const key of keys) {
+      let bytes: Uint8Array;
+      try {
+        bytes = await (await this.s3.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }))).Body!.transformToByteArray();
+      } catch (err) {
+        // Deleted since the listing (a compacted hour past its retention): nothing left to remove.
+        if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') continue;
+        throw err;
+      }
+      const zipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
+      const lines = (zipped ? gunzipSync(bytes) : Buffer.from(bytes)).toString('utf8').split('\n');
+      const kept = lines.filter((line) => !isPersonLine(stream, line, rule));
+      if (kept.length === lines.length) continue;
+      const text = Buffer.from(kept.join('\n'), 'utf8');
+      // Replaced whole, only once complete: S3 never adds a partial object (API_PutObject).
+      await this.s3.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: zipped ? gzipSync(text) : text }));
+      removed += lines.length - kept.length;
+    }
+    return removed;
+  }
+
+  async dropResultsState(projectId: string): Promise<number> {
+    let removed = 0;
+    for (const prefix of [RESULTS_STATE.prefix, RESULTS_BASE.prefix]) {
+      removed += await deletePrefix(this.s3, this.options.bucket, `${prefix}project_id=${projectId}/`, `the results state of project ${projectId}`);
+    }
+    return removed;
+  }
+
+  async dropQueryResults(executionIds: readonly string[]): Promise<number> {
+    const results = this.options.queryResults;
+    if (!results) throw new Error('the compaction store was built without access to Athena result files (lambdas/entry/athena.ts athenaCompaction)');
+    let removed = 0;
+    for (const id of executionIds) {
+      const location = await results.locationOf(id);
+      if (location) removed += await results.remove(location);
+    }
+    return removed;
   }
 
   /** The curated table's storage descriptor (columns, formats, SerDe): each partition's, with its own location. */

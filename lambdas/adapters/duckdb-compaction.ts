@@ -6,13 +6,17 @@
  * old one, which POSIX makes atomic (rename(2)), so a reader lists one generation or the other.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readlink, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, readlink, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { CURATED_CATALOG_DIR, curatedPrefix, curatedTable, GENERATION, landingTable, type StreamName } from '../contract/landing';
 import { serializeCompactionState, type CompactionState } from '../domain/compaction-state';
+import { isPersonLine } from '../domain/person-rows';
+import type { IdLink } from '../domain/person-ids';
+import { RESULTS_BASE, RESULTS_STATE } from '../contract/results-state';
 import type { CuratedPartition } from '../domain/partition-batches';
-import { partitionKey, type CompactionStore, type RetentionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
-import type { LocalDuckDb } from './duckdb-local';
+import { partitionKey, type CompactionStore, type PersonFiles, type RetentionStore, type RetiringGeneration, type WrittenGeneration } from '../ports';
+import { INSIGHT_RESULTS_DIR } from './duckdb-insights';
+import type { LocalDuckDb, LocalView } from './duckdb-local';
 import {
   catalogDir,
   checkProjectId,
@@ -24,6 +28,7 @@ import {
   STREAM_COLUMNS,
 } from './duckdb-stream-views';
 import { renderCompact, renderCompactPartitions } from './sql/compaction';
+import { renderPersonLinks, renderPersonPartitions, renderWithoutPerson } from './sql/erasure';
 import { quoteLiteral } from './sql/render';
 
 /**
@@ -33,7 +38,10 @@ import { quoteLiteral } from './sql/render';
  */
 const ZSTD_LEVEL = 19;
 
-export class DuckDbCompactionStore implements CompactionStore, RetentionStore {
+/** Runs work on the landing files while no delivery appends to them (the local Firehose endpoint's). */
+export type LandingExclusive = <T>(work: () => Promise<T>) => Promise<T>;
+
+export class DuckDbCompactionStore implements CompactionStore, RetentionStore, PersonFiles {
   /** DuckDB's COPY has no partition limit; a batch is bounded so a run commits as it goes. */
   readonly maxPartitionsPerWrite = 10_000;
 
@@ -42,6 +50,8 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore {
     private readonly duckdb: LocalDuckDb,
     /** Re-creates the readers' views (the analyst views script), after the state moved. */
     private readonly onPublish: () => Promise<void> = async () => undefined,
+    /** A person's deletion rewrites landing files: only while the local Firehose appends to none (lambdas/local/firehose-endpoint.ts). */
+    private readonly landingExclusive: LandingExclusive = (work) => work(),
   ) {}
 
   async landingHours(stream: StreamName): Promise<string[]> {
@@ -88,6 +98,17 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore {
       { name: tables.curated, parquet: curated, columns: STREAM_COLUMNS[stream] },
       { name: tables.landing, landing: await this.hourFiles(stream, hours), columns: STREAM_COLUMNS[stream] },
     ];
+    return this.writeRows(stream, batch, views, renderCompact(stream, batch, hours, tables), generation);
+  }
+
+  /** Writes `rows` (columns, then project_id and dt) as `generation` of each partition of the batch. */
+  private async writeRows(
+    stream: StreamName,
+    batch: readonly CuratedPartition[],
+    views: LocalView[],
+    select: string,
+    generation: string,
+  ): Promise<WrittenGeneration> {
     // Written aside first, then each partition's folder moved to its generation's place. One file per
     // partition: DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES ("Not implemented", 1.5).
     // What a killed run left aside is removed first (runs never overlap).
@@ -96,10 +117,7 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore {
     await mkdir(dirname(staging), { recursive: true });
     // properties is DuckDB's JSON type here; written as text, the string column the Glue table declares
     // (Athena's INSERT INTO writes varchar): test/engines/glue-types.test.ts reads the files as Athena would.
-    const rows =
-      stream === 'events'
-        ? `SELECT * REPLACE (CAST(properties AS VARCHAR) AS properties) FROM (${renderCompact(stream, batch, hours, tables)}) compacted`
-        : renderCompact(stream, batch, hours, tables);
+    const rows = stream === 'events' ? `SELECT * REPLACE (CAST(properties AS VARCHAR) AS properties) FROM (${select}) compacted` : select;
     const copy = `COPY (${rows}) TO ${quoteLiteral(staging)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${ZSTD_LEVEL}, PARTITION_BY (project_id, dt))`;
     const [result] = await this.duckdb.use(views, (session) => session.rows(copy));
     let files = 0;
@@ -169,6 +187,105 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore {
     }
   }
 
+  async linksOf(projectId: string, ids: readonly string[]): Promise<IdLink[]> {
+    const landing = [...(await landingHourFiles(this.dataDir, 'identities')).values()].flat();
+    const curated = await curatedFiles(this.dataDir, 'identities', { projectId });
+    const tables = { curated: curatedTable('identities'), landing: landingTable('identities') };
+    const views = [
+      { name: tables.curated, parquet: curated, columns: STREAM_COLUMNS.identities },
+      { name: tables.landing, landing, columns: STREAM_COLUMNS.identities },
+    ];
+    const rows = await this.duckdb.use(views, (session) => session.rows(renderPersonLinks(projectId, ids, tables)));
+    return rows.map((r) => ({ id: String(r.id), canonical_id: String(r.canonical_id) }));
+  }
+
+  async eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string, writtenAfter?: string): Promise<number> {
+    const rule = { projectId, ids: new Set(ids), through };
+    const since = writtenAfter === undefined ? undefined : Date.parse(writtenAfter);
+    let removed = 0;
+    for (const file of [...(await landingHourFiles(this.dataDir, stream)).values()].flat()) {
+      // A sweep for late deliveries reads only the files written since the last one.
+      if (
+        since !== undefined &&
+        (await stat(file).then(
+          (s) => s.mtimeMs < since,
+          () => true,
+        ))
+      )
+        continue;
+      removed += await this.landingExclusive(async () => {
+        const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return ''; // deleted meanwhile (a compacted hour past its retention)
+          throw err;
+        });
+        const lines = text.split('\n');
+        const kept = lines.filter((line) => !isPersonLine(stream, line, rule));
+        if (kept.length === lines.length) return 0;
+        // The object is replaced only once its new content is complete: written aside (a name no reader
+        // lists: not .ndjson), then renamed over it, which POSIX makes atomic.
+        const temporary = `${file}.${randomUUID()}.erasing`;
+        await writeFile(temporary, kept.join('\n'));
+        await rename(temporary, file);
+        return lines.length - kept.length;
+      });
+    }
+    return removed;
+  }
+
+  async curatedPartitionsOf(
+    stream: StreamName,
+    projectId: string,
+    ids: readonly string[],
+    through: string,
+  ): Promise<Array<CuratedPartition & { rows: number }>> {
+    const curated = await curatedFiles(this.dataDir, stream, { projectId });
+    if (curated.length === 0) return [];
+    const views = [{ name: curatedTable(stream), parquet: curated, columns: STREAM_COLUMNS[stream] }];
+    const rows = await this.duckdb.use(views, (session) => session.rows(renderPersonPartitions(stream, projectId, { ids, through }, curatedTable(stream))));
+    return rows.map((r) => ({ projectId: String(r.project_id), dt: String(r.dt), rows: Number(r.person_rows) }));
+  }
+
+  async writeGenerationWithout(
+    stream: StreamName,
+    batch: readonly CuratedPartition[],
+    ids: readonly string[],
+    through: string,
+    generation: string,
+  ): Promise<void> {
+    const curated = (await Promise.all(batch.map((p) => curatedFiles(this.dataDir, stream, { projectId: p.projectId, fromDt: p.dt, toDt: p.dt })))).flat();
+    const views = [{ name: curatedTable(stream), parquet: curated, columns: STREAM_COLUMNS[stream] }];
+    await this.writeRows(stream, batch, views, renderWithoutPerson(stream, batch, { ids, through }, curatedTable(stream)), generation);
+  }
+
+  async dropResultsState(projectId: string): Promise<number> {
+    checkProjectId(projectId);
+    let removed = 0;
+    for (const prefix of [RESULTS_STATE.prefix, RESULTS_BASE.prefix]) {
+      const dir = join(this.dataDir, prefix, `project_id=${projectId}`);
+      removed += await countFiles(dir);
+      await rm(dir, { recursive: true, force: true });
+    }
+    return removed;
+  }
+
+  async dropQueryResults(executionIds: readonly string[]): Promise<number> {
+    let removed = 0;
+    for (const id of executionIds) {
+      if (!/^[0-9A-Za-z-]+$/.test(id)) continue; // never a path
+      const file = join(this.dataDir, INSIGHT_RESULTS_DIR, `${id}.json`);
+      if (
+        await stat(file).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        await rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
   private catalogEntry(stream: StreamName, p: CuratedPartition): string {
     checkProjectId(p.projectId);
     return join(catalogDir(this.dataDir, stream), `project_id=${p.projectId}`, `dt=${p.dt}`);
@@ -183,4 +300,13 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore {
     const wanted = new Set(hours);
     return [...(await landingHourFiles(this.dataDir, stream, (h) => wanted.has(h))).values()].flat();
   }
+}
+
+/** The files under a directory, at any depth (0 when it is missing). */
+async function countFiles(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [];
+    throw err;
+  });
+  return entries.filter((e) => e.isFile()).length;
 }

@@ -30,6 +30,9 @@ const EXECUTION_ID = /^[0-9a-f]{32}(-\d+)?$/;
 /** A result file older than this is deleted: its query expired a day before (no poll or cache reads it). */
 const RESULT_FILE_MAX_AGE_MS = (INSIGHT_QUERY_TTL_DAYS + 1) * 86_400_000;
 
+/** The data directory's folder of the insight queries' result files (<execution ID>.json). */
+export const INSIGHT_RESULTS_DIR = 'insight-results';
+
 export class DuckDbInsightEngine implements InsightEngine {
   readonly engine = 'duckdb' as const;
   private readonly duckdb: LocalDuckDb;
@@ -44,7 +47,7 @@ export class DuckDbInsightEngine implements InsightEngine {
   }
 
   private get resultsDir(): string {
-    return join(this.dataDir, 'insight-results');
+    return join(this.dataDir, INSIGHT_RESULTS_DIR);
   }
 
   dataThrough(nowMs: number): string {

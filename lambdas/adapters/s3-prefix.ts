@@ -56,3 +56,15 @@ export async function deletePrefix(s3: S3, bucket: string, prefix: string, what:
   } while (token);
   return removed;
 }
+
+/** Every object under `prefix`: its key and when it was last written. */
+export async function listObjects(s3: S3, bucket: string, prefix: string): Promise<Array<{ key: string; lastModified: Date | undefined }>> {
+  const keys: Array<{ key: string; lastModified: Date | undefined }> = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    for (const o of page.Contents ?? []) if (o.Key) keys.push({ key: o.Key, lastModified: o.LastModified });
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return keys;
+}

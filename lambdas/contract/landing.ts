@@ -28,6 +28,9 @@ export { addHours, isLandingHour, landingHour, landingHourStart, STREAM_NAMES, t
 
 export const LANDING_PREFIX = 'landing/';
 export const CURATED_PREFIX = 'curated/';
+/** People's export files (docs/privacy.md "Access requests"): exports/project_id=<id>/<export id>.ndjson, kept EXPORT_FILE_DAYS. */
+export const EXPORTS_PREFIX = 'exports/';
+export const exportFileKey = (projectId: string, exportId: string) => `${EXPORTS_PREFIX}project_id=${projectId}/${exportId}.ndjson`;
 export const COMPACTION_STATE_PREFIX = `${CURATED_PREFIX}_compaction/`;
 /** The local stand-in for the Glue catalog's curated partitions: a directory of symlinks. */
 export const CURATED_CATALOG_DIR = 'catalog';

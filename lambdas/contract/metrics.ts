@@ -61,3 +61,16 @@ export const RETENTION_REMOVED = 'RetentionRemoved';
  * (nothing younger is touched). The next scheduled run retries. Dimension: FunctionName.
  */
 export const RETENTION_FAILED = 'RetentionFailed';
+
+/**
+ * A step of a person's deletion failed (services/erase-people.ts, in the compaction job's run): the
+ * deletion stays at that step and the next run retries it; its data may outlive the 24-hour bound
+ * unless someone looks. Dimension: FunctionName.
+ */
+export const DELETION_FAILED = 'DeletionFailed';
+
+/**
+ * A person's export failed in the compaction job's run (services/export-people.ts): the export stays
+ * unfinished and the next run does it again. Dimension: FunctionName.
+ */
+export const EXPORT_FAILED = 'ExportFailed';

@@ -23,6 +23,8 @@ import { DynamoInsightQueryStore } from '../store/insight-query-store';
 import { DynamoSavedInsightStore } from '../store/saved-insight-store';
 import { DynamoDashboardStore } from '../store/dashboard-store';
 import { DynamoAuditLog } from '../store/audit-log';
+import { DynamoDeletionStore } from '../store/deletion-store';
+import { DynamoExportStore } from '../store/export-store';
 
 /**
  * Dependencies with heavy clients (Athena and its SQL, API Gateway, Secrets Manager, jose): the entries using them pass
@@ -39,7 +41,8 @@ export type SeparatelyWired =
   | 'compaction'
   | 'rateLimits'
   | 'adminToken'
-  | 'signIn';
+  | 'signIn'
+  | 'exportFiles';
 export type Wiring<D extends SeparatelyWired> = (env: LambdaEnv<LambdaEnvName>) => Deps[D];
 type WiringOf<N extends FunctionName> = { [D in UsedBy<N> & SeparatelyWired]: Wiring<D> };
 type WiringArgs<N extends FunctionName> = [UsedBy<N> & SeparatelyWired] extends [never] ? [] : [wiring: WiringOf<N>];
@@ -105,6 +108,9 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('dashboardOrigin') && env.DASHBOARD_ORIGIN) deps.dashboardOrigin = env.DASHBOARD_ORIGIN;
   if (uses('adminToken')) deps.adminToken = separately('adminToken');
   if (uses('audit')) deps.audit = new DynamoAuditLog(ddb, env.TABLE_AUDIT_LOG, env.AUDIT_RETENTION_DAYS);
+  if (uses('deletions')) deps.deletions = new DynamoDeletionStore(ddb, env.TABLE_DELETIONS);
+  if (uses('exports')) deps.exports = new DynamoExportStore(ddb, env.TABLE_EXPORTS);
+  if (uses('exportFiles')) deps.exportFiles = separately('exportFiles');
   if (uses('signIn')) {
     const signIn = separately('signIn');
     if (signIn) deps.signIn = signIn;

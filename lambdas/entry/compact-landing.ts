@@ -4,6 +4,7 @@ import { deadlineFrom } from '../domain/deadline';
 import { createCompactionHandler } from '../handlers/compact-landing';
 import { athenaCompaction } from './athena';
 import { lambdaHandler } from './aws';
+import { s3ExportFiles } from './export-files';
 
 /** Time kept back from the Lambda timeout: no new batch starts after it, and the run logs its summary. */
 export const FINISH_MARGIN_MS = 120_000;
@@ -15,5 +16,5 @@ export const handler = lambdaHandler(
     return async (_event: unknown, context: Pick<Context, 'getRemainingTimeInMillis'>): Promise<void> =>
       run(deadlineFrom(Date.now(), context.getRemainingTimeInMillis(), FINISH_MARGIN_MS));
   },
-  { compaction: athenaCompaction },
+  { compaction: athenaCompaction, exportFiles: s3ExportFiles },
 );

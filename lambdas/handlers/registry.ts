@@ -36,6 +36,8 @@ import {
   createExperimentsUpdateHandler,
 } from './experiments-admin';
 import { createAuditListHandler } from './audit';
+import { createDeletionsCreateHandler, createDeletionsGetHandler, createDeletionsListHandler } from './deletions';
+import { createExportsCreateHandler, createExportsGetHandler, createExportsListHandler } from './exports';
 import { createProjectsCreateHandler, createProjectsListHandler, createProjectsUpdateHandler } from './projects';
 
 export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
@@ -81,5 +83,11 @@ export function createHandlers(deps: Deps): Record<RouteName, HttpHandler> {
     'admin-dashboards-delete': createDashboardsDeleteHandler(deps),
     'admin-results-get': createResultsGetHandler(deps),
     'admin-results-refresh': createResultsRefreshHandler(deps),
+    'admin-deletions-create': createDeletionsCreateHandler(deps),
+    'admin-deletions-list': createDeletionsListHandler(deps),
+    'admin-deletions-get': createDeletionsGetHandler(deps),
+    'admin-exports-create': createExportsCreateHandler(deps),
+    'admin-exports-list': createExportsListHandler(deps),
+    'admin-exports-get': createExportsGetHandler(deps),
   };
 }

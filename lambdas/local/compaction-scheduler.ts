@@ -1,9 +1,10 @@
 /**
  * The local stand-in for the compaction job's schedule (docs/decisions/columnar-events.md): a run at
  * start and then every interval, never two at once. A failed run is logged with the metric the AWS
- * alarm watches (CompactionFailed) and retried by the next run; nothing is lost meanwhile, the views'
+ * alarm watches (CompactionFailed; DeletionFailed for a person's deletion, run after) and retried by the next run; nothing is lost meanwhile, the views'
  * tail still shows what is not compacted.
  */
+import type { Deps } from '../deps';
 import type { CompactionStore, RetentionStore } from '../ports';
 import { createCompactionHandler } from '../handlers/compact-landing';
 import type { CompactionOptions } from '../services/compact-landing';
@@ -27,13 +28,18 @@ export function scheduleCompaction(
   store: CompactionStore & RetentionStore,
   intervalMs: number | undefined,
   clock: () => number = Date.now,
+  /** People's deletions, carried out after each compaction as on AWS. */
+  erasure?: NonNullable<Deps['compaction']>['erasure'],
   /** Keep events this many days (TALLY_KEEP_EVENTS_DAYS); unset, forever. */
   keepEventsDays?: number,
 ): CompactionScheduler {
   let job: Promise<void> | undefined;
   // The AWS job's handler: its log lines and, on failure, the CompactionFailed metric.
   const run = (nowMs = clock()): Promise<void> => {
-    job ??= createCompactionHandler({ compaction: { store, options: LOCAL_COMPACTION, keepEventsDays }, clock: () => nowMs })(Number.POSITIVE_INFINITY)
+    job ??= createCompactionHandler({
+      compaction: { store, options: LOCAL_COMPACTION, keepEventsDays, ...(erasure ? { erasure } : {}) },
+      clock: () => nowMs,
+    })(Number.POSITIVE_INFINITY)
       // Logged and counted (CompactionFailed) by the handler; the next run retries.
       .catch(() => undefined)
       .finally(() => (job = undefined));

@@ -41,6 +41,8 @@ export interface LocalFirehose {
   undeliverable: boolean;
   /** PutRecordBatch calls received, failed ones included. */
   calls: number;
+  /** Runs `work` while no record is appended to any landing file (a person's deletion rewrites them). */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** Called with a stream's name after its records were written to a landing hour. */
   onDelivered?: (stream: string) => void;
   close(): Promise<void>;
@@ -71,13 +73,30 @@ export async function startLocalFirehose(dirs: Record<string, LocalStreamTarget>
   const objectName = fileName();
   // Appends to one file are chained so concurrent requests never interleave partial lines.
   const tails = new Map<string, Promise<void>>();
+  // While an exclusive work runs, appends wait for it (they were accepted: they are written after it).
+  let gate: Promise<void> = Promise.resolve();
   const append = (path: string, data: string) => {
-    const next = (tails.get(path) ?? Promise.resolve()).then(() => appendFile(path, data));
+    const next = Promise.all([gate, tails.get(path)]).then(() => appendFile(path, data));
     tails.set(
       path,
       next.catch(() => undefined),
     );
     return next;
+  };
+
+  local.exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
+    const before = gate;
+    let release!: () => void;
+    gate = before.then(() => new Promise<void>((resolve) => (release = resolve)));
+    // The appends begun before the gate closed (later ones wait for the gate, so never for them here).
+    const begun = [...tails.values()];
+    await before;
+    await Promise.all(begun);
+    try {
+      return await work();
+    } finally {
+      release();
+    }
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

@@ -25,8 +25,11 @@ import { moveLegacyLayout } from './legacy-layout';
 import { DuckDbProcess } from './duckdb-process';
 import { DuckDbCompactionStore } from '../adapters/duckdb-compaction';
 import { keepEventsDaysProblem } from '../domain/event-retention';
+import { DuckDbPersonRows } from '../adapters/duckdb-person-rows';
+import { LOCAL_EXPORTS_PATH, type LocalExportFiles } from '../adapters/local-export-files';
 import type { OidcConfig } from '../adapters/oidc-verifier';
-import { LOCAL_STREAMS, localDeps, localFirehoseTargets, localStreamDirs } from './wiring';
+import { LOCAL_STREAMS, localDeps, localFirehoseTargets, localPersonRecords, localStreamDirs } from './wiring';
+import type { ErasureOptions } from '../services/erase-people';
 
 export { LOCAL_STREAMS };
 
@@ -62,6 +65,8 @@ export interface LocalServerOptions {
   dashboardOrigin?: string;
   /** People's sign-in (TALLY_OIDC_*): the OIDC issuer whose tokens the admin API accepts beside the admin token; unset, the token only. */
   oidc?: OidcConfig;
+  /** Tests: called before each step of a person's deletion (services/erase-people.ts); a throw stops the run there. */
+  deletionStepHook?: ErasureOptions['beforeStep'];
   /** Replace parts of the wiring (fault injection in tests). */
   overrides?: (deps: Deps) => Deps;
   /**
@@ -113,22 +118,22 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
   });
 
+  const { port } = server.address() as AddressInfo;
+  const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let started: Omit<LocalServer, 'url'>;
   try {
-    started = await startStack(options, timeouts, (handler) => (serve = handler));
+    started = await startStack(options, timeouts, (handler) => (serve = handler), url);
     setUp.resolve();
   } catch (err) {
     setUp.reject(err);
     await closeServer(server);
     throw err;
   }
-  const { port } = server.address() as AddressInfo;
-  const host = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
-
   let closing: Promise<void> | undefined;
   return {
     ...started,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
     close: () =>
       (closing ??= (async () => {
         await closeServer(server);
@@ -145,6 +150,8 @@ async function startStack(
   options: LocalServerOptions,
   timeouts: RequestTimeouts,
   listen: (serve: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => void,
+  /** The server's origin, which export download links point at. */
+  origin: string,
 ): Promise<Omit<LocalServer, 'url'>> {
   if (options.keepEventsDays !== undefined) {
     const problem = keepEventsDaysProblem(options.keepEventsDays);
@@ -175,6 +182,7 @@ async function startStack(
       dashboardOrigin: options.dashboardOrigin,
       claimLeaseMs: options.claimLeaseMs,
       oidc: options.oidc,
+      origin,
     });
     const retained = options.keepEventsDays === undefined ? baseDeps : { ...baseDeps, keepEventsDays: options.keepEventsDays };
     const deps = options.overrides ? options.overrides(retained) : retained;
@@ -188,25 +196,41 @@ async function startStack(
       deps.analyticsViews.create().catch((err: unknown) => log('error', 'could not write the analyst views (views.sql)', errorFields(err)));
     };
     const handlers = createHandlers(deps);
-    listen(
-      localGateway(deps, handlers, {
-        timeouts,
-        handlerTimeoutMs: options.handlerTimeoutMs,
-        largeBatchWaitMs: options.largeBatchWaitMs,
-        trustProxy: options.trustProxy ?? false,
-        dataDir: options.dataDir,
-        oidc: options.oidc,
-      }),
+    const gateway = localGateway(deps, handlers, {
+      timeouts,
+      handlerTimeoutMs: options.handlerTimeoutMs,
+      largeBatchWaitMs: options.largeBatchWaitMs,
+      trustProxy: options.trustProxy ?? false,
+      dataDir: options.dataDir,
+      oidc: options.oidc,
+    });
+    // Export download links (S3 presigned URLs on AWS): served here, checked by their signature.
+    listen((req, res) =>
+      req.method === 'GET' && req.url?.startsWith(LOCAL_EXPORTS_PATH) ? serveExport(baseDeps.exportFiles, req, res, deps.clock()) : gateway(req, res),
     );
 
     const scheduler = scheduleResultsJob(deps, options.resultsIntervalMs);
     // Compaction in a DuckDB process of its own at a lower priority, as the requests' queries run.
     const compactionDuckDb = new DuckDbProcess();
     undo.unshift(() => compactionDuckDb.close());
+    const compactionStore = new DuckDbCompactionStore(
+      options.dataDir,
+      compactionDuckDb,
+      () => deps.analyticsViews.create(),
+      (work) => firehose.exclusive(work),
+    );
     const compaction = scheduleCompaction(
-      new DuckDbCompactionStore(options.dataDir, compactionDuckDb, () => deps.analyticsViews.create()),
+      compactionStore,
       options.compactionIntervalMs,
       deps.clock,
+      {
+        ...localPersonRecords(ddb),
+        deletions: deps.deletions,
+        files: compactionStore,
+        exports: { store: deps.exports, files: deps.exportFiles },
+        exportRows: new DuckDbPersonRows(options.dataDir, compactionDuckDb),
+        ...(options.deletionStepHook ? { beforeStep: options.deletionStepHook } : {}),
+      },
       options.keepEventsDays,
     );
     void compaction.runNow();
@@ -236,6 +260,23 @@ async function startStack(
     for (const step of undo) await Promise.resolve(step()).catch(() => undefined);
     throw err;
   }
+}
+
+/** A download link's file (adapters/local-export-files.ts), or what is wrong with the link. */
+async function serveExport(files: LocalExportFiles, req: IncomingMessage, res: ServerResponse, nowMs: number): Promise<void> {
+  req.resume();
+  const answer = await files.download(new URL(req.url!, 'http://local'), nowMs);
+  if (answer.status !== 200) {
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: answer.error }));
+    return;
+  }
+  res
+    .writeHead(200, {
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'content-disposition': `attachment; filename="tally-export-${answer.exportId}.ndjson"`,
+      'cache-control': 'no-store',
+    })
+    .end(answer.body);
 }
 
 function closeServer(server: Server): Promise<void> {

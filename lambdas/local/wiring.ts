@@ -7,6 +7,7 @@ import type { FirehoseClient } from '@aws-sdk/client-firehose';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
+import type { PersonRecords } from '../ports';
 import type { GeoLookup } from '../domain/geo';
 import { DuckDbAnalyticsViews } from '../adapters/duckdb-analyst-views';
 import { landingDir } from '../adapters/duckdb-stream-views';
@@ -50,6 +51,9 @@ export function localFirehoseTargets(dataDir: string) {
 
 import { OidcVerifier, type OidcConfig } from '../adapters/oidc-verifier';
 import { DynamoAuditLog } from '../store/audit-log';
+import { DynamoDeletionStore } from '../store/deletion-store';
+import { DynamoExportStore } from '../store/export-store';
+import { LocalExportFiles } from '../adapters/local-export-files';
 
 /** The stack's default (TallyStackProps.auditRetentionDays); dynalite has no TTL sweeper, so locally entries stay. */
 const LOCAL_AUDIT_RETENTION_DAYS = 365;
@@ -67,9 +71,33 @@ export interface LocalWiring {
   claimLeaseMs?: number;
   /** People's sign-in: the OIDC issuer the admin API accepts tokens of; unset, the admin token only. */
   oidc?: OidcConfig | undefined;
+  /** The server's origin (http://host:port): export download links point at it. */
+  origin: string;
 }
 
-export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock, dashboardOrigin, claimLeaseMs, oidc }: LocalWiring): Deps {
+/** The tables a person's deletion removes IDs from (services/erase-people.ts), on the same dynalite. */
+export function localPersonRecords(ddb: DynamoDBDocumentClient): PersonRecords {
+  return {
+    identities: new DynamoIdentityStore(ddb, localTableName(TABLES.identities)),
+    assignments: new DynamoAssignmentStore(ddb, localTableName(TABLES.assignments)),
+    experiments: new DynamoExperimentStore(ddb, localTableName(TABLES.experiments)),
+    results: new DynamoResultsStore(ddb, localTableName(TABLES.results)),
+    insightQueries: new DynamoInsightQueryStore(ddb, localTableName(TABLES.insight_queries)),
+  };
+}
+
+export function localDeps({
+  ddb,
+  firehoseClient,
+  dataDir,
+  adminToken,
+  geo,
+  clock,
+  dashboardOrigin,
+  claimLeaseMs,
+  oidc,
+  origin,
+}: LocalWiring): Deps & { exportFiles: LocalExportFiles } {
   // Athena's stand-in for the requests' queries: DuckDB in a process of its own, at a lower priority.
   const duckdb = new DuckDbProcess();
   return {
@@ -98,6 +126,9 @@ export function localDeps({ ddb, firehoseClient, dataDir, adminToken, geo, clock
     geo: geo ?? NO_GEO,
     clock: clock ?? Date.now,
     adminToken: async () => adminToken,
+    deletions: new DynamoDeletionStore(ddb, localTableName(TABLES.deletions)),
+    exports: new DynamoExportStore(ddb, localTableName(TABLES.exports)),
+    exportFiles: new LocalExportFiles(dataDir, origin),
     audit: new DynamoAuditLog(ddb, localTableName(TABLES.audit_log), LOCAL_AUDIT_RETENTION_DAYS),
     ...(oidc ? { signIn: new OidcVerifier(oidc) } : {}),
     ...(dashboardOrigin ? { dashboardOrigin } : {}),

@@ -25,3 +25,5 @@ export type * from './sign-in-verifier';
 export * from './audit-log';
 export * from './compaction-store';
 export * from './retention-store';
+export * from './deletion-store';
+export * from './export-store';

@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { addHours, landingHourStart, STREAM_NAMES, type StreamName } from '../domain/landing-hour';
 import { compactionWindow } from '../domain/compaction-window';
-import { partitionBatches } from '../domain/partition-batches';
+import { partitionBatches, type CuratedPartition } from '../domain/partition-batches';
 import { newGeneration } from '../domain/results-base';
 import { partitionKey, type CompactionState, type CompactionStore, type RetiringGeneration } from '../ports';
 
@@ -105,18 +105,11 @@ async function compactStream(store: CompactionStore, stream: StreamName, options
         summary.stoppedEarly = true;
         return { summary, state, stateMoved: false };
       }
-      // Both generations of each partition, the one it points at and the one this batch writes, go on
-      // the retiring list before the write: whichever the partition does not point at when they are
-      // due is deleted, so nothing a stopped run wrote or replaced is left behind.
-      const current = await store.currentGenerations(stream, batch);
-      const previous = batch.flatMap((p) => {
-        const g = current.get(partitionKey(p));
-        return g === undefined ? [] : [{ ...p, generation: g, after }];
-      });
-      state = withRetiring(state, [...previous, ...batch.map((p) => ({ ...p, generation, after }))]);
-      await store.writeState(stream, state);
-      const written = await store.writeGeneration(stream, batch, window.hours, generation);
-      await store.commit(stream, batch, generation);
+      const replaced = await replacePartitions(store, stream, state, batch, generation, after, () =>
+        store.writeGeneration(stream, batch, window.hours, generation),
+      );
+      state = replaced.state;
+      const written = replaced.written;
       summary.partitions += batch.length;
       summary.rows += written.rows;
       summary.files += written.files;
@@ -127,6 +120,34 @@ async function compactStream(store: CompactionStore, stream: StreamName, options
   await store.writeState(stream, state);
   summary.compactedThrough = window.through;
   return { summary, state, stateMoved: true };
+}
+
+/**
+ * Writes a new generation of a batch of partitions and points them at it. Both generations of each
+ * partition, the one it points at and the one written, go on the retiring list before the write:
+ * whichever the partition does not point at when they are due (`after`) is deleted, so nothing a
+ * stopped run wrote or replaced is left behind. Compaction and a person's deletion
+ * (services/erase-people.ts) replace partitions this way.
+ */
+export async function replacePartitions<T>(
+  store: CompactionStore,
+  stream: StreamName,
+  state: CompactionState,
+  batch: readonly CuratedPartition[],
+  generation: string,
+  after: string,
+  write: () => Promise<T>,
+): Promise<{ state: CompactionState; written: T }> {
+  const current = await store.currentGenerations(stream, batch);
+  const previous = batch.flatMap((p) => {
+    const g = current.get(partitionKey(p));
+    return g === undefined ? [] : [{ ...p, generation: g, after }];
+  });
+  const next = withRetiring(state, [...previous, ...batch.map((p) => ({ ...p, generation, after }))]);
+  await store.writeState(stream, next);
+  const written = await write();
+  await store.commit(stream, batch, generation);
+  return { state: next, written };
 }
 
 /** A retiring generation's key: its partition's and its name. */

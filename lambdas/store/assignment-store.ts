@@ -2,7 +2,7 @@
  * Sticky assignments. Reading all of a user's assignments is one BatchGetItem; a new assignment is a
  * conditional put, so two concurrent first requests agree (the loser reads the winner's variant).
  */
-import { BatchGetCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailed } from './dynamo-client';
 import { TransientError } from '../domain/transient-error';
 import type { Assignment, AssignmentStore } from '../ports/assignment-store';
@@ -37,6 +37,29 @@ export class DynamoAssignmentStore implements AssignmentStore {
       }
     }
     return found;
+  }
+
+  async of(
+    projectId: string,
+    experimentIds: readonly string[],
+    userIds: readonly string[],
+  ): Promise<Array<{ user_id: string; experiment_id: string; variant: string }>> {
+    const found: Array<{ user_id: string; experiment_id: string; variant: string }> = [];
+    for (const user_id of userIds) {
+      for (const [experiment_id, variant] of await this.getMany(projectId, [...experimentIds], user_id)) found.push({ user_id, experiment_id, variant });
+    }
+    return found;
+  }
+
+  async forget(projectId: string, experimentIds: readonly string[], userIds: readonly string[]): Promise<number> {
+    let removed = 0;
+    for (const e of experimentIds) {
+      for (const u of userIds) {
+        const out = await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { pk: this.pk(projectId, e, u) }, ReturnValues: 'ALL_OLD' }));
+        if (out.Attributes) removed++;
+      }
+    }
+    return removed;
   }
 
   /** Stores an assignment unless one exists; returns the variant that is stored either way. */

@@ -23,7 +23,7 @@
  * and reassert (its only condition is that the item exists: a retry raises the version by 2 once more,
  * and the line it journals carries the version and pointer the table then holds, the highest one).
  */
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mapLimit } from '../domain/concurrency';
 import { lowersFirstEvent } from '../domain/first-seen';
 import { creationOrder, firstSightStamp, requestPosition, seenBefore, type SeenId } from '../domain/canonical-order';
@@ -393,6 +393,29 @@ export class DynamoIdentityStore implements IdentityStore {
     if (!isRetriedConditionalCheckFailed(err)) return undefined;
     const item = (await this.getMany(projectId, [id], true).catch(() => undefined))?.get(id);
     return item && holdsThisWrite(item) ? item : undefined;
+  }
+
+  async linksOf(projectId: string, ids: readonly string[]): Promise<Array<{ id: string; canonical_id: string }>> {
+    const items = [...(await this.getMany(projectId, [...ids], true)).values()];
+    for (const id of ids) items.push(...(await this.children(projectId, id)));
+    return items.map((i) => ({ id: i.id, canonical_id: i.canonical_id }));
+  }
+
+  async forget(projectId: string, ids: readonly string[]): Promise<number> {
+    let removed = 0;
+    await mapLimit([...new Set(ids)], 8, async (id) => {
+      const out = await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { pk: this.pk(projectId, id) }, ReturnValues: 'ALL_OLD' }));
+      if (out.Attributes) removed++;
+    });
+    return removed;
+  }
+
+  async profilesOf(projectId: string, ids: readonly string[]): Promise<Array<{ id: string; email?: string; name?: string }>> {
+    const items = [...(await this.getMany(projectId, [...ids], true)).values()];
+    return items
+      .filter((i) => i.email !== undefined || i.name !== undefined)
+      .map((i) => ({ id: i.id, ...(i.email !== undefined ? { email: i.email } : {}), ...(i.name !== undefined ? { name: i.name } : {}) }))
+      .sort((a, b) => a.id.localeCompare(b.id));
   }
 
   private children(projectId: string, canonicalId: string): Promise<IdentityItem[]> {

@@ -6,8 +6,8 @@
  * deletes an expired item only within days, and reads return it until then (dynalite never does), so
  * a read past `expires_at` finds nothing and a create may replace it: expiry is exact on AWS and locally.
  */
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailed } from './dynamo-client';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailed, queryAll } from './dynamo-client';
 import { insightQueryExpiresAt } from '../domain/insights/query-id';
 import type { InsightQueryRecord, InsightQueryStore } from '../ports';
 
@@ -45,6 +45,17 @@ export class DynamoInsightQueryStore implements InsightQueryStore {
 
   async update(record: InsightQueryRecord): Promise<void> {
     await this.ddb.send(new PutCommand({ TableName: this.table, Item: this.item(record) }));
+  }
+
+  async forgetProject(projectId: string): Promise<string[]> {
+    const items = await queryAll<{ query_id: string; execution_id: string }>(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: 'project_id = :p',
+      ExpressionAttributeValues: { ':p': projectId },
+      ProjectionExpression: 'query_id, execution_id',
+    });
+    for (const item of items) await this.ddb.send(new DeleteCommand({ TableName: this.table, Key: { project_id: projectId, query_id: item.query_id } }));
+    return items.map((i) => i.execution_id);
   }
 
   private item(record: InsightQueryRecord): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { seriesPoints, type SeriesCountsPoint } from '../domain/results-series';
 import type { ExperimentResults, ResultsStore } from '../ports';
 
@@ -43,5 +43,12 @@ export class DynamoResultsStore implements ResultsStore {
       counts: counts.map(([enrolled, converted], i) => ({ variant: variants[i]!, enrolled, converted })),
     }));
     return { ...rest, series: seriesPoints(rest.window, points) };
+  }
+
+  async forget(projectId: string, experimentId: string): Promise<boolean> {
+    const out = await this.ddb.send(
+      new DeleteCommand({ TableName: this.table, Key: { project_id: projectId, experiment_id: experimentId }, ReturnValues: 'ALL_OLD' }),
+    );
+    return out.Attributes !== undefined;
   }
 }

@@ -27,7 +27,9 @@ export type TableName =
   | 'insight_queries'
   | 'saved_insights'
   | 'dashboards'
-  | 'audit_log';
+  | 'audit_log'
+  | 'deletions'
+  | 'exports';
 
 export const TABLES: Record<TableName, TableLayout> = {
   projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },
@@ -83,6 +85,12 @@ export const TABLES: Record<TableName, TableLayout> = {
   // and entry ID, so the listing is one Query newest first. Admin writes are people's clicks: far below
   // one partition's 1,000 writes per second. Entries expire after AUDIT_RETENTION_DAYS.
   audit_log: { name: 'audit_log', partitionKey: 'pk', sortKey: 'sk', indexes: [], ttlAttribute: 'expires_at', holdsUserData: true },
+  // The deletions of people (docs/decisions/erasure.md): per project, sorted by request time and ID, so
+  // a project lists its own newest first with one Query. Each item holds its progress step by step; the
+  // compaction job finds the unfinished ones with a Scan (a few items: deletions are rare).
+  deletions: { name: 'deletions', partitionKey: 'project_id', sortKey: 'sk', indexes: [], holdsUserData: true },
+  // The exports of people (docs/decisions/erasure.md "Export"): the same layout as the deletions.
+  exports: { name: 'exports', partitionKey: 'project_id', sortKey: 'sk', indexes: [], holdsUserData: true },
 };
 
 export const tableEnvVar = (name: TableName) => `TABLE_${name.toUpperCase()}`;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { roleAllows, type AdminRole } from '../../lambdas/domain/admin-role';
 import { describeBrowser, launchBrowser } from '../helpers/browser';
 import { problemsApartFrom, signInThroughIssuer, type DashboardPage } from '../helpers/dashboard';
-import type { TestStack } from '../helpers/local';
+import { UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 import { startSignInStack } from '../helpers/oidc-issuer';
 
 const ROLES: AdminRole[] = ['viewer', 'analyst', 'experimenter', 'admin'];
@@ -101,6 +101,14 @@ const PAGES: PageCheck[] = [
     controls: ['Create dashboard'],
   },
   {
+    name: 'person',
+    route: (i) => `/projects/${i.projectId}/users/role-person`,
+    ready: 'ol.events',
+    needs: 'admin',
+    controls: ['Export', 'Delete this person'],
+  },
+  { name: 'deletions', route: (i) => `/projects/${i.projectId}/deletions`, ready: 'h1 ::-p-text(Deletions)', needs: 'admin', controls: [] },
+  {
     name: 'dashboard',
     route: (i) => `/projects/${i.projectId}/dashboards/${i.dashboardId}`,
     ready: 'h1 ::-p-text(Role board)',
@@ -128,6 +136,13 @@ describeBrowser('each role sees and does only what it may, on every page', () =>
       definition: { series: [{ event: 'purchase', measure: 'events' }], interval: 'day', date_from: '2026-11-01', date_to: '2026-11-07' },
     });
     expect(saved.status).toBe(201);
+    // A person, whose page holds "Export" and "Delete this person".
+    const key = await stack.createKey(projectId, UNTHROTTLED_KEY);
+    expect((await stack.post('/v1/events', key, { events: [{ name: 'view', user_id: 'role-person', timestamp: '2026-11-01T10:00:00Z' }] })).status).toBe(204);
+    for (let i = 0; (await stack.admin('GET', `/admin/v1/projects/${projectId}/events?user_id=role-person`)).body.events.length === 0; i++) {
+      if (i > 100) throw new Error('the event of role-person was not listed');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const board = await stack.admin('POST', `/admin/v1/projects/${projectId}/dashboards`, { name: 'Role board' });
     expect(
       (await stack.admin('PATCH', `/admin/v1/projects/${projectId}/dashboards/${board.body.id}`, { tiles: [{ saved_insight_id: saved.body.id }] })).status,
@@ -167,8 +182,9 @@ describeBrowser('each role sees and does only what it may, on every page', () =>
       ]),
     );
     expect(seen).toEqual(expected);
-    // The Audit log link is for admins only.
+    // The Audit log link and the project's Deletions section are for admins only.
     expect((await page.$('a ::-p-text(Audit log)')) !== null).toBe(role === 'admin');
+    expect((await page.$('nav a ::-p-text(Deletions)')) !== null).toBe(role === 'admin');
     // Nothing the role may not do was sent: no 403 (nor any other console error) on any page; the 404
     // is the results page asking for results not computed yet.
     expect(problemsApartFrom(dash.problems, 404)).toEqual([]);

@@ -20,6 +20,7 @@ const CAPTURED_BY: Record<string, string> = {
   AuditRecordFailed: 'test/e2e/audit.e2e.test.ts',
   CompactionFailed: 'test/store/compaction.test.ts',
   RetentionFailed: 'test/store/retention.test.ts',
+  DeletionFailed: 'test/e2e/erasure-resume.e2e.test.ts',
 };
 
 describe('EMF lines and the alarms on them', () => {

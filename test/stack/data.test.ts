@@ -269,6 +269,8 @@ describe('raw streams (Firehose)', () => {
         expect.objectContaining({ Id: 'abort-incomplete-uploads', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 7 } }),
         // errors/ waits for `npm run redrive`; what it re-sent, kept under redriven/, expires.
         expect.objectContaining({ Id: 'expire-redriven-delivery-errors', Prefix: 'redriven/', ExpirationInDays: 90 }),
+        // People's export files (personal data) go after 7 days (docs/privacy.md "Access requests").
+        expect.objectContaining({ Id: 'expire-exports', Prefix: 'exports/', ExpirationInDays: 7, Status: 'Enabled' }),
       ]),
     );
     expect(rules.filter((r) => String(r.Prefix ?? '').startsWith('errors'))).toEqual([]);
@@ -408,12 +410,16 @@ describe('Glue and Athena', () => {
     expect(JSON.stringify(remove.Resource)).toContain(id(s.stack.analytics.resultsBucket));
     expect(JSON.stringify(remove.Resource)).toContain('/results/*');
     // Statement by statement: the results job deletes in the raw bucket (superseded base generations), not here.
+    // The compaction job does too, for a person's deletion: the result files of the project's cached
+    // insight queries and of its own links query (docs/decisions/erasure.md).
     const deleters = inlinePolicies(s.template).filter((p) =>
       (p.document.Statement as Array<{ Action: unknown; Resource: unknown }>).some(
         (st) => JSON.stringify(st.Action).includes('s3:DeleteObject') && JSON.stringify(st.Resource).includes(id(s.stack.analytics.resultsBucket)),
       ),
     );
-    expect(deleters).toHaveLength(1);
+    expect(deleters).toHaveLength(2);
+    const compactionRole = id(s.stack.jobs['compact-landing'].fn.role!);
+    expect(deleters.filter((p) => p.roles.includes(compactionRole))).toHaveLength(1);
   });
 
   it('has an Athena workgroup with its own results bucket, enforced settings and a scan limit', () => {

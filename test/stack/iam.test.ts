@@ -2,7 +2,7 @@
  * Least privilege: each function's IAM statements and environment follow its line of the route
  * manifest (lambdas/routes.ts): the dependencies it uses and the access each implies (DEPENDENCIES).
  */
-import { RESULTS_STATE } from '../../lambdas/contract/results-state';
+import { RESULTS_BASE, RESULTS_STATE } from '../../lambdas/contract/results-state';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZER, DEPENDENCIES, JOBS, ROUTES, type DependencyName, type Uses } from '../../lambdas/routes';
 import { TABLES, tableEnvVar, type TableName } from '../../lambdas/store/schema';
@@ -77,7 +77,7 @@ describe('the manifest', () => {
     const streams = Object.values(DEPENDENCIES).flatMap((d) => ('stream' in d ? [d.stream] : []));
     expect([...streams].sort()).toEqual(Object.keys(RAW_STREAMS).sort());
     for (const [name, d] of Object.entries(DEPENDENCIES)) {
-      const kinds = ['table', 'stream', 'secret', 'athena', 'apiKeys', 'setting'].filter((k) => k in d);
+      const kinds = ['table', 'stream', 'secret', 'objects', 'athena', 'apiKeys', 'setting'].filter((k) => k in d);
       expect(kinds, name).toHaveLength(1);
       if ('table' in d) expect(d.env, name).toContain(tableEnvVar(d.table));
       if ('stream' in d) expect(d.env, name).toContain(RAW_STREAMS[d.stream].envVar);
@@ -130,6 +130,31 @@ describe('IAM statements', () => {
     }
   });
 
+  it('let the export routes that sign download links only read export files (exports/ of the raw bucket), the compaction job write and delete them, no other function touch them', () => {
+    const rawId = logicalId(s.stack.raw.bucket);
+    const exportsArn = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [rawId, 'Arn'] }, '/exports/*']] };
+    const expected: Record<string, string | string[]> = {
+      'admin-exports-get': 's3:GetObject',
+      'admin-exports-list': 's3:GetObject',
+      'compact-landing': ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'],
+    };
+    for (const { name, fn } of allFunctions()) {
+      const onExports = statementsOf(fn).filter((st) => JSON.stringify(st.Resource).includes('/exports/'));
+      if (!(name in expected)) {
+        expect(onExports, `${name} must not touch exports/`).toEqual([]);
+        continue;
+      }
+      expect(onExports, name).toEqual([{ Effect: 'Allow', Action: expected[name], Resource: exportsArn }]);
+      expect(envOf(fn).EXPORTS_BUCKET).toEqual({ Ref: rawId });
+    }
+    // The read routes touch no other object of the raw bucket.
+    for (const name of ['admin-exports-get', 'admin-exports-list'] as const) {
+      expect(statementsOf(s.stack.functions[name]).filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:'))).length, name).toBe(1);
+    }
+    // The request (a person's user ID) is recorded by the POST, which reads no file.
+    expect(statementsOf(s.stack.functions['admin-exports-create']).filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:')))).toEqual([]);
+  });
+
   it('let only the admin functions read the admin token, and only the authorizer the origin secret', () => {
     const tokenId = logicalId(s.stack.adminToken);
     const originId = logicalId(s.stack.edge!.originSecret);
@@ -164,7 +189,8 @@ describe('IAM statements', () => {
     for (const { name, fn, access } of allFunctions()) {
       const statements = statementsOf(fn);
       const athena = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('athena:')));
-      const s3 = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:')));
+      // The export files' reads (exports/ only) are checked by the test above.
+      const s3 = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:')) && !JSON.stringify(st.Resource).includes('/exports/'));
       if (!access.athena) {
         expect([...athena, ...s3], name).toHaveLength(0);
         continue;
@@ -183,13 +209,18 @@ describe('IAM statements', () => {
         for (const spec of Object.values(RAW_STREAMS)) expect(JSON.stringify(writes[0]!.Resource), name).not.toContain(`/${spec.prefix}`);
         expect(JSON.stringify(writes[0]!.Resource), name).not.toContain('/curated/');
       } else if (name === 'compact-landing') {
-        // Generations and the compaction state under curated/; landing/ only deleted (compacted hours past retention).
-        expect(
-          writes.map((w) => JSON.stringify(w.Resource)),
-          name,
-        ).toEqual([expect.stringContaining('/curated/*')]);
+        // Generations and the compaction state under curated/; landing/ deleted (compacted hours past
+        // retention) and written back without a deleted person's lines; the results state and base of a
+        // deleted person's project deleted (docs/decisions/erasure.md).
+        expect(writes.map((w) => JSON.stringify(w.Resource)).sort(), name).toEqual([
+          expect.stringContaining('/curated/*'),
+          expect.stringContaining('/landing/*'),
+        ]);
         const deletes = s3.filter((st) => asArray(st.Action).includes('s3:DeleteObject')).map((st) => JSON.stringify(st.Resource));
-        expect(deletes.sort(), name).toEqual([expect.stringContaining('/curated/*'), expect.stringContaining('/landing/*')].sort());
+        const prefixes = (resources: string[]) => resources.flatMap((r) => [...r.matchAll(/\/([a-z-]+)\/\*/g)].map((m) => m[1])).sort();
+        // And the Athena result files of a deleted person's cached insight queries and of its own links query (the results bucket's prefix).
+        expect(prefixes(deletes), name).toEqual(['curated', 'landing', 'results', RESULTS_BASE.prefix.slice(0, -1), RESULTS_STATE.prefix.slice(0, -1)].sort());
+        expect(deletes.filter((r) => r.includes('/results/*')).join(), name).not.toContain(logicalId(s.stack.raw.bucket));
       } else {
         expect(writes, name).toHaveLength(0);
       }

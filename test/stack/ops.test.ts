@@ -187,8 +187,11 @@ describe('alarms', () => {
     },
   );
 
-  it('alarms on CompactionFailed, the metric a failed compaction run emits, for the compaction function', () => {
-    const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === 'CompactionFailed');
+  it.each([
+    ['CompactionFailed', 'a failed compaction run'],
+    ['DeletionFailed', "a failed step of a person's deletion"],
+  ])('alarms on %s, the metric %s emits, for the compaction function', (metric) => {
+    const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === metric);
     expect(found.map((a) => a.Dimensions)).toEqual([[{ Name: 'FunctionName', Value: { Ref: id(s.stack.jobs['compact-landing'].fn) } }]]);
     expect(found[0]).toMatchObject({
       Statistic: 'Sum',

@@ -262,6 +262,15 @@ const SOURCES: Record<string, () => Promise<void>> = {
       await store.writeGeneration(stream, batch, hours, '20260320T120000000Z-abc');
     }
     await store.publishViews({ events: '2026-03-20-10', identities: undefined });
+    // A person's deletion (docs/decisions/erasure.md): the links, then per stream the partitions holding them and a generation without them.
+    const person = ['ann', "o'neil"];
+    await store.linksOf('proj-main', person);
+    for (const stream of ['events', 'identities'] as const) {
+      await store.curatedPartitionsOf(stream, 'proj-main', person, '2026-03-20T12:00:00.000Z');
+      await store.writeGenerationWithout(stream, batch, person, '2026-03-20T12:00:00.000Z', '20260320T130000000Z-def');
+    }
+    // A person's export: their events and identity links over the readers' views.
+    await store.rowsOf('proj-main', { ids: person, through: '2026-03-20T12:00:00.000Z' });
   },
   'bin/smoke/raw-stream.ts': async () => {
     await athenaRawEvents(athenaClient(), WORKGROUP, DATABASE, new S3Client({ region: 'us-east-1' }), 'raw-bucket').count('proj-main', "o'clock", '2026-03-20');
@@ -352,7 +361,20 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
       'CREATE OR REPLACE VIEW tally.events_tail AS',
       'CREATE OR REPLACE VIEW tally.unique_events AS',
       'CREATE OR REPLACE VIEW tally.events_by_arrival AS',
+      'SELECT DISTINCT id, canonical_id',
+      'SELECT project_id, dt, count(*) AS person_rows',
+      'INSERT INTO tally.curated_events_write',
+      'SELECT project_id, dt, count(*) AS person_rows',
+      'INSERT INTO tally.curated_identities_write',
+      // A person's export: their events, then their identity links.
+      'SELECT',
+      'SELECT',
     ]);
+    expect(
+      TEXTS.get('lambdas/adapters/athena-compaction.ts')!
+        .slice(-2)
+        .map((t) => /FROM tally\.(\w+)/.exec(t)?.[1]),
+    ).toEqual(['events', 'identities']);
   });
 
   it('covers every module that starts Athena queries or runs SQL through AthenaResultsQuery', () => {
@@ -416,10 +438,16 @@ describe('every text reads the identities table at most once', () => {
       /^lambdas\/adapters\/athena-insights\.ts text (\d+) /.test(r.text) && FUNNEL_TEXTS.has(Number(/text (\d+) /.exec(r.text)![1]));
     expect(reads.filter((r) => r.n > 1 && !funnel(r)).map((r) => `${r.text}: ${r.n} reads`)).toEqual([]);
     expect(new Set(reads.filter(funnel).map((r) => r.n))).toEqual(new Set([FUNNEL_READS]));
-    // Every query that resolves identities was driven: the counts, the insights and the planning baseline.
+    // Every query that resolves identities was driven: the counts, the insights and the planning baseline;
+    // and a person's export reads their links from the identities view.
     const readers = new Set(reads.filter((r) => r.n === 1).map((r) => r.text.split(' text ')[0]));
     expect(readers).toEqual(
-      new Set(['lambdas/adapters/athena-results-query.ts', 'lambdas/adapters/athena-insights.ts', 'lambdas/adapters/athena-planning-baseline.ts']),
+      new Set([
+        'lambdas/adapters/athena-results-query.ts',
+        'lambdas/adapters/athena-insights.ts',
+        'lambdas/adapters/athena-planning-baseline.ts',
+        'lambdas/adapters/athena-compaction.ts',
+      ]),
     );
   });
 

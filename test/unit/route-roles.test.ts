@@ -8,13 +8,19 @@ import { ROUTES, type Route } from '../../lambdas/routes';
 
 const adminRoutes = (ROUTES as readonly Route[]).filter((r) => r.auth === 'admin');
 
+/** A person's deletions and exports: asked for, listed and read by admins only (they name the people, and an export holds a person's data). */
+const PERSON_REQUESTS = /^\/admin\/v1\/projects\/\{project_id\}\/(deletions(\/\{deletion_id\})?|exports(\/\{export_id\})?)$/;
+
 /** Routes a role may call and no role before it may: what each role adds, as the issue lists it. */
 const ADDED_BY: Record<AdminRole, (r: Route) => boolean> = {
-  viewer: (r) => r.method === 'GET' && r.path !== '/admin/v1/audit',
+  viewer: (r) => r.method === 'GET' && r.path !== '/admin/v1/audit' && !PERSON_REQUESTS.test(r.path),
   analyst: (r) => r.method !== 'GET' && /\/(insights|saved-insights|dashboards)\b/.test(r.path),
   experimenter: (r) => r.method !== 'GET' && /\/(experiments|plan)\b/.test(r.path),
-  // The audit log names people and their networks: admins only.
-  admin: (r) => (r.method !== 'GET' && /^\/admin\/v1\/projects(\/\{project_id\}(\/keys(\/\{key_id\})?)?)?$/.test(r.path)) || r.path === '/admin/v1/audit',
+  // The audit log names people and their networks, the deletions the people deleted, the exports a person's data: admins only.
+  admin: (r) =>
+    (r.method !== 'GET' && /^\/admin\/v1\/projects(\/\{project_id\}(\/keys(\/\{key_id\})?)?)?$/.test(r.path)) ||
+    r.path === '/admin/v1/audit' ||
+    PERSON_REQUESTS.test(r.path),
 };
 
 describe('admin route roles', () => {
@@ -35,9 +41,11 @@ describe('admin route roles', () => {
     expect(ADDED_BY[needed](route), `${route.name} (${route.method} ${route.path}) declares ${needed}`).toBe(true);
   });
 
-  it('a viewer reads everything but the audit log and writes nothing; the admin token (admin) passes every route', () => {
+  it('a viewer reads everything but the audit log, the deletions and the exports and writes nothing; the admin token (admin) passes every route', () => {
     for (const route of adminRoutes) {
-      expect(roleAllows('viewer', route.role as AdminRole), route.name).toBe(route.method === 'GET' && route.name !== 'admin-audit-list');
+      expect(roleAllows('viewer', route.role as AdminRole), route.name).toBe(
+        route.method === 'GET' && route.name !== 'admin-audit-list' && !PERSON_REQUESTS.test(route.path),
+      );
       expect(roleAllows('admin', route.role as AdminRole), route.name).toBe(true);
     }
   });

@@ -15,6 +15,12 @@ import EVENTS_VIEW_SQL from '../../lambdas/adapters/sql/events-view.sql';
 import EVENTS_TAIL_VIEW_SQL from '../../lambdas/adapters/sql/events-tail-view.sql';
 import COMPACT_IDENTITIES_SQL from '../../lambdas/adapters/sql/compact-identities.sql';
 import IDENTITIES_VIEW_SQL from '../../lambdas/adapters/sql/identities-view.sql';
+import ERASE_EVENTS_PARTITIONS_SQL from '../../lambdas/adapters/sql/erase-events-partitions.sql';
+import ERASE_EVENTS_ROWS_SQL from '../../lambdas/adapters/sql/erase-events-rows.sql';
+import ERASE_IDENTITIES_PARTITIONS_SQL from '../../lambdas/adapters/sql/erase-identities-partitions.sql';
+import ERASE_IDENTITIES_ROWS_SQL from '../../lambdas/adapters/sql/erase-identities-rows.sql';
+import EXPORT_EVENTS_SQL from '../../lambdas/adapters/sql/export-events.sql';
+import EXPORT_IDENTITIES_SQL from '../../lambdas/adapters/sql/export-identities.sql';
 import { STORED_EVENT_FIELDS } from '../../lambdas/domain/event';
 import { IDENTITY_COLUMNS } from '../../lambdas/adapters/duckdb-columns';
 
@@ -81,6 +87,12 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
       EVENTS_TAIL_VIEW_SQL,
       COMPACT_IDENTITIES_SQL,
       IDENTITIES_VIEW_SQL,
+      ERASE_EVENTS_PARTITIONS_SQL,
+      ERASE_EVENTS_ROWS_SQL,
+      ERASE_IDENTITIES_PARTITIONS_SQL,
+      ERASE_IDENTITIES_ROWS_SQL,
+      EXPORT_EVENTS_SQL,
+      EXPORT_IDENTITIES_SQL,
     ];
     const insights = [INSIGHT_TRENDS_SQL, INSIGHT_FUNNELS_SQL, INSIGHT_RETENTION_SQL];
     for (const name of Object.keys(SQL_RULES)) {

@@ -57,6 +57,18 @@ export function useAsync<T>(load: () => Promise<T>, inputs: unknown[]): AsyncSta
   return { data, error, loading, reload, set };
 }
 
+/** How often a request still under way elsewhere (a deletion, an export) is read again while its page is open. */
+export const UNFINISHED_REFRESH_MS = 3000;
+
+/** Calls `reload` every few seconds while `still` holds (e.g. while a deletion is pending or running). */
+export function useRefreshWhile(reload: () => Promise<void>, still: boolean): void {
+  useEffect(() => {
+    if (!still) return;
+    const timer = setInterval(() => void reload(), UNFINISHED_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [still]);
+}
+
 export function AsyncView<T>({ state, children }: { state: AsyncState<T>; children: (data: T) => ComponentChildren }) {
   if (state.error !== null && state.data === undefined)
     return (

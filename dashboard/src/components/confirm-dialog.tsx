@@ -19,6 +19,10 @@ export interface ConfirmDialogProps {
   tone?: 'danger' | 'primary';
   /** Disables the buttons while the change is under way. */
   busy?: boolean;
+  /** Disables the confirm button alone (e.g. until a typed confirmation matches). */
+  confirmDisabled?: boolean;
+  /** A wider dialog, for one that holds a form. */
+  wide?: boolean;
   /** An error from the attempted change, shown in the dialog. */
   error?: string | null;
   onConfirm: () => void;
@@ -33,6 +37,8 @@ export function ConfirmDialog({
   cancelLabel = 'Cancel',
   tone = 'danger',
   busy,
+  confirmDisabled,
+  wide,
   error,
   onConfirm,
   onCancel,
@@ -57,7 +63,7 @@ export function ConfirmDialog({
   return (
     <dialog
       ref={ref}
-      class="confirm"
+      class={wide ? 'confirm wide' : 'confirm'}
       aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();
@@ -77,7 +83,7 @@ export function ConfirmDialog({
             <button type="button" class="secondary" disabled={busy} onClick={onCancel}>
               {cancelLabel}
             </button>
-            <button type="button" class={tone} disabled={busy} onClick={onConfirm}>
+            <button type="button" class={tone} disabled={busy || confirmDisabled} onClick={onConfirm}>
               {confirmLabel}
             </button>
           </div>

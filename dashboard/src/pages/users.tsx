@@ -14,10 +14,15 @@ import { personLabel } from '../../../lambdas/domain/person-label';
 import type { RecentUser, StoredEvent, User } from '../admin-types';
 import { AsyncView, errorText, useAsync } from '../components/async-view';
 import { EventList, type People } from '../components/event-list';
+import { DeletePerson } from '../components/delete-person';
+import { ExportPerson } from '../components/export-person';
 import { Field } from '../components/field';
+import { ReadOnlyNote } from '../components/read-only-note';
+import { LoadMore, type LoadMoreState } from '../components/load-more';
 import { ListTable } from '../components/list-table';
 import { formatTime } from '../format-time';
 import type { PageProps } from '../page';
+import { useCan } from '../role';
 import { navigate, pathOf } from '../router';
 
 /** People listed at once, and added by each "Load more" (the API allows up to 200 a page). */
@@ -70,7 +75,7 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
   // What is shown now, for an answer of "Load more" arriving after a new search began: it is dropped.
   const shownNow = useRef(list);
   shownNow.current = list;
-  const [more, setMore] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
+  const [more, setMore] = useState<LoadMoreState>({ loading: false, error: null });
   // "Load more": the next page after the last person shown (the API's cursor), added below them.
   const loadMore = async () => {
     const shown = list.data;
@@ -168,18 +173,7 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
                 ))}
               </ListTable>
             )}
-            {next_cursor && (
-              <p>
-                <button type="button" class="secondary" disabled={more.loading} onClick={() => void loadMore()}>
-                  {more.loading ? 'Loading…' : 'Load more'}
-                </button>
-              </p>
-            )}
-            {more.error !== null && (
-              <p class="error" role="alert">
-                {more.error}
-              </p>
-            )}
+            <LoadMore more={more} hasMore={next_cursor !== null} onLoad={() => void loadMore()} />
           </>
         )}
       </AsyncView>
@@ -187,17 +181,17 @@ function RecentUsers({ api, projectPath }: { api: PageProps['api']; projectPath:
   );
 }
 
+/** How the person page names a person (as People does, domain/person-label.ts). */
+const userLabel = (u: User) => personLabel({ user_id: u.user_id, email: u.email, name: u.name, recent_ids: [...u.ids].reverse() });
+
 function UserDetails({ api, projectPath, userId }: { api: PageProps['api']; projectPath: string; userId: string }) {
   const user = useAsync(() => api.get<User>(`/admin/v1${projectPath}/users/${encodeURIComponent(userId)}`), [api, projectPath, userId]);
   // The newest of the person's listed events (the listing is newest first): People's last seen.
   const [lastSeen, setLastSeen] = useState<string | null | undefined>(undefined);
+  const canErase = useCan('admin');
   return (
     <>
-      <h1>
-        {user.data
-          ? personLabel({ user_id: user.data.user_id, email: user.data.email, name: user.data.name, recent_ids: [...user.data.ids].reverse() })
-          : 'Person'}
-      </h1>
+      <h1>{user.data ? userLabel(user.data) : 'Person'}</h1>
       <AsyncView state={user}>
         {(u) => (
           <>
@@ -231,6 +225,17 @@ function UserDetails({ api, projectPath, userId }: { api: PageProps['api']; proj
                   )}
                 </dd>
               </dl>
+            </section>
+            <section aria-labelledby="user-privacy">
+              <h2 id="user-privacy">Privacy requests</h2>
+              {canErase ? (
+                <>
+                  <ExportPerson api={api} projectPath={projectPath} user={u} />
+                  <DeletePerson api={api} projectPath={projectPath} user={u} label={userLabel(u)} />
+                </>
+              ) : (
+                <ReadOnlyNote needed="admin" what="export or delete a person" />
+              )}
             </section>
             <UserEvents api={api} projectPath={projectPath} ids={[u.user_id, ...u.ids]} onNewest={setLastSeen} />
           </>

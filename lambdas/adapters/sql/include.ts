@@ -26,6 +26,8 @@ import METRIC_CAPPING_SQL from './rules/metric-capping.sql';
 import METRIC_SLOTS_SQL from './rules/metric-slots.sql';
 import METRIC_USER_SUMS_SQL from './rules/metric-user-sums.sql';
 import METRIC_VALUE_SQL from './rules/metric-value.sql';
+import PERSON_EVENT_ROWS_SQL from './rules/person-event-rows.sql';
+import PERSON_IDENTITY_ROWS_SQL from './rules/person-identity-rows.sql';
 import POINTER_JUMP_SQL from './rules/pointer-jump.sql';
 import PROPERTY_NUMBER_SQL from './rules/property-number.sql';
 import RANGE_EVENT_COLUMNS_SQL from './rules/range-event-columns.sql';
@@ -53,6 +55,8 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/metric-slots.sql': METRIC_SLOTS_SQL,
   'rules/metric-user-sums.sql': METRIC_USER_SUMS_SQL,
   'rules/metric-value.sql': METRIC_VALUE_SQL,
+  'rules/person-event-rows.sql': PERSON_EVENT_ROWS_SQL,
+  'rules/person-identity-rows.sql': PERSON_IDENTITY_ROWS_SQL,
   'rules/pointer-jump.sql': POINTER_JUMP_SQL,
   'rules/property-number.sql': PROPERTY_NUMBER_SQL,
   'rules/range-event-columns.sql': RANGE_EVENT_COLUMNS_SQL,

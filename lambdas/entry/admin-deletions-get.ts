@@ -1,0 +1,5 @@
+import { createDeletionsGetHandler } from '../handlers/deletions';
+import { lambdaHandler } from './aws';
+import { adminSignIn } from './secrets';
+
+export const handler = lambdaHandler('admin-deletions-get', createDeletionsGetHandler, { ...adminSignIn });
