@@ -146,9 +146,9 @@ describe('nothing blocks the rollback of a failed first create', () => {
     const protectedTables = Object.values(resourcesOf('Tally', { deletionProtection: true })).filter(
       (r) => r.Type === 'AWS::DynamoDB::Table' && r.Properties?.DeletionProtectionEnabled === true,
     );
-    // The tables holding user data (projects, keys, identities, experiments, assignments, saved insights, dashboards, the audit log).
+    // The tables holding user data (projects, keys, identities, experiments, assignments, saved insights, dashboards, the audit log, deletions, exports).
     const userData = Object.values(TABLES).filter((t) => t.holdsUserData).length;
-    expect(userData).toBe(8);
+    expect(userData).toBe(10);
     expect(protectedTables).toHaveLength(userData);
     expect(Object.values(resourcesOf('Tally')).filter((r) => r.Properties?.DeletionProtectionEnabled === true)).toEqual([]);
     // The same template would block a first create's rollback: the check fails on it.
