@@ -1,0 +1,60 @@
+/**
+ * The compaction job's wiring on AWS (lambdas/entry/compact-landing.ts), apart from lambdas/entry/athena.ts
+ * so the other Athena functions do not bundle the DynamoDB stores a person's deletion uses.
+ */
+import { GetQueryExecutionCommand, AthenaClient } from '@aws-sdk/client-athena';
+import { GlueClient } from '@aws-sdk/client-glue';
+import { S3Client } from '@aws-sdk/client-s3';
+import { AthenaCompactionStore } from '../adapters/athena-compaction';
+import { S3QueryResultFiles } from '../adapters/s3-query-result-files';
+import { DynamoAssignmentStore } from '../store/assignment-store';
+import { DynamoDeletionStore } from '../store/deletion-store';
+import { DynamoExportStore } from '../store/export-store';
+import { documentClient } from '../store/dynamo-client';
+import { DynamoExperimentStore } from '../store/experiment-store';
+import { DynamoIdentityStore } from '../store/identity-store';
+import { DynamoInsightQueryStore } from '../store/insight-query-store';
+import { DynamoResultsStore } from '../store/results-store';
+import { athena } from './athena';
+import type { Wiring } from './aws';
+import { s3ExportFiles } from './export-files';
+
+/** The compaction job: Athena in the workgroup, S3 for landing/ and curated/, Glue for the curated partitions. */
+export const athenaCompaction: Wiring<'compaction'> = (env) => {
+  const s3 = new S3Client({});
+  const athenaClient = new AthenaClient({});
+  const store = new AthenaCompactionStore(athena(env), s3, new GlueClient({}), {
+    database: env.ATHENA_DATABASE,
+    bucket: env.RAW_BUCKET,
+    queryResults: {
+      locationOf: async (id) =>
+        (await athenaClient.send(new GetQueryExecutionCommand({ QueryExecutionId: id }))).QueryExecution?.ResultConfiguration?.OutputLocation,
+      remove: (location) => new S3QueryResultFiles(s3).remove(location),
+    },
+  });
+  const ddb = documentClient();
+  return {
+    store,
+    // People's deletions, after each compaction (docs/decisions/erasure.md): the tables the job's manifest line lists.
+    erasure: {
+      deletions: new DynamoDeletionStore(ddb, env.TABLE_DELETIONS),
+      identities: new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES),
+      assignments: new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS),
+      experiments: new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS),
+      results: new DynamoResultsStore(ddb, env.TABLE_RESULTS),
+      insightQueries: new DynamoInsightQueryStore(ddb, env.TABLE_INSIGHT_QUERIES),
+      files: store,
+      // People's exports, after the deletions: their requests, their files in exports/, their rows through Athena.
+      exports: { store: new DynamoExportStore(ddb, env.TABLE_EXPORTS), files: s3ExportFiles(env) },
+      exportRows: store,
+    },
+    options: {
+      closeAfterMs: env.COMPACTION_CLOSE_AFTER_SECONDS * 1000,
+      // A run takes at most two days of landing hours per stream; a backlog is taken over the next runs.
+      maxHours: 48,
+      graceMs: env.COMPACTION_GRACE_SECONDS * 1000,
+      landingRetentionMs: env.LANDING_RETENTION_SECONDS * 1000,
+    },
+    ...(env.KEEP_EVENTS_DAYS !== undefined ? { keepEventsDays: env.KEEP_EVENTS_DAYS } : {}),
+  };
+};
