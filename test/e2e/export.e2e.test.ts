@@ -4,7 +4,10 @@
  * each once, their identity links, profile and assignments, and nothing of another person; the link
  * is signed and short-lived; a later deletion of the person removes the file.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { expectWatchedByAlarm } from '../helpers/emf';
 import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 
 let now = Date.parse('2026-04-15T09:30:00Z');
@@ -198,5 +201,40 @@ describe("exporting a person's data", () => {
     // Another person's export stays.
     const listed = await stack.admin('GET', `/admin/v1/projects/${project}/exports`);
     expect(listed.body.exports.map((e: { user_id: string }) => e.user_id)).toEqual(['nobody']);
+  });
+  it('an export that cannot be written emits the alarmed ExportFailed metric, stays unfinished, and the next run finishes it', async () => {
+    const other = await stack.createProject('export-fails');
+    const otherKey = await stack.createKey(other, UNTHROTTLED_KEY);
+    const res = await stack.post('/v1/events', otherKey, { events: [{ name: 'view', event_id: 'zed-1', user_id: 'zed', timestamp: '2026-04-14T10:00:00Z' }] });
+    expect(res.status).toBe(204);
+    const asked = await stack.admin('POST', `/admin/v1/projects/${other}/exports`, { user_id: 'zed' });
+    expect(asked.status).toBe(202);
+    // A file where the project's export folder goes: the export's write fails.
+    const blocker = join(stack.dataDir, 'exports', `project_id=${other}`);
+    writeFileSync(blocker, '');
+    const lines: string[] = [];
+    const spies = [process.stdout, process.stderr].map((stream) => {
+      const write = stream.write.bind(stream);
+      return vi.spyOn(stream, 'write').mockImplementation((chunk: any, ...rest: any[]) => {
+        lines.push(String(chunk));
+        return write(chunk, ...rest);
+      });
+    });
+    try {
+      await stack.compaction.runNow();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    const all = lines.flatMap((l) => l.split('\n'));
+    const emf = all.filter((l) => l.includes('"ExportFailed"') && l.includes('"_aws"'));
+    expect(emf).toHaveLength(1);
+    for (const line of emf) expectWatchedByAlarm(line);
+    expect(all.filter((l) => l.includes('zed'))).toEqual([]);
+    const pending = await stack.admin('GET', `/admin/v1/projects/${other}/exports/${asked.body.export.id}`);
+    expect(pending.body.export.state).not.toBe('done');
+    rmSync(blocker);
+    await stack.compaction.runNow();
+    const done = await stack.admin('GET', `/admin/v1/projects/${other}/exports/${asked.body.export.id}`);
+    expect(done.body.export).toMatchObject({ state: 'done', counts: { events: 1 } });
   });
 });

@@ -21,6 +21,7 @@ const CAPTURED_BY: Record<string, string> = {
   CompactionFailed: 'test/store/compaction.test.ts',
   RetentionFailed: 'test/store/retention.test.ts',
   DeletionFailed: 'test/e2e/erasure-resume.e2e.test.ts',
+  ExportFailed: 'test/e2e/export.e2e.test.ts',
 };
 
 describe('EMF lines and the alarms on them', () => {
