@@ -18,11 +18,12 @@ import { TallyStack } from '../../lib/tally-stack';
 import { testApp } from './synth';
 
 /**
- * Generous ceiling: the bundles measure 360-721 KB minified, most of it the AWS SDK (npm run build prints
+ * Generous ceiling: the bundles measure 360-780 KB minified, most of it the AWS SDK (npm run build prints
  * the figures); the largest, admin-results-refresh, carries the results SQL with its comments (shown to
- * analysts as written), which the numeric rule, breakdown kinds and one-pass identity resolution grew.
+ * analysts as written), which the numeric rule, breakdown kinds, one-pass identity resolution and the
+ * events view's parts (curated_events, events_tail: insights read them separately) grew.
  */
-const MAX_BUNDLE_BYTES = 760 * 1024;
+const MAX_BUNDLE_BYTES = 800 * 1024;
 /**
  * The ingestion functions: they take every event and scale out the most, so their cold start counts
  * (docs/decisions/ingestion-cold-start.md). About 425 KB, the SDK's DynamoDB and Firehose clients included.
