@@ -130,31 +130,31 @@ export class Alarms extends Construct {
       },
     );
 
-    // Emitted by the compaction job (lambdas/handlers/compact-landing.ts) for a run that failed.
+    // Emitted by the compaction job (lambdas/handlers/compact-landing.ts) for a run that failed, and for
+    // its retention cut that failed (docs/decisions/retention.md).
+    const compactionMetrics = [
+      {
+        metric: COMPACTION_FAILED,
+        description: (name: string) =>
+          `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
+      },
+      {
+        metric: RETENTION_FAILED,
+        description: (name: string) =>
+          `${name}: the retention cut failed (the log line "retention cut failed" says why). Events older than keepEventsDays stay readable until a run succeeds; nothing younger is touched. The next run retries (docs/deploy.md, "Retention")`,
+      },
+    ];
     for (const [name, fn] of Object.entries(props.compactionFunctions)) {
-      const failed = new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: COMPACTION_FAILED,
-        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
-        period: FIVE_MINUTES,
-        statistic: 'Sum',
-      });
-      this.add(`${name}-CompactionFailed`, failed, {
-        threshold: 0,
-        description: `${name}: a compaction run failed (the log line before the metric says why). Nothing is lost and the next run retries; until one succeeds, readers scan the growing landing tail (docs/deploy.md, "Compaction")`,
-      });
-      // Emitted by the same job when its retention cut fails (docs/decisions/retention.md).
-      const cutFailed = new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: RETENTION_FAILED,
-        dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
-        period: FIVE_MINUTES,
-        statistic: 'Sum',
-      });
-      this.add(`${name}-RetentionFailed`, cutFailed, {
-        threshold: 0,
-        description: `${name}: the retention cut failed (the log line "retention cut failed" says why). Events older than keepEventsDays stay readable until a run succeeds; nothing younger is touched. The next run retries (docs/deploy.md, "Retention")`,
-      });
+      for (const { metric, description } of compactionMetrics) {
+        const failed = new Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName: metric,
+          dimensionsMap: { [FUNCTION_DIMENSION]: fn.functionName },
+          period: FIVE_MINUTES,
+          statistic: 'Sum',
+        });
+        this.add(`${name}-${metric}`, failed, { threshold: 0, description: description(name) });
+      }
     }
 
     // Emitted by the results query (embedded metric format, lambdas/logging/metric.ts) when a state
