@@ -364,7 +364,7 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore, P
 
   async dropQueryResults(executionIds: readonly string[]): Promise<number> {
     const results = this.options.queryResults;
-    if (!results) throw new Error('the compaction store was built without access to Athena result files (lambdas/entry/athena-compaction.ts athenaCompaction)');
+    if (!results) throw new Error('the compaction store was built without access to Athena result files (lambdas/entry/compaction-wiring.ts athenaCompaction)');
     let removed = 0;
     for (const id of executionIds) {
       const location = await results.locationOf(id);

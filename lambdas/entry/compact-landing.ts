@@ -2,7 +2,7 @@
 import type { Context } from 'aws-lambda';
 import { deadlineFrom } from '../domain/deadline';
 import { createCompactionHandler } from '../handlers/compact-landing';
-import { athenaCompaction } from './athena-compaction';
+import { athenaCompaction } from './compaction-wiring';
 import { lambdaHandler } from './aws';
 import { s3ExportFiles } from './export-files';
 

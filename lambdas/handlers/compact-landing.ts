@@ -28,7 +28,7 @@ export type CompactionDeps = Pick<Deps, 'compaction' | 'clock'>;
 
 export function createCompactionHandler(deps: CompactionDeps) {
   const job = deps.compaction;
-  if (!job) throw new Error('the compaction job needs its store (lambdas/entry/athena-compaction.ts athenaCompaction)');
+  if (!job) throw new Error('the compaction job needs its store (lambdas/entry/compaction-wiring.ts athenaCompaction)');
   return async (deadlineMs: number): Promise<void> => {
     try {
       const summaries = await compactLanding(job.store, { ...job.options, nowMs: deps.clock(), deadlineMs });

@@ -26,7 +26,7 @@ import { DuckDbProcess } from './duckdb-process';
 import { DuckDbCompactionStore } from '../adapters/duckdb-compaction';
 import { keepEventsDaysProblem } from '../domain/event-retention';
 import { DuckDbPersonRows } from '../adapters/duckdb-person-rows';
-import { LOCAL_EXPORTS_PATH, type LocalExportFiles } from '../adapters/local-export-files';
+import { LOCAL_EXPORTS_PATH, type LocalExportFiles } from './export-files';
 import type { OidcConfig } from '../adapters/oidc-verifier';
 import { LOCAL_STREAMS, localDeps, localFirehoseTargets, localPersonRecords, localStreamDirs } from './wiring';
 import type { ErasureOptions } from '../services/erase-people';
@@ -262,7 +262,7 @@ async function startStack(
   }
 }
 
-/** A download link's file (adapters/local-export-files.ts), or what is wrong with the link. */
+/** A download link's file (local/export-files.ts), or what is wrong with the link. */
 async function serveExport(files: LocalExportFiles, req: IncomingMessage, res: ServerResponse, nowMs: number): Promise<void> {
   req.resume();
   const answer = await files.download(new URL(req.url!, 'http://local'), nowMs);

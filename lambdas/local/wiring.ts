@@ -53,7 +53,7 @@ import { OidcVerifier, type OidcConfig } from '../adapters/oidc-verifier';
 import { DynamoAuditLog } from '../store/audit-log';
 import { DynamoDeletionStore } from '../store/deletion-store';
 import { DynamoExportStore } from '../store/export-store';
-import { LocalExportFiles } from '../adapters/local-export-files';
+import { LocalExportFiles } from './export-files';
 
 /** The stack's default (TallyStackProps.auditRetentionDays); dynalite has no TTL sweeper, so locally entries stay. */
 const LOCAL_AUDIT_RETENTION_DAYS = 365;

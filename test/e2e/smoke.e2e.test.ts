@@ -83,8 +83,9 @@ describe('smoke test', () => {
     expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 25 skipped/);
     // The FAIL line names the function's log group (found by the stack's logical IDs) and the request ID.
     expect(wrongToken[0]!.detail).toMatch(/request ID (x-[a-z-]+: \S+|not sent)/);
+    // The route's function is in a nested stack: the command finds that stack in Tally, then the log group in it.
     expect(wrongToken[0]!.detail).toContain(
-      `log group of admin-projects-create: aws cloudformation describe-stack-resources --stack-name Tally --query "StackResources[?starts_with(LogicalResourceId, 'RouteadminprojectscreateLogs')]`,
+      `log group of admin-projects-create: aws cloudformation describe-stack-resources --stack-name "$(aws cloudformation describe-stack-resources --stack-name Tally --query "StackResources[?starts_with(LogicalResourceId, 'AdminRoutesNestedStack')].PhysicalResourceId" --output text)" --query "StackResources[?starts_with(LogicalResourceId, 'RouteadminprojectscreateLogs')]`,
     );
 
     lines.length = 0;
@@ -178,7 +179,8 @@ describe('smoke test against an account short of Lambda concurrency', () => {
       expect(burst.detail).toContain('most likely Lambda throttling');
       expect(burst.detail).toContain('"Lambda concurrent executions" quota');
       expect(burst.detail).toMatch(/request ID x-amzn-requestid: req-\d+/);
-      expect(burst.detail).toContain("--stack-name TallyStaging --query \"StackResources[?starts_with(LogicalResourceId, 'Routeingestv1Logs')]");
+      expect(burst.detail).toContain("--stack-name TallyStaging --query \"StackResources[?starts_with(LogicalResourceId, 'IngestRoutesNestedStack')]");
+      expect(burst.detail).toContain("--query \"StackResources[?starts_with(LogicalResourceId, 'Routeingestv1Logs')]");
       const line = lines.find((l) => l.includes('FAIL  a burst over'))!;
       expect(line).toContain('Lambda concurrent executions');
       expect(line).toContain('req-');

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { exportFileKey } from '../contract/landing';
 import { EXPORT_LINK_SECONDS } from '../domain/person-export';
 import type { DownloadLink, ExportFiles } from '../ports';
-import { checkProjectId } from './duckdb-stream-views';
+import { checkProjectId } from '../adapters/duckdb-stream-views';
 
 export const LOCAL_EXPORTS_PATH = '/local/exports/';
 
