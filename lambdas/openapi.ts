@@ -492,7 +492,11 @@ const Deletion = z.object({
   project_id: z.string(),
   user_id: z.string().describe('The ID the deletion was asked for'),
   reason: z.string().nullable(),
-  suppress: z.boolean().describe("Whether the person's IDs' later events are accepted (204) and not stored"),
+  suppress: z
+    .boolean()
+    .describe(
+      "Whether the person's IDs are suppressed: from the 202 on, their events (and an $identify naming one as $anonymous_id) are accepted (204) and dropped: not stored, not linked. Permanent",
+    ),
   state: z.enum(['pending', 'running', 'done']),
   requested_at: z.string().describe('ISO 8601, UTC'),
   requested_by: z.string().describe('The caller: an email, a subject, or "admin token"'),
@@ -768,7 +772,7 @@ const OPERATIONS: Record<RouteName, Operation> = {
   },
   'admin-deletions-create': {
     summary:
-      'Delete a person: every ID linked to user_id, their events, identity links, profile, assignments and the results and query answers holding them, within 24 h (admin role). An ID with no data is accepted too: its receipt says 0 everywhere',
+      'Delete a person: every ID linked to user_id, their events, identity links, profile, assignments and the results and query answers holding them, within 24 h (admin role). An ID with no data is accepted too: its receipt says 0 everywhere. With suppress true, every ID of the person is suppressed before the 202: their later events are accepted and dropped, for good',
     body: CreateDeletion,
     responses: {
       202: {

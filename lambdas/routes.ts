@@ -483,7 +483,7 @@ export const ROUTES = [
     path: '/admin/v1/projects/{project_id}/deletions',
     auth: 'admin',
     role: 'admin',
-    uses: { ...ADMIN, audit: 'append', deletions: 'readWrite' },
+    uses: { ...ADMIN, audit: 'append', deletions: 'readWrite', identities: 'readWrite' },
   },
   {
     name: 'admin-deletions-list',

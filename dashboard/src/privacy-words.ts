@@ -47,13 +47,13 @@ export function exportCounts(c: NonNullable<ExportView['counts']>): string {
 }
 
 /**
- * What "Suppress future events" does today (docs/privacy.md, "Outside the bound"): the deletion records
- * the wish; ingestion does not drop the IDs' later events yet.
+ * What "Suppress future events" does (docs/privacy.md, "Suppression"): from the request on, ingestion
+ * accepts and drops every event of the person's IDs; permanent.
  */
 export const SUPPRESS_HINT =
-  'Asks that later events of these IDs be accepted and not stored. Not enforced yet: today they are still stored, as a new person. Without it, an ID that sends again becomes a new person.';
+  "From now on, events of this person's IDs are accepted and dropped: never stored, linked or shown. Permanent: it cannot be lifted. Without it, an ID that sends again becomes a new person.";
 
 export const suppressText = (suppress: boolean) =>
   suppress
-    ? 'Suppression asked (not enforced yet: later events are still stored, as a new person)'
+    ? "Suppressed: later events of the person's IDs are accepted and dropped (permanent)"
     : 'Not suppressed: an ID that sends again becomes a new person';

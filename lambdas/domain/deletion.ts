@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { LIMITS } from './limits';
+import { textProblem } from './client-text';
 
 /** How long after its request a deletion's data is physically gone, at the latest (docs/privacy.md). */
 export const DELETION_BOUND_MS = 24 * 3_600_000;
@@ -38,7 +39,12 @@ export const personUserId = (verb: 'delete' | 'export') =>
   z
     .string({ error: `user_id must be a string: the ID of the person to ${verb}` })
     .min(1, `user_id must not be empty: give the ID of the person to ${verb}`)
-    .max(MAX_DELETION_USER_ID, `user_id must be at most ${MAX_DELETION_USER_ID} characters`);
+    .max(MAX_DELETION_USER_ID, `user_id must be at most ${MAX_DELETION_USER_ID} characters`)
+    // As ingestion refuses it in an event (domain/client-text.ts): no event carries such an ID.
+    .superRefine((value, ctx) => {
+      const problem = textProblem('user_id', value);
+      if (problem) ctx.addIssue({ code: 'custom', message: `${problem}: no event can carry such an ID` });
+    });
 
 export const CreateDeletion = z.strictObject({
   user_id: personUserId('delete'),

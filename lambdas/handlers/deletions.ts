@@ -13,7 +13,8 @@ import { ApiError, notFound } from '../http/api-error';
 import { json, type HttpEvent } from '../http/event';
 import { limitParam } from '../http/limit-param';
 import { jsonBody, parseWith } from '../http/validate';
-import { InvalidDeletionCursor, type DeletionStore, type ProjectStore } from '../ports';
+import { idsToSuppress } from '../domain/suppression';
+import { InvalidDeletionCursor, type DeletionStore, type IdentityStore, type ProjectStore } from '../ports';
 import { adminCallerOf, isGeneratedIdShape, pathParam, requireProject, wrapAdmin, type AdminDeps } from './admin';
 
 export const MAX_DELETIONS_LISTED = 100;
@@ -41,7 +42,8 @@ export function personRequestOf(event: HttpEvent, nowMs: number): { id: string; 
   };
 }
 
-export function createDeletionsCreateHandler(deps: DeletionsDeps) {
+/** `identities`: with `suppress`, the person's IDs are suppressed before the 202 (domain/suppression.ts). */
+export function createDeletionsCreateHandler(deps: DeletionsDeps & { identities: Pick<IdentityStore, 'group' | 'suppress'> }) {
   return wrapAdmin('admin-deletions-create', deps, async (event) => {
     const project = await requireProject(deps.projects, event);
     const body = await jsonBody(event, CreateDeletion);
@@ -54,6 +56,13 @@ export function createDeletionsCreateHandler(deps: DeletionsDeps) {
       ...(body.suppress !== undefined ? { suppress: body.suppress } : {}),
       nowMs,
     });
+    // From the answer on, no event of the person's IDs is stored: the ID asked for and its group in
+    // the identities table now (the run's first step suppresses the IDs it finds through the stream too).
+    if (deletion.suppress) {
+      const group = await deps.identities.group(project.id, deletion.user_id);
+      const ids = idsToSuppress(deletion, group ? [group.canonical.id, ...group.members.map((m) => m.id)] : []);
+      await deps.identities.suppress(project.id, ids, nowMs);
+    }
     await deps.deletions.create(deletion);
     return json(202, { deletion: deletionView(deletion) });
   });

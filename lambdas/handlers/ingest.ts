@@ -8,7 +8,7 @@ import { metadataHeader } from '../contract/client-headers';
 import { empty, header, json, type HttpEvent } from '../http/event';
 import { principalOf } from '../http/principal';
 import { countForAccessLog, wrap } from '../http/wrap';
-import { resolveIdentities, type IdentityDeps } from '../services/resolve-identities';
+import { resolveIdentities, screenSuppressed, type IdentityDeps } from '../services/resolve-identities';
 import { storeEvents, StoreEventsError } from '../services/store-events';
 import type { EventLedger, RawEventStream } from '../ports';
 import { errorFields, log } from '../logging/log';
@@ -56,10 +56,14 @@ export function createIngestHandler(source: IngestSurface, deps: IngestDeps) {
           deps.geo,
         ),
       };
-      const received = uniqueByDedupeKey(batch.events.map((e) => toReceivedEvent(e, facts)));
+      let received = uniqueByDedupeKey(batch.events.map((e) => toReceivedEvent(e, facts)));
       let canonical: CanonicalIds;
       try {
-        canonical = await resolveIdentities(project_id, received, deps, receivedMs);
+        // Events of suppressed IDs (a deletion with suppress) are accepted and dropped here.
+        const screened = await screenSuppressed(project_id, received, deps);
+        received = screened.kept;
+        if (screened.dropped > 0) countForAccessLog(event, { suppressed: screened.dropped });
+        canonical = await resolveIdentities(project_id, received, deps, receivedMs, screened.seen);
       } catch (err) {
         log('error', 'identity resolution failed', { request_id: event.requestContext.requestId, transient: isTransient(err), ...errorFields(err) });
         if (!isTransient(err)) throw internalError();

@@ -47,6 +47,8 @@ export class HandlerTimeout extends Error {
 export interface AccessLogCounts {
   /** Events in the batch a request sent (ingestion). */
   events?: number;
+  /** Events of the batch dropped because their ID is suppressed (a count, never the IDs). */
+  suppressed?: number;
 }
 
 const accessCounts = new WeakMap<object, AccessLogCounts>();

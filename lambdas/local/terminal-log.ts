@@ -33,6 +33,7 @@ const NUMBER = new Intl.NumberFormat('en-US');
 function requestDetails(fields: Record<string, unknown>): string {
   const details: string[] = [];
   if (typeof fields.events === 'number') details.push(count(fields.events, 'event'));
+  if (typeof fields.suppressed === 'number') details.push(`${NUMBER.format(fields.suppressed)} dropped (suppressed IDs)`);
   if (typeof fields.project_id === 'string') details.push(`project ${fields.project_id}`);
   if (typeof fields.refused === 'string') details.push(`key refused: ${fields.refused}`);
   return details.length ? ` · ${details.join(' · ')}` : '';

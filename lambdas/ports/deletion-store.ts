@@ -66,6 +66,8 @@ export interface PersonRecords {
     linksOf(projectId: string, ids: readonly string[]): Promise<IdLink[]>;
     /** Deletes the items of these IDs (profile and first event included); how many there were. */
     forget(projectId: string, ids: readonly string[]): Promise<number>;
+    /** Suppresses these IDs (a deletion with suppress; domain/suppression.ts): markers that forget leaves. */
+    suppress(projectId: string, ids: readonly string[], atMs: number): Promise<void>;
     /** The profiles (email, name) of these IDs that have one (an export). */
     profilesOf(projectId: string, ids: readonly string[]): Promise<Array<{ id: string; email?: string; name?: string }>>;
   };

@@ -50,6 +50,8 @@ export interface ObserveOptions {
   journal?: IdentityJournal;
   /** Each ID's earliest event time (ms) in this batch: kept on its item as `first_event_ms` where older than the one kept. */
   eventTimes?: ReadonlyMap<string, number>;
+  /** The items of these IDs as screen read them (consistently, just before): observe does not read them again. */
+  seen?: ReadonlyMap<string, IdentityItem>;
 }
 
 export interface IdentityStore {
@@ -57,4 +59,8 @@ export interface IdentityStore {
   link(projectId: string, a: string, b: string, seenMs: number, journal?: IdentityJournal): Promise<LinkResult>;
   group(projectId: string, id: string): Promise<UserGroup | undefined>;
   updateProfile(projectId: string, id: string, fields: { email?: string; name?: string }, atMs: number): Promise<void>;
+  /** Which of these IDs are suppressed (domain/suppression.ts), and the items of the others, read once. */
+  screen(projectId: string, ids: string[]): Promise<{ suppressed: Set<string>; seen: Map<string, IdentityItem> }>;
+  /** Suppresses these IDs in the project (permanent; the marker holds a digest, not the ID). */
+  suppress(projectId: string, ids: readonly string[], atMs: number): Promise<void>;
 }

@@ -14,6 +14,7 @@ import { afterStep, afterSweep, beginStep, sweeps, type Deletion, type DeletionS
 import type { StreamName } from '../domain/landing-hour';
 import { partitionBatches } from '../domain/partition-batches';
 import { personIds, type IdLink } from '../domain/person-ids';
+import { idsToSuppress } from '../domain/suppression';
 import { newGeneration } from '../domain/results-base';
 import { exportNamesAny } from '../domain/person-export';
 import type { CompactionStore, DeletionStore, ExportFiles, ExportStore, PersonFiles, PersonRecords } from '../ports';
@@ -135,8 +136,12 @@ async function runStep(deps: ErasureDeps, options: ErasureOptions, d: Deletion, 
   const through = d.requested_at;
   const done = (removed: number, found?: string[]) => afterStep(d, step, removed, options.clock(), found);
   switch (step) {
-    case 'ids':
-      return done(0, await findPerson(deps, projectId, d.user_id));
+    case 'ids': {
+      const found = await findPerson(deps, projectId, d.user_id);
+      // Before the identities step removes the links: every ID found, the stream's included, is suppressed.
+      if (d.suppress) await deps.identities.suppress(projectId, idsToSuppress(d, found), options.nowMs);
+      return done(0, found);
+    }
     case 'identities':
       return done(await deps.identities.forget(projectId, ids));
     case 'assignments': {

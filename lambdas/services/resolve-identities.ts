@@ -6,22 +6,45 @@
  */
 import type { CanonicalIds, ReceivedEvent } from '../domain/event';
 import { identityEffects, type IdentityRecord } from '../domain/identity';
+import { idsOfEvent, unsuppressedEvents } from '../domain/suppression';
 import { toIso } from '../domain/timestamp';
 import { errorFields, log } from '../logging/log';
-import type { IdentityJournal, IdentityStream, IdentityStore, PointerChange } from '../ports';
+import type { IdentityItem, IdentityJournal, IdentityStream, IdentityStore, PointerChange } from '../ports';
 
 export interface IdentityDeps {
   identities: IdentityStore;
   identitySink: IdentityStream;
 }
 
-export async function resolveIdentities(projectId: string, events: ReceivedEvent[], deps: IdentityDeps, nowMs: number): Promise<CanonicalIds> {
+/**
+ * The events of a batch naming no suppressed ID (domain/suppression.ts), and the items of their IDs:
+ * one read of the identities table, the one resolveIdentities makes anyway (give it `seen`).
+ */
+export async function screenSuppressed<E extends ReceivedEvent>(
+  projectId: string,
+  events: E[],
+  deps: Pick<IdentityDeps, 'identities'>,
+): Promise<{ kept: E[]; dropped: number; seen?: ReadonlyMap<string, IdentityItem> }> {
+  const ids = [...new Set(events.flatMap(idsOfEvent))];
+  if (ids.length === 0) return { kept: events, dropped: 0 };
+  const { suppressed, seen } = await deps.identities.screen(projectId, ids);
+  const kept = unsuppressedEvents(events, suppressed);
+  return { kept, dropped: events.length - kept.length, seen };
+}
+
+export async function resolveIdentities(
+  projectId: string,
+  events: ReceivedEvent[],
+  deps: IdentityDeps,
+  nowMs: number,
+  seen?: ReadonlyMap<string, IdentityItem>,
+): Promise<CanonicalIds> {
   const { ids, links, profiles, earliest } = identityEffects(events);
   if (ids.length === 0) return new Map();
   const journal = identityJournal(projectId, deps.identitySink, nowMs);
   // Linked pairs are created in order (the user ID after its anonymous ID), see the store.
   const pairs = links.map((l): [string, string] => [l.anonymousId, l.userId]);
-  let canonical = await deps.identities.observe(projectId, ids, nowMs, { links: pairs, journal, eventTimes: earliest });
+  let canonical = await deps.identities.observe(projectId, ids, nowMs, { links: pairs, journal, eventTimes: earliest, ...(seen ? { seen } : {}) });
   // A link whose IDs already share a canonical ID (usually: the user ID was just created linked) changes
   // nothing (links are never undone), so IDs are read again only after a link that had work to do.
   let linked = false;

@@ -28,6 +28,7 @@ import { mapLimit } from '../domain/concurrency';
 import { lowersFirstEvent } from '../domain/first-seen';
 import { creationOrder, firstSightStamp, requestPosition, seenBefore, type SeenId } from '../domain/canonical-order';
 import { TransientError } from '../domain/transient-error';
+import { suppressionDigest } from '../domain/suppression';
 import { isConditionalCheckFailed, isRetriedConditionalCheckFailed, queryAll } from './dynamo-client';
 import { TABLES } from './schema';
 import type { IdentityItem, IdentityJournal, IdentityStore, LinkResult, ObserveOptions, PointerChange, UserGroup } from '../ports/identity-store';
@@ -48,10 +49,51 @@ export class DynamoIdentityStore implements IdentityStore {
   }
 
   /**
+   * A suppressed ID's marker (domain/suppression.ts): keyed by the digest of project and ID, never the
+   * ID. The NUL after the project's `#` keeps it apart from every identity item: IDs refuse NUL.
+   */
+  private markerPk(projectId: string, id: string) {
+    return `${projectId}#\u0000suppressed#${suppressionDigest(projectId, id)}`;
+  }
+
+  /**
+   * The items of these IDs and which of them are suppressed, in one strongly consistent BatchGet (the
+   * read observe would make anyway, with a marker key per ID beside each item's): give `seen` to observe.
+   */
+  async screen(projectId: string, ids: string[]): Promise<{ suppressed: Set<string>; seen: Map<string, IdentityItem> }> {
+    const unique = [...new Set(ids)];
+    const byMarker = new Map(unique.map((id) => [this.markerPk(projectId, id), id]));
+    const byPk = new Map(unique.map((id) => [this.pk(projectId, id), id]));
+    const found = await this.getKeys([...byPk.keys(), ...byMarker.keys()], true);
+    const suppressed = new Set<string>();
+    const seen = new Map<string, IdentityItem>();
+    for (const item of found) {
+      const marked = byMarker.get(item.pk);
+      if (marked !== undefined) suppressed.add(marked);
+      else if (byPk.has(item.pk)) seen.set(item.id, item);
+    }
+    return { suppressed, seen };
+  }
+
+  /** Writes the markers of these IDs (idempotent: a marker written again keeps its first time). */
+  async suppress(projectId: string, ids: readonly string[], atMs: number): Promise<void> {
+    await mapLimit([...new Set(ids)], 8, async (id) => {
+      await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: this.markerPk(projectId, id) },
+          UpdateExpression: 'SET suppressed_at = if_not_exists(suppressed_at, :t)',
+          ExpressionAttributeValues: { ':t': new Date(atMs).toISOString() },
+        }),
+      );
+    });
+  }
+
+  /**
    * Records first sight of each ID (ids in order of appearance) and returns each ID's canonical ID.
    */
   async observe(projectId: string, ids: string[], seenMs: number, options: ObserveOptions = {}): Promise<Map<string, string>> {
-    const items = await this.ensure(projectId, ids, seenMs, options.links ?? [], options.journal ?? NO_JOURNAL, options.eventTimes);
+    const items = await this.ensure(projectId, ids, seenMs, options.links ?? [], options.journal ?? NO_JOURNAL, options.eventTimes, options.seen);
     if (options.eventTimes) await this.keepFirstEvents(projectId, items, options.eventTimes);
     const roots = await this.roots(projectId, [...items.values()], options.journal);
     return new Map(ids.map((id) => [id, roots.get(id)!.id]));
@@ -70,9 +112,11 @@ export class DynamoIdentityStore implements IdentityStore {
     links: Array<[string, string]>,
     journal: IdentityJournal,
     eventTimes?: ReadonlyMap<string, number>,
+    seen?: ReadonlyMap<string, IdentityItem>,
   ): Promise<Map<string, IdentityItem>> {
-    // Strongly consistent: an event sent right after a link must already resolve through it.
-    const items = await this.getMany(projectId, ids, true);
+    // Strongly consistent: an event sent right after a link must already resolve through it. Items
+    // read by screen (the same read) are taken as they are.
+    const items = seen ? new Map(ids.flatMap((id) => (seen.has(id) ? [[id, seen.get(id)!] as const] : []))) : await this.getMany(projectId, ids, true);
     const earlierPartners = new Map<string, string[]>();
     for (const [x, y] of links) {
       const [first, second] = creationOrder(ids, x, y);
@@ -435,13 +479,24 @@ export class DynamoIdentityStore implements IdentityStore {
       if (out.Item) found.set(unique[0]!, out.Item as IdentityItem);
       return found;
     }
-    for (let i = 0; i < unique.length; i += 100) {
-      let keys: Array<Record<string, unknown>> = unique.slice(i, i + 100).map((id) => ({ pk: this.pk(projectId, id) }));
+    for (const item of await this.getKeys(
+      unique.map((id) => this.pk(projectId, id)),
+      consistent,
+    ))
+      found.set(item.id, item);
+    return found;
+  }
+
+  /** The items of these keys (BatchGet, 100 keys a call, unprocessed keys read again). */
+  private async getKeys(pks: string[], consistent: boolean): Promise<IdentityItem[]> {
+    const found: IdentityItem[] = [];
+    for (let i = 0; i < pks.length; i += 100) {
+      let keys: Array<Record<string, unknown>> = pks.slice(i, i + 100).map((pk) => ({ pk }));
       for (let attempt = 0; keys.length > 0; attempt++) {
         if (attempt > 5) throw new TransientError('Identity reads left unprocessed after retries');
         if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
         const out = await this.ddb.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: consistent } } }));
-        for (const item of (out.Responses?.[this.table] ?? []) as IdentityItem[]) found.set(item.id, item);
+        found.push(...((out.Responses?.[this.table] ?? []) as IdentityItem[]));
         keys = (out.UnprocessedKeys?.[this.table]?.Keys ?? []) as typeof keys;
       }
     }

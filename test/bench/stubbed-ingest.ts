@@ -14,6 +14,8 @@ export function stubbedIngestHandler() {
       link: async (_p, a) => ({ canonical: a, moved: [] }),
       group: async () => undefined,
       updateProfile: async () => undefined,
+      screen: async () => ({ suppressed: new Set(), seen: new Map() }),
+      suppress: async () => undefined,
     },
     identitySink: { put: async () => undefined },
     geo: { lookup: () => UNKNOWN_GEO },

@@ -134,7 +134,7 @@ describeBrowser('deleting a person from the dashboard', () => {
     ])
       expect(dialog).toContain(store);
     expect(dialog).toContain('Suppress future events');
-    expect(dialog).toContain('Asks that later events of these IDs be accepted and not stored. Not enforced yet');
+    expect(dialog).toContain("From now on, events of this person's IDs are accepted and dropped: never stored, linked or shown. Permanent");
     const confirm = async () =>
       page.$eval('dialog[open] .actions button.danger', (b) => ({ text: b.textContent, disabled: (b as unknown as { disabled: boolean }).disabled }));
     // The button waits for the canonical ID (shown above the field) typed exactly: not a part of it, not another ID of the person.
@@ -188,7 +188,7 @@ describeBrowser('deleting a person from the dashboard', () => {
     const page1 = await text(page);
     expect(page1).toContain(EVIL);
     expect(page1).toContain('GDPR art. 17, ticket <b>42</b>');
-    expect(page1).toContain('Suppression asked (not enforced yet');
+    expect(page1).toContain("Suppressed: later events of the person's IDs are accepted and dropped (permanent)");
     expect(page1).toContain('Swept again after each run of the job until');
     expect(await page.$$eval('dl.facts ul li', (lis) => lis.map((li) => li.textContent))).toEqual([...done.ids]);
     expect(await hostileElements(page)).toBe(0);

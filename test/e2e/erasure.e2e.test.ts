@@ -4,12 +4,13 @@
  * linked to the one asked for, now or as it was), in curated partitions and landing hours alike, and
  * another person's counts are unchanged; the superseded generations go after the grace.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 import { testDuckDb, type TestDuckDb } from '../helpers/duckdb';
 import { writeLanding } from '../helpers/landing';
+import { analystCounts as countsOf, inList } from '../helpers/person-counts';
 
 const HOUR = 3_600_000;
 let now = Date.parse('2026-04-15T09:30:00Z');
@@ -19,7 +20,6 @@ let project: string;
 let key: string;
 
 const ANN = ['ann', 'ann-phone', 'ann-laptop'];
-const inList = (ids: string[]) => ids.map((id) => `'${id}'`).join(', ');
 
 const send = async (events: unknown[]) => {
   const res = await stack.post('/v1/events', key, { events });
@@ -27,19 +27,7 @@ const send = async (events: unknown[]) => {
 };
 
 /** What an analyst's DuckDB finds over the data directory's views (views.sql), by person. */
-async function analystCounts(ids: string[]) {
-  const setup = readFileSync(stack.analystViews, 'utf8');
-  const one = async (sql: string) => Number((await duck.rows(sql, setup))[0]!.n);
-  const events = `(user_id IN (${inList(ids)}) OR sent_user_id IN (${inList(ids)}))`;
-  const links = `(id IN (${inList(ids)}) OR canonical_id IN (${inList(ids)}))`;
-  return {
-    events: await one(`SELECT count(*) AS n FROM events WHERE ${events}`),
-    unique_events: await one(`SELECT count(*) AS n FROM unique_events WHERE ${events}`),
-    landing_events: await one(`SELECT count(*) AS n FROM landing_events WHERE ${events}`),
-    curated_events: await one(`SELECT count(*) AS n FROM curated_events WHERE ${events}`),
-    identities: await one(`SELECT count(*) AS n FROM identities WHERE ${links}`),
-  };
-}
+const analystCounts = (ids: string[]) => countsOf(stack, duck, ids);
 
 /** Every Parquet file under curated/ (every generation, current or superseded): the rows of these IDs. */
 async function physicalCuratedRows(ids: string[]): Promise<number> {

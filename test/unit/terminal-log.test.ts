@@ -20,6 +20,10 @@ describe('terminal lines', () => {
     expect(terminalLine(record('request', { route: 'ingest-api', status: 200, duration_ms: 2, project_id: 'p-1', events: 1 }))).toBe(
       '12:04:05 POST /api/events 200 2 ms · 1 event · project p-1',
     );
+    // Events of suppressed IDs (a deletion with suppress): a count, never the IDs.
+    expect(terminalLine(record('request', { route: 'ingest-v1', status: 204, duration_ms: 3, project_id: 'p-1', events: 4, suppressed: 3 }))).toBe(
+      '12:04:05 POST /v1/events 204 3 ms · 4 events · 3 dropped (suppressed IDs) · project p-1',
+    );
     expect(terminalLine(record('request', { route: 'ingest-v1', method: 'POST', status: 403, duration_ms: 1, refused: 'origin not allowed' }))).toBe(
       '12:04:05 POST /v1/events 403 1 ms · key refused: origin not allowed',
     );
