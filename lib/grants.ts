@@ -159,7 +159,13 @@ export function applyAccess(fn: LambdaFunction, uses: Uses, targets: AccessTarge
       fn.addEnvironment(name, value);
     }
     if ('athena' in access) {
-      const options = { writeState: dep === 'resultsQuery', manageViews: dep === 'analyticsViews' || dep === 'compaction', compaction: dep === 'compaction' };
+      const options = {
+        writeState: dep === 'resultsQuery',
+        manageViews: dep === 'analyticsViews' || dep === 'compaction',
+        compaction: dep === 'compaction',
+        // The listings delete their queries' result files once read (lambdas/entry/athena.ts): their answers name people.
+        forgetResults: dep === 'recentEvents' || dep === 'recentUsers',
+      };
       for (const statement of athenaStatements(Stack.of(fn), targets.athena, options)) fn.addToRolePolicy(statement);
       Validations.of(fn.role!).acknowledge(
         ...[
@@ -247,7 +253,7 @@ export const INSERT_INTO_GLUE_ACTIONS = [
 export function athenaStatements(
   stack: Stack,
   t: AthenaTargets,
-  options: { writeState: boolean; manageViews?: boolean; compaction?: boolean } = { writeState: false },
+  options: { writeState: boolean; manageViews?: boolean; compaction?: boolean; forgetResults?: boolean } = { writeState: false },
 ): PolicyStatement[] {
   const glue = (resource: string) => stack.formatArn({ service: 'glue', resource });
   const compaction = options.compaction
@@ -298,9 +304,11 @@ export function athenaStatements(
   // so a first create that rolls back leaves the results bucket empty. The compaction job deletes, for a
   // person's deletion, the result files of the project's cached insight queries and of its own query
   // listing the person's identity links (docs/decisions/erasure.md); its other result files expire with the bucket's rule.
-  const removeOwnResults = options.manageViews
-    ? [new PolicyStatement({ sid: 'RemoveOwnQueryResults', actions: ['s3:DeleteObject'], resources: [t.resultsBucket.arnForObjects(`${t.resultsPrefix}*`)] })]
-    : [];
+  // The listings delete each query's files once read: their answers name people (lambdas/entry/athena.ts).
+  const removeOwnResults =
+    options.manageViews || options.forgetResults
+      ? [new PolicyStatement({ sid: 'RemoveOwnQueryResults', actions: ['s3:DeleteObject'], resources: [t.resultsBucket.arnForObjects(`${t.resultsPrefix}*`)] })]
+      : [];
   const tableNames = options.writeState ? [...t.tableNames, t.stateTableName, t.baseTableName] : t.tableNames;
   const state = options.writeState
     ? [

@@ -36,6 +36,7 @@ import type {
   IncrementalRun,
   ResultsQuery,
 } from '../ports';
+import type { QueryResultFiles } from './s3-query-result-files';
 import type { ResultsBaseStore } from './s3-results-base';
 import {
   renderResultsBaseInsert,
@@ -62,6 +63,12 @@ export interface AthenaResultsQueryOptions {
   stateTable?: string;
   /** @default 'results_base' (the incremental job's rolled-up closed days, contract/results-state.ts); a qualified name is used as is. */
   baseTable?: string;
+  /**
+   * When set, run() deletes each query's result files as soon as it has read the rows: for the
+   * listings, whose answers name people (user IDs, emails), so no file of theirs outlives a person's
+   * deletion (docs/decisions/erasure.md, "Athena result files"). A deletion S3 refuses fails the run.
+   */
+  forgetResults?: QueryResultFiles;
   /** How long after its arrival an event may reach S3 (Firehose buffering plus a margin). @default DEFAULT_ARRIVAL_ALLOWANCE_MS */
   arrivalAllowanceMs?: number;
   /**
@@ -255,7 +262,10 @@ export class AthenaResultsQuery implements ResultsQuery {
     const id = started.QueryExecutionId;
     if (!id) throw new AthenaQueryError('Athena StartQueryExecution returned no QueryExecutionId', undefined);
     const execution = await this.waitFor(id, deadlineMs);
-    return { ...(await this.readRows(id)), execution };
+    const read = await this.readRows(id);
+    const location = execution.ResultConfiguration?.OutputLocation;
+    if (this.options.forgetResults && location) await this.options.forgetResults.remove(location);
+    return { ...read, execution };
   }
 
   /** The qualified events table name. */

@@ -7,7 +7,8 @@
  *
  * Used by the analyst views' deploy-time custom resource (athena-analytics-views.ts): the results
  * bucket must hold nothing of a first create's when that create rolls back, or CloudFormation cannot
- * delete the bucket (docs/decisions/first-deploy-rollback.md).
+ * delete the bucket (docs/decisions/first-deploy-rollback.md); by the listings, whose answers name
+ * people, once they have read them (AthenaResultsQuery's forgetResults); by a person's deletion.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 

@@ -14,11 +14,12 @@ import type { LambdaEnv, LambdaEnvName } from '../lambda-env';
 import type { Wiring } from './aws';
 
 /** The Athena runner of a function's queries, in the stack's workgroup. */
-export const athena = (env: LambdaEnv<LambdaEnvName>) =>
+export const athena = (env: LambdaEnv<LambdaEnvName>, options: { forgetResults?: boolean } = {}) =>
   new AthenaResultsQuery(new AthenaClient({}), {
     workGroup: env.ATHENA_WORKGROUP,
     database: env.ATHENA_DATABASE,
     maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000,
+    ...(options.forgetResults ? { forgetResults: new S3QueryResultFiles(new S3Client({})) } : {}),
   });
 
 export const athenaResultsQuery: Wiring<'resultsQuery'> = (env) =>
@@ -30,13 +31,16 @@ export const athenaResultsQuery: Wiring<'resultsQuery'> = (env) =>
     base: new S3ResultsBase(new S3Client({}), env.RESULTS_BASE_BUCKET),
   });
 
-/** The recent-events listing: Athena over the raw events table's latest partitions (the window is EVENTS_RETENTION_DAYS). */
+/**
+ * The recent-events listing: Athena over the raw events table's latest partitions (the window is EVENTS_RETENTION_DAYS).
+ * Its answers name people, so each query's result files are deleted once read (as the people listing's).
+ */
 export const athenaRecentEvents: Wiring<'recentEvents'> = (env) =>
-  new AthenaRecentEvents(athena(env), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
+  new AthenaRecentEvents(athena(env, { forgetResults: true }), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
 
-/** The recent-users listing: the same reads and window. */
+/** The recent-users listing (people, their emails and names): the same reads and window; result files deleted once read. */
 export const athenaRecentUsers: Wiring<'recentUsers'> = (env) =>
-  new AthenaRecentUsers(athena(env), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
+  new AthenaRecentUsers(athena(env, { forgetResults: true }), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
 
 /** The planning baseline: Athena over the look-back's event partitions and the identities. */
 export const athenaPlanningBaselines: Wiring<'planningBaselines'> = (env) =>

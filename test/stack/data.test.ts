@@ -417,9 +417,16 @@ describe('Glue and Athena', () => {
         (st) => JSON.stringify(st.Action).includes('s3:DeleteObject') && JSON.stringify(st.Resource).includes(id(s.stack.analytics.resultsBucket)),
       ),
     );
-    expect(deleters).toHaveLength(2);
+    // And the listings, whose answers name people (user IDs, emails): each deletes its queries' files once read.
     const compactionRole = id(s.stack.jobs['compact-landing'].fn.role!);
     expect(deleters.filter((p) => p.roles.includes(compactionRole))).toHaveLength(1);
+    const listings = ['admin-events-list', 'admin-event-names-list', 'admin-property-names-list', 'admin-users-list'] as const;
+    for (const name of listings)
+      expect(
+        deleters.filter((p) => p.roles.includes(id(s.stack.functions[name].fn.role!))),
+        name,
+      ).toHaveLength(1);
+    expect(deleters).toHaveLength(2 + listings.length);
   });
 
   it('has an Athena workgroup with its own results bucket, enforced settings and a scan limit', () => {

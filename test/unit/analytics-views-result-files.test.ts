@@ -10,6 +10,8 @@ import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/c
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AthenaAnalyticsViews } from '../../lambdas/adapters/athena-analytics-views';
+import { AthenaRecentEvents } from '../../lambdas/adapters/athena-recent-events';
+import { AthenaRecentUsers } from '../../lambdas/adapters/athena-recent-users';
 import { AthenaResultsQuery } from '../../lambdas/adapters/athena-results-query';
 import { queryFilesPrefix, S3QueryResultFiles } from '../../lambdas/adapters/s3-query-result-files';
 
@@ -82,6 +84,45 @@ describe('the analyst views leave no result files behind', () => {
     // One statement per view: events, identities, events_tail, unique_events, events_by_arrival.
     const left = ['q1', 'q2', 'q3', 'q4', 'q5'].flatMap((q) => [`results/${q}.txt`, `results/${q}.txt.metadata`]);
     expect([...bucket].sort()).toEqual([...othersOnly, ...left].sort());
+  });
+});
+
+describe('the listings leave no result files naming people', () => {
+  /** The listings as lambdas/entry/athena.ts wires them: their runner deletes each query's files once read. */
+  const listings = () => {
+    const runner = new AthenaResultsQuery(new AthenaClient({ region: 'eu-west-1' }), {
+      workGroup: 'tally',
+      database: 'tally',
+      pollMs: 1,
+      forgetResults: new S3QueryResultFiles(new S3Client({ region: 'eu-west-1' })),
+    });
+    return {
+      events: new AthenaRecentEvents(runner, { windowDays: 7, maxWaitMs: 60_000 }),
+      users: new AthenaRecentUsers(runner, { windowDays: 7, maxWaitMs: 60_000 }),
+    };
+  };
+  const now = Date.parse('2026-03-20T12:00:00.000Z');
+
+  it('deletes the files of the people and events listings once read, and nothing else in the bucket', async () => {
+    const { bucket } = world();
+    const { events, users } = listings();
+    await users.recent('proj-main', { limit: 50, search: 'ann@example.com' }, now);
+    await events.recent('proj-main', { limit: 50, userIds: ['ann'] }, now);
+    await events.names('', 100, now);
+    expect([...bucket].sort()).toEqual(othersOnly);
+  });
+
+  it('fails the listing when S3 refuses the deletion (a 5xx the alarms see, not a file left silently)', async () => {
+    const { bucket } = world({ refuseDelete: true });
+    await expect(listings().users.recent('proj-main', { limit: 50 }, now)).rejects.toThrow(/S3 refused to delete \d+ result file\(s\): AccessDenied/);
+    expect(bucket.has('results/q1.txt')).toBe(true);
+  });
+
+  it('keeps the files of a runner built without forgetResults (the results job’s counts name no one)', async () => {
+    const { bucket } = world();
+    const runner = new AthenaResultsQuery(new AthenaClient({ region: 'eu-west-1' }), { workGroup: 'tally', database: 'tally', pollMs: 1 });
+    await new AthenaRecentUsers(runner, { windowDays: 7, maxWaitMs: 60_000 }).recent('proj-main', { limit: 50 }, now);
+    expect(bucket.has('results/q1.txt')).toBe(true);
   });
 });
 
