@@ -292,18 +292,22 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore, P
 
   /** A person's rows for their export (services/export-people.ts): the readers' views, each event once. */
   async rowsOf(projectId: string, person: { ids: readonly string[]; through: string }): Promise<Pick<PersonRecordsFound, 'events' | 'identityLinks'>> {
-    const read = async (stream: StreamName) =>
-      (await this.athena.run(renderPersonExport(stream, projectId, person, this.table(streamView(stream))), this.deadlineMs)).rows;
+    const read = (stream: StreamName) => this.readAndForget(renderPersonExport(stream, projectId, person, this.table(streamView(stream))));
     return { events: await read('events'), identityLinks: await read('identities') };
   }
 
   async linksOf(projectId: string, ids: readonly string[]): Promise<IdLink[]> {
     const tables = { curated: this.table(curatedTable('identities')), landing: this.table(landingTable('identities')) };
-    const { rows, execution } = await this.athena.run(renderPersonLinks(projectId, ids, tables), this.deadlineMs);
-    // Its result file lists the person's IDs: deleted as soon as read.
+    const rows = await this.readAndForget(renderPersonLinks(projectId, ids, tables));
+    return rows.flatMap((r) => (r.id && r.canonical_id ? [{ id: r.id, canonical_id: r.canonical_id }] : []));
+  }
+
+  /** Runs a query whose answer holds a person's rows or IDs, and deletes its result files as soon as read. */
+  private async readAndForget(sql: string): Promise<Array<Record<string, string | undefined>>> {
+    const { rows, execution } = await this.athena.run(sql, this.deadlineMs);
     const location = execution?.ResultConfiguration?.OutputLocation;
     if (location && this.options.queryResults) await this.options.queryResults.remove(location);
-    return rows.flatMap((r) => (r.id && r.canonical_id ? [{ id: r.id, canonical_id: r.canonical_id }] : []));
+    return rows;
   }
 
   async curatedPartitionsOf(stream: StreamName, projectId: string, ids: readonly string[], through: string) {

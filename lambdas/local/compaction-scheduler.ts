@@ -8,6 +8,7 @@ import type { Deps } from '../deps';
 import type { CompactionStore, RetentionStore } from '../ports';
 import { createCompactionHandler } from '../handlers/compact-landing';
 import type { CompactionOptions } from '../services/compact-landing';
+import { errorFields, log } from '../logging/log';
 
 export interface CompactionScheduler {
   /** Runs now (after a run in progress) as at `nowMs` (default: the clock's), resolving when done; tests and the start use it. */
@@ -32,6 +33,8 @@ export function scheduleCompaction(
   erasure?: NonNullable<Deps['compaction']>['erasure'],
   /** Keep events this many days (TALLY_KEEP_EVENTS_DAYS); unset, forever. */
   keepEventsDays?: number,
+  /** What S3 lifecycle rules do on AWS, run after each run: the export files' expiry (LocalExportFiles.expire). */
+  lifecycle?: (nowMs: number) => Promise<unknown>,
 ): CompactionScheduler {
   let job: Promise<void> | undefined;
   // The AWS job's handler: its log lines and, on failure, the CompactionFailed metric.
@@ -42,6 +45,10 @@ export function scheduleCompaction(
     })(Number.POSITIVE_INFINITY)
       // Logged and counted (CompactionFailed) by the handler; the next run retries.
       .catch(() => undefined)
+      .then(async () => {
+        await lifecycle?.(nowMs);
+      })
+      .catch((err: unknown) => log('error', 'export files not expired', errorFields(err)))
       .finally(() => (job = undefined));
     return job;
   };

@@ -6,10 +6,10 @@
  * one file, and stops working at its expiry (or when the server restarts).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { exportFileKey } from '../contract/landing';
-import { EXPORT_LINK_SECONDS } from '../domain/person-export';
+import { EXPORTS_PREFIX, exportFileKey } from '../contract/landing';
+import { EXPORT_FILE_DAYS, EXPORT_LINK_SECONDS } from '../domain/person-export';
 import type { DownloadLink, ExportFiles } from '../ports';
 import { checkProjectId } from '../adapters/duckdb-stream-views';
 
@@ -25,6 +25,8 @@ export class LocalExportFiles implements ExportFiles {
     private readonly dataDir: string,
     /** The local server's origin (http://host:port), which serves the links. */
     private readonly origin: string,
+    /** The server's clock: a file's modification time is when it was written by it (as S3's object creation time). */
+    private readonly clock: () => number = Date.now,
   ) {}
 
   private file(projectId: string, exportId: string): string {
@@ -38,7 +40,32 @@ export class LocalExportFiles implements ExportFiles {
     await mkdir(dirname(file), { recursive: true });
     // Written aside, then renamed: a download sees the whole file or none.
     await writeFile(`${file}.writing`, body);
+    const written = this.clock() / 1000;
+    await utimes(`${file}.writing`, written, written);
     await rename(`${file}.writing`, file);
+  }
+
+  /**
+   * The stand-in for the raw bucket's lifecycle rule `expire-exports` (lib/raw-streams.ts): deletes the
+   * export files written EXPORT_FILE_DAYS or more before `nowMs`; answers how many. The local
+   * compaction schedule runs it after each run (lambdas/local/compaction-scheduler.ts).
+   */
+  async expire(nowMs: number): Promise<number> {
+    const root = join(this.dataDir, EXPORTS_PREFIX);
+    const before = nowMs - EXPORT_FILE_DAYS * 86_400_000;
+    let removed = 0;
+    const projects = await readdir(root, { withFileTypes: true }).catch(() => []);
+    for (const project of projects) {
+      if (!project.isDirectory()) continue;
+      for (const name of await readdir(join(root, project.name))) {
+        const file = join(root, project.name, name);
+        const { mtimeMs } = await stat(file);
+        if (mtimeMs > before) continue;
+        await rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   async remove(projectId: string, exportIds: readonly string[]): Promise<number> {

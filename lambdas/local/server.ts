@@ -232,6 +232,7 @@ async function startStack(
         ...(options.deletionStepHook ? { beforeStep: options.deletionStepHook } : {}),
       },
       options.keepEventsDays,
+      (nowMs) => baseDeps.exportFiles.expire(nowMs),
     );
     void compaction.runNow();
     return {

@@ -128,7 +128,7 @@ export function localDeps({
     adminToken: async () => adminToken,
     deletions: new DynamoDeletionStore(ddb, localTableName(TABLES.deletions)),
     exports: new DynamoExportStore(ddb, localTableName(TABLES.exports)),
-    exportFiles: new LocalExportFiles(dataDir, origin),
+    exportFiles: new LocalExportFiles(dataDir, origin, clock ?? Date.now),
     audit: new DynamoAuditLog(ddb, localTableName(TABLES.audit_log), LOCAL_AUDIT_RETENTION_DAYS),
     ...(oidc ? { signIn: new OidcVerifier(oidc) } : {}),
     ...(dashboardOrigin ? { dashboardOrigin } : {}),

@@ -237,4 +237,18 @@ describe("exporting a person's data", () => {
     const done = await stack.admin('GET', `/admin/v1/projects/${other}/exports/${asked.body.export.id}`);
     expect(done.body.export).toMatchObject({ state: 'done', counts: { events: 1 } });
   });
+
+  it("keeps an export file 7 days, as the raw bucket's lifecycle rule does, then the next run deletes it", async () => {
+    const asked = await exportOf('bob');
+    await stack.compaction.runNow();
+    const read = async () => (await stack.admin('GET', `/admin/v1/projects/${project}/exports/${asked.id}`)).body.export;
+    expect((await read()).state).toBe('done');
+    const written = now;
+    now = written + 7 * 86_400_000 - 60_000;
+    await stack.compaction.runNow();
+    expect((await download((await read()).download_url)).status).toBe(200);
+    now = written + 7 * 86_400_000;
+    await stack.compaction.runNow();
+    expect(await download((await read()).download_url)).toMatchObject({ status: 404, text: expect.stringMatching(/older than its retention/) });
+  });
 });

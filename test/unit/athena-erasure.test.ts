@@ -85,7 +85,7 @@ describe('erasing a person from the landing objects on S3', () => {
     expect(s3Mock.commandCalls(ListObjectsV2Command).map((c) => c.args[0].input.Prefix)).toEqual(['results-state/project_id=p/', 'results-base/project_id=p/']);
   });
 
-  it("deletes the result files of the project's cached insight queries, and of its own query listing the person's links", async () => {
+  it("deletes the result files of the project's cached insight queries, of its own query listing the person's links, and of an export's queries", async () => {
     const removed: string[] = [];
     const queryResults = {
       locationOf: async (id: string) => (id === 'gone' ? undefined : `s3://results/athena/${id}.csv`),
@@ -106,6 +106,10 @@ describe('erasing a person from the landing objects on S3', () => {
     expect(await withResults.dropQueryResults(['q1', 'gone', 'q2'])).toBe(4);
     expect(await withResults.linksOf('p', ['ann'])).toEqual([{ id: 'ann-phone', canonical_id: 'ann' }]);
     expect(removed).toEqual(['s3://results/athena/q1.csv', 's3://results/athena/q2.csv', 's3://results/athena/links-query.csv']);
+    // An export's two queries (events, identity links) hold the person's rows: their files go once read too.
+    removed.length = 0;
+    await withResults.rowsOf('p', { ids: ['ann'], through: '2026-03-20T12:00:00.000Z' });
+    expect(removed).toEqual(['s3://results/athena/links-query.csv', 's3://results/athena/links-query.csv']);
     // Built without access to the result files, it fails loudly rather than report them deleted.
     await expect(store().dropQueryResults(['q1'])).rejects.toThrow(/without access to Athena result files/);
   });
