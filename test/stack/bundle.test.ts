@@ -20,9 +20,11 @@ import { mergedTemplate, testApp } from './synth';
  * Generous ceiling: the bundles measure 360-780 KB minified, most of it the AWS SDK (npm run build prints
  * the figures); the largest, admin-results-refresh, carries the results SQL with its comments (shown to
  * analysts as written), which the numeric rule, breakdown kinds, one-pass identity resolution and the
- * events view's parts (curated_events, events_tail: insights read them separately) grew.
+ * events view's parts (curated_events, events_tail: insights read them separately) grew. The
+ * listings (admin-events-list, 872 KB, the largest since) carry the S3 client too: they delete their
+ * queries' result files, which name people, once read (docs/decisions/erasure.md).
  */
-const MAX_BUNDLE_BYTES = 800 * 1024;
+const MAX_BUNDLE_BYTES = 900 * 1024;
 /**
  * The scheduled jobs answer no request, so their cold start (once per schedule tick at most) is no
  * one's wait. The compaction job is the largest (about 890 KB): the Athena, Glue (the retention cut's
