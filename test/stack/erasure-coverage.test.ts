@@ -6,7 +6,6 @@
  * later without being listed here fails, and so does a grant the deletion relies on going missing.
  */
 import { Duration } from 'aws-cdk-lib';
-import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLES, type TableName } from '../../lambdas/store/schema';
@@ -45,7 +44,7 @@ type BucketCoverage =
 let s: Synth;
 let bucketCoverage: Record<string, BucketCoverage>;
 
-const logicalId = (c: IConstruct) => s.stack.resolve((c.node.defaultChild as { logicalId: string }).logicalId) as string;
+const logicalId = (c: IConstruct) => s.stack.resolve((c.node.defaultChild as unknown as { logicalId: string }).logicalId) as string;
 const asArray = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : [v as string]);
 
 /** The compaction job's statements (the deletion runs in its run). */
