@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smokeOptionsFrom } from '../../bin/smoke';
 import { athenaRawEvents, localRawEvents } from '../../bin/smoke/raw-stream';
-import { BURST_STEP, DELETION_STEP, runSmoke, THROTTLING_DOCS } from '../../bin/smoke/run';
+import { BURST_STEP, DELETION_STEP, runSmoke, THROTTLING_DOCS, type SmokeOptions } from '../../bin/smoke/run';
 import type { ApiKeyStore } from '../../lambdas/ports';
 import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
 
@@ -19,17 +19,22 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
+/** The whole smoke against the local server, reading the local raw files, its lines into `lines`. */
+const localSmoke = (lines: string[], options: Partial<SmokeOptions> = {}) =>
+  runSmoke({
+    baseUrl: stack.url,
+    adminToken: ADMIN_TOKEN,
+    rawEvents: localRawEvents(stack.dataDir),
+    rawPollMs: 100,
+    dashboardUrl: `${stack.url}/`,
+    print: (l) => lines.push(l),
+    ...options,
+  });
+
 describe('smoke test', () => {
   it('passes every step against the local server, reading the events from the local raw files', async () => {
     const lines: string[] = [];
-    const results = await runSmoke({
-      baseUrl: stack.url,
-      adminToken: ADMIN_TOKEN,
-      rawEvents: localRawEvents(stack.dataDir),
-      rawPollMs: 100,
-      dashboardUrl: `${stack.url}/`,
-      print: (l) => lines.push(l),
-    });
+    const results = await localSmoke(lines);
     expect(
       results.filter((r) => r.outcome !== 'pass'),
       lines.join('\n'),
@@ -115,16 +120,8 @@ describe('smoke test', () => {
 
   it('fails the deletion step when the deletion is not done in time, with progress and a FAIL line naming the alarm and the job’s log group', async () => {
     const lines: string[] = [];
-    const results = await runSmoke({
-      baseUrl: stack.url,
-      adminToken: ADMIN_TOKEN,
-      rawEvents: localRawEvents(stack.dataDir),
-      rawPollMs: 100,
-      // Shorter than one compaction run here: the deletion is still pending or running at the deadline.
-      deletionTimeoutMs: 150,
-      dashboardUrl: `${stack.url}/`,
-      print: (l) => lines.push(l),
-    });
+    // Shorter than one compaction run here: the deletion is still pending or running at the deadline.
+    const results = await localSmoke(lines, { deletionTimeoutMs: 150 });
     const step = results.find((r) => r.name === DELETION_STEP)!;
     expect(step).toMatchObject({ outcome: 'fail', detail: expect.stringMatching(/^deletion \S+ still (pending|running) after \d+ s \(timeout 0.15 s\)/) });
     expect(step.detail).toContain('alarm compact-landing-DeletionFailed');
