@@ -52,6 +52,15 @@ export function logGroupHint(route: string, stackName: string): string {
   return `log group of ${route}: aws cloudformation describe-stack-resources --stack-name ${nested} --query "StackResources[?starts_with(LogicalResourceId, '${prefix}')].PhysicalResourceId" --output text`;
 }
 
+/**
+ * Where a scheduled job's function logs: jobs are in the stack itself (lib/tally-stack.ts names the
+ * construct Job-<name>, lib/function.ts its log group Logs), so its log group's logical ID starts with
+ * Job<name without dashes>Logs.
+ */
+export function jobLogGroupHint(job: string, stackName: string): string {
+  return `log group of ${job}: aws cloudformation describe-stack-resources --stack-name ${stackName} --query "StackResources[?starts_with(LogicalResourceId, 'Job${job.replace(/[^A-Za-z0-9]/g, '')}Logs')].PhysicalResourceId" --output text`;
+}
+
 export const CONCURRENCY_QUOTA = 'Lambda concurrent executions';
 
 /** API Gateway's own 500 (Lambda refused the invocation), as opposed to a handler's answer. */

@@ -71,6 +71,40 @@ async function compactionLine(
   return parts.join('; ');
 }
 
+/** The events of a project on a day (the partition), as a WHERE condition. */
+const onDay = (projectId: string, day: string) => `project_id = ${quoteLiteral(projectId)} AND dt = ${quoteLiteral(day)}`;
+/** The events naming a user ID, resolved or as sent (the deletion's own rule names both). */
+const ofUser = (userId: string) => `(user_id = ${quoteLiteral(userId)} OR sent_user_id = ${quoteLiteral(userId)})`;
+
+/** count(*) of unique_events under `where`, with one Athena query in the workgroup. */
+async function athenaCount(athena: AthenaClient, workGroup: string, database: string, where: string): Promise<number> {
+  const sql = `SELECT count(*) AS n FROM ${database}.${UNIQUE_EVENTS_VIEW} WHERE ${where}`;
+  const { QueryExecutionId: id } = await athena.send(
+    new StartQueryExecutionCommand({ QueryString: sql, WorkGroup: workGroup, QueryExecutionContext: { Database: database } }),
+  );
+  for (let waited = 0; ; waited += 1000) {
+    const { QueryExecution: q } = await athena.send(new GetQueryExecutionCommand({ QueryExecutionId: id }));
+    const state = q?.Status?.State;
+    if (state === 'SUCCEEDED') break;
+    if (state === 'FAILED' || state === 'CANCELLED') throw new Error(`Athena query ${id} ${state}: ${q?.Status?.StateChangeReason ?? 'no reason given'}`);
+    if (waited > 120_000) throw new Error(`Athena query ${id} still ${state} after 2 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const out = await athena.send(new GetQueryResultsCommand({ QueryExecutionId: id }));
+  return Number(out.ResultSet?.Rows?.[1]?.Data?.[0]?.VarCharValue ?? 0);
+}
+
+/** count(*) of the events view over the data directory under `where`, with DuckDB. */
+async function localCount(dataDir: string, projectId: string, day: string, where: string): Promise<number> {
+  const duckdb = new InProcessDuckDb({ threads: '1' });
+  try {
+    const views = await streamViews(dataDir, 'events', { projectId, fromDt: day, toDt: day });
+    return Number((await duckdb.use(views, (session) => session.rows(`SELECT count(*) AS n FROM events WHERE ${where}`)))[0]?.n ?? 0);
+  } finally {
+    await duckdb.close();
+  }
+}
+
 /**
  * Counts the events with one Athena query per poll, in the stack's workgroup (results, scan limit),
  * through the view analysts are told to query (unique_events: each event once), so a deploy whose view
@@ -93,24 +127,8 @@ export function athenaRawEvents(athena: AthenaClient, workGroup: string, databas
         (stream) => `s3://${rawBucket}/${compactionStateKey(stream)}`,
         'See the compact-landing function\'s log ("compaction failed") and the alarm compact-landing-CompactionFailed (docs/deploy.md, "Compaction").',
       ),
-    async count(projectId, eventName, day) {
-      const sql =
-        `SELECT count(*) AS n FROM ${database}.${UNIQUE_EVENTS_VIEW} WHERE project_id = ${quoteLiteral(projectId)} ` +
-        `AND dt = ${quoteLiteral(day)} AND name = ${quoteLiteral(eventName)}`;
-      const { QueryExecutionId: id } = await athena.send(
-        new StartQueryExecutionCommand({ QueryString: sql, WorkGroup: workGroup, QueryExecutionContext: { Database: database } }),
-      );
-      for (let waited = 0; ; waited += 1000) {
-        const { QueryExecution: q } = await athena.send(new GetQueryExecutionCommand({ QueryExecutionId: id }));
-        const state = q?.Status?.State;
-        if (state === 'SUCCEEDED') break;
-        if (state === 'FAILED' || state === 'CANCELLED') throw new Error(`Athena query ${id} ${state}: ${q?.Status?.StateChangeReason ?? 'no reason given'}`);
-        if (waited > 120_000) throw new Error(`Athena query ${id} still ${state} after 2 minutes`);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
-      const out = await athena.send(new GetQueryResultsCommand({ QueryExecutionId: id }));
-      return Number(out.ResultSet?.Rows?.[1]?.Data?.[0]?.VarCharValue ?? 0);
-    },
+    count: (projectId, eventName, day) => athenaCount(athena, workGroup, database, `${onDay(projectId, day)} AND name = ${quoteLiteral(eventName)}`),
+    countPerson: (projectId, userId, day) => athenaCount(athena, workGroup, database, `${onDay(projectId, day)} AND ${ofUser(userId)}`),
   };
 }
 
@@ -131,15 +149,7 @@ export function localRawEvents(dataDir: string): RawEventsCheck {
         (stream) => `${dataDir}/${compactionStateKey(stream)}`,
         'See the npm start log ("compaction failed").',
       ),
-    async count(projectId, eventName, day) {
-      const duckdb = new InProcessDuckDb({ threads: '1' });
-      try {
-        const views = await streamViews(dataDir, 'events', { projectId, fromDt: day, toDt: day });
-        const sql = `SELECT count(*) AS n FROM events WHERE project_id = ${quoteLiteral(projectId)} AND dt = ${quoteLiteral(day)} AND name = ${quoteLiteral(eventName)}`;
-        return Number((await duckdb.use(views, (session) => session.rows(sql)))[0]?.n ?? 0);
-      } finally {
-        await duckdb.close();
-      }
-    },
+    count: (projectId, eventName, day) => localCount(dataDir, projectId, day, `${onDay(projectId, day)} AND name = ${quoteLiteral(eventName)}`),
+    countPerson: (projectId, userId, day) => localCount(dataDir, projectId, day, `${onDay(projectId, day)} AND ${ofUser(userId)}`),
   };
 }

@@ -5,7 +5,7 @@
  * keys appear by their prefix only, the admin token never.
  */
 import { randomUUID } from 'node:crypto';
-import { diagnose } from './diagnosis';
+import { diagnose, jobLogGroupHint } from './diagnosis';
 
 export interface SmokeOptions {
   /** The API's base URL ({base_url}: the ApiUrl output, or http://127.0.0.1:3000). */
@@ -20,6 +20,12 @@ export interface SmokeOptions {
   rawTimeoutMs?: number;
   /** Pause between raw-stream polls. */
   rawPollMs?: number;
+  /**
+   * How long to wait for the smoke person's deletion to be done: the compaction job carries deletions
+   * out after each run, every 15 minutes on AWS, and a run may take its whole 15-minute timeout.
+   * @default DELETION_TIMEOUT_MS
+   */
+  deletionTimeoutMs?: number;
   /** The CloudFormation stack, for the log-group command of FAIL lines. @default 'Tally' */
   stackName?: string;
   /** The DashboardUrl output: checked to answer with its Content-Security-Policy. Undefined skips that step. */
@@ -36,6 +42,8 @@ export interface RawEventsCheck {
   errors(run: string, since: Date): Promise<ErrorsFound>;
   /** The redrive command for this deployment or data directory, for the FAIL line. */
   redrive: string;
+  /** How many events of the project on `day` name `userId` (as `user_id` or `sent_user_id`), through the same engine as `count`. */
+  countPerson?(projectId: string, userId: string, day: string): Promise<number>;
   /** The compaction job's last run as its state says (each stream's compacted hour); throws when closed landing hours wait uncompacted. */
   compaction?(): Promise<string>;
 }
@@ -72,6 +80,15 @@ export interface StepResult {
 class Skip extends Error {}
 
 const KEY_PROPAGATION_MS = 30_000;
+
+/**
+ * The deletion step's default wait: a compaction run may be under way when the request arrives and take
+ * its whole 15 minutes, the next starts up to 15 minutes later and carries the deletion out in up to 15
+ * more; 45 minutes, and the FAIL line then names the alarm and the log.
+ */
+export const DELETION_TIMEOUT_MS = 45 * 60_000;
+
+export const DELETION_STEP = 'POST …/deletions deletes the smoke person: done with a receipt counting their events, then 0 of their events in the raw stream';
 
 export const BURST_STEP = 'a burst over a free key’s limit gets 429 with Retry-After, unless throttling lets it through (best-effort)';
 
@@ -542,6 +559,58 @@ export async function runSmoke(options: SmokeOptions): Promise<StepResult[]> {
       print(`        … ${seen} so far, ${Math.round(waited / 1000)} s of at most ${timeoutMs / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
+  });
+
+  await step(DELETION_STEP, async () => {
+    const project = need(projectId, 'a project');
+    if (!raw?.countPerson) throw new Skip('no raw-stream check configured: pass --workgroup, --database and --raw-bucket for AWS, or --data-dir locally');
+    if (!delivered) throw new Skip('needs the person’s events in the raw stream (the deletion removes them from it)');
+    const person = `${run}-v1`;
+    const before = await raw.countPerson(project, person, day);
+    check(before >= 1, `0 events of ${person} in the raw stream before the deletion: nothing to check its removal against`);
+    const base = `/admin/v1/projects/${project}/deletions`;
+    const asked = await call('POST', base, { admin: true, body: { user_id: person, reason: `Tally smoke test ${run}` } });
+    expectStatus(asked, 202, `POST ${base}`);
+    const id = String(asked.json?.deletion?.id);
+    const timeoutMs = options.deletionTimeoutMs ?? DELETION_TIMEOUT_MS;
+    const pollMs = options.rawPollMs ?? 30_000;
+    const t0 = Date.now();
+    let r: Reply;
+    for (;;) {
+      r = await call('GET', `${base}/${id}`, { admin: true });
+      expectStatus(r, 200, `GET ${base}/${id}`);
+      const d = r.json?.deletion;
+      if (d?.state === 'done') break;
+      const waited = Date.now() - t0;
+      check(
+        waited + pollMs <= timeoutMs,
+        `deletion ${id} still ${d?.state} after ${Math.round(waited / 1000)} s (timeout ${timeoutMs / 1000} s): ` +
+          `the compaction job carries deletions out after each run. See the alarm compact-landing-DeletionFailed and the compact-landing function's log ` +
+          `("a deletion step failed"; ${jobLogGroupHint('compact-landing', stackName)}); docs/deploy.md, "Compaction"`,
+      );
+      print(
+        `        … deletion ${id} ${d?.state}, ${Math.round(waited / 1000)} s of at most ${timeoutMs / 1000} s (the compaction job carries it out after its run)`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+    const d = r.json.deletion;
+    const removed = (store: string): number => (d.receipt ?? []).find((l: { store: string }) => l.store === store)?.removed ?? 0;
+    const events = removed('landing_events') + removed('curated_events');
+    check(
+      typeof d.finished_at === 'string' && Array.isArray(d.ids) && d.ids.includes(person),
+      `the done deletion has no finished_at or does not name ${person} among its ids: ${r.text.slice(0, 300)}`,
+    );
+    check(
+      removed('identities') >= 1,
+      `the receipt removed ${removed('identities')} identities item(s), expected the person’s profile: ${JSON.stringify(d.receipt)}`,
+    );
+    check(
+      events >= before,
+      `the receipt removed ${events} event row(s) (landing and curated), expected at least the ${before} found: ${JSON.stringify(d.receipt)}`,
+    );
+    const after = await raw.countPerson(project, person, day);
+    check(after === 0, `${after} event(s) of ${person} still in the raw stream after deletion ${id} was done (${raw.describe})`);
+    return `deletion ${id} done after ${Math.round((Date.now() - t0) / 1000)} s: ${before} event(s) found before, ${events} row(s) removed, 0 left`;
   });
 
   await step('the dashboard answers with its Content-Security-Policy', async () => {

@@ -14,13 +14,6 @@ export interface TableLayout {
   ttlAttribute?: string;
   /** Whether losing this table loses user data (removal policy RETAIN by default). */
   holdsUserData: boolean;
-  /**
-   * What a person's deletion does here (docs/privacy.md, "What is removed"): `removedBy`, the deletion
-   * step (domain/deletion.ts DELETION_STEPS) that removes the person's items; `kept`, an end user's ID
-   * is held on purpose, and why; `none`, no end user's ID is held, and what is held instead.
-   * test/stack/erasure.test.ts checks every table has one and the compaction job can delete where a step says so.
-   */
-  personData: { removedBy: string } | { kept: string } | { none: string };
 }
 
 export type TableName =
@@ -39,13 +32,12 @@ export type TableName =
   | 'exports';
 
 export const TABLES: Record<TableName, TableLayout> = {
-  projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true, personData: { none: 'projects and their settings' } },
+  projects: { name: 'projects', partitionKey: 'id', indexes: [], holdsUserData: true },
   api_keys: {
     name: 'api_keys',
     partitionKey: 'key_hash',
     indexes: [{ name: 'by_project', partitionKey: 'project_id', sortKey: 'id' }],
     holdsUserData: true,
-    personData: { none: 'key hashes, names and limits' },
   },
   // The events ledger: a keys-only claim per event, keyed by (project, dedupe key), and one commit per
   // request (lambdas/store/event-ledger.ts). It enforces deduplication with conditional writes and holds
@@ -57,7 +49,6 @@ export const TABLES: Record<TableName, TableLayout> = {
     indexes: [],
     ttlAttribute: 'expires_at',
     holdsUserData: false,
-    personData: { none: 'SHA-256 of (event name, user ID, time) per event, never an ID, expiring after the deduplication window' },
   },
   // One item per ID a project has seen: when it was first seen, the ID it points to (union-find:
   // a root points to itself and is the canonical ID of its group), and profile fields.
@@ -66,31 +57,15 @@ export const TABLES: Record<TableName, TableLayout> = {
     partitionKey: 'pk',
     indexes: [{ name: 'by_canonical', partitionKey: 'canonical_pk', sortKey: 'id' }],
     holdsUserData: true,
-    personData: { removedBy: 'identities' },
   },
   // Per project: "exp#<id>" items (the experiments) and "name#<spelling>" items (name claims with
   // experiment_id and claimed_at, so that two experiments can never share a name, even under
   // concurrent creates).
-  experiments: {
-    name: 'experiments',
-    partitionKey: 'project_id',
-    sortKey: 'sk',
-    indexes: [],
-    holdsUserData: true,
-    personData: { none: 'experiment definitions and name claims' },
-  },
+  experiments: { name: 'experiments', partitionKey: 'project_id', sortKey: 'sk', indexes: [], holdsUserData: true },
   // Sticky assignments: one item per (project, experiment, canonical ID), written once.
-  assignments: { name: 'assignments', partitionKey: 'pk', indexes: [], holdsUserData: true, personData: { removedBy: 'assignments' } },
+  assignments: { name: 'assignments', partitionKey: 'pk', indexes: [], holdsUserData: true },
   // The latest computed results of each experiment (recomputable from the raw stream).
-  results: {
-    name: 'results',
-    partitionKey: 'project_id',
-    sortKey: 'experiment_id',
-    indexes: [],
-    holdsUserData: false,
-    // Recomputed without the person after the results_state step.
-    personData: { none: 'per-variant counts and statistics, recomputed without a deleted person' },
-  },
+  results: { name: 'results', partitionKey: 'project_id', sortKey: 'experiment_id', indexes: [], holdsUserData: false },
   // The insight queries started per project (docs/decisions/insights.md, "Cache"): one item per query
   // ID (the hash of its text and data watermark), with the engine's execution ID and state; the rows
   // stay in the engine's result files. Expire after INSIGHT_QUERY_TTL_DAYS (recomputable).
@@ -101,51 +76,21 @@ export const TABLES: Record<TableName, TableLayout> = {
     indexes: [],
     ttlAttribute: 'expires_at',
     holdsUserData: false,
-    personData: { removedBy: 'insight_queries' },
   },
   // The saved insights of each project (name, kind, definition): what a team made, so kept.
-  saved_insights: {
-    name: 'saved_insights',
-    partitionKey: 'project_id',
-    sortKey: 'id',
-    indexes: [],
-    holdsUserData: true,
-    personData: { none: 'definitions the team wrote' },
-  },
+  saved_insights: { name: 'saved_insights', partitionKey: 'project_id', sortKey: 'id', indexes: [], holdsUserData: true },
   // The dashboards of each project (name, the saved insights shown, a range override): kept like them.
-  dashboards: {
-    name: 'dashboards',
-    partitionKey: 'project_id',
-    sortKey: 'id',
-    indexes: [],
-    holdsUserData: true,
-    personData: { none: 'layouts the team made' },
-  },
+  dashboards: { name: 'dashboards', partitionKey: 'project_id', sortKey: 'id', indexes: [], holdsUserData: true },
   // The audit log of admin writes (docs/decisions/audit-log.md): one partition ("log"), sorted by time
   // and entry ID, so the listing is one Query newest first. Admin writes are people's clicks: far below
   // one partition's 1,000 writes per second. Entries expire after AUDIT_RETENTION_DAYS.
-  audit_log: {
-    name: 'audit_log',
-    partitionKey: 'pk',
-    sortKey: 'sk',
-    indexes: [],
-    ttlAttribute: 'expires_at',
-    holdsUserData: true,
-    personData: { none: "admin writes: route, project, field names; never a request's user ID or reason" },
-  },
+  audit_log: { name: 'audit_log', partitionKey: 'pk', sortKey: 'sk', indexes: [], ttlAttribute: 'expires_at', holdsUserData: true },
   // The deletions of people (docs/decisions/erasure.md): per project, sorted by request time and ID, so
   // a project lists its own newest first with one Query. Each item holds its progress step by step; the
   // compaction job finds the unfinished ones with a Scan (a few items: deletions are rare).
-  deletions: {
-    name: 'deletions',
-    partitionKey: 'project_id',
-    sortKey: 'sk',
-    indexes: [],
-    holdsUserData: true,
-    personData: { kept: 'each request with its user ID and receipt: the record that it was carried out' },
-  },
+  deletions: { name: 'deletions', partitionKey: 'project_id', sortKey: 'sk', indexes: [], holdsUserData: true },
   // The exports of people (docs/decisions/erasure.md "Export"): the same layout as the deletions.
-  exports: { name: 'exports', partitionKey: 'project_id', sortKey: 'sk', indexes: [], holdsUserData: true, personData: { removedBy: 'exports' } },
+  exports: { name: 'exports', partitionKey: 'project_id', sortKey: 'sk', indexes: [], holdsUserData: true },
 };
 
 export const tableEnvVar = (name: TableName) => `TABLE_${name.toUpperCase()}`;

@@ -8,27 +8,33 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smokeOptionsFrom } from '../../bin/smoke';
 import { athenaRawEvents, localRawEvents } from '../../bin/smoke/raw-stream';
-import { BURST_STEP, runSmoke, THROTTLING_DOCS } from '../../bin/smoke/run';
+import { BURST_STEP, DELETION_STEP, runSmoke, THROTTLING_DOCS, type SmokeOptions } from '../../bin/smoke/run';
 import type { ApiKeyStore } from '../../lambdas/ports';
 import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  // The compaction job's schedule every second (every minute under npm start), so the smoke person's deletion is carried out for real.
+  stack = await startTestStack({ compactionIntervalMs: 1000 });
 });
 afterAll(() => stack.stop());
+
+/** The whole smoke against the local server, reading the local raw files, its lines into `lines`. */
+const localSmoke = (lines: string[], options: Partial<SmokeOptions> = {}) =>
+  runSmoke({
+    baseUrl: stack.url,
+    adminToken: ADMIN_TOKEN,
+    rawEvents: localRawEvents(stack.dataDir),
+    rawPollMs: 100,
+    dashboardUrl: `${stack.url}/`,
+    print: (l) => lines.push(l),
+    ...options,
+  });
 
 describe('smoke test', () => {
   it('passes every step against the local server, reading the events from the local raw files', async () => {
     const lines: string[] = [];
-    const results = await runSmoke({
-      baseUrl: stack.url,
-      adminToken: ADMIN_TOKEN,
-      rawEvents: localRawEvents(stack.dataDir),
-      rawPollMs: 100,
-      dashboardUrl: `${stack.url}/`,
-      print: (l) => lines.push(l),
-    });
+    const results = await localSmoke(lines);
     expect(
       results.filter((r) => r.outcome !== 'pass'),
       lines.join('\n'),
@@ -60,12 +66,17 @@ describe('smoke test', () => {
       'GET /admin/v1/projects/{id}/users lists the smoke users with their profile fields',
       'GET …/users finds a user by email and by name, and pages with next_cursor',
       'POST …/results/refresh ends committed: true with a: 1 enrolled, 1 converted; b: none',
+      DELETION_STEP,
       'the dashboard answers with its Content-Security-Policy',
       'clean up: stop the experiment and revoke the keys',
     ]);
-    expect(lines.at(-1)).toMatch(/^Summary: 28 passed, 0 failed, 0 skipped in [\d.]+ s$/);
-    // The events really are where the step looked, and nothing secret was printed.
-    expect(stack.rawEvents().filter((e) => e.name === 'tally_smoke_test')).toHaveLength(3);
+    expect(lines.at(-1)).toMatch(/^Summary: 29 passed, 0 failed, 0 skipped in [\d.]+ s$/);
+    // The events really are where the step looked, and the deleted smoke person's are gone from the
+    // landing files (the api user's and the enrolled user's stay); nothing secret was printed.
+    const deletion = results.find((r) => r.name === DELETION_STEP)!.detail;
+    expect(deletion).toMatch(/^deletion \S+ done after \d+ s: 2 event\(s\) found before, [2-9]\d* row\(s\) removed, 0 left$/);
+    expect(stack.rawEvents().filter((e) => e.name === 'tally_smoke_test')).toHaveLength(2);
+    expect(stack.rawEvents().filter((e) => /^smoke-[0-9a-f]{8}-v1$/.test(e.user_id ?? ''))).toEqual([]);
     expect(lines.join('\n')).not.toContain(ADMIN_TOKEN);
     expect(lines.join('\n')).not.toMatch(/tally_[A-Za-z0-9_-]{20,}/);
   });
@@ -79,8 +90,8 @@ describe('smoke test', () => {
       expect.stringContaining('/v1/events without a valid key'),
       expect.stringContaining('/api/events without a valid key'),
     ]);
-    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(25);
-    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 25 skipped/);
+    expect(wrongToken.filter((r) => r.outcome === 'skip')).toHaveLength(26);
+    expect(lines.at(-1)).toMatch(/^Summary: 2 passed, 1 failed, 26 skipped/);
     // The FAIL line names the function's log group (found by the stack's logical IDs) and the request ID.
     expect(wrongToken[0]!.detail).toMatch(/request ID (x-[a-z-]+: \S+|not sent)/);
     // The route's function is in a nested stack: the command finds that stack in Tally, then the log group in it.
@@ -105,6 +116,20 @@ describe('smoke test', () => {
     });
     expect(waited.find((r) => r.name.startsWith('both events'))).toMatchObject({ outcome: 'fail', detail: expect.stringMatching(/0 of 2 events after \d+ s/) });
     expect(lines.some((l) => l.includes('… 0 of 2 events so far'))).toBe(true);
+  });
+
+  it('fails the deletion step when the deletion is not done in time, with progress and a FAIL line naming the alarm and the job’s log group', async () => {
+    const lines: string[] = [];
+    // Shorter than one compaction run here: the deletion is still pending or running at the deadline.
+    const results = await localSmoke(lines, { deletionTimeoutMs: 150 });
+    const step = results.find((r) => r.name === DELETION_STEP)!;
+    expect(step).toMatchObject({ outcome: 'fail', detail: expect.stringMatching(/^deletion \S+ still (pending|running) after \d+ s \(timeout 0.15 s\)/) });
+    expect(step.detail).toContain('alarm compact-landing-DeletionFailed');
+    expect(step.detail).toContain(
+      `log group of compact-landing: aws cloudformation describe-stack-resources --stack-name Tally --query "StackResources[?starts_with(LogicalResourceId, 'JobcompactlandingLogs')].PhysicalResourceId" --output text`,
+    );
+    expect(lines.some((l) => /… deletion \S+ (pending|running), \d+ s of at most 0.15 s/.test(l))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^Summary: 28 passed, 1 failed, 0 skipped/);
   });
 
   it('takes the admin token from TALLY_ADMIN_TOKEN and refuses unclear arguments', async () => {
@@ -214,6 +239,20 @@ describe('smoke test on AWS: the Athena check (mocked Athena)', () => {
     expect(input.QueryString).toBe(
       "SELECT count(*) AS n FROM tally.unique_events WHERE project_id = 'p''1' AND dt = '2026-11-22' AND name = 'tally_smoke_test'",
     );
+    athena.restore();
+  });
+
+  it('counts a person’s events left, by the ID resolved or as sent, in the same view', async () => {
+    const athena = mockClient(AthenaClient);
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-2' });
+    athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
+    athena.on(GetQueryResultsCommand).resolves({ ResultSet: { Rows: [{ Data: [{ VarCharValue: 'n' }] }, { Data: [{ VarCharValue: '0' }] }] } });
+    expect(await awsCheck().countPerson!('p1', "smoke-1'-v1", '2026-11-22')).toBe(0);
+    expect(athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input).toMatchObject({
+      WorkGroup: 'Tally-analysts',
+      QueryString:
+        "SELECT count(*) AS n FROM tally.unique_events WHERE project_id = 'p1' AND dt = '2026-11-22' AND (user_id = 'smoke-1''-v1' OR sent_user_id = 'smoke-1''-v1')",
+    });
     athena.restore();
   });
 });

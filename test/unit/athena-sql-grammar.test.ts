@@ -10,7 +10,7 @@
  * watermark, the base roll-up with and without a previous generation), the insight kinds of the
  * registry with each interval, measure, breakdown, comparison, funnel filter and retention interval,
  * the listings (filters, search, next page, the candidates and the full recent-events query), the
- * planning baseline, the analyst views' DDL and the smoke test's count. A module that starts Athena
+ * planning baseline, the analyst views' DDL and the smoke test's counts (events, and a person's events left after a deletion). A module that starts Athena
  * queries and is not driven here fails the last test.
  */
 import {
@@ -273,7 +273,10 @@ const SOURCES: Record<string, () => Promise<void>> = {
     await store.rowsOf('proj-main', { ids: person, through: '2026-03-20T12:00:00.000Z' });
   },
   'bin/smoke/raw-stream.ts': async () => {
-    await athenaRawEvents(athenaClient(), WORKGROUP, DATABASE, new S3Client({ region: 'us-east-1' }), 'raw-bucket').count('proj-main', "o'clock", '2026-03-20');
+    const check = athenaRawEvents(athenaClient(), WORKGROUP, DATABASE, new S3Client({ region: 'us-east-1' }), 'raw-bucket');
+    await check.count('proj-main', "o'clock", '2026-03-20');
+    // The deletion step's count of the smoke person's events left.
+    await check.countPerson!('proj-main', "o'neil", '2026-03-20');
   },
 };
 
