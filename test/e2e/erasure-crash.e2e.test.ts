@@ -8,7 +8,6 @@
  * Then, once a start has finished the deletion: nothing of Ann in any view, the other users' seeded
  * events all there once, and every event the server acknowledged (204) during the drill there once.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { readCompactionState } from '../../lambdas/adapters/duckdb-stream-views'
 import { landingHour } from '../../lambdas/contract/landing';
 import { prng } from '../../bin/prng';
 import { CRASH_ADMIN_TOKEN, startServerChild, type ServerChild } from '../helpers/crash-load';
+import { testDuckDb } from '../helpers/duckdb';
 import { writeLandingEvents } from '../helpers/landing';
 import { storedEventFixture } from '../helpers/stored-event';
 
@@ -27,8 +27,7 @@ afterAll(async () => {
     server.child.kill('SIGKILL');
     await server.exited;
   }
-  if (process.env.KEEP_DRILL_DIR) console.log('DRILL DIR', dataDir);
-  else rmSync(dataDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const HOUR = 3_600_000;
@@ -139,12 +138,11 @@ describe('SIGKILL of npm start while it deletes a person', () => {
     await server.exited;
     server = undefined;
 
-    const db = await DuckDBInstance.create(':memory:');
-    const duck = await db.connect();
+    // The analysts' views as the server wrote them (views.sql), over the data directory.
+    const duck = await testDuckDb();
+    const views = readFileSync(join(dataDir, 'views.sql'), 'utf8');
+    const rows = (sql: string) => duck.rows(sql, views);
     try {
-      const script = readFileSync(join(dataDir, 'views.sql'), 'utf8');
-      for (const statement of script.split(/;\n/).filter((s) => !/^\s*$/.test(s.replace(/^--.*$/gm, '')))) await duck.run(statement);
-      const rows = async (sql: string) => (await duck.runAndReadAll(sql)).getRowObjectsJS();
       const [ann] = await rows(
         `SELECT (SELECT count(*) FROM events WHERE sent_user_id = 'ann' OR user_id = 'ann') AS events, (SELECT count(*) FROM curated_events WHERE sent_user_id = 'ann') AS curated`,
       );
@@ -166,8 +164,7 @@ describe('SIGKILL of npm start while it deletes a person', () => {
       ).toEqual([]);
       expect(acknowledged.size).toBeGreaterThan(0);
     } finally {
-      duck.closeSync();
-      db.closeSync();
+      duck.close();
     }
   });
 });
