@@ -3,17 +3,31 @@
  * with cdk.json's context, so tests use the same feature flags as `cdk synth`.
  */
 import { App, NestedStack, Stack, type AppProps } from 'aws-cdk-lib';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll } from 'vitest';
 import cdkJson from '../../cdk.json';
 import { TallyStack, type TallyStackProps } from '../../lib/tally-stack';
 
+/**
+ * The assembly directories this test file's apps wrote, removed after its tests: an App with no
+ * outdir writes a new cdk.out* directory under the system's temporary folder at each synthesis (assets
+ * included, tens of MB) and never removes it, which filled a developer's disk over a few test runs.
+ */
+const outdirs: string[] = [];
+afterAll(() => {
+  for (const dir of outdirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 export function testApp(options: { bundle?: boolean; outdir?: string } = {}): App {
+  const outdir = options.outdir ?? mkdtempSync(join(tmpdir(), 'tally-synth-'));
+  if (!options.outdir) outdirs.push(outdir);
   const props: AppProps = {
     context: { ...cdkJson.context, ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
     builtinCloudFormationValidation: false,
-    ...(options.outdir ? { outdir: options.outdir } : {}),
+    outdir,
   };
   return new App(props);
 }
