@@ -22,7 +22,9 @@ afterAll(() => stack.stop());
 describe('a backdated start', () => {
   it('counts the users enrolled since the earlier start, over the days', async () => {
     const created = await stack.admin('POST', base(), { name: 'Since last week', goal_event: 'purchase', variants: ['control', 'treatment'] });
-    const startedAt = new Date(Date.now() - 10 * DAY).toISOString();
+    // At a UTC midnight 10 to 11 days ago, so each day's events (an hour after the day starts) fall on
+    // that UTC day of the series whatever the time of the run (at 23:xx UTC they fell on the next).
+    const startedAt = new Date(Math.floor((Date.now() - 10 * DAY) / DAY) * DAY).toISOString();
     const started = await stack.admin('POST', `${base()}/${created.body.id}/start`, { started_at: startedAt });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     expect(started.body).toMatchObject({ status: 'running', started_at: startedAt });
