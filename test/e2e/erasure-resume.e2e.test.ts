@@ -4,9 +4,10 @@
  * sent while a deletion rewrites the landing files are all kept.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectWatchedByAlarm } from '../helpers/emf';
 import { DELETION_STEPS, type DeletionStep } from '../../lambdas/domain/deletion';
+import { linesPrintedBy } from '../helpers/output';
 import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 import { testDuckDb, type TestDuckDb } from '../helpers/duckdb';
 
@@ -95,22 +96,8 @@ describe('an interrupted deletion', () => {
   it('a failed step emits the alarmed DeletionFailed metric (and no client value in the log)', async () => {
     const ids = await person('zq7');
     await stack.admin('POST', `/admin/v1/projects/${project}/deletions`, { user_id: ids[0], reason: 'secret reason' });
-    const lines: string[] = [];
-    // Metrics go to stdout, error lines to stderr (lambdas/logging/log.ts): both are read.
-    const spies = [process.stdout, process.stderr].map((stream) => {
-      const write = stream.write.bind(stream);
-      return vi.spyOn(stream, 'write').mockImplementation((chunk: any, ...rest: any[]) => {
-        lines.push(String(chunk));
-        return write(chunk, ...rest);
-      });
-    });
-    try {
-      crashAt = 'curated_events';
-      await stack.compaction.runNow();
-    } finally {
-      for (const spy of spies) spy.mockRestore();
-    }
-    const all = lines.flatMap((l) => l.split('\n'));
+    crashAt = 'curated_events';
+    const all = await linesPrintedBy(() => stack.compaction.runNow());
     const emf = all.filter((l) => l.includes('"DeletionFailed"') && l.includes('"_aws"'));
     expect(emf).toHaveLength(1);
     for (const line of emf) expectWatchedByAlarm(line);

@@ -6,8 +6,9 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectWatchedByAlarm } from '../helpers/emf';
+import { linesPrintedBy } from '../helpers/output';
 import { startTestStack, UNTHROTTLED_KEY, type TestStack } from '../helpers/local';
 
 let now = Date.parse('2026-04-15T09:30:00Z');
@@ -212,20 +213,7 @@ describe("exporting a person's data", () => {
     // A file where the project's export folder goes: the export's write fails.
     const blocker = join(stack.dataDir, 'exports', `project_id=${other}`);
     writeFileSync(blocker, '');
-    const lines: string[] = [];
-    const spies = [process.stdout, process.stderr].map((stream) => {
-      const write = stream.write.bind(stream);
-      return vi.spyOn(stream, 'write').mockImplementation((chunk: any, ...rest: any[]) => {
-        lines.push(String(chunk));
-        return write(chunk, ...rest);
-      });
-    });
-    try {
-      await stack.compaction.runNow();
-    } finally {
-      for (const spy of spies) spy.mockRestore();
-    }
-    const all = lines.flatMap((l) => l.split('\n'));
+    const all = await linesPrintedBy(() => stack.compaction.runNow());
     const emf = all.filter((l) => l.includes('"ExportFailed"') && l.includes('"_aws"'));
     expect(emf).toHaveLength(1);
     for (const line of emf) expectWatchedByAlarm(line);
