@@ -58,7 +58,9 @@ describeBrowser('the demo’s links in the dashboard', () => {
     const results = (await server.stack.admin('GET', `/admin/v1/projects/${summary.projectId}/experiments/${summary.experimentId}/results`)).body;
     const enrolled = results.series.map((p: { variants: Array<{ enrolled: number }> }) => p.variants[0]!.enrolled);
     expect(enrolled.length).toBeGreaterThanOrEqual(14);
-    expect(new Set(enrolled).size).toBeGreaterThanOrEqual(14);
+    // Enrollment grows on every full day; today's is partial (just after midnight UTC it may have no one yet).
+    const fullDays = enrolled.slice(0, -1);
+    expect(new Set(fullDays).size).toBe(fullDays.length);
     await page.$eval('[data-chart="series"]', (el) => (el as any).scrollIntoView());
     await dash.screenshot('demo-results');
     expect(problemsApartFrom(dash.problems)).toEqual([]);
