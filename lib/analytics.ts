@@ -15,7 +15,7 @@ import { Construct } from 'constructs';
 import { secureBucket } from './buckets';
 import { dataColumns, PARTITION_COLUMNS } from './raw-columns';
 import { RAW_STREAMS, type RawStreamSpec, type StreamName } from './raw-streams';
-import { ARRIVAL_HOUR, ARRIVAL_HOUR_FORMAT, curatedPrefix, curatedTable, curatedWriteTable, GENERATION } from '../lambdas/contract/landing';
+import { ARRIVAL_HOUR, ARRIVAL_HOUR_FORMAT, CURATED_ONLY_COLUMNS, curatedPrefix, curatedTable, curatedWriteTable, GENERATION } from '../lambdas/contract/landing';
 import { RESULTS_BASE, RESULTS_BASE_PARTITIONS, RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../lambdas/contract/results-state';
 
 /** First day partition projection knows; records timestamped earlier are stored but not projected. */
@@ -123,7 +123,7 @@ export class Analytics extends Construct {
           storage: S3TableStorage.fromBucket(props.rawBucket),
           s3Prefix: curatedPrefix(name),
           dataFormat: DataFormat.PARQUET,
-          columns: strings(dataColumns(spec.columns)),
+          columns: strings([...dataColumns(spec.columns), ...CURATED_ONLY_COLUMNS[name]]),
           partitionKeys: PARTITION_COLUMNS.map((c) => ({ name: c, type: Schema.STRING })),
           parameters: { 'parquet.compression': 'ZSTD' },
         }),
@@ -146,7 +146,7 @@ export class Analytics extends Construct {
             storage: S3TableStorage.fromBucket(props.rawBucket),
             s3Prefix: curatedPrefix(name),
             dataFormat: DataFormat.PARQUET,
-            columns: strings(dataColumns(spec.columns)),
+            columns: strings([...dataColumns(spec.columns), ...CURATED_ONLY_COLUMNS[name]]),
             partitionKeys: partitions.map((c) => ({ name: c, type: Schema.STRING })),
             partitionProjection: Object.fromEntries(partitions.map((c) => [c, PartitionProjectionConfiguration.injected()])),
             parameters: {
@@ -245,5 +245,6 @@ export class Analytics extends Construct {
 function hiveComment(name: string): string | undefined {
   if (name === 'timestamp' || name === 'received_at') return 'ISO 8601 UTC; from_iso8601_timestamp() to compare as time';
   if (name === 'properties') return "JSON object as text; json_extract_scalar(properties, '$.key')";
+  if (name === 'timestamp_minute') return "The timestamp's UTC minute (YYYY-MM-DDTHH:MM): read it instead of timestamp when a minute is precise enough";
   return undefined;
 }

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { ARRIVAL_HOUR, curatedTable, EVENTS_TAIL_VIEW, landingTable, STREAM_NAMES, streamView, type StreamName } from '../contract/landing';
 import type { AnalyticsViews } from '../ports';
 import { TRINO_COMPAT_MACROS } from './duckdb-results-query';
-import { catalogDir, curatedSelect, landingDir, landingSelect, readCompactionState, STREAM_COLUMNS } from './duckdb-stream-views';
+import { catalogDir, CURATED_COLUMNS, curatedSelect, landingDir, landingSelect, readCompactionState, STREAM_COLUMNS } from './duckdb-stream-views';
 import { renderEventsTailView, renderStreamView } from './sql/compaction';
 import { renderCreateUniqueEventsView, UNIQUE_EVENTS_VIEW } from './sql/unique-events';
 
@@ -51,7 +51,7 @@ export function analystViewsScript(dataDir: string, streams: Record<StreamName, 
       table(
         tables.curated,
         files.curated,
-        curatedSelect(files.curated ? join(catalogDir(dataDir, s), 'project_id=*', 'dt=*', '*.parquet') : [], STREAM_COLUMNS[s]),
+        curatedSelect(files.curated ? join(catalogDir(dataDir, s), 'project_id=*', 'dt=*', '*.parquet') : [], CURATED_COLUMNS[s]),
       ),
       `CREATE OR REPLACE VIEW ${streamView(s)} AS ${renderStreamView(s, files.compactedThrough, tables)};`,
       ...(s === 'events' ? [`CREATE OR REPLACE VIEW ${EVENTS_TAIL_VIEW} AS ${renderEventsTailView(files.compactedThrough, tables)};`] : []),

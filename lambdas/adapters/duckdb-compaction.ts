@@ -25,6 +25,7 @@ import {
   landingHourDir,
   landingHourFiles,
   readCompactionState,
+  CURATED_COLUMNS,
   STREAM_COLUMNS,
 } from './duckdb-stream-views';
 import { renderCompact, renderCompactPartitions } from './sql/compaction';
@@ -36,7 +37,7 @@ import { quoteLiteral } from './sql/render';
  * so a slow, small encoding pays (timestamps 4.7 -> 2.9 bytes an event at level 19, measured in
  * docs/decisions/columnar-events.md, "Sort order and compression").
  */
-const ZSTD_LEVEL = 19;
+export const ZSTD_LEVEL = 19;
 
 /** Runs work on the landing files while no delivery appends to them (the local Firehose endpoint's). */
 export type LandingExclusive = <T>(work: () => Promise<T>) => Promise<T>;
@@ -95,7 +96,7 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore, P
     const curated = (await Promise.all(batch.map((p) => curatedFiles(this.dataDir, stream, { projectId: p.projectId, fromDt: p.dt, toDt: p.dt })))).flat();
     const tables = { curated: curatedTable(stream), landing: landingTable(stream) };
     const views = [
-      { name: tables.curated, parquet: curated, columns: STREAM_COLUMNS[stream] },
+      { name: tables.curated, parquet: curated, columns: CURATED_COLUMNS[stream] },
       { name: tables.landing, landing: await this.hourFiles(stream, hours), columns: STREAM_COLUMNS[stream] },
     ];
     return this.writeRows(stream, batch, views, renderCompact(stream, batch, hours, tables), generation);
@@ -192,7 +193,7 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore, P
     const curated = await curatedFiles(this.dataDir, 'identities', { projectId });
     const tables = { curated: curatedTable('identities'), landing: landingTable('identities') };
     const views = [
-      { name: tables.curated, parquet: curated, columns: STREAM_COLUMNS.identities },
+      { name: tables.curated, parquet: curated, columns: CURATED_COLUMNS.identities },
       { name: tables.landing, landing, columns: STREAM_COLUMNS.identities },
     ];
     const rows = await this.duckdb.use(views, (session) => session.rows(renderPersonLinks(projectId, ids, tables)));
@@ -240,7 +241,7 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore, P
   ): Promise<Array<CuratedPartition & { rows: number }>> {
     const curated = await curatedFiles(this.dataDir, stream, { projectId });
     if (curated.length === 0) return [];
-    const views = [{ name: curatedTable(stream), parquet: curated, columns: STREAM_COLUMNS[stream] }];
+    const views = [{ name: curatedTable(stream), parquet: curated, columns: CURATED_COLUMNS[stream] }];
     const rows = await this.duckdb.use(views, (session) => session.rows(renderPersonPartitions(stream, projectId, { ids, through }, curatedTable(stream))));
     return rows.map((r) => ({ projectId: String(r.project_id), dt: String(r.dt), rows: Number(r.person_rows) }));
   }
@@ -253,7 +254,7 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore, P
     generation: string,
   ): Promise<void> {
     const curated = (await Promise.all(batch.map((p) => curatedFiles(this.dataDir, stream, { projectId: p.projectId, fromDt: p.dt, toDt: p.dt })))).flat();
-    const views = [{ name: curatedTable(stream), parquet: curated, columns: STREAM_COLUMNS[stream] }];
+    const views = [{ name: curatedTable(stream), parquet: curated, columns: CURATED_COLUMNS[stream] }];
     await this.writeRows(stream, batch, views, renderWithoutPerson(stream, batch, { ids, through }, curatedTable(stream)), generation);
   }
 

@@ -17,6 +17,7 @@ import {
   EVENTS_TAIL_VIEW,
   LANDING_PREFIX,
   landingTable,
+  CURATED_ONLY_COLUMNS,
   streamView,
   type StreamName,
 } from '../contract/landing';
@@ -28,6 +29,16 @@ import { quoteLiteral } from './sql/render';
 
 /** Each stream's data columns (without project_id, a partition column of the curated tables). */
 export const STREAM_COLUMNS: Record<StreamName, Record<string, DuckType>> = { events: EVENT_COLUMNS, identities: IDENTITY_COLUMNS };
+
+/** Each curated table's data columns: its stream's, then those only the curated table holds (CURATED_ONLY_COLUMNS, text). */
+export const CURATED_COLUMNS: Record<StreamName, Record<string, DuckType>> = {
+  events: curatedColumns('events'),
+  identities: curatedColumns('identities'),
+};
+
+function curatedColumns(stream: StreamName): Record<string, DuckType> {
+  return { ...STREAM_COLUMNS[stream], ...Object.fromEntries(CURATED_ONLY_COLUMNS[stream].map((c) => [c, 'VARCHAR' as const])) };
+}
 
 /** The directory of a stream's landing hours, and of one hour. */
 export const landingDir = (dataDir: string, stream: StreamName) => join(dataDir, LANDING_PREFIX, stream);
@@ -112,7 +123,7 @@ export async function streamViews(dataDir: string, stream: StreamName, scope: St
   ]);
   const tables = { curated: curatedTable(stream), landing: landingTable(stream) };
   return [
-    { name: tables.curated, parquet: curated, columns: STREAM_COLUMNS[stream] },
+    { name: tables.curated, parquet: curated, columns: CURATED_COLUMNS[stream] },
     { name: tables.landing, landing: [...tail.values()].flat(), columns: STREAM_COLUMNS[stream] },
     { name: streamView(stream), sql: renderStreamView(stream, compactedThrough, tables) },
     ...(stream === 'events' ? [{ name: EVENTS_TAIL_VIEW, sql: renderEventsTailView(compactedThrough, tables) }] : []),

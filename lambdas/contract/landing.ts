@@ -8,7 +8,7 @@
  *       GZIP NDJSON on AWS (.json.gz), NDJSON locally (.ndjson). Every project in one object.
  *   curated/<stream>/project_id=<id>/dt=<yyyy-MM-dd>/generation=<g>/<file>.parquet
  *       Written by the compaction job from closed landing hours: Parquet (ZSTD), each event once,
- *       sorted by user then time. A partition (project, day) is read at the generation its catalog
+ *       sorted by event name then time. A partition (project, day) is read at the generation its catalog
  *       entry points at: on AWS the Glue partition's location, locally the symlink
  *       catalog/<table>/project_id=<id>/dt=<day> (CURATED_CATALOG_DIR). A reader sees one
  *       generation or the next, never part of one.
@@ -51,6 +51,17 @@ export const curatedTable = (stream: StreamName) => `curated_${stream}`;
  * partitions point (lib/analytics.ts). Never read.
  */
 export const curatedWriteTable = (stream: StreamName) => `curated_${stream}_write`;
+/**
+ * The columns a curated table holds besides its stream's record fields, by stream: for events,
+ * timestamp_minute, the event's UTC minute (YYYY-MM-DDTHH:MM, the first 16 characters of its
+ * timestamp: rules/timestamp-minute.sql), which compaction writes so that a query needing only the
+ * local hour or day of an event (a trend) reads it instead of the timestamp: sorted by name then time,
+ * a day's minutes take 0.4 bytes an event in Parquet where the timestamp takes 3
+ * (docs/decisions/columnar-events.md, "timestamp_minute"). Added after the record's fields, before
+ * the partition columns. Not in the events view (the analysts' columns are the record's).
+ */
+export const CURATED_ONLY_COLUMNS: Record<StreamName, readonly string[]> = { events: ['timestamp_minute'], identities: [] };
+
 /** The readers' view of a stream: curated plus the landing tail. */
 export const streamView = (stream: StreamName) => stream;
 /** The events view's landing tail alone (events = curated_events UNION ALL events_tail): what insights read next to the curated table. */

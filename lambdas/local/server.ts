@@ -21,6 +21,7 @@ import { startLocalFirehose, type LocalFirehose } from './firehose-endpoint';
 import { answerUnread, DEFAULT_REQUEST_TIMEOUTS, type RequestTimeouts } from './request-body';
 import { scheduleResultsJob } from './results-scheduler';
 import { scheduleCompaction, type CompactionScheduler } from './compaction-scheduler';
+import { addCuratedColumns } from './curated-columns';
 import { moveLegacyLayout } from './legacy-layout';
 import { DuckDbProcess } from './duckdb-process';
 import { DuckDbCompactionStore } from '../adapters/duckdb-compaction';
@@ -166,6 +167,9 @@ async function startStack(
     // A data directory from before the landing layout: its files move into landing hours first.
     const legacy = await moveLegacyLayout(options.dataDir);
     if (legacy.files > 0) log('info', 'moved raw files of the old layout into landing hours; compaction takes them in', { files: legacy.files });
+    // Curated files from before a curated-only column: rewritten with it (curated-columns.ts).
+    const upgraded = await addCuratedColumns(options.dataDir);
+    if (upgraded.files > 0) log('info', 'rewrote curated files of an older layout with the columns they lacked', { files: upgraded.files });
     const { events: eventsDir, identities: identitiesDir } = localStreamDirs(options.dataDir);
     const firehose = await startLocalFirehose(localFirehoseTargets(options.dataDir), options.clock);
     undo.unshift(() => firehose.close());

@@ -33,7 +33,7 @@ import { DuckDbCompactionStore } from '../../lambdas/adapters/duckdb-compaction'
 import { EVENT_COLUMNS, IDENTITY_COLUMNS, type DuckType } from '../../lambdas/adapters/duckdb-columns';
 import { InProcessDuckDb, type LocalView } from '../../lambdas/adapters/duckdb-local';
 import { DuckDbInsightEngine } from '../../lambdas/adapters/duckdb-insights';
-import { curatedFiles, curatedSelect, landingHourDir, streamViews } from '../../lambdas/adapters/duckdb-stream-views';
+import { CURATED_COLUMNS, curatedFiles, curatedSelect, landingHourDir, streamViews } from '../../lambdas/adapters/duckdb-stream-views';
 import { quoteLiteral } from '../../lambdas/adapters/sql/render';
 import { curatedTable, EVENTS_TAIL_VIEW, landingHour } from '../../lambdas/contract/landing';
 import { INSIGHT_KINDS, type InsightKindName } from '../../lambdas/domain/insights/kinds';
@@ -244,7 +244,7 @@ function jsonViews(dataDir: string, fromDt: string, toDt: string): LocalView[] {
   // The JSON layout has no curated part: the insights read all its events as the tail (the watermark
   // filter applied to every row, as it was), and an empty curated table.
   return [
-    { name: curatedTable('events'), sql: curatedSelect([], EVENT_COLUMNS) },
+    { name: curatedTable('events'), sql: curatedSelect([], CURATED_COLUMNS.events) },
     {
       name: EVENTS_TAIL_VIEW,
       sql: read(

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewStatements } from '../../lambdas/adapters/athena-compaction';
-import { curatedFiles, curatedSelect, landingHourFiles, landingSelect, readCompactionState, STREAM_COLUMNS } from '../../lambdas/adapters/duckdb-stream-views';
+import { CURATED_COLUMNS, curatedFiles, curatedSelect, landingHourFiles, landingSelect, readCompactionState, STREAM_COLUMNS } from '../../lambdas/adapters/duckdb-stream-views';
 import { curatedTable, landingTable, STREAM_NAMES, type StreamName } from '../../lambdas/contract/landing';
 import { testDuckDb, type TestDuckDb } from '../helpers/duckdb';
 import { startTestProject, type TestStack } from '../helpers/local';
@@ -61,7 +61,7 @@ async function setup(): Promise<string> {
     const landing = [...(await landingHourFiles(stack.dataDir, stream)).values()].flat();
     const curated = await curatedFiles(stack.dataDir, stream, { projectId: project });
     statements.push(`CREATE OR REPLACE VIEW tally.${landingTable(stream)} AS ${landingSelect(landing, STREAM_COLUMNS[stream])}`);
-    statements.push(`CREATE OR REPLACE VIEW tally.${curatedTable(stream)} AS ${curatedSelect(curated, STREAM_COLUMNS[stream])}`);
+    statements.push(`CREATE OR REPLACE VIEW tally.${curatedTable(stream)} AS ${curatedSelect(curated, CURATED_COLUMNS[stream])}`);
   }
   expect(through.events).toBe('2026-05-04-10');
   statements.push(...viewStatements('tally', through as Record<StreamName, string | undefined>));

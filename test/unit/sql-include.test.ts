@@ -23,6 +23,7 @@ import EXPORT_EVENTS_SQL from '../../lambdas/adapters/sql/export-events.sql';
 import EXPORT_IDENTITIES_SQL from '../../lambdas/adapters/sql/export-identities.sql';
 import { STORED_EVENT_FIELDS } from '../../lambdas/domain/event';
 import { IDENTITY_COLUMNS } from '../../lambdas/adapters/duckdb-columns';
+import { CURATED_ONLY_COLUMNS } from '../../lambdas/contract/landing';
 
 describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
   const rules = { 'rules/cols.sql': '-- why\na,\nb AS c\n\n', 'rules/cte.sql': 'x AS (\n\n  SELECT 1\n)\n' };
@@ -134,5 +135,16 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
     const names = (rule: string) => [...SQL_RULES[rule]!.replace(/^--.*$/gm, '').matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
     expect(names('rules/event-data-columns.sql')).toEqual(STORED_EVENT_FIELDS.filter((f) => f !== 'project_id'));
     expect(names('rules/identity-data-columns.sql')).toEqual(Object.keys(IDENTITY_COLUMNS));
+  });
+
+  it("the texts writing curated events list the record's columns, then the curated-only ones, then the partitions: the write table's order, which INSERT INTO fills by position", () => {
+    // lib/analytics.ts declares curated_events(_write) as the record's data columns, then
+    // CURATED_ONLY_COLUMNS.events (test/stack/data.test.ts checks the template's order); Athena's
+    // `INSERT INTO curated_events_write SELECT *, '<g>' AS generation` fills its columns by position.
+    const aliases = (rule: string) => [...SQL_RULES[rule]!.replace(/^--.*$/gm, '').matchAll(/ AS ([a-z_]+)\s*$/gm)].map((m) => m[1]);
+    expect(aliases('rules/timestamp-minute.sql')).toEqual([...CURATED_ONLY_COLUMNS.events]);
+    for (const sql of [COMPACT_EVENTS_SQL, ERASE_EVENTS_ROWS_SQL]) {
+      expect(sql.replace(/^--.*\n/gm, '')).toMatch(/^SELECT\n  \{\{> rules\/event-data-columns\.sql\}\},\n  \{\{> rules\/timestamp-minute\.sql\}\},\n  project_id,\n  dt\n/);
+    }
   });
 });

@@ -7,6 +7,8 @@
 -- nothing. Sorted by event name, then time (docs/decisions/columnar-events.md, "Sort order"): a row
 -- group then holds few event names, so a query for some names skips the others' row groups by their
 -- min/max statistics, and consecutive timestamps share most of their text, which ZSTD compresses.
+-- After the event's columns, timestamp_minute (rules/timestamp-minute.sql; lambdas/contract/landing.ts
+-- CURATED_ONLY_COLUMNS), computed again from the timestamp for every row, curated or landed.
 --
 -- The same text on both engines: Athena runs it as INSERT INTO the write table (a generation of each
 -- partition, lambdas/adapters/athena-compaction.ts), DuckDB as COPY ... TO Parquet partitioned by
@@ -14,6 +16,7 @@
 -- rules/batch-curated-rows.sql and rules/batch-landing-rows.sql.
 SELECT
   {{> rules/event-data-columns.sql}},
+  {{> rules/timestamp-minute.sql}},
   project_id,
   dt
 FROM (

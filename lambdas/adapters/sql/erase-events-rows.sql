@@ -3,6 +3,7 @@
 -- compaction commits, so a reader sees the partition with the rows or without them, never part of one.
 SELECT
   {{> rules/event-data-columns.sql}},
+  {{> rules/timestamp-minute.sql}},
   project_id,
   dt
 {{> rules/batch-curated-rows.sql}}

@@ -33,6 +33,7 @@ import PROPERTY_NUMBER_SQL from './rules/property-number.sql';
 import RANGE_EVENT_COLUMNS_SQL from './rules/range-event-columns.sql';
 import RANGE_EVENTS_SQL from './rules/range-events.sql';
 import SUMMARY_MERGE_SQL from './rules/summary-merge.sql';
+import TIMESTAMP_MINUTE_SQL from './rules/timestamp-minute.sql';
 import VARIANT_ROWS_SQL from './rules/variant-rows.sql';
 import { SqlRenderError } from './render-error';
 
@@ -62,6 +63,7 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/range-event-columns.sql': RANGE_EVENT_COLUMNS_SQL,
   'rules/range-events.sql': RANGE_EVENTS_SQL,
   'rules/summary-merge.sql': SUMMARY_MERGE_SQL,
+  'rules/timestamp-minute.sql': TIMESTAMP_MINUTE_SQL,
   'rules/variant-rows.sql': VARIANT_ROWS_SQL,
 };
 
