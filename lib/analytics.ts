@@ -15,7 +15,15 @@ import { Construct } from 'constructs';
 import { secureBucket } from './buckets';
 import { dataColumns, PARTITION_COLUMNS } from './raw-columns';
 import { RAW_STREAMS, type RawStreamSpec, type StreamName } from './raw-streams';
-import { ARRIVAL_HOUR, ARRIVAL_HOUR_FORMAT, CURATED_ONLY_COLUMNS, curatedPrefix, curatedTable, curatedWriteTable, GENERATION } from '../lambdas/contract/landing';
+import {
+  ARRIVAL_HOUR,
+  ARRIVAL_HOUR_FORMAT,
+  CURATED_ONLY_COLUMNS,
+  curatedPrefix,
+  curatedTable,
+  curatedWriteTable,
+  GENERATION,
+} from '../lambdas/contract/landing';
 import { RESULTS_BASE, RESULTS_BASE_PARTITIONS, RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../lambdas/contract/results-state';
 
 /** First day partition projection knows; records timestamped earlier are stored but not projected. */

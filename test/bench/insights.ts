@@ -39,6 +39,7 @@ import { curatedTable, EVENTS_TAIL_VIEW, landingHour } from '../../lambdas/contr
 import { INSIGHT_KINDS, type InsightKindName } from '../../lambdas/domain/insights/kinds';
 import { compactLanding } from '../../lambdas/services/compact-landing';
 import { prng } from '../../bin/prng';
+import { parquetColumnsRead } from '../helpers/parquet-columns-read';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const DAYS = Number(process.env.BENCH_DAYS ?? 30);
@@ -264,26 +265,6 @@ async function curatedViews(dataDir: string, fromDt: string, toDt: string): Prom
     ...(await streamViews(dataDir, 'events', { projectId: PROJECT, fromDt, toDt })),
     ...(await streamViews(dataDir, 'identities', { projectId: PROJECT })),
   ];
-}
-
-/**
- * The columns DuckDB's plan reads from Parquet (its READ_PARQUET nodes' projections and filters),
- * per stream: a scan reading canonical_id is of the identities, any other of the events.
- */
-function parquetColumnsRead(profile: unknown): { events: Set<string>; identities: Set<string> } {
-  const read = { events: new Set<string>(), identities: new Set<string>() };
-  const walk = (node: Record<string, unknown>) => {
-    const info = node.extra_info as Record<string, unknown> | undefined;
-    if (info && info.Function === 'READ_PARQUET') {
-      const words = `${JSON.stringify(info.Projections ?? '')} ${JSON.stringify(info.Filters ?? '')}`.split(/[^A-Za-z0-9_]+/);
-      const stream = words.includes('canonical_id') ? 'identities' : 'events';
-      const known = new Set(Object.keys(stream === 'events' ? EVENT_COLUMNS : IDENTITY_COLUMNS));
-      for (const word of words) if (known.has(word)) read[stream].add(word);
-    }
-    for (const child of (node.children as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
-  };
-  walk(profile as Record<string, unknown>);
-  return read;
 }
 
 /** Compressed bytes of each of the given columns in Parquet files (every row group). */

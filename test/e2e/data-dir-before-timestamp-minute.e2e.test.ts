@@ -33,7 +33,8 @@ function parquetUnder(dir: string): string[] {
 
 const columnsOf = (file: string) =>
   duckDb.use([], async (s) => (await s.rows(`SELECT name FROM parquet_schema(${quoteLiteral(file)}) WHERE name <> 'duckdb_schema'`)).map((r) => r.name));
-const rowsOf = (file: string, select = '*') => duckDb.use([], (s) => s.rows(`SELECT ${select} FROM read_parquet(${quoteLiteral(file)}, hive_partitioning = false)`));
+const rowsOf = (file: string, select = '*') =>
+  duckDb.use([], (s) => s.rows(`SELECT ${select} FROM read_parquet(${quoteLiteral(file)}, hive_partitioning = false)`));
 
 beforeAll(async () => {
   execFileSync('tar', ['-xzf', join(import.meta.dirname, '..', 'fixtures', 'data-dir-before-timestamp-minute.tar.gz'), '-C', dataDir]);

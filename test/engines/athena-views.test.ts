@@ -11,7 +11,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewStatements } from '../../lambdas/adapters/athena-compaction';
-import { CURATED_COLUMNS, curatedFiles, curatedSelect, landingHourFiles, landingSelect, readCompactionState, STREAM_COLUMNS } from '../../lambdas/adapters/duckdb-stream-views';
+import {
+  CURATED_COLUMNS,
+  curatedFiles,
+  curatedSelect,
+  landingHourFiles,
+  landingSelect,
+  readCompactionState,
+  STREAM_COLUMNS,
+} from '../../lambdas/adapters/duckdb-stream-views';
 import { curatedTable, landingTable, STREAM_NAMES, type StreamName } from '../../lambdas/contract/landing';
 import { testDuckDb, type TestDuckDb } from '../helpers/duckdb';
 import { startTestProject, type TestStack } from '../helpers/local';

@@ -69,6 +69,7 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
   const INSIGHT_RULES = [
     'rules/breakdown-kind.sql',
     'rules/breakdown-raw.sql',
+    'rules/curated-timestamp-minute.sql',
     'rules/event-properties.sql',
     'rules/property-number.sql',
     'rules/range-event-columns.sql',
@@ -144,7 +145,9 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
     const aliases = (rule: string) => [...SQL_RULES[rule]!.replace(/^--.*$/gm, '').matchAll(/ AS ([a-z_]+)\s*$/gm)].map((m) => m[1]);
     expect(aliases('rules/timestamp-minute.sql')).toEqual([...CURATED_ONLY_COLUMNS.events]);
     for (const sql of [COMPACT_EVENTS_SQL, ERASE_EVENTS_ROWS_SQL]) {
-      expect(sql.replace(/^--.*\n/gm, '')).toMatch(/^SELECT\n  \{\{> rules\/event-data-columns\.sql\}\},\n  \{\{> rules\/timestamp-minute\.sql\}\},\n  project_id,\n  dt\n/);
+      expect(sql.replace(/^--.*\n/gm, '')).toMatch(
+        /^SELECT\n {2}\{\{> rules\/event-data-columns\.sql\}\},\n {2}\{\{> rules\/timestamp-minute\.sql\}\},\n {2}project_id,\n {2}dt\n/,
+      );
     }
   });
 });

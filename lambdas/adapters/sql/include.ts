@@ -15,6 +15,7 @@ import BREAKDOWN_KIND_SQL from './rules/breakdown-kind.sql';
 import BREAKDOWN_RAW_SQL from './rules/breakdown-raw.sql';
 import CANONICAL_IDS_SQL from './rules/canonical-ids.sql';
 import COPY_RANK_SQL from './rules/copy-rank.sql';
+import CURATED_TIMESTAMP_MINUTE_SQL from './rules/curated-timestamp-minute.sql';
 import ENROLLMENT_VARIANT_SQL from './rules/enrollment-variant.sql';
 import EVENT_COLUMNS_SQL from './rules/event-columns.sql';
 import EVENT_DATA_COLUMNS_SQL from './rules/event-data-columns.sql';
@@ -45,6 +46,7 @@ export const SQL_RULES: Readonly<Record<string, string>> = {
   'rules/breakdown-raw.sql': BREAKDOWN_RAW_SQL,
   'rules/canonical-ids.sql': CANONICAL_IDS_SQL,
   'rules/copy-rank.sql': COPY_RANK_SQL,
+  'rules/curated-timestamp-minute.sql': CURATED_TIMESTAMP_MINUTE_SQL,
   'rules/enrollment-variant.sql': ENROLLMENT_VARIANT_SQL,
   'rules/event-columns.sql': EVENT_COLUMNS_SQL,
   'rules/event-data-columns.sql': EVENT_DATA_COLUMNS_SQL,

@@ -12,7 +12,8 @@ import { identitiesFromDt } from './insight-trends';
 import { propertyPath } from './property-path';
 import { renderSql, toStoredIso, type SqlParam } from './render';
 
-const FUNNELS = insightText(FUNNELS_SQL);
+// Funnels order each user's events by their timestamp (insight-text.ts, readsTimestamp).
+const FUNNELS = insightText(FUNNELS_SQL, { readsTimestamp: true });
 
 export function funnelsParams(definition: FunnelsDefinition, context: InsightSqlContext): Record<string, SqlParam> {
   return {

@@ -11,7 +11,8 @@ import { identitiesFromDt } from './insight-trends';
 import { renderSql, toStoredIso, type SqlParam } from './render';
 
 // Retention reads no property (domain/insights/uses-properties.ts).
-const RETENTION = insightText(RETENTION_SQL).withoutProperties;
+// It orders each user's events by their timestamp (insight-text.ts, readsTimestamp).
+const RETENTION = insightText(RETENTION_SQL, { readsTimestamp: true }).withoutProperties;
 
 export function retentionParams(definition: RetentionDefinition, context: InsightSqlContext): Record<string, SqlParam> {
   return {

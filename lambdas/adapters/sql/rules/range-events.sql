@@ -54,7 +54,7 @@ FROM (
   FROM (
     SELECT
       {{> rules/range-event-columns.sql}},
-      timestamp_minute
+      {{> rules/curated-timestamp-minute.sql}}
     FROM {{curated_events}}
     UNION ALL
     SELECT
