@@ -22,9 +22,9 @@ export interface ServerChild {
   exited: Promise<string>;
 }
 
-/** Starts `npm start` (bin/start.ts) as a child process on dataDir and waits for its URL. */
-export function startServerChild(dataDir: string, env: Record<string, string> = {}): Promise<ServerChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './lambdas/local/sql-text/register.mjs', 'bin/start.ts'], {
+/** Starts `npm start` (bin/start.ts, or another entry printing its lines) as a child process on dataDir and waits for its URL. */
+export function startServerChild(dataDir: string, env: Record<string, string> = {}, script = 'bin/start.ts'): Promise<ServerChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './lambdas/local/sql-text/register.mjs', script], {
     env: {
       ...process.env,
       PORT: '0',
