@@ -8,7 +8,7 @@ import { idKeyProblem } from '../domain/id-key-budget';
 import { expandedVariants } from '../domain/variant-weights';
 import { assignVariants } from '../services/assign-variants';
 import type { ExperimentCatalog } from '../services/experiment-catalog';
-import { linkIds, observeId, type IdentityDeps } from '../services/resolve-identities';
+import { linkIds, observeId, screenIds, type IdentityDeps } from '../services/resolve-identities';
 import type { AssignmentStore } from '../ports';
 
 /** An empty parameter counts as not sent: the spec answers 200 to every authenticated request. */
@@ -35,13 +35,17 @@ export function createExperimentsAssignHandler(deps: ExperimentsDeps) {
         return json(200, { assigned_variants: {} });
       }
       const nowMs = deps.clock();
+      const screened = await screenIds(project_id, [userId, anonymousId].filter((id) => id !== undefined), deps);
+      // A suppressed person (docs/privacy.md, "Suppression"): still 200, but no identity item, link
+      // or assignment is stored for them, as no event of theirs is.
+      if (screened.suppressed) return json(200, { assigned_variants: {} });
       let canonical: string;
       if (userId !== undefined && anonymousId !== undefined && userId !== anonymousId) {
         // Link first, so a user bucketed while anonymous keeps the variant after login.
         canonical = await linkIds(project_id, anonymousId, userId, deps, nowMs);
       } else {
         const id = (userId ?? anonymousId)!;
-        canonical = await observeId(project_id, id, deps, nowMs);
+        canonical = await observeId(project_id, id, deps, nowMs, screened.seen);
       }
       const assigned = await assignVariants(project_id, canonical, running, deps.assignments, new Date(nowMs).toISOString());
       return json(200, { assigned_variants: assigned });

@@ -63,9 +63,23 @@ export async function linkIds(projectId: string, a: string, b: string, deps: Ide
   return (await deps.identities.link(projectId, a, b, nowMs, identityJournal(projectId, deps.identitySink, nowMs))).canonical;
 }
 
-/** The canonical ID of one ID, recording its first sight; shortened pointers go to the stream. */
-export async function observeId(projectId: string, id: string, deps: IdentityDeps, nowMs: number): Promise<string> {
-  return (await deps.identities.observe(projectId, [id], nowMs, { journal: identityJournal(projectId, deps.identitySink, nowMs) })).get(id)!;
+/**
+ * Whether any of these IDs is suppressed (docs/privacy.md, "Suppression"), and their identity items,
+ * read in the one BatchGet observe would make anyway: give `seen` to observeId.
+ */
+export async function screenIds(
+  projectId: string,
+  ids: string[],
+  deps: Pick<IdentityDeps, 'identities'>,
+): Promise<{ suppressed: boolean; seen: ReadonlyMap<string, IdentityItem> }> {
+  const { suppressed, seen } = await deps.identities.screen(projectId, ids);
+  return { suppressed: suppressed.size > 0, seen };
+}
+
+/** The canonical ID of one ID, recording its first sight; shortened pointers go to the stream. `seen`: its item as screenIds read it. */
+export async function observeId(projectId: string, id: string, deps: IdentityDeps, nowMs: number, seen?: ReadonlyMap<string, IdentityItem>): Promise<string> {
+  const journal = identityJournal(projectId, deps.identitySink, nowMs);
+  return (await deps.identities.observe(projectId, [id], nowMs, { journal, ...(seen ? { seen } : {}) })).get(id)!;
 }
 
 /** The identity stream as the store's journal: one row per pointer change, with its committed version. */

@@ -82,13 +82,32 @@ describe('a deletion with suppress', () => {
     // The same event again is dropped again (it was never recorded as stored, nor as seen).
     await send([{ name: 'view', user_id: 'cat', timestamp: '2026-04-15T09:50:00Z' }]);
 
+    // Asking for her variants: 200 with none, and nothing stored for her (no identity item, link or
+    // assignment); Bob, asking in the same way, is assigned.
+    const created = await stack.admin('POST', `/admin/v1/projects/${project}/experiments`, { name: 'Paywall', goal_event: 'purchase' });
+    expect((await stack.admin('POST', `/admin/v1/projects/${project}/experiments/${created.body.id}/start`)).status).toBe(200);
+    const variantsOf = async (query: string) => {
+      const res = await fetch(`${stack.url}/v1/experiments?${query}`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { assigned_variants: Record<string, string> }).assigned_variants;
+    };
+    for (const query of ['user_id=cat', 'anonymous_id=cat-phone', 'user_id=cat-new-account&anonymous_id=cat-phone', 'user_id=cat&anonymous_id=cat-tablet']) {
+      expect(await variantsOf(query), query).toEqual({});
+    }
+    expect(Object.keys(await variantsOf('user_id=bob'))).toEqual(['Paywall']);
+    for (const id of [...CAT, 'cat-new-account', 'cat-tablet'])
+      expect(await stack.deps.assignments.getMany(project, [created.body.id], id), id).toEqual(new Map());
+
     await stack.compaction.runNow(now + 2 * HOUR);
     const gone = { events: 0, unique_events: 0, landing_events: 0, curated_events: 0, identities: 0 };
-    expect(await analystCounts([...CAT, 'eve', 'cat-tablet'])).toEqual(gone);
+    expect(await analystCounts([...CAT, 'eve', 'cat-tablet', 'cat-new-account'])).toEqual(gone);
     expect(await analystCounts(['bob'])).toMatchObject({ events: 3, unique_events: 3 });
     expect(stack.rawEvents(project).filter((e) => [...CAT, 'eve', 'cat-tablet'].includes(e.sent_user_id ?? ''))).toEqual([]);
-    expect(stack.identityRecords(project).filter((r) => [...CAT, 'eve', 'cat-tablet'].some((id) => r.id === id || r.canonical_id === id))).toEqual([]);
-    for (const id of [...CAT, 'eve', 'cat-tablet']) expect((await stack.admin('GET', `/admin/v1/projects/${project}/users/${id}`)).status).toBe(404);
+    expect(
+      stack.identityRecords(project).filter((r) => [...CAT, 'eve', 'cat-tablet', 'cat-new-account'].some((id) => r.id === id || r.canonical_id === id)),
+    ).toEqual([]);
+    for (const id of [...CAT, 'eve', 'cat-tablet', 'cat-new-account'])
+      expect((await stack.admin('GET', `/admin/v1/projects/${project}/users/${id}`)).status).toBe(404);
     const users = await stack.admin('GET', `/admin/v1/projects/${project}/users`);
     expect(users.body.users.map((u: { user_id: string }) => u.user_id).sort()).toEqual(['bob', 'dan']);
     for (const search of ['cat', 'cat@example.com']) {
