@@ -35,7 +35,11 @@ export function createExperimentsAssignHandler(deps: ExperimentsDeps) {
         return json(200, { assigned_variants: {} });
       }
       const nowMs = deps.clock();
-      const screened = await screenIds(project_id, [userId, anonymousId].filter((id) => id !== undefined), deps);
+      const screened = await screenIds(
+        project_id,
+        [userId, anonymousId].filter((id) => id !== undefined),
+        deps,
+      );
       // A suppressed person (docs/privacy.md, "Suppression"): still 200, but no identity item, link
       // or assignment is stored for them, as no event of theirs is.
       if (screened.suppressed) return json(200, { assigned_variants: {} });
