@@ -133,7 +133,7 @@ describe('deleting a person', () => {
     expect(receipt.landing_identities + receipt.curated_identities).toBeGreaterThan(0);
 
     // Nothing of Ann in any view an analyst queries; Bob as he was.
-    expect(await analystCounts(ANN)).toEqual({ events: 0, unique_events: 0, landing_events: 0, curated_events: 0, identities: 0 });
+    expect(await analystCounts(ANN)).toEqual({ events: 0, unique_events: 0, landing_events: 0, curated_events: 0, identities: 0, curated_identities: 0 });
     expect(await analystCounts(['bob'])).toEqual(bobBefore);
     // Nor in the admin API: people, their page, the events listing, insights (not answered from the cache).
     for (const id of ANN) expect((await stack.admin('GET', `/admin/v1/projects/${project}/users/${id}`)).status).toBe(404);
@@ -159,7 +159,7 @@ describe('deleting a person', () => {
     expect(await physicalCuratedRows(ANN)).toBe(0);
     // That run also compacted hour 11 (Bob's last event is curated now): his events are all still there.
     expect(await analystCounts(['bob'])).toMatchObject({ events: 3, unique_events: 3, curated_events: 3 });
-    expect(await analystCounts(ANN)).toEqual({ events: 0, unique_events: 0, landing_events: 0, curated_events: 0, identities: 0 });
+    expect(await analystCounts(ANN)).toEqual({ events: 0, unique_events: 0, landing_events: 0, curated_events: 0, identities: 0, curated_identities: 0 });
   });
 
   it('sweeps an object Firehose delivers late, holding events received before the request, and counts it in the receipt', async () => {
@@ -178,7 +178,7 @@ describe('deleting a person', () => {
     writeLanding(stack.dataDir, 'events', [late], { hour: '2026-04-15-13', file: 'late-delivery.ndjson' });
     expect((await analystCounts(ANN)).events).toBe(1);
     await stack.compaction.runNow();
-    expect(await analystCounts(ANN)).toEqual({ events: 0, unique_events: 0, landing_events: 0, curated_events: 0, identities: 0 });
+    expect(await analystCounts(ANN)).toEqual({ events: 0, unique_events: 0, landing_events: 0, curated_events: 0, identities: 0, curated_identities: 0 });
     const after = (await stack.admin('GET', `/admin/v1/projects/${project}/deletions/${ann.id}`)).body.deletion;
     expect(landed(after)).toBe(landed(ann) + 1);
   });

@@ -99,7 +99,7 @@ describe('a deletion with suppress', () => {
       expect(await stack.deps.assignments.getMany(project, [created.body.id], id), id).toEqual(new Map());
 
     await stack.compaction.runNow(now + 2 * HOUR);
-    const gone = { events: 0, unique_events: 0, landing_events: 0, curated_events: 0, identities: 0 };
+    const gone = { events: 0, unique_events: 0, landing_events: 0, curated_events: 0, identities: 0, curated_identities: 0 };
     expect(await analystCounts([...CAT, 'eve', 'cat-tablet', 'cat-new-account'])).toEqual(gone);
     expect(await analystCounts(['bob'])).toMatchObject({ events: 3, unique_events: 3 });
     expect(stack.rawEvents(project).filter((e) => [...CAT, 'eve', 'cat-tablet'].includes(e.sent_user_id ?? ''))).toEqual([]);
