@@ -18,11 +18,11 @@
 -- reads the UTC days :scan_from_dt to :scan_to_dt that cover the local range, and the local day of
 -- each event keeps exactly the range. The local day and hour are those of the event's UTC minute
 -- (rules/timestamp-minute.sql: the curated table's timestamp_minute column, computed for the tail):
--- every time zone since 1972 is a whole number of minutes off UTC (tzdb), so the minute's local hour and day are the
--- event's, and an insight that buckets by them only (a trend) reads the minute, 0.4 bytes an event in
--- Parquet, never the timestamp, 3 bytes (docs/decisions/columnar-events.md, "timestamp_minute");
--- "timestamp" is read only by the insights that order events (funnels, retention). The same text on
--- both engines: from_iso8601_timestamp gives a
+-- every time zone since 1972 is a whole number of minutes off UTC (tzdb), so the minute's local hour
+-- and day are the event's, and an insight that buckets by them only (a trend) reads the minute, 0.4
+-- bytes an event in Parquet, never the timestamp, 3 bytes (docs/decisions/columnar-events.md,
+-- "timestamp_minute"); "timestamp" is read only by the insights that order events (funnels,
+-- retention). The same text on both engines: from_iso8601_timestamp gives a
 -- timestamp with time zone (DuckDB: the Trino-compat macro), AT TIME ZONE moves it into the zone, and
 -- the CAST to timestamp keeps its wall-clock time (Trino drops the zone; DuckDB's AT TIME ZONE already
 -- gives the wall-clock time). Columns added:
