@@ -2,7 +2,7 @@
  * Analysts' access to the raw streams (docs/decisions/columnar-events.md): the Glue database with, per
  * stream, the landing table (what Firehose writes, JSON by arrival hour, projected), the curated table
  * (Parquet by project and day, partitions registered by the compaction job, each pointing at one
- * generation) and the write table the job's INSERT INTO writes a generation through; an Athena
+ * generation, which the job writes with UNLOAD); an Athena
  * workgroup with its own results bucket and a per-query scan limit. Readers query the views over them
  * (events, identities, unique_events, events_by_arrival), which Athena DDL creates at deploy and the
  * compaction job re-creates (lambdas/adapters/athena-compaction.ts viewStatements).
@@ -15,15 +15,7 @@ import { Construct } from 'constructs';
 import { secureBucket } from './buckets';
 import { dataColumns, PARTITION_COLUMNS } from './raw-columns';
 import { RAW_STREAMS, type RawStreamSpec, type StreamName } from './raw-streams';
-import {
-  ARRIVAL_HOUR,
-  ARRIVAL_HOUR_FORMAT,
-  CURATED_ONLY_COLUMNS,
-  curatedPrefix,
-  curatedTable,
-  curatedWriteTable,
-  GENERATION,
-} from '../lambdas/contract/landing';
+import { ARRIVAL_HOUR, ARRIVAL_HOUR_FORMAT, CURATED_ONLY_COLUMNS, curatedPrefix, curatedTable } from '../lambdas/contract/landing';
 import { RESULTS_BASE, RESULTS_BASE_PARTITIONS, RESULTS_STATE, RESULTS_STATE_COLUMNS, RESULTS_STATE_PARTITIONS } from '../lambdas/contract/results-state';
 
 /** First day partition projection knows; records timestamped earlier are stored but not projected. */
@@ -68,8 +60,6 @@ export class Analytics extends Construct {
   readonly landing: Record<StreamName, S3Table>;
   /** curated_<stream>: Parquet, partitions (project_id, dt) registered by the compaction job. */
   readonly curated: Record<StreamName, S3Table>;
-  /** curated_<stream>_write: the table the compaction job's INSERT INTO writes a generation through. */
-  readonly curatedWrite: Record<StreamName, S3Table>;
   /** The incremental results job's state (issue 13): Parquet in the raw bucket under results-state/. */
   readonly resultsState: S3Table;
   /** The incremental results job's base (issue 21): Parquet in the raw bucket under results-base/. */
@@ -136,34 +126,6 @@ export class Analytics extends Construct {
           parameters: { 'parquet.compression': 'ZSTD' },
         }),
       ]),
-    ) as Record<StreamName, S3Table>;
-
-    // The write table of each curated table: the same columns, a third partition key, generation, and
-    // every key injected (as tally.results_base, docs/decisions/incremental-results.md, "Compaction on
-    // AWS"): INSERT INTO puts each row under curated/<stream>/project_id=/dt=/generation=/, the folder
-    // the curated partition is then pointed at. Nothing reads it.
-    this.curatedWrite = Object.fromEntries(
-      streams.map(([name, spec]) => {
-        const partitions = [...PARTITION_COLUMNS, GENERATION];
-        return [
-          name,
-          new S3Table(this, `${name}CuratedWriteTable`, {
-            database: this.database,
-            tableName: curatedWriteTable(name),
-            description: `The compaction job writes generations of ${curatedTable(name)} through this table (INSERT INTO); query ${name} instead`,
-            storage: S3TableStorage.fromBucket(props.rawBucket),
-            s3Prefix: curatedPrefix(name),
-            dataFormat: DataFormat.PARQUET,
-            columns: strings([...dataColumns(spec.columns), ...CURATED_ONLY_COLUMNS[name]]),
-            partitionKeys: partitions.map((c) => ({ name: c, type: Schema.STRING })),
-            partitionProjection: Object.fromEntries(partitions.map((c) => [c, PartitionProjectionConfiguration.injected()])),
-            parameters: {
-              'storage.location.template': `s3://${bucket}/${curatedPrefix(name)}project_id=\${project_id}/dt=\${dt}/${GENERATION}=\${${GENERATION}}/`,
-              'parquet.compression': 'ZSTD',
-            },
-          }),
-        ];
-      }),
     ) as Record<StreamName, S3Table>;
 
     // Written by the results job (INSERT INTO, lambdas/adapters/sql/results-summary.sql), read back by

@@ -26,7 +26,7 @@ export interface AthenaTargets {
   tableNames: string[];
   /** The views the deploy's custom resource and the compaction job create and replace (athena-compaction.ts VIEW_NAMES). */
   viewNames: string[];
-  /** The curated tables (partitions the compaction job registers) and their write tables (its INSERT INTO). */
+  /** The curated tables (partitions the compaction job registers). */
   curatedTableNames: string[];
   rawBucket: IBucket;
   /** S3 prefixes of the raw objects the tables cover (events/, identities/). */
@@ -258,14 +258,15 @@ export function athenaStatements(
   const glue = (resource: string) => stack.formatArn({ service: 'glue', resource });
   const compaction = options.compaction
     ? [
-        // The job's INSERT INTO the write tables (as the results state's, "Grants for INSERT INTO"), and
-        // its commits: GetTable for the storage descriptor, BatchGet/Create/UpdatePartition of the curated tables.
+        // The job's commits: GetTable for the storage descriptor, BatchGet/Create/UpdatePartition of the
+        // curated tables, GetPartitions for the retention cut. Its writes are UNLOADs (S3 only, below).
         new PolicyStatement({
           sid: 'WriteCuratedTables',
-          actions: ['glue:GetTable', ...INSERT_INTO_GLUE_ACTIONS],
+          actions: ['glue:GetTable', 'glue:GetPartitions', 'glue:BatchGetPartition', 'glue:BatchCreatePartition', 'glue:BatchUpdatePartition'],
           resources: [glue('catalog'), glue(`database/${t.databaseName}`), ...t.curatedTableNames.map((name) => glue(`table/${t.databaseName}/${name}`))],
         }),
-        // Generations Athena writes, the compaction state, and deleting superseded generations.
+        // What Athena's UNLOAD writes into staging/ and the job copies into generations, the compaction
+        // state, and deleting staging and superseded generations.
         new PolicyStatement({
           sid: 'WriteCurated',
           actions: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts', 's3:DeleteObject'],

@@ -352,7 +352,7 @@ export class TallyStack extends Stack {
         databaseName: analytics.database.databaseName,
         tableNames: [...READER_VIEWS, ...Object.values(analytics.landing).map((t) => t.tableName), ...Object.values(analytics.curated).map((t) => t.tableName)],
         viewNames: [...READER_VIEWS],
-        curatedTableNames: [...Object.values(analytics.curated), ...Object.values(analytics.curatedWrite)].map((t) => t.tableName),
+        curatedTableNames: Object.values(analytics.curated).map((t) => t.tableName),
         rawBucket: raw.bucket,
         rawPrefixes: [LANDING_PREFIX, CURATED_PREFIX],
         stateTableName: analytics.resultsState.tableName,

@@ -6,10 +6,9 @@
  * - the state: one S3 object per stream, curated/_compaction/<stream>.json (GetObject, PutObject:
  *   "Amazon S3 never adds partial objects", API_PutObject), so a reader sees the old state or the new;
  * - partitionsOf: Athena over landing_<stream> (arrival_hour projected, so only those hours are listed);
- * - writeGeneration: Athena `INSERT INTO curated_<stream>_write SELECT *, '<g>' AS generation FROM (...)`,
- *   a table whose partitions (project_id, dt, generation) are projected as injected and located where
- *   curated_<stream>'s partitions point, so the rows land under generation=<g>/ of each partition,
- *   which no reader reads until it is committed (at most 100 partitions per statement: the batches);
+ * - writeGeneration: Athena `UNLOAD (...) TO '<staging>' WITH (partitioned_by = ARRAY['project_id', 'dt'])`,
+ *   then each file copied into generation=<g>/ of its partition (unloadGeneration), which no reader
+ *   reads until it is committed (at most 100 partitions per statement: the batches);
  * - currentGenerations / commit: the Glue partitions of curated_<stream> (BatchGetPartition,
  *   BatchCreatePartition, BatchUpdatePartition): a partition's location names the generation it is
  *   read at, and Athena reads partition locations when it plans a query, so a query sees one
@@ -32,7 +31,7 @@ import {
   GetPartitionsCommand,
   GetTableCommand,
 } from '@aws-sdk/client-glue';
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { RESULTS_BASE, RESULTS_STATE } from '../contract/results-state';
 import type { IdLink } from '../domain/person-ids';
@@ -42,7 +41,8 @@ import {
   ARRIVAL_HOUR,
   compactionStateKey,
   curatedTable,
-  curatedWriteTable,
+  curatedStagingPrefix,
+  CURATED_ZSTD_LEVEL,
   EVENTS_BY_ARRIVAL_VIEW,
   EVENTS_TAIL_VIEW,
   generationPrefix,
@@ -68,7 +68,7 @@ import {
   type WrittenGeneration,
 } from '../ports';
 import type { AthenaResultsQuery } from './athena-results-query';
-import { deletePrefix, listFolders, listObjects, measurePrefix } from './s3-prefix';
+import { deletePrefix, listFolders, listObjects } from './s3-prefix';
 import { renderPersonLinks, renderPersonPartitions, renderWithoutPerson } from './sql/erasure';
 import { renderPersonExport } from './sql/person-export';
 import { renderCompact, renderCompactPartitions, renderEventsByArrivalView, renderEventsTailView, renderStreamView } from './sql/compaction';
@@ -131,7 +131,7 @@ export async function readCompactionStateObject(s3: Pick<S3Client, 'send'>, buck
 }
 
 export class AthenaCompactionStore implements CompactionStore, RetentionStore, PersonFiles, PersonStreamRows {
-  /** "You can add a maximum of 100 partitions to a destination table with an INSERT INTO statement" (INSERT INTO, Athena user guide). */
+  /** "The maximum number of partitions that can be used with UNLOAD is 100" (UNLOAD, Athena user guide). */
   readonly maxPartitionsPerWrite = MAX_PARTITIONS_PER_WRITE;
   private readonly storage = new Map<StreamName, Promise<StorageDescriptor>>();
 
@@ -196,18 +196,50 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore, P
   }
 
   async writeGeneration(stream: StreamName, batch: readonly CuratedPartition[], hours: readonly string[], generation: string): Promise<WrittenGeneration> {
-    checkGeneration(generation);
     const tables = { curated: this.table(curatedTable(stream)), landing: this.table(landingTable(stream)) };
-    const sql = `INSERT INTO ${this.table(curatedWriteTable(stream))}\nSELECT *, '${generation}' AS generation FROM (\n${renderCompact(stream, batch, hours, tables)}\n) compacted`;
-    const { updateCount } = await this.athena.run(sql, this.deadlineMs);
+    return this.unloadGeneration(stream, batch, renderCompact(stream, batch, hours, tables), generation);
+  }
+
+  /**
+   * Writes `rows` (the data columns, then project_id and dt, sorted) as `generation` of each partition
+   * of the batch, as the local path does (duckdb-compaction.ts): Athena's UNLOAD … partitioned_by into
+   * the staging prefix, whose folders project_id=<id>/dt=<day>/ each file is then copied from into its
+   * partition's generation=<g>/ folder, and the staging prefix deleted. UNLOAD, not INSERT INTO: Athena
+   * documents that UNLOAD keeps a query's sort within each file ("If the SELECT query in the UNLOAD
+   * statement specifies a sort order, each file's contents are in sorted order", UNLOAD, Athena user
+   * guide) and takes a ZSTD level (compression_level); the sort is what makes the timestamps small
+   * (docs/decisions/columnar-events.md, "On AWS, as built"). Its destination must be empty, so what a
+   * killed run left in staging is deleted first (runs never overlap). UNLOAD reports no row count.
+   */
+  private async unloadGeneration(stream: StreamName, batch: readonly CuratedPartition[], rows: string, generation: string): Promise<WrittenGeneration> {
+    checkGeneration(generation);
+    const staging = curatedStagingPrefix(stream);
+    await deletePrefix(this.s3, this.options.bucket, staging, `${stream}'s staging`);
+    const to = `${staging}${generation}/`;
+    await this.athena.run(
+      `UNLOAD (\n${rows}\n)\nTO 's3://${this.options.bucket}/${to}'\nWITH (format = 'PARQUET', compression = 'ZSTD', compression_level = ${CURATED_ZSTD_LEVEL}, partitioned_by = ARRAY['project_id', 'dt'])`,
+      this.deadlineMs,
+    );
+    const wanted = new Set(batch.map(partitionKey));
     let files = 0;
     let bytes = 0;
-    for (const p of batch) {
-      const measured = await measurePrefix(this.s3, this.options.bucket, generationPrefix(stream, p.projectId, p.dt, generation));
-      files += measured.objects;
-      bytes += measured.bytes;
+    for (const object of await listObjects(this.s3, this.options.bucket, to)) {
+      const folders = /^project_id=([^/]+)\/dt=(\d{4}-\d{2}-\d{2})\/([^/]+)$/.exec(object.key.slice(to.length));
+      const partition = folders ? { projectId: decodeURIComponent(folders[1]!), dt: folders[2]! } : undefined;
+      if (!partition || !wanted.has(partitionKey(partition)))
+        throw new Error(`UNLOAD wrote ${object.key}, which is not under project_id=<a project of the batch>/dt=<day>/: nothing was committed`);
+      await this.s3.send(
+        new CopyObjectCommand({
+          Bucket: this.options.bucket,
+          CopySource: `${this.options.bucket}/${object.key.split('/').map(encodeURIComponent).join('/')}`,
+          Key: `${generationPrefix(stream, partition.projectId, partition.dt, generation)}${folders![3]}`,
+        }),
+      );
+      files++;
+      bytes += object.size;
     }
-    return { rows: updateCount ?? 0, files, bytes };
+    await deletePrefix(this.s3, this.options.bucket, to, `${stream}'s staging`);
+    return { files, bytes };
   }
 
   async commit(stream: StreamName, batch: readonly CuratedPartition[], generation: string): Promise<void> {
@@ -251,6 +283,10 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore, P
   async deleteGeneration(stream: StreamName, g: RetiringGeneration): Promise<void> {
     checkGeneration(g.generation);
     await deletePrefix(this.s3, this.options.bucket, generationPrefix(stream, g.projectId, g.dt, g.generation), `generation ${g.generation}`);
+  }
+
+  async clearStaging(stream: StreamName): Promise<void> {
+    await deletePrefix(this.s3, this.options.bucket, curatedStagingPrefix(stream), `${stream}'s staging`);
   }
 
   async deleteLandingHour(stream: StreamName, hour: string): Promise<void> {
@@ -322,12 +358,7 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore, P
     through: string,
     generation: string,
   ): Promise<void> {
-    checkGeneration(generation);
-    const rows = renderWithoutPerson(stream, batch, { ids, through }, this.table(curatedTable(stream)));
-    await this.athena.run(
-      `INSERT INTO ${this.table(curatedWriteTable(stream))}\nSELECT *, '${generation}' AS generation FROM (\n${rows}\n) kept`,
-      this.deadlineMs,
-    );
+    await this.unloadGeneration(stream, batch, renderWithoutPerson(stream, batch, { ids, through }, this.table(curatedTable(stream))), generation);
   }
 
   async eraseLanding(stream: StreamName, projectId: string, ids: readonly string[], through: string, writtenAfter?: string): Promise<number> {

@@ -8,7 +8,16 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, readlink, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { CURATED_CATALOG_DIR, curatedPrefix, curatedTable, GENERATION, landingTable, type StreamName } from '../contract/landing';
+import {
+  CURATED_CATALOG_DIR,
+  CURATED_ZSTD_LEVEL,
+  curatedPrefix,
+  curatedStagingPrefix,
+  curatedTable,
+  GENERATION,
+  landingTable,
+  type StreamName,
+} from '../contract/landing';
 import { serializeCompactionState, type CompactionState } from '../domain/compaction-state';
 import { isPersonLine } from '../domain/person-rows';
 import type { IdLink } from '../domain/person-ids';
@@ -31,13 +40,6 @@ import {
 import { renderCompact, renderCompactPartitions } from './sql/compaction';
 import { renderPersonLinks, renderPersonPartitions, renderWithoutPerson } from './sql/erasure';
 import { quoteLiteral } from './sql/render';
-
-/**
- * ZSTD's level for curated files: compaction writes each event once and queries read it many times,
- * so a slow, small encoding pays (timestamps 4.7 -> 2.9 bytes an event at level 19, measured in
- * docs/decisions/columnar-events.md, "Sort order and compression").
- */
-export const ZSTD_LEVEL = 19;
 
 /** Runs work on the landing files while no delivery appends to them (the local Firehose endpoint's). */
 export type LandingExclusive = <T>(work: () => Promise<T>) => Promise<T>;
@@ -113,13 +115,13 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore, P
     // Written aside first, then each partition's folder moved to its generation's place. One file per
     // partition: DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES ("Not implemented", 1.5).
     // What a killed run left aside is removed first (runs never overlap).
-    const staging = join(this.dataDir, curatedPrefix(stream), `_staging`, generation);
+    const staging = join(this.dataDir, curatedStagingPrefix(stream), generation);
     await rm(dirname(staging), { recursive: true, force: true });
     await mkdir(dirname(staging), { recursive: true });
     // properties is DuckDB's JSON type here; written as text, the string column the Glue table declares
     // (Athena's INSERT INTO writes varchar): test/engines/glue-types.test.ts reads the files as Athena would.
     const rows = stream === 'events' ? `SELECT * REPLACE (CAST(properties AS VARCHAR) AS properties) FROM (${select}) compacted` : select;
-    const copy = `COPY (${rows}) TO ${quoteLiteral(staging)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${ZSTD_LEVEL}, PARTITION_BY (project_id, dt))`;
+    const copy = `COPY (${rows}) TO ${quoteLiteral(staging)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${CURATED_ZSTD_LEVEL}, PARTITION_BY (project_id, dt))`;
     const [result] = await this.duckdb.use(views, (session) => session.rows(copy));
     let files = 0;
     let bytes = 0;
@@ -160,6 +162,10 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore, P
 
   async deleteGeneration(stream: StreamName, g: RetiringGeneration): Promise<void> {
     await rm(this.generationDir(stream, g, g.generation), { recursive: true, force: true });
+  }
+
+  async clearStaging(stream: StreamName): Promise<void> {
+    await rm(join(this.dataDir, curatedStagingPrefix(stream)), { recursive: true, force: true });
   }
 
   async deleteLandingHour(stream: StreamName, hour: string): Promise<void> {

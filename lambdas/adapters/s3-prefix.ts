@@ -23,22 +23,6 @@ export async function listFolders(s3: S3, bucket: string, prefix: string): Promi
   return names;
 }
 
-/** How many objects and bytes are under `prefix`. */
-export async function measurePrefix(s3: S3, bucket: string, prefix: string): Promise<{ objects: number; bytes: number }> {
-  let objects = 0;
-  let bytes = 0;
-  let token: string | undefined;
-  do {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
-    for (const o of page.Contents ?? []) {
-      objects++;
-      bytes += o.Size ?? 0;
-    }
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-  return { objects, bytes };
-}
-
 /** Deletes every object under `prefix` (`what` names it in the error); answers how many. */
 export async function deletePrefix(s3: S3, bucket: string, prefix: string, what: string): Promise<number> {
   let removed = 0;
@@ -57,13 +41,13 @@ export async function deletePrefix(s3: S3, bucket: string, prefix: string, what:
   return removed;
 }
 
-/** Every object under `prefix`: its key and when it was last written. */
-export async function listObjects(s3: S3, bucket: string, prefix: string): Promise<Array<{ key: string; lastModified: Date | undefined }>> {
-  const keys: Array<{ key: string; lastModified: Date | undefined }> = [];
+/** Every object under `prefix`: its key, when it was last written and its size. */
+export async function listObjects(s3: S3, bucket: string, prefix: string): Promise<Array<{ key: string; lastModified: Date | undefined; size: number }>> {
+  const keys: Array<{ key: string; lastModified: Date | undefined; size: number }> = [];
   let token: string | undefined;
   do {
     const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
-    for (const o of page.Contents ?? []) if (o.Key) keys.push({ key: o.Key, lastModified: o.LastModified });
+    for (const o of page.Contents ?? []) if (o.Key) keys.push({ key: o.Key, lastModified: o.LastModified, size: o.Size ?? 0 });
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
   return keys;

@@ -46,12 +46,6 @@ export const GENERATION = 'generation';
 export const landingTable = (stream: StreamName) => `landing_${stream}`;
 export const curatedTable = (stream: StreamName) => `curated_${stream}`;
 /**
- * The table Athena's INSERT INTO writes a generation through (AWS only): curated_<stream>'s columns,
- * partitions project_id, dt and generation, all projected as injected, located where curated_<stream>'s
- * partitions point (lib/analytics.ts). Never read.
- */
-export const curatedWriteTable = (stream: StreamName) => `curated_${stream}_write`;
-/**
  * The columns a curated table holds besides its stream's record fields, by stream: for events,
  * timestamp_minute, the event's UTC minute (YYYY-MM-DDTHH:MM, the first 16 characters of its
  * timestamp: rules/timestamp-minute.sql), which compaction writes so that a query needing only the
@@ -72,6 +66,19 @@ export const EVENTS_BY_ARRIVAL_VIEW = 'events_by_arrival';
 export const landingPrefix = (stream: StreamName) => `${LANDING_PREFIX}${stream}/`;
 export const curatedPrefix = (stream: StreamName) => `${CURATED_PREFIX}${stream}/`;
 export const compactionStateKey = (stream: StreamName) => `${COMPACTION_STATE_PREFIX}${stream}.json`;
+/**
+ * Where a generation is written before each partition's files move into place (both paths: DuckDB's
+ * COPY … PARTITION_BY, Athena's UNLOAD … partitioned_by write project_id=<id>/dt=<day>/ folders under
+ * it). Not a generation: no catalog entry points here, and each write clears what a killed run left.
+ */
+export const curatedStagingPrefix = (stream: StreamName) => `${curatedPrefix(stream)}_staging/`;
+/**
+ * ZSTD's level for curated files on both paths (DuckDB's COMPRESSION_LEVEL, Athena UNLOAD's
+ * compression_level, 1 to 22 in Athena engine version 3): compaction writes each event once and
+ * queries read it many times, so a slow, small encoding pays (timestamps 4.7 -> 2.9 bytes an event at
+ * level 19, measured in docs/decisions/columnar-events.md, "Sort order and compression").
+ */
+export const CURATED_ZSTD_LEVEL = 19;
 
 /** The prefix of one landing hour's objects. */
 export const landingHourPrefix = (stream: StreamName, hour: string) => `${landingPrefix(stream)}${ARRIVAL_HOUR}=${hour}/`;

@@ -10,11 +10,10 @@
  */
 import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ZSTD_LEVEL } from '../adapters/duckdb-compaction';
 import { InProcessDuckDb } from '../adapters/duckdb-local';
 import { expandIncludes } from '../adapters/sql/include';
 import { quoteLiteral } from '../adapters/sql/render';
-import { CURATED_ONLY_COLUMNS, CURATED_PREFIX, GENERATION, STREAM_NAMES, type StreamName } from '../contract/landing';
+import { CURATED_ONLY_COLUMNS, CURATED_PREFIX, CURATED_ZSTD_LEVEL, GENERATION, STREAM_NAMES, type StreamName } from '../contract/landing';
 
 /** The rule (a SELECT list item, rules/<name>.sql) each curated-only column is computed by. */
 const COLUMN_RULES: Record<string, string> = { timestamp_minute: 'rules/timestamp-minute.sql' };
@@ -59,7 +58,7 @@ export async function addCuratedColumns(dataDir: string): Promise<CuratedColumns
 function convertSql(stream: StreamName, file: string): string {
   const items = CURATED_ONLY_COLUMNS[stream].map((c) => `  {{> ${COLUMN_RULES[c]}}}`).join(',\n');
   const select = expandIncludes(`SELECT\n  *,\n${items}\nFROM read_parquet(${quoteLiteral(file)}, hive_partitioning = false)`);
-  return `COPY (${select}) TO ${quoteLiteral(`${file}${CONVERTING}`)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${ZSTD_LEVEL})`;
+  return `COPY (${select}) TO ${quoteLiteral(`${file}${CONVERTING}`)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${CURATED_ZSTD_LEVEL})`;
 }
 
 /** The folders of a generation's files under a curated stream's directory, outermost first. */

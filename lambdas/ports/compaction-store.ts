@@ -12,14 +12,14 @@ import type { CuratedPartition } from '../domain/partition-batches';
 export type { CompactionState, RetiringGeneration };
 
 export interface WrittenGeneration {
-  /** Rows written across the batch's partitions. */
-  rows: number;
+  /** Rows written across the batch's partitions; absent when the engine does not say (Athena's UNLOAD). */
+  rows?: number;
   files: number;
   bytes: number;
 }
 
 export interface CompactionStore {
-  /** The most partitions one writeGeneration may name (Athena's INSERT INTO: 100). */
+  /** The most partitions one writeGeneration may name (Athena's UNLOAD: 100). */
   readonly maxPartitionsPerWrite: number;
   /** The landing hours of a stream that hold at least one object (yyyy-MM-dd-HH). */
   landingHours(stream: StreamName): Promise<string[]>;
@@ -37,6 +37,8 @@ export interface CompactionStore {
   /** Re-creates the readers' views with each stream's compacted hour (after the state moved). */
   publishViews(compactedThrough: Record<StreamName, string | undefined>): Promise<void>;
   deleteGeneration(stream: StreamName, generation: RetiringGeneration): Promise<void>;
+  /** Deletes what a killed run left in the stream's staging (curatedStagingPrefix): every run starts with it (runs never overlap). */
+  clearStaging(stream: StreamName): Promise<void>;
   /** Deletes a landing hour's objects (only hours compacted and committed). */
   deleteLandingHour(stream: StreamName, hour: string): Promise<void>;
 }

@@ -40,7 +40,8 @@ export interface StreamCompaction {
   stream: StreamName;
   hours: number;
   partitions: number;
-  rows: number;
+  /** Rows written; null when the engine does not say (Athena's UNLOAD). */
+  rows: number | null;
   files: number;
   bytes: number;
   compactedThrough: string | undefined;
@@ -72,6 +73,9 @@ export async function compactLanding(store: CompactionStore, options: Compaction
 }
 
 async function compactStream(store: CompactionStore, stream: StreamName, options: CompactionOptions) {
+  // A run killed while writing may have left a generation's files in staging (a person's rows among
+  // them): gone at the next run's start, whether or not it has anything to write.
+  await store.clearStaging(stream);
   let state = await store.readState(stream);
   const present = await store.landingHours(stream);
   const window = compactionWindow({
@@ -111,7 +115,7 @@ async function compactStream(store: CompactionStore, stream: StreamName, options
       state = replaced.state;
       const written = replaced.written;
       summary.partitions += batch.length;
-      summary.rows += written.rows;
+      summary.rows = summary.rows === null || written.rows === undefined ? null : summary.rows + written.rows;
       summary.files += written.files;
       summary.bytes += written.bytes;
     }

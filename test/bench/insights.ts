@@ -327,7 +327,7 @@ async function main() {
       landingRetentionMs: 10 * 365 * DAY_MS,
     });
     console.log(
-      `Compacted in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${compacted!.rows.toLocaleString('en')} events into ${compacted!.partitions} partitions, ${compacted!.files} Parquet files, ${(compacted!.bytes / 1e6).toFixed(1)} MB (${(compacted!.bytes / compacted!.rows).toFixed(1)} bytes per event, every column)`,
+      `Compacted in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${compacted!.rows!.toLocaleString('en')} events into ${compacted!.partitions} partitions, ${compacted!.files} Parquet files, ${(compacted!.bytes / 1e6).toFixed(1)} MB (${(compacted!.bytes / compacted!.rows!).toFixed(1)} bytes per event, every column)`,
     );
     const partitionFiles = await Promise.all([...GENERATED_DAYS].map((dt) => curatedFiles(dataDir, 'events', { projectId: PROJECT, fromDt: dt, toDt: dt })));
     const sizes = await Promise.all(

@@ -148,9 +148,7 @@ describe('Glue tables of the template over the files the local path wrote', () =
     const known = tables().map((t) => `${t.name}: ${t.serde}`);
     expect(known.sort()).toEqual([
       `curated_events: ${PARQUET_SERDE}`,
-      `curated_events_write: ${PARQUET_SERDE}`,
       `curated_identities: ${PARQUET_SERDE}`,
-      `curated_identities_write: ${PARQUET_SERDE}`,
       `landing_events: ${JSON_SERDE}`,
       `landing_identities: ${JSON_SERDE}`,
       `results_base: ${PARQUET_SERDE}`,

@@ -13,11 +13,24 @@ import { TrinoSQL } from 'dt-sql-parser/dist/parser/trino';
 const trino = new TrinoSQL();
 
 /**
+ * Athena's UNLOAD, which is Athena's and not in Trino's grammar: the wrapper as the UNLOAD page of
+ * Athena's user guide gives it (`UNLOAD (SELECT …) TO 's3://…/' WITH (property_name = 'expression'
+ * [, …])`, compression_level a number, partitioned_by an ARRAY of names), as Tally writes it (one line
+ * each, lambdas/adapters/athena-compaction.ts); the query inside is checked by the grammar.
+ */
+const UNLOAD =
+  /^UNLOAD \(\n([\s\S]+)\n\)\nTO 's3:\/\/[a-z0-9.-]+\/[^'\s]*\/'\nWITH \(format = 'PARQUET'(?:, (?:compression = '[A-Z]+'|compression_level = \d+|partitioned_by = ARRAY\['[a-z_]+'(?:, '[a-z_]+')*\]))*\)$/;
+
+/**
  * The problems of one text Athena would run (one StartQueryExecution: exactly one statement), each
  * with its position, the parser's message and the offending line with a caret under the column.
  * Empty when the text parses.
  */
 export function trinoSyntaxErrors(sql: string): string[] {
+  const unload = UNLOAD.exec(sql);
+  if (unload) return trinoSyntaxErrors(unload[1]!).map((e) => `in UNLOAD's query, ${e}`);
+  if (/^\s*UNLOAD\b/i.test(sql))
+    return [`an UNLOAD not of the form Athena documents and Tally writes: UNLOAD (\n<query>\n)\nTO 's3://…/'\nWITH (format = 'PARQUET', …)`];
   const lines = sql.split('\n');
   const errors = trino.validate(sql).map((e) => {
     const line = lines[e.startLine - 1] ?? '';

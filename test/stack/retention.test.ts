@@ -38,7 +38,7 @@ describe('event retention in the stack', () => {
     );
     expect(deleting).toHaveLength(1);
     expect(deleting[0]!.roles).toEqual([compactRole]);
-    // The table ARNs are joined with the database's Ref: only curated_events, not curated_identities nor the write tables.
+    // The table ARNs are joined with the database's Ref: only curated_events, not curated_identities.
     const tables = deleting[0]!.resources.filter((r: any) => JSON.stringify(r).includes(':table/'));
     expect(tables.map((r: any) => r['Fn::Join'][1].at(-1))).toEqual(['/curated_events']);
   });

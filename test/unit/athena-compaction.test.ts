@@ -6,7 +6,7 @@
  */
 import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
 import { BatchCreatePartitionCommand, BatchGetPartitionCommand, BatchUpdatePartitionCommand, GetTableCommand, GlueClient } from '@aws-sdk/client-glue';
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AthenaCompactionStore, generationOf, viewStatements } from '../../lambdas/adapters/athena-compaction';
@@ -27,7 +27,7 @@ const HOUR_MS = 3_600_000;
 const NOW = Date.parse('2026-03-20T12:30:00.000Z');
 
 /** The account: objects, curated partitions (key "<table>/<project>/<dt>" -> location) and every SQL text. */
-function world(options: { unprocessedOnce?: boolean } = {}) {
+function world(options: { unprocessedOnce?: boolean; strayFolder?: string } = {}) {
   const objects = new Map<string, string>([
     ['landing/events/arrival_hour=2026-03-20-09/a.json.gz', 'x'.repeat(100)],
     ['landing/events/arrival_hour=2026-03-20-10/b.json.gz', 'x'.repeat(100)],
@@ -39,11 +39,13 @@ function world(options: { unprocessedOnce?: boolean } = {}) {
   let unprocessed = options.unprocessedOnce ?? false;
   athenaMock.on(StartQueryExecutionCommand).callsFake((input: { QueryString: string }) => {
     sql.push(input.QueryString);
-    const insert = /^INSERT INTO tally\.curated_(\w+)_write\nSELECT \*, '([^']+)' AS generation/.exec(input.QueryString);
-    if (insert) {
-      // What Athena writes: one Parquet file per partition under the write table's location template.
+    const unload = /^UNLOAD \(\n[\s\S]*\n\)\nTO 's3:\/\/raw\/([^']+)'\nWITH \(/.exec(input.QueryString);
+    if (unload) {
+      // What Athena writes: one Parquet file per partition under the destination's partitioned_by folders.
+      if ([...objects.keys()].some((k) => k.startsWith(unload[1]!))) throw new Error(`UNLOAD destination ${unload[1]} is not empty`);
       for (const [, dt, project] of input.QueryString.matchAll(/'(\d{4}-\d{2}-\d{2})(proj-[a-z]+)'/g))
-        objects.set(`curated/${insert[1]}/project_id=${project}/dt=${dt}/generation=${insert[2]}/part-0.parquet`, 'p'.repeat(50));
+        objects.set(`${unload[1]}project_id=${project}/dt=${dt}/20260320_abc_0`, 'p'.repeat(50));
+      if (options.strayFolder) objects.set(`${unload[1]}${options.strayFolder}/20260320_abc_0`, 'p');
     }
     return { QueryExecutionId: `q${sql.length}` };
   });
@@ -68,7 +70,7 @@ function world(options: { unprocessedOnce?: boolean } = {}) {
           )
         : rows(['project_id', 'dt'], []);
     }
-    if (text.startsWith('INSERT INTO')) return { ...rows(['rows'], []), UpdateCount: 42 };
+    if (text.startsWith('UNLOAD')) return rows([], []);
     return rows([], []);
   });
   s3Mock.on(ListObjectsV2Command).callsFake((input: { Prefix: string; Delimiter?: string }) => {
@@ -87,6 +89,11 @@ function world(options: { unprocessedOnce?: boolean } = {}) {
     return { Body: { transformToString: async () => body } };
   });
   s3Mock.on(PutObjectCommand).callsFake((input: { Key: string; Body: string }) => void objects.set(input.Key, input.Body));
+  s3Mock.on(CopyObjectCommand).callsFake((input: { CopySource: string; Key: string }) => {
+    const source = decodeURIComponent(input.CopySource.slice(`${BUCKET}/`.length));
+    objects.set(input.Key, objects.get(source)!);
+    return {};
+  });
   s3Mock.on(DeleteObjectsCommand).callsFake((input: { Delete: { Objects: Array<{ Key: string }> } }) => {
     for (const o of input.Delete.Objects) objects.delete(o.Key);
     return {};
@@ -138,15 +145,26 @@ describe('compaction on AWS', () => {
     const { objects, partitions, sql, store } = world();
     const [events, identities] = await compactLanding(store, { ...OPTIONS, nowMs: NOW });
 
-    expect(events).toMatchObject({ stream: 'events', hours: 2, partitions: 3, rows: 42, files: 3, bytes: 150, compactedThrough: '2026-03-20-10' });
+    // UNLOAD reports no row count; files and bytes are those copied into the generation.
+    expect(events).toMatchObject({ stream: 'events', hours: 2, partitions: 3, rows: null, files: 3, bytes: 150, compactedThrough: '2026-03-20-10' });
     // No identity links landed: nothing to compact, the state unmoved.
     expect(identities).toMatchObject({ stream: 'identities', hours: 0, partitions: 0, compactedThrough: undefined });
 
-    const insert = sql.find((s) => s.startsWith('INSERT INTO'))!;
-    expect(insert).toMatch(/^INSERT INTO tally\.curated_events_write\nSELECT \*, '[0-9A-Za-z-]+' AS generation FROM \(/);
-    expect(insert).toContain("arrival_hour IN ('2026-03-20-09', '2026-03-20-10')");
-    expect(insert).not.toContain('2026-03-20-11');
-    const generation = /'([0-9A-Za-z-]+)' AS generation/.exec(insert)![1]!;
+    const unload = sql.find((s) => s.startsWith('UNLOAD'))!;
+    // The sorted text, into the staging folder of the run's generation, partitioned as the local COPY is.
+    expect(unload).toMatch(
+      /^UNLOAD \(\n[\s\S]*ORDER BY project_id, dt, name, "timestamp", sent_user_id, dedupe_key\n\)\nTO 's3:\/\/raw\/curated\/events\/_staging\/[0-9A-Za-z-]+\/'\nWITH \(format = 'PARQUET', compression = 'ZSTD', compression_level = 19, partitioned_by = ARRAY\['project_id', 'dt'\]\)$/,
+    );
+    expect(unload).toContain("arrival_hour IN ('2026-03-20-09', '2026-03-20-10')");
+    expect(unload).not.toContain('2026-03-20-11');
+    const generation = /_staging\/([0-9A-Za-z-]+)\//.exec(unload)![1]!;
+    // Each file copied into its partition's generation; nothing left in staging.
+    expect([...objects.keys()].filter((k) => k.startsWith('curated/events/project_id=')).sort()).toEqual([
+      `curated/events/project_id=proj-a/dt=2026-03-19/generation=${generation}/20260320_abc_0`,
+      `curated/events/project_id=proj-a/dt=2026-03-20/generation=${generation}/20260320_abc_0`,
+      `curated/events/project_id=proj-b/dt=2026-03-20/generation=${generation}/20260320_abc_0`,
+    ]);
+    expect([...objects.keys()].filter((k) => k.includes('_staging/'))).toEqual([]);
     expect([...partitions]).toEqual([
       ['curated_events/proj-a/2026-03-19', `s3://raw/curated/events/project_id=proj-a/dt=2026-03-19/generation=${generation}/`],
       ['curated_events/proj-a/2026-03-20', `s3://raw/curated/events/project_id=proj-a/dt=2026-03-20/generation=${generation}/`],
@@ -179,13 +197,54 @@ describe('compaction on AWS', () => {
     expect(second).not.toBe(first);
     expect(JSON.parse(objects.get('curated/_compaction/events.json')!).compacted_through).toBe('2026-03-20-12');
     // The first generation is superseded but within its grace: still readable.
-    expect(objects.has(`curated/events/project_id=proj-a/dt=2026-03-20/generation=${first}/part-0.parquet`)).toBe(true);
+    expect(objects.has(`curated/events/project_id=proj-a/dt=2026-03-20/generation=${first}/20260320_abc_0`)).toBe(true);
 
     const [events] = await compactLanding(store, { ...OPTIONS, nowMs: later + 4 * 24 * HOUR_MS });
-    expect(objects.has(`curated/events/project_id=proj-a/dt=2026-03-20/generation=${first}/part-0.parquet`)).toBe(false);
-    expect(objects.has(`curated/events/project_id=proj-a/dt=2026-03-20/generation=${second}/part-0.parquet`)).toBe(true);
+    expect(objects.has(`curated/events/project_id=proj-a/dt=2026-03-20/generation=${first}/20260320_abc_0`)).toBe(false);
+    expect(objects.has(`curated/events/project_id=proj-a/dt=2026-03-20/generation=${second}/20260320_abc_0`)).toBe(true);
     expect(events!.landingHoursDeleted).toBe(4);
     expect([...objects.keys()].filter((k) => k.startsWith('landing/'))).toEqual([]);
+  });
+
+  it('clears what a killed run left in staging before writing (UNLOAD needs an empty destination), and never commits it', async () => {
+    const { objects, partitions, store } = world();
+    objects.set('curated/events/_staging/20260320T000000000Z-killed/project_id=proj-z/dt=2026-03-01/20260320_old_0', 'old');
+    const [events] = await compactLanding(store, { ...OPTIONS, nowMs: NOW });
+    expect(events!.partitions).toBe(3);
+    expect([...objects.keys()].filter((k) => k.includes('_staging/') || k.includes('proj-z'))).toEqual([]);
+    expect([...partitions.keys()].filter((k) => k.includes('proj-z'))).toEqual([]);
+    // A run with nothing to write clears it too: a person's rows never wait there for traffic.
+    objects.set('curated/identities/_staging/20260320T000000000Z-killed/project_id=proj-z/dt=2026-03-01/20260320_old_0', 'old');
+    const [, identities] = await compactLanding(store, { ...OPTIONS, nowMs: NOW });
+    expect(identities!.hours).toBe(0);
+    expect([...objects.keys()].filter((k) => k.includes('_staging/'))).toEqual([]);
+  });
+
+  it('fails the run, committing nothing, when UNLOAD writes a file outside the folders of the batch', async () => {
+    for (const strayFolder of ['project_id=proj-other/dt=2026-03-20', 'not-a-partition']) {
+      const { objects, partitions, store } = world({ strayFolder });
+      await expect(compactLanding(store, { ...OPTIONS, nowMs: NOW })).rejects.toThrow(
+        /UNLOAD wrote curated\/events\/_staging\/.*not under project_id=<a project of the batch>\/dt=<day>\//,
+      );
+      expect(partitions.size).toBe(0);
+      expect(objects.has('curated/_compaction/events.json') && JSON.parse(objects.get('curated/_compaction/events.json')!).compacted_through).toBeFalsy();
+    }
+  });
+
+  it("writes a person's deletion's generation the same way: UNLOAD of the partitions without them, copied into place, staging emptied", async () => {
+    const { objects, sql, store } = world();
+    const batch = [
+      { projectId: 'proj-a', dt: '2026-03-19' },
+      { projectId: 'proj-a', dt: '2026-03-20' },
+    ];
+    await store.writeGenerationWithout('events', batch, ['ann'], '2026-03-20T12:00:00.000Z', '20260320T120000000Z-erase');
+    const unload = sql.find((s) => s.startsWith('UNLOAD'))!;
+    expect(unload).toMatch(/\)\nTO 's3:\/\/raw\/curated\/events\/_staging\/20260320T120000000Z-erase\/'\nWITH \(format = 'PARQUET', compression = 'ZSTD'/);
+    expect(unload).toContain("'ann'");
+    expect([...objects.keys()].filter((k) => k.startsWith('curated/events/')).sort()).toEqual([
+      'curated/events/project_id=proj-a/dt=2026-03-19/generation=20260320T120000000Z-erase/20260320_abc_0',
+      'curated/events/project_id=proj-a/dt=2026-03-20/generation=20260320T120000000Z-erase/20260320_abc_0',
+    ]);
   });
 
   it('asks Glue again for partitions it left unprocessed', async () => {

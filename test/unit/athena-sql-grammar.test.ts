@@ -247,7 +247,7 @@ const SOURCES: Record<string, () => Promise<void>> = {
     await views.drop();
   },
   'lambdas/adapters/athena-compaction.ts': async () => {
-    // Glue is not reached by these calls: the partitions query, a generation's INSERT INTO and the views.
+    // Glue is not reached by these calls: the partitions query, a generation's UNLOAD and the views.
     const store = new AthenaCompactionStore(resultsQuery(false), new S3Client({ region: 'eu-west-1', credentials }), { send: async () => ({}) } as never, {
       database: DATABASE,
       bucket: 'raw-bucket',
@@ -353,12 +353,12 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
       'DROP VIEW IF EXISTS tally.identities',
       'DROP VIEW IF EXISTS tally.events',
     ]);
-    // The compaction job: the partitions query and a generation's INSERT INTO for each stream, then the views.
+    // The compaction job: the partitions query and a generation's UNLOAD for each stream, then the views.
     expect(TEXTS.get('lambdas/adapters/athena-compaction.ts')!.map((t) => t.split('\n')[0])).toEqual([
       'SELECT DISTINCT',
-      'INSERT INTO tally.curated_events_write',
+      'UNLOAD (',
       'SELECT DISTINCT',
-      'INSERT INTO tally.curated_identities_write',
+      'UNLOAD (',
       'CREATE OR REPLACE VIEW tally.events AS',
       'CREATE OR REPLACE VIEW tally.identities AS',
       'CREATE OR REPLACE VIEW tally.events_tail AS',
@@ -366,9 +366,9 @@ describe('the SQL sent to Athena parses with the Trino grammar', () => {
       'CREATE OR REPLACE VIEW tally.events_by_arrival AS',
       'SELECT DISTINCT id, canonical_id',
       'SELECT project_id, dt, count(*) AS person_rows',
-      'INSERT INTO tally.curated_events_write',
+      'UNLOAD (',
       'SELECT project_id, dt, count(*) AS person_rows',
-      'INSERT INTO tally.curated_identities_write',
+      'UNLOAD (',
       // A person's export: their events, then their identity links.
       'SELECT',
       'SELECT',
@@ -411,6 +411,18 @@ describe('the grammar check', () => {
     expect(trinoSyntaxErrors('SELECT 1 AS a UNION ALL BY NAME SELECT 2 AS a')[0]).toMatch(/^line 1, column 25: 'BY' is not valid/);
     expect(trinoSyntaxErrors('SELECT 1; SELECT 2')).toEqual(['2 statements in one text: Athena runs exactly one per query']);
     expect(trinoSyntaxErrors('SELECT 1')).toEqual([]);
+  });
+
+  it("checks an UNLOAD's query with the grammar and its wrapper against the form Athena documents", () => {
+    const unload = (
+      query: string,
+      wrapper = "WITH (format = 'PARQUET', compression = 'ZSTD', compression_level = 19, partitioned_by = ARRAY['project_id', 'dt'])",
+    ) => `UNLOAD (\n${query}\n)\nTO 's3://raw-bucket/curated/events/_staging/g1/'\n${wrapper}`;
+    expect(trinoSyntaxErrors(unload('SELECT a, project_id, dt\nFROM t\nORDER BY a'))).toEqual([]);
+    expect(trinoSyntaxErrors(unload('SELECT a::varchar FROM t'))[0]).toMatch(/^in UNLOAD's query, line 1, column \d+: ':' is not valid/);
+    for (const wrapper of ['WITH (format = PARQUET)', "WITH (format = 'PARQUET', partitioned_by = 'dt')", "WITH (compression = 'ZSTD')"]) {
+      expect(trinoSyntaxErrors(unload('SELECT 1', wrapper)), wrapper).toEqual([expect.stringMatching(/^an UNLOAD not of the form Athena documents/)]);
+    }
   });
 
   it('finds a DuckDB cast slipped into a text the adapters send', () => {

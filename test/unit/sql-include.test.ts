@@ -138,10 +138,10 @@ describe('SQL rule includes (lambdas/adapters/sql/include.ts)', () => {
     expect(names('rules/identity-data-columns.sql')).toEqual(Object.keys(IDENTITY_COLUMNS));
   });
 
-  it("the texts writing curated events list the record's columns, then the curated-only ones, then the partitions: the write table's order, which INSERT INTO fills by position", () => {
-    // lib/analytics.ts declares curated_events(_write) as the record's data columns, then
-    // CURATED_ONLY_COLUMNS.events (test/stack/data.test.ts checks the template's order); Athena's
-    // `INSERT INTO curated_events_write SELECT *, '<g>' AS generation` fills its columns by position.
+  it("the texts writing curated events list the record's columns, then the curated-only ones, then the partitions, as UNLOAD's partitioned_by asks (partition columns last)", () => {
+    // lib/analytics.ts declares curated_events as the record's data columns, then
+    // CURATED_ONLY_COLUMNS.events (test/stack/data.test.ts checks the template's order); Athena's UNLOAD
+    // wants "the names of the partitioned columns … last in your list of columns" (UNLOAD, Athena user guide).
     const aliases = (rule: string) => [...SQL_RULES[rule]!.replace(/^--.*$/gm, '').matchAll(/ AS ([a-z_]+)\s*$/gm)].map((m) => m[1]);
     expect(aliases('rules/timestamp-minute.sql')).toEqual([...CURATED_ONLY_COLUMNS.events]);
     for (const sql of [COMPACT_EVENTS_SQL, ERASE_EVENTS_ROWS_SQL]) {

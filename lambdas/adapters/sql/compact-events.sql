@@ -10,9 +10,9 @@
 -- After the event's columns, timestamp_minute (rules/timestamp-minute.sql; lambdas/contract/landing.ts
 -- CURATED_ONLY_COLUMNS), computed again from the timestamp for every row, curated or landed.
 --
--- The same text on both engines: Athena runs it as INSERT INTO the write table (a generation of each
--- partition, lambdas/adapters/athena-compaction.ts), DuckDB as COPY ... TO Parquet partitioned by
--- project_id and dt (lambdas/adapters/duckdb-compaction.ts). Which rows a batch reads:
+-- The same text on both engines: Athena runs it as UNLOAD ... partitioned_by (project_id, dt), which
+-- keeps the sort within each file (lambdas/adapters/athena-compaction.ts), DuckDB as COPY ... TO
+-- Parquet partitioned by project_id and dt (lambdas/adapters/duckdb-compaction.ts). Which rows a batch reads:
 -- rules/batch-curated-rows.sql and rules/batch-landing-rows.sql.
 SELECT
   {{> rules/event-data-columns.sql}},
