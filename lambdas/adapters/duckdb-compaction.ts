@@ -119,7 +119,7 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore, P
     await rm(dirname(staging), { recursive: true, force: true });
     await mkdir(dirname(staging), { recursive: true });
     // properties is DuckDB's JSON type here; written as text, the string column the Glue table declares
-    // (Athena's INSERT INTO writes varchar): test/engines/glue-types.test.ts reads the files as Athena would.
+    // (Athena's UNLOAD writes varchar): test/engines/glue-types.test.ts reads the files as Athena would.
     const rows = stream === 'events' ? `SELECT * REPLACE (CAST(properties AS VARCHAR) AS properties) FROM (${select}) compacted` : select;
     const copy = `COPY (${rows}) TO ${quoteLiteral(staging)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL ${CURATED_ZSTD_LEVEL}, PARTITION_BY (project_id, dt))`;
     const [result] = await this.duckdb.use(views, (session) => session.rows(copy));

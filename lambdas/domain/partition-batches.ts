@@ -1,7 +1,7 @@
 /**
- * The curated partitions one compaction statement writes: Athena's INSERT INTO adds at most 100
- * partitions ("You can add a maximum of 100 partitions to a destination table with an INSERT INTO
- * statement", docs/decisions/columnar-events.md), so a run writes and commits the partitions its
+ * The curated partitions one compaction statement writes: Athena's UNLOAD writes at most 100
+ * partitions ("The maximum number of partitions that can be used with UNLOAD is 100",
+ * docs/decisions/columnar-events.md), so a run writes and commits the partitions its
  * hours touch in batches of at most that many, sorted so reruns batch the same way. Pure.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Where the compaction job (lambdas/services/compact-landing.ts) reads landing hours and writes curated
- * generations (docs/decisions/columnar-events.md). On AWS: S3 listings, Athena (INSERT INTO a
- * generation), the Glue partitions of the curated tables and a state object
+ * generations (docs/decisions/columnar-events.md). On AWS: S3 listings, Athena (UNLOAD of a
+ * generation into staging, then S3 copies), the Glue partitions of the curated tables and a state object
  * (lambdas/adapters/athena-compaction.ts); locally: the data directory's files, DuckDB and symlinks
  * (lambdas/adapters/duckdb-compaction.ts). Both run the texts of lambdas/adapters/sql/compaction.ts.
  */
