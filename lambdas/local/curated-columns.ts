@@ -8,9 +8,10 @@
  * next start removes the half-written file and converts the rest. Runs before the server serves and
  * before the compaction job starts, so nothing reads or writes the files meanwhile.
  */
-import { readdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InProcessDuckDb } from '../adapters/duckdb-local';
+import { listDir } from '../adapters/duckdb-stream-views';
 import { expandIncludes } from '../adapters/sql/include';
 import { quoteLiteral } from '../adapters/sql/render';
 import { CURATED_ONLY_COLUMNS, CURATED_PREFIX, CURATED_ZSTD_LEVEL, GENERATION, STREAM_NAMES, type StreamName } from '../contract/landing';
@@ -71,21 +72,13 @@ const GENERATION_FOLDERS = ['project_id=', 'dt=', `${GENERATION}=`];
  */
 async function parquetFiles(dir: string, depth = 0): Promise<string[]> {
   const found: string[] = [];
-  for (const entry of await list(dir)) {
-    const path = join(dir, entry.name);
+  for (const name of await listDir(dir)) {
+    const path = join(dir, name);
+    // A name of a folder level that is a file lists as empty (listDir answers none for ENOTDIR).
     if (depth < GENERATION_FOLDERS.length) {
-      if (entry.isDirectory() && entry.name.startsWith(GENERATION_FOLDERS[depth]!)) found.push(...(await parquetFiles(path, depth + 1)));
-    } else if (entry.isFile() && entry.name.endsWith(CONVERTING)) await rm(path, { force: true });
-    else if (entry.isFile() && entry.name.endsWith('.parquet')) found.push(path);
+      if (name.startsWith(GENERATION_FOLDERS[depth]!)) found.push(...(await parquetFiles(path, depth + 1)));
+    } else if (name.endsWith(CONVERTING)) await rm(path, { force: true });
+    else if (name.endsWith('.parquet')) found.push(path);
   }
   return found.sort();
-}
-
-async function list(dir: string) {
-  try {
-    return await readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return [];
-    throw err;
-  }
 }
