@@ -208,14 +208,13 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore, P
    * documents that UNLOAD keeps a query's sort within each file ("If the SELECT query in the UNLOAD
    * statement specifies a sort order, each file's contents are in sorted order", UNLOAD, Athena user
    * guide) and takes a ZSTD level (compression_level); the sort is what makes the timestamps small
-   * (docs/decisions/columnar-events.md, "On AWS, as built"). Its destination must be empty, so what a
-   * killed run left in staging is deleted first (runs never overlap). UNLOAD reports no row count.
+   * (docs/decisions/columnar-events.md, "On AWS, as built"). Its destination must be empty: a new
+   * generation's folder, in a staging prefix every run clears as it starts (clearStaging; a run's writes
+   * come after its compaction began, and a failed write fails the run). UNLOAD reports no row count.
    */
   private async unloadGeneration(stream: StreamName, batch: readonly CuratedPartition[], rows: string, generation: string): Promise<WrittenGeneration> {
     checkGeneration(generation);
-    const staging = curatedStagingPrefix(stream);
-    await deletePrefix(this.s3, this.options.bucket, staging, `${stream}'s staging`);
-    const to = `${staging}${generation}/`;
+    const to = `${curatedStagingPrefix(stream)}${generation}/`;
     await this.athena.run(
       `UNLOAD (\n${rows}\n)\nTO 's3://${this.options.bucket}/${to}'\nWITH (format = 'PARQUET', compression = 'ZSTD', compression_level = ${CURATED_ZSTD_LEVEL}, partitioned_by = ARRAY['project_id', 'dt'])`,
       this.deadlineMs,

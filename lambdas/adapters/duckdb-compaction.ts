@@ -114,9 +114,8 @@ export class DuckDbCompactionStore implements CompactionStore, RetentionStore, P
   ): Promise<WrittenGeneration> {
     // Written aside first, then each partition's folder moved to its generation's place. One file per
     // partition: DuckDB cannot combine PARTITION_BY with FILE_SIZE_BYTES ("Not implemented", 1.5).
-    // What a killed run left aside is removed first (runs never overlap).
+    // What a killed run left aside is gone: every run clears the staging as it starts (clearStaging).
     const staging = join(this.dataDir, curatedStagingPrefix(stream), generation);
-    await rm(dirname(staging), { recursive: true, force: true });
     await mkdir(dirname(staging), { recursive: true });
     // properties is DuckDB's JSON type here; written as text, the string column the Glue table declares
     // (Athena's UNLOAD writes varchar): test/engines/glue-types.test.ts reads the files as Athena would.

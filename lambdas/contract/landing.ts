@@ -69,7 +69,8 @@ export const compactionStateKey = (stream: StreamName) => `${COMPACTION_STATE_PR
 /**
  * Where a generation is written before each partition's files move into place (both paths: DuckDB's
  * COPY … PARTITION_BY, Athena's UNLOAD … partitioned_by write project_id=<id>/dt=<day>/ folders under
- * it). Not a generation: no catalog entry points here, and each write clears what a killed run left.
+ * it). Not a generation: no catalog entry points here, and every run clears what a killed run left
+ * as it starts (CompactionStore.clearStaging).
  */
 export const curatedStagingPrefix = (stream: StreamName) => `${curatedPrefix(stream)}_staging/`;
 /**
