@@ -1,5 +1,5 @@
 import { createAuditListHandler } from '../handlers/audit';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-audit-list', createAuditListHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-audit-list', createAuditListHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createDashboardsCreateHandler } from '../handlers/dashboards';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-dashboards-create', createDashboardsCreateHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-dashboards-create', createDashboardsCreateHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createDashboardsDeleteHandler } from '../handlers/dashboards';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-dashboards-delete', createDashboardsDeleteHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-dashboards-delete', createDashboardsDeleteHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createDashboardsGetHandler } from '../handlers/dashboards';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-dashboards-get', createDashboardsGetHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-dashboards-get', createDashboardsGetHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createDashboardsListHandler } from '../handlers/dashboards';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-dashboards-list', createDashboardsListHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-dashboards-list', createDashboardsListHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createDashboardsUpdateHandler } from '../handlers/dashboards';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-dashboards-update', createDashboardsUpdateHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-dashboards-update', createDashboardsUpdateHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createDeletionsCreateHandler } from '../handlers/deletions';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-deletions-create', createDeletionsCreateHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-deletions-create', createDeletionsCreateHandler, { ...adminWiring });

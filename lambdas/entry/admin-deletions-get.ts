@@ -1,5 +1,5 @@
 import { createDeletionsGetHandler } from '../handlers/deletions';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-deletions-get', createDeletionsGetHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-deletions-get', createDeletionsGetHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createDeletionsListHandler } from '../handlers/deletions';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-deletions-list', createDeletionsListHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-deletions-list', createDeletionsListHandler, { ...adminWiring });

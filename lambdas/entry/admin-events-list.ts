@@ -1,6 +1,6 @@
 import { createEventsListHandler } from '../handlers/events-list';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 import { athenaRecentEvents } from './athena';
 
-export const handler = lambdaHandler('admin-events-list', createEventsListHandler, { recentEvents: athenaRecentEvents, ...adminSignIn });
+export const handler = lambdaHandler('admin-events-list', createEventsListHandler, { recentEvents: athenaRecentEvents, ...adminWiring });

@@ -1,5 +1,5 @@
 import { createExperimentsListHandler } from '../handlers/experiments-admin';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-experiments-list', createExperimentsListHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-experiments-list', createExperimentsListHandler, { ...adminWiring });

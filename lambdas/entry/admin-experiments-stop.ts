@@ -1,5 +1,5 @@
 import { createExperimentsStopHandler } from '../handlers/experiments-admin';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-experiments-stop', createExperimentsStopHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-experiments-stop', createExperimentsStopHandler, { ...adminWiring });

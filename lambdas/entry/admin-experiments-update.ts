@@ -1,5 +1,5 @@
 import { createExperimentsUpdateHandler } from '../handlers/experiments-admin';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-experiments-update', createExperimentsUpdateHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-experiments-update', createExperimentsUpdateHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createExportsCreateHandler } from '../handlers/exports';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-exports-create', createExportsCreateHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-exports-create', createExportsCreateHandler, { ...adminWiring });

@@ -1,6 +1,6 @@
 import { createExportsListHandler } from '../handlers/exports';
 import { lambdaHandler } from './aws';
 import { s3ExportFiles } from './export-files';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-exports-list', createExportsListHandler, { ...adminSignIn, exportFiles: s3ExportFiles });
+export const handler = lambdaHandler('admin-exports-list', createExportsListHandler, { ...adminWiring, exportFiles: s3ExportFiles });

@@ -1,9 +1,9 @@
 import { createInsightsFunnelsHandler } from '../handlers/insights';
 import { lambdaHandler } from './aws';
 import { athenaInsightEngine } from './athena';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
 export const handler = lambdaHandler('admin-insights-funnels', createInsightsFunnelsHandler, {
   insightEngine: athenaInsightEngine,
-  ...adminSignIn,
+  ...adminWiring,
 });

@@ -1,9 +1,9 @@
 import { createInsightsQueryGetHandler } from '../handlers/insights';
 import { lambdaHandler } from './aws';
 import { athenaInsightEngine } from './athena';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
 export const handler = lambdaHandler('admin-insights-query-get', createInsightsQueryGetHandler, {
   insightEngine: athenaInsightEngine,
-  ...adminSignIn,
+  ...adminWiring,
 });

@@ -1,6 +1,6 @@
 import { createKeysDeleteHandler } from '../handlers/keys';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 import { apiGatewayRateLimits } from './rate-limits';
 
-export const handler = lambdaHandler('admin-keys-delete', createKeysDeleteHandler, { rateLimits: apiGatewayRateLimits, ...adminSignIn });
+export const handler = lambdaHandler('admin-keys-delete', createKeysDeleteHandler, { rateLimits: apiGatewayRateLimits, ...adminWiring });

@@ -1,5 +1,5 @@
 import { createKeysUpdateHandler } from '../handlers/keys';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-keys-update', createKeysUpdateHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-keys-update', createKeysUpdateHandler, { ...adminWiring });

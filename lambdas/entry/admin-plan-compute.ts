@@ -1,9 +1,9 @@
 import { createPlanHandler } from '../handlers/plan';
 import { lambdaHandler } from './aws';
 import { athenaPlanningBaselines } from './athena';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
 export const handler = lambdaHandler('admin-plan-compute', createPlanHandler, {
   planningBaselines: athenaPlanningBaselines,
-  ...adminSignIn,
+  ...adminWiring,
 });

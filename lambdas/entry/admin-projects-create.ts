@@ -1,5 +1,5 @@
 import { createProjectsCreateHandler } from '../handlers/projects';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-projects-create', createProjectsCreateHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-projects-create', createProjectsCreateHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createProjectsListHandler } from '../handlers/projects';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-projects-list', createProjectsListHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-projects-list', createProjectsListHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createProjectsUpdateHandler } from '../handlers/projects';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-projects-update', createProjectsUpdateHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-projects-update', createProjectsUpdateHandler, { ...adminWiring });

@@ -1,9 +1,9 @@
 import { createPropertyNamesListHandler } from '../handlers/property-names-list';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 import { athenaRecentEvents } from './athena';
 
 export const handler = lambdaHandler('admin-property-names-list', createPropertyNamesListHandler, {
   recentEvents: athenaRecentEvents,
-  ...adminSignIn,
+  ...adminWiring,
 });

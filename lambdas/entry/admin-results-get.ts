@@ -1,8 +1,8 @@
 import { createResultsGetHandler } from '../handlers/results';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
 // Reading stored results runs no query: this function is granted no Athena access.
 export const handler = lambdaHandler('admin-results-get', createResultsGetHandler, {
-  ...adminSignIn,
+  ...adminWiring,
 });

@@ -1,9 +1,9 @@
 import { createResultsRefreshHandler } from '../handlers/results';
 import { athenaResultsQuery } from './athena';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
 export const handler = lambdaHandler('admin-results-refresh', createResultsRefreshHandler, {
   resultsQuery: athenaResultsQuery,
-  ...adminSignIn,
+  ...adminWiring,
 });

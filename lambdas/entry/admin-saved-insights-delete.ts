@@ -1,5 +1,5 @@
 import { createSavedInsightsDeleteHandler } from '../handlers/saved-insights';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-saved-insights-delete', createSavedInsightsDeleteHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-saved-insights-delete', createSavedInsightsDeleteHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createSavedInsightsGetHandler } from '../handlers/saved-insights';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-saved-insights-get', createSavedInsightsGetHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-saved-insights-get', createSavedInsightsGetHandler, { ...adminWiring });

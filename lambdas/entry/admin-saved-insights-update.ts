@@ -1,5 +1,5 @@
 import { createSavedInsightsUpdateHandler } from '../handlers/saved-insights';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-saved-insights-update', createSavedInsightsUpdateHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-saved-insights-update', createSavedInsightsUpdateHandler, { ...adminWiring });

@@ -1,5 +1,5 @@
 import { createUsersGetHandler } from '../handlers/users';
 import { lambdaHandler } from './aws';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-users-get', createUsersGetHandler, { ...adminSignIn });
+export const handler = lambdaHandler('admin-users-get', createUsersGetHandler, { ...adminWiring });

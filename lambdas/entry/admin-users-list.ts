@@ -1,6 +1,6 @@
 import { createUsersListHandler } from '../handlers/users';
 import { lambdaHandler } from './aws';
 import { athenaRecentUsers } from './athena';
-import { adminSignIn } from './secrets';
+import { adminWiring } from './admin-wiring';
 
-export const handler = lambdaHandler('admin-users-list', createUsersListHandler, { recentUsers: athenaRecentUsers, ...adminSignIn });
+export const handler = lambdaHandler('admin-users-list', createUsersListHandler, { recentUsers: athenaRecentUsers, ...adminWiring });

@@ -4,6 +4,7 @@
  * (lambdas/lambda-env.ts). Missing variables fail the cold start with their names, so a misconfigured
  * deployment shows up on its first invocation log line rather than as odd behaviour.
  */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
 import { readLambdaEnv, type LambdaEnv, type LambdaEnvName } from '../lambda-env';
 import { envOf, functionLine, type DependencyName, type FunctionName, type RouteDeps, type UsedBy } from '../routes';
@@ -18,18 +19,13 @@ import { geoLookupFor } from '../adapters/geo-mmdb';
 import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoAssignmentStore } from '../store/assignment-store';
-import { DynamoResultsStore } from '../store/results-store';
-import { DynamoInsightQueryStore } from '../store/insight-query-store';
-import { DynamoSavedInsightStore } from '../store/saved-insight-store';
-import { DynamoDashboardStore } from '../store/dashboard-store';
-import { DynamoAuditLog } from '../store/audit-log';
-import { DynamoDeletionStore } from '../store/deletion-store';
-import { DynamoExportStore } from '../store/export-store';
 
 /**
- * Dependencies with heavy clients (Athena and its SQL, API Gateway, Secrets Manager, jose): the entries using them pass
- * their wiring (lambdas/entry/athena.ts, lambdas/entry/rate-limits.ts, lambdas/entry/secrets.ts), so the other bundles neither
- * carry nor load them. The type checker asks exactly the functions whose line lists one for it.
+ * Dependencies with heavy clients (Athena and its SQL, API Gateway, Secrets Manager, jose), and the stores only the
+ * admin routes and the jobs use: the entries using them pass their wiring (lambdas/entry/athena.ts,
+ * lambdas/entry/rate-limits.ts, lambdas/entry/secrets.ts, lambdas/entry/admin-stores.ts), so the other bundles (the
+ * ingestion and SDK routes, the authorizer) neither carry nor load them. The type checker asks exactly the functions
+ * whose line lists one for it.
  */
 export type SeparatelyWired =
   | 'resultsQuery'
@@ -42,8 +38,12 @@ export type SeparatelyWired =
   | 'rateLimits'
   | 'adminToken'
   | 'signIn'
-  | 'exportFiles';
-export type Wiring<D extends SeparatelyWired> = (env: LambdaEnv<LambdaEnvName>) => Deps[D];
+  | 'exportFiles'
+  | AdminStore;
+/** The DynamoDB stores only the admin routes and the jobs use (lambdas/entry/admin-stores.ts). */
+export type AdminStore = 'results' | 'insightQueries' | 'savedInsights' | 'dashboards' | 'audit' | 'deletions' | 'exports';
+/** How an entry builds a dependency: from the function's environment and the process's one DynamoDB document client. */
+export type Wiring<D extends SeparatelyWired> = (env: LambdaEnv<LambdaEnvName>, ddb: DynamoDBDocumentClient) => Deps[D];
 type WiringOf<N extends FunctionName> = { [D in UsedBy<N> & SeparatelyWired]: Wiring<D> };
 type WiringArgs<N extends FunctionName> = [UsedBy<N> & SeparatelyWired] extends [never] ? [] : [wiring: WiringOf<N>];
 
@@ -75,7 +75,7 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   const separately = <D extends SeparatelyWired>(dep: D): Deps[D] => {
     const wire = wiring[dep] as Wiring<D> | undefined;
     if (!wire) throw new Error(`${name} uses ${dep}: pass its wiring to lambdaHandler`);
-    return wire(env);
+    return wire(env, ddb);
   };
   const ddb = documentClient();
   // GEOIP_DB_PATH: a City MMDB shipped with the function (docs/data-model.md, "Geolocation"); unset, locations are null.
@@ -91,15 +91,15 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('identities')) deps.identities = new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES);
   if (uses('experiments')) deps.experiments = new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS);
   if (uses('assignments')) deps.assignments = new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS);
-  if (uses('results')) deps.results = new DynamoResultsStore(ddb, env.TABLE_RESULTS);
+  if (uses('results')) deps.results = separately('results');
   if (uses('resultsQuery')) deps.resultsQuery = separately('resultsQuery');
   if (uses('recentEvents')) deps.recentEvents = separately('recentEvents');
   if (uses('recentUsers')) deps.recentUsers = separately('recentUsers');
   if (uses('planningBaselines')) deps.planningBaselines = separately('planningBaselines');
   if (uses('insightEngine')) deps.insightEngine = separately('insightEngine');
-  if (uses('insightQueries')) deps.insightQueries = new DynamoInsightQueryStore(ddb, env.TABLE_INSIGHT_QUERIES);
-  if (uses('savedInsights')) deps.savedInsights = new DynamoSavedInsightStore(ddb, env.TABLE_SAVED_INSIGHTS);
-  if (uses('dashboards')) deps.dashboards = new DynamoDashboardStore(ddb, env.TABLE_DASHBOARDS);
+  if (uses('insightQueries')) deps.insightQueries = separately('insightQueries');
+  if (uses('savedInsights')) deps.savedInsights = separately('savedInsights');
+  if (uses('dashboards')) deps.dashboards = separately('dashboards');
   if (uses('analyticsViews')) deps.analyticsViews = separately('analyticsViews');
   if (uses('compaction')) deps.compaction = separately('compaction');
   if (uses('experimentsCacheMs')) deps.experimentsCacheMs = env.EXPERIMENTS_CACHE_SECONDS * 1000;
@@ -107,9 +107,9 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   if (uses('keepEventsDays') && env.KEEP_EVENTS_DAYS !== undefined) deps.keepEventsDays = env.KEEP_EVENTS_DAYS;
   if (uses('dashboardOrigin') && env.DASHBOARD_ORIGIN) deps.dashboardOrigin = env.DASHBOARD_ORIGIN;
   if (uses('adminToken')) deps.adminToken = separately('adminToken');
-  if (uses('audit')) deps.audit = new DynamoAuditLog(ddb, env.TABLE_AUDIT_LOG, env.AUDIT_RETENTION_DAYS);
-  if (uses('deletions')) deps.deletions = new DynamoDeletionStore(ddb, env.TABLE_DELETIONS);
-  if (uses('exports')) deps.exports = new DynamoExportStore(ddb, env.TABLE_EXPORTS);
+  if (uses('audit')) deps.audit = separately('audit');
+  if (uses('deletions')) deps.deletions = separately('deletions');
+  if (uses('exports')) deps.exports = separately('exports');
   if (uses('exportFiles')) deps.exportFiles = separately('exportFiles');
   if (uses('signIn')) {
     const signIn = separately('signIn');

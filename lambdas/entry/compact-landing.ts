@@ -2,6 +2,7 @@
 import type { Context } from 'aws-lambda';
 import { deadlineFrom } from '../domain/deadline';
 import { createCompactionHandler } from '../handlers/compact-landing';
+import { dynamoDeletions, dynamoExports, dynamoInsightQueries, dynamoResults } from './admin-stores';
 import { athenaCompaction } from './compaction-wiring';
 import { lambdaHandler } from './aws';
 import { s3ExportFiles } from './export-files';
@@ -16,5 +17,12 @@ export const handler = lambdaHandler(
     return async (_event: unknown, context: Pick<Context, 'getRemainingTimeInMillis'>): Promise<void> =>
       run(deadlineFrom(Date.now(), context.getRemainingTimeInMillis(), FINISH_MARGIN_MS));
   },
-  { compaction: athenaCompaction, exportFiles: s3ExportFiles },
+  {
+    compaction: athenaCompaction,
+    exportFiles: s3ExportFiles,
+    deletions: dynamoDeletions,
+    results: dynamoResults,
+    insightQueries: dynamoInsightQueries,
+    exports: dynamoExports,
+  },
 );

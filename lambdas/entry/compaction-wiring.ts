@@ -10,7 +10,6 @@ import { S3QueryResultFiles } from '../adapters/s3-query-result-files';
 import { DynamoAssignmentStore } from '../store/assignment-store';
 import { DynamoDeletionStore } from '../store/deletion-store';
 import { DynamoExportStore } from '../store/export-store';
-import { documentClient } from '../store/dynamo-client';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoIdentityStore } from '../store/identity-store';
 import { DynamoInsightQueryStore } from '../store/insight-query-store';
@@ -20,7 +19,7 @@ import type { Wiring } from './aws';
 import { s3ExportFiles } from './export-files';
 
 /** The compaction job: Athena in the workgroup, S3 for landing/ and curated/, Glue for the curated partitions. */
-export const athenaCompaction: Wiring<'compaction'> = (env) => {
+export const athenaCompaction: Wiring<'compaction'> = (env, ddb) => {
   const s3 = new S3Client({});
   const athenaClient = new AthenaClient({});
   const store = new AthenaCompactionStore(athena(env), s3, new GlueClient({}), {
@@ -32,7 +31,6 @@ export const athenaCompaction: Wiring<'compaction'> = (env) => {
       remove: (location) => new S3QueryResultFiles(s3).remove(location),
     },
   });
-  const ddb = documentClient();
   return {
     store,
     // People's deletions, after each compaction (docs/decisions/erasure.md): the tables the job's manifest line lists.
@@ -45,7 +43,7 @@ export const athenaCompaction: Wiring<'compaction'> = (env) => {
       insightQueries: new DynamoInsightQueryStore(ddb, env.TABLE_INSIGHT_QUERIES),
       files: store,
       // People's exports, after the deletions: their requests, their files in exports/, their rows through Athena.
-      exports: { store: new DynamoExportStore(ddb, env.TABLE_EXPORTS), files: s3ExportFiles(env) },
+      exports: { store: new DynamoExportStore(ddb, env.TABLE_EXPORTS), files: s3ExportFiles(env, ddb) },
       exportRows: store,
     },
     options: {

@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 import { deadlineFrom } from '../domain/deadline';
 import { reportGuardrailsBreached } from '../handlers/guardrail-alarm';
 import { runResultsJob } from '../services/compute-results';
+import { dynamoResults } from './admin-stores';
 import { athenaResultsQuery } from './athena';
 import { lambdaHandler } from './aws';
 
@@ -22,5 +23,5 @@ export const handler = lambdaHandler(
         throw new Error(`${summary.failed} experiment(s) failed and ${summary.deferred} were left for the next run; see the log lines above`);
       }
     },
-  { resultsQuery: athenaResultsQuery },
+  { resultsQuery: athenaResultsQuery, results: dynamoResults },
 );

@@ -22,5 +22,5 @@ export const oidcSignIn: Wiring<'signIn'> = (env) => {
   });
 };
 
-/** What every admin entry passes lambdaHandler: its two ways of signing in. */
+/** The admin entries' two ways of signing in (lambdas/entry/admin-wiring.ts passes them with the admin stores). */
 export const adminSignIn = { adminToken: secretsManagerAdminToken, signIn: oidcSignIn } as const;
