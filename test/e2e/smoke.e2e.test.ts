@@ -13,9 +13,11 @@ import type { ApiKeyStore } from '../../lambdas/ports';
 import { ADMIN_TOKEN, startTestStack, type TestStack } from '../helpers/local';
 
 let stack: TestStack;
+/** While set, the compaction job waits on it before each step of a person's deletion (the local server's deletionStepHook). */
+let holdDeletions: Promise<void> | undefined;
 beforeAll(async () => {
   // The compaction job's schedule every second (every minute under npm start), so the smoke person's deletion is carried out for real.
-  stack = await startTestStack({ compactionIntervalMs: 1000 });
+  stack = await startTestStack({ compactionIntervalMs: 1000, deletionStepHook: () => holdDeletions });
 });
 afterAll(() => stack.stop());
 
@@ -120,8 +122,14 @@ describe('smoke test', () => {
 
   it('fails the deletion step when the deletion is not done in time, with progress and a FAIL line naming the alarm and the job’s log group', async () => {
     const lines: string[] = [];
-    // Shorter than one compaction run here: the deletion is still pending or running at the deadline.
-    const results = await localSmoke(lines, { deletionTimeoutMs: 150 });
+    // The deletion is held before its first step until the smoke is over: pending or running at the
+    // deadline whenever the job's runs fall (a deletion can take under 150 ms here).
+    let release = () => {};
+    holdDeletions = new Promise((resolve) => (release = resolve));
+    const results = await localSmoke(lines, { deletionTimeoutMs: 150 }).finally(() => {
+      release();
+      holdDeletions = undefined;
+    });
     const step = results.find((r) => r.name === DELETION_STEP)!;
     expect(step).toMatchObject({ outcome: 'fail', detail: expect.stringMatching(/^deletion \S+ still (pending|running) after \d+ s \(timeout 0.15 s\)/) });
     expect(step.detail).toContain('alarm compact-landing-DeletionFailed');
