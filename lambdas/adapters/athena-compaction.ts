@@ -7,7 +7,7 @@
  *   "Amazon S3 never adds partial objects", API_PutObject), so a reader sees the old state or the new;
  * - partitionsOf: Athena over landing_<stream> (arrival_hour projected, so only those hours are listed);
  * - writeGeneration: Athena `UNLOAD (...) TO '<staging>' WITH (partitioned_by = ARRAY['project_id', 'dt'])`,
- *   then each file copied into generation=<g>/ of its partition (unloadGeneration), which no reader
+ *   then each file its data manifest lists copied into generation=<g>/ of its partition (unloadGeneration), which no reader
  *   reads until it is committed (at most 100 partitions per statement: the batches);
  * - currentGenerations / commit: the Glue partitions of curated_<stream> (BatchGetPartition,
  *   BatchCreatePartition, BatchUpdatePartition): a partition's location names the generation it is
@@ -22,6 +22,7 @@
  *   (GetObject, PutObject: S3 never adds a partial object, and Firehose never appends to an object), the
  *   results state and base of the project deleted by prefix.
  */
+import type { QueryExecution } from '@aws-sdk/client-athena';
 import type { GlueClient, PartitionInput, StorageDescriptor } from '@aws-sdk/client-glue';
 import {
   BatchCreatePartitionCommand,
@@ -208,37 +209,69 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore, P
    * documents that UNLOAD keeps a query's sort within each file ("If the SELECT query in the UNLOAD
    * statement specifies a sort order, each file's contents are in sorted order", UNLOAD, Athena user
    * guide) and takes a ZSTD level (compression_level); the sort is what makes the timestamps small
-   * (docs/decisions/columnar-events.md, "On AWS, as built"). Its destination must be empty: a new
-   * generation's folder, in a staging prefix every run clears as it starts (clearStaging; a run's writes
-   * come after its compaction began, and a failed write fails the run). UNLOAD reports no row count.
+   * (docs/decisions/columnar-events.md, "On AWS, as built").
+   *
+   * Only the files the query's data manifest lists are copied: "Athena generates a metadata file and
+   * data manifest file for each UNLOAD query. The manifest tracks the files that the query wrote"
+   * (UNLOAD, Athena user guide; its location is the execution's Statistics.DataManifestLocation, one
+   * S3 URI a line). Athena retries a query on some transient errors ("you may see the query state
+   * transition from RUNNING or FAILED to QUEUED", QueryExecutionStatus, Athena API reference) and
+   * deletes no orphaned data ("In the case of a failure, Athena does not attempt to delete orphaned
+   * data", UNLOAD), and a partitioned UNLOAD may write where data already is ("Except when writing to
+   * partitions, the TO destination must specify a location in Amazon S3 that has no data"): a file an
+   * earlier attempt left in the destination holds rows the last attempt wrote again, so copying every
+   * file found would commit them twice. Such files are left to the staging prefix's deletion. No
+   * manifest, or a manifest naming a file that is not in the destination or is outside the batch's
+   * folders, fails the run with nothing committed. The destination is a new generation's folder, in a
+   * staging prefix every run clears as it starts (clearStaging). UNLOAD reports no row count.
    */
   private async unloadGeneration(stream: StreamName, batch: readonly CuratedPartition[], rows: string, generation: string): Promise<WrittenGeneration> {
     checkGeneration(generation);
     const to = `${curatedStagingPrefix(stream)}${generation}/`;
-    await this.athena.run(
+    const { execution } = await this.athena.run(
       `UNLOAD (\n${rows}\n)\nTO 's3://${this.options.bucket}/${to}'\nWITH (format = 'PARQUET', compression = 'ZSTD', compression_level = ${CURATED_ZSTD_LEVEL}, partitioned_by = ARRAY['project_id', 'dt'])`,
       this.deadlineMs,
     );
     const wanted = new Set(batch.map(partitionKey));
+    const found = new Map((await listObjects(this.s3, this.options.bucket, to)).map((o) => [o.key, o.size]));
     let files = 0;
     let bytes = 0;
-    for (const object of await listObjects(this.s3, this.options.bucket, to)) {
-      const folders = /^project_id=([^/]+)\/dt=(\d{4}-\d{2}-\d{2})\/([^/]+)$/.exec(object.key.slice(to.length));
+    for (const key of await this.manifestKeys(execution, to)) {
+      const folders = /^project_id=([^/]+)\/dt=(\d{4}-\d{2}-\d{2})\/([^/]+)$/.exec(key.slice(to.length));
       const partition = folders ? { projectId: decodeURIComponent(folders[1]!), dt: folders[2]! } : undefined;
       if (!partition || !wanted.has(partitionKey(partition)))
-        throw new Error(`UNLOAD wrote ${object.key}, which is not under project_id=<a project of the batch>/dt=<day>/: nothing was committed`);
+        throw new Error(`UNLOAD wrote ${key}, which is not under project_id=<a project of the batch>/dt=<day>/: nothing was committed`);
+      const size = found.get(key);
+      if (size === undefined) throw new Error(`UNLOAD's data manifest lists ${key}, which is not in its destination: nothing was committed`);
       await this.s3.send(
         new CopyObjectCommand({
           Bucket: this.options.bucket,
-          CopySource: `${this.options.bucket}/${object.key.split('/').map(encodeURIComponent).join('/')}`,
+          CopySource: `${this.options.bucket}/${key.split('/').map(encodeURIComponent).join('/')}`,
           Key: `${generationPrefix(stream, partition.projectId, partition.dt, generation)}${folders![3]}`,
         }),
       );
       files++;
-      bytes += object.size;
+      bytes += size;
     }
     await deletePrefix(this.s3, this.options.bucket, to, `${stream}'s staging`);
     return { files, bytes };
+  }
+
+  /** The keys an UNLOAD's data manifest lists (each under `to` in the raw bucket, or the run fails). */
+  private async manifestKeys(execution: QueryExecution, to: string): Promise<string[]> {
+    const location = execution.Statistics?.DataManifestLocation;
+    const manifest = location ? /^s3:\/\/([^/]+)\/(.+)$/.exec(location) : null;
+    if (!manifest)
+      throw new Error(`UNLOAD ${execution.QueryExecutionId ?? ''} reported no data manifest (Statistics.DataManifestLocation): nothing was committed`);
+    const object = await this.s3.send(new GetObjectCommand({ Bucket: manifest[1], Key: manifest[2] }));
+    const prefix = `s3://${this.options.bucket}/${to}`;
+    return (await object.Body!.transformToString())
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
+        if (!line.startsWith(prefix)) throw new Error(`UNLOAD's data manifest lists ${line}, outside its destination ${prefix}: nothing was committed`);
+        return `${to}${line.slice(prefix.length)}`;
+      });
   }
 
   async commit(stream: StreamName, batch: readonly CuratedPartition[], generation: string): Promise<void> {

@@ -27,7 +27,7 @@ const HOUR_MS = 3_600_000;
 const NOW = Date.parse('2026-03-20T12:30:00.000Z');
 
 /** The account: objects, curated partitions (key "<table>/<project>/<dt>" -> location) and every SQL text. */
-function world(options: { unprocessedOnce?: boolean; strayFolder?: string } = {}) {
+function world(options: { unprocessedOnce?: boolean; strayFolder?: string; retriedAttempt?: boolean; noManifest?: boolean } = {}) {
   const objects = new Map<string, string>([
     ['landing/events/arrival_hour=2026-03-20-09/a.json.gz', 'x'.repeat(100)],
     ['landing/events/arrival_hour=2026-03-20-10/b.json.gz', 'x'.repeat(100)],
@@ -41,15 +41,33 @@ function world(options: { unprocessedOnce?: boolean; strayFolder?: string } = {}
     sql.push(input.QueryString);
     const unload = /^UNLOAD \(\n[\s\S]*\n\)\nTO 's3:\/\/raw\/([^']+)'\nWITH \(/.exec(input.QueryString);
     if (unload) {
-      // What Athena writes: one Parquet file per partition under the destination's partitioned_by folders.
+      // What Athena writes: one Parquet file per partition under the destination's partitioned_by folders,
+      // and the data manifest listing them in the query result location (one S3 URI a line).
       if ([...objects.keys()].some((k) => k.startsWith(unload[1]!))) throw new Error(`UNLOAD destination ${unload[1]} is not empty`);
-      for (const [, dt, project] of input.QueryString.matchAll(/'(\d{4}-\d{2}-\d{2})(proj-[a-z]+)'/g))
-        objects.set(`${unload[1]}project_id=${project}/dt=${dt}/20260320_abc_0`, 'p'.repeat(50));
-      if (options.strayFolder) objects.set(`${unload[1]}${options.strayFolder}/20260320_abc_0`, 'p');
+      const written = new Set<string>();
+      for (const [, dt, project] of input.QueryString.matchAll(/'(\d{4}-\d{2}-\d{2})(proj-[a-z]+)'/g)) {
+        written.add(`${unload[1]}project_id=${project}/dt=${dt}/20260320_abc_0`);
+        // An attempt Athena retried left its file: the same rows, in no manifest.
+        if (options.retriedAttempt) objects.set(`${unload[1]}project_id=${project}/dt=${dt}/20260320_first_attempt_0`, 'p'.repeat(50));
+      }
+      if (options.strayFolder) written.add(`${unload[1]}${options.strayFolder}/20260320_abc_0`);
+      for (const key of written) objects.set(key, 'p'.repeat(50));
+      if (!options.noManifest) manifests.set(`q${sql.length}`, [...written].map((k) => `s3://${BUCKET}/${k}\n`).join(''));
     }
     return { QueryExecutionId: `q${sql.length}` };
   });
-  athenaMock.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' } } });
+  const manifests = new Map<string, string>();
+  athenaMock.on(GetQueryExecutionCommand).callsFake((input: { QueryExecutionId: string }) => {
+    const manifest = manifests.get(input.QueryExecutionId);
+    if (manifest !== undefined) objects.set(`athena-results/${input.QueryExecutionId}-manifest.csv`, manifest);
+    return {
+      QueryExecution: {
+        QueryExecutionId: input.QueryExecutionId,
+        Status: { State: 'SUCCEEDED' },
+        ...(manifest !== undefined ? { Statistics: { DataManifestLocation: `s3://results/athena-results/${input.QueryExecutionId}-manifest.csv` } } : {}),
+      },
+    };
+  });
   athenaMock.on(GetQueryResultsCommand).callsFake((input: { QueryExecutionId: string }) => {
     const text = sql[Number(input.QueryExecutionId.slice(1)) - 1]!;
     const rows = (names: string[], data: string[][]) => ({
@@ -229,6 +247,24 @@ describe('compaction on AWS', () => {
       expect(partitions.size).toBe(0);
       expect(objects.has('curated/_compaction/events.json') && JSON.parse(objects.get('curated/_compaction/events.json')!).compacted_through).toBeFalsy();
     }
+  });
+
+  it('copies only the files the data manifest lists: what an attempt Athena retried left in the destination is never committed', async () => {
+    const { objects, partitions, store } = world({ retriedAttempt: true });
+    const [events] = await compactLanding(store, { ...OPTIONS, nowMs: NOW });
+    expect(events!).toMatchObject({ partitions: 3, files: 3 });
+    expect(partitions.size).toBeGreaterThan(0);
+    const curated = [...objects.keys()].filter((k) => k.startsWith('curated/events/project_id='));
+    expect(curated).toHaveLength(3);
+    expect(curated.every((k) => k.endsWith('/20260320_abc_0'))).toBe(true);
+    expect([...objects.keys()].filter((k) => k.includes('_staging/'))).toEqual([]);
+  });
+
+  it('fails the run, committing nothing, when UNLOAD reports no data manifest', async () => {
+    const { partitions, objects, store } = world({ noManifest: true });
+    await expect(compactLanding(store, { ...OPTIONS, nowMs: NOW })).rejects.toThrow(/reported no data manifest .*nothing was committed/);
+    expect(partitions.size).toBe(0);
+    expect([...objects.keys()].filter((k) => /^curated\/events\/project_id=/.test(k))).toEqual([]);
   });
 
   it("writes a person's deletion's generation the same way: UNLOAD of the partitions without them, copied into place, staging emptied", async () => {

@@ -104,7 +104,8 @@ function serveAthena() {
     QueryExecution: {
       QueryExecutionId: input.QueryExecutionId,
       Status: { State: 'SUCCEEDED' },
-      Statistics: { DataScannedInBytes: 0 },
+      // An UNLOAD's data manifest (empty: it wrote no file here; serveS3).
+      Statistics: { DataScannedInBytes: 0, DataManifestLocation: `s3://results/${input.QueryExecutionId}-manifest.csv` },
       ResultConfiguration: { OutputLocation: `s3://results/${input.QueryExecutionId}.csv` },
     },
   }));
@@ -116,10 +117,11 @@ function serveAthena() {
   });
 }
 
-/** S3: the results base's commit (BASE_COMMIT when `committed`), its generations, and the writes. */
+/** S3: the results base's commit (BASE_COMMIT when `committed`), its generations, the writes, and empty UNLOAD manifests. */
 function serveS3(committed: boolean) {
   s3.reset();
-  s3.on(GetObjectCommand).callsFake(() => {
+  s3.on(GetObjectCommand).callsFake((input: { Key: string }) => {
+    if (input.Key.endsWith('-manifest.csv')) return { Body: { transformToString: async () => '' } };
     if (!committed) throw new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} });
     return { Body: { transformToString: async () => JSON.stringify(BASE_COMMIT) } };
   });
