@@ -23,6 +23,7 @@ import {
   RESULTS_BASE_WRITE_FAILED,
   RESULTS_STATE_WRITE_FAILED,
   COMPACTION_FAILED,
+  CURATED_FILES_OVER_GOAL,
   RETENTION_FAILED,
   DELETION_FAILED,
   EXPORT_FAILED,
@@ -135,8 +136,9 @@ export class Alarms extends Construct {
 
     // Emitted by the compaction job (lambdas/handlers/compact-landing.ts) for a run that failed, for a
     // step of a person's deletion that failed in the same run (services/erase-people.ts), and for a
-    // person's export that failed after them (services/export-people.ts), and for its retention cut
-    // that failed (docs/decisions/retention.md).
+    // person's export that failed after them (services/export-people.ts), for its retention cut
+    // that failed (docs/decisions/retention.md), and for a run that wrote more curated files than their
+    // goal (domain/curated-files-goal.ts).
     const compactionMetrics = [
       {
         metric: COMPACTION_FAILED,
@@ -152,6 +154,11 @@ export class Alarms extends Construct {
         metric: EXPORT_FAILED,
         description: (name: string) =>
           `${name}: a person's export failed (the log line before the metric says which export). It stays unfinished and the next run does it again (docs/privacy.md, "Access requests")`,
+      },
+      {
+        metric: CURATED_FILES_OVER_GOAL,
+        description: (name: string) =>
+          `${name}: a compaction run wrote more curated files than one per 128 MiB of each partition (the log line before the metric gives the counts). Nothing is lost or wrong, but readers open more files: Athena's UNLOAD chose the files (docs/deploy.md, "Compaction")`,
       },
       {
         metric: RETENTION_FAILED,

@@ -51,6 +51,14 @@ export const AUDIT_RECORD_FAILED = 'AuditRecordFailed';
 export const COMPACTION_FAILED = 'CompactionFailed';
 
 /**
+ * Curated files a compaction run wrote beyond the goal of one per 128 MiB of each partition
+ * (domain/curated-files-goal.ts), emitted with that count when above 0: on AWS, Athena's UNLOAD decides
+ * how many files it writes and documents no bound. Nothing is lost or wrong; readers open more files
+ * than they should. Dimension: FunctionName.
+ */
+export const CURATED_FILES_OVER_GOAL = 'CuratedFilesOverGoal';
+
+/**
  * Curated event partitions (project, day) the retention cut removed in a run (docs/decisions/retention.md),
  * emitted when a run removed any. Dimension: FunctionName.
  */

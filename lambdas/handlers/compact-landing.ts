@@ -1,14 +1,16 @@
 /**
  * The scheduled compaction job on AWS (lambdas/entry/compact-landing.ts; docs/decisions/columnar-events.md,
  * "The job on AWS"): one run of services/compact-landing.ts with the options the stack sets, a log
- * line per stream with what it took in (hours, partitions, rows, files, bytes; no client values), and
- * a failed run made loud: the CompactionFailed metric (alarmed, lib/alarms.ts) and a failed
+ * line per stream with what it took in (hours, partitions, rows, files, bytes; no client values), a
+ * run that wrote more files than the curated layout's goal made loud (CuratedFilesOverGoal, alarmed:
+ * on AWS, UNLOAD decides the files), and a failed run made loud: the CompactionFailed metric (alarmed, lib/alarms.ts) and a failed
  * invocation. Then people's deletions (services/erase-people.ts), a failed step made loud the same way
  * (DeletionFailed), then people's exports (services/export-people.ts, ExportFailed). It is not retried by Lambda: the next scheduled run retries it, from the state the
  * failed run left (nothing it had not committed is deleted).
  */
 import {
   COMPACTION_FAILED,
+  CURATED_FILES_OVER_GOAL,
   DELETION_FAILED,
   EXPORT_FAILED,
   FUNCTION_DIMENSION,
@@ -19,6 +21,7 @@ import {
 import { errorFields, log } from '../logging/log';
 import { emitMetric, functionName } from '../logging/metric';
 import type { Deps } from '../deps';
+import { filesOverGoal } from '../domain/curated-files-goal';
 import { compactLanding } from '../services/compact-landing';
 import { cutRetention } from '../services/cut-retention';
 import { runDeletions } from '../services/erase-people';
@@ -45,6 +48,17 @@ export function createCompactionHandler(deps: CompactionDeps) {
           landing_hours_deleted: s.landingHoursDeleted,
           stopped_early: s.stoppedEarly,
         });
+        const over = filesOverGoal(s);
+        if (over > 0) {
+          log('warn', 'compaction wrote more curated files than one per 128 MiB of each partition (metric CuratedFilesOverGoal)', {
+            stream: s.stream,
+            partitions: s.partitions,
+            files: s.files,
+            bytes: s.bytes,
+            files_over_goal: over,
+          });
+          emitMetric({ namespace: METRICS_NAMESPACE, name: CURATED_FILES_OVER_GOAL, value: over, dimensions: { [FUNCTION_DIMENSION]: functionName() } });
+        }
       }
     } catch (err) {
       log('error', 'compaction failed; the next scheduled run retries it (metric CompactionFailed)', errorFields(err));

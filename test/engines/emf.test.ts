@@ -19,6 +19,7 @@ const CAPTURED_BY: Record<string, string> = {
   GuardrailBreached: 'test/e2e/results-metrics.e2e.test.ts',
   AuditRecordFailed: 'test/e2e/audit.e2e.test.ts',
   CompactionFailed: 'test/store/compaction.test.ts',
+  CuratedFilesOverGoal: 'test/store/compaction.test.ts',
   RetentionFailed: 'test/store/retention.test.ts',
   DeletionFailed: 'test/e2e/erasure-resume.e2e.test.ts',
   ExportFailed: 'test/e2e/export.e2e.test.ts',

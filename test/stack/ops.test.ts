@@ -189,6 +189,7 @@ describe('alarms', () => {
 
   it.each([
     ['CompactionFailed', 'a failed compaction run'],
+    ['CuratedFilesOverGoal', 'a compaction run that wrote more curated files than their goal'],
     ['DeletionFailed', "a failed step of a person's deletion"],
   ])('alarms on %s, the metric %s emits, for the compaction function', (metric) => {
     const found = alarms().filter((a) => a.Namespace === METRICS_NAMESPACE && a.MetricName === metric);

@@ -162,4 +162,47 @@ describe('compaction', () => {
     await compactLanding(store, options(Date.parse('2026-03-03T12:00:00Z')));
     expect((await viewRows()).map((r) => r.dedupe_key)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
   });
+  it('a run that wrote more files than one per 128 MiB of each partition emits the alarmed CuratedFilesOverGoal with the excess; a usual run emits none', async () => {
+    const store = new DuckDbCompactionStore(dataDir, duckdb);
+    writeLandingEvents(
+      dataDir,
+      Array.from({ length: 5 }, (_, i) => event(i)),
+      { hour: '2026-03-03-10' },
+    );
+    writeLandingEvents(dataDir, [event(9)], { hour: '2026-03-03-11' });
+    const run = async (compaction: DuckDbCompactionStore, nowIso: string) => {
+      // The metric's EMF line on stdout, the warning on stderr (lambdas/logging/log.ts; the tests' level is silent).
+      vi.stubEnv('TALLY_LOG_LEVEL', 'warn');
+      const lines: string[] = [];
+      const spies = [process.stdout, process.stderr].map((stream) => {
+        const write = stream.write.bind(stream);
+        return vi.spyOn(stream, 'write').mockImplementation((chunk: any, ...rest: any[]) => {
+          lines.push(String(chunk));
+          return write(chunk, ...rest);
+        });
+      });
+      try {
+        await createCompactionHandler({ compaction: { store: compaction, options: options(0) }, clock: () => Date.parse(nowIso) })(Infinity);
+      } finally {
+        for (const spy of spies) spy.mockRestore();
+        vi.unstubAllEnvs();
+      }
+      return lines.flatMap((l) => l.split('\n')).filter((l) => l.includes('CuratedFilesOverGoal'));
+    };
+    // The local store writes one file per partition: within the goal.
+    expect(await run(store, '2026-03-03T11:30:00Z')).toEqual([]);
+    // As Athena's UNLOAD may: 5 files for one partition of a few KB, 4 past the goal; the count from the
+    // run's totals (filesOverGoal) allows one more file per started 128 MiB, so it reports 3.
+    const splitting = Object.create(store) as DuckDbCompactionStore;
+    splitting.writeGeneration = async (...args: Parameters<DuckDbCompactionStore['writeGeneration']>) => {
+      const written = await store.writeGeneration(...args);
+      return { ...written, files: written.files + 4 };
+    };
+    const lines = await run(splitting, '2026-03-03T12:30:00Z');
+    const emf = lines.filter((l) => l.includes('"_aws"'));
+    expect(emf).toHaveLength(1);
+    for (const line of emf) expectWatchedByAlarm(line);
+    expect(JSON.parse(emf[0]!).CuratedFilesOverGoal).toBe(3);
+    expect(lines.some((l) => l.includes('compaction wrote more curated files') && l.includes('"files_over_goal":3'))).toBe(true);
+  });
 });
