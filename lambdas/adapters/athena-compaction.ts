@@ -267,6 +267,7 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore, P
     const prefix = `s3://${this.options.bucket}/${to}`;
     return (await object.Body!.transformToString())
       .split('\n')
+      .map((line) => line.trim())
       .filter((line) => line !== '')
       .map((line) => {
         if (!line.startsWith(prefix)) throw new Error(`UNLOAD's data manifest lists ${line}, outside its destination ${prefix}: nothing was committed`);
