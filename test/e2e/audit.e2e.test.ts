@@ -61,6 +61,9 @@ describe('audit log', () => {
 
   it('lists newest first in pages, and filters by time', async () => {
     const before = new Date().toISOString();
+    // The writes below happen after `before`, not in its millisecond: `to` is inclusive, and an entry
+    // stamped with `before` itself would be listed as old (it failed once in CI so).
+    while (new Date().toISOString() <= before) await new Promise((resolve) => setTimeout(resolve, 1));
     for (const name of ['a', 'b', 'c']) expect((await call(ADMIN_TOKEN, 'POST', '/admin/v1/projects', { name })).status).toBe(201);
     const first = await call(ADMIN_TOKEN, 'GET', `/admin/v1/audit?route=admin-projects-create&from=${before}&limit=2`);
     expect(first.body.entries).toHaveLength(2);
