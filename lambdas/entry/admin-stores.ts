@@ -12,13 +12,15 @@ import { DynamoResultsStore } from '../store/results-store';
 import { DynamoSavedInsightStore } from '../store/saved-insight-store';
 import type { Wiring } from './aws';
 
-export const dynamoResults: Wiring<'results'> = (env, ddb) => new DynamoResultsStore(ddb, env.TABLE_RESULTS);
-export const dynamoInsightQueries: Wiring<'insightQueries'> = (env, ddb) => new DynamoInsightQueryStore(ddb, env.TABLE_INSIGHT_QUERIES);
-export const dynamoSavedInsights: Wiring<'savedInsights'> = (env, ddb) => new DynamoSavedInsightStore(ddb, env.TABLE_SAVED_INSIGHTS);
-export const dynamoDashboards: Wiring<'dashboards'> = (env, ddb) => new DynamoDashboardStore(ddb, env.TABLE_DASHBOARDS);
-export const dynamoAuditLog: Wiring<'audit'> = (env, ddb) => new DynamoAuditLog(ddb, env.TABLE_AUDIT_LOG, env.AUDIT_RETENTION_DAYS);
-export const dynamoDeletions: Wiring<'deletions'> = (env, ddb) => new DynamoDeletionStore(ddb, env.TABLE_DELETIONS);
-export const dynamoExports: Wiring<'exports'> = (env, ddb) => new DynamoExportStore(ddb, env.TABLE_EXPORTS);
+// Each wiring keeps its store's own type (satisfies, not a Wiring annotation): the compaction job's
+// wiring uses them too, where a person's deletion calls methods beyond the ports' (compaction-wiring.ts).
+export const dynamoResults = ((env, ddb) => new DynamoResultsStore(ddb, env.TABLE_RESULTS)) satisfies Wiring<'results'>;
+export const dynamoInsightQueries = ((env, ddb) => new DynamoInsightQueryStore(ddb, env.TABLE_INSIGHT_QUERIES)) satisfies Wiring<'insightQueries'>;
+export const dynamoSavedInsights = ((env, ddb) => new DynamoSavedInsightStore(ddb, env.TABLE_SAVED_INSIGHTS)) satisfies Wiring<'savedInsights'>;
+export const dynamoDashboards = ((env, ddb) => new DynamoDashboardStore(ddb, env.TABLE_DASHBOARDS)) satisfies Wiring<'dashboards'>;
+export const dynamoAuditLog = ((env, ddb) => new DynamoAuditLog(ddb, env.TABLE_AUDIT_LOG, env.AUDIT_RETENTION_DAYS)) satisfies Wiring<'audit'>;
+export const dynamoDeletions = ((env, ddb) => new DynamoDeletionStore(ddb, env.TABLE_DELETIONS)) satisfies Wiring<'deletions'>;
+export const dynamoExports = ((env, ddb) => new DynamoExportStore(ddb, env.TABLE_EXPORTS)) satisfies Wiring<'exports'>;
 
 /** Every admin store's wiring: what the admin entries pass (with their sign-in, lambdas/entry/admin-wiring.ts). */
 export const adminStores = {

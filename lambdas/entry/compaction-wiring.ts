@@ -8,12 +8,9 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { AthenaCompactionStore } from '../adapters/athena-compaction';
 import { S3QueryResultFiles } from '../adapters/s3-query-result-files';
 import { DynamoAssignmentStore } from '../store/assignment-store';
-import { DynamoDeletionStore } from '../store/deletion-store';
-import { DynamoExportStore } from '../store/export-store';
 import { DynamoExperimentStore } from '../store/experiment-store';
 import { DynamoIdentityStore } from '../store/identity-store';
-import { DynamoInsightQueryStore } from '../store/insight-query-store';
-import { DynamoResultsStore } from '../store/results-store';
+import { dynamoDeletions, dynamoExports, dynamoInsightQueries, dynamoResults } from './admin-stores';
 import { athena } from './athena';
 import type { Wiring } from './aws';
 import { s3ExportFiles } from './export-files';
@@ -35,15 +32,15 @@ export const athenaCompaction: Wiring<'compaction'> = (env, ddb) => {
     store,
     // People's deletions, after each compaction (docs/decisions/erasure.md): the tables the job's manifest line lists.
     erasure: {
-      deletions: new DynamoDeletionStore(ddb, env.TABLE_DELETIONS),
+      deletions: dynamoDeletions(env, ddb),
       identities: new DynamoIdentityStore(ddb, env.TABLE_IDENTITIES),
       assignments: new DynamoAssignmentStore(ddb, env.TABLE_ASSIGNMENTS),
       experiments: new DynamoExperimentStore(ddb, env.TABLE_EXPERIMENTS),
-      results: new DynamoResultsStore(ddb, env.TABLE_RESULTS),
-      insightQueries: new DynamoInsightQueryStore(ddb, env.TABLE_INSIGHT_QUERIES),
+      results: dynamoResults(env, ddb),
+      insightQueries: dynamoInsightQueries(env, ddb),
       files: store,
       // People's exports, after the deletions: their requests, their files in exports/, their rows through Athena.
-      exports: { store: new DynamoExportStore(ddb, env.TABLE_EXPORTS), files: s3ExportFiles(env, ddb) },
+      exports: { store: dynamoExports(env, ddb), files: s3ExportFiles(env, ddb) },
       exportRows: store,
     },
     options: {
