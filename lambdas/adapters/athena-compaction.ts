@@ -222,7 +222,7 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore, P
    * earlier attempt left in the destination holds rows the last attempt wrote again, so copying every
    * file found would commit them twice. Such files are left to the staging prefix's deletion. No
    * manifest, or a manifest naming a file that is not in the destination or is outside the batch's
-   * folders, fails the run with nothing committed. The destination is a new generation's folder, in a
+   * folders, fails the run with nothing copied or committed. The destination is a new generation's folder, in a
    * staging prefix every run clears as it starts (clearStaging). UNLOAD reports no row count.
    */
   private async unloadGeneration(stream: StreamName, batch: readonly CuratedPartition[], rows: string, generation: string): Promise<WrittenGeneration> {
@@ -234,25 +234,27 @@ export class AthenaCompactionStore implements CompactionStore, RetentionStore, P
     );
     const wanted = new Set(batch.map(partitionKey));
     const found = new Map((await listObjects(this.s3, this.options.bucket, to)).map((o) => [o.key, o.size]));
-    let files = 0;
-    let bytes = 0;
-    for (const key of await this.manifestKeys(execution, to)) {
+    // Every listed file checked before the first copy: a run that fails here copied nothing.
+    const moves = (await this.manifestKeys(execution, to)).map((key) => {
       const folders = /^project_id=([^/]+)\/dt=(\d{4}-\d{2}-\d{2})\/([^/]+)$/.exec(key.slice(to.length));
       const partition = folders ? { projectId: decodeURIComponent(folders[1]!), dt: folders[2]! } : undefined;
       if (!partition || !wanted.has(partitionKey(partition)))
         throw new Error(`UNLOAD wrote ${key}, which is not under project_id=<a project of the batch>/dt=<day>/: nothing was committed`);
       const size = found.get(key);
       if (size === undefined) throw new Error(`UNLOAD's data manifest lists ${key}, which is not in its destination: nothing was committed`);
+      return { key, size, to: `${generationPrefix(stream, partition.projectId, partition.dt, generation)}${folders![3]}` };
+    });
+    for (const move of moves) {
       await this.s3.send(
         new CopyObjectCommand({
           Bucket: this.options.bucket,
-          CopySource: `${this.options.bucket}/${key.split('/').map(encodeURIComponent).join('/')}`,
-          Key: `${generationPrefix(stream, partition.projectId, partition.dt, generation)}${folders![3]}`,
+          CopySource: `${this.options.bucket}/${move.key.split('/').map(encodeURIComponent).join('/')}`,
+          Key: move.to,
         }),
       );
-      files++;
-      bytes += size;
     }
+    const files = moves.length;
+    const bytes = moves.reduce((sum, move) => sum + move.size, 0);
     await deletePrefix(this.s3, this.options.bucket, to, `${stream}'s staging`);
     return { files, bytes };
   }

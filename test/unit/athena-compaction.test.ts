@@ -27,7 +27,15 @@ const HOUR_MS = 3_600_000;
 const NOW = Date.parse('2026-03-20T12:30:00.000Z');
 
 /** The account: objects, curated partitions (key "<table>/<project>/<dt>" -> location) and every SQL text. */
-function world(options: { unprocessedOnce?: boolean; strayFolder?: string; retriedAttempt?: boolean; noManifest?: boolean } = {}) {
+function world(
+  options: {
+    unprocessedOnce?: boolean;
+    strayFolder?: string;
+    retriedAttempt?: boolean;
+    noManifest?: boolean;
+    manifestExtra?: (destination: string) => string;
+  } = {},
+) {
   const objects = new Map<string, string>([
     ['landing/events/arrival_hour=2026-03-20-09/a.json.gz', 'x'.repeat(100)],
     ['landing/events/arrival_hour=2026-03-20-10/b.json.gz', 'x'.repeat(100)],
@@ -52,7 +60,12 @@ function world(options: { unprocessedOnce?: boolean; strayFolder?: string; retri
       }
       if (options.strayFolder) written.add(`${unload[1]}${options.strayFolder}/20260320_abc_0`);
       for (const key of written) objects.set(key, 'p'.repeat(50));
-      if (!options.noManifest) manifests.set(`q${sql.length}`, [...written].map((k) => `s3://${BUCKET}/${k}\n`).join(''));
+      if (!options.noManifest)
+        manifests.set(
+          `q${sql.length}`,
+          [...written].map((k) => `s3://${BUCKET}/${k}\n`).join('') +
+            (options.manifestExtra ? `${options.manifestExtra(`s3://${BUCKET}/${unload[1]}`)}\n` : ''),
+        );
     }
     return { QueryExecutionId: `q${sql.length}` };
   });
@@ -265,6 +278,18 @@ describe('compaction on AWS', () => {
     await expect(compactLanding(store, { ...OPTIONS, nowMs: NOW })).rejects.toThrow(/reported no data manifest .*nothing was committed/);
     expect(partitions.size).toBe(0);
     expect([...objects.keys()].filter((k) => /^curated\/events\/project_id=/.test(k))).toEqual([]);
+  });
+
+  it('fails the run, committing nothing, when the manifest names a file outside the destination or one the destination lacks, before copying any', async () => {
+    for (const [manifestExtra, message] of [
+      [() => 's3://other-bucket/curated/events/project_id=proj-a/dt=2026-03-20/x_0', /manifest lists s3:\/\/other-bucket\/.*outside its destination/],
+      [(to: string) => `${to}project_id=proj-a/dt=2026-03-20/never_written_0`, /manifest lists .*never_written_0, which is not in its destination/],
+    ] as const) {
+      const { partitions, objects, store } = world({ manifestExtra });
+      await expect(compactLanding(store, { ...OPTIONS, nowMs: NOW })).rejects.toThrow(message);
+      expect(partitions.size).toBe(0);
+      expect([...objects.keys()].filter((k) => /^curated\/events\/project_id=/.test(k))).toEqual([]);
+    }
   });
 
   it("writes a person's deletion's generation the same way: UNLOAD of the partitions without them, copied into place, staging emptied", async () => {
