@@ -204,7 +204,16 @@ describeBrowser('dashboard: insights a team keeps', () => {
     await page.type('#dashboard-name', 'Growth');
     await clickButton(page, 'Create dashboard');
     await page.waitForSelector('h1 ::-p-text(Growth)');
-    for (const id of [trends, funnel, gone]) {
+    for (const [shown, id] of [trends, funnel, gone].entries()) {
+      // The tiles already shown have their answers first. A tile grows when its answer arrives, which
+      // moves the form below it, and puppeteer clicks where it measured the button a moment before:
+      // a tile answered in between can make that click land beside the button. A full CI run timed
+      // out here waiting for the third tile, with no error shown.
+      await page.waitForFunction(
+        (n) => (globalThis as any).document.querySelectorAll('.dashboard-tile [data-table]').length === n,
+        { timeout: ADDITION_WAIT_MS },
+        shown,
+      );
       await page.waitForSelector(`#dashboard-add option[value="${id}"]`);
       await page.select('#dashboard-add', id);
       // The button is enabled once the choice is made and the previous addition has finished. An
@@ -218,15 +227,22 @@ describeBrowser('dashboard: insights a team keeps', () => {
         { timeout: ADDITION_WAIT_MS },
       );
       await clickButton(page, 'Add to dashboard');
-      const tiles = [trends, funnel, gone].indexOf(id) + 1;
+      const tiles = shown + 1;
       await page
         .waitForFunction((n) => (globalThis as any).document.querySelectorAll('.dashboard-tile').length === n, { timeout: ADDITION_WAIT_MS }, tiles)
         .catch(async (err: Error) => {
-          // Say what the page showed instead (an error it reported, the tiles it has).
-          const shown = await page.evaluate(() => ({
-            alerts: [...(globalThis as any).document.querySelectorAll('[role=alert]')].map((e: any) => e.textContent),
-            tiles: (globalThis as any).document.querySelectorAll('.dashboard-tile').length,
-          }));
+          // Say what the page showed instead (an error it reported, the tiles it has, whether the
+          // addition is still chosen and Add enabled: then the click never reached the button).
+          const shown = await page.evaluate(() => {
+            const doc = (globalThis as any).document;
+            const add = [...doc.querySelectorAll('button')].find((b: any) => b.textContent.trim() === 'Add to dashboard');
+            return {
+              alerts: [...doc.querySelectorAll('[role=alert]')].map((e: any) => e.textContent),
+              tiles: doc.querySelectorAll('.dashboard-tile').length,
+              chosen: doc.querySelector('#dashboard-add')?.value,
+              addEnabled: add ? !add.disabled : undefined,
+            };
+          });
           throw new Error(`${err.message}: waiting for ${tiles} tile(s), the page shows ${JSON.stringify(shown)}`);
         });
     }
