@@ -125,11 +125,25 @@ export const setInputValue = (page: Page, selector: string, value: string) =>
     value,
   );
 
-/** Waits for the visible, enabled button whose text is exactly `name`, and clicks it. */
+/**
+ * Waits for the visible, enabled button whose text is exactly `name`, standing still (at the same
+ * place at two checks 50 ms apart), and clicks it. Puppeteer clicks where it measured the button:
+ * content arriving above it meanwhile (a tile's answer, a list) moves it from under the click.
+ */
 export async function clickButton(page: Page, name: string): Promise<void> {
   const handle = await page.waitForFunction(
-    (n) => [...(globalThis as any).document.querySelectorAll('button')].find((b: any) => b.textContent.trim() === n && !b.disabled && b.offsetParent !== null),
-    {},
+    (n) => {
+      const g = globalThis as any;
+      const button = [...g.document.querySelectorAll('button')].find((b: any) => b.textContent.trim() === n && !b.disabled && b.offsetParent !== null);
+      if (!button) return undefined;
+      const r = button.getBoundingClientRect();
+      const at = `${r.x},${r.y},${r.width},${r.height}`;
+      g.__testButtonAt ??= new WeakMap();
+      const still = g.__testButtonAt.get(button) === at;
+      g.__testButtonAt.set(button, at);
+      return still ? button : undefined;
+    },
+    { polling: 50 },
     name,
   );
   await (handle as any).click();
