@@ -56,8 +56,8 @@ const TABLE_VARS = Object.fromEntries((Object.keys(TABLES) as TableName[]).map((
 export const LAMBDA_ENV = {
   /** TABLE_<NAME>: the physical name of each DynamoDB table (lambdas/store/schema.ts). */
   ...TABLE_VARS,
-  /** Days the events ledger keeps an event (TallyStackProps.eventsRetentionDays). */
-  EVENTS_RETENTION_DAYS: wholeNumber(1),
+  /** Days the events ledger keeps an event's claim, the deduplication window (TallyStackProps.dedupeWindowDays). */
+  DEDUPE_WINDOW_DAYS: wholeNumber(1),
   /** Firehose delivery stream of the raw events (lib/raw-streams.ts). */
   EVENTS_STREAM_NAME: text,
   /** Firehose delivery stream of the identity links (lib/raw-streams.ts). */
@@ -91,7 +91,7 @@ export const LAMBDA_ENV = {
   LANDING_RETENTION_SECONDS: wholeNumber(1),
   /**
    * Days events are kept (TallyStackProps.keepEventsDays; docs/decisions/retention.md): the compaction
-   * job removes older event days; unset, events are kept forever. Not EVENTS_RETENTION_DAYS (the ledger's claims).
+   * job removes older event days; unset, events are kept forever. Not DEDUPE_WINDOW_DAYS (the ledger's claims).
    */
   KEEP_EVENTS_DAYS: optional(wholeNumber(MIN_KEEP_EVENTS_DAYS, MAX_KEEP_EVENTS_DAYS)),
   /** Admin writes and the audit listing: days an audit log entry is kept (TallyStackProps.auditRetentionDays). */

@@ -54,7 +54,7 @@ export type DependencyAccess =
 export const DEPENDENCIES = {
   projects: { table: 'projects', env: ['TABLE_PROJECTS'] },
   keys: { table: 'api_keys', env: ['TABLE_API_KEYS'] },
-  ledger: { table: 'events', env: ['TABLE_EVENTS', 'EVENTS_RETENTION_DAYS'] },
+  ledger: { table: 'events', env: ['TABLE_EVENTS', 'DEDUPE_WINDOW_DAYS'] },
   identities: { table: 'identities', env: ['TABLE_IDENTITIES'] },
   experiments: { table: 'experiments', env: ['TABLE_EXPERIMENTS'] },
   assignments: { table: 'assignments', env: ['TABLE_ASSIGNMENTS'] },
@@ -66,10 +66,10 @@ export const DEPENDENCIES = {
     athena: true,
     env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'RESULTS_ARRIVAL_ALLOWANCE_SECONDS', 'RESULTS_BASE_BUCKET'],
   },
-  /** The recent-events listing: Athena over the raw events table's latest partitions; the window is EVENTS_RETENTION_DAYS. */
-  recentEvents: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'EVENTS_RETENTION_DAYS'] },
+  /** The recent-events listing: Athena over the raw events table's latest partitions; the window is DEDUPE_WINDOW_DAYS. */
+  recentEvents: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'DEDUPE_WINDOW_DAYS'] },
   /** The recent-users listing: the same Athena reads over the same window as the recent-events listing. */
-  recentUsers: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'EVENTS_RETENTION_DAYS'] },
+  recentUsers: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS', 'DEDUPE_WINDOW_DAYS'] },
   /** The planning baseline: Athena over the raw events of the look-back's days and the identities, as the results read them. */
   planningBaselines: { athena: true, env: ['ATHENA_WORKGROUP', 'ATHENA_DATABASE', 'ATHENA_MAX_WAIT_SECONDS'] },
   /** Insights (docs/decisions/insights.md): Athena over the raw events and identities; the watermark is RESULTS_ARRIVAL_ALLOWANCE_SECONDS back. */

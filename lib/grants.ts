@@ -45,7 +45,7 @@ export interface AccessTargets {
   tables: Record<TableName, ITable>;
   streams: Record<StreamName, IDeliveryStream>;
   adminToken: ISecret;
-  eventsRetentionDays: number;
+  dedupeWindowDays: number;
   rateLimits: ApiGatewayRateLimitsConfig;
   /** The raw streams' Firehose buffering interval, in seconds (RESULTS_ARRIVAL_ALLOWANCE_SECONDS: arrivalAllowanceSeconds). */
   firehoseBufferingSeconds: number;
@@ -100,7 +100,7 @@ export const athenaMaxWaitSeconds = (timeoutSeconds: number) => Math.max(1, time
 function envValues(fn: LambdaFunction, targets: AccessTargets): Partial<Record<LambdaEnvName, string>> {
   return {
     ...Object.fromEntries((Object.keys(targets.tables) as TableName[]).map((name) => [tableEnvVar(name), targets.tables[name].tableName])),
-    EVENTS_RETENTION_DAYS: String(targets.eventsRetentionDays),
+    DEDUPE_WINDOW_DAYS: String(targets.dedupeWindowDays),
     [RAW_STREAMS.events.envVar]: targets.streams.events.deliveryStreamName,
     [RAW_STREAMS.identities.envVar]: targets.streams.identities.deliveryStreamName,
     ADMIN_TOKEN_SECRET_ARN: targets.adminToken.secretArn,

@@ -65,7 +65,7 @@ export interface TallyStackProps extends StackProps {
   /** How long an instance serves its copy of the running experiments (starts and stops show after at most this). @default Duration.seconds(5) */
   readonly experimentsCacheTtl?: Duration;
   /** Days the events ledger keeps an event's claim (deduplication), and the admin recent-events listing's window. @default 30 */
-  readonly eventsRetentionDays?: number;
+  readonly dedupeWindowDays?: number;
   /**
    * Provisioned capacity with target-tracking auto scaling (write and read) for the events ledger
    * instead of on-demand: about 0.4x the ledger's write cost for steady traffic at the default 70 %
@@ -77,7 +77,7 @@ export interface TallyStackProps extends StackProps {
   /**
    * Keep events this many days by event day (docs/decisions/retention.md): the compaction job removes
    * the curated event partitions of older days (`-c keepEventsDays=400`). Whole days from 90 (the
-   * longest look-back a query may ask for) to 36500, checked at synth. Not eventsRetentionDays (the
+   * longest look-back a query may ask for) to 36500, checked at synth. Not dedupeWindowDays (the
    * ledger's deduplication window). Identity links are not events and are kept.
    * @default - events are kept forever
    */
@@ -333,7 +333,7 @@ export class TallyStack extends Stack {
       tables,
       streams: raw.streams,
       adminToken,
-      eventsRetentionDays: props.eventsRetentionDays ?? 30,
+      dedupeWindowDays: props.dedupeWindowDays ?? 30,
       // The stage name, not the stage: the stage depends on these functions.
       rateLimits: { restApiId: this.api.api.restApiId, stage: stageName, planPrefix },
       experimentsCacheSeconds: (props.experimentsCacheTtl ?? Duration.seconds(5)).toSeconds(),

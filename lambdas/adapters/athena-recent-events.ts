@@ -26,7 +26,7 @@ import {
 } from './sql/recent-events';
 
 export interface AthenaRecentEventsOptions {
-  /** The window: events received within this many days (EVENTS_RETENTION_DAYS). */
+  /** The window: events received within this many days (DEDUPE_WINDOW_DAYS). */
   windowDays: number;
   /** How long a listing may wait for Athena; the query is stopped after it. */
   maxWaitMs: number;

@@ -15,7 +15,7 @@ import { listRecentEvents, renderEventNames, renderPropertyNames, rowToEventName
 const VIEW = 'events';
 
 export interface RecentEventsOptions {
-  /** The window: events received within this many days are listed (EVENTS_RETENTION_DAYS). */
+  /** The window: events received within this many days are listed (DEDUPE_WINDOW_DAYS). */
   windowDays: number;
 }
 

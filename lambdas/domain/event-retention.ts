@@ -5,7 +5,7 @@
  * setting's bounds, the boundary, which partitions it cuts, and what a running experiment is told
  * before a cut reaches its window.
  *
- * Not the events ledger's EVENTS_RETENTION_DAYS (the deduplication window and the recent-events
+ * Not the events ledger's DEDUPE_WINDOW_DAYS (the deduplication window and the recent-events
  * listing's): that one keeps no event, only claims.
  */
 import { MAX_LOOKBACK_DAYS } from './planning-baseline';

@@ -32,15 +32,15 @@ export const athenaResultsQuery: Wiring<'resultsQuery'> = (env) =>
   });
 
 /**
- * The recent-events listing: Athena over the raw events table's latest partitions (the window is EVENTS_RETENTION_DAYS).
+ * The recent-events listing: Athena over the raw events table's latest partitions (the window is DEDUPE_WINDOW_DAYS).
  * Its answers name people, so each query's result files are deleted once read (as the people listing's).
  */
 export const athenaRecentEvents: Wiring<'recentEvents'> = (env) =>
-  new AthenaRecentEvents(athena(env, { forgetResults: true }), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
+  new AthenaRecentEvents(athena(env, { forgetResults: true }), { windowDays: env.DEDUPE_WINDOW_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
 
 /** The recent-users listing (people, their emails and names): the same reads and window; result files deleted once read. */
 export const athenaRecentUsers: Wiring<'recentUsers'> = (env) =>
-  new AthenaRecentUsers(athena(env, { forgetResults: true }), { windowDays: env.EVENTS_RETENTION_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
+  new AthenaRecentUsers(athena(env, { forgetResults: true }), { windowDays: env.DEDUPE_WINDOW_DAYS, maxWaitMs: env.ATHENA_MAX_WAIT_SECONDS * 1000 });
 
 /** The planning baseline: Athena over the look-back's event partitions and the identities. */
 export const athenaPlanningBaselines: Wiring<'planningBaselines'> = (env) =>

@@ -82,7 +82,7 @@ export function awsDeps(name: FunctionName, wiring: Partial<{ [D in SeparatelyWi
   const deps: Partial<Deps> = { clock: Date.now, geo: geoLookupFor(env.GEOIP_DB_PATH) };
   if (uses('projects')) deps.projects = new DynamoProjectStore(ddb, env.TABLE_PROJECTS);
   if (uses('keys')) deps.keys = new DynamoApiKeyStore(ddb, env.TABLE_API_KEYS);
-  if (uses('ledger')) deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS, { retentionDays: env.EVENTS_RETENTION_DAYS });
+  if (uses('ledger')) deps.ledger = new DynamoEventLedger(ddb, env.TABLE_EVENTS, { dedupeWindowDays: env.DEDUPE_WINDOW_DAYS });
   if (uses('sink') || uses('identitySink')) {
     const client = firehoseClient();
     if (uses('sink')) deps.sink = new FirehoseRawStream(client, env.EVENTS_STREAM_NAME);

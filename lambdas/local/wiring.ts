@@ -104,7 +104,7 @@ export function localDeps({
     projects: new DynamoProjectStore(ddb, localTableName(TABLES.projects)),
     keys: new DynamoApiKeyStore(ddb, localTableName(TABLES.api_keys)),
     rateLimits: NO_RATE_LIMIT_REGISTRY,
-    ledger: new DynamoEventLedger(ddb, localTableName(TABLES.events), { retentionDays: 30, leaseMs: claimLeaseMs }),
+    ledger: new DynamoEventLedger(ddb, localTableName(TABLES.events), { dedupeWindowDays: 30, leaseMs: claimLeaseMs }),
     sink: new FirehoseRawStream(firehoseClient, LOCAL_STREAMS.events),
     identities: new DynamoIdentityStore(ddb, localTableName(TABLES.identities)),
     identitySink: new FirehoseRawStream(firehoseClient, LOCAL_STREAMS.identities),

@@ -36,7 +36,7 @@ const KNOWN_COMMITS_MAX = 1000;
 
 export interface EventLedgerOptions {
   /** How long claims and commits are kept (DynamoDB TTL): the deduplication window. */
-  retentionDays: number;
+  dedupeWindowDays: number;
   /**
    * How long a claim without a commit holds its event before a retry may take it over. Shorter: a
    * resend after a crash is stored sooner; a request slower than the lease may see its events stored
@@ -61,7 +61,7 @@ export class DynamoEventLedger implements EventLedger {
   constructor(
     private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
-    private readonly options: EventLedgerOptions = { retentionDays: 30 },
+    private readonly options: EventLedgerOptions = { dedupeWindowDays: 30 },
   ) {}
 
   async claim(projectId: string, dedupeKey: string, owner: string, nowMs: number): Promise<ClaimOutcome> {
@@ -153,7 +153,7 @@ export class DynamoEventLedger implements EventLedger {
 
   /** DynamoDB TTL (epoch seconds): the end of the deduplication window that starts at nowMs. */
   private expiresAt(nowMs: number): number {
-    return Math.floor(nowMs / 1000) + this.options.retentionDays * 86_400;
+    return Math.floor(nowMs / 1000) + this.options.dedupeWindowDays * 86_400;
   }
 
   async markStored(owner: string, nowMs: number): Promise<void> {

@@ -11,7 +11,7 @@ const ttl = Math.floor(now / 1000) + 30 * 86_400;
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
-  ledger = new DynamoEventLedger(dynamo.ddb, dynamo.table('events'), { retentionDays: 30 });
+  ledger = new DynamoEventLedger(dynamo.ddb, dynamo.table('events'), { dedupeWindowDays: 30 });
 });
 afterAll(() => dynamo.close());
 
@@ -96,7 +96,7 @@ describe('DynamoEventLedger on dynalite', () => {
   });
 
   it('holds claims for the lease it is given (TALLY_CLAIM_LEASE_SECONDS locally)', async () => {
-    const short = new DynamoEventLedger(dynamo.ddb, dynamo.table('events'), { retentionDays: 30, leaseMs: 2000 });
+    const short = new DynamoEventLedger(dynamo.ddb, dynamo.table('events'), { dedupeWindowDays: 30, leaseMs: 2000 });
     expect(await short.claim('p1', 'short', 'died', now)).toBe('claimed');
     expect(await get('p1#short')).toMatchObject({ lease_until: now + 2000 });
     expect(await short.claim('p1', 'short', 'retry', now + 2000)).toBe('in_flight');
@@ -144,7 +144,7 @@ describe('DynamoEventLedger on dynalite', () => {
 
   it('with ALL_OLD (DynamoDB), a duplicate reads only the commit, and a retried batch reads it once', async () => {
     const { client, counts } = withAllOld(dynamo.ddb, dynamo.table('events'));
-    const allOld = new DynamoEventLedger(client, dynamo.table('events'), { retentionDays: 30 });
+    const allOld = new DynamoEventLedger(client, dynamo.table('events'), { dedupeWindowDays: 30 });
     for (let i = 0; i < 5; i++) expect(await allOld.claim('p2', `k${i}`, 'first', now)).toBe('claimed');
     expect(await allOld.claim('p2', 'k0', 'second', now)).toBe('in_flight');
     expect(counts.gets).toBe(1); // the commit lookup; the claim came with the failure
